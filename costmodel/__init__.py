@@ -1,0 +1,31 @@
+"""costmodel: cost, cash flow and return of GPU compute centers by scale tier.
+
+Quick start::
+
+    import costmodel as cm
+    model = cm.build(cm.load_assumptions())      # the bundled default
+    model.summary()                              # one row per tier
+    model.cash_flow("hundreds")                  # monthly schedule
+"""
+
+from __future__ import annotations
+
+from .errors import AssumptionError
+from .loader import assumption_files, fingerprint, load_assumptions, with_overrides
+from .model import Model, build, run_variants
+from .schema import Assumptions
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AssumptionError",
+    "Assumptions",
+    "Model",
+    "__version__",
+    "assumption_files",
+    "build",
+    "fingerprint",
+    "load_assumptions",
+    "run_variants",
+    "with_overrides",
+]

@@ -1,0 +1,230 @@
+"""Command line: ``costmodel summary|validate|init|schema`` (spec 12).
+
+Exit status: 0 on success, 2 on invalid input (message on stderr, nothing
+written), 1 on any other error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sys
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import pandas as pd
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import atomic
+from .errors import AssumptionError, Problem
+from .loader import load_assumptions, parse_override
+from .metrics import METRICS, format_value
+from .model import build
+from .resources import default_assumptions_dir, scenarios_dir
+from .schema import json_schema
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Cost, cash flow and return of GPU compute centers by scale tier.",
+)
+out = Console()
+err = Console(stderr=True)
+
+
+class Format(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+PathsArg = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        help="Assumption files or directories, merged in order (default: the bundled default)."
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override one input: dotted.path=value (repeatable)."),
+]
+
+
+def _guard(fn: Callable[[], None]) -> None:
+    """Run ``fn``; map invalid input to exit 2 and other failures to exit 1."""
+    try:
+        fn()
+    except AssumptionError as exc:
+        err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the CLI reports, the library raises
+        err.print(
+            f"[bold red]error:[/] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
+        )
+        raise typer.Exit(1) from None
+
+
+def _load(paths: list[Path] | None, sets: list[str] | None):
+    overrides = dict(parse_override(s) for s in (sets or []))
+    return load_assumptions(*(paths or []), overrides=overrides)
+
+
+def summary_records(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """``{tier: {column: value}}`` with None for empty metrics (JSON-ready)."""
+    records: dict[str, dict[str, Any]] = {}
+    for tier, row in df.iterrows():
+        rec = {}
+        for col, v in row.items():
+            if isinstance(v, float) and math.isnan(v):
+                rec[col] = None
+            elif hasattr(v, "item"):
+                rec[col] = v.item()
+            else:
+                rec[col] = v
+        records[str(tier)] = rec
+    return records
+
+
+def summary_table(df: pd.DataFrame, title: str, currency: str) -> Table:
+    """Metrics down, tiers across, formatted for reading."""
+    table = Table(title=title, title_justify="left", header_style="bold")
+    table.add_column("metric")
+    table.add_column("unit", style="dim")
+    for tier in df.index:
+        table.add_column(str(tier), justify="right")
+    units = {
+        "money": currency,
+        "money_per_hour": f"{currency}/h",
+        "pct": "%",
+        "years": "years",
+        "hours": "h",
+        "kw": "kW",
+    }
+    for col in df.columns:
+        meta = METRICS[col]
+        cells = [format_value(df.at[t, col], meta.kind) for t in df.index]
+        table.add_row(meta.label, units.get(meta.kind, ""), *cells)
+    return table
+
+
+@app.command()
+def summary(
+    paths: PathsArg = None,
+    set_: SetOpt = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", "-f", help="table, csv or json.")
+    ] = Format.table,
+) -> None:
+    """Print each tier's capex, opex, TCO, cost per GPU-hour, NPV, IRR and payback."""
+
+    def run() -> None:
+        a = _load(paths, set_)
+        df = build(a).summary()
+        if fmt is Format.json:
+            sys.stdout.write(json.dumps(summary_records(df), indent=2, ensure_ascii=False) + "\n")
+        elif fmt is Format.csv:
+            sys.stdout.write(df.to_csv())
+        else:
+            out.print(
+                summary_table(
+                    df,
+                    f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})",
+                    a.currency,
+                )
+            )
+            out.print(
+                "Empty cells (-): no IRR root, no payback within the horizon, or no denominator.",
+                style="dim",
+            )
+
+    _guard(run)
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="Assumption files or directories.")],
+    set_: SetOpt = None,
+) -> None:
+    """Check assumption files; print what they define or every problem found."""
+
+    def run() -> None:
+        a = _load(paths, set_)
+        tiers = ", ".join(f"{k} ({t.gpus} x {t.server})" for k, t in a.tiers.items())
+        out.print(
+            f"ok: {a.name}: {len(a.tiers)} tiers: {tiers}; {len(a.servers)} servers in catalogue",
+            highlight=False,
+        )
+
+    _guard(run)
+
+
+@app.command()
+def init(
+    directory: Annotated[
+        Path, typer.Argument(help="Directory to create with editable assumption files.")
+    ],
+    force: Annotated[bool, typer.Option(help="Overwrite files that already exist.")] = False,
+) -> None:
+    """Copy the bundled default assumption files (and scenario overlays) to DIRECTORY."""
+
+    def run() -> None:
+        sources = sorted(default_assumptions_dir().glob("*.yaml"))
+        scen = sorted(scenarios_dir().glob("*.yaml"))
+        targets = [directory / f.name for f in sources] + [
+            directory / "scenarios" / f.name for f in scen
+        ]
+        clash = [str(t) for t in targets if t.exists()]
+        if clash and not force:
+            raise AssumptionError(
+                Problem(
+                    str(directory),
+                    "",
+                    "",
+                    f"{len(clash)} files already exist (e.g. {clash[0]}); use --force to overwrite",
+                )
+            )
+        for src, dst in zip([*sources, *scen], targets, strict=True):
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            atomic.write_with(dst, lambda tmp, s=src: shutil.copyfile(s, tmp))
+        example = directory / "scenarios" / (scen[0].name if scen else "x.yaml")
+        out.print(
+            f"wrote {len(sources)} assumption files and {len(scen)} scenario overlays "
+            f"to {directory}\ntry: costmodel summary {directory}\n"
+            f" or: costmodel summary {directory} {example}",
+            highlight=False,
+        )
+
+    _guard(run)
+
+
+@app.command()
+def schema(
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")
+    ] = None,
+) -> None:
+    """Print the JSON Schema of assumption files (for editor autocompletion)."""
+
+    def run() -> None:
+        text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            atomic.write_text(output, text)
+
+    _guard(run)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Errors raised for invalid assumptions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One rule broken by one value.
+
+    ``where`` is the file (and line when known), ``path`` the dotted path inside
+    the merged assumptions, ``value`` the offending value (already rendered) and
+    ``rule`` what is allowed.
+    """
+
+    where: str
+    path: str
+    value: str
+    rule: str
+
+    def __str__(self) -> str:
+        path = self.path or "(top level)"
+        value = f" = {self.value}" if self.value else ""
+        return f"{self.where}: {path}{value}: {self.rule}"
+
+
+class AssumptionError(ValueError):
+    """Invalid assumption input.
+
+    The message lists every problem found, one per line, each naming the file
+    (and line where known), the dotted path, the value and the rule.
+    """
+
+    def __init__(self, problems: list[Problem] | Problem):
+        if isinstance(problems, Problem):
+            problems = [problems]
+        self.problems: list[Problem] = list(problems)
+        n = len(self.problems)
+        head = "invalid assumptions" if n == 1 else f"invalid assumptions ({n} problems)"
+        super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in self.problems))

@@ -1,0 +1,331 @@
+"""Pydantic models of the assumption files (spec section 2), one per section.
+
+Every numeric input is a :class:`Quantity`; in a file it may be written as a bare
+number or as a mapping ``{value, low, high, unit, source, note, dist, sd}``.
+Field-level rules (ranges) live here; rules that relate several sections
+(a tier's server must exist, rack power within the cooling's limit, ...) live in
+:mod:`costmodel.rules` so that their errors can name the exact dotted path.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
+
+SCHEMA_VERSION = 1
+ASSET_CLASSES = ("servers", "network", "storage", "facility")
+DEPRECIATION_METHODS = ("straight_line", "sum_of_years", "double_declining")
+
+
+class Section(BaseModel):
+    """Base for every section: unknown keys are errors (they are usually typos)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Number = Annotated[StrictFloat | StrictInt, AfterValidator(lambda v: _finite(v))]
+
+
+def _finite(v: float) -> float:
+    if isinstance(v, float) and not math.isfinite(v):
+        raise ValueError("must be a finite number")
+    return float(v)
+
+
+class Quantity(Section):
+    """A numeric input with its optional range and provenance.
+
+    ``low``/``high`` feed sensitivity and Monte Carlo; ``dist`` chooses the Monte
+    Carlo distribution (triangular by default; ``normal`` needs ``sd``).
+    """
+
+    value: Number
+    low: Number | None = None
+    high: Number | None = None
+    unit: StrictStr | None = None
+    source: StrictStr | None = None
+    note: StrictStr | None = None
+    dist: Literal["triangular", "uniform", "normal"] | None = None
+    sd: Number | None = None
+
+    @model_validator(mode="after")
+    def _range_is_ordered(self) -> Quantity:
+        if self.low is not None and self.low > self.value:
+            raise ValueError(f"low {self.low:g} must not exceed value {self.value:g}")
+        if self.high is not None and self.high < self.value:
+            raise ValueError(f"high {self.high:g} must not be below value {self.value:g}")
+        if self.dist == "normal" and (self.sd is None or self.sd < 0):
+            raise ValueError("dist: normal needs sd >= 0")
+        if self.dist in ("triangular", "uniform") and (self.low is None or self.high is None):
+            raise ValueError(f"dist: {self.dist} needs low and high")
+        return self
+
+
+def _coerce_quantity(v: Any) -> Any:
+    """Accept a bare number as ``{value: number}``."""
+    if isinstance(v, bool):
+        raise ValueError("must be a number, not true/false")
+    if isinstance(v, int | float):
+        return {"value": v}
+    if isinstance(v, dict | Quantity):
+        return v
+    raise ValueError("must be a number or a mapping {value: ..., low, high, unit, source, note}")
+
+
+def _bounded(
+    lo: float | None,
+    hi: float | None,
+    *,
+    lo_open: bool = False,
+    hi_open: bool = False,
+    rule: str,
+) -> Any:
+    """A validator checking value, low and high of a Quantity against [lo, hi]
+    (``lo_open``/``hi_open`` exclude the bound)."""
+
+    def check(q: Quantity) -> Quantity:
+        for name in ("value", "low", "high"):
+            x = getattr(q, name)
+            if x is None:
+                continue
+            bad = (lo is not None and (x <= lo if lo_open else x < lo)) or (
+                hi is not None and (x >= hi if hi_open else x > hi)
+            )
+            if bad:
+                label = "" if name == "value" else f"{name} {x:g}: "
+                raise ValueError(f"{label}{rule}")
+        return q
+
+    return AfterValidator(check)
+
+
+_Q = Annotated[Quantity, BeforeValidator(_coerce_quantity)]
+Rate = Annotated[_Q, _bounded(0, 1, rule="must be a fraction between 0 and 1")]
+Share = Annotated[_Q, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")]
+NonNegative = Annotated[_Q, _bounded(0, None, rule="must be >= 0")]
+Positive = Annotated[_Q, _bounded(0, None, lo_open=True, rule="must be > 0")]
+Pue = Annotated[_Q, _bounded(1, None, rule="PUE must be >= 1 (facility power cannot be below IT)")]
+
+
+Text = StrictStr
+
+
+# ----------------------------------------------------------------------------- sections
+
+
+class Finance(Section):
+    """``discount_rate`` (annual, nominal) and corporate ``tax_rate``."""
+
+    discount_rate: Rate
+    tax_rate: Rate
+
+
+class Power(Section):
+    """Electricity price (per kWh), its annual escalation, auxiliary IT power
+    (network, storage, management as a fraction of server power) and PUE per
+    cooling type."""
+
+    price_per_kwh: NonNegative
+    escalation: Rate
+    aux_power_fraction: Rate
+    pue: dict[str, Pue] = Field(min_length=1)
+
+
+class Facility(Section):
+    """Build a hall (capex per kW of IT load) or rent colocation (per kW-month)."""
+
+    mode: Literal["build", "colocation"]
+    build_cost_per_kw: dict[str, NonNegative] = Field(min_length=1)
+    colocation_per_kw_month: NonNegative
+    max_rack_kw: dict[str, Positive] = Field(min_length=1)
+
+
+class Operations(Section):
+    """Utilization and the operating cost drivers."""
+
+    utilization: Rate
+    maintenance_rate: Rate
+    insurance_rate: Rate
+    staff_cost_per_fte: NonNegative
+    staff_escalation: Rate
+    software_per_gpu_year: NonNegative
+
+
+class Revenue(Section):
+    """Price of one sold GPU-hour in operating year 1 and its annual decline."""
+
+    price_per_gpu_hour: NonNegative
+    price_decline: Rate
+
+
+class DepreciationClass(Section):
+    """Depreciation of one asset class: method, life in whole years, salvage
+    as a fraction of cost."""
+
+    method: Literal["straight_line", "sum_of_years", "double_declining"]
+    life_years: Annotated[StrictInt, Field(ge=1, le=40)]
+    salvage: Rate
+
+
+class Depreciation(Section):
+    servers: DepreciationClass
+    network: DepreciationClass
+    storage: DepreciationClass
+    facility: DepreciationClass
+
+
+class Server(Section):
+    """One server SKU of the catalogue (price and power for the whole server)."""
+
+    label: Text = ""
+    gpus_per_server: Annotated[StrictInt, Field(ge=1)]
+    price: NonNegative
+    power_kw: NonNegative
+    idle_fraction: Rate
+    gpu_memory_gb: Positive
+    tflops_bf16: NonNegative
+    nvlink: StrictBool = False
+
+
+class Reliability(Section):
+    """Failure, restart and checkpoint inputs of the goodput model (spec 9)."""
+
+    node_failures_per_day: NonNegative
+    restart_hours: NonNegative
+    checkpoint_tb: NonNegative
+    mfu: Rate
+
+
+class OperationsOverride(Section):
+    utilization: Rate | None = None
+    maintenance_rate: Rate | None = None
+    insurance_rate: Rate | None = None
+    staff_cost_per_fte: NonNegative | None = None
+    staff_escalation: Rate | None = None
+    software_per_gpu_year: NonNegative | None = None
+
+
+class RevenueOverride(Section):
+    price_per_gpu_hour: NonNegative | None = None
+    price_decline: Rate | None = None
+
+
+class ReliabilityOverride(Section):
+    node_failures_per_day: NonNegative | None = None
+    restart_hours: NonNegative | None = None
+    checkpoint_tb: NonNegative | None = None
+    mfu: Rate | None = None
+
+
+class Network(Section):
+    """``share``: the network's fraction of total hardware capex, in [0, 1)."""
+
+    fabric: Text = ""
+    share: Share
+
+
+class Storage(Section):
+    kind: Text = ""
+    capacity_tb: NonNegative
+    price_per_tb: NonNegative
+    write_gbps: Positive
+
+
+class Tier(Section):
+    """One scale option to compare."""
+
+    label: Text | None = None
+    description: Text = ""
+    server: Text
+    gpus: Annotated[StrictInt, Field(ge=1)]
+    network: Network
+    storage: Storage
+    rack_kw: Positive
+    cooling: Text
+    staff_fte: NonNegative
+    scheduler: Text = ""
+    operations: OperationsOverride | None = None
+    revenue: RevenueOverride | None = None
+    reliability: ReliabilityOverride | None = None
+
+
+class Workload(Section):
+    """A task to size against the tiers (spec 10)."""
+
+    name: Text
+    kind: Literal["pretrain", "finetune", "lora", "inference"]
+    params_b: Positive
+    tokens_b: NonNegative | None = None
+    deadline_days: Positive | None = None
+    lora_flops_factor: Rate | None = None
+    bytes_per_param: Positive | None = None
+    tokens_per_s: Positive | None = None
+    tokens_per_s_per_gpu: Positive | None = None
+    note: Text = ""
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self) -> Workload:
+        if self.kind == "inference":
+            need = ("bytes_per_param", "tokens_per_s", "tokens_per_s_per_gpu")
+        else:
+            need = ("tokens_b", "deadline_days")
+        missing = [k for k in need if getattr(self, k) is None]
+        if missing:
+            raise ValueError(f"a {self.kind} workload needs {', '.join(missing)}")
+        return self
+
+
+class Assumptions(Section):
+    """The whole, merged set of assumptions of one model."""
+
+    schema_version: Literal[1]
+    name: Text
+    currency: Text = "CNY"
+    start: Annotated[
+        Text,
+        BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),
+        Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
+    ]
+    horizon_years: Annotated[StrictInt, Field(ge=1, le=30)]
+    terminal_value: Literal["book", "none"]
+    finance: Finance
+    power: Power
+    facility: Facility
+    operations: Operations
+    revenue: Revenue
+    depreciation: Depreciation
+    servers: dict[str, Server] = Field(min_length=1)
+    tiers: dict[str, Tier] = Field(min_length=1)
+    reliability: Reliability
+    workloads: list[Workload] = Field(default_factory=list)
+
+    # the merged source (files, raw data, line origins) when loaded from files
+    _source: Any = PrivateAttr(default=None)
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of an assumption file, for editor autocompletion.
+
+    A single file may hold any subset of the sections (files are merged), so no
+    top-level key is required in the exported schema.
+    """
+    schema = Assumptions.model_json_schema(mode="validation")
+    schema.pop("required", None)
+    schema["title"] = "costmodel assumptions (one file of a merged set)"
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
