@@ -20,9 +20,10 @@ class Problem:
     rule: str
 
     def __str__(self) -> str:
-        path = self.path or "(top level)"
-        value = f" = {self.value}" if self.value else ""
-        return f"{self.where}: {path}{value}: {self.rule}"
+        subject = f"{self.path} = {self.value}" if self.value else self.path
+        if not self.path and self.value:
+            subject = f"value {self.value}"
+        return f"{self.where}: {subject}: {self.rule}" if subject else f"{self.where}: {self.rule}"
 
 
 class AssumptionError(ValueError):

@@ -163,7 +163,8 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 def apply_override(src: Source, path: str, value: Any) -> None:
     """Set ``path`` to ``value``; if the target is a ``{value: ...}`` mapping and
-    ``value`` is not a mapping, replace only its ``value``."""
+    ``value`` is not a mapping, replace only its ``value`` (keeping unit, source
+    and range; a value outside ``[low, high]`` widens the range to include it)."""
     keys = path.split(".")
     if not all(keys):
         raise AssumptionError(Problem("--set", path, repr(value), "empty key in dotted path"))
@@ -188,10 +189,23 @@ def apply_override(src: Source, path: str, value: Any) -> None:
     if isinstance(current, dict) and "value" in current and not isinstance(value, dict):
         current["value"] = value
         src.origin[f"{path}.value"] = where
+        _widen_range(current, value)
     else:
         node[last] = value
         _drop_under(src.origin, path)
     src.origin[path] = where
+
+
+def _widen_range(q: dict[str, Any], value: Any) -> None:
+    """An override outside the mapping's ``[low, high]`` widens the range to
+    include it (the base case must lie inside the range it is varied over)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    low, high = q.get("low"), q.get("high")
+    if isinstance(low, int | float) and value < low:
+        q["low"] = value
+    if isinstance(high, int | float) and value > high:
+        q["high"] = value
 
 
 def merge_sources(paths: Iterable[PathArg], overrides: Mapping[str, Any] | None = None) -> Source:
@@ -246,6 +260,12 @@ _RULES = {
 }
 
 
+def _where_in_quantity(src: Source, path: str, rule: str) -> str:
+    """Point at the ``value``/``low``/``high`` line of a ``{value: ...}`` mapping."""
+    key = rule.split(" ", 1)[0] if rule.startswith(("low ", "high ")) else "value"
+    return src.where(f"{path}.{key}" if f"{path}.{key}" in src.origin else path)
+
+
 _PYDANTIC_WORDING = (
     "literal_error",
     "greater_than_equal",
@@ -271,7 +291,7 @@ def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]
         if key in seen:  # a union of number types reports each branch
             continue
         seen.add(key)
-        problems.append(Problem(src.where(path), path, value, rule))
+        problems.append(Problem(_where_in_quantity(src, path, rule), path, value, rule))
     return problems
 
 
