@@ -257,7 +257,20 @@ _RULES = {
     "list_type": "must be a list",
     "model_type": "must be a mapping",
     "too_short": "must not be empty",
+    "finite_number": "must be a finite number",
 }
+
+
+def _lookup(data: Any, path: str) -> Any:
+    """The raw value at a dotted path (``a.b[2].c``), or None."""
+    node = data
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("["):
+            idx = int(part[1:-1])
+            node = node[idx] if isinstance(node, list) and idx < len(node) else None
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+    return node
 
 
 def _where_in_quantity(src: Source, path: str, rule: str) -> str:
@@ -280,6 +293,8 @@ def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]
     seen: set[tuple[str, str]] = set()
     for err in exc.errors(include_url=False):
         path = _dotted(err["loc"])
+        if path.endswith(".value") and not isinstance(_lookup(src.data, path[:-6]), dict):
+            path = path[:-6]  # a bare number was read as {value: number}
         kind = err["type"]
         value = "" if kind == "missing" else _render(err.get("input"))
         rule = _RULES.get(kind) or err["msg"].removeprefix("Value error, ")

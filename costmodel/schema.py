@@ -9,7 +9,6 @@ Field-level rules (ranges) live here; rules that relate several sections
 
 from __future__ import annotations
 
-import math
 from datetime import date
 from typing import Annotated, Any, Literal
 
@@ -21,7 +20,6 @@ from pydantic import (
     Field,
     PrivateAttr,
     StrictBool,
-    StrictFloat,
     StrictInt,
     StrictStr,
     model_validator,
@@ -38,13 +36,7 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-Number = Annotated[StrictFloat | StrictInt, AfterValidator(lambda v: _finite(v))]
-
-
-def _finite(v: float) -> float:
-    if isinstance(v, float) and not math.isfinite(v):
-        raise ValueError("must be a finite number")
-    return float(v)
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 
 
 class Quantity(Section):
@@ -295,7 +287,7 @@ class Assumptions(Section):
 
     schema_version: Literal[1]
     name: Text
-    currency: Text = "CNY"
+    currency: Text
     start: Annotated[
         Text,
         BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),

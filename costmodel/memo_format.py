@@ -1,0 +1,151 @@
+"""Number formatting for the memo, in English and Chinese.
+
+One function, :func:`fmt`, turns a summary value into reading text by metric
+kind (see :mod:`costmodel.metrics`); the memo and its tests both use it, so a
+figure in the memo can be checked against ``Model.summary()`` exactly.
+
+Money:
+- ``en``: currency code, then millions (``M``, one decimal) from 1e6, billions
+  (``bn``, two decimals) from 1e9, thousands (``k``) from 1e3:
+  ``CNY 35.9 M``, ``CNY 1.23 bn``, ``CNY 254.3 k``.
+- ``zh``: 万 (1e4) and 亿 (1e8) with the currency's Chinese unit:
+  ``3,594 万元`` (no decimal from 100 万), ``25.4 万元``, ``3.30 亿元``.
+
+Negative numbers use the minus sign U+2212; empty values (None/NaN) are ``–``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .metrics import Kind, is_empty
+
+EMPTY = "\u2013"  # en dash
+MINUS = "\u2212"
+
+# currency code -> Chinese unit written after 万/亿
+_ZH_CURRENCY = {"CNY": "元", "RMB": "元", "USD": "美元", "EUR": "欧元", "HKD": "港元"}
+
+SCALE_CLASS_TEXT = {
+    "en": {"tens": "Tens", "hundreds": "Hundreds", "thousands": "Thousands"},
+    "zh": {"tens": "几十卡级", "hundreds": "百卡级", "thousands": "千卡级"},
+}
+
+
+def _signed(v: float, text: str) -> str:
+    return f"{MINUS}{text}" if v < 0 and text.strip("0.,") else text
+
+
+def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
+    """``CNY 35.9 M`` (en) or ``3,594 万元`` (zh); see the module docstring."""
+    if is_empty(v):
+        return EMPTY
+    x = abs(float(v))  # type: ignore[arg-type]
+    if lang == "zh":
+        unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
+        if x >= 1e8:
+            body = f"{x / 1e8:,.2f} 亿{unit}"
+        elif x >= 1e6:
+            body = f"{x / 1e4:,.0f} 万{unit}"
+        elif x >= 1e4:
+            body = f"{x / 1e4:,.1f} 万{unit}"
+        else:
+            body = f"{x:,.0f} {unit}".replace("  ", " ")
+        return _signed(float(v), body)  # type: ignore[arg-type]
+    if x >= 1e9:
+        body = f"{x / 1e9:,.2f} bn"
+    elif x >= 1e6:
+        body = f"{x / 1e6:,.1f} M"
+    elif x >= 1e3:
+        body = f"{x / 1e3:,.1f} k"
+    else:
+        body = f"{x:,.0f}"
+    sign = MINUS if float(v) < 0 and body.strip("0.,") else ""  # type: ignore[arg-type]
+    return f"{currency} {sign}{body}"
+
+
+def price(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
+    """Money per GPU-hour: ``CNY 10.08/h`` (en) or ``10.08 元/小时`` (zh)."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    body = _signed(x, f"{abs(x):,.2f}")
+    if lang == "zh":
+        unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
+        return f"{body} {unit}/小时".replace("  ", " ")
+    return f"{currency} {body}/h"
+
+
+def pct(v: float | None, digits: int = 1) -> str:
+    """``8.0%``; ``−70.3%``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v) * 100  # type: ignore[arg-type]
+    return _signed(x, f"{abs(x):,.{digits}f}%")
+
+
+def years(v: float | None, lang: str = "en") -> str:
+    """``3.4 years`` / ``3.4 年``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    return f"{x:,.1f} 年" if lang == "zh" else f"{x:,.1f} years"
+
+
+def hours(v: float | None, lang: str = "en") -> str:
+    """``1,200 h`` / ``1,200 小时``; two decimals below 10, one below 100."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    digits = 2 if abs(x) < 10 else 1 if abs(x) < 100 else 0
+    body = _signed(x, f"{abs(x):,.{digits}f}")
+    return f"{body} 小时" if lang == "zh" else f"{body} h"
+
+
+def count(v: float | None, lang: str = "en") -> str:
+    """Whole numbers with separators; from a million on, ``37.7 M`` / ``3,768 万``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if abs(x) >= 1e6:
+        body = f"{abs(x) / 1e4:,.0f} 万" if lang == "zh" else f"{abs(x) / 1e6:,.1f} M"
+    else:
+        body = f"{abs(x):,.0f}"
+    return _signed(x, body)
+
+
+def number(v: float | None) -> str:
+    """A plain input value: up to 6 significant digits, separators, no exponent
+    for ordinary magnitudes (``2,300,000``, ``0.65``, ``1.45``)."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x == int(x) and abs(x) < 1e15:
+        return _signed(x, f"{abs(int(x)):,}")
+    digits = max(0, 5 - int(math.floor(math.log10(abs(x))))) if x else 0
+    text = f"{abs(x):,.{digits}f}".rstrip("0").rstrip(".")
+    return _signed(x, text)
+
+
+def fmt(v: object, kind: Kind, lang: str = "en", currency: str = "CNY") -> str:
+    """Format a summary value of metric ``kind`` for the memo (see module docstring)."""
+    if is_empty(v):
+        return EMPTY
+    if kind == "text":
+        return SCALE_CLASS_TEXT.get(lang, {}).get(str(v), str(v))
+    x = float(v)  # type: ignore[arg-type]
+    if kind == "money":
+        return money(x, lang, currency)
+    if kind == "money_per_hour":
+        return price(x, lang, currency)
+    if kind == "pct":
+        return pct(x)
+    if kind == "years":
+        return years(x, lang)
+    if kind == "hours":
+        return hours(x, lang)
+    if kind == "count":
+        return count(x, lang)
+    if kind == "kw":
+        return _signed(x, f"{abs(x):,.1f}") + " kW"
+    return _signed(x, f"{abs(x):,.3f}")
