@@ -14,6 +14,7 @@ from .errors import AssumptionError
 from .loader import assumption_files, fingerprint, load_assumptions, with_overrides
 from .model import Model, build, run_variants
 from .schema import Assumptions
+from .workbook import write_workbook
 
 __version__ = "0.1.0"
 
@@ -28,4 +29,5 @@ __all__ = [
     "load_assumptions",
     "run_variants",
     "with_overrides",
+    "write_workbook",
 ]

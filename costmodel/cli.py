@@ -27,6 +27,7 @@ from .metrics import METRICS, format_value
 from .model import build
 from .resources import default_assumptions_dir, scenarios_dir
 from .schema import json_schema
+from .workbook import write_workbook
 
 app = typer.Typer(
     add_completion=False,
@@ -112,6 +113,37 @@ def summary_table(df: pd.DataFrame, title: str, currency: str) -> Table:
         cells = [format_value(df.at[t, col], meta.kind) for t in df.index]
         table.add_row(meta.label, units.get(meta.kind, ""), *cells)
     return table
+
+
+@app.command("build")
+def build_cmd(
+    paths: PathsArg = None,
+    out_dir: Annotated[Path, typer.Option("-o", "--out", help="Output directory.")] = Path("out"),
+    set_: SetOpt = None,
+) -> None:
+    """Build the model and write OUT/model.xlsx (live-formula workbook)."""
+
+    def run() -> None:
+        a = _load(paths, set_)  # invalid input stops here: nothing is written
+        model = build(a)
+        written = [write_workbook(model, out_dir / "model.xlsx")]
+        for p in written:
+            out.print(f"wrote {p}", highlight=False)
+        out.print(summary_table(model.summary()[_HEADLINE], a.name, a.currency))
+
+    _guard(run)
+
+
+_HEADLINE = [
+    "gpus",
+    "capex",
+    "opex_year1",
+    "tco",
+    "cost_per_gpu_hour",
+    "npv",
+    "irr",
+    "payback_years",
+]
 
 
 @app.command()

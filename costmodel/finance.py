@@ -39,7 +39,7 @@ def safe_divide(num: ArrayLike, den: ArrayLike) -> FloatArray:
     """``num / den``, NaN where ``den`` is 0 (or either is NaN)."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.where(den != 0, num / np.where(den != 0, den, 1.0), np.nan)
     return out
 
@@ -169,7 +169,6 @@ def irr_monthly(values: ArrayLike, high: float = 10.0, max_iter: int = 200) -> F
     fa = f[rows, g + 1]
     x = 0.5 * (a + b)
     done = np.zeros(rows.size, dtype=bool)
-    scale = np.abs(vv).sum(axis=1)
     for _ in range(max_iter):
         fx, dfx = _horner(vv, x)
         done |= fx == 0  # x is a root: keep it
@@ -188,7 +187,8 @@ def irr_monthly(values: ArrayLike, high: float = 10.0, max_iter: int = 200) -> F
         if done.all():
             break
     fx, _ = _horner(vv, x)
-    good = np.abs(fx) <= 1e-7 * np.maximum(scale, 1e-300)
+    magnitude, _ = _horner(np.abs(vv), x)  # size of the terms at the root: the rounding scale
+    good = np.abs(fx) <= 1e-9 * np.maximum(magnitude, 1e-300)
     out[rows] = np.where(good, 1.0 / x - 1.0, np.nan)
     return out
 

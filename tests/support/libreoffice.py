@@ -31,6 +31,12 @@ def soffice() -> str | None:
 def recalculate(src: Path, out_dir: Path, fmt: str = "xlsx") -> Path:
     """Open ``src`` in LibreOffice (recalculating every formula) and save it as
     ``fmt`` in ``out_dir``; returns the new file."""
+    return recalculate_many([src], out_dir, fmt)[0]
+
+
+def recalculate_many(sources: list[Path], out_dir: Path, fmt: str = "xlsx") -> list[Path]:
+    """:func:`recalculate` for several files in one LibreOffice start (names must
+    differ)."""
     exe = soffice()
     if exe is None:
         raise RuntimeError("LibreOffice (soffice) is not installed")
@@ -48,10 +54,10 @@ def recalculate(src: Path, out_dir: Path, fmt: str = "xlsx") -> Path:
             fmt,
             "--outdir",
             str(out_dir),
-            str(src),
+            *map(str, sources),
         ]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    result = out_dir / (src.stem + "." + fmt.split(":")[0])
-    if proc.returncode != 0 or not result.exists():
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    results = [out_dir / (src.stem + "." + fmt.split(":")[0]) for src in sources]
+    if proc.returncode != 0 or not all(r.exists() for r in results):
         raise RuntimeError(f"LibreOffice failed ({proc.returncode}): {proc.stdout}\n{proc.stderr}")
-    return result
+    return results

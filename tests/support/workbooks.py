@@ -1,0 +1,56 @@
+"""Compare a workbook's cached formula results with a LibreOffice recalculation."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import openpyxl
+
+ERROR_MARKERS = ("#REF!", "#NAME?", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "Err:")
+
+
+def _serial(v):
+    if isinstance(v, datetime):
+        return (v - datetime(1899, 12, 30)).days + (v - datetime(1899, 12, 30)).seconds / 86400
+    return v
+
+
+@dataclass
+class Comparison:
+    formulas: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: float = 1e-9,
+                                     abs_tol: float = 1e-6) -> Comparison:  # fmt: skip
+    """Every formula cell of ``original``: its cached value equals the value in
+    ``recalculated`` (relative ``rel``; ``abs_tol`` for results that should be 0);
+    no error values anywhere in ``recalculated``."""
+    wf = openpyxl.load_workbook(original)
+    wc = openpyxl.load_workbook(original, data_only=True)
+    wr = openpyxl.load_workbook(recalculated, data_only=True)
+    out = Comparison()
+    for ws in wr.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and c.value.startswith(ERROR_MARKERS):
+                    out.errors.append(f"{ws.title}!{c.coordinate} = {c.value}")
+    for ws in wf.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if not (isinstance(c.value, str) and c.value.startswith("=")):
+                    continue
+                out.formulas += 1
+                cached = _serial(wc[ws.title][c.coordinate].value)
+                new = _serial(wr[ws.title][c.coordinate].value)
+                where = f"{ws.title}!{c.coordinate} {c.value[:80]}: cached {cached!r}, recalculated {new!r}"
+                if isinstance(cached, int | float) and isinstance(new, int | float):
+                    if not math.isclose(cached, new, rel_tol=rel, abs_tol=abs_tol):
+                        out.mismatches.append(where)
+                elif (cached if cached is not None else "") != (new if new is not None else ""):
+                    out.mismatches.append(where)
+    return out
