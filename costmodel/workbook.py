@@ -131,8 +131,8 @@ def _build(wb: Workbook, model: Model, created: datetime) -> None:
 
 def _cover(ws, st: Styles, model: Model, created: datetime) -> None:
     a = model.assumptions
-    ws.set_column(0, 0, 28)
-    ws.set_column(1, 1, 90)
+    ws.set_column(0, 0, 34)
+    ws.set_column(1, 1, 120)
     ws.write_string(0, 0, "GPU compute center scale options: investor model", st.title)
     rows = [
         ("Model", a.name),
@@ -145,10 +145,10 @@ def _cover(ws, st: Styles, model: Model, created: datetime) -> None:
     ]
     r = 2
     for k, v in rows:
-        ws.write_string(r, 0, k, st.header)
+        ws.write_string(r, 0, k, st.label_bold)
         ws.write_string(r, 1, v, st.text)
         r += 1
-    ws.write_string(r, 0, "Master check", st.header)
+    ws.write_string(r, 0, "Master check", st.label_bold)
     ws.write_formula(r, 1, "=master_check", st.ok, "OK")
     r += 2
     ws.write_string(r, 0, "Assumption files", st.h1)
@@ -177,7 +177,7 @@ def _cover(ws, st: Styles, model: Model, created: datetime) -> None:
     ]
     for k, v in conventions:
         ws.write_string(r, 0, k, st.label)
-        ws.write_string(r, 1, v, st.wrap)
+        ws.write_string(r, 1, v, st.text)
         r += 1
     r += 1
     ws.write_string(r, 0, "Colour legend", st.h1)

@@ -75,6 +75,16 @@ TIER_FIELDS = (
 SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))  # spec 3: <=64, <=511, else
 
 
+def text_lines(*texts: str, width: int = 60) -> int:
+    """Lines a wrapped cell of ``width`` characters needs (CJK counts double)."""
+    import unicodedata
+
+    def w(t: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in t)
+
+    return max([1, *(-(-w(t) // width) for t in texts if t)])
+
+
 def name_for(path: str) -> str:
     """Defined name of a scalar input: ``power.price_per_kwh`` -> ``power_price_per_kwh``."""
     return path.replace(".", "_")
@@ -102,10 +112,9 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
     ws = wb.add_worksheet(SHEET)
     ws.set_column(0, 0, 44)
     ws.set_column(1, 1, 16)
-    ws.set_column(2, 2, 16)
+    ws.set_column(2, 2, 26)
     ws.set_column(3, 4, 12)
-    ws.set_column(5, 5, 60)
-    ws.set_column(6, 6, 60)
+    ws.set_column(5, 6, 60)
     ws.freeze_panes(2, 1)
     ws.write_string(0, 0, "Inputs: every assumption of the model (blue = input)", st.title)
     r = 1
@@ -122,8 +131,9 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
             ws.write_number(row, 3, q.low, st.cell(kind, BLACK))
         if q.high is not None:
             ws.write_number(row, 4, q.high, st.cell(kind, BLACK))
-        ws.write_string(row, 5, q.source or "", st.text)
-        ws.write_string(row, 6, q.note or "", st.text)
+        ws.write_string(row, 5, q.source or "", st.wrap)
+        ws.write_string(row, 6, q.note or "", st.wrap)
+        ws.set_row(row, 15 * text_lines(q.source or "", q.note or ""))
         if name:
             define(name, row, 1)
 
@@ -358,8 +368,9 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
             ws.write_number(r, 3, q.low, st.cell(kind_for(path), BLACK))
         if q.high is not None:
             ws.write_number(r, 4, q.high, st.cell(kind_for(path), BLACK))
-        ws.write_string(r, 5, q.source or "", st.text)
-        ws.write_string(r, 6, q.note or "", st.text)
+        ws.write_string(r, 5, q.source or "", st.wrap)
+        ws.write_string(r, 6, q.note or "", st.wrap)
+        ws.set_row(r, 15 * text_lines(q.source or "", q.note or ""))
         r += 1
     ws.set_landscape()
     ws.set_paper(9)

@@ -655,9 +655,10 @@ def write_tier_sheet(
     cs.series(
         "payback_flag", "flag: payback month", "flag", "={paid_any}-{paid_any<}", first, "flag"
     )
+    # print: A4 landscape, about a year of months per page, titles repeated
     ws.set_landscape()
     ws.set_paper(9)
-    ws.fit_to_pages(1, 0)
-    ws.repeat_rows(0, 2)
+    ws.set_print_scale(55)
+    ws.repeat_rows(0, cs.rows["last"])
     ws.repeat_columns(0, 3)
     return cs

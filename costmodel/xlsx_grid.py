@@ -53,24 +53,30 @@ class Styles:
 
     def __init__(self, wb: Workbook):
         self.wb = wb
-        self._cache: dict[tuple[str, str, bool], Any] = {}
+        self._cache: dict[tuple[str, str, bool, bool], Any] = {}
         self.title = wb.add_format({"bold": True, "font_size": 16})
         self.h1 = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
         self.h2 = wb.add_format({"bold": True, "bg_color": "#DDEBF7"})
         self.header = wb.add_format({"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"})
         self.label = wb.add_format({})
+        self.label_bold = wb.add_format({"bold": True})
         self.unit = wb.add_format({"italic": True, "font_color": "#595959"})
         self.text = wb.add_format({"text_wrap": False})
         self.wrap = wb.add_format({"text_wrap": True, "valign": "top"})
         self.ok = wb.add_format({"bold": True, "font_color": "#006100", "bg_color": "#C6EFCE"})
 
-    def cell(self, kind: str = "number", colour: str = BLACK, bold: bool = False) -> Any:
-        key = (kind, colour, bold)
+    def cell(
+        self, kind: str = "number", colour: str = BLACK, bold: bool = False, rule: bool = True
+    ) -> Any:
+        """Number format ``kind`` in ``colour``; ``bold`` rows (totals, closing
+        balances) get a rule above unless ``rule`` is False."""
+        key = (kind, colour, bold, rule)
         if key not in self._cache:
             props: dict[str, Any] = {"num_format": NUMBER_FORMATS[kind], "font_color": colour}
             if bold:
                 props["bold"] = True
-                props["top"] = 1
+                if rule:
+                    props["top"] = 1
             self._cache[key] = self.wb.add_format(props)
         return self._cache[key]
 
