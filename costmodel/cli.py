@@ -179,6 +179,53 @@ def summary(
     _guard(run)
 
 
+@app.command("recommend")
+def recommend_cmd(
+    paths: PathsArg = None,
+    set_: SetOpt = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", "-f", help="table, csv or json.")
+    ] = Format.table,
+) -> None:
+    """Size each workload on each tier and recommend the cheapest tier that fits."""
+
+    def run() -> None:
+        a = _load(paths, set_)
+        df = build(a).recommend()
+        chosen = df.attrs["recommended"]
+        if fmt is Format.json:
+            flat = df.reset_index()
+            rows = [
+                {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+                for r in flat.to_dict(orient="records")
+            ]
+            text = json.dumps({"recommended": chosen, "rows": rows}, indent=2, ensure_ascii=False)
+            sys.stdout.write(text + "\n")
+        elif fmt is Format.csv:
+            sys.stdout.write(df.to_csv())
+        else:
+            table = Table(title=f"{a.name}: which scale fits which task", title_justify="left")
+            table.add_column("workload", min_width=16)
+            table.add_column("tier", no_wrap=True)
+            for col in ("GPUs", "floor", "days", "due", "fits", "use", "best"):
+                table.add_column(col, justify="right", no_wrap=True)
+            for (w, t), r in df.iterrows():
+                table.add_row(
+                    str(w), str(t), f"{r.gpus:,}", f"{r.memory_floor_gpus:,}",
+                    format_value(r.days_needed, "years"), format_value(r.deadline_days, "years"),
+                    "yes" if r.feasible else "no", f"{r.share_of_horizon:.2%}",
+                    "*" if r.recommended else "",
+                )  # fmt: skip
+            out.print(table)
+            out.print("floor: GPUs needed for memory; days: training time on all the tier's GPUs; "
+                      "due: deadline; use: share of the tier's horizon GPU-hours; * = recommended "
+                      "(cheapest TCO that fits)", style="dim")  # fmt: skip
+            for w, t in chosen.items():
+                out.print(f"{w}: {t or 'no tier fits'}", highlight=False)
+
+    _guard(run)
+
+
 @app.command()
 def validate(
     paths: Annotated[list[Path], typer.Argument(help="Assumption files or directories.")],

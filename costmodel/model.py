@@ -187,6 +187,13 @@ class Model:
         )
         return df
 
+    def recommend(self) -> pd.DataFrame:
+        """Workload x tier sizing and the recommended tier per workload (spec 10);
+        see :func:`costmodel.workloads.recommend`."""
+        from .workloads import recommend
+
+        return recommend(self)
+
 
 def build(assumptions: Assumptions) -> Model:
     """Compute every tier of ``assumptions`` (see :class:`Model`)."""

@@ -278,7 +278,8 @@ class Workload(Section):
             need = ("tokens_b", "deadline_days")
         missing = [k for k in need if getattr(self, k) is None]
         if missing:
-            raise ValueError(f"a {self.kind} workload needs {', '.join(missing)}")
+            article = "an" if self.kind[0] in "aeiou" else "a"
+            raise ValueError(f"{article} {self.kind} workload needs {', '.join(missing)}")
         return self
 
 
