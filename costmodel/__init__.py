@@ -11,7 +11,7 @@ Quick start::
 from __future__ import annotations
 
 from .errors import AssumptionError
-from .loader import assumption_files, fingerprint, load_assumptions, with_overrides
+from .loader import assumption_files, fingerprint, layer, load_assumptions, with_overrides
 from .model import Model, build, run_variants
 from .schema import Assumptions
 from .workbook import write_workbook
@@ -26,6 +26,7 @@ __all__ = [
     "assumption_files",
     "build",
     "fingerprint",
+    "layer",
     "load_assumptions",
     "run_variants",
     "with_overrides",

@@ -344,14 +344,26 @@ def assumption_files(a: Assumptions) -> list[str]:
     return list(a._source.files) if a._source is not None else []
 
 
+def layer(
+    a: Assumptions, *paths: PathArg, overrides: Mapping[str, Any] | None = None
+) -> Assumptions:
+    """``a`` with more files merged on top (in order) and then ``overrides``,
+    validated again: how a scenario overlay is applied to a base."""
+    base = a._source if a._source is not None else Source(data=a.model_dump(exclude_none=True))
+    src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files))
+    for file in expand_paths(paths):
+        data, origins = read_file(file)
+        src.files.append(str(file))
+        merge_into(src.data, data, src.origin, origins)
+    for path, value in (overrides or {}).items():
+        apply_override(src, path, value)
+    return validate(src)
+
+
 def with_overrides(a: Assumptions, overrides: Mapping[str, Any]) -> Assumptions:
     """A new :class:`Assumptions` with ``overrides`` applied to ``a``'s merged data
     (same rules as ``--set``), validated again."""
-    base = a._source if a._source is not None else Source(data=a.model_dump(exclude_none=True))
-    src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files))
-    for path, value in overrides.items():
-        apply_override(src, path, value)
-    return validate(src)
+    return layer(a, overrides=overrides)
 
 
 def fingerprint(a: Assumptions) -> str:

@@ -54,6 +54,14 @@ _OVERRIDABLE = {
 }
 
 
+def revenue_mode(a: Assumptions, tier_name: str) -> tuple[str, str]:
+    """The tier's ``(revenue.mode, revenue.cloud_term)``, tier override first."""
+    own = a.tiers[tier_name].revenue
+    mode = (own.mode if own is not None and own.mode else None) or a.revenue.mode
+    term = (own.cloud_term if own is not None and own.cloud_term else None) or a.revenue.cloud_term
+    return mode, term
+
+
 def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     """Flatten the inputs of tier ``tier_name`` (see module docstring)."""
     t = a.tiers[tier_name]
@@ -107,6 +115,13 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
                 put(key, f"{tp}.{section}.{key}", mine)
             else:
                 put(key, f"{section}.{key}", getattr(glob, key))
+    mode, term = revenue_mode(a, tier_name)
+    cloud_key = f"cloud_{term}_per_gpu_hour"
+    cloud = getattr(s, cloud_key)
+    if cloud is not None:
+        put("cloud_price_per_gpu_hour", f"{sp}.{cloud_key}", cloud)
+    if mode == "avoided_cloud":  # the GPU-hour is worth what the cloud would charge
+        out["price_per_gpu_hour"] = out["cloud_price_per_gpu_hour"]
     config = TierConfig(
         months=12 * a.horizon_years,
         depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .params import revenue_mode
 from .schema import Assumptions
 
 
@@ -32,6 +33,15 @@ def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                     f"{base}.gpus",
                     str(tier.gpus),
                     f"must be a positive multiple of {n} (gpus_per_server of {tier.server})",
+                )
+            mode, term = revenue_mode(a, name)
+            key = f"cloud_{term}_per_gpu_hour"
+            if mode == "avoided_cloud" and getattr(server, key) is None:
+                yield (
+                    f"servers.{tier.server}.{key}",
+                    "",
+                    f"required: tier {name} values GPU-hours at the cloud price "
+                    f"(revenue.mode avoided_cloud, cloud_term {term})",
                 )
             if tier.rack_kw.value < server.power_kw.value:
                 yield (

@@ -159,8 +159,17 @@ class Operations(Section):
 
 
 class Revenue(Section):
-    """Price of one sold GPU-hour in operating year 1 and its annual decline."""
+    """What a GPU-hour is worth in operating year 1, and its annual decline.
 
+    ``mode: rental`` (default): the tier sells GPU-hours at ``price_per_gpu_hour``.
+    ``mode: avoided_cloud``: each GPU-hour is valued at what the same hour would
+    cost from a cloud provider, the tier's server's ``cloud_on_demand_per_gpu_hour``
+    or ``cloud_reserved_per_gpu_hour`` (``cloud_term``), so NPV reads as the value
+    of building instead of renting.
+    """
+
+    mode: Literal["rental", "avoided_cloud"] = "rental"
+    cloud_term: Literal["on_demand", "reserved"] = "on_demand"
     price_per_gpu_hour: NonNegative
     price_decline: Rate
 
@@ -192,6 +201,8 @@ class Server(Section):
     gpu_memory_gb: Positive
     tflops_bf16: NonNegative
     nvlink: StrictBool = False
+    cloud_on_demand_per_gpu_hour: NonNegative | None = None
+    cloud_reserved_per_gpu_hour: NonNegative | None = None
 
 
 class Reliability(Section):
@@ -213,6 +224,8 @@ class OperationsOverride(Section):
 
 
 class RevenueOverride(Section):
+    mode: Literal["rental", "avoided_cloud"] | None = None
+    cloud_term: Literal["on_demand", "reserved"] | None = None
     price_per_gpu_hour: NonNegative | None = None
     price_decline: Rate | None = None
 
