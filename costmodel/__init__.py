@@ -10,8 +10,10 @@ Quick start::
 
 from __future__ import annotations
 
+from .compare import compare
 from .errors import AssumptionError
 from .loader import assumption_files, fingerprint, layer, load_assumptions, with_overrides
+from .memo import write_memo
 from .model import Model, build, run_variants
 from .schema import Assumptions
 from .workbook import write_workbook
@@ -25,10 +27,12 @@ __all__ = [
     "__version__",
     "assumption_files",
     "build",
+    "compare",
     "fingerprint",
     "layer",
     "load_assumptions",
     "run_variants",
     "with_overrides",
+    "write_memo",
     "write_workbook",
 ]

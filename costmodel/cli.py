@@ -23,6 +23,7 @@ from rich.table import Table
 from . import atomic
 from .errors import AssumptionError, Problem
 from .loader import load_assumptions, parse_override
+from .memo import write_memo
 from .metrics import METRICS, format_value
 from .model import build
 from .resources import default_assumptions_dir, scenarios_dir
@@ -115,18 +116,34 @@ def summary_table(df: pd.DataFrame, title: str, currency: str) -> Table:
     return table
 
 
+class Lang(str, Enum):
+    en = "en"
+    zh = "zh"
+    both = "both"
+
+
 @app.command("build")
 def build_cmd(
     paths: PathsArg = None,
     out_dir: Annotated[Path, typer.Option("-o", "--out", help="Output directory.")] = Path("out"),
     set_: SetOpt = None,
+    lang: Annotated[
+        Lang, typer.Option(help="Memo language: en (memo.html), zh (memo.zh.html) or both.")
+    ] = Lang.both,
+    template_dir: Annotated[
+        Path | None, typer.Option(help="Directory of memo templates that replace the bundled ones.")
+    ] = None,
 ) -> None:
-    """Build the model and write OUT/model.xlsx (live-formula workbook)."""
+    """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo."""
 
     def run() -> None:
         a = _load(paths, set_)  # invalid input stops here: nothing is written
         model = build(a)
         written = [write_workbook(model, out_dir / "model.xlsx")]
+        langs = ["en", "zh"] if lang is Lang.both else [lang.value]
+        for code in langs:
+            name = "memo.html" if code == "en" else "memo.zh.html"
+            written.append(write_memo(model, out_dir / name, lang=code, template_dir=template_dir))
         for p in written:
             out.print(f"wrote {p}", highlight=False)
         out.print(summary_table(model.summary()[_HEADLINE], a.name, a.currency))

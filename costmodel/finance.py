@@ -10,6 +10,8 @@ denominator) is ``NaN``, never an exception or infinity.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -75,6 +77,7 @@ def depreciation_annual(
         for j in range(L):
             remaining = L - j
             dep = np.minimum(np.maximum(book * 2.0 / L, (book - s) / remaining), book - s)
+            dep = np.maximum(dep, 0.0)  # book may sit a rounding error below salvage
             out[:, j] = dep
             book = book - dep
         return out
@@ -120,12 +123,100 @@ def _rate_grid(low: float, high: float) -> FloatArray:
 
 def _horner(values: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``p(x) = sum_m values_m x^m`` and ``p'(x)`` for each row."""
-    p = np.zeros_like(x)
+    return _horner_t(np.ascontiguousarray(values.T), x)
+
+
+def _horner_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """:func:`_horner` on the transposed coefficients ``values_t`` (periods x rows),
+    so that each step reads one contiguous row; updates in place."""
+    p = values_t[-1].copy()
     dp = np.zeros_like(x)
-    for m in range(values.shape[1] - 1, -1, -1):
-        dp = dp * x + p
-        p = p * x + values[:, m]
+    for m in range(values_t.shape[0] - 2, -1, -1):
+        dp *= x
+        dp += p
+        p *= x
+        p += values_t[m]
     return p, dp
+
+
+NEAR = 0.06  # monthly rates in [-NEAR, NEAR] are searched first (see irr_monthly)
+
+
+@lru_cache(maxsize=8)
+def _grid_powers(n: int, high: float) -> tuple[FloatArray, FloatArray, slice]:
+    """The search grid of monthly rates for ``n`` periods, ``(1 + i_g)^(-m)`` of
+    shape ``(n, G)``, and the slice of grid points within ``[-NEAR, NEAR]``."""
+    low = max(-0.99, 10.0 ** (-250.0 / (n - 1)) - 1.0)
+    grid = _rate_grid(low, high)
+    powers = np.power(1.0 + grid[None, :], -np.arange(n, dtype=float)[:, None])
+    near = np.flatnonzero(np.abs(grid) <= NEAR)
+    for arr in (grid, powers):
+        arr.flags.writeable = False
+    return grid, powers, slice(int(near[0]), int(near[-1]) + 1)
+
+
+def _nearest_brackets(f: FloatArray, grid: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """For each row of ``f`` (NPV at the rates ``grid``) the index g of the interval
+    ``[grid[g], grid[g+1]]`` that brackets a root (sign change, or one end exactly
+    0 but not both) nearest to rate 0 (distance 0 if it contains 0, else that of
+    its nearer end; ties: the lower interval), and whether any exists. NaN ends
+    never bracket."""
+    sign = (f > 0).view(np.int8) - (f < 0).view(np.int8)
+    bracket = sign[:, :-1] != sign[:, 1:]
+    if np.isnan(f.sum()):  # NaN (or inf - inf) somewhere: exclude NaN ends
+        nan = np.isnan(f)
+        bracket &= ~(nan[:, :-1] | nan[:, 1:])
+    lo_r, hi_r = grid[:-1], grid[1:]
+    dist = np.where((lo_r <= 0) & (hi_r >= 0), 0.0, np.minimum(np.abs(lo_r), np.abs(hi_r)))
+    order = np.argsort(dist, kind="stable")
+    g = order[np.argmax(bracket[:, order], axis=1)]
+    return g, bracket[np.arange(f.shape[0]), g]
+
+
+def _bracket_rows(v: FloatArray, high: float) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Rows of ``v`` that have a root bracket, with the bracket's NPV at both ends:
+    ``(rows, lo_rate, hi_rate, f_lo, f_hi)`` packed as (rows, g-interval data).
+
+    NPV is first sampled at the grid rates in ``[-NEAR, NEAR]`` only; an interval
+    there is always nearer 0 than any interval outside it (distance < NEAR <= any
+    outside distance), so only rows without a near bracket need the full grid.
+    The result is the bracket the full grid would select."""
+    grid, powers, near = _grid_powers(v.shape[1], high)
+    n_rows = v.shape[0]
+    g = np.zeros(n_rows, dtype=np.intp)
+    has = np.zeros(n_rows, dtype=bool)
+    f_lo = np.zeros(n_rows)
+    f_hi = np.zeros(n_rows)
+    f = v @ powers[:, near]
+    g_near, has_near = _nearest_brackets(f, grid[near])
+    at = np.flatnonzero(has_near)
+    g[at] = g_near[at] + near.start
+    has[at] = True
+    f_lo[at] = f[at, g_near[at]]
+    f_hi[at] = f[at, g_near[at] + 1]
+    rest = np.flatnonzero(~has_near)
+    if rest.size:
+        f = v[rest] @ powers
+        g_all, has_all = _nearest_brackets(f, grid)
+        g[rest], has[rest] = g_all, has_all
+        f_lo[rest] = f[np.arange(rest.size), g_all]
+        f_hi[rest] = f[np.arange(rest.size), g_all + 1]
+    rows = np.flatnonzero(has)
+    g = g[rows]
+    return rows, np.stack([grid[g], grid[g + 1], f_lo[rows], f_hi[rows]])
+
+
+def _horner_abs_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``p(x)`` and ``sum_m |values_m| x^m`` (the size of the terms) per row."""
+    p = values_t[-1].copy()
+    mag = np.abs(values_t[-1])
+    term = np.empty_like(x)
+    for m in range(values_t.shape[0] - 2, -1, -1):
+        p *= x
+        p += values_t[m]
+        mag *= x
+        mag += np.abs(values_t[m], out=term)
+    return p, mag
 
 
 def irr_monthly(values: ArrayLike, high: float = 10.0, max_iter: int = 200) -> FloatArray:
@@ -134,61 +225,63 @@ def irr_monthly(values: ArrayLike, high: float = 10.0, max_iter: int = 200) -> F
     Solves ``sum_m v_m (1 + i)^(-m) = 0`` for i in (-1, ``high``]. NPV is sampled
     on a grid of rates (dense near 0); every sign change brackets a root, and the
     bracket nearest 0 is refined by Newton's method on ``p(x) = sum v_m x^m``,
-    ``x = 1 / (1 + i)``, safeguarded by bisection so that it cannot leave the
-    bracket. Rows with no bracket (no sign change in the flows, or NPV never
-    reaching 0) give NaN. Roots where NPV touches 0 without crossing are not
-    reported. Rates below ``10^(-250/M) - 1`` (about -100% a year) are not searched,
-    to keep ``(1 + i)^(-M)`` finite.
+    ``x = 1 / (1 + i)``, started at the secant point of the bracket and safeguarded
+    by bisection so that it cannot leave the bracket; a row stops when the Newton
+    step is below ``1e-15 x`` (or the bracket is that narrow, or ``p(x) = 0``).
+    Rows with no bracket (no sign change in the flows, or NPV never reaching 0)
+    give NaN, and so does a root where ``|p(x)| > 1e-9 sum |v_m| x^m`` (not a
+    root, within rounding). Roots where NPV touches 0 without crossing are not
+    reported. Rates below ``10^(-250/M) - 1`` (about -100% a year) are not
+    searched, to keep ``(1 + i)^(-M)`` finite.
 
     Unlike ``numpy_financial.irr``, this never raises and never returns a
-    polynomial root at which NPV is not zero.
+    polynomial root at which NPV is not zero. Rows are refined only while they
+    are unconverged, so the cost is a few polynomial evaluations per row.
     """
     v = np.atleast_2d(np.asarray(values, dtype=float))
     n_rows, n = v.shape
     out = np.full(n_rows, np.nan)
     if n < 2:
         return out
-    low = max(-0.99, 10.0 ** (-250.0 / (n - 1)) - 1.0)
-    grid = _rate_grid(low, high)
-    powers = np.power(1.0 + grid[None, :], -np.arange(n, dtype=float)[:, None])  # (n, G)
-    f = v @ powers  # NPV at each grid rate, (rows, G)
-    sign = np.sign(f)
-    bracket = (sign[:, :-1] * sign[:, 1:] <= 0) & ~((sign[:, :-1] == 0) & (sign[:, 1:] == 0))
-    has = bracket.any(axis=1)
-    if not has.any():
+    rows, (lo_r, hi_r, fb, fa) = _bracket_rows(v, float(high))
+    if rows.size == 0:
         return out
-    lo_r, hi_r = grid[:-1], grid[1:]
-    dist = np.where((lo_r <= 0) & (hi_r >= 0), 0.0, np.minimum(np.abs(lo_r), np.abs(hi_r)))
-    g = np.argmin(np.where(bracket, dist[None, :], np.inf), axis=1)
-    rows = np.flatnonzero(has)
-    g = g[rows]
-    vv = v[rows]
-    # bracket in x = 1/(1+i): x decreases as i increases
-    a = 1.0 / (1.0 + hi_r[g])
-    b = 1.0 / (1.0 + lo_r[g])
-    fa = f[rows, g + 1]
-    x = 0.5 * (a + b)
-    done = np.zeros(rows.size, dtype=bool)
+    # bracket in x = 1/(1+i): x decreases as i increases, so a < b; fa = p(a), fb = p(b)
+    a = 1.0 / (1.0 + hi_r)
+    b = 1.0 / (1.0 + lo_r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = a - fa * (b - a) / (fb - fa)  # secant point
+    inside = np.isfinite(x) & (x > a) & (x < b)
+    x = np.where(inside, x, 0.5 * (a + b))
+    x = np.where(fa == 0, a, np.where(fb == 0, b, x))  # a grid rate is an exact root
+    vt = np.ascontiguousarray(v[rows].T) if rows.size < n_rows else np.ascontiguousarray(v.T)
+    active = np.flatnonzero((fa != 0) & (fb != 0))  # positions (in rows) still iterating
+    vt_act = np.take(vt, active, axis=1)  # C order: each period is a contiguous row
+    xa, aa, ba, faa = x[active], a[active], b[active], fa[active]
     for _ in range(max_iter):
-        fx, dfx = _horner(vv, x)
-        done |= fx == 0  # x is a root: keep it
-        same = np.sign(fx) == np.sign(fa)
-        a = np.where(same, x, a)
-        fa = np.where(same, fx, fa)
-        b = np.where(same, b, x)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            newton = x - fx / dfx
-        lo_x, hi_x = np.minimum(a, b), np.maximum(a, b)
-        ok = np.isfinite(newton) & (newton > lo_x) & (newton < hi_x)
-        nxt = np.where(ok, newton, 0.5 * (a + b))
-        small = (np.abs(nxt - x) <= 1e-15 * np.abs(x)) | (hi_x - lo_x <= 1e-15 * x)
-        x = np.where(done, x, nxt)
-        done |= small
-        if done.all():
+        if active.size == 0:
             break
-    fx, _ = _horner(vv, x)
-    magnitude, _ = _horner(np.abs(vv), x)  # size of the terms at the root: the rounding scale
-    good = np.abs(fx) <= 1e-9 * np.maximum(magnitude, 1e-300)
+        fx, dfx = _horner_t(vt_act, xa)
+        same = np.sign(fx) == np.sign(faa)
+        aa = np.where(same, xa, aa)
+        faa = np.where(same, fx, faa)
+        ba = np.where(same, ba, xa)
+        lo_x, hi_x = np.minimum(aa, ba), np.maximum(aa, ba)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            newton = xa - fx / dfx
+        step_ok = np.isfinite(newton) & (newton >= lo_x) & (newton <= hi_x)
+        converged = step_ok & (np.abs(newton - xa) <= 1e-15 * np.abs(xa))
+        ok = step_ok & (newton > lo_x) & (newton < hi_x)
+        root = fx == 0
+        xa = np.where(root, xa, np.where(converged | ok, newton, 0.5 * (aa + ba)))
+        finished = root | converged | (hi_x - lo_x <= 1e-15 * xa)
+        x[active] = xa
+        if finished.any():
+            keep = ~finished
+            active, xa, aa, ba, faa = active[keep], xa[keep], aa[keep], ba[keep], faa[keep]
+            vt_act = np.compress(keep, vt_act, axis=1)
+    p, magnitude = _horner_abs_t(vt, x)  # magnitude: the rounding scale of p at the root
+    good = np.abs(p) <= 1e-9 * np.maximum(magnitude, 1e-300)
     out[rows] = np.where(good, 1.0 / x - 1.0, np.nan)
     return out
 

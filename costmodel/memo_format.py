@@ -32,6 +32,14 @@ SCALE_CLASS_TEXT = {
 }
 
 
+NBSP = "\u00a0"
+
+
+def _nb(text: str) -> str:
+    """Keep a figure on one line: non-breaking spaces and hyphens."""
+    return text.replace(" ", NBSP).replace("-h", "\u2011h")
+
+
 def _signed(v: float, text: str) -> str:
     return f"{MINUS}{text}" if v < 0 and text.strip("0.,") else text
 
@@ -51,7 +59,7 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
             body = f"{x / 1e4:,.1f} 万{unit}"
         else:
             body = f"{x:,.0f} {unit}".replace("  ", " ")
-        return _signed(float(v), body)  # type: ignore[arg-type]
+        return _nb(_signed(float(v), body))  # type: ignore[arg-type]
     if x >= 1e9:
         body = f"{x / 1e9:,.2f} bn"
     elif x >= 1e6:
@@ -61,19 +69,21 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
     else:
         body = f"{x:,.0f}"
     sign = MINUS if float(v) < 0 and body.strip("0.,") else ""  # type: ignore[arg-type]
-    return f"{currency} {sign}{body}"
+    return _nb(f"{currency} {sign}{body}")
 
 
-def price(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
-    """Money per GPU-hour: ``CNY 10.08/h`` (en) or ``10.08 元/小时`` (zh)."""
+def price(v: float | None, lang: str = "en", currency: str = "CNY", per: str = "gpu") -> str:
+    """Money per GPU-hour: ``CNY 10.08/GPU-h`` (en) or ``10.08 元/卡时`` (zh);
+    ``per="pflop"``: ``CNY 43.42/PFLOP-h`` / ``43.42 元/PFLOP 时``."""
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
     body = _signed(x, f"{abs(x):,.2f}")
     if lang == "zh":
         unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
-        return f"{body} {unit}/小时".replace("  ", " ")
-    return f"{currency} {body}/h"
+        hour = "PFLOP 时" if per == "pflop" else "卡时"
+        return _nb(f"{body} {unit}/{hour}".replace("  ", " "))
+    return _nb(f"{currency} {body}/{'PFLOP-h' if per == 'pflop' else 'GPU-h'}")
 
 
 def pct(v: float | None, digits: int = 1) -> str:
@@ -89,7 +99,7 @@ def years(v: float | None, lang: str = "en") -> str:
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
-    return f"{x:,.1f} 年" if lang == "zh" else f"{x:,.1f} years"
+    return _nb(f"{x:,.1f} 年" if lang == "zh" else f"{x:,.1f} years")
 
 
 def hours(v: float | None, lang: str = "en") -> str:
@@ -99,7 +109,7 @@ def hours(v: float | None, lang: str = "en") -> str:
     x = float(v)  # type: ignore[arg-type]
     digits = 2 if abs(x) < 10 else 1 if abs(x) < 100 else 0
     body = _signed(x, f"{abs(x):,.{digits}f}")
-    return f"{body} 小时" if lang == "zh" else f"{body} h"
+    return _nb(f"{body} 小时" if lang == "zh" else f"{body} h")
 
 
 def count(v: float | None, lang: str = "en") -> str:
@@ -111,7 +121,7 @@ def count(v: float | None, lang: str = "en") -> str:
         body = f"{abs(x) / 1e4:,.0f} 万" if lang == "zh" else f"{abs(x) / 1e6:,.1f} M"
     else:
         body = f"{abs(x):,.0f}"
-    return _signed(x, body)
+    return _nb(_signed(x, body))
 
 
 def number(v: float | None) -> str:
@@ -127,8 +137,11 @@ def number(v: float | None) -> str:
     return _signed(x, text)
 
 
-def fmt(v: object, kind: Kind, lang: str = "en", currency: str = "CNY") -> str:
-    """Format a summary value of metric ``kind`` for the memo (see module docstring)."""
+def fmt(
+    v: object, kind: Kind, lang: str = "en", currency: str = "CNY", column: str | None = None
+) -> str:
+    """Format a summary value of metric ``kind`` (summary ``column``, which tells
+    a price per PFLOP-hour from one per GPU-hour) for the memo."""
     if is_empty(v):
         return EMPTY
     if kind == "text":
@@ -137,7 +150,7 @@ def fmt(v: object, kind: Kind, lang: str = "en", currency: str = "CNY") -> str:
     if kind == "money":
         return money(x, lang, currency)
     if kind == "money_per_hour":
-        return price(x, lang, currency)
+        return price(x, lang, currency, "pflop" if column == "cost_per_pflop_hour" else "gpu")
     if kind == "pct":
         return pct(x)
     if kind == "years":
@@ -147,5 +160,29 @@ def fmt(v: object, kind: Kind, lang: str = "en", currency: str = "CNY") -> str:
     if kind == "count":
         return count(x, lang)
     if kind == "kw":
-        return _signed(x, f"{abs(x):,.1f}") + " kW"
+        return _nb(_signed(x, f"{abs(x):,.1f}") + " kW")
     return _signed(x, f"{abs(x):,.3f}")
+
+
+def money_scale(max_abs: float, lang: str = "en", currency: str = "CNY") -> tuple[float, str]:
+    """Divisor and unit label for a chart axis whose largest absolute value is
+    ``max_abs``: ``(1e6, "CNY M")`` in English, ``(1e4, "万元")`` in Chinese."""
+    x = abs(float(max_abs)) if not is_empty(max_abs) else 0.0
+    if lang == "zh":
+        unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
+        if x >= 1e8:
+            return 1e8, f"亿{unit}"
+        if x >= 1e4:
+            return 1e4, f"万{unit}"
+        return 1.0, unit.strip()
+    for div, suffix in ((1e9, "bn"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return div, f"{currency} {suffix}"
+    return 1.0, currency
+
+
+def currency_unit(lang: str = "en", currency: str = "CNY") -> str:
+    """``CNY`` in English; ``元`` (or ``美元`` ...) in Chinese."""
+    if lang == "zh":
+        return _ZH_CURRENCY.get(currency.upper(), currency)
+    return currency

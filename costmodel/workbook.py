@@ -115,7 +115,8 @@ def _build(wb: Workbook, model: Model, created: datetime) -> None:
     wb.set_calc_mode("auto")
     names = sheet_names(model.tiers)
     cover = wb.add_worksheet("Cover")
-    inputs = write_inputs(wb, st, a, model.tiers)
+    prices = {t: model.inputs[t].values()["price_per_gpu_hour"] for t in model.tiers}
+    inputs = write_inputs(wb, st, a, model.tiers, prices)
     sheets: dict[str, CalcSheet] = {
         t: write_tier_sheet(wb, st, model, t, names[t], inputs) for t in model.tiers
     }

@@ -50,6 +50,7 @@ SCALARS = [
     *[("revenue", k) for k in _OVERRIDABLE["revenue"]],
     *[("reliability", k) for k in _OVERRIDABLE["reliability"]],
 ]
+CLOUD_FIELDS = ("cloud_on_demand_per_gpu_hour", "cloud_reserved_per_gpu_hour")
 SERVER_FIELDS = (
     "gpus_per_server",
     "price",
@@ -108,7 +109,11 @@ def _q(x: Any) -> Quantity | None:
     return x if isinstance(x, Quantity) else None
 
 
-def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> InputsMap:
+def write_inputs(
+    wb: Workbook, st: Styles, a: Assumptions, tiers: list[str], value_of_gpu_hour: dict[str, float]
+) -> InputsMap:
+    """Write the Inputs sheet; ``value_of_gpu_hour`` is each tier's engine input
+    ``price_per_gpu_hour`` (the cached value of the tier's "value used" row)."""
     ws = wb.add_worksheet(SHEET)
     ws.set_column(0, 0, 44)
     ws.set_column(1, 1, 16)
@@ -150,6 +155,8 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
         ("currency", a.currency, "model_currency"),
         ("terminal_value (book | none)", a.terminal_value, "terminal_value"),
         ("facility.mode (build | colocation)", a.facility.mode, "facility_mode"),
+        ("revenue.mode (rental | avoided_cloud)", a.revenue.mode, "revenue_mode"),
+        ("revenue.cloud_term (on_demand | reserved)", a.revenue.cloud_term, "revenue_cloud_term"),
     )
     for label, value, defined in texts:
         ws.write_string(r, 0, label, st.label)
@@ -234,7 +241,7 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
 
     ws.write_string(r, 0, "Server catalogue (price and power per whole server)", st.h1)
     r += 1
-    head(r, "server", *SERVER_FIELDS, "label")
+    head(r, "server", *SERVER_FIELDS, *CLOUD_FIELDS, "label")
     r += 1
     first = r
     for sid, s in a.servers.items():
@@ -245,10 +252,15 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
             ws.write_number(r, 1 + j, q.value if q else v, st.cell(kind_for(f), BLUE))
             if q:
                 sources.append((f"servers.{sid}.{f}", q, here(r, 1 + j)))
-        ws.write_string(r, 1 + len(SERVER_FIELDS), s.label, st.text)
+        for j, f in enumerate(CLOUD_FIELDS, start=1 + len(SERVER_FIELDS)):
+            q = getattr(s, f)
+            if q is not None:
+                ws.write_number(r, j, q.value, st.cell("number", BLUE))
+                sources.append((f"servers.{sid}.{f}", q, here(r, j)))
+        ws.write_string(r, 1 + len(SERVER_FIELDS) + len(CLOUD_FIELDS), s.label, st.text)
         r += 1
     _name_column(wb, "Srv_id", first, r - 1, 0)
-    for j, f in enumerate(SERVER_FIELDS):
+    for j, f in enumerate((*SERVER_FIELDS, *CLOUD_FIELDS)):
         _name_column(wb, f"Srv_{f}", first, r - 1, 1 + j)
     r += 1
 
@@ -273,7 +285,7 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
                 ws.write_string(r, c, value, st.cell("text", BLUE))
             elif how == "input":
                 ws.write_number(r, c, value, st.cell(kind, BLUE))
-            else:  # link to a named global input
+            else:  # a formula: a link to a named global input, or a lookup
                 ws.write_formula(r, c, f"={how}", st.cell(kind, BLACK), value)
             out.tier_cells[(t, key)] = f"{SHEET}!{here(r, c)}"
         r += 1
@@ -319,6 +331,35 @@ def write_inputs(wb: Workbook, st: Styles, a: Assumptions, tiers: list[str]) -> 
                 if mine is not None:
                     cell = out.tier_cells[(t, f"{section}.{key}")].split("!")[1]
                     sources.append((f"tiers.{t}.{section}.{key}", mine, cell))
+    for key, default_name in (("mode", "revenue_mode"), ("cloud_term", "revenue_cloud_term")):
+        cells = []
+        for t in tiers:
+            own = T[t].revenue
+            mine = getattr(own, key) if own is not None else None
+            value = mine or getattr(a.revenue, key)
+            cells.append(("text", mine, "") if mine else (default_name, value, "text"))
+        tier_row(f"revenue.{key}", f"revenue.{key}", "", cells)
+    cells = []
+    for t in tiers:
+        mode_c = out.tier_cells[(t, "revenue.mode")]
+        term_c = out.tier_cells[(t, "revenue.cloud_term")]
+        server_c = out.tier_cells[(t, "server")]
+        rental_c = out.tier_cells[(t, "revenue.price_per_gpu_hour")]
+        cloud = {
+            term: f"INDEX(Srv_cloud_{term}_per_gpu_hour,MATCH({server_c},Srv_id,0))"
+            for term in ("on_demand", "reserved")
+        }
+        formula = (
+            f'IF({mode_c}="avoided_cloud",IF({term_c}="reserved",{cloud["reserved"]},'
+            f"{cloud['on_demand']}),{rental_c})"
+        )
+        cells.append((formula, value_of_gpu_hour[t], "money2"))
+    tier_row(
+        "gpu_hour_value",
+        "value of a GPU-hour used (rental price, or cloud price if revenue.mode = avoided_cloud)",
+        "per GPU-hour",
+        cells,
+    )
     for field_name, label in (
         ("network.fabric", "network fabric"),
         ("storage.kind", "storage"),

@@ -100,7 +100,7 @@ def write_tier_sheet(
         ("staff_cost_per_fte", "operations.staff_cost_per_fte", "per FTE-year", "money"),
         ("staff_escalation", "operations.staff_escalation", "per year", "pct2"),
         ("software_per_gpu_year", "operations.software_per_gpu_year", "per GPU-year", "money"),
-        ("price_per_gpu_hour", "revenue.price_per_gpu_hour", "per GPU-hour", "money2"),
+        ("price_per_gpu_hour", "gpu_hour_value", "per GPU-hour", "money2"),
         ("price_decline", "revenue.price_decline", "per year", "pct2"),
         ("node_failures_per_day", "reliability.node_failures_per_day", "per server-day", "factor"),
         ("restart_hours", "reliability.restart_hours", "h", "number"),
@@ -108,7 +108,10 @@ def write_tier_sheet(
         ("mfu", "reliability.mfu", "fraction", "pct2"),
     )
     for key, path, unit, kind in links:
-        cs.const(key, path, unit, f"={inputs.tier_cells[(tier, path)]}", ti[key], kind, GREEN)
+        label = (
+            "value of a GPU-hour (rental or avoided cloud)" if path == "gpu_hour_value" else path
+        )
+        cs.const(key, label, unit, f"={inputs.tier_cells[(tier, path)]}", ti[key], kind, GREEN)
 
     # ---- lookups
     cs.heading("Lookups (server catalogue, cooling, depreciation, flags)")
@@ -459,7 +462,7 @@ def write_tier_sheet(
     )
     cs.series(
         "revenue",
-        "revenue = GPU-hours x price x index",
+        "revenue (or cloud cost avoided) = GPU-hours x price x index",
         "money",
         "={gpu_hours}*{$price_per_gpu_hour}*{price_index}",
         r.flows["revenue"][0],

@@ -48,6 +48,16 @@ CASES = {
             "terminal_value": "none",
         },
     ),
+    # value GPU-hours at the avoided cloud price (build versus rent)
+    "hand-cloud": lambda: cm.load_assumptions(
+        HAND,
+        overrides={
+            "servers.box.cloud_on_demand_per_gpu_hour": 120,
+            "servers.box.cloud_reserved_per_gpu_hour": 80,
+            "revenue.mode": "avoided_cloud",
+            "revenue.cloud_term": "reserved",
+        },
+    ),
     "hand-colocation": lambda: cm.load_assumptions(
         HAND,
         overrides={

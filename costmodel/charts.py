@@ -1,0 +1,344 @@
+"""The memo's charts as inline SVG strings, drawn with matplotlib (Agg backend).
+
+Text stays text (``svg.fonttype: none``) with a CJK-capable font-family list, so
+Chinese labels render with the reader's fonts and remain searchable. Each SVG is
+made safe to inline several times in one HTML page: the XML prolog, DOCTYPE and
+metadata are dropped, every ``id`` and ``#reference`` gets a per-chart prefix,
+and the fixed width/height give way to the ``viewBox`` (CSS sizes the chart).
+
+Charts only read a built :class:`~costmodel.model.Model` (and, for the price
+chart, the break-even prices); they compute nothing financial:
+
+- :func:`npv_chart`: NPV per tier (horizontal bars).
+- :func:`capex_chart`: capex per GPU stacked by asset class, total capex on top.
+- :func:`opex_chart`: opex per operating year stacked by line item, one panel per tier.
+- :func:`cash_chart`: cumulative FCF per month, one panel per tier, payback marked.
+- :func:`cost_chart`: levelized and effective cost per GPU-hour vs price and break-even.
+
+``compact=True`` draws the variant for phone width: narrower, panels in one
+column, legends below the plot.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Mapping
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from . import memo_format as f  # noqa: E402
+from .engine import CAPEX_LINES, OPEX_LINES  # noqa: E402
+from .memo_text import CHART, LINE_LABELS  # noqa: E402
+from .model import Model  # noqa: E402
+
+FONT_FAMILY = [
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "DejaVu Sans",
+    "sans-serif",
+]
+# What matplotlib may use to measure text: the first installed of these.
+_MEASURE = [x for x in FONT_FAMILY if x != "sans-serif"]
+
+COLORS = {
+    "servers": "#2f5d8a",
+    "network": "#e08e2b",
+    "storage": "#5aa36b",
+    "facility": "#9b6fb0",
+    "electricity": "#e0b12b",
+    "colocation": "#8c8c8c",
+    "staff": "#2f5d8a",
+    "maintenance": "#c4554d",
+    "insurance": "#6fb0b0",
+    "software": "#9b6fb0",
+}
+POS, NEG = "#3f8f5a", "#c4554d"
+WIDTH = 7.4  # inches: the A4 text width at 100%
+PHONE = 4.2  # inches: the compact variant shown at phone width (one column of panels)
+
+RC = {
+    "svg.fonttype": "none",
+    "font.family": "sans-serif",
+    "font.sans-serif": _MEASURE,
+    "font.size": 10.5,
+    "axes.titlesize": 11,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.edgecolor": "#666666",
+    "axes.grid": True,
+    "axes.grid.axis": "y",
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+    "axes.axisbelow": True,
+    "legend.frameon": False,
+    "axes.unicode_minus": True,
+}
+
+
+def _text(s: str, limit: int = 22) -> str:
+    """Data text for matplotlib: no mathtext (``$``), shortened to ``limit``."""
+    s = s if len(s) <= limit else s[: limit - 1] + "\u2026"
+    return s.replace("$", r"\$")
+
+
+def to_svg(fig: plt.Figure, prefix: str, title: str = "", tight: bool = True) -> str:
+    """Serialize ``fig`` to an SVG element safe to inline (see module docstring).
+    ``tight=False`` when the figure was laid out already (saves a draw)."""
+    buf = io.StringIO()
+    with plt.rc_context({"svg.hashsalt": prefix}):
+        fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None, pad_inches=0.08)
+    plt.close(fig)
+    s = buf.getvalue()
+    s = s[s.index("<svg") :]
+    s = re.sub(r"<metadata>.*?</metadata>\s*", "", s, flags=re.S)
+    s = re.sub(r'\sid="([^"]+)"', rf' id="{prefix}-\1"', s)
+    s = re.sub(r'href="#([^"]+)"', rf'href="#{prefix}-\1"', s)
+    s = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}-\1)", s)
+    s = re.sub(r'\s(width|height)="[\d.]+pt"', "", s, count=2)
+    # one family list for every text element, with generic CJK fallbacks
+    family = ", ".join(f"'{x}'" if " " in x else x for x in FONT_FAMILY)
+    s = re.sub(r"font-family: [^;\"]+", f"font-family: {family}", s)
+    label = title.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+    return s.replace("<svg ", f'<svg role="img" aria-label="{label}" class="chart" ', 1)
+
+
+def _names(model: Model) -> list[str]:
+    return [_text(t) for t in model.tiers]
+
+
+def _grid(n: int, compact: bool = False) -> tuple[int, int]:
+    cols = 1 if compact else min(n, 3)
+    return math.ceil(n / cols), cols
+
+
+def _legend_right_or_below(ax: plt.Axes, compact: bool, handles=None, labels=None) -> None:
+    """Legend beside the plot (wide) or under it in two columns (compact)."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    if compact:
+        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    else:
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
+
+def npv_chart(model: Model, lang: str, prefix: str = "npv", compact: bool = False) -> str:
+    """Horizontal bar of NPV per tier, labelled with the formatted value."""
+    cur = model.assumptions.currency
+    t = CHART[lang]
+    npv = model.summary()["npv"].to_numpy(dtype=float)
+    div, unit = f.money_scale(np.nanmax(np.abs(npv)) if len(npv) else 0, lang, cur)
+    with plt.rc_context(RC | {"axes.grid.axis": "x"}):
+        width = PHONE if compact else WIDTH
+        fig, ax = plt.subplots(figsize=(width, 0.55 * len(npv) + 1.1))
+        y = np.arange(len(npv))[::-1]
+        vals = np.nan_to_num(npv) / div
+        ax.barh(y, vals, color=[POS if v >= 0 else NEG for v in vals], height=0.55)
+        ax.axvline(0, color="#333333", linewidth=0.8)
+        ax.set_yticks(y, _names(model))
+        ax.set_xlabel(unit)
+        span = max(np.abs(vals).max(initial=0), 1e-9)
+        lo = min(vals.min(initial=0) * 1.35, -0.05 * span)
+        ax.set_xlim(lo, max(vals.max(initial=0) * 1.35, 0.05 * span))
+        for yi, v, raw in zip(y, vals, npv, strict=True):
+            ax.annotate(
+                f.money(raw, lang, cur),
+                (v, yi),
+                xytext=(4 if v >= 0 else -4, 0),
+                textcoords="offset points",
+                ha="left" if v >= 0 else "right",
+                va="center",
+                fontsize=9.5,
+            )
+        ax.spines["left"].set_visible(False)
+        ax.tick_params(axis="y", length=0)
+        return to_svg(fig, prefix, t["npv_title"])
+
+
+def capex_chart(model: Model, lang: str, prefix: str = "capex", compact: bool = False) -> str:
+    """Capex per GPU stacked by asset class; total capex above each bar."""
+    cur = model.assumptions.currency
+    t, lines = CHART[lang], LINE_LABELS[lang]
+    s = model.summary()
+    per_gpu = {c: s[f"capex_{c}"].to_numpy(float) / s["gpus"].to_numpy(float) for c in CAPEX_LINES}
+    div, unit = f.money_scale(max(sum(per_gpu.values()).max(), 0), lang, cur)
+    with plt.rc_context(RC):
+        fig, ax = plt.subplots(figsize=(PHONE if compact else WIDTH, 3.4))
+        x = np.arange(len(s))
+        bottom = np.zeros(len(s))
+        for c in CAPEX_LINES:
+            v = per_gpu[c] / div
+            if not np.any(v):
+                continue
+            ax.bar(x, v, 0.55, bottom=bottom, color=COLORS[c], label=lines[c])
+            bottom += v
+        for xi, top, total in zip(x, bottom, s["capex"], strict=True):
+            ax.annotate(
+                f"{t['total']} {f.money(total, lang, cur)}",
+                (xi, top),
+                xytext=(0, 3),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=9.5,
+            )
+        ax.set_ylim(0, bottom.max(initial=0) * 1.15 or 1)
+        ax.set_xticks(x, _names(model))
+        ax.set_ylabel(t["capex_axis"].format(unit=unit))
+        handles, labels = ax.get_legend_handles_labels()  # top of the stack first
+        _legend_right_or_below(ax, compact, handles[::-1], labels[::-1])
+        return to_svg(fig, prefix, t["capex_title"])
+
+
+def _panels(n: int, height: float, compact: bool) -> tuple[plt.Figure, list[plt.Axes]]:
+    rows, cols = _grid(n, compact)
+    width = PHONE if compact else WIDTH
+    fig, axes = plt.subplots(rows, cols, figsize=(width, height * rows), squeeze=False)
+    flat = list(axes.ravel())
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return fig, flat[:n]
+
+
+def opex_chart(model: Model, lang: str, prefix: str = "opex", compact: bool = False) -> str:
+    """Opex per operating year stacked by line item; one panel (own scale) per tier."""
+    cur = model.assumptions.currency
+    t, lines = CHART[lang], LINE_LABELS[lang]
+    years = model.months // 12
+    data = {}
+    for tier in model.tiers:
+        o = model.opex(tier)
+        data[tier] = {
+            c: o[c].to_numpy(float)[1:].reshape(years, 12).sum(axis=1) for c in OPEX_LINES
+        }
+    used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
+    with plt.rc_context(RC | {"font.size": 9.5}):
+        fig, axes = _panels(len(model.tiers), 2.3 if compact else 2.7, compact)
+        for ax, tier in zip(axes, model.tiers, strict=True):
+            total = sum(data[tier].values())
+            div, unit = f.money_scale(total.max(initial=0), lang, cur)
+            yr = np.arange(1, years + 1)
+            bottom = np.zeros(years)
+            for c in used:
+                ax.bar(yr, data[tier][c] / div, 0.7, bottom=bottom, color=COLORS[c], label=lines[c])
+                bottom += data[tier][c] / div
+            ax.set_title(_text(tier))
+            ax.set_ylabel(t["opex_axis"].format(unit=unit))
+            ax.set_xlabel(t["year"])
+            ax.set_xticks(yr)
+        handles, labels = axes[0].get_legend_handles_labels()
+        ncol = 3 if compact else len(used)
+        fig.legend(handles, labels, loc="lower center", ncol=ncol, bbox_to_anchor=(0.5, 0.0))
+        fig.tight_layout(rect=(0, 0.07 if compact else 0.08, 1, 1))
+        return to_svg(fig, prefix, t["opex_title"], tight=False)
+
+
+def cash_chart(model: Model, lang: str, prefix: str = "cash", compact: bool = False) -> str:
+    """Cumulative FCF per tier (own scale); payback marked or 'no payback' noted."""
+    cur = model.assumptions.currency
+    t = CHART[lang]
+    s = model.summary()
+    with plt.rc_context(RC | {"font.size": 9.5}):
+        fig, axes = _panels(len(model.tiers), 2.3 if compact else 2.6, compact)
+        for ax, tier in zip(axes, model.tiers, strict=True):
+            cum = model.cash_flow(tier)["cumulative_fcf"].to_numpy(float)
+            div, unit = f.money_scale(np.abs(cum).max(initial=0), lang, cur)
+            x = np.arange(len(cum)) / 12
+            ax.plot(x, cum / div, color="#2f5d8a", linewidth=1.6)
+            ax.fill_between(x, cum / div, 0, where=cum < 0, color=NEG, alpha=0.12, linewidth=0)
+            ax.fill_between(x, cum / div, 0, where=cum >= 0, color=POS, alpha=0.15, linewidth=0)
+            ax.axhline(0, color="#333333", linewidth=0.8)
+            pb = s.loc[tier, "payback_years"]
+            if f.is_empty(pb):
+                ax.text(
+                    0.97,
+                    0.93,
+                    t["no_payback"],
+                    transform=ax.transAxes,
+                    ha="right",
+                    va="top",
+                    fontsize=9,
+                    color=NEG,
+                )
+            else:
+                m = int(round(float(pb) * 12))
+                ax.plot([pb], [cum[m] / div], "o", color=POS, markersize=6, zorder=3)
+                ax.annotate(
+                    t["payback"].format(years=f.years(pb, lang)),
+                    (pb, cum[m] / div),
+                    xytext=(0, 10),
+                    textcoords="offset points",
+                    ha="center",
+                    fontsize=9,
+                    color="#1d5c33",
+                )
+            ax.set_title(_text(tier))
+            ax.set_ylabel(t["cash_axis"].format(unit=unit))
+            ax.set_xlabel(t["year"])
+            ax.set_xlim(0, x[-1])
+        fig.tight_layout()
+        return to_svg(fig, prefix, t["cash_title"], tight=False)
+
+
+def cost_chart(
+    model: Model,
+    lang: str,
+    prices: Mapping[str, float],
+    breakeven: Mapping[str, float],
+    prefix: str = "cost",
+    compact: bool = False,
+) -> str:
+    """Levelized and effective cost per GPU-hour per tier as bars; the assumed
+    year-1 price (solid) and the break-even price (dashed) as markers."""
+    cur = model.assumptions.currency
+    t = CHART[lang]
+    s = model.summary()
+    lev = s["cost_per_gpu_hour"].to_numpy(float)
+    eff = s["cost_per_effective_gpu_hour"].to_numpy(float)
+    price = np.array([prices[x] for x in model.tiers], float)
+    be = np.array([breakeven.get(x, math.nan) for x in model.tiers], float)
+    with plt.rc_context(RC):
+        fig, ax = plt.subplots(figsize=(PHONE if compact else WIDTH, 3.5))
+        x = np.arange(len(s))
+        w = 0.32
+        for dx, vals, color, label in (
+            (-w / 2, lev, "#2f5d8a", t["levelized"]),
+            (w / 2, eff, "#7fa7cc", t["effective"]),
+        ):
+            bars = ax.bar(x + dx, np.nan_to_num(vals), w, color=color, label=label)
+            for b, v in zip(bars, vals, strict=True):
+                if not f.is_empty(float(v)):
+                    ax.annotate(
+                        f"{v:,.2f}",
+                        (b.get_x() + b.get_width() / 2, b.get_height()),
+                        xytext=(0, 2),
+                        textcoords="offset points",
+                        ha="center",
+                        va="bottom",
+                        fontsize=8.5,
+                    )
+        ax.hlines(price, x - 0.42, x + 0.42, colors="#222222", linewidth=2.2, label=t["price"])
+        ok = ~np.isnan(be)
+        ax.hlines(
+            be[ok],
+            x[ok] - 0.42,
+            x[ok] + 0.42,
+            colors=NEG,
+            linewidth=1.8,
+            linestyles=(0, (4, 2)),
+            label=t["breakeven"],
+        )
+        top = np.nanmax(np.concatenate([lev, eff, price, be, [1.0]]))
+        ax.set_ylim(0, top * 1.18)
+        ax.set_xticks(x, _names(model))
+        ax.set_ylabel(t["cost_axis"].format(currency=f.currency_unit(lang, cur)))
+        _legend_right_or_below(ax, compact)
+        return to_svg(fig, prefix, t["cost_title"])
