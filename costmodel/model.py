@@ -194,6 +194,13 @@ class Model:
 
         return recommend(self)
 
+    def build_vs_rent(self) -> pd.DataFrame:
+        """Per tier: cloud price, PV of renting the same GPU-hours, PV of building,
+        saving, break-even utilization and month; see :mod:`costmodel.buildrent`."""
+        from .buildrent import build_vs_rent
+
+        return build_vs_rent(self)
+
 
 def build(assumptions: Assumptions) -> Model:
     """Compute every tier of ``assumptions`` (see :class:`Model`)."""
