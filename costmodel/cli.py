@@ -318,6 +318,15 @@ def schema(
     _guard(run)
 
 
+def _register_commands() -> None:
+    from .cli_compare import register as register_compare
+
+    register_compare(app)
+
+
+_register_commands()
+
+
 def main() -> None:
     app()
 
