@@ -133,13 +133,23 @@ def build_cmd(
     template_dir: Annotated[
         Path | None, typer.Option(help="Directory of memo templates that replace the bundled ones.")
     ] = None,
+    scenario: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scenario", "-s", help="NAME=PATH[,PATH]: also compare this overlay (repeatable)."
+        ),
+    ] = None,
 ) -> None:
     """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo."""
 
     def run() -> None:
+        from .cli_compare import parse_scenarios
+        from .compare import compare
+
         a = _load(paths, set_)  # invalid input stops here: nothing is written
         model = build(a)
-        written = [write_workbook(model, out_dir / "model.xlsx")]
+        scenarios = compare(a, parse_scenarios(scenario)) if scenario else None
+        written = [write_workbook(model, out_dir / "model.xlsx", scenarios=scenarios)]
         langs = ["en", "zh"] if lang is Lang.both else [lang.value]
         for code in langs:
             name = "memo.html" if code == "en" else "memo.zh.html"

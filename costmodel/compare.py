@@ -70,6 +70,8 @@ def as_overlay(name: str, spec: ScenarioSpec) -> Overlay:
     overrides, or ``{"paths": [...], "overrides": {...}}``; None is nothing."""
     if spec is None:
         return Overlay()
+    if isinstance(spec, Overlay):
+        return spec
     if isinstance(spec, str | PathLike):
         return Overlay([fspath(spec)])
     if isinstance(spec, Mapping):

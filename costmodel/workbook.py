@@ -15,6 +15,7 @@ import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import xlsxwriter
@@ -29,6 +30,7 @@ from .model import Model
 from .schema import ASSET_CLASSES
 from .workbook_inputs import InputsMap, write_inputs
 from .workbook_irr import write_irr_sheet
+from .workbook_results import write_montecarlo_sheet, write_scenarios_sheet, write_sensitivity_sheet
 from .workbook_tier import write_tier_sheet
 from .xlsx_grid import BLACK, GREEN, CalcSheet, Styles, excel_value
 
@@ -85,22 +87,41 @@ def _created(created: datetime | None) -> datetime:
 
 
 def write_workbook(
-    model: Model, path: str | os.PathLike[str], created: datetime | None = None
+    model: Model,
+    path: str | os.PathLike[str],
+    created: datetime | None = None,
+    *,
+    scenarios: Any = None,
+    sensitivity: tuple[Any, Any] | None = None,
+    monte_carlo: Any = None,
 ) -> Path:
-    """Write ``model`` to ``path`` (.xlsx) atomically; returns the path."""
+    """Write ``model`` to ``path`` (.xlsx) atomically; returns the path.
+
+    Optional engine results add sheets that are labelled as such (values, not
+    formulas): ``scenarios`` (a :class:`~costmodel.compare.CompareResult`),
+    ``sensitivity`` (``(model.tornado(), model.break_even())``) and
+    ``monte_carlo`` (a :class:`~costmodel.montecarlo.MonteCarloResult`).
+    """
 
     def write(tmp: Path) -> None:
         wb = xlsxwriter.Workbook(
             str(tmp),
             {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False},
         )
-        _build(wb, model, _created(created))
+        _build(wb, model, _created(created), scenarios, sensitivity, monte_carlo)
         wb.close()
 
     return atomic.write_with(path, write)
 
 
-def _build(wb: Workbook, model: Model, created: datetime) -> None:
+def _build(
+    wb: Workbook,
+    model: Model,
+    created: datetime,
+    scenarios: Any = None,
+    sensitivity: tuple[Any, Any] | None = None,
+    monte_carlo: Any = None,
+) -> None:
     a = model.assumptions
     st = Styles(wb)
     wb.set_properties(
@@ -123,6 +144,12 @@ def _build(wb: Workbook, model: Model, created: datetime) -> None:
     irr_starts = write_irr_sheet(wb, st, model, sheets)
     _annual(wb, st, model, sheets)
     comp_cells = _comparison(wb, st, model, sheets, irr_starts)
+    if scenarios is not None:
+        write_scenarios_sheet(wb, st, scenarios)
+    if sensitivity is not None:
+        write_sensitivity_sheet(wb, st, *sensitivity)
+    if monte_carlo is not None:
+        write_montecarlo_sheet(wb, st, monte_carlo)
     _checks(wb, st, model, sheets, comp_cells, inputs)
     _cover(cover, st, model, created)
 

@@ -63,6 +63,7 @@ class Styles:
         self.unit = wb.add_format({"italic": True, "font_color": "#595959"})
         self.text = wb.add_format({"text_wrap": False})
         self.wrap = wb.add_format({"text_wrap": True, "valign": "top"})
+        self.wrap_italic = wb.add_format({"italic": True, "font_color": "#595959"})
         self.ok = wb.add_format({"bold": True, "font_color": "#006100", "bg_color": "#C6EFCE"})
 
     def cell(

@@ -174,3 +174,36 @@ def test_build_cli_writes_the_workbook(tmp_path):
         app, ["build", str(HAND), "--set", "horizon_years=0", "-o", str(tmp_path / "x")]
     )
     assert bad.exit_code == 2 and not (tmp_path / "x").exists()
+
+
+def test_scenarios_sheet_agrees_with_api(tmp_path):
+    from typer.testing import CliRunner
+
+    from costmodel.cli import app
+
+    over = tmp_path / "dear.yaml"
+    over.write_text("power: {price_per_kwh: 1.4}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["build", str(HAND), "-o", str(out), "--lang", "en", "-s", f"=1+1={over}"]
+    )
+    assert result.exit_code == 0, result.stderr
+    api = cm.compare(cm.load_assumptions(HAND), {"=1+1": over}).wide
+    ws = openpyxl.load_workbook(out / "model.xlsx")["Scenarios"]
+    header = next(r for r in ws.iter_rows(values_only=True) if r[0] == "scenario")
+    rows = {
+        (r[0], r[1]): dict(zip(header, r, strict=False))
+        for r in ws.iter_rows(values_only=True)
+        if r[0] in ("base", "=1+1") and r[1] == "small"
+    }
+    assert set(rows) == {("base", "small"), ("=1+1", "small")}
+    for key, row in rows.items():
+        assert row["NPV"] == pytest.approx(api.loc[key, "npv"], rel=1e-12)
+        assert row["Capex"] == pytest.approx(api.loc[key, "capex"], rel=1e-12)
+    assert rows[("=1+1", "small")]["NPV change vs base"] == pytest.approx(
+        api.loc[("=1+1", "small"), "npv"] - api.loc[("base", "small"), "npv"]
+    )
+    names = [c for c in ws["A"] if c.value == "=1+1"]
+    assert names and all(c.data_type == "s" for c in names)
+    texts = [c.value for c in ws["B"] if isinstance(c.value, str)]
+    assert any("price_per_kwh: 1.4" in t for t in texts)  # the overlay's contents are shown

@@ -1,0 +1,255 @@
+"""Workbook sheets of engine results that are not live formulas: scenario
+comparison, sensitivity (tornado, break-even) and Monte Carlo.
+
+Each sheet says at its top that its numbers were computed by the engine (for the
+scenarios listed, or at the stated seed) when the file was written, and do not
+recalculate when inputs change. Text from assumption files and scenario names is
+written as strings.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from xlsxwriter.workbook import Workbook
+
+from .metrics import METRICS
+from .xlsx_grid import Styles
+
+SCENARIO_METRICS = (
+    "capex",
+    "opex_year1",
+    "tco",
+    "cost_per_gpu_hour",
+    "npv",
+    "irr",
+    "payback_years",
+    "goodput",
+    "cost_per_effective_gpu_hour",
+)
+KIND_FORMAT = {
+    "money": "money",
+    "money_per_hour": "money2",
+    "pct": "pct",
+    "years": "number",
+    "hours": "number",
+    "count": "count",
+    "kw": "number",
+    "text": "text",
+    "ratio": "number",
+}
+ENGINE = "#7F7F7F"  # grey: an engine result, not a formula
+
+
+def _num(ws, r: int, c: int, v: Any, fmt) -> None:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        ws.write_blank(r, c, None, fmt)
+    else:
+        ws.write_number(r, c, float(v), fmt)
+
+
+def _banner(ws, st: Styles, title: str, note: str) -> int:
+    ws.write_string(0, 0, title, st.title)
+    ws.write_string(1, 0, note, st.wrap_italic)
+    return 3
+
+
+def write_scenarios_sheet(wb: Workbook, st: Styles, result) -> None:
+    """Scenario x tier headline metrics, the change against the base, and each
+    overlay's contents. ``result`` is a :class:`costmodel.compare.CompareResult`."""
+    ws = wb.add_worksheet("Scenarios")
+    ws.set_column(0, 0, 28)
+    ws.set_column(1, 1, 16)
+    ws.set_column(2, 2 + len(SCENARIO_METRICS) + 1, 17)
+    names = ", ".join(result.scenarios)
+    r = _banner(
+        ws,
+        st,
+        "Scenarios: engine results",
+        f"Computed by the engine for the scenarios listed ({names}) when this file was "
+        "written; these cells are values, not formulas, and do not follow the Inputs sheet "
+        "(which holds the base).",
+    )
+    ws.write_string(r, 0, "scenario", st.header)
+    ws.write_string(r, 1, "tier", st.header)
+    for j, m in enumerate(SCENARIO_METRICS):
+        ws.write_string(r, 2 + j, METRICS[m].label, st.header)
+    ws.write_string(r, 2 + len(SCENARIO_METRICS), "NPV change vs base", st.header)
+    r += 1
+    base = result.scenarios[0]
+    wide = result.wide
+    for (scenario, tier), row in wide.iterrows():
+        ws.write_string(r, 0, str(scenario), st.text)
+        ws.write_string(r, 1, str(tier), st.text)
+        for j, m in enumerate(SCENARIO_METRICS):
+            _num(ws, r, 2 + j, row.get(m), st.cell(KIND_FORMAT[METRICS[m].kind], ENGINE))
+        base_npv = wide.loc[(base, tier), "npv"] if (base, tier) in wide.index else float("nan")
+        _num(ws, r, 2 + len(SCENARIO_METRICS), row["npv"] - base_npv, st.cell("money", ENGINE))
+        r += 1
+    ws.freeze_panes(4, 2)
+    r += 1
+    ws.write_string(r, 0, "Overlays applied on top of the base", st.h1)
+    r += 1
+    for name in result.scenarios:
+        text = result.overlays.get(name, "") or "(nothing: the base itself)"
+        ws.write_string(r, 0, str(name), st.label_bold)
+        ws.write_string(r, 1, text, st.wrap)
+        ws.set_row(r, 15 * max(1, text.count("\n") + 1))
+        r += 1
+    ws.set_column(1, 1, 16)
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
+
+
+def write_sensitivity_sheet(
+    wb: Workbook, st: Styles, tornado: pd.DataFrame, break_even: pd.DataFrame, metric: str = "npv"
+) -> None:
+    """Tornado table and chart per tier, and the break-even table."""
+    ws = wb.add_worksheet("Sensitivity")
+    ws.set_column(0, 0, 44)
+    ws.set_column(1, 8, 16)
+    r = _banner(
+        ws,
+        st,
+        f"Sensitivity: {metric} when one input moves to its low or high",
+        "Computed by the engine when this file was written (one input at a time, all else "
+        "at its value); values, not formulas.",
+    )
+    cols = [
+        c
+        for c in ("tier", "input", "low", "high", "metric_low", "metric_high", "swing")
+        if c in tornado.reset_index().columns
+    ]
+    df = tornado.reset_index()
+    headers = {"metric_low": f"{metric} at low", "metric_high": f"{metric} at high"}
+    for j, c in enumerate(cols):
+        ws.write_string(r, j, headers.get(c, c), st.header)
+    r += 1
+    first = r
+    blocks: dict[str, tuple[int, int]] = {}
+    for _, row in df.iterrows():
+        for j, c in enumerate(cols):
+            v = row[c]
+            if isinstance(v, str):
+                ws.write_string(r, j, v, st.text)
+            else:
+                kind = "money" if c.startswith("metric") or c == "swing" else "number"
+                _num(ws, r, j, v, st.cell(kind, ENGINE))
+        tier = str(row.get("tier", ""))
+        lo, hi = blocks.get(tier, (r, r))
+        blocks[tier] = (min(lo, r), max(hi, r))
+        r += 1
+    if "metric_low" in cols and "metric_high" in cols and "input" in cols:
+        c_in, c_lo, c_hi = cols.index("input"), cols.index("metric_low"), cols.index("metric_high")
+        at = r + 2
+        for tier, (lo, hi) in blocks.items():
+            top = min(hi, lo + 11)  # the 12 largest swings
+            ch = wb.add_chart({"type": "bar"})
+            for c, name in ((c_lo, "at low"), (c_hi, "at high")):
+                ch.add_series(
+                    {
+                        "name": name,
+                        "categories": ["Sensitivity", lo, c_in, top, c_in],
+                        "values": ["Sensitivity", lo, c, top, c],
+                    }
+                )
+            ch.set_title({"name": f"Tornado: {metric}, {tier}"})
+            ch.set_y_axis({"reverse": True})
+            ch.set_x_axis({"num_format": "#,##0"})
+            ch.set_size({"width": 720, "height": 380})
+            ws.insert_chart(at, 0, ch)
+            at += 20
+        r = at
+    del first
+    r += 1
+    ws.write_string(r, 0, "Break-even: the value at which NPV = 0 (empty: no root in range)", st.h1)
+    r += 1
+    be = break_even.reset_index()
+    for j, c in enumerate(be.columns):
+        ws.write_string(r, j, str(c), st.header)
+    r += 1
+    for _, row in be.iterrows():
+        for j, c in enumerate(be.columns):
+            v = row[c]
+            if isinstance(v, str):
+                ws.write_string(r, j, v, st.text)
+            else:
+                _num(ws, r, j, v, st.cell("factor", ENGINE))
+        r += 1
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
+
+
+def write_montecarlo_sheet(wb: Workbook, st: Styles, mc) -> None:
+    """Percentile table per tier and an NPV histogram per tier."""
+    ws = wb.add_worksheet("Monte Carlo")
+    ws.set_column(0, 0, 30)
+    ws.set_column(1, 12, 16)
+    r = _banner(
+        ws,
+        st,
+        f"Monte Carlo: {mc.n:,} draws, seed {mc.seed}",
+        f"Computed by the engine when this file was written, with seed {mc.seed}: every "
+        "input with low/high drawn from its distribution (triangular unless stated); "
+        "values, not formulas. The same seed gives the same numbers.",
+    )
+    summary = mc.summary.reset_index()
+    for j, c in enumerate(summary.columns):
+        ws.write_string(r, j, str(c), st.header)
+    r += 1
+    for _, row in summary.iterrows():
+        for j, c in enumerate(summary.columns):
+            v = row[c]
+            if isinstance(v, str):
+                ws.write_string(r, j, v, st.text)
+            else:
+                kind = (
+                    "pct"
+                    if ("irr" in str(c) or "prob" in str(c) or str(c).startswith("p_"))
+                    else "money"
+                )
+                _num(ws, r, j, v, st.cell(kind, ENGINE))
+        r += 1
+    r += 1
+    ws.write_string(r, 0, "NPV histogram (draws per bin)", st.h1)
+    r += 1
+    at_chart = r
+    col = 8
+    for tier in mc.draws:
+        npv = np.asarray(mc.draws[tier]["npv"], dtype=float)
+        npv = npv[np.isfinite(npv)]
+        if npv.size == 0:
+            continue
+        counts, edges = np.histogram(npv, bins=30)
+        ws.write_string(r, 0, f"{tier}: bin centre", st.header)
+        ws.write_string(r, 1, "draws", st.header)
+        top = r + 1
+        for k, cnt in enumerate(counts):
+            ws.write_number(
+                top + k, 0, float((edges[k] + edges[k + 1]) / 2), st.cell("money", ENGINE)
+            )
+            ws.write_number(top + k, 1, int(cnt), st.cell("count", ENGINE))
+        ch = wb.add_chart({"type": "column"})
+        ch.add_series(
+            {
+                "name": f"{tier}",
+                "categories": ["Monte Carlo", top, 0, top + len(counts) - 1, 0],
+                "values": ["Monte Carlo", top, 1, top + len(counts) - 1, 1],
+                "gap": 5,
+            }
+        )
+        ch.set_title({"name": f"NPV distribution: {tier}"})
+        ch.set_x_axis({"num_format": '#,##0,,"M"', "name": "NPV"})
+        ch.set_legend({"none": True})
+        ch.set_size({"width": 620, "height": 300})
+        ws.insert_chart(at_chart, col, ch)
+        at_chart += 16
+        r = top + len(counts) + 1
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
