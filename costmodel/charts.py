@@ -342,3 +342,73 @@ def cost_chart(
         ax.set_ylabel(t["cost_axis"].format(currency=f.currency_unit(lang, cur)))
         _legend_right_or_below(ax, compact)
         return to_svg(fig, prefix, t["cost_title"])
+
+
+def failures_chart(
+    names: list[str],
+    lost: list[float],
+    lost_fast: list[float],
+    money: list[float],
+    money_fast: list[float],
+    lang: str,
+    currency: str = "CNY",
+    factor: float = 10,
+    prefix: str = "failures",
+    compact: bool = False,
+) -> str:
+    """Two panels per tier: share of GPU time lost (1 - goodput) and its cost a
+    year, each as assumed (dark) and with faster checkpoint storage (light). The
+    numbers come from :func:`costmodel.memo_reliability.failures`."""
+    from .memo_text import FAILURES
+
+    t = FAILURES[lang]
+    labels = (t["as_assumed"], t["faster"].format(factor=factor))
+    dark, light = "#c4554d", "#e8b4ae"
+    n = len(names)
+    money_arr = np.nan_to_num(np.asarray(money, float))
+    div, unit = f.money_scale(money_arr.max(initial=0), lang, currency)
+    with plt.rc_context(RC | {"font.size": 9.5}):
+        if compact:
+            fig, axes = plt.subplots(2, 1, figsize=(PHONE, 5.4))
+        else:
+            fig, axes = plt.subplots(1, 2, figsize=(WIDTH, 2.9))
+        x = np.arange(n)
+        w = 0.36
+        panels = (
+            (axes[0], lost, lost_fast, 100.0, "%", lambda v: f.pct(v, 2), t["lost_axis"]),
+            (
+                axes[1],
+                money,
+                money_fast,
+                div,
+                unit,
+                lambda v: f.money(v, lang, currency),
+                t["money_axis"].format(unit=unit),
+            ),
+        )
+        for ax, now, fast, scale, _unit, text, ylabel in panels:
+            mult = 100.0 if scale == 100.0 else 1 / scale
+            now_a = np.nan_to_num(np.asarray(now, float)) * mult
+            fast_a = np.nan_to_num(np.asarray(fast, float)) * mult
+            ax.bar(x - w / 2, now_a, w, color=dark, label=labels[0])
+            ax.bar(x + w / 2, fast_a, w, color=light, label=labels[1])
+            # one label per pair, above the taller bar: "as assumed / faster"
+            for xi, a_, b_, ra, rb in zip(x, now_a, fast_a, now, fast, strict=True):
+                ax.annotate(
+                    f"{text(ra)}\n→ {text(rb)}",
+                    (xi, max(a_, b_)),
+                    xytext=(0, 3),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom",
+                    fontsize=7.5 if compact or n > 3 else 8.5,
+                    linespacing=1.15,
+                )
+            top = max(now_a.max(initial=0), fast_a.max(initial=0))
+            ax.set_ylim(0, top * 1.45 or 1)
+            ax.set_xticks(x, [_text(s, 14) for s in names])
+            ax.set_ylabel(ylabel if scale != 100.0 else f"{ylabel} (%)")
+        handles, leg = axes[0].get_legend_handles_labels()
+        fig.legend(handles, leg, loc="lower center", ncol=2, bbox_to_anchor=(0.5, 0.0))
+        fig.tight_layout(rect=(0, 0.06 if compact else 0.1, 1, 1))
+        return to_svg(fig, prefix, t["chart_title"], tight=False)

@@ -7,7 +7,8 @@ Jinja2 files found first in ``template_dir`` (to rebrand), then in the bundled
 ``templates/`` (:func:`costmodel.resources.templates_dir`). Autoescape is on, so
 text from assumption files is always shown as text.
 
-What the memo says is assembled in :mod:`costmodel.memo_context`; its words are
+What the memo says is assembled in :mod:`costmodel.memo_context` (the sections on
+failures and on which scale fits which task in :mod:`costmodel.memo_reliability`); its words are
 in :mod:`costmodel.memo_text` and :mod:`costmodel.memo_profiles`; numbers are
 formatted by :mod:`costmodel.memo_format`; charts come from :mod:`costmodel.charts`.
 """
@@ -27,6 +28,7 @@ from markupsafe import Markup
 from . import charts
 from . import memo_context as ctx
 from . import memo_format as f
+from . import memo_reliability as rel
 from .atomic import write_text
 from .breakeven_price import breakeven_prices
 from .loader import assumption_files, fingerprint
@@ -137,6 +139,8 @@ def context(model: Model, lang: str = "en") -> dict[str, Any]:
         ],
         profiles=ctx.profiles(facts),
         maxims=ctx.maxims(lang),
+        failures=rel.failures(facts),
+        fit=rel.fit(facts),
         method=ctx.method(facts),
         assumptions=ctx.assumption_rows(facts),
     )

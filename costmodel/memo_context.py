@@ -50,20 +50,8 @@ def signed_pct(x: float) -> str:
     return f.EMPTY if is_empty(x) else ("+" if x >= 0 else "") + f.pct(x)
 
 
-def duration(h: float, lang: str) -> str:
-    """Minutes below an hour, hours below two days, else days."""
-    if is_empty(h):
-        return f.EMPTY
-    zh = lang == "zh"
-    if h < 1:
-        return f"{h * 60:,.0f} 分钟" if zh else f"{h * 60:,.0f} min"
-    if h < 48:
-        return f"{h:,.1f} 小时" if zh else f"{h:,.1f} h"
-    return f"{h / 24:,.0f} 天" if zh else f"{h / 24:,.0f} days"
-
-
-def seconds(s: float, lang: str) -> str:
-    return f"{s:,.0f} 秒" if lang == "zh" else f"{s:,.0f} s"
+duration = f.duration  # shared with the tests and memo_reliability
+seconds = f.seconds
 
 
 def times(n: float) -> str:

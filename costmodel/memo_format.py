@@ -186,3 +186,39 @@ def currency_unit(lang: str = "en", currency: str = "CNY") -> str:
     if lang == "zh":
         return _ZH_CURRENCY.get(currency.upper(), currency)
     return currency
+
+
+def duration(h: float | None, lang: str = "en") -> str:
+    """A span of hours for reading: minutes below an hour (``14 min`` / ``14 分钟``),
+    hours below two days (``5.2 h`` / ``5.2 小时``), else whole days (``22 days`` /
+    ``22 天``)."""
+    if is_empty(h):
+        return EMPTY
+    x = float(h)  # type: ignore[arg-type]
+    zh = lang == "zh"
+    if x < 1:
+        return _nb(f"{x * 60:,.0f} 分钟" if zh else f"{x * 60:,.0f} min")
+    if x < 48:
+        return _nb(f"{x:,.1f} 小时" if zh else f"{x:,.1f} h")
+    return _nb(f"{x / 24:,.0f} 天" if zh else f"{x / 24:,.0f} days")
+
+
+def seconds(s: float, lang: str = "en") -> str:
+    """``13 s`` / ``13 秒``."""
+    return _nb(f"{s:,.0f} 秒" if lang == "zh" else f"{s:,.0f} s")
+
+
+def share(v: float | None) -> str:
+    """A share that may sit very near 0 or 1 (used or idle capacity): never rounds
+    to a misleading ``0.00%`` or ``100.00%``: ``<0.01%``, ``>99.99%``; two decimals
+    below 1% and above 99%, else one."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x <= 0 or x >= 1:
+        return pct(x, 0)
+    if x < 1e-4:
+        return "<0.01%"
+    if x > 1 - 1e-4:
+        return ">99.99%"
+    return pct(x, 2 if x < 0.01 or x > 0.99 else 1)
