@@ -15,6 +15,7 @@ from .errors import AssumptionError
 from .loader import assumption_files, fingerprint, layer, load_assumptions, with_overrides
 from .memo import write_memo
 from .model import Model, build, run_variants
+from .montecarlo import MonteCarloResult, monte_carlo
 from .schema import Assumptions
 from .workbook import write_workbook
 
@@ -24,6 +25,7 @@ __all__ = [
     "AssumptionError",
     "Assumptions",
     "Model",
+    "MonteCarloResult",
     "__version__",
     "assumption_files",
     "build",
@@ -31,6 +33,7 @@ __all__ = [
     "fingerprint",
     "layer",
     "load_assumptions",
+    "monte_carlo",
     "run_variants",
     "with_overrides",
     "write_memo",

@@ -329,9 +329,11 @@ def schema(
 
 
 def _register_commands() -> None:
+    from .cli_analysis import register as register_analysis
     from .cli_compare import register as register_compare
 
     register_compare(app)
+    register_analysis(app)
 
 
 _register_commands()

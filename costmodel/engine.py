@@ -9,7 +9,7 @@ files, workbooks or memos.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,6 +62,31 @@ def scale_class(gpus: int) -> str:
     return "thousands"
 
 
+class Schedules(Mapping[str, FloatArray]):
+    """Read-only mapping of line name -> array. An entry given as a zero-argument
+    function is computed on first access and kept, so a large run (Monte Carlo,
+    sensitivity) that reads only the metrics never builds the monthly schedules."""
+
+    def __init__(self, entries: Mapping[str, FloatArray | Callable[[], FloatArray]]):
+        self._entries = dict(entries)
+
+    def __getitem__(self, key: str) -> FloatArray:
+        value = self._entries[key]
+        if callable(value):
+            value = value()
+            self._entries[key] = value
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"Schedules({', '.join(self._entries)})"
+
+
 @dataclass(frozen=True)
 class TierResult:
     """Everything computed for one tier, for S scenario variants.
@@ -70,15 +95,16 @@ class TierResult:
     ``flows``: revenue, opex, depreciation, ebit, tax, terminal_value, fcf,
     gpu_hours, discount_factor -> (S, M+1); ``annual``: ebit, tax, loss pool
     corkscrew -> (S, Y); ``metrics``: summary column -> (S,);
-    ``nbv``: asset class -> (S,) net book value at month M.
+    ``nbv``: asset class -> (S,) net book value at month M. The monthly mappings
+    are :class:`Schedules`: arrays are built on first access.
     """
 
     months: int
     capex: dict[str, FloatArray]
-    opex: dict[str, FloatArray]
-    depreciation: dict[str, FloatArray]
+    opex: Mapping[str, FloatArray]
+    depreciation: Mapping[str, FloatArray]
     nbv: dict[str, FloatArray]
-    flows: dict[str, FloatArray]
+    flows: Mapping[str, FloatArray]
     annual: dict[str, FloatArray]
     metrics: dict[str, FloatArray]
 
@@ -92,18 +118,56 @@ def _col(x: ArrayLike) -> FloatArray:
     return np.atleast_1d(np.asarray(x, dtype=float))[:, None]
 
 
+def _to_months(table: FloatArray, months: int, out: FloatArray | None = None) -> FloatArray:
+    """Expand a year table to months: ``table[:, 0]`` is month 0 and ``table[:, y]``
+    (y = 1..Y) the value of every month of operating year y; shape (S, M + 1)
+    (written into ``out`` if given)."""
+    size, cols = table.shape
+    if out is None:
+        out = np.empty((size, months + 1))
+    out[:, 0] = table[:, 0]
+    out[:, 1:].reshape(size, cols - 1, MONTHS_PER_YEAR)[...] = table[:, 1:, None]
+    return out
+
+
+def _sum_in_month_order(table: FloatArray, months: int) -> FloatArray:
+    """Sum over months 0..M of the expanded year table, added one month at a time
+    in month order. This keeps the rounding of the earlier implementation, whose
+    (S, M+1) schedule was column-major for S > 1 (numpy then sums month by month;
+    for S = 1 it sums pairwise), so results are unchanged to the last bit."""
+    total = table[:, 0].copy()
+    for m in range(1, months + 1):
+        total += table[:, -(-m // MONTHS_PER_YEAR)]
+    return total
+
+
+def _discount(rate: FloatArray, months: int) -> FloatArray:
+    """:func:`finance.discount_factors`, computed once per distinct rate (most
+    variant sets share one rate; the values are the same element by element)."""
+    unique, inverse = np.unique(rate, return_inverse=True)
+    if 2 * unique.size > rate.size:
+        return fin.discount_factors(rate, months)
+    return fin.discount_factors(unique, months)[inverse.reshape(-1)]
+
+
 def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     """Compute one tier for S variants. ``p`` holds the inputs named in
-    :func:`costmodel.params.resolve_tier`, each a scalar or an (S,) array."""
+    :func:`costmodel.params.resolve_tier`, each a scalar or an (S,) array.
+
+    Every line before tax is constant within an operating year, so it is computed
+    on a year table of shape (S, Y + 1) (column 0 = month 0, column y = each month
+    of year y, with the same operations as month by month) and then expanded to
+    months: the monthly values are the same numbers, computed Y + 1 times instead
+    of M + 1 times per variant.
+    """
     names = list(p)
     size = int(np.broadcast_shapes(*[np.shape(p[k]) for k in names], (1,))[0])
     q = {k: np.broadcast_to(np.asarray(p[k], dtype=float), (size,)) for k in names}
     M = config.months
     Y = M // MONTHS_PER_YEAR
-    m = np.arange(M + 1)
-    year = -(-m // MONTHS_PER_YEAR)  # y(m) = ceil(m / 12); 0 at month 0
-    ops = (m >= 1).astype(float)[None, :]  # operating-month flag
-    years_in = np.maximum(year - 1, 0)[None, :]  # y - 1
+    j = np.arange(Y + 1)  # year-table column: 0 = month 0, y = months of operating year y
+    ops = (j >= 1).astype(float)[None, :]  # operating-month flag
+    years_in = np.maximum(j - 1, 0)[None, :]  # y - 1
 
     # ---- capex (spec 4)
     gpus = q["gpus"]
@@ -124,7 +188,7 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         "facility": capex_facility,
     }
 
-    # ---- opex (spec 5), monthly
+    # ---- opex (spec 5), per operating year (year tables)
     util = _col(q["utilization"])
     avg_it_kw = _col(it_kw) * (_col(q["idle_fraction"]) + (1 - _col(q["idle_fraction"])) * util)
     power_index = np.power(1 + _col(q["power_escalation"]), years_in)
@@ -137,18 +201,18 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     maintenance = _col(q["maintenance_rate"] * capex_hardware) / MONTHS_PER_YEAR * ops
     insurance = _col(q["insurance_rate"] * capex_total) / MONTHS_PER_YEAR * ops
     software = _col(q["software_per_gpu_year"] * gpus) / MONTHS_PER_YEAR * ops
-    opex = {
+    opex_y = {
         "electricity": electricity,
-        "colocation": np.broadcast_to(colocation, electricity.shape).copy(),
+        "colocation": colocation,
         "staff": staff,
-        "maintenance": np.broadcast_to(maintenance, electricity.shape).copy(),
-        "insurance": np.broadcast_to(insurance, electricity.shape).copy(),
-        "software": np.broadcast_to(software, electricity.shape).copy(),
+        "maintenance": maintenance,
+        "insurance": insurance,
+        "software": software,
     }
-    opex_total = sum(opex.values())
+    opex_total_y = sum(opex_y.values())
 
-    # ---- depreciation (spec 6)
-    dep: dict[str, FloatArray] = {}
+    # ---- depreciation (spec 6): asset year k = operating year k
+    dep_y: dict[str, FloatArray] = {}
     nbv: dict[str, FloatArray] = {}
     for cls in ASSET_CLASSES:
         annual = fin.depreciation_annual(
@@ -157,15 +221,25 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
             config.depreciation_method[cls],
             config.depreciation_life_years[cls],
         )
-        dep[cls] = fin.spread_annual_to_months(annual, M)
-        nbv[cls] = capex[cls] - dep[cls].sum(axis=1)
-    dep_total = sum(dep.values())
+        life = annual.shape[1]
+        padded = np.zeros((annual.shape[0], max(life, Y) + 1))
+        padded[:, 1 : life + 1] = annual / MONTHS_PER_YEAR
+        dep_y[cls] = padded[:, : Y + 1]
+        nbv[cls] = capex[cls] - (
+            _to_months(dep_y[cls], M).sum(axis=1)
+            if size == 1
+            else _sum_in_month_order(dep_y[cls], M)
+        )
+    dep_total_y = sum(dep_y.values())
 
     # ---- revenue, tax, cash flow (spec 7)
-    gpu_hours = _col(gpus) * util * HOURS_PER_MONTH * ops
+    gpu_hours_y = _col(gpus) * util * HOURS_PER_MONTH * ops
     price_index = np.power(1 - _col(q["price_decline"]), years_in)
-    revenue = gpu_hours * _col(q["price_per_gpu_hour"]) * price_index
-    ebit = revenue - opex_total - dep_total
+    revenue_y = gpu_hours_y * _col(q["price_per_gpu_hour"]) * price_index
+    ebit_y_table = revenue_y - opex_total_y - dep_total_y
+    buf = np.empty((size, M + 1))  # scratch for monthly arrays that only feed sums
+    tmp = np.empty((size, M + 1))
+    ebit = _to_months(ebit_y_table, M, out=buf)
     ebit_y = ebit[:, 1:].reshape(size, Y, MONTHS_PER_YEAR).sum(axis=2)
     tax_y = np.zeros((size, Y))
     pool_open = np.zeros((size, Y))
@@ -179,41 +253,62 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         tax_y[:, y] = np.where(loss, 0.0, tax_rate * (e - used))
         pool = np.where(loss, pool - e, pool - used)
     pool_close = np.concatenate([pool_open[:, 1:], pool[:, None]], axis=1)
-    tax = np.zeros_like(ebit)
-    tax[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] = tax_y
-
     terminal_value = sum(nbv.values()) * q["terminal_flag"]
-    terminal = np.zeros_like(ebit)
-    terminal[:, M] = terminal_value
-    fcf = revenue - opex_total - tax + terminal
+    # fcf = revenue - opex - tax + terminal: tax and terminal are 0 outside their months
+    fcf = _to_months(revenue_y - opex_total_y, M)
+    fcf[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax_y
+    fcf[:, M] += terminal_value
     fcf[:, 0] = -capex_total
-    discount = fin.discount_factors(q["discount_rate"], M)
+    discount = _discount(q["discount_rate"], M)
     discount = np.broadcast_to(discount, fcf.shape)
 
-    flows = {
-        "gpu_hours": gpu_hours,
-        "revenue": revenue,
-        "opex": opex_total,
-        "depreciation": dep_total,
-        "ebit": ebit,
-        "tax": tax,
-        "terminal_value": terminal,
-        "fcf": fcf,
-        "discount_factor": discount,
-    }
+    # ---- metrics (spec 8, 9): sums over the monthly arrays, each built once here
+    opex_total = _to_months(opex_total_y, M, out=buf)
+    pv_cost = capex_total + np.multiply(opex_total, discount, out=tmp).sum(axis=1)
+    tco = capex_total + opex_total.sum(axis=1)
+    opex_year1 = opex_total[:, 1 : MONTHS_PER_YEAR + 1].sum(axis=1)
+    gpu_hours = _to_months(gpu_hours_y, M, out=buf)
+    pv_gpu_hours = np.multiply(gpu_hours, discount, out=tmp).sum(axis=1)
+    total_gpu_hours = gpu_hours.sum(axis=1)
+    total_revenue = _to_months(revenue_y, M, out=buf).sum(axis=1)
+    npv = np.multiply(fcf, discount, out=tmp).sum(axis=1)
+    del buf, tmp, ebit, opex_total, gpu_hours
+    cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
+
+    def tax_months() -> FloatArray:
+        tax = np.zeros((size, M + 1))
+        tax[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] = tax_y
+        return tax
+
+    def terminal_months() -> FloatArray:
+        terminal = np.zeros((size, M + 1))
+        terminal[:, M] = terminal_value
+        return terminal
+
+    def months(table: FloatArray) -> Callable[[], FloatArray]:
+        return lambda: _to_months(table, M)
+
+    opex = Schedules({k: months(v) for k, v in opex_y.items()})
+    dep = Schedules({k: months(v) for k, v in dep_y.items()})
+    flows = Schedules(
+        {
+            "gpu_hours": months(gpu_hours_y),
+            "revenue": months(revenue_y),
+            "opex": months(opex_total_y),
+            "depreciation": months(dep_total_y),
+            "ebit": months(ebit_y_table),
+            "tax": tax_months,
+            "terminal_value": terminal_months,
+            "fcf": fcf,
+            "discount_factor": discount,
+        }
+    )
     annual = {
         "ebit": ebit_y,
         "tax": tax_y,
         "loss_pool_open": pool_open,
         "loss_pool_close": pool_close,
     }
-
-    # ---- metrics (spec 8, 9)
-    pv_cost = capex_total + (opex_total * discount).sum(axis=1)
-    pv_gpu_hours = (gpu_hours * discount).sum(axis=1)
-    total_gpu_hours = gpu_hours.sum(axis=1)
-    tco = capex_total + opex_total.sum(axis=1)
-    cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
     goodput_m = goodput(
         servers,
         q["node_failures_per_day"],
@@ -233,13 +328,13 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         "capex_storage": capex_storage,
         "capex_facility": capex_facility,
         "network_share": fin.safe_divide(capex_network, capex_hardware),
-        "opex_year1": opex_total[:, 1 : MONTHS_PER_YEAR + 1].sum(axis=1),
+        "opex_year1": opex_year1,
         "tco": tco,
         "gpu_hours": total_gpu_hours,
         "tco_per_gpu_hour": fin.safe_divide(tco, total_gpu_hours),
         "cost_per_gpu_hour": cost_per_gpu_hour,
-        "revenue": revenue.sum(axis=1),
-        "npv": (fcf * discount).sum(axis=1),
+        "revenue": total_revenue,
+        "npv": npv,
         "irr": fin.irr_annual(fcf),
         "payback_years": fin.payback_years(fcf),
         "roi": fin.safe_divide(fcf[:, 1:].sum(axis=1) - capex_total, capex_total),

@@ -108,9 +108,13 @@ def npv(annual_rate: ArrayLike, values: ArrayLike) -> FloatArray:
 def payback_years(values: ArrayLike) -> FloatArray:
     """Smallest m >= 1 with ``sum_{0..m} values >= 0``, in years (m / 12); NaN if never."""
     v = np.atleast_2d(np.asarray(values, dtype=float))
-    hit = np.cumsum(v, axis=1)[:, 1:] >= 0
-    first = np.argmax(hit, axis=1) + 1
-    return np.where(hit.any(axis=1), first / MONTHS_PER_YEAR, np.nan)
+    # running sum month by month (the same additions as np.cumsum along a row)
+    total = v[:, 0].copy()
+    first = np.zeros(v.shape[0], dtype=np.intp)
+    for m in range(1, v.shape[1]):
+        total += v[:, m]
+        first[(first == 0) & (total >= 0)] = m
+    return np.where(first > 0, first / MONTHS_PER_YEAR, np.nan)
 
 
 def _rate_grid(low: float, high: float) -> FloatArray:
@@ -258,7 +262,13 @@ def irr_monthly(values: ArrayLike, high: float = 10.0, max_iter: int = 200) -> F
     active = np.flatnonzero((fa != 0) & (fb != 0))  # positions (in rows) still iterating
     vt_act = np.take(vt, active, axis=1)  # C order: each period is a contiguous row
     xa, aa, ba, faa = x[active], a[active], b[active], fa[active]
+    stopped = np.zeros(active.size, dtype=bool)
     for _ in range(max_iter):
+        if 4 * stopped.sum() >= max(stopped.size, 1):  # drop finished rows (from time to time)
+            keep = ~stopped
+            active, xa, aa, ba, faa = active[keep], xa[keep], aa[keep], ba[keep], faa[keep]
+            vt_act = np.compress(keep, vt_act, axis=1)
+            stopped = stopped[keep]
         if active.size == 0:
             break
         fx, dfx = _horner_t(vt_act, xa)
@@ -273,13 +283,10 @@ def irr_monthly(values: ArrayLike, high: float = 10.0, max_iter: int = 200) -> F
         converged = step_ok & (np.abs(newton - xa) <= 1e-15 * np.abs(xa))
         ok = step_ok & (newton > lo_x) & (newton < hi_x)
         root = fx == 0
-        xa = np.where(root, xa, np.where(converged | ok, newton, 0.5 * (aa + ba)))
-        finished = root | converged | (hi_x - lo_x <= 1e-15 * xa)
+        nxt = np.where(root, xa, np.where(converged | ok, newton, 0.5 * (aa + ba)))
+        xa = np.where(stopped, xa, nxt)
+        stopped |= root | converged | (hi_x - lo_x <= 1e-15 * xa)
         x[active] = xa
-        if finished.any():
-            keep = ~finished
-            active, xa, aa, ba, faa = active[keep], xa[keep], aa[keep], ba[keep], faa[keep]
-            vt_act = np.compress(keep, vt_act, axis=1)
     p, magnitude = _horner_abs_t(vt, x)  # magnitude: the rounding scale of p at the root
     good = np.abs(p) <= 1e-9 * np.maximum(magnitude, 1e-300)
     out[rows] = np.where(good, 1.0 / x - 1.0, np.nan)

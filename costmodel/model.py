@@ -201,6 +201,20 @@ class Model:
 
         return build_vs_rent(self)
 
+    def tornado(self, metric: str = "npv") -> pd.DataFrame:
+        """Swing of ``metric`` per ranged input and tier, largest first; see
+        :func:`costmodel.sensitivity.tornado`."""
+        from .sensitivity import tornado
+
+        return tornado(self.assumptions, metric=metric, tiers=self.tiers)
+
+    def break_even(self) -> pd.DataFrame:
+        """Utilization and year-1 GPU-hour price at which each tier's NPV is 0;
+        see :func:`costmodel.sensitivity.break_even`."""
+        from .sensitivity import break_even
+
+        return break_even(self.assumptions, tiers=self.tiers)
+
 
 def build(assumptions: Assumptions) -> Model:
     """Compute every tier of ``assumptions`` (see :class:`Model`)."""
