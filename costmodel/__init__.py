@@ -10,6 +10,7 @@ Quick start::
 
 from __future__ import annotations
 
+from .analysis import Analysis, analyze
 from .compare import compare
 from .errors import AssumptionError
 from .loader import assumption_files, fingerprint, layer, load_assumptions, with_overrides
@@ -22,6 +23,8 @@ from .workbook import write_workbook
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "analyze",
     "AssumptionError",
     "Assumptions",
     "Model",

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import atomic
+from .analysis import DEFAULT_DRAWS, DEFAULT_SEED, analyze
 from .errors import AssumptionError, Problem
 from .loader import load_assumptions, parse_override
 from .memo import write_memo
@@ -139,17 +140,21 @@ def build_cmd(
             "--scenario", "-s", help="NAME=PATH[,PATH]: also compare this overlay (repeatable)."
         ),
     ] = None,
+    draws: Annotated[
+        int, typer.Option("--draws", "-n", min=0, help="Monte Carlo draws (0: none).")
+    ] = DEFAULT_DRAWS,
+    seed: Annotated[int, typer.Option(help="Monte Carlo seed.")] = DEFAULT_SEED,
 ) -> None:
     """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo."""
 
     def run() -> None:
         from .cli_compare import parse_scenarios
-        from .compare import compare
 
         a = _load(paths, set_)  # invalid input stops here: nothing is written
         model = build(a)
-        scenarios = compare(a, parse_scenarios(scenario)) if scenario else None
-        written = [write_workbook(model, out_dir / "model.xlsx", scenarios=scenarios)]
+        overlays = parse_scenarios(scenario) if scenario else None
+        analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
+        written = [write_workbook(model, out_dir / "model.xlsx", analysis=analysis)]
         langs = ["en", "zh"] if lang is Lang.both else [lang.value]
         for code in langs:
             name = "memo.html" if code == "en" else "memo.zh.html"

@@ -15,7 +15,7 @@ import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import xlsxwriter
@@ -33,6 +33,9 @@ from .workbook_irr import write_irr_sheet
 from .workbook_results import write_montecarlo_sheet, write_scenarios_sheet, write_sensitivity_sheet
 from .workbook_tier import write_tier_sheet
 from .xlsx_grid import BLACK, GREEN, CalcSheet, Styles, excel_value
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
 
 RESERVED = {
     "cover",
@@ -91,16 +94,13 @@ def write_workbook(
     path: str | os.PathLike[str],
     created: datetime | None = None,
     *,
-    scenarios: Any = None,
-    sensitivity: tuple[Any, Any] | None = None,
-    monte_carlo: Any = None,
+    analysis: Analysis | None = None,
 ) -> Path:
     """Write ``model`` to ``path`` (.xlsx) atomically; returns the path.
 
-    Optional engine results add sheets that are labelled as such (values, not
-    formulas): ``scenarios`` (a :class:`~costmodel.compare.CompareResult`),
-    ``sensitivity`` (``(model.tornado(), model.break_even())``) and
-    ``monte_carlo`` (a :class:`~costmodel.montecarlo.MonteCarloResult`).
+    With an ``analysis`` (:func:`costmodel.analyze`), sheets of engine results are
+    added, labelled as values rather than formulas: Scenarios (if it has scenarios),
+    Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     """
 
     def write(tmp: Path) -> None:
@@ -108,7 +108,7 @@ def write_workbook(
             str(tmp),
             {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False},
         )
-        _build(wb, model, _created(created), scenarios, sensitivity, monte_carlo)
+        _build(wb, model, _created(created), analysis)
         wb.close()
 
     return atomic.write_with(path, write)
@@ -118,9 +118,7 @@ def _build(
     wb: Workbook,
     model: Model,
     created: datetime,
-    scenarios: Any = None,
-    sensitivity: tuple[Any, Any] | None = None,
-    monte_carlo: Any = None,
+    analysis: Analysis | None = None,
 ) -> None:
     a = model.assumptions
     st = Styles(wb)
@@ -144,12 +142,12 @@ def _build(
     irr_starts = write_irr_sheet(wb, st, model, sheets)
     _annual(wb, st, model, sheets)
     comp_cells = _comparison(wb, st, model, sheets, irr_starts)
-    if scenarios is not None:
-        write_scenarios_sheet(wb, st, scenarios)
-    if sensitivity is not None:
-        write_sensitivity_sheet(wb, st, *sensitivity)
-    if monte_carlo is not None:
-        write_montecarlo_sheet(wb, st, monte_carlo)
+    if analysis is not None:
+        if analysis.scenarios is not None:
+            write_scenarios_sheet(wb, st, analysis.scenarios)
+        write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even)
+        if analysis.monte_carlo is not None:
+            write_montecarlo_sheet(wb, st, analysis.monte_carlo)
     _checks(wb, st, model, sheets, comp_cells, inputs)
     _cover(cover, st, model, created)
 

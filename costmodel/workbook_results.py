@@ -93,79 +93,87 @@ def write_scenarios_sheet(wb: Workbook, st: Styles, result) -> None:
     r += 1
     ws.write_string(r, 0, "Overlays applied on top of the base", st.h1)
     r += 1
+    last_col = 2 + len(SCENARIO_METRICS)
     for name in result.scenarios:
         text = result.overlays.get(name, "") or "(nothing: the base itself)"
         ws.write_string(r, 0, str(name), st.label_bold)
+        ws.merge_range(r, 1, r, last_col, "", st.wrap)
         ws.write_string(r, 1, text, st.wrap)
         ws.set_row(r, 15 * max(1, text.count("\n") + 1))
         r += 1
-    ws.set_column(1, 1, 16)
     ws.set_landscape()
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
 
 
 def write_sensitivity_sheet(
-    wb: Workbook, st: Styles, tornado: pd.DataFrame, break_even: pd.DataFrame, metric: str = "npv"
+    wb: Workbook, st: Styles, tornado: pd.DataFrame, break_even: pd.DataFrame
 ) -> None:
-    """Tornado table and chart per tier, and the break-even table."""
+    """Tornado table and chart per tier (the 12 largest swings), and the
+    break-even table."""
+    metric = tornado.attrs.get("metric", "npv")
     ws = wb.add_worksheet("Sensitivity")
-    ws.set_column(0, 0, 44)
-    ws.set_column(1, 8, 16)
+    ws.set_column(0, 0, 14)
+    ws.set_column(1, 1, 44)
+    ws.set_column(2, 2, 30)
+    ws.set_column(3, 11, 16)
     r = _banner(
         ws,
         st,
-        f"Sensitivity: {metric} when one input moves to its low or high",
-        "Computed by the engine when this file was written (one input at a time, all else "
-        "at its value); values, not formulas.",
+        f"Sensitivity: {metric} with one input at its low or high",
+        "Computed by the engine when this file was written (one input at a time, every other "
+        "input at its value); values, not formulas.",
     )
-    cols = [
-        c
-        for c in ("tier", "input", "low", "high", "metric_low", "metric_high", "swing")
-        if c in tornado.reset_index().columns
-    ]
-    df = tornado.reset_index()
-    headers = {"metric_low": f"{metric} at low", "metric_high": f"{metric} at high"}
-    for j, c in enumerate(cols):
-        ws.write_string(r, j, headers.get(c, c), st.header)
+    cols = [("tier", "tier"), ("input", "input"), ("unit", "unit"), ("value", "value"),
+            ("low", "low"), ("high", "high"), ("base", f"{metric}, base"),
+            ("at_low", f"{metric} at low"), ("at_high", f"{metric} at high"),
+            ("swing", "swing")]  # fmt: skip
+    for j, (_, header) in enumerate(cols):
+        ws.write_string(r, j, header, st.header)
+    ws.write_string(r, len(cols), "change at low", st.header)
+    ws.write_string(r, len(cols) + 1, "change at high", st.header)
     r += 1
-    first = r
-    blocks: dict[str, tuple[int, int]] = {}
-    for _, row in df.iterrows():
-        for j, c in enumerate(cols):
+    ws.freeze_panes(r, 2)
+    blocks: dict[str, list[int]] = {}  # tier -> positions in ``tornado``, largest swing first
+    for pos, (_, row) in enumerate(tornado.iterrows()):
+        for j, (c, _) in enumerate(cols):
             v = row[c]
             if isinstance(v, str):
                 ws.write_string(r, j, v, st.text)
             else:
-                kind = "money" if c.startswith("metric") or c == "swing" else "number"
+                kind = "money" if c in ("base", "at_low", "at_high", "swing") else "number"
                 _num(ws, r, j, v, st.cell(kind, ENGINE))
-        tier = str(row.get("tier", ""))
-        lo, hi = blocks.get(tier, (r, r))
-        blocks[tier] = (min(lo, r), max(hi, r))
+        _num(ws, r, len(cols), row["at_low"] - row["base"], st.cell("money", ENGINE))
+        _num(ws, r, len(cols) + 1, row["at_high"] - row["base"], st.cell("money", ENGINE))
+        blocks.setdefault(str(row["tier"]), []).append(pos)
         r += 1
-    if "metric_low" in cols and "metric_high" in cols and "input" in cols:
-        c_in, c_lo, c_hi = cols.index("input"), cols.index("metric_low"), cols.index("metric_high")
-        at = r + 2
-        for tier, (lo, hi) in blocks.items():
-            top = min(hi, lo + 11)  # the 12 largest swings
-            ch = wb.add_chart({"type": "bar"})
-            for c, name in ((c_lo, "at low"), (c_hi, "at high")):
-                ch.add_series(
-                    {
-                        "name": name,
-                        "categories": ["Sensitivity", lo, c_in, top, c_in],
-                        "values": ["Sensitivity", lo, c, top, c],
-                    }
-                )
-            ch.set_title({"name": f"Tornado: {metric}, {tier}"})
-            ch.set_y_axis({"reverse": True})
-            ch.set_x_axis({"num_format": "#,##0"})
-            ch.set_size({"width": 720, "height": 380})
-            ws.insert_chart(at, 0, ch)
-            at += 20
-        r = at
-    del first
-    r += 1
+    at = r + 2
+    for tier, rows in blocks.items():
+        # the tier's 12 largest swings, copied to a block so the chart's ranges are contiguous
+        ws.write_string(at, 0, f"chart data: {tier}", st.label_bold)
+        top = rows[:12]
+        first = at + 1
+        for k, pos in enumerate(top):
+            row = tornado.iloc[pos]
+            ws.write_string(first + k, 1, str(row["input"]), st.text)
+            ws.write_number(
+                first + k, 2, float(row["at_low"] - row["base"]), st.cell("money", ENGINE)
+            )
+            ws.write_number(
+                first + k, 3, float(row["at_high"] - row["base"]), st.cell("money", ENGINE)
+            )
+        last = first + len(top) - 1
+        ch = wb.add_chart({"type": "bar", "subtype": "stacked"})
+        for c, name in ((2, "input at low"), (3, "input at high")):
+            ch.add_series({"name": name, "categories": ["Sensitivity", first, 1, last, 1],
+                           "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
+        ch.set_title({"name": f"Tornado: change of {metric}, {tier}"})
+        ch.set_y_axis({"reverse": True})
+        ch.set_x_axis({"num_format": "#,##0"})
+        ch.set_size({"width": 760, "height": 400})
+        ws.insert_chart(first, 5, ch)
+        at = max(last, first + 20) + 2
+    r = at + 1
     ws.write_string(r, 0, "Break-even: the value at which NPV = 0 (empty: no root in range)", st.h1)
     r += 1
     be = break_even.reset_index()
@@ -178,7 +186,8 @@ def write_sensitivity_sheet(
             if isinstance(v, str):
                 ws.write_string(r, j, v, st.text)
             else:
-                _num(ws, r, j, v, st.cell("factor", ENGINE))
+                kind = "money" if str(c).startswith("npv") else "number"
+                _num(ws, r, j, v, st.cell(kind, ENGINE))
         r += 1
     ws.set_landscape()
     ws.set_paper(9)

@@ -207,3 +207,42 @@ def test_scenarios_sheet_agrees_with_api(tmp_path):
     assert names and all(c.data_type == "s" for c in names)
     texts = [c.value for c in ws["B"] if isinstance(c.value, str)]
     assert any("price_per_kwh: 1.4" in t for t in texts)  # the overlay's contents are shown
+
+
+def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(tmp_path):
+    model = cm.build(cm.load_assumptions())
+    analysis = cm.analyze(model, draws=500, seed=3)
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED, analysis=analysis)
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames[-3:] == ["Sensitivity", "Monte Carlo", "Checks"]
+    sens = wb["Sensitivity"]
+    assert "values, not formulas" in sens["A2"].value
+    header = next(r for r in sens.iter_rows(values_only=True) if r[0] == "tier")
+    got = {
+        (r[0], r[1]): dict(zip(header, r, strict=False))
+        for r in sens.iter_rows(values_only=True)
+        if r[0] in model.tiers and isinstance(r[1], str)
+    }
+    tor = analysis.tornado
+    assert len(got) == len(tor)
+    for _, row in tor.iterrows():
+        cells = got[(row["tier"], row["input"])]
+        assert cells["swing"] == pytest.approx(row["swing"], rel=1e-12)
+        assert cells["npv at low"] == pytest.approx(row["at_low"], rel=1e-12)
+    mc = wb["Monte Carlo"]
+    assert "seed 3" in mc["A1"].value and "500 draws" in mc["A1"].value
+    header = next(r for r in mc.iter_rows(values_only=True) if r[0] == "tier")
+    rows = {
+        r[0]: dict(zip(header, r, strict=False))
+        for r in mc.iter_rows(values_only=True)
+        if r[0] in model.tiers
+    }
+    for tier in model.tiers:
+        want = analysis.monte_carlo.summary.loc[tier]
+        assert rows[tier]["npv_p50"] == pytest.approx(want["npv_p50"], rel=1e-12)
+        assert rows[tier]["p_npv_positive"] == pytest.approx(want["p_npv_positive"], abs=1e-12)
+    # engine results are values: no formulas on these sheets
+    for ws in (sens, mc):
+        assert not any(
+            isinstance(c.value, str) and c.value.startswith("=") for r in ws.iter_rows() for c in r
+        )

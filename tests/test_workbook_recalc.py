@@ -73,7 +73,16 @@ CASES = {
 def recalculated(soffice, tmp_path_factory) -> dict[str, tuple[cm.Model, Path, Path]]:
     d = tmp_path_factory.mktemp("recalc")
     models = {name: cm.build(make()) for name, make in CASES.items()}
-    paths = [cm.write_workbook(m, d / f"{name}.xlsx", created=FIXED) for name, m in models.items()]
+    # the default's workbook also carries the engine-result sheets (scenarios, sensitivity,
+    # Monte Carlo): they must not break the recalculation either
+    colo = scenarios_dir() / "colocation.yaml"
+    analyses = {
+        "default": cm.analyze(models["default"], draws=300, seed=1, scenarios={"colo": colo})
+    }
+    paths = [
+        cm.write_workbook(m, d / f"{name}.xlsx", created=FIXED, analysis=analyses.get(name))
+        for name, m in models.items()
+    ]
     outs = recalculate_many(paths, d / "out")
     return {name: (models[name], p, o) for name, p, o in zip(models, paths, outs, strict=True)}
 
