@@ -25,7 +25,7 @@ from .analysis import DEFAULT_DRAWS, DEFAULT_SEED, analyze
 from .errors import AssumptionError, Problem
 from .loader import load_assumptions, parse_override
 from .memo import write_memo
-from .metrics import METRICS, format_value
+from .metrics import HEADLINE, METRICS, format_value, unit_label
 from .model import build
 from .resources import default_assumptions_dir, scenarios_dir
 from .schema import json_schema
@@ -52,6 +52,7 @@ PathsArg = Annotated[
         help="Assumption files or directories, merged in order (default: the bundled default)."
     ),
 ]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option("--set", help="Override one input: dotted.path=value (repeatable)."),
@@ -102,18 +103,10 @@ def summary_table(df: pd.DataFrame, title: str, currency: str) -> Table:
     table.add_column("unit", style="dim")
     for tier in df.index:
         table.add_column(str(tier), justify="right")
-    units = {
-        "money": currency,
-        "money_per_hour": f"{currency}/h",
-        "pct": "%",
-        "years": "years",
-        "hours": "h",
-        "kw": "kW",
-    }
     for col in df.columns:
         meta = METRICS[col]
         cells = [format_value(df.at[t, col], meta.kind) for t in df.index]
-        table.add_row(meta.label, units.get(meta.kind, ""), *cells)
+        table.add_row(meta.label, unit_label(meta.kind, currency), *cells)
     return table
 
 
@@ -161,30 +154,16 @@ def build_cmd(
             written.append(write_memo(model, out_dir / name, lang=code, template_dir=template_dir))
         for p in written:
             out.print(f"wrote {p}", highlight=False)
-        out.print(summary_table(model.summary()[_HEADLINE], a.name, a.currency))
+        out.print(summary_table(model.summary()[list(HEADLINE)], a.name, a.currency))
 
     _guard(run)
-
-
-_HEADLINE = [
-    "gpus",
-    "capex",
-    "opex_year1",
-    "tco",
-    "cost_per_gpu_hour",
-    "npv",
-    "irr",
-    "payback_years",
-]
 
 
 @app.command()
 def summary(
     paths: PathsArg = None,
     set_: SetOpt = None,
-    fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="table, csv or json.")
-    ] = Format.table,
+    fmt: FormatOpt = Format.table,
 ) -> None:
     """Print each tier's capex, opex, TCO, cost per GPU-hour, NPV, IRR and payback."""
 
@@ -215,9 +194,7 @@ def summary(
 def recommend_cmd(
     paths: PathsArg = None,
     set_: SetOpt = None,
-    fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="table, csv or json.")
-    ] = Format.table,
+    fmt: FormatOpt = Format.table,
 ) -> None:
     """Size each workload on each tier and recommend the cheapest tier that fits."""
 

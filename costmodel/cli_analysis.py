@@ -17,9 +17,8 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import Format, PathsArg, SetOpt, _guard, _load, err, out
+from .cli import Format, FormatOpt, PathsArg, SetOpt, _guard, _load, err, out
 
-FmtOpt = Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")]
 PROGRESS_MIN_N = 50_000  # show a progress bar from this many draws (table output)
 
 
@@ -90,7 +89,7 @@ def register(app: typer.Typer) -> None:
         paths: PathsArg = None,
         set_: SetOpt = None,
         metric: Annotated[str, typer.Option(help="Summary metric to swing.")] = "npv",
-        fmt: FmtOpt = Format.table,
+        fmt: FormatOpt = Format.table,
     ) -> None:
         """Tornado (each ranged input at low and high) and break-even utilization and
         GPU-hour price (NPV = 0) per tier."""
@@ -132,7 +131,7 @@ def register(app: typer.Typer) -> None:
         set_: SetOpt = None,
         n: Annotated[int, typer.Option("-n", "--draws", min=1, help="Number of draws.")] = 10_000,
         seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
-        fmt: FmtOpt = Format.table,
+        fmt: FormatOpt = Format.table,
     ) -> None:
         """P10/P50/P90 of NPV, IRR and cost per GPU-hour and P(NPV > 0) per tier, from
         N draws of the ranged inputs."""

@@ -23,18 +23,7 @@ from rich.text import Text
 from .buildrent import COLUMNS as BVR_COLUMNS
 from .compare import BASE, CompareResult, Overlay, compare
 from .errors import AssumptionError, Problem
-from .metrics import METRICS, format_value
-
-HEADLINE = [
-    "gpus",
-    "capex",
-    "opex_year1",
-    "tco",
-    "cost_per_gpu_hour",
-    "npv",
-    "irr",
-    "payback_years",
-]
+from .metrics import HEADLINE, METRICS, format_value
 
 #: build_vs_rent columns shown in the table: (column, header, format kind)
 BVR_TABLE = [
@@ -122,7 +111,7 @@ def bvr_table(df: pd.DataFrame, title: str) -> Table:
 
 def register(app: typer.Typer) -> None:
     """Add ``compare`` and ``build-vs-rent`` to ``app``."""
-    from .cli import Format, PathsArg, SetOpt, _guard, _load, out
+    from .cli import Format, FormatOpt, PathsArg, SetOpt, _guard, _load, out
 
     ScenarioOpt = Annotated[
         list[str] | None,
@@ -132,7 +121,6 @@ def register(app: typer.Typer) -> None:
             help="NAME=PATH[,PATH...]: overlay files layered on the base (repeatable).",
         ),
     ]
-    FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")]
 
     @app.command("compare")
     def compare_cmd(

@@ -208,9 +208,12 @@ def _widen_range(q: dict[str, Any], value: Any) -> None:
         q["high"] = value
 
 
-def merge_sources(paths: Iterable[PathArg], overrides: Mapping[str, Any] | None = None) -> Source:
-    """Read and merge ``paths`` (files or directories) and apply ``overrides``."""
-    src = Source()
+def merge_sources(
+    paths: Iterable[PathArg], overrides: Mapping[str, Any] | None = None, src: Source | None = None
+) -> Source:
+    """Read and merge ``paths`` (files or directories) into ``src`` (a new, empty
+    source by default), then apply ``overrides``."""
+    src = src if src is not None else Source()
     for file in expand_paths(paths):
         data, origins = read_file(file)
         src.files.append(str(file))
@@ -351,13 +354,7 @@ def layer(
     validated again: how a scenario overlay is applied to a base."""
     base = a._source if a._source is not None else Source(data=a.model_dump(exclude_none=True))
     src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files))
-    for file in expand_paths(paths):
-        data, origins = read_file(file)
-        src.files.append(str(file))
-        merge_into(src.data, data, src.origin, origins)
-    for path, value in (overrides or {}).items():
-        apply_override(src, path, value)
-    return validate(src)
+    return validate(merge_sources(paths, overrides, src))
 
 
 def with_overrides(a: Assumptions, overrides: Mapping[str, Any]) -> Assumptions:

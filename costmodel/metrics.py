@@ -80,6 +80,26 @@ METRICS: dict[str, Metric] = {
 }
 
 
+#: the metrics a short table shows (build output, scenario comparison)
+HEADLINE = (
+    "gpus",
+    "capex",
+    "opex_year1",
+    "tco",
+    "cost_per_gpu_hour",
+    "npv",
+    "irr",
+    "payback_years",
+)
+
+
+def unit_label(kind: Kind, currency: str) -> str:
+    """The unit shown next to a metric of ``kind``."""
+    units = {"money": currency, "money_per_hour": f"{currency}/h", "pct": "%", "years": "years",
+             "hours": "h", "kw": "kW"}  # fmt: skip
+    return units.get(kind, "")
+
+
 def is_empty(x: object) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 

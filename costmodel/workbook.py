@@ -25,7 +25,7 @@ from xlsxwriter.workbook import Workbook
 from . import atomic
 from .engine import SUMMARY_COLUMNS
 from .loader import assumption_files, fingerprint
-from .metrics import METRICS
+from .metrics import METRICS, unit_label
 from .model import Model
 from .schema import ASSET_CLASSES
 from .workbook_inputs import InputsMap, write_inputs
@@ -353,15 +353,6 @@ def _comparison(
     row_of = {col: first_row + i for i, col in enumerate(SUMMARY_COLUMNS)}
     cells: dict[tuple[str, str], str] = {}
     currency = model.assumptions.currency
-    units = {
-        "money": currency,
-        "money_per_hour": f"{currency}/h",
-        "pct": "%",
-        "years": "years",
-        "hours": "h",
-        "kw": "kW",
-        "count": "",
-    }
     for j, (t, cs) in enumerate(sheets.items()):
         col = 2 + j
         ws.write_string(2, col, t, st.header)
@@ -375,7 +366,7 @@ def _comparison(
             r = row_of[metric]
             if j == 0:
                 ws.write_string(r, 0, meta.label, st.label)
-                ws.write_string(r, 1, units.get(meta.kind, ""), st.unit)
+                ws.write_string(r, 1, unit_label(meta.kind, currency), st.unit)
             value = summary.loc[t, metric]
             link = formulas[metric].count("!") == 1 and formulas[metric].startswith("='")
             fmt = st.cell(KIND_FORMAT[meta.kind], GREEN if link else BLACK)
