@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import BaseModel
 
 import costmodel as cm
 from costmodel.resources import scenarios_dir
@@ -57,7 +58,7 @@ def test_server_catalogue_has_the_seeds_cards():
 def _quantities(obj, path=""):
     if isinstance(obj, Quantity):
         yield path, obj
-    elif hasattr(obj, "model_fields"):
+    elif isinstance(obj, BaseModel):
         for name in type(obj).model_fields:
             yield from _quantities(getattr(obj, name), f"{path}.{name}".lstrip("."))
     elif isinstance(obj, dict):
