@@ -9,6 +9,7 @@ Field-level rules (ranges) live here; rules that relate several sections
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Literal
 
@@ -79,31 +80,37 @@ def _coerce_quantity(v: Any) -> Any:
     raise ValueError("must be a number or a mapping {value: ..., low, high, unit, source, note}")
 
 
-def _bounded(
-    lo: float | None,
-    hi: float | None,
-    *,
-    lo_open: bool = False,
-    hi_open: bool = False,
-    rule: str,
-) -> Any:
-    """A validator checking value, low and high of a Quantity against [lo, hi]
-    (``lo_open``/``hi_open`` exclude the bound)."""
+@dataclass(frozen=True)
+class Bounds:
+    """The allowed interval of a Quantity's value, low and high: ``[lo, hi]``,
+    ``lo_open``/``hi_open`` excluding the bound; ``None`` is unbounded. Called as a
+    validator; sensitivity reads it to clip normal draws to the valid range."""
 
-    def check(q: Quantity) -> Quantity:
+    lo: float | None
+    hi: float | None
+    rule: str
+    lo_open: bool = False
+    hi_open: bool = False
+
+    def __call__(self, q: Quantity) -> Quantity:
         for name in ("value", "low", "high"):
             x = getattr(q, name)
-            if x is None:
-                continue
-            bad = (lo is not None and (x <= lo if lo_open else x < lo)) or (
-                hi is not None and (x >= hi if hi_open else x > hi)
-            )
-            if bad:
+            if x is not None and not self.admits(x):
                 label = "" if name == "value" else f"{name} {x:g}: "
-                raise ValueError(f"{label}{rule}")
+                raise ValueError(f"{label}{self.rule}")
         return q
 
-    return AfterValidator(check)
+    def admits(self, x: float) -> bool:
+        above = self.lo is None or (x > self.lo if self.lo_open else x >= self.lo)
+        below = self.hi is None or (x < self.hi if self.hi_open else x <= self.hi)
+        return above and below
+
+
+def _bounded(
+    lo: float | None, hi: float | None, *, lo_open: bool = False, hi_open: bool = False, rule: str
+) -> Any:
+    """A validator checking value, low and high of a Quantity against :class:`Bounds`."""
+    return AfterValidator(Bounds(lo, hi, rule, lo_open, hi_open))
 
 
 _Q = Annotated[Quantity, BeforeValidator(_coerce_quantity)]

@@ -33,7 +33,7 @@ from pydantic import BaseModel
 from .engine import SUMMARY_COLUMNS
 from .model import run_variants
 from .params import resolve_tier
-from .schema import Assumptions, Quantity
+from .schema import Assumptions, Bounds, Quantity
 
 GRID = 33  # candidate values per round of the break-even search
 ROUNDS = 9  # each round narrows the bracket 32x: 32**-9 ~ 3e-14 of the range
@@ -61,23 +61,18 @@ class RangedInput:
 
 
 def _field_bounds(info: Any) -> tuple[float, float]:
-    """Valid interval of a Quantity field, read from the schema's range validator
-    (``schema._bounded``); open bounds become the next representable number."""
+    """Valid interval of a Quantity field, from the schema's :class:`Bounds`
+    validator; open bounds become the next representable number."""
     for meta in getattr(info, "metadata", ()):
-        fn = getattr(meta, "func", None)
-        if fn is None or fn.__closure__ is None:
-            continue
-        values = (c.cell_contents for c in fn.__closure__)
-        cells = dict(zip(fn.__code__.co_freevars, values, strict=True))
-        if "lo" not in cells or "hi" not in cells:
-            continue
-        lo = -math.inf if cells["lo"] is None else float(cells["lo"])
-        hi = math.inf if cells["hi"] is None else float(cells["hi"])
-        if cells.get("lo_open"):
-            lo = math.nextafter(lo, math.inf)
-        if cells.get("hi_open"):
-            hi = math.nextafter(hi, -math.inf)
-        return lo, hi
+        b = getattr(meta, "func", None)
+        if isinstance(b, Bounds):
+            lo = -math.inf if b.lo is None else float(b.lo)
+            hi = math.inf if b.hi is None else float(b.hi)
+            if b.lo_open:
+                lo = math.nextafter(lo, math.inf)
+            if b.hi_open:
+                hi = math.nextafter(hi, -math.inf)
+            return lo, hi
     return -math.inf, math.inf
 
 
