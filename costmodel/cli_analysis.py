@@ -17,7 +17,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import Format, FormatOpt, PathsArg, SetOpt, _guard, _load, err, out
+from .cli_common import Format, FormatOpt, PathsArg, SetOpt, _guard, _load, err, out
 
 PROGRESS_MIN_N = 50_000  # show a progress bar from this many draws (table output)
 

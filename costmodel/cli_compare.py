@@ -111,7 +111,7 @@ def bvr_table(df: pd.DataFrame, title: str) -> Table:
 
 def register(app: typer.Typer) -> None:
     """Add ``compare`` and ``build-vs-rent`` to ``app``."""
-    from .cli import Format, FormatOpt, PathsArg, SetOpt, _guard, _load, out
+    from .cli_common import Format, FormatOpt, PathsArg, SetOpt, _guard, _load, out
 
     ScenarioOpt = Annotated[
         list[str] | None,

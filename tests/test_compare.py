@@ -13,8 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import costmodel as cm
-from costmodel import cli
-from costmodel.cli_compare import register
+from costmodel.cli import app
 from costmodel.compare import METRIC_COLUMNS, CompareResult
 from costmodel.metrics import format_value
 from costmodel.resources import scenarios_dir
@@ -22,13 +21,6 @@ from costmodel.resources import scenarios_dir
 HAND = Path(__file__).parent / "data" / "hand.yaml"
 COLOCATION = scenarios_dir() / "colocation.yaml"
 runner = CliRunner()
-
-
-def app():
-    """The costmodel app with the compare commands (registered once)."""
-    if "compare" not in {c.name for c in cli.app.registered_commands}:
-        register(cli.app)
-    return cli.app
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +161,7 @@ def test_cli_json_csv_table_agree_with_api(tmp_path):
     (tmp_path / "p.yaml").write_text("power: {price_per_kwh: 2.0}\n", encoding="utf-8")
     api = cm.compare(HAND, {"coloc": COLOCATION, "=1+1": None, "<script>": tmp_path / "p.yaml"})
 
-    res = runner.invoke(app(), [*args, "--format", "json"])
+    res = runner.invoke(app, [*args, "--format", "json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["scenarios"] == ["base", "coloc", "=1+1", "<script>"]
@@ -179,13 +171,13 @@ def test_cli_json_csv_table_agree_with_api(tmp_path):
             got = data["results"][s][t][metric]
             assert got is None if math.isnan(want) else got == pytest.approx(want, rel=1e-12)
 
-    res = runner.invoke(app(), [*args, "--format", "csv"])
+    res = runner.invoke(app, [*args, "--format", "csv"])
     assert res.exit_code == 0
     got = pd.read_csv(io.StringIO(res.stdout), keep_default_na=False, na_values=[""])
     assert list(got.scenario.unique()) == ["base", "coloc", "=1+1", "<script>"]
     pd.testing.assert_series_equal(got.value, api.tidy.value, rtol=1e-12)
 
-    res = runner.invoke(app(), args, env={"COLUMNS": "250"})
+    res = runner.invoke(app, args, env={"COLUMNS": "250"})
     assert res.exit_code == 0
     for s in api.scenarios:
         assert s in res.stdout
@@ -196,7 +188,7 @@ def test_cli_json_csv_table_agree_with_api(tmp_path):
 def test_cli_paths_may_repeat_or_be_comma_separated(tmp_path):
     p = tmp_path / "p.yaml"
     p.write_text("power: {price_per_kwh: 2.0}\n", encoding="utf-8")
-    one = runner.invoke(app(), ["compare", str(HAND), "-s", f"x={COLOCATION},{p}", "-f", "json"])
+    one = runner.invoke(app, ["compare", str(HAND), "-s", f"x={COLOCATION},{p}", "-f", "json"])
     two = runner.invoke(
         app(), ["compare", str(HAND), "-s", f"x={COLOCATION}", "-s", f"x={p}", "-f", "json"]
     )
@@ -225,7 +217,7 @@ def test_cli_bad_scenario_exits_2_and_writes_nothing(tmp_path, scenario):
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        res = runner.invoke(app(), ["compare", str(HAND), "-s", scenario, "-f", "json"])
+        res = runner.invoke(app, ["compare", str(HAND), "-s", scenario, "-f", "json"])
     finally:
         os.chdir(cwd)
     assert res.exit_code == 2, res.output
@@ -238,7 +230,7 @@ def test_cli_build_vs_rent_agrees_with_api(tmp_path):
     overlay = tmp_path / "cloud.yaml"
     overlay.write_text("servers: {box: {cloud_on_demand_per_gpu_hour: 150}}\n", encoding="utf-8")
     api = cm.build(cm.load_assumptions(HAND, overlay)).build_vs_rent()
-    res = runner.invoke(app(), ["build-vs-rent", str(HAND), str(overlay), "-f", "json"])
+    res = runner.invoke(app, ["build-vs-rent", str(HAND), str(overlay), "-f", "json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     for col, want in api.loc["small"].items():
@@ -249,16 +241,16 @@ def test_cli_build_vs_rent_agrees_with_api(tmp_path):
             assert got is None
         else:
             assert got == pytest.approx(want, rel=1e-12)
-    res = runner.invoke(app(), ["build-vs-rent", str(HAND), str(overlay)], env={"COLUMNS": "200"})
+    res = runner.invoke(app, ["build-vs-rent", str(HAND), str(overlay)], env={"COLUMNS": "200"})
     assert res.exit_code == 0
     assert format_value(api.loc["small", "saving"], "money") in res.stdout
     assert format_value(api.loc["small", "break_even_utilization"], "pct") in res.stdout
-    res = runner.invoke(app(), ["build-vs-rent", str(HAND), str(overlay), "-f", "csv"])
+    res = runner.invoke(app, ["build-vs-rent", str(HAND), str(overlay), "-f", "csv"])
     got = pd.read_csv(io.StringIO(res.stdout), index_col="tier")
     assert got.loc["small", "pv_cloud_cost"] == pytest.approx(api.loc["small", "pv_cloud_cost"])
 
 
 def test_cli_build_vs_rent_bad_input_exits_2():
-    res = runner.invoke(app(), ["build-vs-rent", str(HAND), "--set", "revenue.mode=avoided_cloud"])
+    res = runner.invoke(app, ["build-vs-rent", str(HAND), "--set", "revenue.mode=avoided_cloud"])
     assert res.exit_code == 2  # avoided_cloud needs a cloud price for the tier's server
     assert "cloud_on_demand_per_gpu_hour" in res.stderr
