@@ -190,7 +190,7 @@ def test_cli_paths_may_repeat_or_be_comma_separated(tmp_path):
     p.write_text("power: {price_per_kwh: 2.0}\n", encoding="utf-8")
     one = runner.invoke(app, ["compare", str(HAND), "-s", f"x={COLOCATION},{p}", "-f", "json"])
     two = runner.invoke(
-        app(), ["compare", str(HAND), "-s", f"x={COLOCATION}", "-s", f"x={p}", "-f", "json"]
+        app, ["compare", str(HAND), "-s", f"x={COLOCATION}", "-s", f"x={p}", "-f", "json"]
     )
     assert one.exit_code == two.exit_code == 0
     assert json.loads(one.stdout) == json.loads(two.stdout)
@@ -202,7 +202,7 @@ def test_cli_paths_may_repeat_or_be_comma_separated(tmp_path):
 
 def test_cli_set_applies_to_the_base_and_every_scenario():
     res = runner.invoke(
-        app(),
+        app,
         ["compare", str(HAND), "-s", "same=", "--set", "finance.tax_rate=0", "-f", "json"],
     )
     data = json.loads(res.stdout)["results"]
