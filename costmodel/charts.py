@@ -412,3 +412,229 @@ def failures_chart(
         fig.legend(handles, leg, loc="lower center", ncol=2, bbox_to_anchor=(0.5, 0.0))
         fig.tight_layout(rect=(0, 0.06 if compact else 0.1, 1, 1))
         return to_svg(fig, prefix, t["chart_title"], tight=False)
+
+
+# ----------------------------------------------------------------------------- analysis charts
+# Drawn from the numbers of a finished costmodel.analysis.Analysis, passed in by
+# costmodel.memo_analysis; words in costmodel.memo_text_analysis.
+
+LOW_C, HIGH_C = "#7fa7cc", "#2f5d8a"
+
+
+def _text_inches(s: str, size: float) -> float:
+    """Rough width of ``s`` at ``size`` points (CJK characters count double):
+    enough to reserve a margin without a measuring draw."""
+    import unicodedata
+
+    em = sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.56 for c in s)
+    return em * size / 72
+
+
+def _adjust(
+    fig: plt.Figure,
+    rows: int,
+    cols: int,
+    left: float = 0.62,
+    right: float = 0.12,
+    top: float = 0.3,
+    bottom: float = 0.52,
+    wgap: float = 0.7,
+    hgap: float = 0.85,
+) -> None:
+    """Place a grid of panels with margins and gaps in inches, in place of
+    ``tight_layout`` (which costs a full extra draw)."""
+    w, h = fig.get_size_inches()
+    axw = max((w - left - right - (cols - 1) * wgap) / cols, 0.1)
+    axh = max((h - top - bottom - (rows - 1) * hgap) / rows, 0.1)
+    fig.subplots_adjust(
+        left=left / w,
+        right=1 - right / w,
+        bottom=bottom / h,
+        top=1 - top / h,
+        wspace=wgap / axw,
+        hspace=hgap / axh,
+    )
+
+
+def _wrap_path(path: str, width: int) -> str:
+    """A dotted input path on lines of at most ``width`` characters, broken after dots."""
+    lines: list[str] = []
+    cur = ""
+    for part in path.split("."):
+        piece = part if not cur else f"{cur}.{part}"
+        if cur and len(piece) > width:
+            lines.append(cur + ".")
+            cur = part
+        else:
+            cur = piece
+    lines.append(cur)
+    return "\n".join(_text(x, width + 6) for x in lines)
+
+
+def tornado_chart(
+    inputs: list[str],
+    low: list[float],
+    high: list[float],
+    at_low: list[float],
+    at_high: list[float],
+    base: float,
+    lang: str,
+    currency: str,
+    title: str,
+    prefix: str = "tornado",
+    compact: bool = False,
+) -> str:
+    """Tornado of one tier: per input (largest swing on top) a bar from the base
+    NPV to the NPV with the input at its low value and one to its high value; the
+    input values written at the bar ends; base NPV solid, NPV = 0 dashed."""
+    from .memo_text_analysis import TRUE
+
+    t = TRUE[lang]
+    n = len(inputs)
+    lo_v, hi_v = np.asarray(at_low, float), np.asarray(at_high, float)
+    allv = np.concatenate([lo_v, hi_v, [base, 0.0]])
+    div, unit = f.money_scale(np.nanmax(np.abs(allv)), lang, currency)
+    with plt.rc_context(RC | {"axes.grid.axis": "x", "font.size": 9.5}):
+        width = PHONE if compact else WIDTH
+        fig, ax = plt.subplots(figsize=(width, 0.42 * n + 1.3))
+        y = np.arange(n)[::-1]
+        b = base / div
+        ax.barh(y, lo_v / div - b, left=b, height=0.6, color=LOW_C, label=t["low_legend"])
+        ax.barh(y, hi_v / div - b, left=b, height=0.6, color=HIGH_C, label=t["high_legend"])
+        ax.axvline(b, color="#222222", linewidth=1.2, label=t["base_legend"])
+        ax.axvline(0, color=NEG, linewidth=1.2, linestyle=(0, (4, 2)), label=t["zero_legend"])
+        for yi, lv, hv, a, c in zip(y, low, high, lo_v / div, hi_v / div, strict=True):
+            for value, end, other in ((lv, a, c), (hv, c, a)):
+                right = end >= other
+                ax.annotate(
+                    f.short(value),
+                    (end, yi),
+                    xytext=(3 if right else -3, 0),
+                    textcoords="offset points",
+                    ha="left" if right else "right",
+                    va="center",
+                    fontsize=8,
+                    color="#444444",
+                )
+        lo_x, hi_x = np.nanmin(allv) / div, np.nanmax(allv) / div
+        pad = 0.16 * (hi_x - lo_x or 1)
+        ax.set_xlim(lo_x - pad, hi_x + pad)
+        ax.set_ylim(-0.7, n - 0.3)
+        wrap = 24 if compact else 40
+        ax.set_yticks(y, [_wrap_path(p, wrap) for p in inputs], fontsize=8 if compact else 8.5)
+        ax.set_xlabel(t["npv_axis"].format(unit=unit))
+        ax.spines["left"].set_visible(False)
+        ax.tick_params(axis="y", length=0)
+        if compact:  # under the axis label: axes height ~ figure height - 0.7 in
+            below = -0.62 / max(0.42 * n + 0.6, 0.5)
+            ax.legend(loc="upper center", bbox_to_anchor=(0.35, below), ncol=2, fontsize=8.5)
+        else:
+            ax.legend(loc="lower right", fontsize=8.5, framealpha=0.9, frameon=True)
+        return to_svg(fig, prefix, title)
+
+
+def npv_distribution_chart(
+    names: list[str],
+    draws: list[np.ndarray],
+    quantiles: list[tuple[float, float, float]],
+    lang: str,
+    currency: str,
+    title: str,
+    prefix: str = "mc",
+    compact: bool = False,
+) -> str:
+    """Histogram of the NPV draws per tier (own scale), bins left of 0 red and
+    right of it green, P10/P50/P90 dotted."""
+    from .memo_text_analysis import TRUE
+
+    t = TRUE[lang]
+    with plt.rc_context(RC | {"font.size": 9}):
+        fig, axes = _panels(len(names), 2.2 if compact else 2.5, compact)
+        for ax, name, d, q in zip(axes, names, draws, quantiles, strict=True):
+            v = np.asarray(d, float)
+            v = v[np.isfinite(v)]
+            div, unit = f.money_scale(np.abs(v).max(initial=0), lang, currency)
+            counts, edges = np.histogram(v / div, bins=36)
+            share = counts / max(len(v), 1) * 100
+            mid = (edges[:-1] + edges[1:]) / 2
+            ax.bar(
+                edges[:-1],
+                share,
+                np.diff(edges),
+                align="edge",
+                color=[POS if m > 0 else NEG for m in mid],
+                alpha=0.8,
+                linewidth=0,
+            )
+            for x in q:
+                ax.axvline(x / div, color="#222222", linewidth=0.9, linestyle=(0, (1, 1.5)))
+            if edges[0] < 0 < edges[-1]:
+                ax.axvline(0, color="#222222", linewidth=1.0)
+            ax.set_title(_text(name))
+            ax.set_xlabel(unit)
+            ax.set_ylabel(f"{t['share_axis']} (%)")
+            ax.locator_params(axis="x", nbins=4)
+        rows, cols = _grid(len(names), compact)
+        _adjust(fig, rows, cols, left=0.62, wgap=0.72, hgap=0.75)
+        return to_svg(fig, prefix, title, tight=False)
+
+
+def scenario_chart(
+    tiers: list[str],
+    scenarios: list[str],
+    npv: np.ndarray,
+    lang: str,
+    currency: str,
+    title: str,
+    prefix: str = "scenarios",
+    compact: bool = False,
+) -> str:
+    """NPV per scenario (rows of ``npv``) and tier (columns): one panel per tier,
+    own scale, a horizontal bar per scenario labelled with its value."""
+    n_s, n_t = len(scenarios), len(tiers)
+    labels = [_text(s, 18) for s in scenarios]
+    with plt.rc_context(RC | {"axes.grid.axis": "x", "font.size": 9}):
+        height = 0.38 * n_s + 0.9
+        if compact:
+            fig, axes = plt.subplots(n_t, 1, figsize=(PHONE, height * n_t), squeeze=False)
+        else:
+            fig, axes = plt.subplots(1, n_t, figsize=(WIDTH, height + 0.2), squeeze=False)
+        y = np.arange(n_s)[::-1]
+        for k, (ax, tier) in enumerate(zip(axes.ravel(), tiers, strict=True)):
+            vals = np.asarray(npv[:, k], float)
+            div, unit = f.money_scale(np.nanmax(np.abs(vals)) if n_s else 0, lang, currency)
+            v = np.nan_to_num(vals) / div
+            ax.barh(y, v, height=0.6, color=[POS if x >= 0 else NEG for x in v])
+            ax.axvline(0, color="#333333", linewidth=0.8)
+            span = max(np.abs(v).max(initial=0), 1e-9)
+            # every value is written right of its bar's outer end (positive) or right
+            # of zero (negative), so no label runs into the scenario names
+            ax.set_xlim(
+                min(v.min(initial=0), 0) - 0.04 * span,
+                max(v.max(initial=0), 0) + (1.1 if compact else 1.25) * span,
+            )
+            for yi, x, raw in zip(y, v, vals, strict=True):
+                ax.annotate(
+                    f.money(raw, lang, currency),
+                    (max(x, 0), yi),
+                    xytext=(3, 0),
+                    textcoords="offset points",
+                    ha="left",
+                    va="center",
+                    fontsize=7.5,
+                )
+            ax.set_title(_text(tier))
+            ax.set_xlabel(unit)
+            ax.locator_params(axis="x", nbins=3)
+            if compact or k == 0:
+                ax.set_yticks(y, labels)
+            else:
+                ax.set_yticks(y, [""] * n_s)
+            ax.spines["left"].set_visible(False)
+            ax.tick_params(axis="y", length=0)
+        left = max(_text_inches(s, 9) for s in labels) + 0.2 if n_s else 0.3
+        if compact:
+            _adjust(fig, n_t, 1, left=left, right=0.15, top=0.28, bottom=0.5, hgap=0.8)
+        else:
+            _adjust(fig, 1, n_t, left=left, right=0.15, top=0.28, bottom=0.5, wgap=0.25)
+        return to_svg(fig, prefix, title, tight=False)

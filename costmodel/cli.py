@@ -86,7 +86,11 @@ def build_cmd(
         langs = ["en", "zh"] if lang is Lang.both else [lang.value]
         for code in langs:
             name = "memo.html" if code == "en" else "memo.zh.html"
-            written.append(write_memo(model, out_dir / name, lang=code, template_dir=template_dir))
+            written.append(
+                write_memo(
+                    model, out_dir / name, lang=code, template_dir=template_dir, analysis=analysis
+                )
+            )
         for p in written:
             out.print(f"wrote {p}", highlight=False)
         out.print(summary_table(model.summary()[list(HEADLINE)], a.name, a.currency))

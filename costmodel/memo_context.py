@@ -2,7 +2,9 @@
 
 Nothing financial is recomputed here. Figures come from ``Model.summary()``, the
 tier inputs and ``Model.results[t].metrics`` (``pv_cost``), plus the break-even
-prices of :mod:`costmodel.breakeven_price`; the rest is simple arithmetic on them:
+prices of ``Model.break_even()`` (:func:`costmodel.sensitivity.break_even`, or the
+same frame of a precomputed :class:`costmodel.analysis.Analysis`); the rest is
+simple arithmetic on them:
 
 - decision rule: recommend the highest NPV if any NPV > 0, else name the
   least-bad (highest NPV) and every tier's break-even year-1 price;
@@ -32,6 +34,7 @@ from .memo_text import COOLING, METHOD, RISKS, SUMMARY, TEXT
 from .metrics import METRICS, is_empty
 from .model import Model
 from .schema import Quantity
+from .sensitivity import PRICE_RANGE_FACTOR
 
 MFU_IDEAL, MFU_BAD = 0.50, 0.20
 
@@ -138,7 +141,8 @@ def decision(x: Facts) -> dict[str, Any]:
                 payback=x.metric(best, "payback_years"),
             )
         )
-        paras.append(say(S["margin"], **b))
+        margin = "margin_free" if is_empty(x.breakeven.get(best, math.nan)) else "margin"
+        paras.append(say(S[margin], **b))
         if len(ranked) > 1:
             r = str(ranked.index[1])
             paras.append(say(S["runner_up"], label=tier_label(m, r), npv=x.metric(r, "npv")))
@@ -155,7 +159,13 @@ def decision(x: Facts) -> dict[str, Any]:
                 gap=signed_pct(x.gap(t)),
                 cost=x.metric(t, "cost_per_gpu_hour"),
             )
-            need.append(say(S["need_none" if is_empty(be) else "need_item"], **fields))
+            need.append(
+                say(
+                    S["need_none" if is_empty(be) else "need_item"],
+                    factor=f"{PRICE_RANGE_FACTOR:g}",
+                    **fields,
+                )
+            )
         gaps = pd.Series({t: x.gap(t) for t in m.tiers}, dtype=float).dropna()
         if len(gaps) > 1 and gaps.idxmin() != best:
             c = str(gaps.idxmin())

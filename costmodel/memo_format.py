@@ -17,6 +17,7 @@ Negative numbers use the minus sign U+2212; empty values (None/NaN) are ``–``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from .metrics import Kind, is_empty
 
@@ -222,3 +223,55 @@ def share(v: float | None) -> str:
     if x > 1 - 1e-4:
         return ">99.99%"
     return pct(x, 2 if x < 0.01 or x > 0.99 else 1)
+
+
+def signed(v: float | None, text: Callable[[float], str]) -> str:
+    """A change with its sign in front: ``+CNY 30.8 M``, ``−3,080 万元``, ``±0``;
+    ``text`` formats the absolute value (for example ``lambda x: money(x, "en")``)."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x == 0:
+        return "\u00b10"
+    return ("+" if x > 0 else MINUS) + text(abs(x))
+
+
+def pp(v: float | None, lang: str = "en") -> str:
+    """A change of a rate in percentage points: ``+41.4 pp`` / ``+41.4 个百分点``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v) * 100  # type: ignore[arg-type]
+    unit = "个百分点" if lang == "zh" else "pp"
+    return signed(x, lambda a: _nb(f"{a:,.1f} {unit}"))
+
+
+def prob(v: float | None) -> str:
+    """A probability or share of draws, one decimal, never rounded to a misleading
+    ``0.0%`` or ``100.0%``: ``99.5%``, ``>99.9%``, ``<0.1%``, ``100%``, ``0%``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x <= 0:
+        return "0%"
+    if x >= 1:
+        return "100%"
+    if x < 0.0005:
+        return "<0.1%"
+    if x > 0.9995:
+        return ">99.9%"
+    return f"{x * 100:.1f}%"
+
+
+def short(v: float | None) -> str:
+    """An input value for a chart label: ``1.2M``, ``280k``, ``0.65``, ``24``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    a = abs(x)
+    if a >= 1e6:
+        body = f"{a / 1e6:,.3g}M"
+    elif a >= 1e4:
+        body = f"{a / 1e3:,.3g}k"
+    else:
+        body = number(a)
+    return _signed(x, body)

@@ -143,6 +143,8 @@ SUMMARY: dict[str, dict[str, str]] = {
         "returned at the end.",
         "margin": "Its levelized cost is {cost}. The year-1 price could fall to "
         "<strong>{be}</strong> ({gap}) before the NPV turns negative.",
+        "margin_free": "Its levelized cost is {cost}. Its NPV stays positive even at a "
+        "year-1 price of zero.",
         "runner_up": "The next best option, {label}, has an NPV of {npv}.",
         "none": "<strong>No option recovers its cost at the assumed prices.</strong> All {n} "
         "options have a negative NPV at a {rate} discount rate over {horizon} years.",
@@ -156,7 +158,8 @@ SUMMARY: dict[str, dict[str, str]] = {
         "need": "To break even, the year-1 price per GPU-hour would have to be:",
         "need_item": "<strong>{label}</strong>: {be} against {price} assumed ({gap}); "
         "levelized cost {cost}.",
-        "need_none": "<strong>{label}</strong>: no price breaks even (no GPU-hours are sold).",
+        "need_none": "<strong>{label}</strong>: no year-1 price up to {factor} times the "
+        "assumed {price} brings the NPV to 0.",
         "closest": "Measured by the price rise it needs, {label} is closest to breaking even "
         "({gap}).",
         "advice": "Building is justified only if contracted prices near these break-even "
@@ -178,6 +181,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "但若不计期末账面残值，测算期内无法回收投资。",
         "margin": "其平准化成本为 {cost}；首年价格可降至 <strong>{be}</strong>"
         "（{gap}）而净现值仍不为负。",
+        "margin_free": "其平准化成本为 {cost}；即使首年价格为零，净现值仍为正。",
         "runner_up": "次优方案为 {label}，净现值 {npv}。",
         "none": "<strong>在假设价格下，没有任何方案能收回成本。</strong>按 {rate} 折现率、"
         "{horizon} 年测算期计算，全部 {n} 个方案的净现值均为负。",
@@ -190,7 +194,8 @@ SUMMARY: dict[str, dict[str, str]] = {
         "need": "要使净现值为零，各方案首年每 GPU 小时价格需达到：",
         "need_item": "<strong>{label}</strong>：{be}，假设价格为 {price}（{gap}）；平准化成本 "
         "{cost}。",
-        "need_none": "<strong>{label}</strong>：任何价格都无法盈亏平衡（没有售出 GPU 小时）。",
+        "need_none": "<strong>{label}</strong>：首年价格即使提高到假设价格 {price} 的 {factor} "
+        "倍，净现值仍不能为零。",
         "closest": "按所需涨价幅度衡量，{label} 最接近盈亏平衡（{gap}）。",
         "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本明显下降时，自建才有"
         "道理；否则租用算力比自建更便宜。",
@@ -359,8 +364,8 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "Recommend the option with the highest NPV if any NPV is positive. If none is, "
             "say so plainly, name the least-bad option (the highest, i.e. least negative, "
             "NPV) and give for every option the year-1 price per GPU-hour at which its NPV "
-            "would be zero. That break-even price is found by bisection on the price (NPV is "
-            "not linear in price because of the tax loss pool), with all other assumptions "
+            "would be zero. That break-even price is found by narrowing a bracket around the root "
+            "(NPV is not linear in price because of the tax loss pool), with all other assumptions "
             "unchanged.",
         ),
         (
@@ -426,7 +431,7 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "决策规则",
             "若有方案净现值为正，推荐净现值最高的方案。若全部为负，则明确说明，指出亏损最小"
             "（净现值最高、即负得最少）的方案，并给出各方案使净现值为零所需的首年每 GPU 小时"
-            "价格。由于存在税务亏损结转，净现值与价格并非线性关系，盈亏平衡价格用二分法求解，"
+            "价格。由于存在税务亏损结转，净现值与价格并非线性关系，盈亏平衡价格通过逐步缩小包含根的区间求解，"
             "其他假设保持不变。",
         ),
         (

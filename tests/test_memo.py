@@ -12,7 +12,6 @@ import pytest
 
 import costmodel as cm
 from costmodel import memo_format as f
-from costmodel.breakeven_price import breakeven_price
 from costmodel.memo import render_memo, write_memo
 from costmodel.memo_context import walk
 from costmodel.metrics import METRICS
@@ -219,16 +218,19 @@ def test_negative_branch_names_least_bad_and_breakeven_prices(model, memos):
     assert "No option recovers its cost at the assumed prices" in text
     least_bad = model.assumptions.tiers[s["npv"].idxmax()].label
     assert f"The least-bad option is {least_bad}" in text
+    be = model.break_even()["price_per_gpu_hour"]
     for t in model.tiers:
-        be = breakeven_price(model.assumptions, t)
-        assert nb(f.price(be, "en")) in text
+        assert nb(f.price(be[t], "en")) in text
 
 
 def test_breakeven_price_zeroes_npv_for_tier_overrides():
+    """The memo's break-even prices are Model.break_even()'s (one implementation)."""
     a = cm.load_assumptions()
+    table = cm.build(a).break_even()
     for t in a.tiers:
         path = resolve_tier(a, t).paths()["price_per_gpu_hour"]
-        be = breakeven_price(a, t)
+        assert table.loc[t, "price_per_gpu_hour_path"] == path
+        be = float(table.loc[t, "price_per_gpu_hour"])
         npv = cm.run_variants(a, {path: np.array([be * 0.999, be, be * 1.001])}, [t])[t]
         lo, at, hi = npv.metrics["npv"]
         capex = npv.metrics["capex"][0]

@@ -1,5 +1,7 @@
 """The memo in a real browser: headless Chromium screenshots (desktop and phone)
-and A4 PDF of the English and Chinese memos; nothing blank, a sane page count,
+and A4 PDF of the English and Chinese memos, rendered WITH an analysis (tornado,
+break-even, 2,000 Monte Carlo draws, two scenarios, build or rent), so the
+sections built from it are in every check; nothing blank, a sane page count,
 and no console message or blocked request (the memo's Content-Security-Policy
 turns any load from outside the file into a logged violation).
 
@@ -20,7 +22,9 @@ import pytest
 from PIL import Image
 
 import costmodel as cm
+from costmodel.analysis import analyze
 from costmodel.memo import write_memo
+from costmodel.resources import default_assumptions_dir
 
 pytestmark = pytest.mark.slow
 
@@ -79,7 +83,19 @@ def memos(tmp_path_factory) -> dict[str, Path]:
     need(CHROMIUM, "chromium")
     d = tmp_path_factory.mktemp("memo-browser")
     model = cm.build(cm.load_assumptions())
-    return {lang: write_memo(model, d / f"memo.{lang}.html", lang=lang) for lang in ("en", "zh")}
+    scenarios = default_assumptions_dir().parent / "scenarios"
+    an = analyze(
+        model,
+        draws=2_000,
+        scenarios={
+            "downside": scenarios / "downside.yaml",
+            "upside": scenarios / "upside.yaml",
+        },
+    )
+    return {
+        lang: write_memo(model, d / f"memo.{lang}.html", lang=lang, analysis=an)
+        for lang in ("en", "zh")
+    }
 
 
 def not_blank(png: Path, width: int) -> None:
@@ -110,6 +126,8 @@ def test_dom_has_charts_and_no_console_errors(memos, tmp_path, lang):
     assert not problems(r.stderr), problems(r.stderr)
     assert r.stdout.count("<svg") >= 4
     assert "<script" not in r.stdout
+    for section in ('id="risk"', 'id="scenarios"', 'id="build-rent"', 'id="fig-tornado"'):
+        assert section in r.stdout, section
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -122,7 +140,7 @@ def test_prints_to_a4_pdf(memos, tmp_path, lang):
         [need(PDFINFO, "poppler-utils"), str(pdf)], capture_output=True, text=True, check=True
     ).stdout
     pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
-    assert 3 <= pages <= 30, pages
+    assert 3 <= pages <= 40, pages
     w, h = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
     assert abs(w - 595) < 3 and abs(h - 842) < 3, "not A4"
 
