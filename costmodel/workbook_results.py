@@ -16,20 +16,10 @@ import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
 
-from .metrics import METRICS
+from .metrics import HEADLINE, METRICS
 from .xlsx_grid import Styles
 
-SCENARIO_METRICS = (
-    "capex",
-    "opex_year1",
-    "tco",
-    "cost_per_gpu_hour",
-    "npv",
-    "irr",
-    "payback_years",
-    "goodput",
-    "cost_per_effective_gpu_hour",
-)
+SCENARIO_METRICS = (*HEADLINE[1:], "goodput", "cost_per_effective_gpu_hour")
 KIND_FORMAT = {
     "money": "money",
     "money_per_hour": "money2",
@@ -55,6 +45,31 @@ def _banner(ws, st: Styles, title: str, note: str) -> int:
     ws.write_string(0, 0, title, st.title)
     ws.write_string(1, 0, note, st.wrap_italic)
     return 3
+
+
+def _frame(ws, st: Styles, r: int, df: pd.DataFrame, kind_of) -> int:
+    """Write ``df`` (header row, then one row per record) from row ``r``: text as
+    strings, numbers in grey with the format ``kind_of(column)``; returns the next row."""
+    for j, c in enumerate(df.columns):
+        ws.write_string(r, j, str(c), st.header)
+    r += 1
+    for _, row in df.iterrows():
+        for j, c in enumerate(df.columns):
+            v = row[c]
+            if isinstance(v, str):
+                ws.write_string(r, j, v, st.text)
+            else:
+                _num(ws, r, j, v, st.cell(kind_of(str(c)), ENGINE))
+        r += 1
+    return r
+
+
+def _mc_kind(column: str) -> str:
+    """IRR percentiles and probabilities as percentages, costs per GPU-hour with
+    two decimals, NPV as money."""
+    if column.startswith(("irr", "p_")):
+        return "pct"
+    return "money2" if column.startswith("cost_per") else "money"
 
 
 def write_scenarios_sheet(wb: Workbook, st: Styles, result) -> None:
@@ -176,19 +191,9 @@ def write_sensitivity_sheet(
     r = at + 1
     ws.write_string(r, 0, "Break-even: the value at which NPV = 0 (empty: no root in range)", st.h1)
     r += 1
-    be = break_even.reset_index()
-    for j, c in enumerate(be.columns):
-        ws.write_string(r, j, str(c), st.header)
-    r += 1
-    for _, row in be.iterrows():
-        for j, c in enumerate(be.columns):
-            v = row[c]
-            if isinstance(v, str):
-                ws.write_string(r, j, v, st.text)
-            else:
-                kind = "money" if str(c).startswith("npv") else "number"
-                _num(ws, r, j, v, st.cell(kind, ENGINE))
-        r += 1
+    r = _frame(
+        ws, st, r, break_even.reset_index(), lambda c: "money" if c.startswith("npv") else "number"
+    )
     ws.set_landscape()
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
@@ -207,23 +212,7 @@ def write_montecarlo_sheet(wb: Workbook, st: Styles, mc) -> None:
         "input with low/high drawn from its distribution (triangular unless stated); "
         "values, not formulas. The same seed gives the same numbers.",
     )
-    summary = mc.summary.reset_index()
-    for j, c in enumerate(summary.columns):
-        ws.write_string(r, j, str(c), st.header)
-    r += 1
-    for _, row in summary.iterrows():
-        for j, c in enumerate(summary.columns):
-            v = row[c]
-            if isinstance(v, str):
-                ws.write_string(r, j, v, st.text)
-            else:
-                kind = (
-                    "pct"
-                    if ("irr" in str(c) or "prob" in str(c) or str(c).startswith("p_"))
-                    else "money"
-                )
-                _num(ws, r, j, v, st.cell(kind, ENGINE))
-        r += 1
+    r = _frame(ws, st, r, mc.summary.reset_index(), _mc_kind)
     r += 1
     ws.write_string(r, 0, "NPV histogram (draws per bin)", st.h1)
     r += 1
