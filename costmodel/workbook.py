@@ -519,6 +519,15 @@ def _checks(
             ),
             ("tax loss pool never negative", f"=MIN(0,MIN({S('loss_close', ':')}))"),
             (
+                "loss pool: losses added - losses used = closing pool",
+                f"=SUM({S('loss_added', ':')})-SUM({S('loss_used', ':')})-{S('loss_close', '@M')}",
+            ),
+            (
+                "tax = tax rate x (positive annual EBIT - losses used)",
+                f"=SUM({S('tax', ':')})-finance_tax_rate*(SUMPRODUCT(({S('ebit_year', ':')}>0)"
+                f"*{S('ebit_year', ':')})-SUM({S('loss_used', ':')}))",
+            ),
+            (
                 "Comparison NPV = sum of discounted FCF",
                 f"={comp[(t, 'npv')]}-SUM({S('disc_fcf', ':')})",
             ),

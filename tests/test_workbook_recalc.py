@@ -166,3 +166,21 @@ def test_live_model_follows_changed_inputs(soffice, tmp_path):
         expected.loc["thousands", "npv"], cm.build(base).summary().loc["thousands", "npv"]
     )
     assert_comparison_equals(out, expected)
+
+
+def test_checks_sheet_can_fail(soffice, tmp_path):
+    """The master check is not a constant: a rack power above the cooling's limit,
+    typed into the Inputs sheet, turns it to ERROR after recalculation."""
+    path = cm.write_workbook(cm.build(cm.load_assumptions()), tmp_path / "m.xlsx", created=FIXED)
+    wb = openpyxl.load_workbook(path)
+    inputs = wb["Inputs"]
+    header = next(r for r in inputs.iter_rows() if r[0].value == "tier")
+    col = next(c.column for c in header if c.value == "tens")
+    row = next(r[0].row for r in inputs.iter_rows() if r[0].value == "rack power")
+    inputs.cell(row, col).value = 60  # air cooling allows 30 kW
+    changed = tmp_path / "broken.xlsx"
+    wb.save(changed)
+    out = recalculate(changed, tmp_path / "out")
+    cover = openpyxl.load_workbook(out, data_only=True)["Cover"]
+    values = {c.value for r in cover.iter_rows() for c in r}
+    assert "ERROR" in values and "OK" not in values
