@@ -105,6 +105,13 @@ class InputsMap:
     tier_columns: dict[str, int] = field(default_factory=dict)
 
 
+def _dotted_attr(obj: Any, dotted: str) -> Any:
+    """``obj.a.b`` for ``"a.b"``; None where a section along the way is None."""
+    for part in dotted.split("."):
+        obj = getattr(obj, part) if obj is not None else None
+    return obj
+
+
 def _q(x: Any) -> Quantity | None:
     return x if isinstance(x, Quantity) else None
 
@@ -275,12 +282,22 @@ def write_inputs(
         ws.set_column(2 + j, 2 + j, 16)
     r += 1
 
-    def tier_row(key: str, label: str, unit: str, cells: list[tuple[str, Any, str]]) -> None:
+    def tier_row(
+        key: str,
+        label: str,
+        unit: str,
+        cells: list[tuple[str, Any, str]],
+        quantities: list[Quantity | None] | None = None,
+    ) -> None:
+        """One row of the tier table; a tier's own ``quantities`` (its inputs, not
+        links to global ones) are listed with their sources below."""
         nonlocal r
         ws.write_string(r, 0, label, st.label)
         ws.write_string(r, 1, unit, st.unit)
-        for t, (how, value, kind) in zip(tiers, cells, strict=True):
+        for j, (t, (how, value, kind)) in enumerate(zip(tiers, cells, strict=True)):
             c = out.tier_columns[t]
+            if quantities is not None and quantities[j] is not None:
+                sources.append((f"tiers.{t}.{key}", quantities[j], here(r, c)))
             if how == "text":
                 ws.write_string(r, c, value, st.cell("text", BLUE))
             elif how == "input":
@@ -295,42 +312,18 @@ def write_inputs(
     tier_row("server", "server (catalogue id)", "", [("text", T[t].server, "") for t in tiers])
     tier_row("cooling", "cooling", "", [("text", T[t].cooling, "") for t in tiers])
     for key, label, unit in TIER_FIELDS:
-        cells = []
-        for t in tiers:
-            v = T[t]
-            for part in key.split("."):
-                v = getattr(v, part)
-            q = _q(v)
-            cells.append(
-                ("input", q.value if q else v, kind_for(key) if key != "gpus" else "count")
-            )
-        tier_row(key, label, unit, cells)
-        for t in tiers:
-            v = T[t]
-            for part in key.split("."):
-                v = getattr(v, part)
-            if _q(v):
-                sources.append((f"tiers.{t}.{key}", v, out.tier_cells[(t, key)].split("!")[1]))
+        values = [_dotted_attr(T[t], key) for t in tiers]
+        kind = kind_for(key) if key != "gpus" else "count"
+        cells = [("input", _q(v).value if _q(v) else v, kind) for v in values]
+        tier_row(key, label, unit, cells, [_q(v) for v in values])
     for section, keys in _OVERRIDABLE.items():
         glob = getattr(a, section)
         for key in keys:
-            cells = []
-            for t in tiers:
-                own = getattr(T[t], section)
-                mine = getattr(own, key) if own is not None else None
-                if mine is not None:
-                    cells.append(("input", mine.value, kind_for(key)))
-                else:
-                    cells.append(
-                        (name_for(f"{section}.{key}"), getattr(glob, key).value, kind_for(key))
-                    )
-            tier_row(f"{section}.{key}", f"{section}.{key}", getattr(glob, key).unit or "", cells)
-            for t in tiers:
-                own = getattr(T[t], section)
-                mine = getattr(own, key) if own is not None else None
-                if mine is not None:
-                    cell = out.tier_cells[(t, f"{section}.{key}")].split("!")[1]
-                    sources.append((f"tiers.{t}.{section}.{key}", mine, cell))
+            own = [_dotted_attr(T[t], f"{section}.{key}") for t in tiers]
+            global_link = (name_for(f"{section}.{key}"), getattr(glob, key).value, kind_for(key))
+            cells = [("input", q.value, kind_for(key)) if q else global_link for q in own]
+            unit = getattr(glob, key).unit or ""
+            tier_row(f"{section}.{key}", f"{section}.{key}", unit, cells, own)
     for key, default_name in (("mode", "revenue_mode"), ("cloud_term", "revenue_cloud_term")):
         cells = []
         for t in tiers:
@@ -366,13 +359,12 @@ def write_inputs(
         ("scheduler", "scheduler"),
         ("description", "description"),
     ):
-        vals = []
-        for t in tiers:
-            v = T[t]
-            for part in field_name.split("."):
-                v = getattr(v, part)
-            vals.append(("text", str(v), ""))
-        tier_row(field_name, label, "", vals)
+        tier_row(
+            field_name,
+            label,
+            "",
+            [("text", str(_dotted_attr(T[t], field_name)), "") for t in tiers],
+        )
     r += 1
 
     # ---- lists used by lookups
