@@ -69,8 +69,7 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
         body = f"{x / 1e3:,.1f} k"
     else:
         body = f"{x:,.0f}"
-    sign = MINUS if float(v) < 0 and body.strip("0.,") else ""  # type: ignore[arg-type]
-    return _nb(f"{currency} {sign}{body}")
+    return _nb(f"{currency} {_signed(float(v), body)}")  # type: ignore[arg-type]
 
 
 def price(v: float | None, lang: str = "en", currency: str = "CNY", per: str = "gpu") -> str:
