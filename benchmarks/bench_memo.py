@@ -1,7 +1,7 @@
 """Memo speed on the bundled default: build the model, then write the English
 and the Chinese memo (break-even search, the SVG charts, template), first
 without an analysis, then with one computed beforehand
-(``costmodel.analysis.analyze``: tornado, break-even, build or rent, 10,000
+(``costmodel.analysis.bundle.analyze``: tornado, break-even, build or rent, 10,000
 Monte Carlo draws and two scenarios; its own time is printed but not part of
 the memo's). Target: each memo under 3 s on a 2-core machine (import of
 matplotlib included in the first).
@@ -17,9 +17,9 @@ from pathlib import Path
 
 t0 = time.perf_counter()
 import costmodel as cm  # noqa: E402
-from costmodel.analysis import analyze  # noqa: E402
-from costmodel.memo import write_memo  # noqa: E402
-from costmodel.resources import default_assumptions_dir  # noqa: E402
+from costmodel.analysis.bundle import analyze  # noqa: E402
+from costmodel.inputs.resources import default_assumptions_dir  # noqa: E402
+from costmodel.report.memo.render import write_memo  # noqa: E402
 
 TARGET_S = 3.0
 

@@ -16,8 +16,9 @@ import resource
 import time
 
 import costmodel as cm
-from costmodel.montecarlo import sample
-from costmodel.sensitivity import break_even, ranged_inputs, tornado
+from costmodel.analysis.breakeven import break_even
+from costmodel.analysis.montecarlo import sample
+from costmodel.analysis.sensitivity import ranged_inputs, tornado
 
 N = 100_000
 LOOP_SAMPLE = 50

@@ -6,39 +6,100 @@ Quick start::
     model = cm.build(cm.load_assumptions())      # the bundled default
     model.summary()                              # one row per tier
     model.cash_flow("hundreds")                  # monthly schedule
+
+The public names below are imported on first use, so ``import costmodel`` loads
+no numerical, templating, plotting or spreadsheet library.
 """
 
 from __future__ import annotations
 
-from .analysis import Analysis, analyze
-from .compare import compare
-from .errors import AssumptionError
-from .loader import assumption_files, fingerprint, layer, load_assumptions, with_overrides
-from .memo import write_memo
-from .model import Model, build, run_variants
-from .montecarlo import MonteCarloResult, monte_carlo
-from .schema import Assumptions
-from .workbook import write_workbook
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+#: public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "AssumptionError": "costmodel.inputs.errors",
+    "Assumptions": "costmodel.inputs.schema",
+    "assumption_files": "costmodel.inputs.loader",
+    "fingerprint": "costmodel.inputs.loader",
+    "layer": "costmodel.inputs.loader",
+    "load_assumptions": "costmodel.inputs.loader",
+    "with_overrides": "costmodel.inputs.loader",
+    "Model": "costmodel.core.model",
+    "build": "costmodel.core.model",
+    "run_variants": "costmodel.core.variants",
+    "Analysis": "costmodel.analysis.bundle",
+    "break_even": "costmodel.analysis.breakeven",
+    "build_vs_rent": "costmodel.analysis.buildrent",
+    "recommend": "costmodel.analysis.workloads",
+    "tornado": "costmodel.analysis.sensitivity",
+    "analyze": "costmodel.analysis.bundle",
+    "compare": "costmodel.analysis.scenarios",
+    "MonteCarloResult": "costmodel.analysis.montecarlo",
+    "monte_carlo": "costmodel.analysis.montecarlo",
+    "write_memo": "costmodel.report.memo.render",
+    "write_workbook": "costmodel.report.workbook.book",
+}
+
 __all__ = [
+    "__version__",
     "Analysis",
-    "analyze",
     "AssumptionError",
     "Assumptions",
     "Model",
     "MonteCarloResult",
-    "__version__",
+    "analyze",
     "assumption_files",
+    "break_even",
     "build",
+    "build_vs_rent",
     "compare",
     "fingerprint",
     "layer",
     "load_assumptions",
     "monte_carlo",
+    "recommend",
     "run_variants",
+    "tornado",
     "with_overrides",
     "write_memo",
     "write_workbook",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'costmodel' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:  # for type checkers and IDEs; not executed
+    from costmodel.analysis.breakeven import break_even
+    from costmodel.analysis.buildrent import build_vs_rent
+    from costmodel.analysis.bundle import Analysis, analyze
+    from costmodel.analysis.montecarlo import MonteCarloResult, monte_carlo
+    from costmodel.analysis.scenarios import compare
+    from costmodel.analysis.sensitivity import tornado
+    from costmodel.analysis.workloads import recommend
+    from costmodel.core.model import Model, build
+    from costmodel.core.variants import run_variants
+    from costmodel.inputs.errors import AssumptionError
+    from costmodel.inputs.loader import (
+        assumption_files,
+        fingerprint,
+        layer,
+        load_assumptions,
+        with_overrides,
+    )
+    from costmodel.inputs.schema import Assumptions
+    from costmodel.report.memo.render import write_memo
+    from costmodel.report.workbook.book import write_workbook

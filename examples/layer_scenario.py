@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 import costmodel as cm
-from costmodel.resources import default_assumptions_dir, scenarios_dir
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 
 
 def main() -> None:

@@ -1,0 +1,121 @@
+"""Break-even (spec 11): the input value at which a tier's NPV is 0.
+
+Every search goes through :func:`costmodel.core.roots.solve` (one bracketing
+root finder for the package), each round one :func:`run_variants` call for all
+tiers and inputs at once. A tier's input lives at
+``resolve_tier(a, t).paths()[key]`` (its own override, or the global path), so
+the search varies exactly what the tier reads.
+
+- :func:`break_even`: per tier, the ``utilization`` in [0, 1] and the year-1
+  ``price_per_gpu_hour`` in [0, ``PRICE_RANGE_FACTOR`` x max(the tier's price, 1)]
+  at which NPV = 0; NaN where NPV does not change sign in the range (the lowest
+  root if several).
+- :func:`break_even_utilization`: the utilization root of one tier (build
+  versus rent passes the ``avoided_cloud`` variant of the assumptions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from costmodel.core.model import assumptions_of
+from costmodel.core.roots import solve
+from costmodel.core.variants import run_variants
+from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.schema import Assumptions
+
+if TYPE_CHECKING:
+    from costmodel.core.model import Model
+
+PRICE_RANGE_FACTOR = 20.0  # break-even price searched in [0, 20 x the tier's price]
+KEYS = ("utilization", "price_per_gpu_hour")
+COLUMNS = [
+    "utilization",
+    "utilization_base",
+    "npv_at_utilization",
+    "price_per_gpu_hour",
+    "price_per_gpu_hour_base",
+    "npv_at_price_per_gpu_hour",
+    "utilization_path",
+    "price_per_gpu_hour_path",
+]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One root search: tier ``tier``'s input ``key`` (at dotted ``path``, base value
+    ``base``) over ``[lo, hi]``."""
+
+    tier: str
+    key: str
+    path: str
+    base: float
+    lo: float
+    hi: float
+
+
+def _npv_of_jobs(a: Assumptions, jobs: Sequence[Job], points: Sequence[np.ndarray]) -> list:
+    """NPV of job j at its candidate ``points[j]``, all jobs in one engine call:
+    every slot of the variant axis carries the base value of every other path."""
+    sizes = [len(p) for p in points]
+    starts = np.cumsum([0, *sizes])
+    variants: dict[str, np.ndarray] = {}
+    for job in jobs:
+        variants.setdefault(job.path, np.full(starts[-1], job.base))
+    for j, job in enumerate(jobs):
+        variants[job.path][starts[j] : starts[j + 1]] = points[j]
+    tiers = list(dict.fromkeys(job.tier for job in jobs))
+    res = run_variants(a, variants, tiers=tiers)
+    return [res[job.tier].metrics["npv"][starts[j] : starts[j + 1]] for j, job in enumerate(jobs)]
+
+
+def npv_roots(a: Assumptions, jobs: Sequence[Job]) -> tuple[np.ndarray, np.ndarray]:
+    """The first NPV root of each job (NaN: none in its range) and the NPV at it
+    (a check: about 0 relative to capex; NaN where there is no root)."""
+    sol = solve(
+        lambda pts: _npv_of_jobs(a, jobs, pts),
+        [j.lo for j in jobs],
+        [j.hi for j in jobs],
+    )
+    at = [np.array([j.base if np.isnan(r) else r]) for r, j in zip(sol.root, jobs, strict=True)]
+    check = np.array([float(v[0]) for v in _npv_of_jobs(a, jobs, at)])
+    return sol.root, np.where(np.isnan(sol.root), np.nan, check)
+
+
+def _job(a: Assumptions, tier: str, key: str) -> Job:
+    ti = resolve_tier(a, tier)
+    base = float(ti.values()[key])
+    top = 1.0 if key == "utilization" else PRICE_RANGE_FACTOR * max(base, 1.0)
+    return Job(tier, key, ti.paths()[key], base, 0.0, top)
+
+
+def break_even(x: Model | Assumptions, tiers: list[str] | None = None) -> pd.DataFrame:
+    """Per tier (index): the utilization and the year-1 price per GPU-hour at which
+    NPV = 0 (see the module docstring), their base values, the NPV at each
+    solution (``npv_at_*``) and the dotted paths varied."""
+    a = assumptions_of(x)
+    tiers = list(tiers or a.tiers)
+    jobs = [_job(a, t, key) for t in tiers for key in KEYS]
+    roots, checks = npv_roots(a, jobs)
+    out: dict[str, dict[str, Any]] = {t: {} for t in tiers}
+    for job, root, chk in zip(jobs, roots, checks, strict=True):
+        row = out[job.tier]
+        row[job.key] = float(root)
+        row[f"{job.key}_base"] = job.base
+        row[f"npv_at_{job.key}"] = float(chk)
+        row[f"{job.key}_path"] = job.path
+    df = pd.DataFrame.from_dict(out, orient="index")[COLUMNS]
+    df.index.name = "tier"
+    return df
+
+
+def break_even_utilization(a: Assumptions, tier: str) -> float:
+    """Utilization in [0, 1] at which the tier's NPV is 0 for assumptions ``a``
+    (NaN: none)."""
+    roots, _ = npv_roots(a, [_job(a, tier, "utilization")])
+    return float(roots[0])

@@ -1,0 +1,79 @@
+"""Engine results beyond the base case, computed once and read by the writers.
+
+``analyze(model)`` runs the tornado, the break-even search, build versus rent,
+workload sizing, the priced risks and (unless ``draws=0``) Monte Carlo, and
+optionally a scenario comparison; the workbook and the memo only read the
+finished :class:`Analysis`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from costmodel.analysis.breakeven import break_even
+from costmodel.analysis.buildrent import build_vs_rent
+from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, monte_carlo
+from costmodel.analysis.risks import risk_figures
+from costmodel.analysis.scenarios import compare
+from costmodel.analysis.sensitivity import tornado
+from costmodel.analysis.workloads import recommend
+from costmodel.core.model import model_of
+
+if TYPE_CHECKING:
+    from costmodel.analysis.montecarlo import MonteCarloResult
+    from costmodel.analysis.scenarios import CompareResult
+    from costmodel.core.model import Model
+    from costmodel.inputs.schema import Assumptions
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Results for one model: ``tornado`` (:func:`~costmodel.analysis.sensitivity.tornado`),
+    ``break_even`` (:func:`~costmodel.analysis.breakeven.break_even`),
+    ``build_vs_rent`` (:func:`~costmodel.analysis.buildrent.build_vs_rent`),
+    ``recommend`` (:func:`~costmodel.analysis.workloads.recommend`), ``risks``
+    (:func:`~costmodel.analysis.risks.risk_figures`), ``monte_carlo``
+    (:func:`~costmodel.analysis.montecarlo.monte_carlo`, or None) and ``scenarios``
+    (:func:`~costmodel.analysis.scenarios.compare`, or None)."""
+
+    tornado: pd.DataFrame
+    break_even: pd.DataFrame
+    build_vs_rent: pd.DataFrame
+    recommend: pd.DataFrame
+    risks: pd.DataFrame
+    monte_carlo: MonteCarloResult | None = None
+    scenarios: CompareResult | None = None
+
+    @property
+    def tiers(self) -> list[str]:
+        """The tiers analysed, in model order."""
+        return [str(t) for t in self.break_even.index]
+
+
+def analyze(
+    model: Model | Assumptions,
+    *,
+    draws: int = DEFAULT_DRAWS,
+    seed: int = DEFAULT_SEED,
+    scenarios: Mapping[str, Any] | None = None,
+    metric: str = "npv",
+) -> Analysis:
+    """Compute the :class:`Analysis` of ``model`` (a model or its assumptions):
+    ``draws`` Monte Carlo draws at ``seed`` (0 draws: none), and the named
+    ``scenarios`` layered on the model's assumptions (see
+    :func:`costmodel.analysis.scenarios.compare`)."""
+    m = model_of(model)
+    a = m.assumptions
+    return Analysis(
+        tornado=tornado(a, metric=metric, tiers=m.tiers),
+        break_even=break_even(a, tiers=m.tiers),
+        build_vs_rent=build_vs_rent(m),
+        recommend=recommend(m),
+        risks=risk_figures(m),
+        monte_carlo=monte_carlo(a, n=draws, seed=seed) if draws > 0 else None,
+        scenarios=compare(a, scenarios) if scenarios else None,
+    )

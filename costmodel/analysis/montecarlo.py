@@ -1,0 +1,184 @@
+"""Monte Carlo simulation (spec 11) on the engine's scenario axis.
+
+Every ranged input (see :func:`costmodel.analysis.sensitivity.ranged_inputs`: ``low`` and
+``high`` given, or ``dist: normal`` with ``sd``) is drawn independently, N times:
+
+- ``triangular`` (the default): ``Triangular(low, value, high)``;
+- ``uniform``: ``Uniform(low, high)``;
+- ``normal``: ``Normal(value, sd)`` clipped to the field's valid interval
+  (rates and fractions to [0, 1], network share to [0, 1), prices and sizes to
+  ``>= 0``, PUE to ``>= 1``; ``low``/``high`` do not clip).
+
+A zero-width range (``low == high``) or ``sd = 0`` gives the value itself.
+All draws are made up front from ``numpy.random.default_rng(seed)``, input by input
+in model order, so the numbers depend only on the assumptions, ``n`` and ``seed``
+(not on the chunk size). The draws then go through
+:func:`costmodel.core.model.run_variants` in chunks of ``chunk_size`` scenarios (one
+vectorised engine evaluation per tier and chunk; memory stays bounded).
+
+Per tier the summary gives P10/P50/P90 (``numpy.percentile``, linear
+interpolation) of ``npv``, ``irr`` and ``cost_per_gpu_hour``, their means,
+``P(npv > 0)`` = share of draws with ``npv > 0``, and ``irr_missing`` = share of
+draws without an IRR (IRR percentiles are over the draws that have one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import glob
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
+from costmodel.analysis.sensitivity import RangedInput, ranged_inputs
+from costmodel.core.model import assumptions_of
+from costmodel.core.variants import run_variants
+from costmodel.inputs.schema import Assumptions
+
+if TYPE_CHECKING:
+    from costmodel.core.model import Model
+
+METRICS = ("npv", "irr", "cost_per_gpu_hour")
+CHUNK_SIZE = 10_000
+
+
+@dataclass(frozen=True)
+class MonteCarloResult:
+    """``summary``: one row per tier (see module docstring); ``draws``: tier ->
+    DataFrame (n rows) of ``npv``, ``irr``, ``cost_per_gpu_hour``; ``samples``:
+    DataFrame (n rows) of the drawn inputs by dotted path; ``inputs``: what was
+    varied; ``skipped``: ranged paths no tier reads; ``n``, ``seed``."""
+
+    n: int
+    seed: int
+    summary: pd.DataFrame
+    draws: dict[str, pd.DataFrame]
+    samples: pd.DataFrame
+    inputs: list[RangedInput]
+    skipped: list[str]
+
+
+def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray]:
+    """``n`` draws of each input (see module docstring), path -> (n,) array."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, np.ndarray] = {}
+    for x in inputs:
+        if x.dist == "normal":
+            sd = x.sd or 0.0
+            draw = rng.normal(x.value, sd, n) if sd > 0 else np.full(n, x.value)
+            draw = np.clip(draw, x.lower, x.upper)
+        elif x.low == x.high:
+            draw = np.full(n, x.value)
+        elif x.dist == "uniform":
+            draw = rng.uniform(x.low, x.high, n)
+        else:
+            draw = rng.triangular(x.low, x.value, x.high, n)
+        out[x.path] = draw
+    return out
+
+
+@contextlib.contextmanager
+def _blas_single_thread() -> Iterator[None]:
+    """Run numpy's bundled OpenBLAS single-threaded for the duration (then restore).
+
+    The chunks already keep both cores busy; a multithreaded BLAS called from
+    two worker threads oversubscribes them and runs several times slower. Best
+    effort: a no-op where numpy's BLAS is not a bundled OpenBLAS."""
+    lib = get = put = None
+    with contextlib.suppress(Exception):
+        libs = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
+        lib = ctypes.CDLL(sorted(glob.glob(os.path.join(libs, "*openblas*")))[0])
+        get = lib.scipy_openblas_get_num_threads64_
+        put = lib.scipy_openblas_set_num_threads64_
+    if get is None or put is None:
+        yield
+        return
+    before = int(get())
+    put(1)
+    try:
+        yield
+    finally:
+        put(before)
+
+
+def _summarize(draws: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    rows = {}
+    for tier, d in draws.items():
+        row: dict[str, float] = {}
+        for m in METRICS:
+            v = d[m].to_numpy()
+            ok = v[~np.isnan(v)]
+            p10, p50, p90 = np.percentile(ok, [10, 50, 90]) if ok.size else (np.nan,) * 3
+            row[f"{m}_p10"], row[f"{m}_p50"], row[f"{m}_p90"] = p10, p50, p90
+            row[f"{m}_mean"] = float(ok.mean()) if ok.size else np.nan
+        row["p_npv_positive"] = float(np.mean(d["npv"].to_numpy() > 0))
+        row["irr_missing"] = float(np.mean(np.isnan(d["irr"].to_numpy())))
+        rows[tier] = row
+    df = pd.DataFrame.from_dict(rows, orient="index")
+    df.index.name = "tier"
+    return df
+
+
+def monte_carlo(
+    x: Model | Assumptions,
+    n: int = DEFAULT_DRAWS,
+    seed: int = DEFAULT_SEED,
+    *,
+    tiers: list[str] | None = None,
+    chunk_size: int = CHUNK_SIZE,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> MonteCarloResult:
+    """Draw ``n`` scenarios of the ranged inputs of ``x`` (a model or its
+    assumptions) with ``seed`` and evaluate every tier on them (see module
+    docstring). ``workers`` threads (default: up to 2) evaluate chunks
+    concurrently (numpy releases the GIL); results do not depend on
+    ``workers`` or ``chunk_size``. ``progress(done, n)`` is called after each
+    chunk."""
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    assumptions = assumptions_of(x)
+    tiers = list(tiers or assumptions.tiers)
+    inputs, skipped = ranged_inputs(assumptions, include_normal=True)
+    draws_in = sample(inputs, n, seed)
+    out = {t: {m: np.empty(n) for m in METRICS} for t in tiers}
+    bounds = [(s, min(s + chunk_size, n)) for s in range(0, n, max(1, chunk_size))]
+
+    def run(lo_hi: tuple[int, int]) -> int:
+        lo, hi = lo_hi
+        res = run_variants(assumptions, {p: v[lo:hi] for p, v in draws_in.items()}, tiers=tiers)
+        for t in tiers:
+            for m in METRICS:
+                out[t][m][lo:hi] = res[t].metrics[m]
+        return hi - lo
+
+    workers = workers or min(2, os.cpu_count() or 1)
+    done = 0
+    if workers > 1 and len(bounds) > 1:
+        with _blas_single_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
+            for k in pool.map(run, bounds):
+                done += k
+                if progress:
+                    progress(done, n)
+    else:
+        for b in bounds:
+            done += run(b)
+            if progress:
+                progress(done, n)
+    draws = {t: pd.DataFrame(out[t]) for t in tiers}
+    return MonteCarloResult(
+        n=n,
+        seed=seed,
+        summary=_summarize(draws),
+        draws=draws,
+        samples=pd.DataFrame(draws_in),
+        inputs=inputs,
+        skipped=skipped,
+    )

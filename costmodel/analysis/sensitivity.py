@@ -1,0 +1,207 @@
+"""Ranged inputs and the tornado (spec 11), on the engine's scenario axis.
+
+Every variant goes through :func:`costmodel.core.variants.run_variants` in one
+vectorised evaluation; nothing loops over builds. Break-even is in
+:mod:`costmodel.analysis.breakeven`.
+
+- **Ranged inputs**: every :class:`~costmodel.inputs.schema.Quantity` of the validated
+  assumptions (``workloads`` excluded) with both ``low`` and ``high``, named by its
+  dotted path. An input that no engine input of any tier reads (a catalogue server
+  no tier uses, say) is *skipped* and listed as such.
+- **Tornado**: for input i with range ``[low_i, high_i]`` and tier t,
+  ``at_low = metric_t(x_i = low_i)``, ``at_high = metric_t(x_i = high_i)``, all other
+  inputs at their value; ``swing = |at_high - at_low|``. The 2n variants (plus the
+  base case) are one ``run_variants`` call.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel
+
+from costmodel.core.engine import SUMMARY_COLUMNS
+from costmodel.core.model import assumptions_of
+from costmodel.core.variants import run_variants
+from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.schema import Assumptions, Bounds, Quantity
+
+if TYPE_CHECKING:
+    from costmodel.core.model import Model
+
+
+# ----------------------------------------------------------------------------- ranged inputs
+
+
+@dataclass(frozen=True)
+class RangedInput:
+    """One varied input: dotted ``path``, ``value``, range, distribution and the
+    field's valid interval ``[lower, upper]`` (used to clip normal draws)."""
+
+    path: str
+    value: float
+    low: float | None
+    high: float | None
+    dist: str  # triangular | uniform | normal
+    sd: float | None
+    unit: str | None
+    lower: float = -math.inf
+    upper: float = math.inf
+    tiers: tuple[str, ...] = field(default=())  # tiers whose engine inputs read it
+
+
+def _field_bounds(info: Any) -> tuple[float, float]:
+    """Valid interval of a Quantity field, from the schema's :class:`Bounds`
+    validator; open bounds become the next representable number."""
+    for meta in getattr(info, "metadata", ()):
+        b = getattr(meta, "func", None)
+        if isinstance(b, Bounds):
+            lo = -math.inf if b.lo is None else float(b.lo)
+            hi = math.inf if b.hi is None else float(b.hi)
+            if b.lo_open:
+                lo = math.nextafter(lo, math.inf)
+            if b.hi_open:
+                hi = math.nextafter(hi, -math.inf)
+            return lo, hi
+    return -math.inf, math.inf
+
+
+def _dict_value_info(model: type[BaseModel], name: str) -> Any:
+    """FieldInfo-like metadata holder of the values of a ``dict[str, Q]`` field."""
+    from typing import get_args
+
+    args = get_args(model.model_fields[name].annotation)
+    inner = args[1] if len(args) == 2 else None
+
+    class _Info:
+        metadata = list(getattr(inner, "__metadata__", ()))
+
+    return _Info
+
+
+def _walk(node: Any, path: str, info: Any, out: list[tuple[str, Quantity, Any]]) -> None:
+    if isinstance(node, Quantity):
+        out.append((path, node, info))
+    elif isinstance(node, BaseModel):
+        for name, finfo in type(node).model_fields.items():
+            if not path and name == "workloads":
+                continue
+            child = getattr(node, name)
+            sub = f"{path}.{name}" if path else name
+            if isinstance(child, dict):
+                vinfo = _dict_value_info(type(node), name)
+                for key, item in child.items():
+                    _walk(item, f"{sub}.{key}", vinfo, out)
+            else:
+                _walk(child, sub, finfo, out)
+
+
+def _readers(a: Assumptions) -> dict[str, tuple[str, ...]]:
+    """dotted path -> tiers with an engine input resolved from it."""
+    readers: dict[str, list[str]] = {}
+    for t in a.tiers:
+        for path in set(resolve_tier(a, t).paths().values()):
+            readers.setdefault(path, []).append(t)
+    return {p: tuple(ts) for p, ts in readers.items()}
+
+
+def ranged_inputs(
+    a: Assumptions, *, include_normal: bool = False
+) -> tuple[list[RangedInput], list[str]]:
+    """``(inputs, skipped)``: every Quantity with ``low`` and ``high`` (and, with
+    ``include_normal``, every ``dist: normal`` one with ``sd``), in model order, that
+    some tier's engine reads; ``skipped``: the paths of those that none reads."""
+    found: list[tuple[str, Quantity, Any]] = []
+    _walk(a, "", None, found)
+    readers = _readers(a)
+    inputs: list[RangedInput] = []
+    skipped: list[str] = []
+    for path, q, info in found:
+        ranged = q.low is not None and q.high is not None
+        normal = include_normal and q.dist == "normal" and q.sd is not None
+        if not (ranged or normal):
+            continue
+        if path not in readers:
+            skipped.append(path)
+            continue
+        lower, upper = _field_bounds(info)
+        inputs.append(
+            RangedInput(
+                path=path,
+                value=float(q.value),
+                low=None if q.low is None else float(q.low),
+                high=None if q.high is None else float(q.high),
+                dist=q.dist or "triangular",
+                sd=None if q.sd is None else float(q.sd),
+                unit=q.unit,
+                lower=lower,
+                upper=upper,
+                tiers=readers[path],
+            )
+        )
+    return inputs, skipped
+
+
+METRICS_ALLOWED = tuple(c for c in SUMMARY_COLUMNS if c != "scale_class")
+
+
+def _check_metric(metric: str) -> None:
+    if metric not in METRICS_ALLOWED:
+        raise ValueError(f"unknown metric {metric!r}; choose one of: {', '.join(METRICS_ALLOWED)}")
+
+
+# ----------------------------------------------------------------------------- tornado
+
+
+def tornado(
+    x: Model | Assumptions, metric: str = "npv", tiers: list[str] | None = None
+) -> pd.DataFrame:
+    """One row per (ranged input, tier): ``input, tier, unit, value, low, high, base,
+    at_low, at_high, swing`` with ``swing = |at_high - at_low|``, sorted by swing
+    (largest first; NaN last; ties in model order). ``df.attrs``: ``metric`` and
+    ``skipped`` (ranged paths that no tier reads).
+
+    Variant 2i sets input i to its low, 2i + 1 to its high; the last variant is the
+    base case: one ``run_variants`` call for everything.
+    """
+    _check_metric(metric)
+    a = assumptions_of(x)
+    tiers = list(tiers or a.tiers)
+    inputs, skipped = ranged_inputs(a)
+    n = len(inputs)
+    variants: dict[str, np.ndarray] = {}
+    for i, x in enumerate(inputs):
+        arr = np.full(2 * n + 1, x.value)
+        arr[2 * i], arr[2 * i + 1] = x.low, x.high
+        variants[x.path] = arr
+    results = run_variants(a, variants, tiers=tiers)
+    rows = []
+    for i, x in enumerate(inputs):
+        for t in tiers:
+            m = results[t].metrics[metric]
+            lo_v, hi_v, base = float(m[2 * i]), float(m[2 * i + 1]), float(m[2 * n])
+            rows.append(
+                {
+                    "input": x.path,
+                    "tier": t,
+                    "unit": x.unit or "",
+                    "value": x.value,
+                    "low": x.low,
+                    "high": x.high,
+                    "base": base,
+                    "at_low": lo_v,
+                    "at_high": hi_v,
+                    "swing": abs(hi_v - lo_v),
+                }
+            )
+    cols = ["input", "tier", "unit", "value", "low", "high", "base", "at_low", "at_high", "swing"]
+    df = pd.DataFrame(rows, columns=cols)
+    df = df.sort_values("swing", ascending=False, kind="stable", na_position="last")
+    df = df.reset_index(drop=True)
+    df.attrs["metric"] = metric
+    df.attrs["skipped"] = skipped
+    return df

@@ -1,0 +1,145 @@
+"""Workload sizing and tier recommendation (spec 10): "the task decides the
+scale, not the budget".
+
+For each workload of the assumptions and each tier:
+
+- training FLOPs ``6 * params * tokens`` (LoRA: times the workload's
+  ``lora_flops_factor``, else ``sizing.lora_flops_factor``);
+- memory floor, training: ``ceil(params * sizing.training_bytes_per_param /
+  (gpu_memory_gb * 1e9 * sizing.usable_memory_fraction))`` GPUs; inference: per
+  replica ``ceil(params * bytes_per_param * sizing.inference_overhead /
+  (gpu_memory_gb * 1e9))`` GPUs, replicas ``ceil(tokens_per_s /
+  (tokens_per_s_per_gpu * per_replica))``, floor = per replica x replicas;
+- days on the tier (training): ``FLOPs / (gpus * tflops_bf16 * 1e12 * mfu *
+  goodput * 86400)``, using every GPU of the tier;
+- feasible: the tier has at least the memory floor and (training) finishes
+  within ``deadline_days``;
+- GPU-hours used: training ``gpus * days * 24``; inference ``floor * hours of the
+  horizon``; share of the tier's horizon capacity ``gpus * 730 * M`` (idle share =
+  1 - share: over-buying shows as idle capacity);
+- recommended: the feasible tier with the lowest TCO.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from costmodel.core.units import (
+    BYTES_PER_GB,
+    FLOP_PER_TFLOP,
+    HOURS_PER_DAY,
+    HOURS_PER_MONTH,
+    PARAMS_PER_BILLION,
+    SECONDS_PER_DAY,
+)
+
+if TYPE_CHECKING:
+    from costmodel.core.model import Model
+
+
+COLUMNS = (
+    "kind",
+    "gpus",
+    "memory_floor_gpus",
+    "meets_memory",
+    "flops",
+    "days_needed",
+    "deadline_days",
+    "meets_deadline",
+    "feasible",
+    "gpu_hours_used",
+    "share_of_horizon",
+    "idle_share",
+    "tco",
+    "recommended",
+)
+
+
+def recommend(model: Model) -> pd.DataFrame:
+    """One row per (workload, tier); see the module docstring for each column.
+
+    ``df.attrs["recommended"]`` maps each workload to its recommended tier (None
+    where no tier is feasible)."""
+    a = model.assumptions
+    sizing = a.sizing
+    s = model.summary()
+    rows = []
+    for w in a.workloads:
+        params = w.params_b.value * PARAMS_PER_BILLION
+        for tier in model.tiers:
+            ti = model.inputs[tier].values()
+            gpus = int(s.loc[tier, "gpus"])
+            mem_b = ti["gpu_memory_gb"] * BYTES_PER_GB
+            horizon_h = gpus * HOURS_PER_MONTH * model.months
+            if w.kind == "inference":
+                per_replica = math.ceil(
+                    params * w.bytes_per_param.value * sizing.inference_overhead.value / mem_b
+                )
+                replicas = math.ceil(
+                    w.tokens_per_s.value / (w.tokens_per_s_per_gpu.value * per_replica)
+                )
+                floor = per_replica * replicas
+                flops = float("nan")
+                days = float("nan")
+                meets_deadline = True
+                used = min(floor, gpus) * HOURS_PER_MONTH * model.months
+            else:
+                floor = math.ceil(
+                    params
+                    * sizing.training_bytes_per_param.value
+                    / (mem_b * sizing.usable_memory_fraction.value)
+                )
+                factor = (
+                    (w.lora_flops_factor or a.sizing.lora_flops_factor).value
+                    if w.kind == "lora"
+                    else 1.0
+                )
+                flops = 6 * params * w.tokens_b.value * PARAMS_PER_BILLION * factor
+                rate = (
+                    gpus
+                    * ti["tflops_bf16"]
+                    * FLOP_PER_TFLOP
+                    * ti["mfu"]
+                    * float(s.loc[tier, "goodput"])
+                )
+                days = flops / (rate * SECONDS_PER_DAY) if rate > 0 else float("inf")
+                meets_deadline = days <= w.deadline_days.value
+                used = gpus * min(days * HOURS_PER_DAY, HOURS_PER_MONTH * model.months)
+            meets_memory = gpus >= floor
+            share = used / horizon_h if horizon_h > 0 else float("nan")
+            rows.append(
+                {
+                    "workload": w.name,
+                    "tier": tier,
+                    "kind": w.kind,
+                    "gpus": gpus,
+                    "memory_floor_gpus": floor,
+                    "meets_memory": meets_memory,
+                    "flops": flops,
+                    "days_needed": days,
+                    "deadline_days": w.deadline_days.value if w.deadline_days else float("nan"),
+                    "meets_deadline": bool(meets_deadline),
+                    "feasible": bool(meets_memory and meets_deadline),
+                    "gpu_hours_used": used,
+                    "share_of_horizon": share,
+                    "idle_share": 1 - share,
+                    "tco": float(s.loc[tier, "tco"]),
+                    "recommended": False,
+                }
+            )
+    df = pd.DataFrame(rows, columns=["workload", "tier", *COLUMNS])
+    chosen: dict[str, str | None] = {}
+    for name, group in df.groupby("workload", sort=False):
+        feasible = group[group["feasible"]]
+        if feasible.empty:
+            chosen[str(name)] = None
+            continue
+        best = feasible["tco"].idxmin()
+        df.loc[best, "recommended"] = True
+        chosen[str(name)] = str(df.loc[best, "tier"])
+    df = df.set_index(["workload", "tier"])
+    df.attrs["recommended"] = chosen
+    return df

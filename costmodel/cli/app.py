@@ -1,0 +1,106 @@
+"""What every ``costmodel`` command shares: the Typer app, option types, the
+consoles, loading with ``--set`` and error handling.
+
+Module-level imports are Typer and the standard library only: ``costmodel
+--help`` loads no numerical library. Commands import what they need when run.
+
+Exit status of every command: 0 on success, 2 on invalid input (message on
+stderr, nothing written), 1 on any other error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from costmodel.inputs.schema import Assumptions
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Cost, cash flow and return of GPU compute centers by scale tier.",
+)
+
+
+@cache
+def out() -> Console:
+    """The console of results (stdout)."""
+    from rich.console import Console
+
+    return Console()
+
+
+@cache
+def err() -> Console:
+    """The console of messages (stderr)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+class Format(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+PathsArg = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        help="Assumption files or directories, merged in order (default: the bundled default)."
+    ),
+]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override one input: dotted.path=value (repeatable)."),
+]
+
+
+def guard(fn: Callable[[], Any]) -> None:
+    """Run ``fn``; map invalid input to exit 2 and other failures to exit 1."""
+    from costmodel.inputs.errors import AssumptionError
+
+    try:
+        fn()
+    except AssumptionError as exc:
+        err().print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the CLI reports, the library raises
+        err().print(
+            f"[bold red]error:[/] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
+        )
+        raise typer.Exit(1) from None
+
+
+def load(paths: list[Path] | None, sets: list[str] | None) -> Assumptions:
+    """Load ``paths`` (the bundled default if none) with the ``--set`` overrides."""
+    from costmodel.inputs.loader import load_assumptions, parse_override
+
+    overrides = dict(parse_override(s) for s in (sets or []))
+    return load_assumptions(*(paths or []), overrides=overrides)
+
+
+def write_json(doc: Any) -> None:
+    """Print ``doc`` as indented JSON on stdout."""
+    import json
+    import sys
+
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_text(text: str) -> None:
+    """Print ``text`` as it is on stdout (CSV)."""
+    import sys
+
+    sys.stdout.write(text)

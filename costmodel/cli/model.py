@@ -1,0 +1,238 @@
+"""``costmodel build | summary | recommend | validate | init | schema`` (spec 12)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
+from costmodel.cli.app import (
+    Format,
+    FormatOpt,
+    PathsArg,
+    SetOpt,
+    app,
+    guard,
+    load,
+    out,
+    write_json,
+    write_text,
+)
+
+
+class Lang(str, Enum):
+    en = "en"
+    zh = "zh"
+    both = "both"
+
+
+MEMO_NAMES = {"en": "memo.html", "zh": "memo.zh.html"}
+
+
+@app.command("build")
+def build_cmd(
+    paths: PathsArg = None,
+    out_dir: Annotated[Path, typer.Option("-o", "--out", help="Output directory.")] = Path("out"),
+    set_: SetOpt = None,
+    lang: Annotated[
+        Lang, typer.Option(help="Memo language: en (memo.html), zh (memo.zh.html) or both.")
+    ] = Lang.both,
+    template_dir: Annotated[
+        Path | None, typer.Option(help="Directory of memo templates that replace the bundled ones.")
+    ] = None,
+    scenario: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scenario", "-s", help="NAME=PATH[,PATH]: also compare this overlay (repeatable)."
+        ),
+    ] = None,
+    draws: Annotated[
+        int, typer.Option("--draws", "-n", min=0, help="Monte Carlo draws (0: none).")
+    ] = DEFAULT_DRAWS,
+    seed: Annotated[int, typer.Option(help="Monte Carlo seed.")] = DEFAULT_SEED,
+) -> None:
+    """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo."""
+
+    def run() -> None:
+        from costmodel.analysis.bundle import analyze
+        from costmodel.cli.compare import parse_scenarios
+        from costmodel.cli.tables import summary_table
+        from costmodel.core.metrics import HEADLINE
+        from costmodel.core.model import build
+        from costmodel.report.memo.render import write_memo
+        from costmodel.report.workbook.book import write_workbook
+
+        a = load(paths, set_)  # invalid input stops here: nothing is written
+        model = build(a)
+        overlays = parse_scenarios(scenario) if scenario else None
+        analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
+        written = [write_workbook(model, out_dir / "model.xlsx", analysis=analysis)]
+        langs = ["en", "zh"] if lang is Lang.both else [lang.value]
+        for code in langs:
+            written.append(
+                write_memo(
+                    model,
+                    out_dir / MEMO_NAMES[code],
+                    lang=code,
+                    template_dir=template_dir,
+                    analysis=analysis,
+                )
+            )
+        for p in written:
+            out().print(f"wrote {p}", highlight=False)
+        out().print(summary_table(model.summary()[list(HEADLINE)], a.name, a.currency))
+
+    guard(run)
+
+
+@app.command()
+def summary(
+    paths: PathsArg = None,
+    set_: SetOpt = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    """Print each tier's capex, opex, TCO, cost per GPU-hour, NPV, IRR and payback."""
+
+    def run() -> None:
+        from costmodel.core.model import build
+        from costmodel.report.format import by_index
+
+        a = load(paths, set_)
+        df = build(a).summary()
+        if fmt is Format.json:
+            write_json(by_index(df))
+        elif fmt is Format.csv:
+            write_text(df.to_csv())
+        else:
+            from costmodel.cli.tables import summary_table
+
+            title = f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})"
+            out().print(summary_table(df, title, a.currency))
+            out().print(
+                "Empty cells (-): no IRR root, no payback within the horizon, or no denominator.",
+                style="dim",
+            )
+
+    guard(run)
+
+
+@app.command("recommend")
+def recommend_cmd(
+    paths: PathsArg = None,
+    set_: SetOpt = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    """Size each workload on each tier and recommend the cheapest tier that fits."""
+
+    def run() -> None:
+        from costmodel.analysis.workloads import recommend
+        from costmodel.core.model import build
+        from costmodel.report.format import records
+
+        a = load(paths, set_)
+        df = recommend(build(a))
+        chosen = df.attrs["recommended"]
+        if fmt is Format.json:
+            write_json({"recommended": chosen, "rows": records(df.reset_index())})
+        elif fmt is Format.csv:
+            write_text(df.to_csv())
+        else:
+            from costmodel.cli.tables import recommend_table
+
+            out().print(recommend_table(df, f"{a.name}: which scale fits which task"))
+            out().print("floor: GPUs needed for memory; days: training time on all the tier's "
+                        "GPUs; due: deadline; use: share of the tier's horizon GPU-hours; * = "
+                        "recommended (cheapest TCO that fits)", style="dim")  # fmt: skip
+            for w, t in chosen.items():
+                out().print(f"{w}: {t or 'no tier fits'}", highlight=False)
+
+    guard(run)
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="Assumption files or directories.")],
+    set_: SetOpt = None,
+) -> None:
+    """Check assumption files; print what they define or every problem found."""
+
+    def run() -> None:
+        a = load(paths, set_)
+        tiers = ", ".join(f"{k} ({t.gpus} x {t.server})" for k, t in a.tiers.items())
+        out().print(
+            f"ok: {a.name}: {len(a.tiers)} tiers: {tiers}; {len(a.servers)} servers in catalogue",
+            highlight=False,
+        )
+
+    guard(run)
+
+
+@app.command()
+def init(
+    directory: Annotated[
+        Path, typer.Argument(help="Directory to create with editable assumption files.")
+    ],
+    force: Annotated[bool, typer.Option(help="Overwrite files that already exist.")] = False,
+) -> None:
+    """Copy the bundled default assumption files (and scenario overlays) to DIRECTORY."""
+
+    def run() -> None:
+        import shutil
+
+        from costmodel.inputs.errors import AssumptionError, Problem
+        from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+        from costmodel.report import output
+
+        sources = sorted(default_assumptions_dir().glob("*.yaml"))
+        scen = sorted(scenarios_dir().glob("*.yaml"))
+        targets = [directory / f.name for f in sources] + [
+            directory / "scenarios" / f.name for f in scen
+        ]
+        clash = [str(t) for t in targets if t.exists()]
+        if clash and not force:
+            raise AssumptionError(
+                Problem(
+                    str(directory),
+                    "",
+                    "",
+                    f"{len(clash)} files already exist (e.g. {clash[0]}); use --force to overwrite",
+                )
+            )
+        for src, dst in zip([*sources, *scen], targets, strict=True):
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            output.write_with(dst, lambda tmp, s=src: shutil.copyfile(s, tmp))
+        example = directory / "scenarios" / (scen[0].name if scen else "x.yaml")
+        out().print(
+            f"wrote {len(sources)} assumption files and {len(scen)} scenario overlays "
+            f"to {directory}\ntry: costmodel summary {directory}\n"
+            f" or: costmodel summary {directory} {example}",
+            highlight=False,
+        )
+
+    guard(run)
+
+
+@app.command()
+def schema(
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")
+    ] = None,
+) -> None:
+    """Print the JSON Schema of assumption files (for editor autocompletion)."""
+
+    def run() -> None:
+        import json
+
+        from costmodel.inputs.schema import json_schema
+        from costmodel.report import output as files
+
+        text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+        if output is None:
+            write_text(text)
+        else:
+            files.write_text(output, text)
+
+    guard(run)

@@ -1,0 +1,111 @@
+"""Pure, vectorised finance functions (no I/O).
+
+Arrays have a leading scenario axis ``S`` and a trailing period axis. Timing:
+``values[..., 0]`` is at t=0 and is not discounted, as in ``numpy_financial.npv``
+(Excel's ``NPV`` starts at period 1; the workbook adds the t=0 flow outside).
+
+Failure policy: a metric that does not exist (no IRR root, no payback, a zero
+denominator) is ``NaN``, never an exception or infinity.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from costmodel.core.units import MONTHS_PER_YEAR
+
+FloatArray = NDArray[np.float64]
+
+
+def monthly_rate(annual_rate: ArrayLike) -> FloatArray:
+    """``r_m = (1 + r)^(1/12) - 1``."""
+    return np.power(1.0 + np.asarray(annual_rate, dtype=float), 1.0 / MONTHS_PER_YEAR) - 1.0
+
+
+def annualize(monthly: ArrayLike) -> FloatArray:
+    """``(1 + r_m)^12 - 1``."""
+    return np.power(1.0 + np.asarray(monthly, dtype=float), MONTHS_PER_YEAR) - 1.0
+
+
+def discount_factors(annual_rate: ArrayLike, months: int) -> FloatArray:
+    """``d_m = (1 + r_m)^(-m)`` for m = 0..months; shape ``(S, months + 1)``."""
+    r_m = np.atleast_1d(monthly_rate(annual_rate))[:, None]
+    return np.power(1.0 + r_m, -np.arange(months + 1, dtype=float)[None, :])
+
+
+def safe_divide(num: ArrayLike, den: ArrayLike) -> FloatArray:
+    """``num / den``, NaN where ``den`` is 0 (or either is NaN)."""
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = np.where(den != 0, num / np.where(den != 0, den, 1.0), np.nan)
+    return out
+
+
+# ----------------------------------------------------------------------------- depreciation
+
+
+def depreciation_annual(
+    cost: ArrayLike, salvage_fraction: ArrayLike, method: str, life_years: int
+) -> FloatArray:
+    """Annual depreciation for asset years k = 1..L; shape ``(S, L)``.
+
+    With cost C, salvage S = salvage_fraction * C and life L:
+
+    - ``straight_line`` (Excel ``SLN``): ``(C - S) / L``
+    - ``sum_of_years`` (Excel ``SYD``): ``(C - S) * (L - k + 1) / (L (L + 1) / 2)``
+    - ``double_declining`` (Excel ``VDB`` with factor 2, switching to straight line):
+      with book value B at the start of year k,
+      ``dep_k = min(max(B * 2 / L, (B - S) / (L - k + 1)), B - S)``
+    """
+    c = np.atleast_1d(np.asarray(cost, dtype=float))
+    s = np.broadcast_to(np.asarray(salvage_fraction, dtype=float), c.shape) * c
+    L = int(life_years)
+    k = np.arange(1, L + 1, dtype=float)[None, :]
+    base = (c - s)[:, None]
+    if method == "straight_line":
+        return np.broadcast_to(base / L, (c.size, L)).copy()
+    if method == "sum_of_years":
+        return base * (L - k + 1) / (L * (L + 1) / 2)
+    if method == "double_declining":
+        out = np.empty((c.size, L))
+        book = c.copy()
+        for j in range(L):
+            remaining = L - j
+            dep = np.minimum(np.maximum(book * 2.0 / L, (book - s) / remaining), book - s)
+            dep = np.maximum(dep, 0.0)  # book may sit a rounding error below salvage
+            out[:, j] = dep
+            book = book - dep
+        return out
+    raise ValueError(f"unknown depreciation method {method!r}")
+
+
+# ----------------------------------------------------------------------------- cash-flow metrics
+
+
+def present_value(values: ArrayLike, discount: ArrayLike) -> FloatArray:
+    """``sum_m values_m d_m`` along the last axis: the one discounting sum of the
+    package (``discount`` from :func:`discount_factors`)."""
+    return np.sum(np.multiply(values, discount), axis=-1)
+
+
+def npv_at_monthly_rates(values: ArrayLike, monthly_rates: ArrayLike) -> FloatArray:
+    """NPV of the cash flows ``values`` (t = 0..M, last axis) at each monthly rate
+    ``i_g``: ``sum_m v_m (1 + i_g)^(-m)``, shape ``(..., G)`` (the IRR grid)."""
+    v = np.asarray(values, dtype=float)
+    rates = np.asarray(monthly_rates, dtype=float)
+    powers = np.power(1.0 + rates[None, :], -np.arange(v.shape[-1], dtype=float)[:, None])
+    return v @ powers
+
+
+def payback_years(values: ArrayLike) -> FloatArray:
+    """Smallest m >= 1 with ``sum_{0..m} values >= 0``, in years (m / 12); NaN if never."""
+    v = np.atleast_2d(np.asarray(values, dtype=float))
+    # running sum month by month (the same additions as np.cumsum along a row)
+    total = v[:, 0].copy()
+    first = np.zeros(v.shape[0], dtype=np.intp)
+    for m in range(1, v.shape[1]):
+        total += v[:, m]
+        first[(first == 0) & (total >= 0)] = m
+    return np.where(first > 0, first / MONTHS_PER_YEAR, np.nan)

@@ -1,0 +1,102 @@
+"""Descriptions of the summary columns: label, unit kind and which way is better,
+and the policy for empty metrics.
+
+Shared by the CLI table, the workbook and the memo so that every output names
+and formats a metric the same way (formatting itself is in
+:mod:`costmodel.report.format` and :mod:`costmodel.report.memo.format`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["text", "count", "kw", "money", "money_per_hour", "pct", "years", "hours", "ratio"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    column: str
+    label: str
+    label_zh: str
+    kind: Kind
+    better: Literal["higher", "lower"] | None = None
+
+
+METRICS: dict[str, Metric] = {
+    m.column: m
+    for m in (
+        Metric("scale_class", "Scale class", "规模等级", "text"),
+        Metric("gpus", "GPUs", "GPU 数量", "count"),
+        Metric("servers", "Servers", "服务器台数", "count"),
+        Metric("racks", "Racks", "机柜数", "count"),
+        Metric("it_kw", "IT load (kW)", "IT 负载 (kW)", "kw"),
+        Metric("capex", "Capex", "初始投资", "money", "lower"),
+        Metric("capex_servers", "Capex: servers", "投资：服务器", "money"),
+        Metric("capex_network", "Capex: network", "投资：网络", "money"),
+        Metric("capex_storage", "Capex: storage", "投资：存储", "money"),
+        Metric("capex_facility", "Capex: facility", "投资：机房", "money"),
+        Metric("network_share", "Network share of hardware", "网络占硬件比例", "pct"),
+        Metric("opex_year1", "Opex, year 1", "首年运营成本", "money", "lower"),
+        Metric("tco", "TCO (nominal)", "总拥有成本（名义）", "money"),
+        Metric("gpu_hours", "GPU-hours sold", "售出 GPU 小时", "count"),
+        Metric(
+            "tco_per_gpu_hour", "TCO per GPU-hour", "每 GPU 小时 TCO", "money_per_hour", "lower"
+        ),
+        Metric(
+            "cost_per_gpu_hour",
+            "Levelized cost per GPU-hour",
+            "平准化每 GPU 小时成本",
+            "money_per_hour",
+            "lower",
+        ),
+        Metric("revenue", "Revenue (nominal)", "收入（名义）", "money", "higher"),
+        Metric("npv", "NPV", "净现值 NPV", "money", "higher"),
+        Metric("irr", "IRR", "内部收益率 IRR", "pct", "higher"),
+        Metric("payback_years", "Payback (years)", "回收期（年）", "years", "lower"),
+        Metric("roi", "ROI", "投资回报率 ROI", "pct", "higher"),
+        Metric("mtbf_hours", "Cluster MTBF (hours)", "集群平均故障间隔（小时）", "hours", "higher"),
+        Metric(
+            "checkpoint_interval_hours",
+            "Optimal checkpoint interval (hours)",
+            "最优检查点间隔（小时）",
+            "hours",
+        ),
+        Metric("goodput", "Goodput", "有效产出率", "pct", "higher"),
+        Metric(
+            "cost_per_effective_gpu_hour",
+            "Cost per effective GPU-hour",
+            "每有效 GPU 小时成本",
+            "money_per_hour",
+            "lower",
+        ),
+        Metric(
+            "cost_per_pflop_hour",
+            "Cost per PFLOP-hour",
+            "每 PFLOP 小时成本",
+            "money_per_hour",
+            "lower",
+        ),
+    )
+}
+
+
+#: the metrics a short table shows (build output, scenario comparison)
+HEADLINE = (
+    "gpus",
+    "capex",
+    "opex_year1",
+    "tco",
+    "cost_per_gpu_hour",
+    "npv",
+    "irr",
+    "payback_years",
+)
+
+
+def is_empty(x: object) -> bool:
+    """The package's policy for a metric that does not exist (no IRR root, no
+    payback, a zero denominator): it is NaN (or None once it leaves numpy), never
+    an exception or infinity. True for None, NaN and infinities."""
+    return x is None or (isinstance(x, float | int) and not math.isfinite(x))

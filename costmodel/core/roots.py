@@ -1,0 +1,364 @@
+"""Root finding by bracketing, vectorised over rows (one implementation for the
+whole package).
+
+- :func:`brackets` marks the grid intervals where a sampled function changes sign
+  (one end exactly 0 counts; NaN ends never do). Every root search uses it.
+- :func:`first_bracket` / :func:`nearest_bracket` pick one bracket per row.
+- :func:`solve` refines brackets of many independent problems at once by rounds
+  of finer grids, each round one call of the caller's vectorised function (the
+  break-even searches of :mod:`costmodel.analysis`).
+- :func:`irr_monthly` / :func:`irr_annual`: the internal rate of return of cash
+  flows, bracketed on :func:`irr_rate_grid` and refined by safeguarded Newton
+  steps. The workbook's IRR sheet uses the same grid (:func:`irr_rate_grid`) and
+  its bisection (:func:`bisect_trace`).
+
+Failure policy: a root that does not exist is ``NaN``, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from costmodel.core.finance import FloatArray, annualize, npv_at_monthly_rates
+from costmodel.core.units import IRR_ROOT_TOLERANCE, IRR_STEP_TOLERANCE
+
+# ----------------------------------------------------------------------------- brackets
+
+
+def brackets(f: ArrayLike) -> np.ndarray:
+    """Boolean ``(..., G - 1)``: interval ``[g, g + 1]`` brackets a root of the
+    sampled values ``f`` (``(..., G)``): the signs of its ends differ (so one end
+    exactly 0 and the other not counts; both 0 does not). NaN ends never bracket."""
+    f = np.asarray(f, dtype=float)
+    sign = (f > 0).view(np.int8) - (f < 0).view(np.int8)
+    out = sign[..., :-1] != sign[..., 1:]
+    if np.isnan(f.sum()):  # NaN (or inf - inf) somewhere: exclude NaN ends
+        nan = np.isnan(f)
+        out &= ~(nan[..., :-1] | nan[..., 1:])
+    return out
+
+
+def first_bracket(grid: ArrayLike, f: ArrayLike) -> tuple[FloatArray, ...]:
+    """Per row of ``f`` (values at ``grid``, both ``(R, G)`` or ``grid`` ``(G,)``): the
+    first root, as ``(lo, hi, f_lo, f_hi)``: the first point where ``f`` is exactly
+    0 (then ``lo = hi``) or the first interval of :func:`brackets`, whichever comes
+    first; NaNs where there is none."""
+    f = np.atleast_2d(np.asarray(f, dtype=float))
+    g = np.broadcast_to(np.asarray(grid, dtype=float), f.shape)
+    zero = f[:, :-1] == 0
+    hit = zero | brackets(f)
+    last_zero = f[:, -1] == 0  # a root at the last point has no interval of its own
+    rows = np.arange(f.shape[0])
+    k = np.argmax(hit, axis=1)
+    found = hit[rows, k]
+    lo, hi = g[rows, k], np.where(zero[rows, k], g[rows, k], g[rows, k + 1])
+    f_lo, f_hi = f[rows, k], np.where(zero[rows, k], f[rows, k], f[rows, k + 1])
+    end = ~found & last_zero
+    nan = np.full(f.shape[0], np.nan)
+    return (
+        np.where(found, lo, np.where(end, g[:, -1], nan)),
+        np.where(found, hi, np.where(end, g[:, -1], nan)),
+        np.where(found, f_lo, np.where(end, 0.0, nan)),
+        np.where(found, f_hi, np.where(end, 0.0, nan)),
+    )
+
+
+def interval_distance(grid: FloatArray, target: float = 0.0) -> FloatArray:
+    """Distance of each interval ``[grid[g], grid[g+1]]`` to ``target``: 0 if it
+    contains the target, else that of its nearer end."""
+    lo_r, hi_r = grid[:-1] - target, grid[1:] - target
+    return np.where((lo_r <= 0) & (hi_r >= 0), 0.0, np.minimum(np.abs(lo_r), np.abs(hi_r)))
+
+
+def nearest_bracket(grid: FloatArray, f: FloatArray, target: float = 0.0) -> tuple[np.ndarray, ...]:
+    """Per row of ``f`` (``(R, G)`` values at the increasing ``grid``): the index g of
+    the interval ``[grid[g], grid[g+1]]`` of :func:`brackets` nearest to ``target``
+    (distance 0 if it contains the target, else that of its nearer end; ties: the
+    lower interval), and whether any exists."""
+    mask = brackets(f)
+    order = np.argsort(interval_distance(grid, target), kind="stable")
+    g = order[np.argmax(mask[:, order], axis=1)]
+    return g, mask[np.arange(f.shape[0]), g]
+
+
+def secant_root(lo: ArrayLike, hi: ArrayLike, f_lo: ArrayLike, f_hi: ArrayLike) -> FloatArray:
+    """The root of the chord through ``(lo, f_lo)`` and ``(hi, f_hi)``, kept inside
+    ``[lo, hi]``; an end where f is exactly 0 is itself the root."""
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    f_lo, f_hi = np.asarray(f_lo, dtype=float), np.asarray(f_hi, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = lo - f_lo * (hi - lo) / (f_hi - f_lo)
+    x = np.minimum(np.maximum(x, lo), hi)
+    return np.where(f_lo == 0, lo, np.where(f_hi == 0, hi, x))
+
+
+# ----------------------------------------------------------------------------- solve
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Roots of :func:`solve`, one per problem: ``root`` (NaN: no sign change in the
+    range) and the final bracket."""
+
+    root: FloatArray
+    lo: FloatArray
+    hi: FloatArray
+
+
+Evaluate = Callable[[Sequence[FloatArray]], Sequence[FloatArray]]
+
+SOLVE_POINTS = 33  # candidates per round and problem
+SOLVE_ROUNDS = 9  # each round narrows a bracket 32x: 32**-9 ~ 3e-14 of the range
+
+
+def solve(
+    evaluate: Evaluate,
+    lo: ArrayLike,
+    hi: ArrayLike,
+    *,
+    points: int = SOLVE_POINTS,
+    rounds: int = SOLVE_ROUNDS,
+) -> Solution:
+    """The first root in ``[lo_j, hi_j]`` of each of J problems f_j.
+
+    ``evaluate(xs)`` gets one array of candidate points per problem and returns f
+    at them (one vectorised call for all problems: the engine's scenario axis).
+    Each round samples ``points`` points across every live bracket and keeps the
+    :func:`first_bracket`; a problem stops early when a sample is exactly 0. The
+    root is the :func:`secant_root` of the final bracket; NaN where f has no sign
+    change (and no zero) on the first grid.
+    """
+    lo = np.array(lo, dtype=float, ndmin=1)
+    hi = np.array(hi, dtype=float, ndmin=1)
+    f_lo = np.full(lo.shape, np.nan)
+    f_hi = np.full(lo.shape, np.nan)
+    live = np.ones(lo.shape, dtype=bool)
+    for _ in range(rounds):
+        grids = [np.linspace(a, b, points) if ok else np.array([a]) for a, b, ok in
+                 zip(lo, hi, live, strict=True)]  # fmt: skip
+        values = evaluate(grids)
+        for j in np.flatnonzero(live):
+            b = first_bracket(grids[j], values[j])
+            lo[j], hi[j], f_lo[j], f_hi[j] = (float(x[0]) for x in b)
+            if np.isnan(lo[j]) or f_lo[j] == 0 or lo[j] == hi[j]:
+                live[j] = False
+    root = np.where(np.isnan(lo), np.nan, secant_root(lo, hi, f_lo, f_hi))
+    return Solution(root, lo, hi)
+
+
+# ----------------------------------------------------------------------------- IRR
+
+NEAR = 0.06  # monthly rates in [-NEAR, NEAR] are searched first (see irr_monthly)
+IRR_HIGH = 10.0  # highest monthly rate searched (1,000% a month)
+
+
+def irr_rate_grid(periods: int, high: float = IRR_HIGH) -> FloatArray:
+    """The monthly rates at which NPV is sampled to bracket the IRR of ``periods``
+    cash flows (t = 0..periods-1): dense near 0 (61 points in [-6%, 6%]), then
+    geometric out to ``high`` and down to ``10^(-250/(periods-1)) - 1`` (about -100% a
+    year; lower rates make ``(1 + i)^-M`` overflow)."""
+    low = max(-0.99, 10.0 ** (-250.0 / max(periods - 1, 1)) - 1.0)
+    near = np.linspace(-NEAR, NEAR, 61)
+    neg = -np.geomspace(NEAR, -low, 30)
+    pos = np.geomspace(NEAR, high, 40)
+    return np.unique(np.concatenate([neg, near, pos]))
+
+
+@lru_cache(maxsize=8)
+def _grid_powers(n: int, high: float) -> tuple[FloatArray, FloatArray, slice]:
+    """:func:`irr_rate_grid` for ``n`` periods, ``(1 + i_g)^(-m)`` of shape ``(n, G)``,
+    and the slice of grid points within ``[-NEAR, NEAR]``."""
+    grid = irr_rate_grid(n, high)
+    powers = np.power(1.0 + grid[None, :], -np.arange(n, dtype=float)[:, None])
+    near = np.flatnonzero(np.abs(grid) <= NEAR)
+    for arr in (grid, powers):
+        arr.flags.writeable = False
+    return grid, powers, slice(int(near[0]), int(near[-1]) + 1)
+
+
+def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
+    """Rows of ``v`` that have an IRR bracket, with ``(lo_rate, hi_rate, f_lo, f_hi)``
+    of the :func:`nearest_bracket` to rate 0.
+
+    NPV is first sampled at the grid rates in ``[-NEAR, NEAR]`` only; an interval
+    there is always nearer 0 than any interval outside it, so only rows without a
+    near bracket need the full grid. The result is the bracket the full grid
+    would select."""
+    grid, powers, near = _grid_powers(v.shape[1], high)
+    n_rows = v.shape[0]
+    g = np.zeros(n_rows, dtype=np.intp)
+    has = np.zeros(n_rows, dtype=bool)
+    f_lo = np.zeros(n_rows)
+    f_hi = np.zeros(n_rows)
+    f = v @ powers[:, near]
+    g_near, has_near = nearest_bracket(grid[near], f)
+    at = np.flatnonzero(has_near)
+    g[at] = g_near[at] + near.start
+    has[at] = True
+    f_lo[at] = f[at, g_near[at]]
+    f_hi[at] = f[at, g_near[at] + 1]
+    rest = np.flatnonzero(~has_near)
+    if rest.size:
+        f = v[rest] @ powers
+        g_all, has_all = nearest_bracket(grid, f)
+        g[rest], has[rest] = g_all, has_all
+        f_lo[rest] = f[np.arange(rest.size), g_all]
+        f_hi[rest] = f[np.arange(rest.size), g_all + 1]
+    rows = np.flatnonzero(has)
+    g = g[rows]
+    return rows, np.stack([grid[g], grid[g + 1], f_lo[rows], f_hi[rows]])
+
+
+def _horner_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``p(x) = sum_m v_m x^m`` and ``p'(x)`` per column of ``values_t`` (periods x
+    rows, so that each step reads one contiguous row)."""
+    p = values_t[-1].copy()
+    dp = np.zeros_like(x)
+    for m in range(values_t.shape[0] - 2, -1, -1):
+        dp *= x
+        dp += p
+        p *= x
+        p += values_t[m]
+    return p, dp
+
+
+def _horner_abs_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``p(x)`` and ``sum_m |v_m| x^m`` (the size of the terms) per column."""
+    p = values_t[-1].copy()
+    mag = np.abs(values_t[-1])
+    term = np.empty_like(x)
+    for m in range(values_t.shape[0] - 2, -1, -1):
+        p *= x
+        p += values_t[m]
+        mag *= x
+        mag += np.abs(values_t[m], out=term)
+    return p, mag
+
+
+def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) -> FloatArray:
+    """Monthly internal rate of return of each row of ``values`` (t = 0, 1, ...).
+
+    Solves ``sum_m v_m (1 + i)^(-m) = 0`` for i in (-1, ``high``]. NPV is sampled
+    on :func:`irr_rate_grid`; every sign change brackets a root, and the bracket
+    nearest 0 is refined by Newton's method on ``p(x) = sum v_m x^m``,
+    ``x = 1 / (1 + i)``, started at the secant point of the bracket and safeguarded
+    by bisection so that it cannot leave the bracket; a row stops when the Newton
+    step is below ``IRR_STEP_TOLERANCE x`` (or the bracket is that narrow, or
+    ``p(x) = 0``). Rows with no bracket (no sign change in the flows, or NPV never
+    reaching 0) give NaN, and so does a root where ``|p(x)| > IRR_ROOT_TOLERANCE
+    sum |v_m| x^m`` (not a root, within rounding). Roots where NPV touches 0
+    without crossing are not reported.
+
+    Unlike ``numpy_financial.irr``, this never raises and never returns a
+    polynomial root at which NPV is not zero.
+    """
+    v = np.atleast_2d(np.asarray(values, dtype=float))
+    n_rows, n = v.shape
+    out = np.full(n_rows, np.nan)
+    if n < 2:
+        return out
+    rows, (lo_r, hi_r, fb, fa) = _bracket_rows(v, float(high))
+    if rows.size == 0:
+        return out
+    # bracket in x = 1/(1+i): x decreases as i increases, so a < b; fa = p(a), fb = p(b)
+    a = 1.0 / (1.0 + hi_r)
+    b = 1.0 / (1.0 + lo_r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = a - fa * (b - a) / (fb - fa)  # secant point
+    inside = np.isfinite(x) & (x > a) & (x < b)
+    x = np.where(inside, x, 0.5 * (a + b))
+    x = np.where(fa == 0, a, np.where(fb == 0, b, x))  # a grid rate is an exact root
+    vt = np.ascontiguousarray(v[rows].T) if rows.size < n_rows else np.ascontiguousarray(v.T)
+    active = np.flatnonzero((fa != 0) & (fb != 0))  # positions (in rows) still iterating
+    vt_act = np.take(vt, active, axis=1)
+    xa, aa, ba, faa = x[active], a[active], b[active], fa[active]
+    stopped = np.zeros(active.size, dtype=bool)
+    for _ in range(max_iter):
+        if 4 * stopped.sum() >= max(stopped.size, 1):  # drop finished rows (from time to time)
+            keep = ~stopped
+            active, xa, aa, ba, faa = active[keep], xa[keep], aa[keep], ba[keep], faa[keep]
+            vt_act = np.compress(keep, vt_act, axis=1)
+            stopped = stopped[keep]
+        if active.size == 0:
+            break
+        fx, dfx = _horner_t(vt_act, xa)
+        same = np.sign(fx) == np.sign(faa)
+        aa = np.where(same, xa, aa)
+        faa = np.where(same, fx, faa)
+        ba = np.where(same, ba, xa)
+        lo_x, hi_x = np.minimum(aa, ba), np.maximum(aa, ba)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            newton = xa - fx / dfx
+        step_ok = np.isfinite(newton) & (newton >= lo_x) & (newton <= hi_x)
+        converged = step_ok & (np.abs(newton - xa) <= IRR_STEP_TOLERANCE * np.abs(xa))
+        ok = step_ok & (newton > lo_x) & (newton < hi_x)
+        root = fx == 0
+        nxt = np.where(root, xa, np.where(converged | ok, newton, 0.5 * (aa + ba)))
+        xa = np.where(stopped, xa, nxt)
+        stopped |= root | converged | (hi_x - lo_x <= IRR_STEP_TOLERANCE * xa)
+        x[active] = xa
+    p, magnitude = _horner_abs_t(vt, x)  # magnitude: the rounding scale of p at the root
+    good = np.abs(p) <= IRR_ROOT_TOLERANCE * np.maximum(magnitude, 1e-300)
+    out[rows] = np.where(good, 1.0 / x - 1.0, np.nan)
+    return out
+
+
+def irr_annual(values: ArrayLike) -> FloatArray:
+    """Annualized monthly IRR, ``(1 + i)^12 - 1``; NaN where no IRR exists."""
+    return annualize(irr_monthly(values))
+
+
+# ----------------------------------------------------------------------------- workbook trace
+
+
+@dataclass(frozen=True)
+class BisectionTrace:
+    """The IRR search of one cash-flow row as the workbook's IRR sheet does it:
+    NPV at every :func:`irr_rate_grid` rate, the :func:`brackets` of that grid,
+    the chosen (:func:`nearest_bracket`) interval and ``steps`` bisection halvings
+    of it, keeping the end whose NPV has the lower end's sign."""
+
+    grid: FloatArray
+    npv: FloatArray
+    distance: FloatArray  # of each interval to rate 0 (:func:`interval_distance`)
+    bracketed: np.ndarray
+    chosen: int  # interval index; 0 when there is none
+    found: bool
+    lo: FloatArray  # (steps + 1,): the bracket's lower end after each halving
+    hi: FloatArray
+    sign_lo: float
+
+    @property
+    def start(self) -> float:
+        """The bisection result, the start for spreadsheet IRR (NaN: no root)."""
+        return float((self.lo[-1] + self.hi[-1]) / 2) if self.found else float("nan")
+
+
+def bisect_trace(values: ArrayLike, steps: int) -> BisectionTrace:
+    """The :class:`BisectionTrace` of one row of cash flows ``values`` (t = 0..M)."""
+    v = np.asarray(values, dtype=float)
+    grid = irr_rate_grid(v.size)
+    f = npv_at_monthly_rates(v, grid)
+    mask = brackets(f)
+    g, has = nearest_bracket(grid, f[None, :])
+    found = bool(has[0])
+    chosen = int(g[0]) if found else 0
+    lo, hi = float(grid[chosen]), float(grid[chosen + 1])
+    sign_lo = float(np.sign(npv_at_monthly_rates(v, np.array([lo]))[0]))
+    los, his = [lo], [hi]
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if np.sign(npv_at_monthly_rates(v, np.array([mid]))[0]) == sign_lo:
+            lo = mid
+        else:
+            hi = mid
+        los.append(lo)
+        his.append(hi)
+    return BisectionTrace(
+        grid, f, interval_distance(grid), mask, chosen, found, np.array(los), np.array(his), sign_lo
+    )

@@ -1,0 +1,371 @@
+"""Load assumption files: read YAML safely, deep-merge, apply overrides, validate.
+
+Merging (spec 2): mappings merge key by key, recursively; anything else replaces
+what was there. An override ``dotted.path=value`` that targets a value written as
+a ``{value: ...}`` mapping replaces only its ``value`` and keeps range and source.
+
+Every leaf remembers the file and line it came from, so that an error names the
+file, the line, the dotted path, the value and the rule.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from costmodel.inputs.errors import AssumptionError, Problem
+from costmodel.inputs.resources import default_assumptions_dir
+from costmodel.inputs.rules import check_consistency
+from costmodel.inputs.schema import Assumptions
+
+PathArg = str | PathLike[str]
+
+
+@dataclass
+class Source:
+    """The merged raw assumptions and where each dotted path came from."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+    origin: dict[str, str] = field(default_factory=dict)  # dotted path -> "file:line"
+    files: list[str] = field(default_factory=list)
+
+    def where(self, path: str) -> str:
+        """File (and line) of ``path`` or of its nearest ancestor that has one."""
+        key = path
+        while key:
+            if key in self.origin:
+                return self.origin[key]
+            cut = max(key.rfind("."), key.rfind("["))
+            key = key[:cut] if cut > 0 else ""
+        return ", ".join(self.files) or "<no files>"
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def expand_paths(paths: Iterable[PathArg]) -> list[Path]:
+    """Files to merge, in order: a directory contributes its ``*.yaml``/``*.yml``
+    files in name order."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            files = sorted([*path.glob("*.yaml"), *path.glob("*.yml")], key=lambda f: f.name)
+            if not files:
+                raise AssumptionError(Problem(str(path), "", "", "directory has no *.yaml files"))
+            out.extend(files)
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise AssumptionError(Problem(str(path), "", "", "no such file or directory"))
+    return out
+
+
+def _node_origins(node: yaml.Node, prefix: str, file: str, out: dict[str, str]) -> None:
+    """Record ``file:line`` for every key path below ``node``."""
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            path = f"{prefix}.{key}" if prefix else key
+            out[path] = f"{file}:{key_node.start_mark.line + 1}"
+            _node_origins(value_node, path, file, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            path = f"{prefix}[{i}]"
+            out[path] = f"{file}:{item.start_mark.line + 1}"
+            _node_origins(item, path, file, out)
+
+
+def read_file(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
+    """Parse one YAML file (safe loader); return its mapping and key origins."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AssumptionError(Problem(name, "", "", f"cannot read file: {exc}")) from exc
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{name}:{mark.line + 1}" if mark is not None else name
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise AssumptionError(Problem(where, "", "", f"malformed YAML: {problem}")) from exc
+    if data is None:
+        raise AssumptionError(
+            Problem(name, "", "", "file is empty: expected a mapping of sections")
+        )
+    if not isinstance(data, dict):
+        raise AssumptionError(
+            Problem(name, "", repr(data)[:60], "the file must be a mapping of sections")
+        )
+    origins: dict[str, str] = {}
+    _node_origins(node, "", name, origins)
+    return data, origins
+
+
+# ----------------------------------------------------------------------------- merging
+
+
+def _drop_under(origin: dict[str, str], path: str) -> None:
+    for key in [
+        k for k in origin if k == path or k.startswith(path + ".") or k.startswith(path + "[")
+    ]:
+        del origin[key]
+
+
+def merge_into(
+    base: dict[str, Any],
+    new: Mapping[str, Any],
+    origin: dict[str, str],
+    new_origin: Mapping[str, str],
+    prefix: str = "",
+) -> None:
+    """Deep-merge ``new`` into ``base`` in place: mappings merge key by key,
+    anything else replaces."""
+    for key, value in new.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            if path in new_origin:
+                origin.setdefault(path, new_origin[path])
+            merge_into(base[key], value, origin, new_origin, path)
+        else:
+            _drop_under(origin, path)
+            base[key] = copy.deepcopy(value)
+            for k, v in new_origin.items():
+                if k == path or k.startswith(path + ".") or k.startswith(path + "["):
+                    origin[k] = v
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``"power.price_per_kwh=0.5"`` -> ``("power.price_per_kwh", 0.5)``; the
+    value is read as a YAML scalar (numbers, true/false, strings)."""
+    if "=" not in text:
+        raise AssumptionError(
+            Problem("--set", text, "", "expected dotted.path=value, e.g. power.price_per_kwh=0.5")
+        )
+    path, raw = text.split("=", 1)
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError as exc:
+        raise AssumptionError(Problem("--set", path, raw, f"malformed value: {exc}")) from exc
+    return path.strip(), value
+
+
+def apply_override(src: Source, path: str, value: Any) -> None:
+    """Set ``path`` to ``value``; if the target is a ``{value: ...}`` mapping and
+    ``value`` is not a mapping, replace only its ``value`` (keeping unit, source
+    and range; a value outside ``[low, high]`` widens the range to include it)."""
+    keys = path.split(".")
+    if not all(keys):
+        raise AssumptionError(Problem("--set", path, repr(value), "empty key in dotted path"))
+    node: Any = src.data
+    for i, key in enumerate(keys[:-1]):
+        nxt = node.get(key) if isinstance(node, dict) else None
+        if nxt is None:
+            nxt = {}
+            node[key] = nxt
+            src.origin[".".join(keys[: i + 1])] = "--set"
+        if not isinstance(nxt, dict):
+            where = ".".join(keys[: i + 1])
+            raise AssumptionError(
+                Problem(
+                    "--set", path, repr(value), f"{where} is not a mapping, cannot set a key in it"
+                )
+            )
+        node = nxt
+    last = keys[-1]
+    where = "--set"
+    current = node.get(last)
+    if isinstance(current, dict) and "value" in current and not isinstance(value, dict):
+        current["value"] = value
+        src.origin[f"{path}.value"] = where
+        _widen_range(current, value)
+    else:
+        node[last] = value
+        _drop_under(src.origin, path)
+    src.origin[path] = where
+
+
+def _widen_range(q: dict[str, Any], value: Any) -> None:
+    """An override outside the mapping's ``[low, high]`` widens the range to
+    include it (the base case must lie inside the range it is varied over)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    low, high = q.get("low"), q.get("high")
+    if isinstance(low, int | float) and value < low:
+        q["low"] = value
+    if isinstance(high, int | float) and value > high:
+        q["high"] = value
+
+
+def merge_sources(
+    paths: Iterable[PathArg], overrides: Mapping[str, Any] | None = None, src: Source | None = None
+) -> Source:
+    """Read and merge ``paths`` (files or directories) into ``src`` (a new, empty
+    source by default), then apply ``overrides``."""
+    src = src if src is not None else Source()
+    for file in expand_paths(paths):
+        data, origins = read_file(file)
+        src.files.append(str(file))
+        merge_into(src.data, data, src.origin, origins)
+    for path, value in (overrides or {}).items():
+        apply_override(src, path, value)
+    return src
+
+
+# ----------------------------------------------------------------------------- validating
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif str(part).startswith(("function-", "constrained-")):
+            continue
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _render(value: Any) -> str:
+    if isinstance(value, dict) and "value" in value:
+        value = value["value"]
+    text = (
+        json.dumps(value, ensure_ascii=False, default=str)
+        if not isinstance(value, str)
+        else repr(value)
+    )
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+_RULES = {
+    "missing": "required but missing",
+    "extra_forbidden": "unknown key (check the spelling; see `costmodel schema`)",
+    "float_type": "must be a number",
+    "int_type": "must be a whole number",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "dict_type": "must be a mapping",
+    "list_type": "must be a list",
+    "model_type": "must be a mapping",
+    "too_short": "must not be empty",
+    "finite_number": "must be a finite number",
+}
+
+
+def _lookup(data: Any, path: str) -> Any:
+    """The raw value at a dotted path (``a.b[2].c``), or None."""
+    node = data
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("["):
+            idx = int(part[1:-1])
+            node = node[idx] if isinstance(node, list) and idx < len(node) else None
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _where_in_quantity(src: Source, path: str, rule: str) -> str:
+    """Point at the ``value``/``low``/``high`` line of a ``{value: ...}`` mapping."""
+    key = rule.split(" ", 1)[0] if rule.startswith(("low ", "high ")) else "value"
+    return src.where(f"{path}.{key}" if f"{path}.{key}" in src.origin else path)
+
+
+_PYDANTIC_WORDING = (
+    "literal_error",
+    "greater_than_equal",
+    "less_than_equal",
+    "greater_than",
+    "less_than",
+)
+
+
+def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]:
+    problems = []
+    seen: set[tuple[str, str]] = set()
+    for err in exc.errors(include_url=False):
+        path = _dotted(err["loc"])
+        if path.endswith(".value") and not isinstance(_lookup(src.data, path[:-6]), dict):
+            path = path[:-6]  # a bare number was read as {value: number}
+        kind = err["type"]
+        value = "" if kind == "missing" else _render(err.get("input"))
+        rule = _RULES.get(kind) or err["msg"].removeprefix("Value error, ")
+        if kind in _PYDANTIC_WORDING:
+            rule = err["msg"].replace("Input should be", "must be")
+        elif kind == "string_pattern_mismatch":
+            rule = "must be a month written YYYY-MM"
+        key = (path, rule)
+        if key in seen:  # a union of number types reports each branch
+            continue
+        seen.add(key)
+        problems.append(Problem(_where_in_quantity(src, path, rule), path, value, rule))
+    return problems
+
+
+def validate(src: Source) -> Assumptions:
+    """Validate merged data into :class:`Assumptions` or raise :class:`AssumptionError`."""
+    try:
+        model = Assumptions.model_validate(src.data)
+    except ValidationError as exc:
+        raise AssumptionError(problems_from_validation(exc, src)) from None
+    problems = [
+        Problem(src.where(path), path, value, rule)
+        for path, value, rule in check_consistency(model)
+    ]
+    if problems:
+        raise AssumptionError(problems)
+    model._source = src
+    return model
+
+
+def load_assumptions(*paths: PathArg, overrides: Mapping[str, Any] | None = None) -> Assumptions:
+    """Load, merge and validate assumption files.
+
+    With no ``paths`` the bundled default directory is used; otherwise exactly
+    the given files/directories are merged, in order. ``overrides`` maps dotted
+    paths to values (applied last). Raises :class:`AssumptionError`.
+    """
+    use = list(paths) if paths else [default_assumptions_dir()]
+    src = merge_sources(use, overrides)
+    a = validate(src)
+    return a
+
+
+def assumption_files(a: Assumptions) -> list[str]:
+    """The files an :class:`Assumptions` object was loaded from (empty if built in code)."""
+    return list(a._source.files) if a._source is not None else []
+
+
+def layer(
+    a: Assumptions, *paths: PathArg, overrides: Mapping[str, Any] | None = None
+) -> Assumptions:
+    """``a`` with more files merged on top (in order) and then ``overrides``,
+    validated again: how a scenario overlay is applied to a base."""
+    base = a._source if a._source is not None else Source(data=a.model_dump(exclude_none=True))
+    src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files))
+    return validate(merge_sources(paths, overrides, src))
+
+
+def with_overrides(a: Assumptions, overrides: Mapping[str, Any]) -> Assumptions:
+    """A new :class:`Assumptions` with ``overrides`` applied to ``a``'s merged data
+    (same rules as ``--set``), validated again."""
+    return layer(a, overrides=overrides)
+
+
+def fingerprint(a: Assumptions) -> str:
+    """SHA-256 of the canonical JSON of the validated, merged assumptions."""
+    text = json.dumps(
+        a.model_dump(mode="json"), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

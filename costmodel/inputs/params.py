@@ -1,0 +1,130 @@
+"""Resolve validated assumptions into the engine's flat per-tier inputs.
+
+Each engine input of a tier is found at one dotted path of the assumptions: a
+tier's own value (``tiers.hundreds.operations.utilization``) where it overrides
+the global one (``operations.utilization``), the tier's server in the catalogue
+(``servers.h800.price``), or the entry for the tier's cooling
+(``power.pue.cold_plate``). Sensitivity and Monte Carlo vary inputs by dotted path
+and reuse this mapping, so a varied global value reaches exactly the tiers that
+do not override it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
+
+
+@dataclass(frozen=True)
+class TierConfig:
+    """The structural (not numeric) choices of one tier's computation."""
+
+    months: int
+    depreciation_method: dict[str, str]
+    depreciation_life_years: dict[str, int]
+
+
+@dataclass(frozen=True)
+class TierInputs:
+    """Numeric inputs of one tier: ``name -> (dotted path, value)``."""
+
+    tier: str
+    config: TierConfig
+    inputs: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+    def values(self) -> dict[str, float]:
+        return {k: v for k, (_, v) in self.inputs.items()}
+
+    def paths(self) -> dict[str, str]:
+        return {k: p for k, (p, _) in self.inputs.items()}
+
+
+_OVERRIDABLE = {
+    "operations": (
+        "utilization",
+        "maintenance_rate",
+        "insurance_rate",
+        "staff_cost_per_fte",
+        "staff_escalation",
+        "software_per_gpu_year",
+    ),
+    "revenue": ("price_per_gpu_hour", "price_decline"),
+    "reliability": ("node_failures_per_day", "restart_hours", "checkpoint_tb", "mfu"),
+}
+
+
+def revenue_mode(a: Assumptions, tier_name: str) -> tuple[str, str]:
+    """The tier's ``(revenue.mode, revenue.cloud_term)``, tier override first."""
+    own = a.tiers[tier_name].revenue
+    mode = (own.mode if own is not None and own.mode else None) or a.revenue.mode
+    term = (own.cloud_term if own is not None and own.cloud_term else None) or a.revenue.cloud_term
+    return mode, term
+
+
+def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
+    """Flatten the inputs of tier ``tier_name`` (see module docstring)."""
+    t = a.tiers[tier_name]
+    s = a.servers[t.server]
+    tp = f"tiers.{tier_name}"
+    sp = f"servers.{t.server}"
+    out: dict[str, tuple[str, float]] = {}
+
+    def put(name: str, path: str, q: Quantity | float | int) -> None:
+        out[name] = (path, float(q.value if isinstance(q, Quantity) else q))
+
+    put("gpus", f"{tp}.gpus", t.gpus)
+    put("gpus_per_server", f"{sp}.gpus_per_server", s.gpus_per_server)
+    put("server_price", f"{sp}.price", s.price)
+    put("server_power_kw", f"{sp}.power_kw", s.power_kw)
+    put("idle_fraction", f"{sp}.idle_fraction", s.idle_fraction)
+    put("gpu_memory_gb", f"{sp}.gpu_memory_gb", s.gpu_memory_gb)
+    put("tflops_bf16", f"{sp}.tflops_bf16", s.tflops_bf16)
+    put("network_share", f"{tp}.network.share", t.network.share)
+    put("storage_capacity_tb", f"{tp}.storage.capacity_tb", t.storage.capacity_tb)
+    put("storage_price_per_tb", f"{tp}.storage.price_per_tb", t.storage.price_per_tb)
+    put("write_gbps", f"{tp}.storage.write_gbps", t.storage.write_gbps)
+    put("rack_kw", f"{tp}.rack_kw", t.rack_kw)
+    put("staff_fte", f"{tp}.staff_fte", t.staff_fte)
+    put("aux_power_fraction", "power.aux_power_fraction", a.power.aux_power_fraction)
+    put("pue", f"power.pue.{t.cooling}", a.power.pue[t.cooling])
+    put("price_per_kwh", "power.price_per_kwh", a.power.price_per_kwh)
+    put("power_escalation", "power.escalation", a.power.escalation)
+    put(
+        "build_cost_per_kw",
+        f"facility.build_cost_per_kw.{t.cooling}",
+        a.facility.build_cost_per_kw[t.cooling],
+    )
+    put(
+        "colocation_per_kw_month",
+        "facility.colocation_per_kw_month",
+        a.facility.colocation_per_kw_month,
+    )
+    put("build_flag", "facility.mode", 1.0 if a.facility.mode == "build" else 0.0)
+    put("discount_rate", "finance.discount_rate", a.finance.discount_rate)
+    put("tax_rate", "finance.tax_rate", a.finance.tax_rate)
+    put("terminal_flag", "terminal_value", 1.0 if a.terminal_value == "book" else 0.0)
+    for cls in ASSET_CLASSES:
+        put(f"salvage_{cls}", f"depreciation.{cls}.salvage", getattr(a.depreciation, cls).salvage)
+    for section, keys in _OVERRIDABLE.items():
+        glob = getattr(a, section)
+        own = getattr(t, section)
+        for key in keys:
+            mine = getattr(own, key) if own is not None else None
+            if mine is not None:
+                put(key, f"{tp}.{section}.{key}", mine)
+            else:
+                put(key, f"{section}.{key}", getattr(glob, key))
+    mode, term = revenue_mode(a, tier_name)
+    cloud_key = f"cloud_{term}_per_gpu_hour"
+    cloud = getattr(s, cloud_key)
+    if cloud is not None:
+        put("cloud_price_per_gpu_hour", f"{sp}.{cloud_key}", cloud)
+    if mode == "avoided_cloud":  # the GPU-hour is worth what the cloud would charge
+        out["price_per_gpu_hour"] = out["cloud_price_per_gpu_hour"]
+    config = TierConfig(
+        months=12 * a.horizon_years,
+        depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
+        depreciation_life_years={c: getattr(a.depreciation, c).life_years for c in ASSET_CLASSES},
+    )
+    return TierInputs(tier_name, config, out)

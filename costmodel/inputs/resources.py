@@ -1,0 +1,39 @@
+"""Where the bundled assumption files and templates are.
+
+In an installed wheel they are package data under ``costmodel/_bundled``; in a
+source checkout (or an editable install) they are the repository's top-level
+``assumptions/`` and ``templates/`` directories.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent.parent  # costmodel/
+
+
+def _bundled(name: str) -> Path:
+    for candidate in (_PACKAGE / "_bundled" / name, _PACKAGE.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"bundled {name!r} directory not found next to {_PACKAGE}")
+
+
+def assumptions_dir() -> Path:
+    """The bundled ``assumptions/`` directory (``default/`` and ``scenarios/``)."""
+    return _bundled("assumptions")
+
+
+def default_assumptions_dir() -> Path:
+    """The bundled default model: a directory of YAML files merged in name order."""
+    return assumptions_dir() / "default"
+
+
+def scenarios_dir() -> Path:
+    """The bundled scenario overlays."""
+    return assumptions_dir() / "scenarios"
+
+
+def templates_dir() -> Path:
+    """The bundled Jinja2 templates of the memo."""
+    return _bundled("templates")

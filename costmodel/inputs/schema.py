@@ -1,0 +1,397 @@
+"""Pydantic models of the assumption files (spec section 2), one per section.
+
+Every numeric input is a :class:`Quantity`; in a file it may be written as a bare
+number or as a mapping ``{value, low, high, unit, source, note, dist, sd}``.
+Field-level rules (ranges) live here; rules that relate several sections
+(a tier's server must exist, rack power within the cooling's limit, ...) live in
+:mod:`costmodel.inputs.rules` so that their errors can name the exact dotted path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
+
+SCHEMA_VERSION = 1
+ASSET_CLASSES = ("servers", "network", "storage", "facility")
+DEPRECIATION_METHODS = ("straight_line", "sum_of_years", "double_declining")
+
+
+class Section(BaseModel):
+    """Base for every section: unknown keys are errors (they are usually typos)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+
+
+class Quantity(Section):
+    """A numeric input with its optional range and provenance.
+
+    ``low``/``high`` feed sensitivity and Monte Carlo; ``dist`` chooses the Monte
+    Carlo distribution (triangular by default; ``normal`` needs ``sd``).
+    """
+
+    value: Number
+    low: Number | None = None
+    high: Number | None = None
+    unit: StrictStr | None = None
+    source: StrictStr | None = None
+    note: StrictStr | None = None
+    dist: Literal["triangular", "uniform", "normal"] | None = None
+    sd: Number | None = None
+
+    @model_validator(mode="after")
+    def _range_is_ordered(self) -> Quantity:
+        if self.low is not None and self.low > self.value:
+            raise ValueError(f"low {self.low:g} must not exceed value {self.value:g}")
+        if self.high is not None and self.high < self.value:
+            raise ValueError(f"high {self.high:g} must not be below value {self.value:g}")
+        if self.dist == "normal" and (self.sd is None or self.sd < 0):
+            raise ValueError("dist: normal needs sd >= 0")
+        if self.dist in ("triangular", "uniform") and (self.low is None or self.high is None):
+            raise ValueError(f"dist: {self.dist} needs low and high")
+        return self
+
+
+def _coerce_quantity(v: Any) -> Any:
+    """Accept a bare number as ``{value: number}``."""
+    if isinstance(v, bool):
+        raise ValueError("must be a number, not true/false")
+    if isinstance(v, int | float):
+        return {"value": v}
+    if isinstance(v, dict | Quantity):
+        return v
+    raise ValueError("must be a number or a mapping {value: ..., low, high, unit, source, note}")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The allowed interval of a Quantity's value, low and high: ``[lo, hi]``,
+    ``lo_open``/``hi_open`` excluding the bound; ``None`` is unbounded. Called as a
+    validator; sensitivity reads it to clip normal draws to the valid range."""
+
+    lo: float | None
+    hi: float | None
+    rule: str
+    lo_open: bool = False
+    hi_open: bool = False
+
+    def __call__(self, q: Quantity) -> Quantity:
+        for name in ("value", "low", "high"):
+            x = getattr(q, name)
+            if x is not None and not self.admits(x):
+                label = "" if name == "value" else f"{name} {x:g}: "
+                raise ValueError(f"{label}{self.rule}")
+        return q
+
+    def admits(self, x: float) -> bool:
+        above = self.lo is None or (x > self.lo if self.lo_open else x >= self.lo)
+        below = self.hi is None or (x < self.hi if self.hi_open else x <= self.hi)
+        return above and below
+
+
+def _bounded(
+    lo: float | None, hi: float | None, *, lo_open: bool = False, hi_open: bool = False, rule: str
+) -> Any:
+    """A validator checking value, low and high of a Quantity against :class:`Bounds`."""
+    return AfterValidator(Bounds(lo, hi, rule, lo_open, hi_open))
+
+
+_Q = Annotated[Quantity, BeforeValidator(_coerce_quantity)]
+Rate = Annotated[_Q, _bounded(0, 1, rule="must be a fraction between 0 and 1")]
+Share = Annotated[_Q, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")]
+NonNegative = Annotated[_Q, _bounded(0, None, rule="must be >= 0")]
+Positive = Annotated[_Q, _bounded(0, None, lo_open=True, rule="must be > 0")]
+Pue = Annotated[_Q, _bounded(1, None, rule="PUE must be >= 1 (facility power cannot be below IT)")]
+
+
+Text = StrictStr
+
+
+# ----------------------------------------------------------------------------- sections
+
+
+class Finance(Section):
+    """``discount_rate`` (annual, nominal) and corporate ``tax_rate``."""
+
+    discount_rate: Rate
+    tax_rate: Rate
+
+
+class Power(Section):
+    """Electricity price (per kWh), its annual escalation, auxiliary IT power
+    (network, storage, management as a fraction of server power) and PUE per
+    cooling type."""
+
+    price_per_kwh: NonNegative
+    escalation: Rate
+    aux_power_fraction: Rate
+    pue: dict[str, Pue] = Field(min_length=1)
+
+
+class Facility(Section):
+    """Build a hall (capex per kW of IT load) or rent colocation (per kW-month)."""
+
+    mode: Literal["build", "colocation"]
+    build_cost_per_kw: dict[str, NonNegative] = Field(min_length=1)
+    colocation_per_kw_month: NonNegative
+    max_rack_kw: dict[str, Positive] = Field(min_length=1)
+
+
+class Operations(Section):
+    """Utilization and the operating cost drivers."""
+
+    utilization: Rate
+    maintenance_rate: Rate
+    insurance_rate: Rate
+    staff_cost_per_fte: NonNegative
+    staff_escalation: Rate
+    software_per_gpu_year: NonNegative
+
+
+class Revenue(Section):
+    """What a GPU-hour is worth in operating year 1, and its annual decline.
+
+    ``mode: rental`` (default): the tier sells GPU-hours at ``price_per_gpu_hour``.
+    ``mode: avoided_cloud``: each GPU-hour is valued at what the same hour would
+    cost from a cloud provider, the tier's server's ``cloud_on_demand_per_gpu_hour``
+    or ``cloud_reserved_per_gpu_hour`` (``cloud_term``), so NPV reads as the value
+    of building instead of renting.
+    """
+
+    mode: Literal["rental", "avoided_cloud"] = "rental"
+    cloud_term: Literal["on_demand", "reserved"] = "on_demand"
+    price_per_gpu_hour: NonNegative
+    price_decline: Rate
+
+
+class DepreciationClass(Section):
+    """Depreciation of one asset class: method, life in whole years, salvage
+    as a fraction of cost."""
+
+    method: Literal["straight_line", "sum_of_years", "double_declining"]
+    life_years: Annotated[StrictInt, Field(ge=1, le=40)]
+    salvage: Rate
+
+
+class Depreciation(Section):
+    servers: DepreciationClass
+    network: DepreciationClass
+    storage: DepreciationClass
+    facility: DepreciationClass
+
+
+class Server(Section):
+    """One server SKU of the catalogue (price and power for the whole server)."""
+
+    label: Text = ""
+    gpus_per_server: Annotated[StrictInt, Field(ge=1)]
+    price: NonNegative
+    power_kw: NonNegative
+    idle_fraction: Rate
+    gpu_memory_gb: Positive
+    tflops_bf16: NonNegative
+    nvlink: StrictBool = False
+    cloud_on_demand_per_gpu_hour: NonNegative | None = None
+    cloud_reserved_per_gpu_hour: NonNegative | None = None
+
+
+class Reliability(Section):
+    """Failure, restart and checkpoint inputs of the goodput model (spec 9)."""
+
+    node_failures_per_day: NonNegative
+    restart_hours: NonNegative
+    checkpoint_tb: NonNegative
+    mfu: Rate
+
+
+class OperationsOverride(Section):
+    utilization: Rate | None = None
+    maintenance_rate: Rate | None = None
+    insurance_rate: Rate | None = None
+    staff_cost_per_fte: NonNegative | None = None
+    staff_escalation: Rate | None = None
+    software_per_gpu_year: NonNegative | None = None
+
+
+class RevenueOverride(Section):
+    mode: Literal["rental", "avoided_cloud"] | None = None
+    cloud_term: Literal["on_demand", "reserved"] | None = None
+    price_per_gpu_hour: NonNegative | None = None
+    price_decline: Rate | None = None
+
+
+class ReliabilityOverride(Section):
+    node_failures_per_day: NonNegative | None = None
+    restart_hours: NonNegative | None = None
+    checkpoint_tb: NonNegative | None = None
+    mfu: Rate | None = None
+
+
+class Network(Section):
+    """``share``: the network's fraction of total hardware capex, in [0, 1)."""
+
+    fabric: Text = ""
+    share: Share
+
+
+class Storage(Section):
+    kind: Text = ""
+    capacity_tb: NonNegative
+    price_per_tb: NonNegative
+    write_gbps: Positive
+
+
+class Tier(Section):
+    """One scale option to compare."""
+
+    label: Text | None = None
+    description: Text = ""
+    server: Text
+    gpus: Annotated[StrictInt, Field(ge=1)]
+    network: Network
+    storage: Storage
+    rack_kw: Positive
+    cooling: Text
+    staff_fte: NonNegative
+    scheduler: Text = ""
+    operations: OperationsOverride | None = None
+    revenue: RevenueOverride | None = None
+    reliability: ReliabilityOverride | None = None
+
+
+class Workload(Section):
+    """A task to size against the tiers (spec 10)."""
+
+    name: Text
+    kind: Literal["pretrain", "finetune", "lora", "inference"]
+    params_b: Positive
+    tokens_b: NonNegative | None = None
+    deadline_days: Positive | None = None
+    lora_flops_factor: Rate | None = None
+    bytes_per_param: Positive | None = None
+    tokens_per_s: Positive | None = None
+    tokens_per_s_per_gpu: Positive | None = None
+    note: Text = ""
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self) -> Workload:
+        if self.kind == "inference":
+            need = ("bytes_per_param", "tokens_per_s", "tokens_per_s_per_gpu")
+        else:
+            need = ("tokens_b", "deadline_days")
+        missing = [k for k in need if getattr(self, k) is None]
+        if missing:
+            article = "an" if self.kind[0] in "aeiou" else "a"
+            raise ValueError(f"{article} {self.kind} workload needs {', '.join(missing)}")
+        return self
+
+
+def _given(value: float, source: str) -> Any:
+    """A schema default: a Quantity with its source (used when no file sets the key)."""
+    return Field(default_factory=lambda: Quantity(value=value, source=source))
+
+
+AtLeastOne = Annotated[_Q, _bounded(1, None, rule="must be >= 1")]
+
+
+class Sizing(Section):
+    """Constants of workload sizing (spec 10). The defaults are the spec's; the
+    bundled default carries them with sources."""
+
+    training_bytes_per_param: Positive = _given(
+        16, "spec 10: BF16 weights and gradients + FP32 master weights and Adam moments"
+    )
+    usable_memory_fraction: Rate = _given(0.8, "spec 10: share of GPU memory for model state")
+    inference_overhead: AtLeastOne = _given(
+        1.2, "spec 10: KV cache and activations on top of the weights"
+    )
+    lora_flops_factor: Rate = _given(2 / 3, "spec 10: LoRA skips most weight gradients")
+
+
+class Risks(Section):
+    """The what-ifs the memo prices (each from an input with a source)."""
+
+    reference_mfu: Rate = _given(0.50, "seed: '理想的 50%' MFU of a well-planned network")
+    degraded_mfu: Rate = _given(0.20, "seed: MFU '直接掉到 20%' with a badly planned network")
+    storage_speedup: AtLeastOne = _given(10, "what-if: storage this many times faster")
+    checkpoint_frequency_factor: AtLeastOne = _given(
+        10, "what-if: checkpoints this many times as often as the optimum (IO storm)"
+    )
+
+
+class CostBand(Section):
+    """A build-cost band of the domain source: ``low`` to ``high`` (``None``: open)."""
+
+    low: Annotated[Number, Field(ge=0)]
+    high: Annotated[Number, Field(ge=0)] | None = None
+
+
+class Reference(Section):
+    """The domain source's build-cost band per scale class (in ``currency``); the
+    memo sets each tier's capex against the band of its class when the model's
+    currency is the same."""
+
+    currency: Text
+    source: Text = ""
+    build_cost: dict[Literal["tens", "hundreds", "thousands"], CostBand] = Field(min_length=1)
+
+
+class Assumptions(Section):
+    """The whole, merged set of assumptions of one model."""
+
+    schema_version: Literal[1]
+    name: Text
+    currency: Text
+    start: Annotated[
+        Text,
+        BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),
+        Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
+    ]
+    horizon_years: Annotated[StrictInt, Field(ge=1, le=30)]
+    terminal_value: Literal["book", "none"]
+    finance: Finance
+    power: Power
+    facility: Facility
+    operations: Operations
+    revenue: Revenue
+    depreciation: Depreciation
+    servers: dict[str, Server] = Field(min_length=1)
+    tiers: dict[str, Tier] = Field(min_length=1)
+    reliability: Reliability
+    workloads: list[Workload] = Field(default_factory=list)
+    sizing: Sizing = Field(default_factory=Sizing)
+    risks: Risks = Field(default_factory=Risks)
+    reference: Reference | None = None
+
+    # the merged source (files, raw data, line origins) when loaded from files
+    _source: Any = PrivateAttr(default=None)
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of an assumption file, for editor autocompletion.
+
+    A single file may hold any subset of the sections (files are merged), so no
+    top-level key is required in the exported schema.
+    """
+    schema = Assumptions.model_json_schema(mode="validation")
+    schema.pop("required", None)
+    schema["title"] = "costmodel assumptions (one file of a merged set)"
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema

@@ -1,0 +1,1 @@
+"""The HTML investment memo in English and Chinese."""

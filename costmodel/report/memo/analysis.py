@@ -1,0 +1,555 @@
+"""Three memo sections built from a finished :class:`costmodel.analysis.bundle.Analysis`
+(nothing is recomputed here; every number is a value of the analysis, formatted
+by :mod:`costmodel.report.memo.format`; words in :mod:`costmodel.report.memo.text_analysis`):
+
+- :func:`risk`, "What has to be true": the tornado of the focus tier (the
+  highest NPV: the recommended or least-bad option) as a chart of its
+  :data:`TORNADO_CHART` largest swings, and the :data:`TORNADO_TABLE` largest
+  swings of every tier as a table; sentences name the largest driver and every
+  input whose range alone flips the sign of the NPV (``at_low`` or ``at_high`` on
+  the other side of 0 from ``base``). The break-even table
+  (``Analysis.break_even``: utilization and year-1 price at NPV = 0 against the
+  assumed values; NaN means no root in the searched range: "not even at 100%" when
+  the base NPV is negative). With Monte Carlo: a histogram of the NPV draws per
+  tier, P10/P50/P90/mean of NPV and of the levelized cost per GPU-hour, and per
+  tier the probability of loss ``1 - p_npv_positive`` with ``n`` and ``seed``.
+- :func:`scenarios`, "Scenarios" (only with ``Analysis.scenarios``): scenario x
+  tier table of NPV, IRR, capex, levelized cost and payback with the change
+  against the base (``CompareResult.delta()``), a sentence per scenario (how many
+  tiers have NPV > 0, the best, a change of ranking), a chart of NPV per scenario
+  and tier, and each overlay's text (absolute paths shortened to ``parent/name``).
+- :func:`build_rent`, "Build or rent?": ``Analysis.build_vs_rent`` per tier, the
+  sentence chosen by the tier's revenue mode (``params.revenue_mode``): ``rental``
+  compares the PV of renting the same GPU-hours with the PV of building;
+  ``avoided_cloud`` reads the NPV as the value of building instead of renting.
+  Tiers whose server has no cloud price for the term say so.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+from markupsafe import Markup
+
+from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
+from costmodel.core.metrics import METRICS, is_empty
+from costmodel.inputs.params import revenue_mode
+from costmodel.report.memo import charts
+from costmodel.report.memo import format as f
+from costmodel.report.memo.context import Facts, say, signed_pct, tier_label
+from costmodel.report.memo.text_analysis import RENT, SCEN, TRUE
+
+if TYPE_CHECKING:
+    from costmodel.analysis.bundle import Analysis
+
+TORNADO_CHART = 10  # inputs in the focus tier's tornado chart
+TORNADO_TABLE = 5  # inputs per tier in the table of largest swings
+SCENARIO_METRICS = ("npv", "irr", "capex", "cost_per_gpu_hour", "payback_years")
+
+
+def _sep(lang: str) -> str:
+    """Between the items of a list of clauses."""
+    return "；" if lang == "zh" else "; "
+
+
+def join_names(names: list[str], lang: str) -> str:
+    """``A``, ``A and B``, ``A, B and C`` / ``A、B、C``."""
+    if lang == "zh":
+        return "、".join(names)
+    if len(names) < 3:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def focus_tier(x: Facts) -> str:
+    """The tier of the tornado chart: the highest NPV (recommended or least-bad)."""
+    npv = x.summary["npv"].astype(float).dropna()
+    return str(npv.idxmax()) if len(npv) else x.model.tiers[0]
+
+
+# ----------------------------------------------------------------------------- what has to be true
+
+
+def tornado_rows(an: Analysis, tier: str, k: int) -> pd.DataFrame:
+    """The ``k`` largest non-zero swings of ``tier`` (the tornado's own order)."""
+    d = an.tornado
+    d = d[(d["tier"] == tier) & (d["swing"] > 0)]
+    return d.head(k)
+
+
+def flips(row: pd.Series) -> str | None:
+    """``"low"``/``"high"``: the end of the input's range whose NPV lies on the
+    other side of 0 from the base NPV (the first such end), else None."""
+    base = float(row["base"])
+    for end in ("low", "high"):
+        v = float(row[f"at_{end}"])
+        if (base <= 0 < v) or (base > 0 >= v):
+            return end
+    return None
+
+
+def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
+    m, lang = x.model, x.lang
+    T = TRUE[lang]
+    focus = focus_tier(x)
+    rows = tornado_rows(an, focus, TORNADO_CHART)
+    sentences: list[Markup] = []
+    if len(rows):
+        top = rows.iloc[0]
+        sentences.append(
+            say(
+                T["driver"],
+                label=tier_label(m, focus),
+                base=x.money(top["base"]),
+                input=top["input"],
+                low=f.number(top["low"]),
+                high=f.number(top["high"]),
+                at_low=x.money(top["at_low"]),
+                at_high=x.money(top["at_high"]),
+            )
+        )
+        all_rows = an.tornado[an.tornado["tier"] == focus]
+        up = float(top["base"]) <= 0
+        items = []
+        for _, r in all_rows.iterrows():
+            end = flips(r)
+            if end:
+                items.append(
+                    say(
+                        T["flip_item"],
+                        input=r["input"],
+                        value=f.number(r[end]),
+                        npv=x.money(r[f"at_{end}"]),
+                    )
+                )
+        if items:
+            sentences.append(
+                say(T["flip_up" if up else "flip_down"], items=Markup(_sep(lang)).join(items))
+            )
+        else:
+            sentences.append(Markup(T["flip_none_up" if up else "flip_none_down"]))
+    title = T["tornado_title"].format(label=tier_label(m, focus))
+    chart = None
+    if len(rows):
+        svgs = [
+            charts.tornado_chart(
+                list(rows["input"]),
+                list(rows["low"]),
+                list(rows["high"]),
+                list(rows["at_low"]),
+                list(rows["at_high"]),
+                float(rows.iloc[0]["base"]),
+                lang,
+                x.currency,
+                title,
+                f"tornado-{lang}{'-c' if compact else ''}",
+                compact,
+            )
+            for compact in (False, True)
+        ]
+        chart = dict(
+            title=title,
+            caption=T["tornado_caption"].format(k=len(rows)),
+            svg=Markup(svgs[0]),
+            svg_compact=Markup(svgs[1]),
+        )
+    order = [focus] + [t for t in m.tiers if t != focus]
+    table = []
+    for t in order:
+        rs = tornado_rows(an, t, TORNADO_TABLE)
+        table.append(
+            dict(
+                tier=t,
+                label=tier_label(m, t),
+                rows=[
+                    dict(
+                        rank=i + 1,
+                        input=r["input"],
+                        range=f"{f.number(r['low'])} – {f.number(r['high'])}",
+                        unit=r["unit"],
+                        at_low=x.money(r["at_low"]),
+                        at_high=x.money(r["at_high"]),
+                        swing=x.money(r["swing"]),
+                        flip_low=flips(r) == "low",
+                        flip_high=flips(r) == "high",
+                    )
+                    for i, (_, r) in enumerate(rs.iterrows())
+                ],
+            )
+        )
+    return dict(
+        focus=focus, sentences=sentences, chart=chart, table=[g for g in table if g["rows"]]
+    )
+
+
+def break_even_cells(x: Facts, row: pd.Series, npv: float) -> dict[str, str]:
+    """Formatted cells of one tier's break-even row (the tests use the same)."""
+    T = TRUE[x.lang]
+    u, ub = row["utilization"], row["utilization_base"]
+    p, pb = row["price_per_gpu_hour"], row["price_per_gpu_hour_base"]
+    negative = npv < 0 if not is_empty(npv) else True
+    util = T["util_never" if negative else "util_always"] if is_empty(u) else f.pct(u)
+    if is_empty(p):
+        top = x.price(PRICE_RANGE_FACTOR * max(float(pb), 1.0))
+        price = T["price_never"].format(top=top) if negative else T["price_always"]
+        gap = f.EMPTY
+    else:
+        price = x.price(p)
+        gap = signed_pct(p / pb - 1) if pb > 0 else f.EMPTY
+    return dict(
+        util=util,
+        util_base=f.pct(ub),
+        price=price,
+        price_base=x.price(pb),
+        gap=gap,
+    )
+
+
+def _break_even(x: Facts, an: Analysis) -> dict[str, Any]:
+    m, lang = x.model, x.lang
+    T = TRUE[lang]
+    be = an.break_even
+    npv = x.summary["npv"].astype(float)
+    rows = []
+    for t in m.tiers:
+        if t not in be.index:
+            continue
+        c = break_even_cells(x, be.loc[t], float(npv[t]))
+        rows.append(dict(tier=t, label=tier_label(m, t), **c))
+    hopeless = [
+        t for t in m.tiers if t in be.index and is_empty(be.loc[t, "utilization"]) and npv[t] < 0
+    ]
+    sentences: list[Markup] = []
+    if hopeless:
+        labels = join_names([tier_label(m, t) for t in hopeless], lang)
+        sentences.append(say(T["util_hopeless"], labels=labels))
+    for t in m.tiers:
+        if t in be.index and not is_empty(be.loc[t, "utilization"]) and npv[t] < 0:
+            sentences.append(
+                say(
+                    T["util_need"],
+                    label=tier_label(m, t),
+                    u=f.pct(be.loc[t, "utilization"]),
+                    ub=f.pct(be.loc[t, "utilization_base"]),
+                )
+            )
+    return dict(rows=rows, sentences=sentences)
+
+
+def loss_sentence(x: Facts, tier: str, row: pd.Series, n: int) -> Markup:
+    """The probability-of-loss sentence of one tier: loss = 1 - p_npv_positive."""
+    T = TRUE[x.lang]
+    loss = 1.0 - float(row["p_npv_positive"])
+    key = "loss_all" if loss >= 1 else "loss_none" if loss <= 0 else "loss_some"
+    return say(
+        T[key],
+        p=Markup('<span class="p-loss" data-tier="{}">{}</span>').format(tier, f.prob(loss)),
+        n=f"{n:,}",
+        label=tier_label(x.model, tier),
+        p10=x.money(row["npv_p10"]),
+        p90=x.money(row["npv_p90"]),
+    )
+
+
+def mc_cells(x: Facts, row: pd.Series) -> dict[str, str]:
+    """Formatted cells of one tier's Monte Carlo row (the tests use the same)."""
+    out = {f"npv_{q}": x.money(row[f"npv_{q}"]) for q in ("p10", "p50", "p90", "mean")}
+    out |= {f"cost_{q}": x.price(row[f"cost_per_gpu_hour_{q}"]) for q in ("p10", "p50", "p90")}
+    out["loss"] = f.prob(1.0 - float(row["p_npv_positive"]))
+    return out
+
+
+def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
+    mc = an.monte_carlo
+    if mc is None:
+        return None
+    m, lang = x.model, x.lang
+    T = TRUE[lang]
+    s = mc.summary
+    tiers = [t for t in m.tiers if t in s.index]
+    n, seed = f"{mc.n:,}", mc.seed
+    title = T["mc_title"].format(n=n)
+    svgs = [
+        charts.npv_distribution_chart(
+            list(tiers),
+            [mc.draws[t]["npv"].to_numpy(float) for t in tiers],
+            [tuple(float(s.loc[t, f"npv_{q}"]) for q in ("p10", "p50", "p90")) for t in tiers],
+            lang,
+            x.currency,
+            title,
+            f"mc-{lang}{'-c' if compact else ''}",
+            compact,
+        )
+        for compact in (False, True)
+    ]
+    return dict(
+        intro=say(T["mc_intro"], n=n, seed=seed),
+        n=mc.n,
+        seed=seed,
+        rows=[dict(tier=t, label=tier_label(m, t), **mc_cells(x, s.loc[t])) for t in tiers],
+        sentences=[dict(tier=t, text=loss_sentence(x, t, s.loc[t], mc.n)) for t in tiers],
+        chart=dict(
+            title=title,
+            caption=T["mc_caption"].format(n=n, seed=seed),
+            svg=Markup(svgs[0]),
+            svg_compact=Markup(svgs[1]),
+        ),
+    )
+
+
+def risk(x: Facts, an: Analysis) -> dict[str, Any]:
+    """Context of the section "What has to be true"."""
+    T = TRUE[x.lang]
+    n_inputs = an.tornado["input"].nunique()
+    return dict(
+        heading=T["heading"],
+        intro=T["intro"].format(n=n_inputs),
+        tornado=_tornado(x, an),
+        break_even=_break_even(x, an),
+        monte_carlo=_monte_carlo(x, an),
+        t=T,
+    )
+
+
+# ----------------------------------------------------------------------------- scenarios
+
+
+def metric_text(x: Facts, column: str, v: float) -> str:
+    return f.fmt(v, METRICS[column].kind, x.lang, x.currency, column)
+
+
+def delta_text(x: Facts, column: str, d: float) -> str:
+    """The change of a summary metric against the base, signed, in its own unit
+    (rates in percentage points)."""
+    kind = METRICS[column].kind
+    if kind == "pct":
+        return f.pp(d, x.lang)
+    return f.signed(d, lambda a: f.fmt(a, kind, x.lang, x.currency, column))
+
+
+_ABS_PATH = re.compile(r"^# (/\S.*|[A-Za-z]:[\\/].*)$", re.M)
+
+
+def overlay_text(text: str) -> str:
+    """An overlay's description with absolute file paths in its ``# path`` lines
+    shortened to ``parent/name`` (no home directories in the memo)."""
+
+    def short(mt: re.Match[str]) -> str:
+        p = PurePath(mt.group(1))
+        return f"# {p.parent.name}/{p.name}"
+
+    return _ABS_PATH.sub(short, text)
+
+
+def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
+    """Context of the section "Scenarios"; None without scenarios."""
+    cr = an.scenarios
+    if cr is None:
+        return None
+    m, lang = x.model, x.lang
+    S = SCEN[lang]
+    names = cr.scenarios
+    base = names[0]
+    wide, delta = cr.wide, cr.delta(base)
+    tiers = [t for t in m.tiers if (base, t) in wide.index]
+    lab = {t: tier_label(m, t) for t in tiers}
+
+    def best_of(name: str) -> tuple[str, int]:
+        npv = wide.loc[name]["npv"].astype(float).dropna()
+        return (str(npv.idxmax()) if len(npv) else tiers[0]), int((npv > 0).sum())
+
+    groups = []
+    for name in names:
+        rows = []
+        for t in cr.wide.loc[name].index:
+            t = str(t)
+            cells = []
+            for col in SCENARIO_METRICS:
+                v = float(wide.loc[(name, t), col])
+                d = float(delta.loc[(name, t), col])
+                cells.append(
+                    dict(
+                        metric=col,
+                        text=metric_text(x, col, v),
+                        delta=None if name == base else delta_text(x, col, d),
+                        negative=col == "npv" and not is_empty(v) and v < 0,
+                    )
+                )
+            rows.append(dict(tier=t, label=tier_label(m, t) if t in m.tiers else t, cells=cells))
+        groups.append(dict(name=name, base=name == base, rows=rows))
+    base_best, _ = best_of(base)
+    lines: list[Markup] = []
+    for name in names[1:]:
+        b, k = best_of(name)
+        fields = dict(
+            name=name,
+            k=k,
+            n=len(wide.loc[name]),
+            label=lab.get(b, b),
+            npv=x.money(wide.loc[(name, b), "npv"]),
+            delta=delta_text(x, "npv", float(delta.loc[(name, b), "npv"])),
+        )
+        line = say(S["line" if k else "line_none"], **fields)
+        if b != base_best:
+            extra = say(S["rank_change"], label=lab.get(b, b), base_label=lab.get(base_best))
+            line = Markup("" if lang == "zh" else " ").join([line, extra])
+        lines.append(line)
+    npv = np.array([[float(wide.loc[(s, t), "npv"]) for t in tiers] for s in names], float)
+    title = S["chart_title"]
+    svgs = [
+        charts.scenario_chart(
+            tiers,
+            names,
+            npv,
+            lang,
+            x.currency,
+            title,
+            f"scen-{lang}{'-c' if compact else ''}",
+            compact,
+        )
+        for compact in (False, True)
+    ]
+    headers = [
+        dict(metric=c, label=METRICS[c].label_zh if lang == "zh" else METRICS[c].label)
+        for c in SCENARIO_METRICS
+    ]
+    return dict(
+        heading=S["heading"],
+        intro=S["intro"].format(k=len(names) - 1),
+        headers=headers,
+        groups=groups,
+        lines=lines,
+        chart=dict(
+            title=title,
+            caption=S["chart_caption"],
+            svg=Markup(svgs[0]),
+            svg_compact=Markup(svgs[1]),
+        ),
+        overlays=[
+            dict(name=name, text=overlay_text(cr.overlays.get(name, "")) or S["overlay_empty"])
+            for name in names[1:]
+        ],
+        t=S,
+    )
+
+
+# ----------------------------------------------------------------------------- build or rent
+
+
+def rent_cells(x: Facts, row: pd.Series) -> dict[str, str]:
+    """Formatted table cells of one tier's build-vs-rent row (the tests use the same)."""
+    R = RENT[x.lang]
+    priced = not is_empty(row["cloud_price_per_gpu_hour"])
+    month = row["break_even_month"]
+    return dict(
+        cloud_price=x.price(row["cloud_price_per_gpu_hour"]),
+        pv_cloud=x.money(row["pv_cloud_cost"]),
+        pv_build=x.money(row["pv_build_cost"]),
+        saving=x.money(row["saving"]),
+        saving_share=f.pct(row["saving_share"]) if priced else f.EMPTY,
+        npv_cloud=x.money(row["npv_vs_cloud"]),
+        util=f.pct(row["break_even_utilization"])
+        if not is_empty(row["break_even_utilization"])
+        else (R["none"] if priced else f.EMPTY),
+        month=f"{int(month)}" if not is_empty(month) else (R["never"] if priced else f.EMPTY),
+    )
+
+
+def _month_years(month: float, lang: str) -> str:
+    y = math.ceil(month / 12)
+    return f"第 {y} 年" if lang == "zh" else f"year {y}"
+
+
+def rent_sentence(x: Facts, tier: str, row: pd.Series) -> Markup:
+    """The generated paragraph of one tier, by its revenue mode (module docstring)."""
+    m, lang = x.model, x.lang
+    R = RENT[lang]
+    a = m.assumptions
+    mode, term = revenue_mode(a, tier)
+    term_text = R.get(f"term_{term}", term)
+    label = tier_label(m, tier)
+    if is_empty(row["cloud_price_per_gpu_hour"]):
+        return say(R["no_price"], label=label, server=str(row["server"]), term=term_text)
+    common = dict(
+        label=label,
+        term=term_text,
+        price=x.price(row["cloud_price_per_gpu_hour"]),
+        hours=f.count(row["gpu_hours"], lang),
+        pv_cloud=x.money(row["pv_cloud_cost"]),
+        pv_build=x.money(row["pv_build_cost"]),
+    )
+    saving = float(row["saving"])
+    if mode == "avoided_cloud":
+        npv = float(row["npv_vs_cloud"])
+        verdict = (
+            Markup(R["avoided_good"])
+            if npv > 0
+            else say(R["avoided_bad"], amount=x.money(abs(npv)))
+        )
+        head = say(R["avoided"], npv=x.money(npv), verdict=verdict, **common)
+    else:
+        share = f.pct(abs(float(row["saving_share"])))
+        verdict = say(
+            R["saves" if saving > 0 else "loses"], amount=x.money(abs(saving)), share=share
+        )
+        head = say(R["rental"], verdict=verdict, **common)
+    u = row["break_even_utilization"]
+    ub = m.inputs[tier].values()["utilization"]
+    if not is_empty(u):
+        util = say(R["util"], u=f.pct(u), ub=f.pct(ub))
+    else:
+        util = Markup(R["util_always" if float(row["npv_vs_cloud"]) > 0 else "util_never"])
+    month = row["break_even_month"]
+    if not is_empty(month):
+        when = say(R["month"], m=int(month), years=_month_years(float(month), lang))
+    else:
+        when = say(R["month_never"], horizon=a.horizon_years)
+    return Markup("" if lang == "zh" else " ").join([head, util, when])
+
+
+def build_rent(x: Facts, an: Analysis) -> dict[str, Any]:
+    """Context of the section "Build or rent?"."""
+    m, lang = x.model, x.lang
+    R = RENT[lang]
+    a = m.assumptions
+    df = an.build_vs_rent
+    tiers = [t for t in m.tiers if t in df.index]
+    modes = {t: revenue_mode(a, t) for t in tiers}
+    avoided = [t for t in tiers if modes[t][0] == "avoided_cloud"]
+    rate = f.pct(a.finance.discount_rate.value)
+    intro: list[Markup] = []
+    if len(avoided) < len(tiers):
+        intro.append(say(R["intro_rental"], rate=rate))
+    if avoided:
+        intro.append(say(R["intro_avoided"], rate=rate))
+    rows = []
+    for t in tiers:
+        mode, term = modes[t]
+        cells = rent_cells(x, df.loc[t])
+        rows.append(
+            dict(
+                tier=t,
+                label=tier_label(m, t),
+                key=say(
+                    R["row_key"],
+                    mode=R.get(f"mode_{mode}", mode),
+                    term=R.get(f"term_{term}", term),
+                    price=cells["cloud_price"],
+                ),
+                saving_negative=not is_empty(df.loc[t, "saving"]) and df.loc[t, "saving"] < 0,
+                **cells,
+            )
+        )
+    return dict(
+        heading=R["heading"],
+        intro=intro,
+        rows=rows,
+        sentences=[dict(tier=t, text=rent_sentence(x, t, df.loc[t])) for t in tiers],
+        note=R["note"],
+        t=R,
+    )

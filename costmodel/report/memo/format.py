@@ -1,0 +1,276 @@
+"""Number formatting for the memo, in English and Chinese.
+
+One function, :func:`fmt`, turns a summary value into reading text by metric
+kind (see :mod:`costmodel.core.metrics`); the memo and its tests both use it, so a
+figure in the memo can be checked against ``Model.summary()`` exactly.
+
+Money:
+- ``en``: currency code, then millions (``M``, one decimal) from 1e6, billions
+  (``bn``, two decimals) from 1e9, thousands (``k``) from 1e3:
+  ``CNY 35.9 M``, ``CNY 1.23 bn``, ``CNY 254.3 k``.
+- ``zh``: 万 (1e4) and 亿 (1e8) with the currency's Chinese unit:
+  ``3,594 万元`` (no decimal from 100 万), ``25.4 万元``, ``3.30 亿元``.
+
+Negative numbers use the minus sign U+2212; empty values (None/NaN) are ``–``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from costmodel.core.metrics import Kind, is_empty
+
+EMPTY = "\u2013"  # en dash
+MINUS = "\u2212"
+
+# currency code -> Chinese unit written after 万/亿
+_ZH_CURRENCY = {"CNY": "元", "RMB": "元", "USD": "美元", "EUR": "欧元", "HKD": "港元"}
+
+SCALE_CLASS_TEXT = {
+    "en": {"tens": "Tens", "hundreds": "Hundreds", "thousands": "Thousands"},
+    "zh": {"tens": "几十卡级", "hundreds": "百卡级", "thousands": "千卡级"},
+}
+
+
+NBSP = "\u00a0"
+
+
+def _nb(text: str) -> str:
+    """Keep a figure on one line: non-breaking spaces and hyphens."""
+    return text.replace(" ", NBSP).replace("-h", "\u2011h")
+
+
+def _signed(v: float, text: str) -> str:
+    return f"{MINUS}{text}" if v < 0 and text.strip("0.,") else text
+
+
+def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
+    """``CNY 35.9 M`` (en) or ``3,594 万元`` (zh); see the module docstring."""
+    if is_empty(v):
+        return EMPTY
+    x = abs(float(v))  # type: ignore[arg-type]
+    if lang == "zh":
+        unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
+        if x >= 1e8:
+            body = f"{x / 1e8:,.2f} 亿{unit}"
+        elif x >= 1e6:
+            body = f"{x / 1e4:,.0f} 万{unit}"
+        elif x >= 1e4:
+            body = f"{x / 1e4:,.1f} 万{unit}"
+        else:
+            body = f"{x:,.0f} {unit}".replace("  ", " ")
+        return _nb(_signed(float(v), body))  # type: ignore[arg-type]
+    if x >= 1e9:
+        body = f"{x / 1e9:,.2f} bn"
+    elif x >= 1e6:
+        body = f"{x / 1e6:,.1f} M"
+    elif x >= 1e3:
+        body = f"{x / 1e3:,.1f} k"
+    else:
+        body = f"{x:,.0f}"
+    return _nb(f"{currency} {_signed(float(v), body)}")  # type: ignore[arg-type]
+
+
+def price(v: float | None, lang: str = "en", currency: str = "CNY", per: str = "gpu") -> str:
+    """Money per GPU-hour: ``CNY 10.08/GPU-h`` (en) or ``10.08 元/卡时`` (zh);
+    ``per="pflop"``: ``CNY 43.42/PFLOP-h`` / ``43.42 元/PFLOP 时``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    body = _signed(x, f"{abs(x):,.2f}")
+    if lang == "zh":
+        unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
+        hour = "PFLOP 时" if per == "pflop" else "卡时"
+        return _nb(f"{body} {unit}/{hour}".replace("  ", " "))
+    return _nb(f"{currency} {body}/{'PFLOP-h' if per == 'pflop' else 'GPU-h'}")
+
+
+def pct(v: float | None, digits: int = 1) -> str:
+    """``8.0%``; ``−70.3%``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v) * 100  # type: ignore[arg-type]
+    return _signed(x, f"{abs(x):,.{digits}f}%")
+
+
+def years(v: float | None, lang: str = "en") -> str:
+    """``3.4 years`` / ``3.4 年``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    return _nb(f"{x:,.1f} 年" if lang == "zh" else f"{x:,.1f} years")
+
+
+def hours(v: float | None, lang: str = "en") -> str:
+    """``1,200 h`` / ``1,200 小时``; two decimals below 10, one below 100."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    digits = 2 if abs(x) < 10 else 1 if abs(x) < 100 else 0
+    body = _signed(x, f"{abs(x):,.{digits}f}")
+    return _nb(f"{body} 小时" if lang == "zh" else f"{body} h")
+
+
+def count(v: float | None, lang: str = "en") -> str:
+    """Whole numbers with separators; from a million on, ``37.7 M`` / ``3,768 万``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if abs(x) >= 1e6:
+        body = f"{abs(x) / 1e4:,.0f} 万" if lang == "zh" else f"{abs(x) / 1e6:,.1f} M"
+    else:
+        body = f"{abs(x):,.0f}"
+    return _nb(_signed(x, body))
+
+
+def number(v: float | None) -> str:
+    """A plain input value: up to 6 significant digits, separators, no exponent
+    for ordinary magnitudes (``2,300,000``, ``0.65``, ``1.45``)."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x == int(x) and abs(x) < 1e15:
+        return _signed(x, f"{abs(int(x)):,}")
+    digits = max(0, 5 - int(math.floor(math.log10(abs(x))))) if x else 0
+    text = f"{abs(x):,.{digits}f}".rstrip("0").rstrip(".")
+    return _signed(x, text)
+
+
+def fmt(
+    v: object, kind: Kind, lang: str = "en", currency: str = "CNY", column: str | None = None
+) -> str:
+    """Format a summary value of metric ``kind`` (summary ``column``, which tells
+    a price per PFLOP-hour from one per GPU-hour) for the memo."""
+    if is_empty(v):
+        return EMPTY
+    if kind == "text":
+        return SCALE_CLASS_TEXT.get(lang, {}).get(str(v), str(v))
+    x = float(v)  # type: ignore[arg-type]
+    if kind == "money":
+        return money(x, lang, currency)
+    if kind == "money_per_hour":
+        return price(x, lang, currency, "pflop" if column == "cost_per_pflop_hour" else "gpu")
+    if kind == "pct":
+        return pct(x)
+    if kind == "years":
+        return years(x, lang)
+    if kind == "hours":
+        return hours(x, lang)
+    if kind == "count":
+        return count(x, lang)
+    if kind == "kw":
+        return _nb(_signed(x, f"{abs(x):,.1f}") + " kW")
+    return _signed(x, f"{abs(x):,.3f}")
+
+
+def money_scale(max_abs: float, lang: str = "en", currency: str = "CNY") -> tuple[float, str]:
+    """Divisor and unit label for a chart axis whose largest absolute value is
+    ``max_abs``: ``(1e6, "CNY M")`` in English, ``(1e4, "万元")`` in Chinese."""
+    x = abs(float(max_abs)) if not is_empty(max_abs) else 0.0
+    if lang == "zh":
+        unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
+        if x >= 1e8:
+            return 1e8, f"亿{unit}"
+        if x >= 1e4:
+            return 1e4, f"万{unit}"
+        return 1.0, unit.strip()
+    for div, suffix in ((1e9, "bn"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return div, f"{currency} {suffix}"
+    return 1.0, currency
+
+
+def currency_unit(lang: str = "en", currency: str = "CNY") -> str:
+    """``CNY`` in English; ``元`` (or ``美元`` ...) in Chinese."""
+    if lang == "zh":
+        return _ZH_CURRENCY.get(currency.upper(), currency)
+    return currency
+
+
+def duration(h: float | None, lang: str = "en") -> str:
+    """A span of hours for reading: minutes below an hour (``14 min`` / ``14 分钟``),
+    hours below two days (``5.2 h`` / ``5.2 小时``), else whole days (``22 days`` /
+    ``22 天``)."""
+    if is_empty(h):
+        return EMPTY
+    x = float(h)  # type: ignore[arg-type]
+    zh = lang == "zh"
+    if x < 1:
+        return _nb(f"{x * 60:,.0f} 分钟" if zh else f"{x * 60:,.0f} min")
+    if x < 48:
+        return _nb(f"{x:,.1f} 小时" if zh else f"{x:,.1f} h")
+    return _nb(f"{x / 24:,.0f} 天" if zh else f"{x / 24:,.0f} days")
+
+
+def seconds(s: float, lang: str = "en") -> str:
+    """``13 s`` / ``13 秒``."""
+    return _nb(f"{s:,.0f} 秒" if lang == "zh" else f"{s:,.0f} s")
+
+
+def share(v: float | None) -> str:
+    """A share that may sit very near 0 or 1 (used or idle capacity): never rounds
+    to a misleading ``0.00%`` or ``100.00%``: ``<0.01%``, ``>99.99%``; two decimals
+    below 1% and above 99%, else one."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x <= 0 or x >= 1:
+        return pct(x, 0)
+    if x < 1e-4:
+        return "<0.01%"
+    if x > 1 - 1e-4:
+        return ">99.99%"
+    return pct(x, 2 if x < 0.01 or x > 0.99 else 1)
+
+
+def signed(v: float | None, text: Callable[[float], str]) -> str:
+    """A change with its sign in front: ``+CNY 30.8 M``, ``−3,080 万元``, ``±0``;
+    ``text`` formats the absolute value (for example ``lambda x: money(x, "en")``)."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x == 0:
+        return "\u00b10"
+    return ("+" if x > 0 else MINUS) + text(abs(x))
+
+
+def pp(v: float | None, lang: str = "en") -> str:
+    """A change of a rate in percentage points: ``+41.4 pp`` / ``+41.4 个百分点``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v) * 100  # type: ignore[arg-type]
+    unit = "个百分点" if lang == "zh" else "pp"
+    return signed(x, lambda a: _nb(f"{a:,.1f} {unit}"))
+
+
+def prob(v: float | None) -> str:
+    """A probability or share of draws, one decimal, never rounded to a misleading
+    ``0.0%`` or ``100.0%``: ``99.5%``, ``>99.9%``, ``<0.1%``, ``100%``, ``0%``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    if x <= 0:
+        return "0%"
+    if x >= 1:
+        return "100%"
+    if x < 0.0005:
+        return "<0.1%"
+    if x > 0.9995:
+        return ">99.9%"
+    return f"{x * 100:.1f}%"
+
+
+def short(v: float | None) -> str:
+    """An input value for a chart label: ``1.2M``, ``280k``, ``0.65``, ``24``."""
+    if is_empty(v):
+        return EMPTY
+    x = float(v)  # type: ignore[arg-type]
+    a = abs(x)
+    if a >= 1e6:
+        body = f"{a / 1e6:,.3g}M"
+    elif a >= 1e4:
+        body = f"{a / 1e3:,.3g}k"
+    else:
+        body = number(a)
+    return _signed(x, body)

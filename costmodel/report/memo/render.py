@@ -1,0 +1,197 @@
+"""Write the HTML investment memo of a built model (English or Chinese).
+
+``write_memo(model, path, lang="en", template_dir=None, analysis=None)`` renders
+one self-contained HTML file: inline CSS, inline SVG charts, a Content-Security-Policy
+that forbids every load from outside the file, and no script. Templates are
+Jinja2 files found first in ``template_dir`` (to rebrand), then in the bundled
+``templates/`` (:func:`costmodel.inputs.resources.templates_dir`). Autoescape is on, so
+text from assumption files is always shown as text.
+
+The memo only reads the model and its :class:`costmodel.analysis.bundle.Analysis`
+(without one, ``analyze(model, draws=0)`` computes the deterministic analysis:
+no Monte Carlo, no scenarios). What it says is assembled in
+:mod:`~costmodel.report.memo.context`, :mod:`~costmodel.report.memo.reliability`
+(failures, which scale fits which task) and :mod:`~costmodel.report.memo.analysis`
+("What has to be true", "Scenarios" when the analysis has scenarios, "Build or
+rent?"); its words are in :mod:`~costmodel.report.memo.text` and
+:mod:`~costmodel.report.memo.profiles`; numbers are formatted by
+:mod:`~costmodel.report.memo.format`; charts come from
+:mod:`~costmodel.report.memo.charts`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from importlib import metadata
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from costmodel.analysis.bundle import Analysis, analyze
+from costmodel.core.model import Model
+from costmodel.inputs.loader import assumption_files, fingerprint
+from costmodel.inputs.resources import templates_dir
+from costmodel.report.memo import analysis as mana
+from costmodel.report.memo import charts
+from costmodel.report.memo import context as ctx
+from costmodel.report.memo import format as f
+from costmodel.report.memo import reliability as rel
+from costmodel.report.memo.text import CHART, TEXT
+from costmodel.report.output import write_text
+
+LANGS = ("en", "zh")
+TEMPLATE = "memo.html.j2"
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("costmodel")
+    except metadata.PackageNotFoundError:  # pragma: no cover - source tree without install
+        return "0+unknown"
+
+
+def memo_date() -> dt.date:
+    """Today, or the date of ``SOURCE_DATE_EPOCH`` (reproducible builds)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+    return dt.date.today()
+
+
+def environment(template_dir: str | PathLike[str] | None = None) -> jinja2.Environment:
+    """Jinja2 environment: ``template_dir`` first, the bundled templates as
+    fallback for every file it lacks; autoescape on; undefined names are errors."""
+    loaders: list[jinja2.BaseLoader] = []
+    if template_dir is not None:
+        d = Path(template_dir)
+        if not d.is_dir():
+            raise NotADirectoryError(f"template_dir {str(d)!r} is not a directory")
+        loaders.append(jinja2.FileSystemLoader(str(d)))
+    loaders.append(jinja2.FileSystemLoader(str(templates_dir())))
+    return jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def _files(model: Model) -> list[str]:
+    """Assumption files as ``parent/name`` (enough to tell them apart, no home paths)."""
+    return [
+        str(Path(p).parent.name + "/" + Path(p).name) for p in assumption_files(model.assumptions)
+    ]
+
+
+def _date_text(d: dt.date, lang: str) -> str:
+    return f"{d.year}年{d.month}月{d.day}日" if lang == "zh" else f"{d.day} {d:%B %Y}"
+
+
+def _check(model: Model, analysis: Analysis) -> None:
+    """An analysis must be of this model: the same tiers."""
+    if analysis.tiers != list(model.tiers):
+        raise ValueError(
+            f"the analysis is not of this model: its tiers are {analysis.tiers}, "
+            f"the model's {list(model.tiers)}"
+        )
+
+
+def context(model: Model, lang: str = "en", analysis: Analysis | None = None) -> dict[str, Any]:
+    """Everything the template needs (see :mod:`costmodel.report.memo.context` and, with
+    ``analysis``, :mod:`costmodel.report.memo.analysis`)."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {', '.join(LANGS)}, not {lang!r}")
+    if analysis is None:
+        analysis = analyze(model, draws=0)
+    _check(model, analysis)
+    a = model.assumptions
+    facts = ctx.Facts(model, lang, analysis)
+    T = TEXT[lang]
+    C = CHART[lang]
+    figures = {}
+    for compact in (False, True):
+        tag = f"{lang}-c" if compact else lang
+        figures[compact] = [
+            ("npv", charts.npv_chart(model, lang, f"npv-{tag}", compact)),
+            ("capex", charts.capex_chart(model, lang, f"capex-{tag}", compact)),
+            ("opex", charts.opex_chart(model, lang, f"opex-{tag}", compact)),
+            ("cash", charts.cash_chart(model, lang, f"cash-{tag}", compact)),
+            (
+                "cost",
+                charts.cost_chart(
+                    model, lang, facts.prices, facts.breakeven, f"cost-{tag}", compact
+                ),
+            ),
+        ]
+    fp = fingerprint(a)
+    return dict(
+        lang=lang,
+        html_lang="zh-CN" if lang == "zh" else "en",
+        t=T,
+        csp=CSP,
+        version=_version(),
+        title=f"{T['title']}: {a.name}" if lang == "en" else f"{T['title']}：{a.name}",
+        model_name=a.name,
+        date=_date_text(memo_date(), lang),
+        fingerprint=fp,
+        currency=a.currency,
+        horizon=T["horizon_value"].format(years=a.horizon_years, start=a.start),
+        discount=f.pct(a.finance.discount_rate.value),
+        files=_files(model),
+        decision=ctx.decision(facts),
+        table=ctx.comparison(facts),
+        charts=[
+            dict(
+                id=k,
+                title=C[f"{k}_title"],
+                caption=C[f"{k}_caption"],
+                svg=Markup(svg),
+                svg_compact=Markup(small),
+            )
+            for (k, svg), (_, small) in zip(figures[False], figures[True], strict=True)
+        ],
+        profiles=ctx.profiles(facts),
+        maxims=ctx.maxims(lang),
+        failures=rel.failures(facts),
+        fit=rel.fit(facts),
+        method=ctx.method(facts),
+        assumptions=ctx.assumption_rows(facts),
+        risk=mana.risk(facts, analysis),
+        scenarios=mana.scenarios(facts, analysis),
+        rent=mana.build_rent(facts, analysis),
+    )
+
+
+def render_memo(
+    model: Model,
+    lang: str = "en",
+    template_dir: str | PathLike[str] | None = None,
+    analysis: Analysis | None = None,
+) -> str:
+    """The memo as an HTML string."""
+    ctx_ = context(model, lang, analysis)
+    return environment(template_dir).get_template(TEMPLATE).render(**ctx_)
+
+
+def write_memo(
+    model: Model,
+    path: str | PathLike[str],
+    lang: str = "en",
+    template_dir: str | PathLike[str] | None = None,
+    analysis: Analysis | None = None,
+) -> Path:
+    """Render the memo of ``model`` in ``lang`` (``"en"`` or ``"zh"``) and write it
+    atomically to ``path`` (a failure leaves no file behind). ``template_dir``
+    overrides any of the bundled templates (``memo.html.j2``, ``memo.css``,
+    ``brand.html.j2``). ``analysis``: :func:`costmodel.analysis.bundle.analyze` of this
+    model, for the sections "What has to be true", "Scenarios" and "Build or
+    rent?" (left out without it). Returns the path written."""
+    html = render_memo(model, lang, template_dir, analysis)
+    return write_text(path, html)

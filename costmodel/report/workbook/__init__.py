@@ -1,0 +1,1 @@
+"""The investor workbook (live formulas, cached engine values)."""

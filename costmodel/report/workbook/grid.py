@@ -1,0 +1,256 @@
+"""Helpers to lay out FAST-style calculation sheets with XlsxWriter.
+
+A calculation sheet has one timeline: column A label, B unit, C constants (one
+value per row), D row total, E a blank spacer, then months 0..M from column F.
+Every time-series row holds one formula copied unchanged across the timeline.
+Formulas are written from templates whose ``{...}`` tokens name other rows:
+
+- ``{x}``    row ``x`` in the same column
+- ``{x<}``   row ``x`` in the previous column (corkscrews; left of month 0 is blank)
+- ``{$x}``   row ``x``'s constant (``$C$r``)
+- ``{x:}``   row ``x`` over the whole timeline (``$F$r:$..$r``)
+- ``{x:1}``  row ``x`` over operating months 1..M
+- ``{x@0}``  row ``x`` at month 0 (``$F$r``)
+- ``{x@M}``  row ``x`` at month M
+
+Each cell is written with the engine's value as its cached result, so readers
+that do not recalculate see the right numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
+from xlsxwriter.workbook import Workbook
+from xlsxwriter.worksheet import Worksheet
+
+LABEL_COL, UNIT_COL, CONST_COL, TOTAL_COL, FIRST_COL = 0, 1, 2, 3, 5
+TOKEN = re.compile(r"\{([$]?)([A-Za-z0-9_]+)(<|:1|:|@0|@M)?\}")
+
+BLUE, GREEN, BLACK = "#0000FF", "#008000", "#000000"
+NUMBER_FORMATS = {
+    "money": "#,##0;[Red]-#,##0",
+    "money2": "#,##0.00;[Red]-#,##0.00",
+    "number": "#,##0.00",
+    "count": "#,##0",
+    "pct": "0.0%",
+    "pct2": "0.00%",
+    "factor": "0.000000",
+    "flag": "0",
+    "date": "yyyy-mm",
+    "text": "@",
+    "general": "General",
+}
+
+#: number format of each metric kind (:data:`costmodel.core.metrics.Kind`)
+KIND_FORMAT = {
+    "text": "text",
+    "count": "count",
+    "kw": "number",
+    "money": "money",
+    "money_per_hour": "money2",
+    "pct": "pct",
+    "years": "number",
+    "hours": "number",
+    "ratio": "number",
+}
+
+
+class Styles:
+    """Cell formats: blue inputs, black calculations, green links (FAST colours)."""
+
+    def __init__(self, wb: Workbook):
+        self.wb = wb
+        self._cache: dict[tuple[str, str, bool, bool], Any] = {}
+        self.title = wb.add_format({"bold": True, "font_size": 16})
+        self.h1 = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
+        self.h2 = wb.add_format({"bold": True, "bg_color": "#DDEBF7"})
+        self.header = wb.add_format({"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"})
+        self.label = wb.add_format({})
+        self.label_bold = wb.add_format({"bold": True})
+        self.unit = wb.add_format({"italic": True, "font_color": "#595959"})
+        self.text = wb.add_format({"text_wrap": False})
+        self.wrap = wb.add_format({"text_wrap": True, "valign": "top"})
+        self.wrap_italic = wb.add_format({"italic": True, "font_color": "#595959"})
+        self.ok = wb.add_format({"bold": True, "font_color": "#006100", "bg_color": "#C6EFCE"})
+
+    def cell(
+        self, kind: str = "number", colour: str = BLACK, bold: bool = False, rule: bool = True
+    ) -> Any:
+        """Number format ``kind`` in ``colour``; ``bold`` rows (totals, closing
+        balances) get a rule above unless ``rule`` is False."""
+        key = (kind, colour, bold, rule)
+        if key not in self._cache:
+            props: dict[str, Any] = {"num_format": NUMBER_FORMATS[kind], "font_color": colour}
+            if bold:
+                props["bold"] = True
+                if rule:
+                    props["top"] = 1
+            self._cache[key] = self.wb.add_format(props)
+        return self._cache[key]
+
+
+def quote_sheet(name: str) -> str:
+    """A sheet name as used in a reference: always quoted, apostrophes doubled."""
+    return "'" + name.replace("'", "''") + "'"
+
+
+def excel_value(x: Any) -> Any:
+    """Cached value for a formula: NaN/None become an empty string result."""
+    if x is None:
+        return ""
+    if isinstance(x, str):
+        return x
+    v = float(x)
+    return "" if np.isnan(v) else v
+
+
+@dataclass
+class CalcSheet:
+    """A calculation sheet with one timeline of months 0..``months``."""
+
+    ws: Worksheet
+    name: str
+    months: int
+    styles: Styles
+    rows: dict[str, int] = field(default_factory=dict)
+    row: int = 0
+    pending: set[str] = field(default_factory=set)
+
+    @property
+    def last_col(self) -> int:
+        return FIRST_COL + self.months
+
+    def col(self, month: int) -> int:
+        return FIRST_COL + month
+
+    # --------------------------------------------------------------- references
+
+    def ref(self, key: str, kind: str = "", col: int | None = None, sheet: bool = False) -> str:
+        """A reference to row ``key`` (see module docstring for ``kind``)."""
+        r = self.rows[key]
+        if kind == "$":
+            out = xl_rowcol_to_cell(r, CONST_COL, row_abs=True, col_abs=True)
+        elif kind == ":":
+            out = self._range(r, FIRST_COL)
+        elif kind == ":1":
+            out = self._range(r, FIRST_COL + 1)
+        elif kind == "@0":
+            out = xl_rowcol_to_cell(r, FIRST_COL, row_abs=True, col_abs=True)
+        elif kind == "@M":
+            out = xl_rowcol_to_cell(r, self.last_col, row_abs=True, col_abs=True)
+        else:
+            assert col is not None
+            out = xl_rowcol_to_cell(r, col)
+        return f"{quote_sheet(self.name)}!{out}" if sheet else out
+
+    def _range(self, r: int, first: int) -> str:
+        a = xl_rowcol_to_cell(r, first, row_abs=True, col_abs=True)
+        b = xl_rowcol_to_cell(r, self.last_col, row_abs=True, col_abs=True)
+        return f"{a}:{b}"
+
+    def render(self, template: str, col: int) -> str:
+        def sub(m: re.Match[str]) -> str:
+            dollar, key, suffix = m.group(1), m.group(2), m.group(3) or ""
+            if key not in self.rows:
+                raise KeyError(f"formula refers to unknown row {key!r}: {template}")
+            if dollar:
+                return self.ref(key, "$")
+            if suffix == "<":
+                return self.ref(key, col=col - 1)
+            if suffix in (":", ":1", "@0", "@M"):
+                return self.ref(key, suffix)
+            return self.ref(key, col=col)
+
+        return TOKEN.sub(sub, template)
+
+    # --------------------------------------------------------------- writing
+
+    def heading(self, text: str) -> None:
+        self.row += 1
+        self.ws.write_string(self.row, LABEL_COL, text, self.styles.h2)
+        for c in range(UNIT_COL, self.last_col + 1):
+            self.ws.write_blank(self.row, c, None, self.styles.h2)
+        self.row += 1
+
+    def const(
+        self,
+        key: str,
+        label: str,
+        unit: str,
+        formula: str,
+        value: Any,
+        kind: str = "number",
+        colour: str = BLACK,
+    ) -> int:
+        """A row with one value in the constants column."""
+        r = self._new_row(key, label, unit)
+        self.ws.write_formula(
+            r,
+            CONST_COL,
+            self.render(formula, CONST_COL),
+            self.styles.cell(kind, colour),
+            excel_value(value),
+        )
+        return r
+
+    def series(
+        self,
+        key: str,
+        label: str,
+        unit: str,
+        formula: str,
+        values: Sequence[float] | np.ndarray,
+        kind: str = "money",
+        total: bool = False,
+        bold: bool = False,
+    ) -> int:
+        """A time-series row: ``formula`` copied across months 0..M, cached ``values``."""
+        r = self._new_row(key, label, unit)
+        fmt = self.styles.cell(kind, BLACK, bold)
+        vals = np.asarray(values, dtype=float)
+        for m in range(self.months + 1):
+            c = self.col(m)
+            self.ws.write_formula(r, c, self.render(formula, c), fmt, float(vals[m]))
+        if total:
+            self.ws.write_formula(
+                r,
+                TOTAL_COL,
+                f"=SUM({self.ref(key, ':')})",
+                self.styles.cell(kind, BLACK, True),
+                float(vals.sum()),
+            )
+        return r
+
+    def reserve(self, *keys: str) -> None:
+        """Give ``keys`` the next rows now, so that formulas written before them
+        (a corkscrew's opening refers to its closing) can refer to them."""
+        for key in keys:
+            self.rows[key] = self.row
+            self.pending.add(key)
+            self.row += 1
+
+    def _new_row(self, key: str, label: str, unit: str) -> int:
+        if key in self.pending:
+            self.pending.remove(key)
+            r = self.rows[key]
+            self.ws.write_string(r, LABEL_COL, label, self.styles.label)
+            self.ws.write_string(r, UNIT_COL, unit, self.styles.unit)
+            return r
+        if key in self.rows:
+            raise KeyError(f"row {key!r} defined twice")
+        r = self.row
+        self.rows[key] = r
+        self.ws.write_string(r, LABEL_COL, label, self.styles.label)
+        self.ws.write_string(r, UNIT_COL, unit, self.styles.unit)
+        self.row += 1
+        return r
+
+
+def col_name(col: int) -> str:
+    return xl_col_to_name(col)

@@ -1,0 +1,242 @@
+"""Workbook sheets of engine results that are not live formulas: scenario
+comparison, sensitivity (tornado, break-even) and Monte Carlo.
+
+Each sheet says at its top that its numbers were computed by the engine (for the
+scenarios listed, or at the stated seed) when the file was written, and do not
+recalculate when inputs change. Text from assumption files and scenario names is
+written as strings.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from xlsxwriter.workbook import Workbook
+
+from costmodel.core.metrics import HEADLINE, METRICS
+from costmodel.report.workbook.grid import KIND_FORMAT, Styles
+
+SCENARIO_METRICS = (*HEADLINE[1:], "goodput", "cost_per_effective_gpu_hour")
+ENGINE = "#7F7F7F"  # grey: an engine result, not a formula
+
+
+def _num(ws, r: int, c: int, v: Any, fmt) -> None:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        ws.write_blank(r, c, None, fmt)
+    else:
+        ws.write_number(r, c, float(v), fmt)
+
+
+def _banner(ws, st: Styles, title: str, note: str) -> int:
+    ws.write_string(0, 0, title, st.title)
+    ws.write_string(1, 0, note, st.wrap_italic)
+    return 3
+
+
+def _frame(ws, st: Styles, r: int, df: pd.DataFrame, kind_of) -> int:
+    """Write ``df`` (header row, then one row per record) from row ``r``: text as
+    strings, numbers in grey with the format ``kind_of(column)``; returns the next row."""
+    for j, c in enumerate(df.columns):
+        ws.write_string(r, j, str(c), st.header)
+    r += 1
+    for _, row in df.iterrows():
+        for j, c in enumerate(df.columns):
+            v = row[c]
+            if isinstance(v, str):
+                ws.write_string(r, j, v, st.text)
+            else:
+                _num(ws, r, j, v, st.cell(kind_of(str(c)), ENGINE))
+        r += 1
+    return r
+
+
+def _mc_kind(column: str) -> str:
+    """IRR percentiles and probabilities as percentages, costs per GPU-hour with
+    two decimals, NPV as money."""
+    if column.startswith(("irr", "p_")):
+        return "pct"
+    return "money2" if column.startswith("cost_per") else "money"
+
+
+def write_scenarios_sheet(wb: Workbook, st: Styles, result) -> None:
+    """Scenario x tier headline metrics, the change against the base, and each
+    overlay's contents. ``result`` is a :class:`costmodel.analysis.scenarios.CompareResult`."""
+    ws = wb.add_worksheet("Scenarios")
+    ws.set_column(0, 0, 28)
+    ws.set_column(1, 1, 16)
+    ws.set_column(2, 2 + len(SCENARIO_METRICS) + 1, 17)
+    names = ", ".join(result.scenarios)
+    r = _banner(
+        ws,
+        st,
+        "Scenarios: engine results",
+        f"Computed by the engine for the scenarios listed ({names}) when this file was "
+        "written; these cells are values, not formulas, and do not follow the Inputs sheet "
+        "(which holds the base).",
+    )
+    ws.write_string(r, 0, "scenario", st.header)
+    ws.write_string(r, 1, "tier", st.header)
+    for j, m in enumerate(SCENARIO_METRICS):
+        ws.write_string(r, 2 + j, METRICS[m].label, st.header)
+    ws.write_string(r, 2 + len(SCENARIO_METRICS), "NPV change vs base", st.header)
+    r += 1
+    base = result.scenarios[0]
+    wide = result.wide
+    for (scenario, tier), row in wide.iterrows():
+        ws.write_string(r, 0, str(scenario), st.text)
+        ws.write_string(r, 1, str(tier), st.text)
+        for j, m in enumerate(SCENARIO_METRICS):
+            _num(ws, r, 2 + j, row.get(m), st.cell(KIND_FORMAT[METRICS[m].kind], ENGINE))
+        base_npv = wide.loc[(base, tier), "npv"] if (base, tier) in wide.index else float("nan")
+        _num(ws, r, 2 + len(SCENARIO_METRICS), row["npv"] - base_npv, st.cell("money", ENGINE))
+        r += 1
+    ws.freeze_panes(4, 2)
+    r += 1
+    ws.write_string(r, 0, "Overlays applied on top of the base", st.h1)
+    r += 1
+    last_col = 2 + len(SCENARIO_METRICS)
+    for name in result.scenarios:
+        text = result.overlays.get(name, "") or "(nothing: the base itself)"
+        ws.write_string(r, 0, str(name), st.label_bold)
+        ws.merge_range(r, 1, r, last_col, "", st.wrap)
+        ws.write_string(r, 1, text, st.wrap)
+        ws.set_row(r, 15 * max(1, text.count("\n") + 1))
+        r += 1
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
+
+
+def write_sensitivity_sheet(
+    wb: Workbook, st: Styles, tornado: pd.DataFrame, break_even: pd.DataFrame
+) -> None:
+    """Tornado table and chart per tier (the 12 largest swings), and the
+    break-even table."""
+    metric = tornado.attrs.get("metric", "npv")
+    ws = wb.add_worksheet("Sensitivity")
+    ws.set_column(0, 0, 14)
+    ws.set_column(1, 1, 44)
+    ws.set_column(2, 2, 30)
+    ws.set_column(3, 11, 16)
+    r = _banner(
+        ws,
+        st,
+        f"Sensitivity: {metric} with one input at its low or high",
+        "Computed by the engine when this file was written (one input at a time, every other "
+        "input at its value); values, not formulas.",
+    )
+    cols = [("tier", "tier"), ("input", "input"), ("unit", "unit"), ("value", "value"),
+            ("low", "low"), ("high", "high"), ("base", f"{metric}, base"),
+            ("at_low", f"{metric} at low"), ("at_high", f"{metric} at high"),
+            ("swing", "swing")]  # fmt: skip
+    for j, (_, header) in enumerate(cols):
+        ws.write_string(r, j, header, st.header)
+    ws.write_string(r, len(cols), "change at low", st.header)
+    ws.write_string(r, len(cols) + 1, "change at high", st.header)
+    r += 1
+    ws.freeze_panes(r, 2)
+    blocks: dict[str, list[int]] = {}  # tier -> positions in ``tornado``, largest swing first
+    for pos, (_, row) in enumerate(tornado.iterrows()):
+        for j, (c, _) in enumerate(cols):
+            v = row[c]
+            if isinstance(v, str):
+                ws.write_string(r, j, v, st.text)
+            else:
+                kind = "money" if c in ("base", "at_low", "at_high", "swing") else "number"
+                _num(ws, r, j, v, st.cell(kind, ENGINE))
+        _num(ws, r, len(cols), row["at_low"] - row["base"], st.cell("money", ENGINE))
+        _num(ws, r, len(cols) + 1, row["at_high"] - row["base"], st.cell("money", ENGINE))
+        blocks.setdefault(str(row["tier"]), []).append(pos)
+        r += 1
+    at = r + 2
+    for tier, rows in blocks.items():
+        # the tier's 12 largest swings, copied to a block so the chart's ranges are contiguous
+        ws.write_string(at, 0, f"chart data: {tier}", st.label_bold)
+        top = rows[:12]
+        first = at + 1
+        for k, pos in enumerate(top):
+            row = tornado.iloc[pos]
+            ws.write_string(first + k, 1, str(row["input"]), st.text)
+            ws.write_number(
+                first + k, 2, float(row["at_low"] - row["base"]), st.cell("money", ENGINE)
+            )
+            ws.write_number(
+                first + k, 3, float(row["at_high"] - row["base"]), st.cell("money", ENGINE)
+            )
+        last = first + len(top) - 1
+        ch = wb.add_chart({"type": "bar", "subtype": "stacked"})
+        for c, name in ((2, "input at low"), (3, "input at high")):
+            ch.add_series({"name": name, "categories": ["Sensitivity", first, 1, last, 1],
+                           "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
+        ch.set_title({"name": f"Tornado: change of {metric}, {tier}"})
+        ch.set_y_axis({"reverse": True})
+        ch.set_x_axis({"num_format": "#,##0"})
+        ch.set_size({"width": 760, "height": 400})
+        ws.insert_chart(first, 5, ch)
+        at = max(last, first + 20) + 2
+    r = at + 1
+    ws.write_string(r, 0, "Break-even: the value at which NPV = 0 (empty: no root in range)", st.h1)
+    r += 1
+    r = _frame(
+        ws, st, r, break_even.reset_index(), lambda c: "money" if c.startswith("npv") else "number"
+    )
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
+
+
+def write_montecarlo_sheet(wb: Workbook, st: Styles, mc) -> None:
+    """Percentile table per tier and an NPV histogram per tier."""
+    ws = wb.add_worksheet("Monte Carlo")
+    ws.set_column(0, 0, 30)
+    ws.set_column(1, 12, 16)
+    r = _banner(
+        ws,
+        st,
+        f"Monte Carlo: {mc.n:,} draws, seed {mc.seed}",
+        f"Computed by the engine when this file was written, with seed {mc.seed}: every "
+        "input with low/high drawn from its distribution (triangular unless stated); "
+        "values, not formulas. The same seed gives the same numbers.",
+    )
+    r = _frame(ws, st, r, mc.summary.reset_index(), _mc_kind)
+    r += 1
+    ws.write_string(r, 0, "NPV histogram (draws per bin)", st.h1)
+    r += 1
+    at_chart = r
+    col = 8
+    for tier in mc.draws:
+        npv = np.asarray(mc.draws[tier]["npv"], dtype=float)
+        npv = npv[np.isfinite(npv)]
+        if npv.size == 0:
+            continue
+        counts, edges = np.histogram(npv, bins=30)
+        ws.write_string(r, 0, f"{tier}: bin centre", st.header)
+        ws.write_string(r, 1, "draws", st.header)
+        top = r + 1
+        for k, cnt in enumerate(counts):
+            ws.write_number(
+                top + k, 0, float((edges[k] + edges[k + 1]) / 2), st.cell("money", ENGINE)
+            )
+            ws.write_number(top + k, 1, int(cnt), st.cell("count", ENGINE))
+        ch = wb.add_chart({"type": "column"})
+        ch.add_series(
+            {
+                "name": f"{tier}",
+                "categories": ["Monte Carlo", top, 0, top + len(counts) - 1, 0],
+                "values": ["Monte Carlo", top, 1, top + len(counts) - 1, 1],
+                "gap": 5,
+            }
+        )
+        ch.set_title({"name": f"NPV distribution: {tier}"})
+        ch.set_x_axis({"num_format": '#,##0,,"M"', "name": "NPV"})
+        ch.set_legend({"none": True})
+        ch.set_size({"width": 620, "height": 300})
+        ws.insert_chart(at_chart, col, ch)
+        at_chart += 16
+        r = top + len(counts) + 1
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)

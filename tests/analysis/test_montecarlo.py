@@ -1,0 +1,126 @@
+"""Monte Carlo (spec 11): reproducibility, degenerate ranges, a linear check, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import costmodel as cm
+from costmodel.analysis.sensitivity import ranged_inputs
+from costmodel.cli import get_app
+from tests.paths import HAND
+
+app = get_app()
+
+DEFAULT = cm.load_assumptions()
+
+
+def test_zero_width_ranges_reproduce_the_deterministic_build():
+    inputs, _ = ranged_inputs(DEFAULT)
+    flat = cm.with_overrides(
+        DEFAULT, {x.path: {"value": x.value, "low": x.value, "high": x.value} for x in inputs}
+    )
+    res = cm.monte_carlo(flat, n=500, seed=3)
+    s = cm.build(flat).summary()
+    for tier in flat.tiers:
+        for m in ("npv", "irr", "cost_per_gpu_hour"):
+            np.testing.assert_allclose(res.draws[tier][m], s.loc[tier, m], rtol=1e-12)
+        assert res.summary.loc[tier, "npv_p10"] == pytest.approx(s.loc[tier, "npv"], rel=1e-12)
+        assert res.summary.loc[tier, "p_npv_positive"] == float(s.loc[tier, "npv"] > 0)
+
+
+def test_same_seed_same_numbers_different_seed_different():
+    a = cm.monte_carlo(DEFAULT, n=3000, seed=11)
+    b = cm.monte_carlo(DEFAULT, n=3000, seed=11, chunk_size=700, workers=1)
+    c = cm.monte_carlo(DEFAULT, n=3000, seed=12)
+    for tier in DEFAULT.tiers:
+        assert a.draws[tier].equals(b.draws[tier])  # chunking and threads do not matter
+        assert not np.allclose(a.draws[tier].npv, c.draws[tier].npv)
+    assert a.summary.equals(b.summary)
+    assert (a.n, a.seed) == (3000, 11) and len(a.samples) == 3000
+
+
+def test_uniform_on_a_linear_driver_centres_on_the_deterministic_value():
+    # tax 0: NPV is linear in the electricity price; Uniform(0.5, 1.5) is symmetric about 1.0
+    a = cm.load_assumptions(
+        HAND,
+        overrides={
+            "finance.tax_rate": 0.0,
+            "power.price_per_kwh": {"value": 1.0, "low": 0.5, "high": 1.5, "dist": "uniform"},
+        },
+    )
+    n = 40_000
+    res = cm.monte_carlo(a, n=n, seed=5)
+    npv = res.draws["small"].npv.to_numpy()
+    price = res.samples["power.price_per_kwh"].to_numpy()
+    assert price.min() >= 0.5 and price.max() <= 1.5
+    det = cm.build(a).summary().loc["small", "npv"]
+    # linearity: the mean NPV is the NPV at the mean drawn price (exactly, up to rounding)
+    at_mean = cm.build(cm.with_overrides(a, {"power.price_per_kwh": float(price.mean())}))
+    assert npv.mean() == pytest.approx(at_mean.summary().loc["small", "npv"], rel=1e-9)
+    # and within sampling error of the deterministic value
+    se = npv.std() / np.sqrt(n)
+    assert abs(npv.mean() - det) < 4 * se
+    assert abs(res.summary.loc["small", "npv_p50"] - det) < 4 * se * 1.3
+    assert res.summary.loc["small", "npv_mean"] == pytest.approx(npv.mean())
+
+
+def test_triangular_default_and_normal_clipped_to_valid_range():
+    a = cm.load_assumptions(
+        HAND,
+        overrides={
+            "operations.utilization": {"value": 0.5, "dist": "normal", "sd": 2.0},
+            "power.price_per_kwh": {"value": 1.0, "low": 0.4, "high": 1.2},
+        },
+    )
+    res = cm.monte_carlo(a, n=5000, seed=1)
+    u = res.samples["operations.utilization"]
+    assert u.min() == 0.0 and u.max() == 1.0 and ((u > 0) & (u < 1)).any()
+    p = res.samples["power.price_per_kwh"]
+    assert p.min() >= 0.4 and p.max() <= 1.2
+    assert p.mean() == pytest.approx((0.4 + 1.0 + 1.2) / 3, abs=0.01)  # triangular mean
+    assert {x.path: x.dist for x in res.inputs}["operations.utilization"] == "normal"
+
+
+def test_summary_shape_and_probabilities():
+    res = cm.monte_carlo(DEFAULT, n=2000, seed=2)
+    s = res.summary
+    assert list(s.index) == list(DEFAULT.tiers)
+    for m in ("npv", "irr", "cost_per_gpu_hour"):
+        assert (s[f"{m}_p10"] <= s[f"{m}_p50"]).all() and (s[f"{m}_p50"] <= s[f"{m}_p90"]).all()
+    for t in DEFAULT.tiers:
+        assert s.loc[t, "p_npv_positive"] == pytest.approx((res.draws[t].npv > 0).mean())
+    with pytest.raises(ValueError):
+        cm.monte_carlo(DEFAULT, n=0)
+
+
+runner = CliRunner()
+
+
+def _app() -> typer.Typer:
+    return get_app()
+
+
+def test_cli_montecarlo_json_equals_api():
+    res = runner.invoke(_app(), ["montecarlo", "-n", "1500", "--seed", "4", "--format", "json"])
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    api = cm.monte_carlo(DEFAULT, n=1500, seed=4).summary
+    assert (doc["n"], doc["seed"]) == (1500, 4)
+    for tier in api.index:
+        for col in api.columns:
+            assert doc["summary"][tier][col] == pytest.approx(api.loc[tier, col], rel=1e-12)
+
+
+def test_cli_montecarlo_table_csv_and_errors():
+    res = runner.invoke(_app(), ["montecarlo", str(HAND), "-n", "200"], env={"COLUMNS": "120"})
+    assert res.exit_code == 0 and "npv_p50" in res.stdout
+    res = runner.invoke(_app(), ["montecarlo", "-n", "200", "--format", "csv"])
+    assert res.exit_code == 0 and res.stdout.startswith("tier,npv_p10")
+    assert runner.invoke(_app(), ["montecarlo", "-n", "0"]).exit_code == 2
+    bad = runner.invoke(_app(), ["montecarlo", "--set", "finance.tax_rate=7"])
+    assert bad.exit_code == 2

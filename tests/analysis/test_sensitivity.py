@@ -1,0 +1,170 @@
+"""Tornado and break-even (spec 11), checked against independent rebuilds."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import costmodel as cm
+from costmodel.analysis.breakeven import break_even
+from costmodel.analysis.sensitivity import ranged_inputs, tornado
+from costmodel.cli import get_app
+from tests.paths import HAND
+
+app = get_app()
+
+DEFAULT = cm.load_assumptions()
+
+
+def _npv(a: cm.Assumptions, tier: str, overrides: dict) -> float:
+    return float(cm.build(cm.with_overrides(a, overrides)).summary().loc[tier, "npv"])
+
+
+@pytest.fixture(scope="module")
+def flat() -> cm.Assumptions:
+    """The bundled default with every range collapsed to its value."""
+    inputs, _ = ranged_inputs(DEFAULT)
+    return cm.with_overrides(
+        DEFAULT, {x.path: {"value": x.value, "low": x.value, "high": x.value} for x in inputs}
+    )
+
+
+def test_discovers_the_issue_drivers_with_ranges():
+    inputs, skipped = ranged_inputs(DEFAULT)
+    paths = {x.path for x in inputs}
+    for p in (
+        "revenue.price_per_gpu_hour",
+        "tiers.tens.revenue.price_per_gpu_hour",
+        "revenue.price_decline",
+        "operations.utilization",
+        "servers.h800.price",
+        "servers.a800.price",
+        "power.price_per_kwh",
+        "power.pue.air",
+        "power.pue.cold_plate",
+        "operations.staff_cost_per_fte",
+        "finance.discount_rate",
+        "tiers.hundreds.network.share",
+    ):
+        assert p in paths, p
+    assert not any(p.startswith("workloads") for p in paths | set(skipped))
+    # catalogue servers no tier uses are skipped, not varied
+    assert "servers.h100.price" in skipped and "servers.h100.price" not in paths
+    rate = next(x for x in inputs if x.path == "operations.utilization")
+    assert (rate.lower, rate.upper) == (0.0, 1.0)
+
+
+def test_zero_width_ranges_give_zero_swing(flat):
+    df = tornado(flat)
+    assert len(df) > 0
+    assert (df.swing == 0).all()
+    base = cm.build(flat).summary().npv
+    for t, g in df.groupby("tier"):
+        assert np.allclose(g.at_low, base[t], rtol=1e-12, atol=1e-6)
+
+
+def test_swing_equals_two_rebuilds():
+    df = tornado(DEFAULT)
+    q = DEFAULT.power.price_per_kwh
+    for tier in DEFAULT.tiers:
+        row = df[(df.input == "power.price_per_kwh") & (df.tier == tier)].iloc[0]
+        lo = _npv(DEFAULT, tier, {"power.price_per_kwh": q.low})
+        hi = _npv(DEFAULT, tier, {"power.price_per_kwh": q.high})
+        assert row.at_low == pytest.approx(lo, rel=1e-9)
+        assert row.at_high == pytest.approx(hi, rel=1e-9)
+        assert row.swing == pytest.approx(abs(hi - lo), rel=1e-9)
+        assert row.base == pytest.approx(cm.build(DEFAULT).summary().loc[tier, "npv"], rel=1e-9)
+
+
+def test_tornado_sorted_and_tier_overrides_respected():
+    df = tornado(DEFAULT)
+    assert list(df.swing) == sorted(df.swing, reverse=True)
+    # tens overrides the GPU-hour price: the global price cannot move its NPV
+    glob = df[(df.input == "revenue.price_per_gpu_hour") & (df.tier == "tens")].iloc[0]
+    assert glob.swing == 0
+    own = df[(df.input == "tiers.tens.revenue.price_per_gpu_hour") & (df.tier == "tens")].iloc[0]
+    assert own.swing > 0
+    assert "servers.h100.price" in df.attrs["skipped"]
+
+
+def test_model_methods_and_other_metric():
+    m = cm.build(DEFAULT)
+    assert cm.tornado(m, "cost_per_gpu_hour").attrs["metric"] == "cost_per_gpu_hour"
+    with pytest.raises(ValueError, match="unknown metric"):
+        cm.tornado(m, "nope")
+    assert list(cm.break_even(m).index) == list(DEFAULT.tiers)
+
+
+@pytest.mark.parametrize("source", ["hand", "default"])
+def test_break_even_rebuilds_to_zero_npv(source):
+    a = cm.load_assumptions(HAND) if source == "hand" else DEFAULT
+    be = break_even(a)
+    solved = 0
+    for tier, row in be.iterrows():
+        capex = cm.build(a).summary().loc[tier, "capex"]
+        for key in ("utilization", "price_per_gpu_hour"):
+            x = row[key]
+            if math.isnan(x):
+                continue
+            solved += 1
+            npv = _npv(a, tier, {row[f"{key}_path"]: float(x)})
+            assert abs(npv) <= 1e-6 * capex, (tier, key, x, npv)
+            assert abs(row[f"npv_at_{key}"]) <= 1e-6 * capex
+    assert solved >= 2
+
+
+def test_break_even_uses_the_tier_override_path():
+    be = break_even(DEFAULT)
+    assert be.loc["tens", "price_per_gpu_hour_path"] == "tiers.tens.revenue.price_per_gpu_hour"
+    assert be.loc["hundreds", "price_per_gpu_hour_path"] == "revenue.price_per_gpu_hour"
+
+
+def test_break_even_empty_where_no_root():
+    # nothing sold at a price of 0: more utilization only adds power cost, NPV never reaches 0
+    a = cm.load_assumptions(HAND, overrides={"revenue.price_per_gpu_hour": 0.0})
+    be = break_even(a)
+    assert math.isnan(be.loc["small", "utilization"])
+    assert math.isnan(be.loc["small", "npv_at_utilization"])
+    # and with a very profitable case the utilization break-even is low but exists
+    assert 0 < break_even(cm.load_assumptions(HAND)).loc["small", "utilization"] < 0.5
+
+
+# ----------------------------------------------------------------------------- CLI
+
+runner = CliRunner()
+
+
+def _app() -> typer.Typer:
+    return get_app()
+
+
+def test_cli_sensitivity_json_equals_api():
+    res = runner.invoke(_app(), ["sensitivity", "--format", "json"])
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    df = tornado(DEFAULT)
+    assert doc["metric"] == "npv" and len(doc["tornado"]) == len(df)
+    for rec, (_, row) in zip(doc["tornado"], df.iterrows(), strict=True):
+        assert rec["input"] == row.input and rec["tier"] == row.tier
+        assert rec["swing"] == pytest.approx(row.swing, rel=1e-12)
+    be = break_even(DEFAULT)
+    for tier in be.index:
+        for key in ("utilization", "price_per_gpu_hour"):
+            want, got = be.loc[tier, key], doc["break_even"][tier][key]
+            assert got is None if math.isnan(want) else got == pytest.approx(want, rel=1e-12)
+    assert "servers.h100.price" in doc["skipped"]
+
+
+def test_cli_sensitivity_table_csv_and_errors(tmp_path):
+    res = runner.invoke(_app(), ["sensitivity", str(HAND)], env={"COLUMNS": "150"})
+    assert res.exit_code == 0 and "Break-even" in res.stdout
+    res = runner.invoke(_app(), ["sensitivity", "--format", "csv", "--metric", "irr"])
+    assert res.exit_code == 0 and res.stdout.startswith("input,tier,")
+    assert runner.invoke(_app(), ["sensitivity", "--metric", "bogus"]).exit_code == 2
+    bad = runner.invoke(_app(), ["sensitivity", "--set", "operations.utilization=2"])
+    assert bad.exit_code == 2 and "utilization" in bad.stderr

@@ -1,0 +1,97 @@
+"""The command line: output formats agree with the API; exit codes; init; schema."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import costmodel as cm
+from costmodel.cli import get_app
+from tests.paths import HAND
+
+app = get_app()
+
+runner = CliRunner()
+
+
+def test_summary_json_equals_api():
+    result = runner.invoke(app, ["summary", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    s = cm.build(cm.load_assumptions()).summary()
+    assert list(data) == list(s.index)
+    for tier in s.index:
+        for col in s.columns:
+            want, got = s.loc[tier, col], data[tier][col]
+            if isinstance(want, float) and math.isnan(want):
+                assert got is None
+            elif isinstance(want, str):
+                assert got == want
+            else:
+                assert got == pytest.approx(float(want), rel=1e-12)
+
+
+def test_summary_csv_round_trips(tmp_path):
+    result = runner.invoke(app, ["summary", str(HAND), "--format", "csv"])
+    assert result.exit_code == 0
+    f = tmp_path / "s.csv"
+    f.write_text(result.stdout)
+    got = pd.read_csv(f, index_col="tier")
+    assert got.loc["small", "npv"] == pytest.approx(2_867_332.5)  # the hand-worked case
+    assert got.loc["small", "capex"] == pytest.approx(2_845_000)
+
+
+def test_summary_table_is_readable():
+    result = runner.invoke(app, ["summary", str(HAND)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    assert "2,867,332" in result.stdout  # NPV with thousands separators
+    assert "NPV" in result.stdout and "Capex" in result.stdout
+
+
+def test_set_overrides_a_value():
+    result = runner.invoke(
+        app, ["summary", str(HAND), "--set", "finance.tax_rate=0", "--format", "json"]
+    )
+    npv = json.loads(result.stdout)["small"]["npv"]
+    assert npv == pytest.approx(2_867_332.5 + 955_777.5)  # the hand case's tax, added back
+
+
+def test_validate_ok_and_bad(tmp_path):
+    ok = runner.invoke(app, ["validate", str(HAND)])
+    assert ok.exit_code == 0 and "ok:" in ok.stdout
+    bad = runner.invoke(app, ["validate", str(HAND), "--set", "tiers.small.gpus=12"])
+    assert bad.exit_code == 2
+    assert "tiers.small.gpus = 12: must be a positive multiple of 8" in " ".join(bad.stderr.split())
+
+
+def test_missing_file_exits_2():
+    result = runner.invoke(app, ["summary", "no/such/file.yaml"])
+    assert result.exit_code == 2
+    assert "no such file or directory" in result.stderr
+
+
+def test_init_copies_an_editable_model(tmp_path):
+    target = tmp_path / "mine"
+    result = runner.invoke(app, ["init", str(target)])
+    assert result.exit_code == 0, result.stderr
+    assert (target / "80-tiers.yaml").exists() and (
+        target / "scenarios" / "colocation.yaml"
+    ).exists()
+    same = cm.build(cm.load_assumptions(target)).summary()
+    pd.testing.assert_frame_equal(same, cm.build(cm.load_assumptions()).summary())
+    again = runner.invoke(app, ["init", str(target)])
+    assert again.exit_code == 2 and "already exist" in again.stderr
+
+
+def test_schema_is_json_schema_of_the_sections(tmp_path):
+    out = tmp_path / "schema.json"
+    result = runner.invoke(app, ["schema", "-o", str(out)])
+    assert result.exit_code == 0
+    schema = json.loads(out.read_text())
+    assert {"finance", "power", "tiers", "servers"} <= set(schema["properties"])
+    assert schema["additionalProperties"] is False
+    assert "required" not in schema  # a single file may hold any subset of sections

@@ -1,0 +1,116 @@
+"""The bracketing root finder: IRR against textbook cases, numpy-financial and
+LibreOffice Calc; brackets, the grid solver and the workbook's bisection trace."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy_financial as npf
+import pytest
+
+from costmodel.core import roots
+
+
+class TestIrr:
+    def test_textbook_cases(self):
+        # -100 then 110: 10% per period; -100, 0, 121: 10% per period
+        assert roots.irr_monthly([-100, 110])[0] == pytest.approx(0.1, rel=1e-12)
+        assert roots.irr_monthly([-100, 0, 121])[0] == pytest.approx(0.1, rel=1e-12)
+
+    def test_matches_numpy_financial_on_ordinary_flows(self):
+        flows = [-5000, 800, 1200, 1500, 1800, 900, 700]
+        assert roots.irr_monthly(flows)[0] == pytest.approx(npf.irr(flows), rel=1e-10)
+
+    def test_matches_libreoffice_irr(self):
+        # LibreOffice Calc IRR({-70000,12000,15000,18000,21000,26000}) = 0.0866309480365316
+        flows = [-70000, 12000, 15000, 18000, 21000, 26000]
+        assert roots.irr_monthly(flows)[0] == pytest.approx(0.0866309480365316, rel=1e-10)
+        # LibreOffice Calc IRR({-5000,800,1200,1500,1800,900,700}) = 0.102006017803933
+        flows = [-5000, 800, 1200, 1500, 1800, 900, 700]
+        assert roots.irr_monthly(flows)[0] == pytest.approx(0.102006017803933, rel=1e-10)
+
+    def test_no_sign_change_gives_nan(self):
+        assert np.isnan(roots.irr_monthly([100, 10, 10])[0])
+        assert np.isnan(roots.irr_monthly([-100, -10, 0])[0])
+        assert np.isnan(roots.irr_monthly([0, 0, 0])[0])
+
+    def test_sign_change_without_root_gives_nan(self):
+        # 100, -300, 250: NPV(x) = 100 - 300x + 250x^2 has no real root
+        assert np.isnan(roots.irr_monthly([100, -300, 250])[0])
+
+    def test_several_roots_pick_the_one_nearest_zero(self):
+        # (1 - 1.1x)(1 - 1.3x)(1 - 3x)... flows with roots at 10%, 30% and 200%:
+        # polynomial in x = 1/(1+i) with roots x = 1/1.1, 1/1.3, 1/3
+        roots_x = np.array([1 / 1.1, 1 / 1.3, 1 / 3.0])
+        coeffs = np.poly(roots_x)[::-1]  # ascending powers of x
+        irr = roots.irr_monthly(coeffs)[0]
+        assert irr == pytest.approx(0.1, rel=1e-9)
+        # and a negative root nearer zero than the positive one wins
+        roots_x = np.array([1 / 0.97, 1 / 1.2])  # -3% and +20%
+        assert roots.irr_monthly(np.poly(roots_x)[::-1])[0] == pytest.approx(-0.03, rel=1e-9)
+
+    def test_two_roots_10_and_20_percent(self):
+        # -100 + 230x - 132x^2 = -(1 - 1.1x... ) has roots at 10% and 20%: nearest 0 wins
+        assert roots.irr_monthly([-100, 230, -132])[0] == pytest.approx(0.1, rel=1e-9)
+
+    def test_investment_after_a_zero_month(self):
+        assert roots.irr_monthly([0, -100, 110])[0] == pytest.approx(0.1, rel=1e-12)
+
+    def test_vectorised_rows_are_independent(self):
+        rows = np.array([[-100, 110, 0], [-100, 0, 121], [100, 10, 10]], dtype=float)
+        out = roots.irr_monthly(rows)
+        np.testing.assert_allclose(out[:2], [0.1, 0.1])
+        assert np.isnan(out[2])
+
+    def test_annualize(self):
+        assert roots.irr_annual([-100, 101])[0] == pytest.approx(1.01**12 - 1)
+
+
+def test_brackets_mark_sign_changes_and_single_zero_ends():
+    f = np.array([[1.0, 2.0, -1.0, 0.0, 0.0, 3.0, np.nan, -2.0]])
+    # 2 -> -1 changes sign; -1 -> 0 does; 0 -> 0 does not; 0 -> 3 does; NaN ends never
+    assert roots.brackets(f)[0].tolist() == [False, True, True, False, True, False, False]
+
+
+def test_first_bracket_finds_the_first_root_exact_zeros_included():
+    grid = np.array([0.0, 1.0, 2.0, 3.0])
+    # 1 -> 0 brackets the zero at grid point 1 (its upper end), before 0 -> -1
+    b = roots.first_bracket(grid, [[1.0, 0.0, 0.0, -1.0]])
+    assert [float(x[0]) for x in b] == [0.0, 1.0, 1.0, 0.0]
+    assert roots.secant_root(*b)[0] == 1.0
+    b = roots.first_bracket(grid, [[0.0, 0.0, 2.0, -1.0]])  # a zero at the first point
+    assert [float(x[0]) for x in b] == [0.0, 0.0, 0.0, 0.0]
+    lo, hi, *_ = roots.first_bracket(grid, [[1.0, 2.0, 3.0, 4.0]])
+    assert np.isnan(lo[0]) and np.isnan(hi[0])
+    b = roots.first_bracket(grid, [[1.0, 2.0, 3.0, 0.0]])  # a zero at the last point
+    assert roots.secant_root(*b)[0] == 3.0
+
+
+def test_solve_finds_known_roots_of_several_problems_in_one_call():
+    calls = []
+
+    def evaluate(points):
+        calls.append(len(points))
+        # problem 0: x^2 - 2 on [0, 2]; problem 1: 1 - x on [0, 10]; problem 2: no root
+        return [points[0] ** 2 - 2, 1 - points[1], points[2] + 5]
+
+    sol = roots.solve(evaluate, [0, 0, 0], [2, 10, 1])
+    assert sol.root[0] == pytest.approx(2**0.5, rel=1e-12)
+    assert sol.root[1] == pytest.approx(1.0, rel=1e-12)
+    assert np.isnan(sol.root[2])
+    assert set(calls) == {3}  # every round evaluates all problems together
+
+
+def test_bisect_trace_halves_the_bracket_nearest_zero():
+    flows = np.array([-100.0, 0.0, 121.0])  # IRR 10% a month
+    t = roots.bisect_trace(flows, 60)
+    assert t.found
+    assert t.grid[t.chosen] <= 0.1 <= t.grid[t.chosen + 1]
+    assert t.start == pytest.approx(0.1, rel=1e-12)
+    widths = (t.hi - t.lo)[:30]  # before the bracket reaches the resolution of doubles
+    np.testing.assert_allclose(widths[1:] / widths[:-1], 0.5, rtol=1e-6)
+    np.testing.assert_allclose(t.npv, [npf.npv(r, flows) for r in t.grid], rtol=1e-12, atol=1e-9)
+
+
+def test_bisect_trace_without_a_root():
+    t = roots.bisect_trace(np.array([100.0, 10.0, 10.0]), 10)
+    assert not t.found and t.chosen == 0 and np.isnan(t.start)

@@ -1,0 +1,113 @@
+"""Loading: merge order, the number-or-mapping form, overrides, directories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir
+from tests.paths import HAND
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_no_paths_means_bundled_default_and_paths_mean_exactly_those(tmp_path):
+    a = cm.load_assumptions()
+    assert cm.assumption_files(a)[0].endswith("00-model.yaml")
+    assert all(Path(f).parent == default_assumptions_dir() for f in cm.assumption_files(a))
+    h = cm.load_assumptions(HAND)
+    assert list(h.tiers) == ["small"]  # the default is not merged underneath
+
+
+def test_later_files_win_and_mappings_merge_key_by_key(tmp_path):
+    over = write(tmp_path, "o.yaml", "power:\n  price_per_kwh: 0.5\n")
+    a = cm.load_assumptions(HAND, over)
+    assert a.power.price_per_kwh.value == 0.5
+    assert a.power.pue["air"].value == 1.5  # sibling keys kept
+
+
+def test_bare_number_replaces_a_whole_mapping(tmp_path):
+    base = write(
+        tmp_path,
+        "b.yaml",
+        "power:\n  price_per_kwh: {value: 0.6, low: 0.4, high: 0.8, source: s}\n",
+    )
+    bare = write(tmp_path, "c.yaml", "power:\n  price_per_kwh: 0.7\n")
+    a = cm.load_assumptions(HAND, base, bare)
+    q = a.power.price_per_kwh
+    assert (q.value, q.low, q.high, q.source) == (0.7, None, None, None)
+
+
+def test_override_replaces_only_value_of_a_mapping(tmp_path):
+    base = write(
+        tmp_path,
+        "b.yaml",
+        "power:\n  price_per_kwh: {value: 0.6, low: 0.4, high: 0.8, source: s}\n",
+    )
+    a = cm.load_assumptions(HAND, base, overrides={"power.price_per_kwh": 0.5})
+    q = a.power.price_per_kwh
+    assert (q.value, q.low, q.high, q.source) == (0.5, 0.4, 0.8, "s")
+    # outside the range: the range widens to include the new base value
+    b = cm.load_assumptions(HAND, base, overrides={"power.price_per_kwh": 1.2})
+    assert (b.power.price_per_kwh.value, b.power.price_per_kwh.high) == (1.2, 1.2)
+
+
+def test_override_can_add_a_tier_level_key():
+    a = cm.load_assumptions(HAND, overrides={"tiers.small.operations.utilization": 0.9})
+    assert a.tiers["small"].operations.utilization.value == 0.9
+    assert a.operations.utilization.value == 0.5  # global unchanged
+
+
+def test_tier_override_beats_global():
+    a = cm.load_assumptions(HAND, overrides={"tiers.small.revenue.price_per_gpu_hour": 50})
+    s = cm.build(a).summary().loc["small"]
+    assert s.revenue == pytest.approx(12 * 16 * 0.5 * 730 * 50)
+
+
+def test_directory_loads_yaml_in_name_order(tmp_path):
+    d = tmp_path / "model"
+    d.mkdir()
+    write(d, "00-base.yaml", HAND.read_text(encoding="utf-8"))
+    write(d, "10-later.yaml", "finance: {discount_rate: 0.07}\n")
+    write(d, "05-earlier.yaml", "finance: {discount_rate: 0.03}\n")
+    write(d, "notes.txt", "ignored")
+    a = cm.load_assumptions(d)
+    assert a.finance.discount_rate.value == 0.07
+    assert [Path(f).name for f in cm.assumption_files(a)] == [
+        "00-base.yaml",
+        "05-earlier.yaml",
+        "10-later.yaml",
+    ]
+
+
+def test_error_line_points_into_the_file_that_set_the_value(tmp_path):
+    over = write(tmp_path, "o.yaml", "# comment\n\noperations:\n  utilization: 1.7\n")
+    with pytest.raises(cm.AssumptionError, match=rf"{over}:4: operations.utilization = 1.7"):
+        cm.load_assumptions(HAND, over)
+
+
+def test_start_accepts_a_yaml_date(tmp_path):
+    over = write(tmp_path, "o.yaml", "start: 2028-03-01\n")
+    assert cm.load_assumptions(HAND, over).start == "2028-03"
+    bad = write(tmp_path, "p.yaml", "start: 2028-13\n")
+    with pytest.raises(cm.AssumptionError, match="must be a month written YYYY-MM"):
+        cm.load_assumptions(HAND, bad)
+
+
+def test_fingerprint_is_stable_and_sensitive():
+    f1 = cm.fingerprint(cm.load_assumptions(HAND))
+    assert f1 == cm.fingerprint(cm.load_assumptions(HAND))
+    assert len(f1) == 64
+    assert f1 != cm.fingerprint(cm.load_assumptions(HAND, overrides={"finance.tax_rate": 0.2}))
+
+
+def test_yaml_is_loaded_safely(tmp_path):
+    evil = write(tmp_path, "e.yaml", "name: !!python/object/apply:os.system ['echo hacked']\n")
+    with pytest.raises(cm.AssumptionError, match="malformed YAML"):
+        cm.load_assumptions(HAND, evil)

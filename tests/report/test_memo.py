@@ -1,0 +1,346 @@
+"""The HTML memo: figures equal the summary, self-contained, escaped, bilingual."""
+
+from __future__ import annotations
+
+import math
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import costmodel as cm
+from costmodel.core.metrics import METRICS
+from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.resources import default_assumptions_dir, templates_dir
+from costmodel.inputs.schema import Quantity
+from costmodel.report.memo import format as f
+from costmodel.report.memo.context import walk
+from costmodel.report.memo.render import render_memo, write_memo
+
+HEADLINE = ("capex", "opex_year1", "npv", "irr", "payback_years", "cost_per_gpu_hour", "tco")
+
+
+class Memo(HTMLParser):
+    """Tiny parser: cells by (tier, metric), attributes with URLs, svg count,
+    ids, headings and all text. Footnote marks (<sup>) and the best-value star
+    are left out of cell text."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.cells: dict[tuple[str, str], str] = {}
+        self.cell_class: dict[tuple[str, str], str] = {}
+        self.urls: list[tuple[str, str, str]] = []
+        self.ids: list[str] = []
+        self.tags: list[str] = []
+        self.headings: list[str] = []
+        self.text: list[str] = []
+        self.svg = 0
+        self.csp = ""
+        self._cell: tuple[str, str] | None = None
+        self._skip = 0
+        self._heading: list[str] | None = None
+        self._stack: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        self._stack.append(tag)
+        if tag == "svg":
+            self.svg += 1
+        if tag == "meta" and a.get("http-equiv") == "Content-Security-Policy":
+            self.csp = a.get("content") or ""
+        if "id" in a:
+            self.ids.append(a["id"])
+        for key in ("src", "href", "xlink:href", "action", "srcset", "poster", "data"):
+            if key in a and a[key] is not None:
+                self.urls.append((tag, key, a[key]))
+        if tag == "td" and "data-tier" in a and "data-metric" in a:
+            self._cell = (a["data-tier"], a["data-metric"])
+            self.cells[self._cell] = ""
+            self.cell_class[self._cell] = a.get("class", "")
+        if self._cell and (tag == "sup" or "star" in (a.get("class") or "")):
+            self._skip += 1
+        if tag in ("h1", "h2", "h3", "h4"):
+            self._heading = []
+
+    def handle_endtag(self, tag):
+        if self._stack:
+            self._stack.pop()
+        if tag == "td":
+            self._cell = None
+            self._skip = 0
+        elif self._cell and tag in ("sup", "span") and self._skip:
+            self._skip -= 1
+        if tag in ("h1", "h2", "h3", "h4") and self._heading is not None:
+            self.headings.append("".join(self._heading).strip())
+            self._heading = None
+
+    def handle_data(self, data):
+        if self._stack and self._stack[-1] == "style":
+            return
+        self.text.append(data)
+        if self._cell and not self._skip:
+            self.cells[self._cell] += data
+        if self._heading is not None:
+            self._heading.append(data)
+
+    @property
+    def all_text(self) -> str:
+        return re.sub(r"[ \t\r\n]+", " ", "".join(self.text))
+
+
+@pytest.fixture(scope="module")
+def model():
+    return cm.build(cm.load_assumptions())
+
+
+@pytest.fixture(scope="module")
+def memos(model, tmp_path_factory):
+    d = tmp_path_factory.mktemp("memo")
+    out = {}
+    for lang in ("en", "zh"):
+        path = write_memo(model, d / f"memo.{lang}.html", lang=lang)
+        out[lang] = path.read_text(encoding="utf-8")
+    return out
+
+
+def nb(s: str) -> str:
+    return s.replace("\u00a0", " ").replace("\u2011", "-")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_metric_of_every_tier_equals_the_summary(model, memos, lang):
+    p = Memo(memos[lang])
+    s = model.summary()
+    cur = model.assumptions.currency
+    for tier in model.tiers:
+        for col in s.columns:
+            want = f.fmt(s.loc[tier, col], METRICS[col].kind, lang, cur, col)
+            assert p.cells[(tier, col)].strip() == want, (tier, col)
+    for tier in model.tiers:  # the key-figures table repeats the headline numbers
+        for col in ("npv", "capex", "cost_per_gpu_hour"):
+            assert want_in(memos[lang], f.fmt(s.loc[tier, col], METRICS[col].kind, lang, cur))
+
+
+def want_in(html: str, text: str) -> bool:
+    return text in Memo(html).all_text
+
+
+def test_headline_formats_read_as_in_the_issue(model):
+    s = model.summary()
+    assert nb(f.fmt(s.loc["hundreds", "capex"], "money", "en")) == "CNY 35.9 M"
+    assert nb(f.fmt(s.loc["hundreds", "capex"], "money", "zh")) == "3,594 万元"
+    assert nb(f.fmt(s.loc["thousands", "capex"], "money", "zh")) == "3.30 亿元"
+    assert nb(f.money(1.234e9, "en")) == "CNY 1.23 bn"
+    assert nb(f.money(-3.5e6, "en")) == "CNY \u22123.5 M"
+    assert f.pct(0.08) == "8.0%" and f.fmt(math.nan, "pct") == "\u2013"
+
+
+def test_best_value_marked_per_row(model, memos):
+    p = Memo(memos["en"])
+    s = model.summary()
+    for col, meta in METRICS.items():
+        if not meta.better:
+            continue
+        v = s[col].astype(float).dropna()
+        if v.nunique() < 2:
+            continue
+        best = v.idxmax() if meta.better == "higher" else v.idxmin()
+        assert "best" in p.cell_class[(best, col)], col
+        for t in v.index:
+            if v[t] != v[best]:
+                assert "best" not in p.cell_class[(t, col)], (t, col)
+
+
+def test_empty_metrics_show_a_dash_and_a_footnote(model, memos):
+    s = model.summary()
+    assert s["payback_years"].isna().any(), "default model: no payback expected"
+    p = Memo(memos["en"])
+    for t in s.index[s["payback_years"].isna()]:
+        assert p.cells[(t, "payback_years")].strip() == "\u2013"
+        assert "empty" in p.cell_class[(t, "payback_years")]
+    assert "no payback" in p.all_text
+
+
+def test_self_contained_no_outside_references(memos):
+    for lang, html in memos.items():
+        p = Memo(html)
+        for tag, key, url in p.urls:
+            assert url.startswith("#") or url.startswith("data:"), (lang, tag, key, url)
+        assert "script" not in p.tags and "link" not in p.tags and "iframe" not in p.tags
+        assert "@import" not in html and not re.search(r"url\((?!#)", html)
+        assert p.csp.startswith("default-src 'none'") and "script-src" not in p.csp
+        assert len(p.ids) == len(set(p.ids)), "duplicate ids across inline SVGs"
+        for ref in re.findall(r'href="#([^"]+)"', html):
+            assert ref in p.ids, ref
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_least_four_svg_charts_with_text_as_text(memos, lang):
+    html = memos[lang]
+    p = Memo(html)
+    assert p.svg >= 4
+    assert html.count("<text ") > 20, "svg.fonttype none keeps labels as <text>"
+    assert "Noto Sans CJK SC" in html and "PingFang SC" in html
+    if lang == "zh":
+        svgs = "".join(re.findall(r"<svg.*?</svg>", html, flags=re.S))
+        for word in ("年度", "万元", "服务器", "平准化成本"):
+            assert word in svgs
+
+
+def test_metadata_fingerprint_date_currency(model, memos):
+    fp = cm.fingerprint(model.assumptions)
+    for html in memos.values():
+        p = Memo(html)
+        assert fp in p.all_text
+        assert model.assumptions.name in p.headings
+        assert "CNY" in p.all_text
+
+
+def test_zh_memo_is_chinese(model, memos):
+    p = Memo(memos["zh"])
+    for heading in ("执行摘要", "方案对比", "图表", "各方案概况与风险", "方法说明", "假设清单"):
+        assert heading in p.headings
+    text = nb(p.all_text)
+    assert "万元" in text and "亿元" in text
+    assert "没有任何方案能收回成本" in text
+    assert "缺乏备份" in text and "网络是" not in text  # seed wording, hand-written
+    assert '<html lang="zh-CN">' in memos["zh"]
+
+
+def test_negative_branch_names_least_bad_and_breakeven_prices(model, memos):
+    s = model.summary()
+    assert (s["npv"] < 0).all(), "the default is expected to be NPV-negative"
+    text = nb(Memo(memos["en"]).all_text)
+    assert "No option recovers its cost at the assumed prices" in text
+    least_bad = model.assumptions.tiers[s["npv"].idxmax()].label
+    assert f"The least-bad option is {least_bad}" in text
+    be = cm.break_even(model)["price_per_gpu_hour"]
+    for t in model.tiers:
+        assert nb(f.price(be[t], "en")) in text
+
+
+def test_breakeven_price_zeroes_npv_for_tier_overrides():
+    """The memo's break-even prices are Model.break_even()'s (one implementation)."""
+    a = cm.load_assumptions()
+    table = cm.break_even(cm.build(a))
+    for t in a.tiers:
+        path = resolve_tier(a, t).paths()["price_per_gpu_hour"]
+        assert table.loc[t, "price_per_gpu_hour_path"] == path
+        be = float(table.loc[t, "price_per_gpu_hour"])
+        npv = cm.run_variants(a, {path: np.array([be * 0.999, be, be * 1.001])}, [t])[t]
+        lo, at, hi = npv.metrics["npv"]
+        capex = npv.metrics["capex"][0]
+        assert lo < 0 < hi and abs(at) < 1e-6 * capex, t
+    assert resolve_tier(a, "tens").paths()["price_per_gpu_hour"].startswith("tiers.tens.")
+
+
+def test_positive_branch_recommends_highest_npv():
+    a = cm.load_assumptions(
+        overrides={
+            "revenue.price_per_gpu_hour": 40.0,
+            "tiers.tens.revenue.price_per_gpu_hour": 30.0,
+        }
+    )
+    m = cm.build(a)
+    s = m.summary()
+    assert (s["npv"] > 0).any()
+    best = s["npv"].idxmax()
+    text = nb(Memo(render_memo(m, "en")).all_text)
+    assert f"We recommend {a.tiers[best].label}" in text
+    assert "No option recovers" not in text
+    zh = nb(Memo(render_memo(m, "zh")).all_text)
+    assert f"建议选择 {a.tiers[best].label}" in zh
+
+
+def test_assumption_appendix_lists_every_quantity(model, memos):
+    p = Memo(memos["en"])
+    text = p.all_text
+    quantities = [(path, q) for path, q in walk(model.assumptions) if isinstance(q, Quantity)]
+    assert len(quantities) > 50
+    for path, q in quantities:
+        assert path in text
+        if q.source:
+            assert q.source in text
+
+
+EVIL = "<script>alert(1)</script>"
+
+
+def test_text_from_assumption_files_is_escaped(tmp_path):
+    overlay = tmp_path / "evil.yaml"
+    overlay.write_text(
+        f"""
+tiers:
+  "{EVIL}":
+    label: "{EVIL}"
+    description: "<img src=x onerror=alert(2)>"
+    server: h800
+    gpus: 16
+    network: {{fabric: "<i>fabric</i>", share: 0.1}}
+    storage: {{kind: "<u>nfs</u>", capacity_tb: 10, price_per_tb: 1000, write_gbps: 5}}
+    rack_kw: 12
+    cooling: air
+    staff_fte: 1
+""",
+        encoding="utf-8",
+    )
+    a = cm.load_assumptions(
+        default_assumptions_dir(), overlay, overrides={"power.price_per_kwh.note": "<b>bold</b>"}
+    )
+    m = cm.build(a)
+    for lang in ("en", "zh"):
+        html = write_memo(m, tmp_path / f"evil.{lang}.html", lang=lang).read_text(encoding="utf-8")
+        assert "<script" not in html.lower()
+        assert "<b>bold</b>" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "<img" not in html and "<i>fabric" not in html and "<u>nfs" not in html
+        p = Memo(html)
+        assert EVIL in p.all_text  # shown as text
+        assert all(u.startswith(("#", "data:")) for _, _, u in p.urls)
+
+
+def test_template_dir_overrides_and_falls_back(model, tmp_path):
+    brand = tmp_path / "brand"
+    brand.mkdir()
+    css = (templates_dir() / "memo.css").read_text(encoding="utf-8")
+    (brand / "memo.css").write_text("/* ACME-BRAND */\n" + css, encoding="utf-8")
+    (brand / "brand.html.j2").write_text('<p class="org">ACME Capital</p>\n', encoding="utf-8")
+    html = write_memo(model, tmp_path / "m.html", template_dir=brand).read_text(encoding="utf-8")
+    assert "ACME-BRAND" in html and "ACME Capital" in html
+    assert Memo(html).svg >= 4  # memo.html.j2 came from the bundled templates
+    with pytest.raises(NotADirectoryError):
+        write_memo(model, tmp_path / "x.html", template_dir=tmp_path / "missing")
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_failure_writes_nothing_and_bad_lang_is_rejected(model, tmp_path):
+    out = tmp_path / "memo.html"
+    with pytest.raises(ValueError, match="lang"):
+        write_memo(model, out, lang="fr")
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    out.write_text("old", encoding="utf-8")
+    broken = tmp_path / "tpl"
+    broken.mkdir()
+    (broken / "memo.html.j2").write_text("{{ no_such_name }}", encoding="utf-8")
+    with pytest.raises(Exception, match="no_such_name"):
+        write_memo(model, out, template_dir=broken)
+    assert out.read_text(encoding="utf-8") == "old"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["memo.html", "tpl"]
+
+
+def test_reproducible_with_source_date_epoch(model, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01
+    one, two = render_memo(model, "en"), render_memo(model, "en")
+    assert one == two
+    assert "1 January 2027" in one
+    assert "2027年1月1日" in render_memo(model, "zh")
+
+
+def test_templates_ship_with_readme():
+    names = {p.name for p in templates_dir().iterdir()}
+    assert {"memo.html.j2", "memo.css", "brand.html.j2", "README.md"} <= names
+    assert Path(templates_dir() / "README.md").read_text(encoding="utf-8").count("memo") > 2

@@ -1,0 +1,250 @@
+"""The workbook's structure, without recalculation: sheets, formulas with cached
+values, text as strings, determinism, FAST conventions."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+import pytest
+
+import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from tests.paths import HAND
+
+FIXED = datetime(2026, 1, 1, 12, 0, 0)
+
+
+@pytest.fixture(scope="module")
+def default_xlsx(tmp_path_factory) -> tuple[cm.Model, Path]:
+    model = cm.build(cm.load_assumptions())
+    path = tmp_path_factory.mktemp("wb") / "model.xlsx"
+    cm.write_workbook(model, path, created=FIXED)
+    return model, path
+
+
+def test_sheets_in_fast_order(default_xlsx):
+    model, path = default_xlsx
+    names = openpyxl.load_workbook(path, read_only=True).sheetnames
+    assert names == ["Cover", "Inputs", *model.tiers, "IRR", "Annual", "Comparison", "Checks"]
+
+
+def test_cover_names_files_fingerprint_and_check(default_xlsx):
+    model, path = default_xlsx
+    ws = openpyxl.load_workbook(path)["Cover"]
+    text = {c.value for row in ws.iter_rows() for c in row if c.value is not None}
+    assert cm.fingerprint(model.assumptions) in text
+    assert "=master_check" in text
+    assert any(str(f).endswith("80-tiers.yaml") for f in text)
+    cached = openpyxl.load_workbook(path, data_only=True)["Cover"]
+    assert "OK" in {c.value for row in cached.iter_rows() for c in row}
+
+
+def test_pandas_sees_cached_numbers(default_xlsx):
+    model, path = default_xlsx
+    df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
+    s = model.summary()
+    for tier in model.tiers:
+        assert df.loc["NPV", tier] == pytest.approx(s.loc[tier, "npv"], rel=1e-12)
+        assert df.loc["Capex", tier] == pytest.approx(s.loc[tier, "capex"], rel=1e-12)
+
+
+def test_calculation_sheets_are_formulas(default_xlsx):
+    model, path = default_xlsx
+    assert formula_share(path, model.tiers) >= 0.95
+
+
+@pytest.mark.parametrize("overlay", sorted(scenarios_dir().glob("*.yaml")), ids=lambda p: p.stem)
+def test_overlays_calculation_sheets_are_formulas(overlay, tmp_path):
+    model = cm.build(cm.load_assumptions(default_assumptions_dir(), overlay))
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
+    assert formula_share(path, model.tiers) >= 0.95
+
+
+def formula_share(path: Path, sheets: list[str]) -> float:
+    """Share of numeric cells on calculation sheets that are formulas."""
+    wb = openpyxl.load_workbook(path)
+    numeric = formulas = 0
+    for name in sheets:
+        for row in wb[name].iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and c.value.startswith("="):
+                    formulas += 1
+                    numeric += 1
+                elif isinstance(c.value, int | float) and not isinstance(c.value, bool):
+                    numeric += 1
+    return formulas / numeric
+
+
+def test_text_from_assumptions_is_never_a_formula(tmp_path):
+    evil = '=HYPERLINK("http://x","y")'
+    over = tmp_path / "evil.yaml"
+    over.write_text(
+        "tiers:\n  small:\n    label: '" + evil.replace("'", "''") + "'\n"
+        "    scheduler: '=1+1'\n"
+        "servers:\n  box:\n    price: {value: 1000000, source: '=SUM(A1:A9)', note: '@cmd'}\n",
+        encoding="utf-8",
+    )
+    model = cm.build(cm.load_assumptions(HAND, over))
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
+    wb = openpyxl.load_workbook(path)
+    found = {}
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if c.value in (evil, "=1+1", "=SUM(A1:A9)", "@cmd"):
+                    found[c.value] = c.data_type
+    assert found == {evil: "s", "=1+1": "s", "=SUM(A1:A9)": "s", "@cmd": "s"}
+
+
+def test_tier_with_formula_like_name_gets_a_safe_sheet(tmp_path):
+    text = (HAND.read_text(encoding="utf-8")
+            .replace("  small:\n", "  '=HYPERLINK(\"http://x\",\"y\")':\n"))  # fmt: skip
+    f = tmp_path / "m.yaml"
+    f.write_text(text, encoding="utf-8")
+    model = cm.build(cm.load_assumptions(f))
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
+    wb = openpyxl.load_workbook(path)
+    tier = model.tiers[0]
+    sheet = [
+        n
+        for n in wb.sheetnames
+        if n not in ("Cover", "Inputs", "IRR", "Annual", "Comparison", "Checks")
+    ]
+    assert len(sheet) == 1 and "/" not in sheet[0]
+    assert wb["Comparison"]["C3"].value == tier and wb["Comparison"]["C3"].data_type == "s"
+
+
+def test_same_inputs_same_bytes(tmp_path):
+    model = cm.build(cm.load_assumptions())
+    a = cm.write_workbook(model, tmp_path / "a.xlsx", created=FIXED)
+    b = cm.write_workbook(cm.build(cm.load_assumptions()), tmp_path / "b.xlsx", created=FIXED)
+    assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
+
+
+def test_source_date_epoch_fixes_the_date(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01 00:00 UTC
+    model = cm.build(cm.load_assumptions(HAND))
+    a = cm.write_workbook(model, tmp_path / "a.xlsx")
+    b = cm.write_workbook(model, tmp_path / "b.xlsx")
+    assert a.read_bytes() == b.read_bytes()
+    assert openpyxl.load_workbook(a).properties.created.year == 2026
+
+
+def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
+    from costmodel.report.workbook import book as workbook
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(workbook, "_annual", boom)
+    target = tmp_path / "model.xlsx"
+    target.write_bytes(b"previous")
+    with pytest.raises(RuntimeError):
+        cm.write_workbook(cm.build(cm.load_assumptions(HAND)), target)
+    assert target.read_bytes() == b"previous"
+    assert [p.name for p in tmp_path.iterdir()] == ["model.xlsx"]
+
+
+def test_inputs_are_blue_and_named(default_xlsx):
+    model, path = default_xlsx
+    wb = openpyxl.load_workbook(path)
+    dn = wb.defined_names
+    for name in ("power_price_per_kwh", "finance_discount_rate", "revenue_price_per_gpu_hour",
+                 "master_check", "npv_tens", "irr_thousands"):  # fmt: skip
+        assert name in dn, name
+    sheet, cell = next(iter(dn["power_price_per_kwh"].destinations))
+    c = wb[sheet][cell.replace("$", "")]
+    assert c.value == model.assumptions.power.price_per_kwh.value
+    assert c.font.color.rgb.endswith("0000FF")
+
+
+def test_build_cli_writes_the_workbook(tmp_path):
+    from typer.testing import CliRunner
+
+    from costmodel.cli import get_app
+
+    app = get_app()
+    result = CliRunner().invoke(app, ["build", str(HAND), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "out" / "model.xlsx").exists()
+    bad = CliRunner().invoke(
+        app, ["build", str(HAND), "--set", "horizon_years=0", "-o", str(tmp_path / "x")]
+    )
+    assert bad.exit_code == 2 and not (tmp_path / "x").exists()
+
+
+def test_scenarios_sheet_agrees_with_api(tmp_path):
+    from typer.testing import CliRunner
+
+    from costmodel.cli import get_app
+
+    app = get_app()
+    over = tmp_path / "dear.yaml"
+    over.write_text("power: {price_per_kwh: 1.4}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["build", str(HAND), "-o", str(out), "--lang", "en", "-s", f"=1+1={over}"]
+    )
+    assert result.exit_code == 0, result.stderr
+    api = cm.compare(cm.load_assumptions(HAND), {"=1+1": over}).wide
+    ws = openpyxl.load_workbook(out / "model.xlsx")["Scenarios"]
+    header = next(r for r in ws.iter_rows(values_only=True) if r[0] == "scenario")
+    rows = {
+        (r[0], r[1]): dict(zip(header, r, strict=False))
+        for r in ws.iter_rows(values_only=True)
+        if r[0] in ("base", "=1+1") and r[1] == "small"
+    }
+    assert set(rows) == {("base", "small"), ("=1+1", "small")}
+    for key, row in rows.items():
+        assert row["NPV"] == pytest.approx(api.loc[key, "npv"], rel=1e-12)
+        assert row["Capex"] == pytest.approx(api.loc[key, "capex"], rel=1e-12)
+    assert rows[("=1+1", "small")]["NPV change vs base"] == pytest.approx(
+        api.loc[("=1+1", "small"), "npv"] - api.loc[("base", "small"), "npv"]
+    )
+    names = [c for c in ws["A"] if c.value == "=1+1"]
+    assert names and all(c.data_type == "s" for c in names)
+    texts = [c.value for c in ws["B"] if isinstance(c.value, str)]
+    assert any("price_per_kwh: 1.4" in t for t in texts)  # the overlay's contents are shown
+
+
+def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(tmp_path):
+    model = cm.build(cm.load_assumptions())
+    analysis = cm.analyze(model, draws=500, seed=3)
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED, analysis=analysis)
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames[-3:] == ["Sensitivity", "Monte Carlo", "Checks"]
+    sens = wb["Sensitivity"]
+    assert "values, not formulas" in sens["A2"].value
+    header = next(r for r in sens.iter_rows(values_only=True) if r[0] == "tier")
+    got = {
+        (r[0], r[1]): dict(zip(header, r, strict=False))
+        for r in sens.iter_rows(values_only=True)
+        if r[0] in model.tiers and isinstance(r[1], str)
+    }
+    tor = analysis.tornado
+    assert len(got) == len(tor)
+    for _, row in tor.iterrows():
+        cells = got[(row["tier"], row["input"])]
+        assert cells["swing"] == pytest.approx(row["swing"], rel=1e-12)
+        assert cells["npv at low"] == pytest.approx(row["at_low"], rel=1e-12)
+    mc = wb["Monte Carlo"]
+    assert "seed 3" in mc["A1"].value and "500 draws" in mc["A1"].value
+    header = next(r for r in mc.iter_rows(values_only=True) if r[0] == "tier")
+    rows = {
+        r[0]: dict(zip(header, r, strict=False))
+        for r in mc.iter_rows(values_only=True)
+        if r[0] in model.tiers
+    }
+    for tier in model.tiers:
+        want = analysis.monte_carlo.summary.loc[tier]
+        assert rows[tier]["npv_p50"] == pytest.approx(want["npv_p50"], rel=1e-12)
+        assert rows[tier]["p_npv_positive"] == pytest.approx(want["p_npv_positive"], abs=1e-12)
+    # engine results are values: no formulas on these sheets
+    for ws in (sens, mc):
+        assert not any(
+            isinstance(c.value, str) and c.value.startswith("=") for r in ws.iter_rows() for c in r
+        )
