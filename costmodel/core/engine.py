@@ -1,16 +1,23 @@
-"""The cost engine (spec sections 4-9), vectorised over scenarios and months.
+"""The cost engine (spec sections 4-9 and 14-20), vectorised over scenarios and
+months.
 
 Every input is a scalar or an array of shape ``(S,)``: ``S`` scenario variants of
 one tier are computed at once (``S = 1`` for a plain build). Monthly arrays have
 shape ``(S, M + 1)``, column ``m`` holding month m (month 0 is the investment
-date; operating months are 1..M). The engine does no I/O and knows nothing of
-files, workbooks or memos.
+date). The engine does no I/O and knows nothing of files, workbooks or memos.
+
+A tier is a list of deployments (vintages, spec 14-15) and a list of capex
+events; each line item is one function below, with its formula in its docstring:
+:func:`deployments`, :func:`capex_events`, :func:`opex_lines`,
+:func:`depreciation_lines`, :func:`revenue_line`, :func:`tax_with_losses`,
+:func:`debt_schedule`, :func:`terminal_lines` and :func:`run_tier`, which
+assembles the cash flows and metrics.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,7 +33,7 @@ from costmodel.core.units import (
     SECONDS_PER_HOUR,
     TFLOPS_PER_PFLOPS,
 )
-from costmodel.inputs.params import TierConfig
+from costmodel.inputs.params import TierConfig, servers_per_rack
 from costmodel.inputs.schema import ASSET_CLASSES
 
 CAPEX_LINES = ("servers", "network", "storage", "facility")
@@ -59,54 +66,51 @@ SUMMARY_COLUMNS = (
     "goodput",
     "cost_per_effective_gpu_hour",
     "cost_per_pflop_hour",
+    "availability",
+    "peak_funding",
+    "equity_npv",
+    "equity_irr",
+    "min_dscr",
+    "debt_peak",
 )
-
-
-class Schedules(Mapping[str, FloatArray]):
-    """Read-only mapping of line name -> array. An entry given as a zero-argument
-    function is computed on first access and kept, so a large run (Monte Carlo,
-    sensitivity) that reads only the metrics never builds the monthly schedules."""
-
-    def __init__(self, entries: Mapping[str, FloatArray | Callable[[], FloatArray]]):
-        self._entries = dict(entries)
-
-    def __getitem__(self, key: str) -> FloatArray:
-        value = self._entries[key]
-        if callable(value):
-            value = value()
-            self._entries[key] = value
-        return value
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __repr__(self) -> str:
-        return f"Schedules({', '.join(self._entries)})"
+DEBT_LINES = (
+    "balance_open",
+    "draw",
+    "capitalized_interest",
+    "interest",
+    "principal",
+    "balloon",
+    "balance_close",
+)
 
 
 @dataclass(frozen=True)
 class TierResult:
     """Everything computed for one tier, for S scenario variants.
 
-    ``capex``: line -> (S,); ``opex`` and ``depreciation``: line -> (S, M+1);
-    ``flows``: revenue, opex, depreciation, ebit, tax, terminal_value, fcf,
-    gpu_hours, discount_factor -> (S, M+1); ``annual``: ebit, tax, loss pool
-    corkscrew -> (S, Y); ``metrics``: summary column -> (S,);
-    ``nbv``: asset class -> (S,) net book value at month M. The monthly mappings
-    are :class:`Schedules`: arrays are built on first access.
+    ``capex``: asset class -> (S,) nominal sum of its capex events;
+    ``capex_months``: asset class -> (S, M+1); ``opex`` and ``depreciation``:
+    line -> (S, M+1); ``flows``: monthly cash-flow lines (revenue, opex, capex,
+    depreciation, ebit, tax, terminal_value, terminal_tax, fcf, the levered lines
+    and the indices) -> (S, M+1); ``debt``: :data:`DEBT_LINES` -> (S, M+1);
+    ``annual``: year tables (EBIT, tax and the loss corkscrew, unlevered and
+    levered, debt service) -> (S, Y); ``deployments``: one mapping per vintage
+    (month, gpus, servers, it_kw, capex per class, total) of (S,) arrays;
+    ``metrics``: summary column -> (S,); ``nbv``: asset class -> (S,) net book
+    value at month M.
     """
 
     months: int
     capex: dict[str, FloatArray]
+    capex_months: dict[str, FloatArray]
     opex: Mapping[str, FloatArray]
     depreciation: Mapping[str, FloatArray]
     nbv: dict[str, FloatArray]
     flows: Mapping[str, FloatArray]
     annual: dict[str, FloatArray]
     metrics: dict[str, FloatArray]
+    debt: dict[str, FloatArray] = field(default_factory=dict)
+    deployments: list[dict[str, FloatArray]] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -118,242 +122,563 @@ def _col(x: ArrayLike) -> FloatArray:
     return np.atleast_1d(np.asarray(x, dtype=float))[:, None]
 
 
-def _to_months(table: FloatArray, months: int, out: FloatArray | None = None) -> FloatArray:
-    """Expand a year table to months: ``table[:, 0]`` is month 0 and ``table[:, y]``
-    (y = 1..Y) the value of every month of operating year y; shape (S, M + 1)
-    (written into ``out`` if given)."""
-    size, cols = table.shape
-    if out is None:
-        out = np.empty((size, months + 1))
-    out[:, 0] = table[:, 0]
-    out[:, 1:].reshape(size, cols - 1, MONTHS_PER_YEAR)[...] = table[:, 1:, None]
+@dataclass(frozen=True)
+class Clock:
+    """Month index ``m = 0..M`` (shape (1, M+1)), model year ``y(m) = ceil(m/12)``
+    and the operating flag (m >= 1), shared by every line item."""
+
+    months: int
+
+    @property
+    def m(self) -> FloatArray:
+        return np.arange(self.months + 1, dtype=float)[None, :]
+
+    @property
+    def years_in(self) -> FloatArray:
+        """``y(m) - 1`` for m >= 1 (0 at month 0)."""
+        return np.maximum(np.ceil(self.m / MONTHS_PER_YEAR) - 1, 0)
+
+    @property
+    def ops(self) -> FloatArray:
+        return (self.m >= 1).astype(float)
+
+    def index(self, annual_change: ArrayLike) -> FloatArray:
+        """``(1 + g)^(y(m) - 1)`` for m >= 1, 0 at month 0 (escalation g > 0,
+        decline g < 0)."""
+        return np.power(1.0 + _col(annual_change), self.years_in) * self.ops
+
+    def by_year(self, x: FloatArray) -> FloatArray:
+        """Sum of months 12(y-1)+1 .. 12y for y = 1..Y: shape (S, Y)."""
+        size = x.shape[0]
+        return x[:, 1:].reshape(size, -1, MONTHS_PER_YEAR).sum(axis=2)
+
+    def at_year_ends(self, table: FloatArray) -> FloatArray:
+        """A year table (S, Y) placed at months 12y of an (S, M+1) array."""
+        out = np.zeros((table.shape[0], self.months + 1))
+        out[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] = table
+        return out
+
+    def at(self, month: ArrayLike, amount: ArrayLike) -> FloatArray:
+        """``amount`` (S,) placed at month ``month`` (S,) of an (S, M+1) array."""
+        return np.where(self.m == _col(month), _col(amount), 0.0)
+
+    def after(self, month: ArrayLike) -> FloatArray:
+        """In-service flag: 1 for m > ``month``."""
+        return (self.m > _col(month)).astype(float)
+
+
+# ----------------------------------------------------------------------------- deployments
+
+
+def deployments(
+    q: Mapping[str, FloatArray], stages: int, months: int
+) -> list[dict[str, FloatArray]]:
+    """The tier's vintages (spec 14-16). Deployment 0 holds the tier's ``gpus`` and
+    storage and is bought at ``t_0 = B = round(build_months)``; stage i at
+    ``t_i = max(stage_i.month, B)`` (a Monte Carlo draw may put B after a stage).
+    For each, with ``n = gpus / gpus_per_server``:
+
+    - ``servers = n * price * (1 - price_decline)^(t / 12)``
+    - ``storage = capacity_tb * price_per_tb``
+    - ``network = share / (1 - share) * (servers + storage)``
+    - ``it_kw = n * power_kw * (1 + aux_power_fraction)``
+    - ``staff_fte``: the tier's headcount from ``t + 1`` on.
+    """
+    build = np.clip(np.round(q["build_months"]), 0, months - 1)
+    out = []
+    for i in range(stages + 1):
+        key = "" if i == 0 else f"stage{i}_"
+        month = build if i == 0 else np.maximum(q[f"stage{i}_month"], build)
+        gpus = q["gpus"] if i == 0 else q[f"stage{i}_gpus"]
+        capacity = q["storage_capacity_tb"] if i == 0 else q[f"stage{i}_capacity_tb"]
+        n = gpus / q["gpus_per_server"]
+        decline = np.power(1.0 - q["server_price_decline"], month / MONTHS_PER_YEAR)
+        servers = n * q["server_price"] * decline
+        storage = capacity * q["storage_price_per_tb"]
+        share = q["network_share"]
+        network = share / (1.0 - share) * (servers + storage)
+        out.append(
+            {
+                "month": month,
+                "gpus": gpus,
+                "servers_n": n,
+                "it_kw": n * q["server_power_kw"] * (1.0 + q["aux_power_fraction"]),
+                "staff_fte": q[f"{key}staff_fte"],
+                "servers": servers,
+                "network": network,
+                "storage": storage,
+                "hardware": servers + network + storage,
+            }
+        )
     return out
 
 
-def _sum_in_month_order(table: FloatArray, months: int) -> FloatArray:
-    """Sum over months 0..M of the expanded year table, added one month at a time
-    in month order. This keeps the rounding of the earlier implementation, whose
-    (S, M+1) schedule was column-major for S > 1 (numpy then sums month by month;
-    for S = 1 it sums pairwise), so results are unchanged to the last bit."""
-    total = table[:, 0].copy()
-    for m in range(1, months + 1):
-        total += table[:, -(-m // MONTHS_PER_YEAR)]
-    return total
+@dataclass(frozen=True)
+class CapexEvent:
+    """One purchase: ``amount`` (S,) of asset class ``cls`` paid at ``month`` and
+    in service (depreciating, insured) from ``in_service``."""
+
+    cls: str
+    amount: FloatArray
+    month: FloatArray
+    in_service: FloatArray
 
 
-def _discount(rate: FloatArray, months: int) -> FloatArray:
-    """:func:`finance.discount_factors`, computed once per distinct rate (most
-    variant sets share one rate; the values are the same element by element)."""
-    unique, inverse = np.unique(rate, return_inverse=True)
-    if 2 * unique.size > rate.size:
-        return fin.discount_factors(rate, months)
-    return fin.discount_factors(unique, months)[inverse.reshape(-1)]
+def capex_events(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+) -> list[CapexEvent]:
+    """Hardware of each deployment at its month, in service the month after; the
+    facility (mode build, spec 15):
+
+    - ``reserve_headroom``: one build at month 0 for the final IT kW,
+      ``sum_d it_kw_d * build_cost_per_kw``, in service from ``B + 1``;
+    - otherwise month 0 for deployment 0, and each stage adds
+      ``it_kw_d * build_cost_per_kw * (1 + retrofit_premium)`` at its month.
+    """
+    build = deps[0]["month"]
+    zero = np.zeros_like(build)
+    rate = q["build_cost_per_kw"] * q["build_flag"]
+    reserve = q["reserve_headroom"]
+    total_kw = sum(d["it_kw"] for d in deps)
+    first = np.where(reserve > 0, total_kw, deps[0]["it_kw"]) * rate
+    events = [CapexEvent("facility", first, zero, build + 1)]
+    for i, d in enumerate(deps):
+        for cls in ("servers", "network", "storage"):
+            events.append(CapexEvent(cls, d[cls], d["month"], d["month"] + 1))
+        if i:
+            extra = (1.0 - reserve) * d["it_kw"] * rate * (1.0 + q["retrofit_premium"])
+            events.append(CapexEvent("facility", extra, d["month"], d["month"] + 1))
+    return events
+
+
+# ----------------------------------------------------------------------------- opex
+
+
+def ramp(q: Mapping[str, FloatArray], month: FloatArray, clock: Clock) -> FloatArray:
+    """Sold share of a deployment's hours (spec 14): ``u_d(m) = utilization *
+    min(1, (m - t_d) / ramp_months)`` for m > t_d, 0 before (flat at
+    ``utilization`` from t_d + 1 when ``ramp_months = 0``)."""
+    r = _col(q["ramp_months"])
+    since = clock.m - _col(month)
+    share = np.where(r > 0, np.clip(since / np.where(r > 0, r, 1.0), 0.0, 1.0), since > 0)
+    return _col(q["utilization"]) * share
+
+
+def opex_lines(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    utilization: list[FloatArray],
+    clock: Clock,
+) -> dict[str, FloatArray]:
+    """Monthly opex (spec 5 and 14), only for capacity in service (I_d = m > t_d),
+    except staff, hired from month 1 (construction included):
+
+    - ``electricity = sum_d it_kw_d (idle + (1 - idle) u_d(m)) I_d * pue * H *
+      price_per_kwh * (1 + escalation)^(y-1)``
+    - ``colocation = sum_d it_kw_d I_d * colocation_per_kw_month`` (mode colocation)
+    - ``staff = staff_fte(m) * staff_cost_per_fte * (1 + staff_escalation)^(y-1) / 12``
+    - ``maintenance = maintenance_rate * sum_d hardware_d I_d / 12``
+    - ``insurance = insurance_rate * (in-service hardware + facility capex) / 12``
+    - ``software = software_per_gpu_year * sum_d gpus_d I_d / 12``
+    """
+    idle = _col(q["idle_fraction"])
+    live = [clock.after(d["month"]) for d in deps]
+    kw_live = sum(_col(d["it_kw"]) * i for d, i in zip(deps, live, strict=True))
+    kw_used = sum(_col(d["it_kw"]) * u for d, u in zip(deps, utilization, strict=True))
+    energy = (idle * kw_live + (1.0 - idle) * kw_used) * _col(q["pue"]) * HOURS_PER_MONTH
+    hardware = sum(_col(d["hardware"]) * i for d, i in zip(deps, live, strict=True))
+    facility = sum(
+        _col(e.amount) * clock.after(e.in_service - 1) for e in events if e.cls == "facility"
+    )
+    fte = _col(deps[0]["staff_fte"]) * clock.ops
+    for d in deps[1:]:
+        fte = np.where(clock.m > _col(d["month"]), _col(d["staff_fte"]), fte)
+    gpus_live = sum(_col(d["gpus"]) * i for d, i in zip(deps, live, strict=True))
+    per_month = 1.0 / MONTHS_PER_YEAR
+    colo = _col(q["colocation_per_kw_month"] * (1.0 - q["build_flag"]))
+    return {
+        "electricity": energy * _col(q["price_per_kwh"]) * clock.index(q["power_escalation"]),
+        "colocation": kw_live * colo,
+        "staff": fte
+        * _col(q["staff_cost_per_fte"])
+        * clock.index(q["staff_escalation"])
+        * per_month,
+        "maintenance": _col(q["maintenance_rate"]) * hardware * per_month,
+        "insurance": _col(q["insurance_rate"]) * (hardware + facility) * per_month,
+        "software": _col(q["software_per_gpu_year"]) * gpus_live * per_month,
+    }
+
+
+# ----------------------------------------------------------------------------- depreciation
+
+
+def depreciation_lines(
+    q: Mapping[str, FloatArray], events: list[CapexEvent], config: TierConfig, clock: Clock
+) -> dict[str, FloatArray]:
+    """Monthly depreciation per asset class (spec 6 and 14): each event's annual
+    amounts (:func:`finance.depreciation_annual`), asset year k covering months
+    ``in_service + 12(k-1) .. in_service + 12k - 1``, each month 1/12 of it."""
+    out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    for e in events:
+        life = config.depreciation_life_years[e.cls]
+        annual = fin.depreciation_annual(
+            e.amount, q[f"salvage_{e.cls}"], config.depreciation_method[e.cls], life
+        )
+        k = np.floor((clock.m - _col(e.in_service)) / MONTHS_PER_YEAR)
+        valid = (k >= 0) & (k < life)
+        idx = np.clip(k, 0, life - 1).astype(np.intp)
+        idx = np.broadcast_to(idx, (annual.shape[0], clock.months + 1))
+        out[e.cls] = out[e.cls] + np.where(
+            valid, np.take_along_axis(annual, idx, axis=1) / MONTHS_PER_YEAR, 0.0
+        )
+    return out
+
+
+# ----------------------------------------------------------------------------- tax
+
+
+def tax_with_losses(
+    taxable: FloatArray, tax_rate: ArrayLike, carryforward_years: int | None
+) -> dict[str, FloatArray]:
+    """Annual tax with a loss pool (spec 7 and 18), ``taxable`` of shape (S, Y).
+
+    A loss of year v (``taxable_v <= 0``) adds ``-taxable_v`` to vintage v; a profit
+    in year y uses the vintages v with ``y - v <= N`` oldest first, up to the
+    profit; ``tax_y = tax_rate * (taxable_y - used_y)``; after year y the vintage
+    ``v = y - N`` expires (``N = carryforward_years``; ``None``: never, 0: no
+    carry-forward). Returns tax, the pool corkscrew (open, added, used, expired,
+    close) per year.
+    """
+    size, years = taxable.shape
+    n = years + 1 if carryforward_years is None else carryforward_years
+    vintage = np.zeros((size, years))
+    rows = {k: np.zeros((size, years)) for k in ("open", "added", "used", "expired", "tax")}
+    rate = np.broadcast_to(np.asarray(tax_rate, dtype=float), (size,))
+    for y in range(years):
+        e = taxable[:, y]
+        rows["open"][:, y] = vintage[:, :y].sum(axis=1)
+        loss = e <= 0
+        need = np.where(loss, 0.0, e)
+        for v in range(max(0, y - n), y):
+            take = np.minimum(vintage[:, v], need)
+            vintage[:, v] -= take
+            need -= take
+        used = np.where(loss, 0.0, e) - need
+        rows["used"][:, y] = used
+        rows["added"][:, y] = np.where(loss, -e, 0.0)
+        vintage[:, y] = rows["added"][:, y]
+        rows["tax"][:, y] = np.where(loss, 0.0, rate * (e - used))
+        if 0 <= y - n < years:
+            rows["expired"][:, y] = vintage[:, y - n]
+            vintage[:, y - n] = 0.0
+    close = vintage.sum(axis=1)
+    rows["close"] = np.concatenate([rows["open"][:, 1:], close[:, None]], axis=1)
+    return rows
+
+
+# ----------------------------------------------------------------------------- debt
+
+
+def debt_schedule(
+    q: Mapping[str, FloatArray], capex_m: FloatArray, build: FloatArray, clock: Clock
+) -> dict[str, FloatArray]:
+    """Debt of spec 17: the capex of each month t is financed ``debt_share`` by a
+    loan ``D`` drawn at t. With ``r = (1 + interest_rate)^(1/12) - 1``, first
+    payment ``p = max(t, B) + 1`` and ``n = 12 term_years``: interest accrues from
+    t + 1 and is capitalized until p (``b = D (1 + r)^(p - 1 - t)``); then level
+    payments ``P = b r / (1 - (1 + r)^-n)`` (``b / n`` at r = 0), interest ``r`` x
+    the opening balance, principal ``P - interest``; what is owed at M is repaid
+    at M (balloon). Lines (S, M+1): :data:`DEBT_LINES`.
+    """
+    size, width = capex_m.shape
+    r = _col(fin.monthly_rate(q["interest_rate"]))
+    n = _col(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR)
+    share = _col(q["debt_share"])
+    lines = {k: np.zeros((size, width)) for k in DEBT_LINES}
+    growth = 1.0 + r
+    full = np.power(growth, n)
+    for t in range(width - 1):
+        draw = share[:, 0] * capex_m[:, t]
+        if not np.any(draw):
+            continue
+        d = _col(draw)
+        p = _col(np.maximum(t, build) + 1)
+        b = d * np.power(growth, p - 1 - t)
+        m = clock.m
+        k = m - p  # payments made before month m
+        paying = (m >= p) & (k < n)
+        if np.any(r > 0):
+            left = np.where(r > 0, (full - np.power(growth, k)) / np.where(r > 0, full - 1, 1), 0)
+            left_after = np.where(
+                r > 0, (full - np.power(growth, k + 1)) / np.where(r > 0, full - 1, 1), 0
+            )
+        else:
+            left = left_after = 0.0
+        flat = r == 0
+        left = np.where(flat, 1.0 - k / n, left)
+        left_after = np.where(flat, 1.0 - (k + 1) / n, left_after)
+        opening = b * left
+        interest = np.where(paying, r * opening, 0.0)
+        principal = np.where(paying, b * (left - left_after), 0.0)
+        building = (m > t) & (m < p)
+        accrued = d * np.power(growth, m - t)
+        capitalized = np.where(building, accrued - d * np.power(growth, m - 1 - t), 0.0)
+        close = np.where(m == t, d, 0.0) + np.where(building, accrued, 0.0)
+        close = close + np.where(paying, b * np.maximum(left_after, 0.0), 0.0)
+        lines["draw"][:, t] += draw
+        lines["capitalized_interest"] += capitalized
+        lines["interest"] += interest
+        lines["principal"] += principal
+        lines["balance_close"] += close
+    before = lines["balance_close"].copy()  # closing balances before the balloon
+    lines["balloon"][:, -1] = before[:, -1]
+    lines["balance_close"][:, -1] = 0.0
+    lines["balance_open"][:, 1:] = before[:, :-1]
+    return lines
+
+
+# ----------------------------------------------------------------------------- terminal
+
+
+def terminal_lines(
+    q: Mapping[str, FloatArray],
+    events: list[CapexEvent],
+    nbv_total: FloatArray,
+    config: TierConfig,
+) -> tuple[FloatArray, FloatArray]:
+    """Terminal value at M and its tax (spec 7 and 19): ``book``: the net book
+    value, untaxed; ``none``: 0; ``market``: ``sum_events cost (1 -
+    market_decline_class)^((M - t) / 12)``, taxed ``tax_rate (value - NBV)`` (a
+    negative tax is a refund)."""
+    zero = np.zeros_like(nbv_total)
+    if config.terminal_value == "book":
+        return nbv_total, zero
+    if config.terminal_value == "none":
+        return zero, zero
+    value = sum(
+        e.amount
+        * np.power(1.0 - q[f"market_decline_{e.cls}"], (config.months - e.month) / MONTHS_PER_YEAR)
+        for e in events
+    )
+    return value, q["tax_rate"] * (value - nbv_total)
+
+
+# ----------------------------------------------------------------------------- the tier
+
+
+def _inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:
+    """Every input broadcast to (S,)."""
+    size = int(np.broadcast_shapes(*[np.shape(v) for v in p.values()], (1,))[0])
+    return {k: np.broadcast_to(np.asarray(v, dtype=float), (size,)) for k, v in p.items()}
+
+
+def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
+    """v1 inputs run as v1 (no build, no ramp, no debt, cash at the discount rate)."""
+    zero = np.zeros_like(q["gpus"])
+    defaults = {
+        "build_months": zero,
+        "ramp_months": zero,
+        "server_price_decline": zero,
+        "retrofit_premium": zero,
+        "reserve_headroom": zero + 1.0,
+        "repair_hours": zero,
+        "debt_share": zero,
+        "interest_rate": zero,
+        "term_years": zero + 1.0,
+        "cost_of_equity": q["discount_rate"],
+    }
+    return {**defaults, **q}
 
 
 def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     """Compute one tier for S variants. ``p`` holds the inputs named in
     :func:`costmodel.inputs.params.resolve_tier`, each a scalar or an (S,) array.
 
-    Every line before tax is constant within an operating year, so it is computed
-    on a year table of shape (S, Y + 1) (column 0 = month 0, column y = each month
-    of year y, with the same operations as month by month) and then expanded to
-    months: the monthly values are the same numbers, computed Y + 1 times instead
-    of M + 1 times per variant.
+    ``FCF_m = -capex_m + revenue_m - opex_m - tax_m`` (+ terminal value - terminal
+    tax at M); ``ECF_m = FCF_m + draw_m - interest_m - principal_m - balloon_m +
+    tax_m - tax_levered_m`` (spec 17).
     """
-    names = list(p)
-    size = int(np.broadcast_shapes(*[np.shape(p[k]) for k in names], (1,))[0])
-    q = {k: np.broadcast_to(np.asarray(p[k], dtype=float), (size,)) for k in names}
-    M = config.months
-    Y = M // MONTHS_PER_YEAR
-    j = np.arange(Y + 1)  # year-table column: 0 = month 0, y = months of operating year y
-    ops = (j >= 1).astype(float)[None, :]  # operating-month flag
-    years_in = np.maximum(j - 1, 0)[None, :]  # y - 1
-
-    # ---- capex (spec 4)
-    gpus = q["gpus"]
-    servers = gpus / q["gpus_per_server"]
-    capex_servers = servers * q["server_price"]
-    capex_storage = q["storage_capacity_tb"] * q["storage_price_per_tb"]
-    share = q["network_share"]
-    capex_network = share / (1.0 - share) * (capex_servers + capex_storage)
-    capex_hardware = capex_servers + capex_network + capex_storage
-    it_kw = servers * q["server_power_kw"] * (1.0 + q["aux_power_fraction"])
-    racks = np.ceil(it_kw / q["rack_kw"] - 1e-9)
-    capex_facility = it_kw * q["build_cost_per_kw"] * q["build_flag"]
-    capex_total = capex_hardware + capex_facility
-    capex = {
-        "servers": capex_servers,
-        "network": capex_network,
-        "storage": capex_storage,
-        "facility": capex_facility,
-    }
-
-    # ---- opex (spec 5), per operating year (year tables)
-    util = _col(q["utilization"])
-    avg_it_kw = _col(it_kw) * (_col(q["idle_fraction"]) + (1 - _col(q["idle_fraction"])) * util)
-    power_index = np.power(1 + _col(q["power_escalation"]), years_in)
-    electricity = (
-        avg_it_kw * _col(q["pue"]) * HOURS_PER_MONTH * _col(q["price_per_kwh"]) * power_index * ops
-    )
-    colocation = _col(it_kw * q["colocation_per_kw_month"] * (1.0 - q["build_flag"])) * ops
-    staff_index = np.power(1 + _col(q["staff_escalation"]), years_in)
-    staff = _col(q["staff_fte"] * q["staff_cost_per_fte"]) * staff_index / MONTHS_PER_YEAR * ops
-    maintenance = _col(q["maintenance_rate"] * capex_hardware) / MONTHS_PER_YEAR * ops
-    insurance = _col(q["insurance_rate"] * capex_total) / MONTHS_PER_YEAR * ops
-    software = _col(q["software_per_gpu_year"] * gpus) / MONTHS_PER_YEAR * ops
-    opex_y = {
-        "electricity": electricity,
-        "colocation": colocation,
-        "staff": staff,
-        "maintenance": maintenance,
-        "insurance": insurance,
-        "software": software,
-    }
-    opex_total_y = sum(opex_y.values())
-
-    # ---- depreciation (spec 6): asset year k = operating year k
-    dep_y: dict[str, FloatArray] = {}
-    nbv: dict[str, FloatArray] = {}
-    for cls in ASSET_CLASSES:
-        annual = fin.depreciation_annual(
-            capex[cls],
-            q[f"salvage_{cls}"],
-            config.depreciation_method[cls],
-            config.depreciation_life_years[cls],
-        )
-        life = annual.shape[1]
-        padded = np.zeros((annual.shape[0], max(life, Y) + 1))
-        padded[:, 1 : life + 1] = annual / MONTHS_PER_YEAR
-        dep_y[cls] = padded[:, : Y + 1]
-        nbv[cls] = capex[cls] - (
-            _to_months(dep_y[cls], M).sum(axis=1)
-            if size == 1
-            else _sum_in_month_order(dep_y[cls], M)
-        )
-    dep_total_y = sum(dep_y.values())
-
-    # ---- revenue, tax, cash flow (spec 7)
-    gpu_hours_y = _col(gpus) * util * HOURS_PER_MONTH * ops
-    price_index = np.power(1 - _col(q["price_decline"]), years_in)
-    revenue_y = gpu_hours_y * _col(q["price_per_gpu_hour"]) * price_index
-    ebit_y_table = revenue_y - opex_total_y - dep_total_y
-    buf = np.empty((size, M + 1))  # scratch for monthly arrays that only feed sums
-    tmp = np.empty((size, M + 1))
-    ebit = _to_months(ebit_y_table, M, out=buf)
-    ebit_y = ebit[:, 1:].reshape(size, Y, MONTHS_PER_YEAR).sum(axis=2)
-    tax_y = np.zeros((size, Y))
-    pool_open = np.zeros((size, Y))
-    loss_added = np.zeros((size, Y))
-    loss_used = np.zeros((size, Y))
-    pool = np.zeros(size)
-    tax_rate = q["tax_rate"]
-    for y in range(Y):
-        e = ebit_y[:, y]
-        pool_open[:, y] = pool
-        loss = e <= 0
-        used = np.where(loss, 0.0, np.minimum(pool, e))
-        loss_used[:, y] = used
-        loss_added[:, y] = np.where(loss, -e, 0.0)
-        tax_y[:, y] = np.where(loss, 0.0, tax_rate * (e - used))
-        pool = np.where(loss, pool - e, pool - used)
-    pool_close = np.concatenate([pool_open[:, 1:], pool[:, None]], axis=1)
-    terminal_value = sum(nbv.values()) * q["terminal_flag"]
-    # fcf = revenue - opex - tax + terminal: tax and terminal are 0 outside their months
-    fcf = _to_months(revenue_y - opex_total_y, M)
-    fcf[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax_y
-    fcf[:, M] += terminal_value
-    fcf[:, 0] = -capex_total
-    discount = _discount(q["discount_rate"], M)
-    discount = np.broadcast_to(discount, fcf.shape)
-
-    # ---- metrics (spec 8, 9): sums over the monthly arrays, each built once here
-    opex_total = _to_months(opex_total_y, M, out=buf)
-    pv_cost = capex_total + np.multiply(opex_total, discount, out=tmp).sum(axis=1)
-    tco = capex_total + opex_total.sum(axis=1)
-    opex_year1 = opex_total[:, 1 : MONTHS_PER_YEAR + 1].sum(axis=1)
-    gpu_hours = _to_months(gpu_hours_y, M, out=buf)
-    pv_gpu_hours = np.multiply(gpu_hours, discount, out=tmp).sum(axis=1)
-    total_gpu_hours = gpu_hours.sum(axis=1)
-    total_revenue = _to_months(revenue_y, M, out=buf).sum(axis=1)
-    npv = np.multiply(fcf, discount, out=tmp).sum(axis=1)
-    del buf, tmp, ebit, opex_total, gpu_hours
-    cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
-
-    def tax_months() -> FloatArray:
-        tax = np.zeros((size, M + 1))
-        tax[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] = tax_y
-        return tax
-
-    def terminal_months() -> FloatArray:
-        terminal = np.zeros((size, M + 1))
-        terminal[:, M] = terminal_value
-        return terminal
-
-    def months(table: FloatArray) -> Callable[[], FloatArray]:
-        return lambda: _to_months(table, M)
-
-    opex = Schedules({k: months(v) for k, v in opex_y.items()})
-    dep = Schedules({k: months(v) for k, v in dep_y.items()})
-    flows = Schedules(
-        {
-            "gpu_hours": months(gpu_hours_y),
-            "price_index": months(price_index * ops),
-            "power_index": months(power_index * ops),
-            "staff_index": months(staff_index * ops),
-            "revenue": months(revenue_y),
-            "opex": months(opex_total_y),
-            "depreciation": months(dep_total_y),
-            "ebit": months(ebit_y_table),
-            "tax": tax_months,
-            "terminal_value": terminal_months,
-            "fcf": fcf,
-            "discount_factor": discount,
-        }
-    )
-    annual = {
-        "ebit": ebit_y,
-        "tax": tax_y,
-        "loss_pool_open": pool_open,
-        "loss_added": loss_added,
-        "loss_used": loss_used,
-        "loss_pool_close": pool_close,
-    }
+    q = _defaults(_inputs(p))
+    clock = Clock(config.months)
+    deps = deployments(q, config.stages, config.months)
+    events = capex_events(q, deps)
+    utilization = [ramp(q, d["month"], clock) for d in deps]
+    opex = opex_lines(q, deps, events, utilization, clock)
+    opex_total = sum(opex.values())
+    capex_months = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    for e in events:
+        capex_months[e.cls] = capex_months[e.cls] + clock.at(e.month, e.amount)
+    capex_m = sum(capex_months.values())
+    dep = depreciation_lines(q, events, config, clock)
+    dep_total = sum(dep.values())
     goodput_m = goodput(
-        servers,
+        sum(d["servers_n"] for d in deps),
         q["node_failures_per_day"],
         q["checkpoint_tb"],
         q["write_gbps"],
         q["restart_hours"],
+        q["repair_hours"],
     )
-    pv_pflop_hours = (
-        pv_gpu_hours * goodput_m["goodput"] * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
+    gpu_hours = (
+        sum(_col(d["gpus"]) * u for d, u in zip(deps, utilization, strict=True))
+        * _col(goodput_m["availability"])
+        * HOURS_PER_MONTH
     )
-    metrics = {
-        "gpus": gpus,
+    price_index = clock.index(-np.asarray(q["price_decline"]))
+    revenue = gpu_hours * _col(q["price_per_gpu_hour"]) * price_index
+    ebit = revenue - opex_total - dep_total
+    tax = tax_with_losses(clock.by_year(ebit), q["tax_rate"], config.loss_carryforward_years)
+    nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
+    nbv = {cls: np.broadcast_to(v, (revenue.shape[0],)) for cls, v in nbv.items()}
+    terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
+    terminal_m = clock.at(config.months, terminal)
+    terminal_tax_m = clock.at(config.months, terminal_tax)
+    operating = revenue - opex_total - clock.at_year_ends(tax["tax"])
+    fcf = operating - capex_m + terminal_m - terminal_tax_m
+    debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
+    levered = tax_with_losses(
+        clock.by_year(ebit - debt["interest"]), q["tax_rate"], config.loss_carryforward_years
+    )
+    tax_levered_m = clock.at_year_ends(levered["tax"])
+    cfads = revenue - opex_total - tax_levered_m
+    service = debt["interest"] + debt["principal"]
+    ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + terminal_m - terminal_tax_m
+    flows = {
+        "gpu_hours": np.broadcast_to(gpu_hours, fcf.shape),
+        "utilization": sum(utilization) if len(deps) == 1 else _weighted(deps, utilization),
+        "price_index": np.broadcast_to(price_index, fcf.shape),
+        "power_index": np.broadcast_to(clock.index(q["power_escalation"]), fcf.shape),
+        "staff_index": np.broadcast_to(clock.index(q["staff_escalation"]), fcf.shape),
+        "revenue": revenue,
+        "opex": np.broadcast_to(opex_total, fcf.shape),
+        "capex": np.broadcast_to(capex_m, fcf.shape),
+        "depreciation": np.broadcast_to(dep_total, fcf.shape),
+        "ebit": ebit,
+        "tax": clock.at_year_ends(tax["tax"]),
+        "terminal_value": terminal_m,
+        "terminal_tax": terminal_tax_m,
+        "fcf": fcf,
+        "discount_factor": fin.discount_factors(q["discount_rate"], config.months),
+        "tax_levered": tax_levered_m,
+        "cfads": cfads,
+        "debt_service": service,
+        "ecf": ecf,
+        "equity_discount_factor": fin.discount_factors(q["cost_of_equity"], config.months),
+    }
+    annual = _annual(clock, tax, levered, cfads, service, ebit)
+    metrics = _metrics(q, deps, capex_months, opex_total, flows, debt, annual, goodput_m)
+    shape = fcf.shape
+    return TierResult(
+        months=config.months,
+        capex={c: np.broadcast_to(v.sum(axis=1), (shape[0],)) for c, v in capex_months.items()},
+        capex_months={c: np.broadcast_to(v, shape) for c, v in capex_months.items()},
+        opex={k: np.broadcast_to(v, shape) for k, v in opex.items()},
+        depreciation={k: np.broadcast_to(v, shape) for k, v in dep.items()},
+        nbv=nbv,
+        flows=flows,
+        annual=annual,
+        metrics=metrics,
+        debt=debt,
+        deployments=deps,
+    )
+
+
+def _weighted(deps: list[dict[str, FloatArray]], utilization: list[FloatArray]) -> FloatArray:
+    """GPU-weighted utilization of the deployments in service (0 before any)."""
+    gpus = [_col(d["gpus"]) for d in deps]
+    sold = sum(g * u for g, u in zip(gpus, utilization, strict=True))
+    live = sum(g * (u > 0) for g, u in zip(gpus, utilization, strict=True))
+    return fin.safe_divide(sold, live)
+
+
+def _annual(
+    clock: Clock,
+    tax: dict[str, FloatArray],
+    levered: dict[str, FloatArray],
+    cfads: FloatArray,
+    service: FloatArray,
+    ebit: FloatArray,
+) -> dict[str, FloatArray]:
+    """Year tables: unlevered and levered tax with their loss corkscrews, CFADS,
+    debt service and DSCR (``CFADS_y / DS_y``, NaN where no debt is serviced)."""
+    cfads_y = clock.by_year(cfads)
+    service_y = clock.by_year(service)
+    out = {"ebit": clock.by_year(ebit), "tax": tax["tax"]}
+    for key in ("open", "added", "used", "expired", "close"):
+        out[f"loss_{key}" if key in ("added", "used", "expired") else f"loss_pool_{key}"] = tax[key]
+        out[f"levered_loss_{key}"] = levered[key]
+    out["tax_levered"] = levered["tax"]
+    out["cfads"] = cfads_y
+    out["debt_service"] = service_y
+    out["dscr"] = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan)
+    return out
+
+
+def _metrics(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    capex_months: dict[str, FloatArray],
+    opex_total: FloatArray,
+    flows: Mapping[str, FloatArray],
+    debt: dict[str, FloatArray],
+    annual: dict[str, FloatArray],
+    goodput_m: dict[str, FloatArray],
+) -> dict[str, FloatArray]:
+    """Summary columns (spec 8, 9, 14, 16, 17, 20) from the monthly lines."""
+    size = flows["fcf"].shape[0]
+    full = (size,)
+    disc = flows["discount_factor"]
+    capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
+    capex = sum(capex_by.values())
+    capex_m = flows["capex"]
+    hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
+    pv_cost = fin.present_value(capex_m, disc) + fin.present_value(opex_total, disc)
+    opex_sum = np.broadcast_to(opex_total.sum(axis=1), full)
+    tco = capex + opex_sum
+    gpu_hours = flows["gpu_hours"]
+    pv_gpu_hours = fin.present_value(gpu_hours, disc)
+    total_gpu_hours = gpu_hours.sum(axis=1)
+    fcf = flows["fcf"]
+    cash = np.cumsum(fcf - flows["terminal_value"] + flows["terminal_tax"], axis=1)
+    servers = sum(d["servers_n"] for d in deps)
+    per_rack = servers_per_rack(q["rack_kw"], q["server_power_kw"], q["aux_power_fraction"])
+    cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
+    dscr = annual["dscr"]
+    any_dscr = ~np.all(np.isnan(dscr), axis=1)
+    gp = goodput_m["goodput"]
+    pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
+    return {
+        "gpus": sum(d["gpus"] for d in deps),
         "servers": servers,
-        "racks": racks,
-        "it_kw": it_kw,
-        "capex": capex_total,
-        "capex_servers": capex_servers,
-        "capex_network": capex_network,
-        "capex_storage": capex_storage,
-        "capex_facility": capex_facility,
-        "network_share": fin.safe_divide(capex_network, capex_hardware),
-        "opex_year1": opex_year1,
+        "racks": np.ceil(fin.safe_divide(servers, per_rack)),
+        "it_kw": sum(d["it_kw"] for d in deps),
+        "capex": capex,
+        **{f"capex_{c}": v for c, v in capex_by.items()},
+        "network_share": fin.safe_divide(capex_by["network"], hardware),
+        "opex_year1": opex_total[:, 1 : MONTHS_PER_YEAR + 1].sum(axis=1) + np.zeros(full),
         "tco": tco,
         "gpu_hours": total_gpu_hours,
         "tco_per_gpu_hour": fin.safe_divide(tco, total_gpu_hours),
         "cost_per_gpu_hour": cost_per_gpu_hour,
-        "revenue": total_revenue,
-        "npv": npv,
+        "revenue": flows["revenue"].sum(axis=1),
+        "npv": fin.present_value(fcf, disc),
         "irr": irr_annual(fcf),
-        "payback_years": fin.payback_years(fcf),
-        "roi": fin.safe_divide(fcf[:, 1:].sum(axis=1) - capex_total, capex_total),
+        "payback_years": fin.payback_years(cash),
+        "roi": fin.safe_divide(fcf.sum(axis=1), capex),
         "mtbf_hours": goodput_m["mtbf_hours"],
         "checkpoint_interval_hours": goodput_m["checkpoint_interval_hours"],
-        "goodput": goodput_m["goodput"],
-        "cost_per_effective_gpu_hour": fin.safe_divide(cost_per_gpu_hour, goodput_m["goodput"]),
+        "goodput": gp,
+        "cost_per_effective_gpu_hour": fin.safe_divide(cost_per_gpu_hour, gp),
         "cost_per_pflop_hour": fin.safe_divide(pv_cost, pv_pflop_hours),
+        "availability": goodput_m["availability"],
+        "peak_funding": np.maximum(0.0, -cash.min(axis=1)),
+        "equity_npv": fin.present_value(flows["ecf"], flows["equity_discount_factor"]),
+        "equity_irr": irr_annual(flows["ecf"]),
+        "min_dscr": np.where(
+            any_dscr, np.nanmin(np.where(np.isnan(dscr), np.inf, dscr), axis=1), np.nan
+        ),
+        "debt_peak": (debt["balance_close"] + debt["balloon"]).max(axis=1),
         "failures_per_hour": goodput_m["failures_per_hour"],
         "checkpoint_write_hours": goodput_m["checkpoint_write_hours"],
         "young_interval_hours": goodput_m["young_interval_hours"],
@@ -361,10 +686,11 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         "restart_waste": goodput_m["restart_waste"],
         "pv_cost": pv_cost,
         "pv_gpu_hours": pv_gpu_hours,
-        "capex_hardware": capex_hardware,
-        "terminal_value": terminal_value,
+        "capex_hardware": hardware,
+        "terminal_value": flows["terminal_value"][:, -1],
+        "terminal_tax": flows["terminal_tax"][:, -1],
+        "servers_per_rack": per_rack,
     }
-    return TierResult(M, capex, opex, dep, nbv, flows, annual, metrics)
 
 
 def goodput(
@@ -373,6 +699,7 @@ def goodput(
     checkpoint_tb: ArrayLike,
     write_gbps: ArrayLike,
     restart_hours: ArrayLike,
+    repair_hours: ArrayLike = 0.0,
 ) -> dict[str, FloatArray]:
     """Goodput of a whole-cluster job under failures and checkpoints (spec 9), with
     every intermediate the writers show:
@@ -384,7 +711,9 @@ def goodput(
       ``checkpoint_interval_hours`` is the same, NaN with no failures or no write;
     - ``write_waste = write_hours / interval`` (0 without failures or write);
     - ``restart_waste = (interval / 2 + restart_hours) / mtbf``;
-    - ``goodput = max(0, 1 - write_waste - restart_waste)`` (1 with no failures).
+    - ``goodput = max(0, 1 - write_waste - restart_waste)`` (1 with no failures);
+    - ``availability = max(0, 1 - node_failures_per_day * repair_hours / 24)``
+      (spec 20: the share of node-hours not under repair).
     """
     n = np.asarray(servers, dtype=float)
     f = np.asarray(node_failures_per_day, dtype=float)
@@ -414,4 +743,7 @@ def goodput(
         "write_waste": np.broadcast_to(write_waste, shape).astype(float),
         "restart_waste": np.broadcast_to(restart_waste, shape).astype(float),
         "goodput": gp,
+        "availability": np.broadcast_to(
+            np.maximum(0.0, 1.0 - f * np.asarray(repair_hours, dtype=float) / HOURS_PER_DAY), shape
+        ).astype(float),
     }

@@ -99,13 +99,13 @@ def npv_at_monthly_rates(values: ArrayLike, monthly_rates: ArrayLike) -> FloatAr
     return v @ powers
 
 
-def payback_years(values: ArrayLike) -> FloatArray:
-    """Smallest m >= 1 with ``sum_{0..m} values >= 0``, in years (m / 12); NaN if never."""
-    v = np.atleast_2d(np.asarray(values, dtype=float))
-    # running sum month by month (the same additions as np.cumsum along a row)
-    total = v[:, 0].copy()
-    first = np.zeros(v.shape[0], dtype=np.intp)
-    for m in range(1, v.shape[1]):
-        total += v[:, m]
-        first[(first == 0) & (total >= 0)] = m
-    return np.where(first > 0, first / MONTHS_PER_YEAR, np.nan)
+def payback_years(cumulative: ArrayLike) -> FloatArray:
+    """Payback (spec 8, v2) from the cumulative cash ``c_m`` (m = 0..M, last axis;
+    the caller leaves the terminal value out): the smallest m >= 1 from which
+    ``c`` stays >= 0 through M, in years (m / 12); NaN if ``c_M < 0``."""
+    c = np.atleast_2d(np.asarray(cumulative, dtype=float))
+    width = c.shape[1]
+    negative = c < 0
+    last = width - 1 - np.argmax(negative[:, ::-1], axis=1)  # last month below 0
+    first = np.where(negative.any(axis=1), last + 1, 1)
+    return np.where(first <= width - 1, first / MONTHS_PER_YEAR, np.nan)

@@ -78,6 +78,12 @@ METRICS: dict[str, Metric] = {
             "money_per_hour",
             "lower",
         ),
+        Metric("availability", "Availability", "可用率", "pct", "higher"),
+        Metric("peak_funding", "Peak funding need", "峰值资金需求", "money", "lower"),
+        Metric("equity_npv", "Equity NPV", "股权净现值", "money", "higher"),
+        Metric("equity_irr", "Equity IRR", "股权内部收益率", "pct", "higher"),
+        Metric("min_dscr", "Minimum DSCR", "最低偿债覆盖率", "ratio", "higher"),
+        Metric("debt_peak", "Peak debt", "峰值债务", "money"),
     )
 }
 
@@ -92,7 +98,11 @@ HEADLINE = (
     "npv",
     "irr",
     "payback_years",
+    "peak_funding",
 )
+
+#: the financing metrics (spec 17), shown where a model borrows
+FINANCING = ("equity_npv", "equity_irr", "min_dscr", "debt_peak")
 
 
 def is_empty(x: object) -> bool:

@@ -9,6 +9,7 @@ import pandas as pd
 
 from costmodel.core.engine import (
     CAPEX_LINES,
+    DEBT_LINES,
     OPEX_LINES,
     SUMMARY_COLUMNS,
     TierResult,
@@ -73,6 +74,7 @@ class Model:
             m = self.results[t].metrics
             row = {c: float(m[c][0]) for c in SUMMARY_COLUMNS if c in m}
             row["scale_class"] = scale_class(int(round(row["gpus"])))
+            row["racks"] = row["racks"] if np.isfinite(row["racks"]) else 0
             for c in ("gpus", "servers", "racks"):
                 row[c] = int(round(row[c]))
             rows[t] = row
@@ -83,15 +85,43 @@ class Model:
     # ------------------------------------------------------------------ schedules
 
     def capex(self, tier: str) -> pd.DataFrame:
-        """Capex by line item (all at month 0) and ``total``; months 0..M."""
+        """Capex by asset class and ``total`` at the months it is paid (spec 14-15:
+        facility at month 0, each deployment's hardware at its month); months 0..M."""
         r = self._check(tier)
-        cols = {}
-        for line in CAPEX_LINES:
-            v = np.zeros((1, self.months + 1))
-            v[0, 0] = r.capex[line][0]
-            cols[line] = v
-        cols["total"] = sum(cols.values())
+        cols = {line: r.capex_months[line] for line in CAPEX_LINES}
+        cols["total"] = r.flows["capex"]
         return self._frame(cols)
+
+    def deployments(self, tier: str) -> pd.DataFrame:
+        """One row per deployment (vintage): capex month, in-service month, GPUs,
+        servers, IT kW, hardware capex by class and its total (spec 14-15)."""
+        r = self._check(tier)
+        rows = []
+        for i, d in enumerate(r.deployments):
+            month = int(round(float(np.asarray(d["month"])[0])))
+            rows.append(
+                {
+                    "deployment": "initial" if i == 0 else f"stage {i}",
+                    "month": month,
+                    "period": self.periods[month],
+                    "in_service_month": month + 1,
+                    "gpus": int(round(float(np.asarray(d["gpus"])[0]))),
+                    "servers": int(round(float(np.asarray(d["servers_n"])[0]))),
+                    "it_kw": float(np.asarray(d["it_kw"])[0]),
+                    "servers_capex": float(np.asarray(d["servers"])[0]),
+                    "network_capex": float(np.asarray(d["network"])[0]),
+                    "storage_capex": float(np.asarray(d["storage"])[0]),
+                    "hardware_capex": float(np.asarray(d["hardware"])[0]),
+                }
+            )
+        return pd.DataFrame(rows).set_index("deployment")
+
+    def debt(self, tier: str) -> pd.DataFrame:
+        """The debt corkscrew (spec 17), months 0..M: opening balance, draw,
+        capitalized interest, interest paid, principal, balloon, closing balance;
+        ``close = open + draw + capitalized_interest - principal - balloon``."""
+        r = self._check(tier)
+        return self._frame({k: r.debt[k] for k in DEBT_LINES})
 
     def opex(self, tier: str) -> pd.DataFrame:
         """Opex by line item and ``total``, months 0..M (zero at month 0)."""
@@ -111,16 +141,18 @@ class Model:
         return self._frame(cols)
 
     def cash_flow(self, tier: str) -> pd.DataFrame:
-        """Revenue, opex, depreciation, EBIT, tax, capex, terminal value, free cash
-        flow, cumulative FCF, discount factor and discounted FCF, months 0..M.
+        """Revenue, opex, depreciation, EBIT, tax, capex, terminal value and its
+        tax, free cash flow, cumulative FCF, discount factor and discounted FCF,
+        and the levered lines (debt draw, interest, principal, balloon, levered
+        tax, equity cash flow and its discount factor), months 0..M.
 
-        ``fcf = revenue - opex - tax - capex + terminal_value``;
-        ``discounted_fcf.sum() == summary().npv``.
+        ``fcf = revenue - opex - tax - capex + terminal_value - terminal_tax``;
+        ``discounted_fcf.sum() == summary().npv``; ``equity_cash_flow = fcf +
+        debt_draw - interest - principal - balloon + tax - tax_levered``.
         """
         r = self._check(tier)
         f = r.flows
-        capex = np.zeros_like(f["fcf"])
-        capex[:, 0] = r.metrics["capex"]
+        capex = f["capex"]
         cols = {
             "gpu_hours": f["gpu_hours"],
             "revenue": f["revenue"],
@@ -130,10 +162,18 @@ class Model:
             "tax": f["tax"],
             "capex": capex,
             "terminal_value": f["terminal_value"],
+            "terminal_tax": f["terminal_tax"],
             "fcf": f["fcf"],
             "cumulative_fcf": np.cumsum(f["fcf"], axis=1),
             "discount_factor": f["discount_factor"],
             "discounted_fcf": f["fcf"] * f["discount_factor"],
+            "debt_draw": r.debt["draw"],
+            "interest": r.debt["interest"],
+            "principal": r.debt["principal"],
+            "balloon": r.debt["balloon"],
+            "tax_levered": f["tax_levered"],
+            "equity_cash_flow": f["ecf"],
+            "equity_discount_factor": f["equity_discount_factor"],
         }
         return self._frame(cols)
 
@@ -158,14 +198,46 @@ class Model:
                 "loss_pool_open": a["loss_pool_open"][0],
                 "loss_added": a["loss_added"][0],
                 "loss_used": a["loss_used"][0],
+                "loss_expired": a["loss_expired"][0],
                 "loss_pool_close": a["loss_pool_close"][0],
                 "tax": a["tax"][0],
+                "interest": by_year(r.debt["interest"]),
+                "tax_levered": a["tax_levered"][0],
+                "cfads": a["cfads"][0],
+                "debt_service": a["debt_service"][0],
+                "dscr": a["dscr"][0],
                 "terminal_value": by_year(f["terminal_value"]),
                 "fcf": by_year(f["fcf"]),
             },
             index=pd.RangeIndex(1, years + 1, name="year"),
         )
         return df
+
+    def v2_features(self) -> list[str]:
+        """The spec-v2 mechanisms (sections 14-20) these assumptions switch on, by
+        input path; empty for a model that computes as v1 did."""
+        a = self.assumptions
+        used = []
+        if a.timeline.build_months.value or a.timeline.ramp_months.value:
+            used.append("timeline")
+        for name, t in a.tiers.items():
+            if t.stages:
+                used.append(f"tiers.{name}.stages")
+            if t.timeline is not None:
+                used.append(f"tiers.{name}.timeline")
+        if any(s.price_decline.value for s in a.servers.values()):
+            used.append("servers.<sku>.price_decline")
+        if a.financing is not None and a.financing.debt_share.value:
+            used.append("financing")
+        if a.finance.loss_carryforward_years is not None:
+            used.append("finance.loss_carryforward_years")
+        if a.terminal_value == "market":
+            used.append("terminal_value: market")
+        if a.reliability.repair_hours.value or any(
+            t.reliability is not None and t.reliability.repair_hours for t in a.tiers.values()
+        ):
+            used.append("reliability.repair_hours")
+        return used
 
     def irr_trace(self, tier: str, steps: int) -> BisectionTrace:
         """The IRR search of the tier's free cash flow as the workbook's IRR sheet

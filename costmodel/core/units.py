@@ -50,8 +50,5 @@ def scale_class_floors() -> list[tuple[int, str]]:
 IRR_ROOT_TOLERANCE = 1e-9
 #: Newton's method on the IRR polynomial stops when the step is below this x |x|
 IRR_STEP_TOLERANCE = 1e-15
-#: racks: servers per rack = floor(rack_kw / server kW + this), so 3 x 10 kW fit a 30 kW rack
-#: despite rounding in the division
-RACK_FIT_EPSILON = 1e-9
 #: cumulative cash sums compared with this relative slack (rounding of long sums)
 CUMULATIVE_RELATIVE_TOLERANCE = 1e-12

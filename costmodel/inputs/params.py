@@ -11,7 +11,11 @@ do not override it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
 
@@ -23,6 +27,10 @@ class TierConfig:
     months: int
     depreciation_method: dict[str, str]
     depreciation_life_years: dict[str, int]
+    stages: int = 0
+    loss_carryforward_years: int | None = None
+    terminal_value: str = "book"
+    financed: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,17 @@ class TierInputs:
         return {k: p for k, (p, _) in self.inputs.items()}
 
 
+#: servers per rack = floor(rack_kw / server kW + this), so 3 x 10 kW fit a 30 kW
+#: rack despite rounding in the division (spec 16)
+RACK_FIT_EPSILON = 1e-9
+
+
+def servers_per_rack(rack_kw: Any, server_kw: Any, aux_power_fraction: Any) -> Any:
+    """``floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + 1e-9)`` (spec 16);
+    works on floats and numpy arrays alike."""
+    return np.floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + RACK_FIT_EPSILON)
+
+
 _OVERRIDABLE = {
     "operations": (
         "utilization",
@@ -50,7 +69,14 @@ _OVERRIDABLE = {
         "software_per_gpu_year",
     ),
     "revenue": ("price_per_gpu_hour", "price_decline"),
-    "reliability": ("node_failures_per_day", "restart_hours", "checkpoint_tb", "mfu"),
+    "reliability": (
+        "node_failures_per_day",
+        "restart_hours",
+        "checkpoint_tb",
+        "mfu",
+        "repair_hours",
+    ),
+    "timeline": ("build_months", "ramp_months"),
 }
 
 
@@ -104,8 +130,23 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     put("discount_rate", "finance.discount_rate", a.finance.discount_rate)
     put("tax_rate", "finance.tax_rate", a.finance.tax_rate)
     put("terminal_flag", "terminal_value", 1.0 if a.terminal_value == "book" else 0.0)
+    put("server_price_decline", f"{sp}.price_decline", s.price_decline)
+    put("retrofit_premium", "facility.retrofit_premium", a.facility.retrofit_premium)
+    put("reserve_headroom", f"{tp}.reserve_headroom", 1.0 if t.reserve_headroom else 0.0)
     for cls in ASSET_CLASSES:
-        put(f"salvage_{cls}", f"depreciation.{cls}.salvage", getattr(a.depreciation, cls).salvage)
+        dc = getattr(a.depreciation, cls)
+        put(f"salvage_{cls}", f"depreciation.{cls}.salvage", dc.salvage)
+        if dc.market_decline is not None:
+            put(f"market_decline_{cls}", f"depreciation.{cls}.market_decline", dc.market_decline)
+    _put_financing(a, put)
+    for i, st in enumerate(t.stages, start=1):
+        put(f"stage{i}_month", f"{tp}.stages.{i - 1}.month", st.month)
+        put(f"stage{i}_gpus", f"{tp}.stages.{i - 1}.gpus", st.gpus)
+        put(f"stage{i}_capacity_tb", f"{tp}.stages.{i - 1}.capacity_tb", st.capacity_tb)
+        if st.staff_fte is not None:
+            put(f"stage{i}_staff_fte", f"{tp}.stages.{i - 1}.staff_fte", st.staff_fte)
+        else:  # the headcount of the deployment before carries on
+            out[f"stage{i}_staff_fte"] = out[f"stage{i - 1}_staff_fte" if i > 1 else "staff_fte"]
     for section, keys in _OVERRIDABLE.items():
         glob = getattr(a, section)
         own = getattr(t, section)
@@ -126,5 +167,28 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
         months=12 * a.horizon_years,
         depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
         depreciation_life_years={c: getattr(a.depreciation, c).life_years for c in ASSET_CLASSES},
+        stages=len(t.stages),
+        loss_carryforward_years=a.finance.loss_carryforward_years,
+        terminal_value=a.terminal_value,
+        financed=a.financing is not None,
     )
     return TierInputs(tier_name, config, out)
+
+
+def _put_financing(a: Assumptions, put: Callable[[str, str, Quantity | float], None]) -> None:
+    """Financing inputs (spec 17); without a financing section the debt share is
+    0 and equity is discounted at the discount rate."""
+    f = a.financing
+    if f is None:
+        put("debt_share", "financing.debt_share", 0.0)
+        put("interest_rate", "financing.interest_rate", 0.0)
+        put("term_years", "financing.term_years", 1)
+        put("cost_of_equity", "finance.discount_rate", a.finance.discount_rate)
+        return
+    put("debt_share", "financing.debt_share", f.debt_share)
+    put("interest_rate", "financing.interest_rate", f.interest_rate)
+    put("term_years", "financing.term_years", f.term_years)
+    if f.cost_of_equity is not None:
+        put("cost_of_equity", "financing.cost_of_equity", f.cost_of_equity)
+    else:
+        put("cost_of_equity", "finance.discount_rate", a.finance.discount_rate)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from costmodel.inputs.params import revenue_mode
-from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.params import revenue_mode, servers_per_rack
+from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
 
 
 def check_consistency(a: Assumptions) -> list[tuple[str, str, str]]:
@@ -17,6 +17,59 @@ def check_consistency(a: Assumptions) -> list[tuple[str, str, str]]:
 
 
 def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
+    yield from _tier_problems(a)
+    yield from _model_problems(a)
+
+
+def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
+    """Rules of spec 14 and 19 that do not depend on a tier."""
+    months = 12 * a.horizon_years
+    build = a.timeline.build_months.value
+    if build >= months:
+        yield (
+            "timeline.build_months",
+            f"{build:g}",
+            f"construction must end before the horizon ({months} months)",
+        )
+    if a.terminal_value == "market":
+        for cls in ASSET_CLASSES:
+            if getattr(a.depreciation, cls).market_decline is None:
+                yield (
+                    f"depreciation.{cls}.market_decline",
+                    "",
+                    "required: terminal_value is market, so every asset class needs "
+                    "its annual market decline",
+                )
+
+
+def _stage_problems(a: Assumptions, name: str, per_server: int) -> Iterator[tuple[str, str, str]]:
+    """Spec 15: stage months strictly increasing, after construction and before the
+    horizon end; stage GPUs positive multiples of the server size."""
+    tier = a.tiers[name]
+    own = tier.timeline.build_months if tier.timeline is not None else None
+    build = (own or a.timeline.build_months).value
+    months = 12 * a.horizon_years
+    previous = build
+    for i, st in enumerate(tier.stages):
+        path = f"tiers.{name}.stages.{i}"
+        if st.month <= previous or st.month >= months:
+            after = "build_months" if i == 0 else "the stage before"
+            yield (
+                f"{path}.month",
+                str(st.month),
+                f"must be after {after} (month {previous:g}) and before the horizon end "
+                f"(month {months})",
+            )
+        previous = max(previous, st.month)
+        if st.gpus % per_server:
+            yield (
+                f"{path}.gpus",
+                str(st.gpus),
+                f"must be a positive multiple of {per_server} (gpus_per_server of {tier.server})",
+            )
+
+
+def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     pue = a.power.pue
     build = a.facility.build_cost_per_kw
     max_rack = a.facility.max_rack_kw
@@ -43,13 +96,17 @@ def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                     f"required: tier {name} values GPU-hours at the cloud price "
                     f"(revenue.mode avoided_cloud, cloud_term {term})",
                 )
-            if tier.rack_kw.value < server.power_kw.value:
+            aux = a.power.aux_power_fraction.value
+            per_server_kw = server.power_kw.value * (1 + aux)
+            if servers_per_rack(tier.rack_kw.value, server.power_kw.value, aux) < 1:
                 yield (
                     f"{base}.rack_kw",
                     f"{tier.rack_kw.value:g}",
-                    f"a rack must hold at least one {tier.server} server "
-                    f"({server.power_kw.value:g} kW)",
+                    f"a {tier.rack_kw.value:g} kW rack cannot hold one {tier.server} server, "
+                    f"which draws {per_server_kw:g} kW ({server.power_kw.value:g} kW x "
+                    f"(1 + aux_power_fraction {a.power.aux_power_fraction.value:g}))",
                 )
+            yield from _stage_problems(a, name, n)
         missing = [
             sect
             for sect, table in (

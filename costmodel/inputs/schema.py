@@ -26,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ASSET_CLASSES = ("servers", "network", "storage", "facility")
 DEPRECIATION_METHODS = ("straight_line", "sum_of_years", "double_declining")
 
@@ -124,14 +124,70 @@ Pue = Annotated[_Q, _bounded(1, None, rule="PUE must be >= 1 (facility power can
 Text = StrictStr
 
 
+def _given(value: float, source: str, unit: str | None = None) -> Any:
+    """A schema default: a Quantity with its source and unit (used when no file
+    sets the key)."""
+    return Field(default_factory=lambda: Quantity(value=value, source=source, unit=unit))
+
+
+def _given_months(value: int) -> Any:
+    return _given(
+        value, "spec 14: v1 timing (everything at month 0) unless an input says so", "months"
+    )
+
+
 # ----------------------------------------------------------------------------- sections
 
 
 class Finance(Section):
-    """``discount_rate`` (annual, nominal) and corporate ``tax_rate``."""
+    """``discount_rate`` (annual, nominal), corporate ``tax_rate`` and how many
+    years a tax loss may be carried forward (spec 18; ``None``: without limit,
+    ``0``: not at all)."""
 
     discount_rate: Rate
     tax_rate: Rate
+    loss_carryforward_years: Annotated[StrictInt, Field(ge=0, le=100)] | None = None
+
+
+Months = Annotated[_Q, _bounded(0, 360, rule="must be a number of months between 0 and 360")]
+
+
+def _whole(q: Quantity) -> Quantity:
+    """The value of a month count is a whole number (a range may be fractional:
+    Monte Carlo draws are rounded to whole months by the engine)."""
+    if q.value != int(q.value):
+        raise ValueError(f"must be a whole number of months, not {q.value:g}")
+    return q
+
+
+WholeMonths = Annotated[Months, AfterValidator(_whole)]
+
+
+class Timeline(Section):
+    """Construction and ramp-up (spec 14): hardware is paid at ``build_months``
+    and revenue starts the month after; each deployment ramps linearly to the
+    utilization over ``ramp_months``."""
+
+    build_months: WholeMonths = _given_months(0)
+    ramp_months: Months = _given_months(0)
+
+
+class TimelineOverride(Section):
+    build_months: WholeMonths | None = None
+    ramp_months: Months | None = None
+
+
+class Financing(Section):
+    """Debt financing of every capex event (spec 17): ``debt_share`` of it is
+    borrowed at ``interest_rate`` (annual) and repaid in level monthly payments
+    over ``term_years`` from operations start; equity cash flow is discounted at
+    ``cost_of_equity`` (the discount rate if absent)."""
+
+    debt_share: Rate
+    interest_rate: Rate
+    term_years: Annotated[StrictInt, Field(ge=1, le=30)]
+    cost_of_equity: Rate | None = None
+    min_dscr_covenant: Annotated[_Q, _bounded(0, None, rule="must be >= 0")] | None = None
 
 
 class Power(Section):
@@ -146,12 +202,17 @@ class Power(Section):
 
 
 class Facility(Section):
-    """Build a hall (capex per kW of IT load) or rent colocation (per kW-month)."""
+    """Build a hall (capex per kW of IT load) or rent colocation (per kW-month).
+    ``retrofit_premium``: extra cost, as a fraction, of adding facility capacity
+    after the first build (spec 15)."""
 
     mode: Literal["build", "colocation"]
     build_cost_per_kw: dict[str, NonNegative] = Field(min_length=1)
     colocation_per_kw_month: NonNegative
     max_rack_kw: dict[str, Positive] = Field(min_length=1)
+    retrofit_premium: NonNegative = _given(
+        0, "spec 15: no premium unless an input says so", "fraction of build cost"
+    )
 
 
 class Operations(Section):
@@ -188,6 +249,9 @@ class DepreciationClass(Section):
     method: Literal["straight_line", "sum_of_years", "double_declining"]
     life_years: Annotated[StrictInt, Field(ge=1, le=40)]
     salvage: Rate
+    market_decline: (
+        Annotated[_Q, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")] | None
+    ) = None
 
 
 class Depreciation(Section):
@@ -208,6 +272,9 @@ class Server(Section):
     gpu_memory_gb: Positive
     tflops_bf16: NonNegative
     nvlink: StrictBool = False
+    price_decline: Rate = _given(
+        0, "spec 15: constant price unless an input says so", "fraction per year"
+    )
     cloud_on_demand_per_gpu_hour: NonNegative | None = None
     cloud_reserved_per_gpu_hour: NonNegative | None = None
 
@@ -219,6 +286,9 @@ class Reliability(Section):
     restart_hours: NonNegative
     checkpoint_tb: NonNegative
     mfu: Rate
+    repair_hours: NonNegative = _given(
+        0, "spec 20: no repair downtime unless an input says so", "hours per failure"
+    )
 
 
 class OperationsOverride(Section):
@@ -242,6 +312,7 @@ class ReliabilityOverride(Section):
     restart_hours: NonNegative | None = None
     checkpoint_tb: NonNegative | None = None
     mfu: Rate | None = None
+    repair_hours: NonNegative | None = None
 
 
 class Network(Section):
@@ -258,8 +329,20 @@ class Storage(Section):
     write_gbps: Positive
 
 
+class Stage(Section):
+    """A later deployment of a tier (spec 15): ``gpus`` more GPUs and
+    ``capacity_tb`` more storage bought at capex month ``month``, in service
+    from ``month + 1``; ``staff_fte`` (if given) is the tier's headcount from then."""
+
+    month: Annotated[StrictInt, Field(ge=1, le=360)]
+    gpus: Annotated[StrictInt, Field(ge=1)]
+    capacity_tb: NonNegative = Field(default_factory=lambda: Quantity(value=0))
+    staff_fte: NonNegative | None = None
+
+
 class Tier(Section):
-    """One scale option to compare."""
+    """One scale option to compare. ``gpus`` and ``storage.capacity_tb`` are the
+    first deployment; ``stages`` add later ones (spec 15)."""
 
     label: Text | None = None
     description: Text = ""
@@ -274,6 +357,9 @@ class Tier(Section):
     operations: OperationsOverride | None = None
     revenue: RevenueOverride | None = None
     reliability: ReliabilityOverride | None = None
+    timeline: TimelineOverride | None = None
+    stages: list[Stage] = Field(default_factory=list)
+    reserve_headroom: StrictBool = True
 
 
 class Workload(Section):
@@ -301,11 +387,6 @@ class Workload(Section):
             article = "an" if self.kind[0] in "aeiou" else "a"
             raise ValueError(f"{article} {self.kind} workload needs {', '.join(missing)}")
         return self
-
-
-def _given(value: float, source: str) -> Any:
-    """A schema default: a Quantity with its source (used when no file sets the key)."""
-    return Field(default_factory=lambda: Quantity(value=value, source=source))
 
 
 AtLeastOne = Annotated[_Q, _bounded(1, None, rule="must be >= 1")]
@@ -356,7 +437,7 @@ class Reference(Section):
 class Assumptions(Section):
     """The whole, merged set of assumptions of one model."""
 
-    schema_version: Literal[1]
+    schema_version: Literal[1, 2]
     name: Text
     currency: Text
     start: Annotated[
@@ -365,7 +446,8 @@ class Assumptions(Section):
         Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
     ]
     horizon_years: Annotated[StrictInt, Field(ge=1, le=30)]
-    terminal_value: Literal["book", "none"]
+    terminal_value: Literal["book", "none", "market"]
+    timeline: Timeline = Field(default_factory=lambda: Timeline())
     finance: Finance
     power: Power
     facility: Facility
@@ -379,6 +461,7 @@ class Assumptions(Section):
     sizing: Sizing = Field(default_factory=Sizing)
     risks: Risks = Field(default_factory=Risks)
     reference: Reference | None = None
+    financing: Financing | None = None
 
     # the merged source (files, raw data, line origins) when loaded from files
     _source: Any = PrivateAttr(default=None)

@@ -90,11 +90,20 @@ def test_npv_at_monthly_rates_matches_numpy_financial():
     np.testing.assert_allclose(got, want, rtol=1e-13)
 
 
-def test_payback():
-    flows = np.array([[-100, 30, 30, 30, 30, 30], [-100, 10, 10, 10, 10, 10]])
-    out = fin.payback_years(flows)
-    assert out[0] == pytest.approx(4 / 12)  # cumulative reaches +20 in month 4
+def test_payback_is_when_cumulative_cash_stays_non_negative():
+    flows = np.array(
+        [
+            [-100, 30, 30, 30, 30, 30],  # cumulative -70 -40 -10 +20 +50: month 4
+            [-100, 10, 10, 10, 10, 10],  # never
+            [-100, 60, 60, -50, 30, 30],  # +20 at month 2, -30 at 3, +0 at 4: month 4
+            [0, 5, 5, 5, 5, 5],  # never negative: month 1
+        ]
+    )
+    out = fin.payback_years(np.cumsum(flows, axis=1))
+    assert out[0] == pytest.approx(4 / 12)
     assert np.isnan(out[1])
+    assert out[2] == pytest.approx(4 / 12)  # v2: the month-2 crossing does not count
+    assert out[3] == pytest.approx(1 / 12)
 
 
 def test_safe_divide_gives_nan_not_inf():

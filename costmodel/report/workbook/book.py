@@ -22,7 +22,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core.engine import SUMMARY_COLUMNS
+from costmodel.core.engine import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model
 from costmodel.inputs.loader import assumption_files, fingerprint
@@ -38,6 +38,9 @@ from costmodel.report.workbook.results import (
     write_sensitivity_sheet,
 )
 from costmodel.report.workbook.tier import write_tier_sheet
+
+#: the summary columns the workbook carries as formulas (v1 set, until the v2 rows land)
+SUMMARY_COLUMNS = ALL_COLUMNS[: ALL_COLUMNS.index("availability")]
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
@@ -96,6 +99,13 @@ def write_workbook(
     added, labelled as values rather than formulas: Scenarios (if it has scenarios),
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     """
+
+    pending = model.v2_features()
+    if pending:
+        raise NotImplementedError(
+            "the workbook does not yet carry these spec-v2 inputs as live formulas: "
+            + ", ".join(pending)
+        )
 
     def write(tmp: Path) -> None:
         wb = xlsxwriter.Workbook(
