@@ -122,6 +122,27 @@ def _col(x: ArrayLike) -> FloatArray:
     return np.atleast_1d(np.asarray(x, dtype=float))[:, None]
 
 
+def _when(x: ArrayLike) -> FloatArray:
+    """A month or a rate as a column: (1, 1) when every variant has the same value
+    (the usual case: timing is rarely varied), else (S, 1). Shapes built from it
+    are then (1, M+1), and products with them one pass over (S, M+1)."""
+    v = np.atleast_1d(np.asarray(x, dtype=float))
+    if v.size > 1 and np.all(v == v[0]):
+        v = v[:1]
+    return v[:, None]
+
+
+def _discount(rate: ArrayLike, months: int) -> FloatArray:
+    """:func:`finance.discount_factors`, computed once per distinct rate."""
+    r = np.atleast_1d(np.asarray(rate, dtype=float))
+    unique, inverse = np.unique(r, return_inverse=True)
+    if unique.size == 1:
+        return np.broadcast_to(fin.discount_factors(unique, months), (r.size, months + 1))
+    if 2 * unique.size > r.size:
+        return fin.discount_factors(r, months)
+    return fin.discount_factors(unique, months)[inverse.reshape(-1)]
+
+
 @dataclass(frozen=True)
 class Clock:
     """Month index ``m = 0..M`` (shape (1, M+1)), model year ``y(m) = ceil(m/12)``
@@ -144,8 +165,12 @@ class Clock:
 
     def index(self, annual_change: ArrayLike) -> FloatArray:
         """``(1 + g)^(y(m) - 1)`` for m >= 1, 0 at month 0 (escalation g > 0,
-        decline g < 0)."""
-        return np.power(1.0 + _col(annual_change), self.years_in) * self.ops
+        decline g < 0); computed per year and expanded to months."""
+        years = np.arange(-(-self.months // MONTHS_PER_YEAR), dtype=float)[None, :]
+        table = np.power(1.0 + _when(annual_change), years)
+        table = np.concatenate([np.zeros((table.shape[0], 1)), table], axis=1)
+        year_of = np.ceil(np.arange(self.months + 1) / MONTHS_PER_YEAR).astype(np.intp)
+        return table[:, year_of]
 
     def by_year(self, x: FloatArray) -> FloatArray:
         """Sum of months 12(y-1)+1 .. 12y for y = 1..Y: shape (S, Y)."""
@@ -160,11 +185,17 @@ class Clock:
 
     def at(self, month: ArrayLike, amount: ArrayLike) -> FloatArray:
         """``amount`` (S,) placed at month ``month`` (S,) of an (S, M+1) array."""
-        return np.where(self.m == _col(month), _col(amount), 0.0)
+        t = _when(month)
+        a = _col(amount)
+        if t.shape[0] == 1:
+            out = np.zeros((a.shape[0], self.months + 1))
+            out[:, int(t[0, 0])] = a[:, 0]
+            return out
+        return np.where(self.m == t, a, 0.0)
 
     def after(self, month: ArrayLike) -> FloatArray:
         """In-service flag: 1 for m > ``month``."""
-        return (self.m > _col(month)).astype(float)
+        return (self.m > _when(month)).astype(float)
 
 
 # ----------------------------------------------------------------------------- deployments
@@ -258,8 +289,8 @@ def ramp(q: Mapping[str, FloatArray], month: FloatArray, clock: Clock) -> FloatA
     """Sold share of a deployment's hours (spec 14): ``u_d(m) = utilization *
     min(1, (m - t_d) / ramp_months)`` for m > t_d, 0 before (flat at
     ``utilization`` from t_d + 1 when ``ramp_months = 0``)."""
-    r = _col(q["ramp_months"])
-    since = clock.m - _col(month)
+    r = _when(q["ramp_months"])
+    since = clock.m - _when(month)
     share = np.where(r > 0, np.clip(since / np.where(r > 0, r, 1.0), 0.0, 1.0), since > 0)
     return _col(q["utilization"]) * share
 
@@ -325,13 +356,13 @@ def depreciation_lines(
         annual = fin.depreciation_annual(
             e.amount, q[f"salvage_{e.cls}"], config.depreciation_method[e.cls], life
         )
-        k = np.floor((clock.m - _col(e.in_service)) / MONTHS_PER_YEAR)
-        valid = (k >= 0) & (k < life)
-        idx = np.clip(k, 0, life - 1).astype(np.intp)
-        idx = np.broadcast_to(idx, (annual.shape[0], clock.months + 1))
-        out[e.cls] = out[e.cls] + np.where(
-            valid, np.take_along_axis(annual, idx, axis=1) / MONTHS_PER_YEAR, 0.0
-        )
+        k = np.floor((clock.m - _when(e.in_service)) / MONTHS_PER_YEAR)
+        idx = np.where((k >= 0) & (k < life), k, life).astype(np.intp)  # life: the 0 column
+        monthly = np.concatenate([annual / MONTHS_PER_YEAR, np.zeros((annual.shape[0], 1))], 1)
+        if idx.shape[0] == 1:
+            out[e.cls] = out[e.cls] + monthly[:, idx[0]]
+        else:
+            out[e.cls] = out[e.cls] + np.take_along_axis(monthly, idx, axis=1)
     return out
 
 
@@ -396,6 +427,8 @@ def debt_schedule(
     n = _col(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR)
     share = _col(q["debt_share"])
     lines = {k: np.zeros((size, width)) for k in DEBT_LINES}
+    if not np.any(share):
+        return lines
     growth = 1.0 + r
     full = np.power(growth, n)
     for t in range(width - 1):
@@ -537,8 +570,13 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     operating = revenue - opex_total - clock.at_year_ends(tax["tax"])
     fcf = operating - capex_m + terminal_m - terminal_tax_m
     debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
-    levered = tax_with_losses(
-        clock.by_year(ebit - debt["interest"]), q["tax_rate"], config.loss_carryforward_years
+    borrowed = bool(np.any(debt["draw"]))
+    levered = (
+        tax_with_losses(
+            clock.by_year(ebit - debt["interest"]), q["tax_rate"], config.loss_carryforward_years
+        )
+        if borrowed
+        else tax
     )
     tax_levered_m = clock.at_year_ends(levered["tax"])
     cfads = revenue - opex_total - tax_levered_m
@@ -559,15 +597,17 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         "terminal_value": terminal_m,
         "terminal_tax": terminal_tax_m,
         "fcf": fcf,
-        "discount_factor": fin.discount_factors(q["discount_rate"], config.months),
+        "discount_factor": _discount(q["discount_rate"], config.months),
         "tax_levered": tax_levered_m,
         "cfads": cfads,
         "debt_service": service,
         "ecf": ecf,
-        "equity_discount_factor": fin.discount_factors(q["cost_of_equity"], config.months),
+        "equity_discount_factor": _discount(q["cost_of_equity"], config.months),
     }
     annual = _annual(clock, tax, levered, cfads, service, ebit)
     metrics = _metrics(q, deps, capex_months, opex_total, flows, debt, annual, goodput_m)
+    if not borrowed:  # ECF = FCF: the same IRR
+        metrics["equity_irr"] = metrics["irr"]
     shape = fcf.shape
     return TierResult(
         months=config.months,
@@ -674,7 +714,7 @@ def _metrics(
         "availability": goodput_m["availability"],
         "peak_funding": np.maximum(0.0, -cash.min(axis=1)),
         "equity_npv": fin.present_value(flows["ecf"], flows["equity_discount_factor"]),
-        "equity_irr": irr_annual(flows["ecf"]),
+        "equity_irr": irr_annual(flows["ecf"]) if np.any(debt["draw"]) else None,
         "min_dscr": np.where(
             any_dscr, np.nanmin(np.where(np.isnan(dscr), np.inf, dscr), axis=1), np.nan
         ),
