@@ -16,6 +16,7 @@ import pandas as pd
 
 from costmodel.analysis.breakeven import break_even
 from costmodel.analysis.buildrent import build_vs_rent
+from costmodel.analysis.growth import growth_options
 from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, monte_carlo
 from costmodel.analysis.risks import risk_figures
 from costmodel.analysis.scenarios import compare
@@ -38,7 +39,8 @@ class Analysis:
     ``recommend`` (:func:`~costmodel.analysis.workloads.recommend`), ``risks``
     (:func:`~costmodel.analysis.risks.risk_figures`), ``monte_carlo``
     (:func:`~costmodel.analysis.montecarlo.monte_carlo`, or None) and ``scenarios``
-    (:func:`~costmodel.analysis.scenarios.compare`, or None)."""
+    (:func:`~costmodel.analysis.scenarios.compare`, or None), ``growth``
+    (:func:`~costmodel.analysis.growth.growth_options`: empty without stages)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -47,6 +49,7 @@ class Analysis:
     risks: pd.DataFrame
     monte_carlo: MonteCarloResult | None = None
     scenarios: CompareResult | None = None
+    growth: pd.DataFrame | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -76,4 +79,5 @@ def analyze(
         risks=risk_figures(m),
         monte_carlo=monte_carlo(a, n=draws, seed=seed) if draws > 0 else None,
         scenarios=compare(a, scenarios) if scenarios else None,
+        growth=growth_options(m),
     )

@@ -1,0 +1,88 @@
+"""Analyses over the spec-v2 inputs: growth options, and the tornado and Monte
+Carlo over ranged construction, loan and residual-value inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import yaml
+
+import costmodel as cm
+from costmodel.analysis.growth import growth_options
+from costmodel.analysis.sensitivity import tornado
+from tests.paths import HAND, ROOT
+
+SCENARIOS = ROOT / "assumptions" / "scenarios"
+DEFAULT = ROOT / "assumptions" / "default"
+
+
+def test_growth_at_once_is_the_unstaged_tier():
+    staged = cm.load_assumptions(DEFAULT, SCENARIOS / "staged-growth.yaml")
+    g = growth_options(staged)
+    assert list(g.index.get_level_values("tier").unique()) == ["hundreds"]
+    # staged-growth splits the default hundreds tier in two halves: bought at
+    # once, it is the default tier itself
+    base = cm.build(cm.load_assumptions(DEFAULT)).summary().loc["hundreds"]
+    at_once = g.loc[("hundreds", "at_once")]
+    for col in ("gpus", "capex", "npv", "cost_per_gpu_hour"):
+        assert at_once[col] == pytest.approx(base[col], rel=1e-12)
+    model = cm.build(staged).summary().loc["hundreds"]
+    assert g.loc[("hundreds", "staged_headroom"), "npv"] == pytest.approx(model.npv, rel=1e-12)
+    rebuild = g.loc[("hundreds", "staged_rebuild")]
+    headroom = g.loc[("hundreds", "staged_headroom")]
+    # the rebuild pays its hall later: less at month 0, more in all (retrofit premium)
+    assert rebuild.capex_facility >= headroom.capex_facility
+    assert growth_options(cm.load_assumptions(DEFAULT)).empty
+
+
+def _ranged(tmp_path, overlay: dict) -> cm.Assumptions:
+    path = tmp_path / "ranged.yaml"
+    path.write_text(yaml.safe_dump({"schema_version": 2, "horizon_years": 3, **overlay}))
+    return cm.load_assumptions(HAND, path)
+
+
+V2_RANGES = {
+    "timeline": {"build_months": {"value": 3, "low": 1, "high": 6}, "ramp_months": 2},
+    "financing": {
+        "debt_share": 0.5,
+        "interest_rate": {"value": 0.06, "low": 0.04, "high": 0.10},
+        "term_years": 3,
+    },
+    "terminal_value": "market",
+    "depreciation": {
+        "servers": {"market_decline": {"value": 0.3, "low": 0.2, "high": 0.5}},
+        "network": {"market_decline": 0.3},
+        "storage": {"market_decline": 0.3},
+        "facility": {"market_decline": 0.05},
+    },
+}
+
+
+def test_tornado_varies_construction_loan_and_residual_inputs(tmp_path):
+    a = _ranged(tmp_path, V2_RANGES)
+    t = tornado(a, metric="equity_npv")
+    paths = set(t["input"])
+    for p in (
+        "timeline.build_months",
+        "financing.interest_rate",
+        "depreciation.servers.market_decline",
+    ):
+        assert p in paths
+    # each swing is the engine rebuilt at low and at high
+    low = cm.build(cm.with_overrides(a, {"financing.interest_rate": 0.04})).summary()
+    high = cm.build(cm.with_overrides(a, {"financing.interest_rate": 0.10})).summary()
+    assert low.loc["small", "equity_npv"] > high.loc["small", "equity_npv"]
+    # the project NPV does not depend on the loan
+    assert low.loc["small", "npv"] == pytest.approx(high.loc["small", "npv"])
+
+
+def test_monte_carlo_draws_whole_build_months_and_matches_single_builds(tmp_path):
+    a = _ranged(tmp_path, V2_RANGES)
+    mc = cm.monte_carlo(a, n=40, seed=3)
+    drawn = mc.samples["timeline.build_months"].to_numpy()
+    assert drawn.min() >= 1 and drawn.max() <= 6
+    for i in (0, 17, 39):
+        overrides = {p: float(mc.samples[p].iloc[i]) for p in mc.samples.columns}
+        overrides["timeline.build_months"] = float(np.round(overrides["timeline.build_months"]))
+        one = cm.build(cm.with_overrides(a, overrides)).summary().loc["small"]
+        assert mc.draws["small"]["npv"].iloc[i] == pytest.approx(one.npv, rel=1e-9)
