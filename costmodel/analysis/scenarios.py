@@ -31,7 +31,7 @@ import pandas as pd
 import yaml
 
 from costmodel.core.engine import SUMMARY_COLUMNS
-from costmodel.core.model import Model, build
+from costmodel.core.model import Model, assumptions_of, build
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import assumption_files, expand_paths, layer, load_assumptions
 from costmodel.inputs.schema import Assumptions
@@ -145,21 +145,22 @@ class CompareResult:
 
 
 def compare(
-    base: Assumptions | PathLikeStr | Sequence[PathLikeStr] | None,
+    base: Model | Assumptions | PathLikeStr | Sequence[PathLikeStr] | None,
     scenarios: Mapping[str, ScenarioSpec],
     *,
     base_name: str = BASE,
 ) -> CompareResult:
     """Build the base and every named scenario layered on it.
 
-    ``base``: an :class:`Assumptions` object, a path or list of paths (loaded with
+    ``base``: a built :class:`Model` or an :class:`Assumptions` object (the one
+    rule of the analysis functions), a path or list of paths (loaded with
     :func:`load_assumptions`), or None for the bundled default. Each scenario is
     ``layer(base, *paths, overrides=overrides)`` (see :func:`as_overlay`), so an
     invalid overlay raises :class:`AssumptionError` naming the file and path. The
     base comes first, named ``base_name``, which no scenario may reuse.
     """
-    if isinstance(base, Assumptions):
-        a = base
+    if isinstance(base, Model | Assumptions):
+        a = assumptions_of(base)
     elif base is None:
         a = load_assumptions()
     elif isinstance(base, str | PathLike):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from functools import cached_property
 
 import numpy as np
@@ -16,7 +17,7 @@ from costmodel.core.engine import (
     run_tier,
 )
 from costmodel.core.roots import BisectionTrace, bisect_trace
-from costmodel.core.units import scale_class
+from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.params import TierInputs, resolve_tier
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
 
@@ -178,40 +179,69 @@ class Model:
         return self._frame(cols)
 
     def annual(self, tier: str) -> pd.DataFrame:
-        """Operating years 1..Y: revenue, opex, depreciation, EBIT, the tax loss
-        pool corkscrew (open, added, used, close), tax and FCF (year 1 FCF
-        excludes the month-0 capex, which is shown as its own column)."""
+        """Year 0 (the investment month, month 0) and model years 1..Y (months
+        12(y-1)+1 .. 12y): every cash-flow line summed over its months, the tax
+        loss corkscrew (open, added, used, expired, close), unlevered and levered
+        tax, debt service and DSCR. ``annual().fcf.sum() == cash_flow().fcf.sum()``
+        and likewise for every summed line; the year-only lines (EBIT's tax
+        treatment, loss pool, DSCR) are 0 or empty in year 0."""
         r = self._check(tier)
-        years = self.months // 12
+        years = self.months // MONTHS_PER_YEAR
         f = r.flows
 
         def by_year(x: np.ndarray) -> np.ndarray:
-            return x[0, 1:].reshape(years, 12).sum(axis=1)
+            row = np.asarray(x)[0]
+            return np.concatenate([[row[0]], row[1:].reshape(years, MONTHS_PER_YEAR).sum(axis=1)])
 
-        a = r.annual
-        df = pd.DataFrame(
-            {
-                "revenue": by_year(f["revenue"]),
-                "opex": by_year(f["opex"]),
-                "depreciation": by_year(f["depreciation"]),
-                "ebit": a["ebit"][0],
-                "loss_pool_open": a["loss_pool_open"][0],
-                "loss_added": a["loss_added"][0],
-                "loss_used": a["loss_used"][0],
-                "loss_expired": a["loss_expired"][0],
-                "loss_pool_close": a["loss_pool_close"][0],
-                "tax": a["tax"][0],
-                "interest": by_year(r.debt["interest"]),
-                "tax_levered": a["tax_levered"][0],
-                "cfads": a["cfads"][0],
-                "debt_service": a["debt_service"][0],
-                "dscr": a["dscr"][0],
-                "terminal_value": by_year(f["terminal_value"]),
-                "fcf": by_year(f["fcf"]),
-            },
-            index=pd.RangeIndex(1, years + 1, name="year"),
+        def yearly(key: str, empty: float = 0.0) -> np.ndarray:
+            return np.concatenate([[empty], r.annual[key][0]])
+
+        summed = {
+            "gpu_hours": f["gpu_hours"],
+            "revenue": f["revenue"],
+            "opex": f["opex"],
+            "capex": f["capex"],
+            "depreciation": f["depreciation"],
+            "ebit": f["ebit"],
+        }
+        cols = {k: by_year(v) for k, v in summed.items()}
+        for key in ("loss_pool_open", "loss_added", "loss_used", "loss_expired", "loss_pool_close"):
+            cols[key] = yearly(key)
+        cols["tax"] = by_year(f["tax"])
+        cols["terminal_value"] = by_year(f["terminal_value"])
+        cols["terminal_tax"] = by_year(f["terminal_tax"])
+        cols["fcf"] = by_year(f["fcf"])
+        for key in ("draw", "interest", "principal", "balloon"):
+            cols["debt_draw" if key == "draw" else key] = by_year(r.debt[key])
+        cols["tax_levered"] = by_year(f["tax_levered"])
+        cols["equity_cash_flow"] = by_year(f["ecf"])
+        cols["cfads"] = yearly("cfads")
+        cols["debt_service"] = yearly("debt_service")
+        cols["dscr"] = yearly("dscr", np.nan)
+        return pd.DataFrame(cols, index=pd.RangeIndex(0, years + 1, name="year"))
+
+    def table(self) -> pd.DataFrame:
+        """Every monthly schedule of every tier in one long table for pivoting:
+        columns ``tier, month, period, schedule, line, value`` (schedules
+        ``capex``, ``opex``, ``depreciation``, ``cash_flow``, ``debt``)."""
+        frames = []
+        for t in self.tiers:
+            for name in ("capex", "opex", "depreciation", "cash_flow", "debt"):
+                df = getattr(self, name)(t).reset_index()
+                long = df.melt(id_vars=["month", "period"], var_name="line", value_name="value")
+                long.insert(0, "schedule", name)
+                long.insert(0, "tier", t)
+                frames.append(long)
+        out = pd.concat(frames, ignore_index=True)
+        return out[["tier", "month", "period", "schedule", "line", "value"]]
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the model's name and its summary table."""
+        a = self.assumptions
+        title = html.escape(f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})")
+        return f"<h4>{title}</h4>" + self.summary().T.to_html(
+            na_rep="-", float_format="{:,.4g}".format
         )
-        return df
 
     def v2_features(self) -> list[str]:
         """The spec-v2 mechanisms (sections 14-20) these assumptions switch on, by

@@ -329,3 +329,26 @@ def test_neutral_v2_keys_change_nothing(tmp_path):
     a, b = v1.summary(), neutral.summary()
     for col in a.columns:
         assert a[col].tolist() == pytest.approx(b[col].tolist(), nan_ok=True), col
+
+
+def test_annual_years_sum_to_the_monthly_schedule(tmp_path):
+    m = build(
+        tmp_path,
+        {
+            "timeline": {"build_months": 3, "ramp_months": 2},
+            "financing": {"debt_share": 0.5, "interest_rate": 0.08, "term_years": 1},
+            "tiers": {"small": {"stages": [STAGE]}},
+        },
+    )
+    annual, cf = m.annual("small"), m.cash_flow("small")
+    assert list(annual.index) == [0, 1, 2]
+    assert annual.capex[0] == pytest.approx(cf.capex[0])  # the month-0 facility
+    pairs = {"fcf": "fcf", "capex": "capex", "revenue": "revenue", "tax": "tax",
+             "interest": "interest", "equity_cash_flow": "equity_cash_flow"}  # fmt: skip
+    for year_col, month_col in pairs.items():
+        assert annual[year_col].sum() == pytest.approx(cf[month_col].sum()), year_col
+    long = m.table()
+    assert set(long.schedule) == {"capex", "opex", "depreciation", "cash_flow", "debt"}
+    fcf = long[(long.schedule == "cash_flow") & (long.line == "fcf")]
+    assert fcf.value.sum() == pytest.approx(cf.fcf.sum())
+    assert "<table" in m._repr_html_()
