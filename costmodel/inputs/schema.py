@@ -123,6 +123,19 @@ Pue = Annotated[_Q, _bounded(1, None, rule="PUE must be >= 1 (facility power can
 
 Text = StrictStr
 
+_PLAIN_KEYS = {"value", "unit", "source", "note"}
+
+
+def _plain(v: Any) -> Any:
+    """A whole number or a choice may be written as ``{value: ..., source: ...}``
+    like every other input (spec 2); its value is what counts."""
+    if isinstance(v, dict) and "value" in v and set(v) <= _PLAIN_KEYS:
+        return v["value"]
+    return v
+
+
+Plain = BeforeValidator(_plain)
+
 
 def _given(value: float, source: str, unit: str | None = None) -> Any:
     """A schema default: a Quantity with its source and unit (used when no file
@@ -146,7 +159,7 @@ class Finance(Section):
 
     discount_rate: Rate
     tax_rate: Rate
-    loss_carryforward_years: Annotated[StrictInt, Field(ge=0, le=100)] | None = None
+    loss_carryforward_years: Annotated[StrictInt, Plain, Field(ge=0, le=100)] | None = None
 
 
 Months = Annotated[_Q, _bounded(0, 360, rule="must be a number of months between 0 and 360")]
@@ -185,7 +198,7 @@ class Financing(Section):
 
     debt_share: Rate
     interest_rate: Rate
-    term_years: Annotated[StrictInt, Field(ge=1, le=30)]
+    term_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
     cost_of_equity: Rate | None = None
     min_dscr_covenant: Annotated[_Q, _bounded(0, None, rule="must be >= 0")] | None = None
 
@@ -206,7 +219,7 @@ class Facility(Section):
     ``retrofit_premium``: extra cost, as a fraction, of adding facility capacity
     after the first build (spec 15)."""
 
-    mode: Literal["build", "colocation"]
+    mode: Annotated[Literal["build", "colocation"], Plain]
     build_cost_per_kw: dict[str, NonNegative] = Field(min_length=1)
     colocation_per_kw_month: NonNegative
     max_rack_kw: dict[str, Positive] = Field(min_length=1)
@@ -236,8 +249,8 @@ class Revenue(Section):
     of building instead of renting.
     """
 
-    mode: Literal["rental", "avoided_cloud"] = "rental"
-    cloud_term: Literal["on_demand", "reserved"] = "on_demand"
+    mode: Annotated[Literal["rental", "avoided_cloud"], Plain] = "rental"
+    cloud_term: Annotated[Literal["on_demand", "reserved"], Plain] = "on_demand"
     price_per_gpu_hour: NonNegative
     price_decline: Rate
 
@@ -246,8 +259,8 @@ class DepreciationClass(Section):
     """Depreciation of one asset class: method, life in whole years, salvage
     as a fraction of cost."""
 
-    method: Literal["straight_line", "sum_of_years", "double_declining"]
-    life_years: Annotated[StrictInt, Field(ge=1, le=40)]
+    method: Annotated[Literal["straight_line", "sum_of_years", "double_declining"], Plain]
+    life_years: Annotated[StrictInt, Plain, Field(ge=1, le=40)]
     salvage: Rate
     market_decline: (
         Annotated[_Q, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")] | None
@@ -265,7 +278,7 @@ class Server(Section):
     """One server SKU of the catalogue (price and power for the whole server)."""
 
     label: Text = ""
-    gpus_per_server: Annotated[StrictInt, Field(ge=1)]
+    gpus_per_server: Annotated[StrictInt, Plain, Field(ge=1)]
     price: NonNegative
     power_kw: NonNegative
     idle_fraction: Rate
@@ -301,8 +314,8 @@ class OperationsOverride(Section):
 
 
 class RevenueOverride(Section):
-    mode: Literal["rental", "avoided_cloud"] | None = None
-    cloud_term: Literal["on_demand", "reserved"] | None = None
+    mode: Annotated[Literal["rental", "avoided_cloud"], Plain] | None = None
+    cloud_term: Annotated[Literal["on_demand", "reserved"], Plain] | None = None
     price_per_gpu_hour: NonNegative | None = None
     price_decline: Rate | None = None
 
@@ -334,8 +347,8 @@ class Stage(Section):
     ``capacity_tb`` more storage bought at capex month ``month``, in service
     from ``month + 1``; ``staff_fte`` (if given) is the tier's headcount from then."""
 
-    month: Annotated[StrictInt, Field(ge=1, le=360)]
-    gpus: Annotated[StrictInt, Field(ge=1)]
+    month: Annotated[StrictInt, Plain, Field(ge=1, le=360)]
+    gpus: Annotated[StrictInt, Plain, Field(ge=1)]
     capacity_tb: NonNegative = Field(default_factory=lambda: Quantity(value=0))
     staff_fte: NonNegative | None = None
 
@@ -347,7 +360,7 @@ class Tier(Section):
     label: Text | None = None
     description: Text = ""
     server: Text
-    gpus: Annotated[StrictInt, Field(ge=1)]
+    gpus: Annotated[StrictInt, Plain, Field(ge=1)]
     network: Network
     storage: Storage
     rack_kw: Positive
@@ -366,7 +379,7 @@ class Workload(Section):
     """A task to size against the tiers (spec 10)."""
 
     name: Text
-    kind: Literal["pretrain", "finetune", "lora", "inference"]
+    kind: Annotated[Literal["pretrain", "finetune", "lora", "inference"], Plain]
     params_b: Positive
     tokens_b: NonNegative | None = None
     deadline_days: Positive | None = None
@@ -445,8 +458,8 @@ class Assumptions(Section):
         BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),
         Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
     ]
-    horizon_years: Annotated[StrictInt, Field(ge=1, le=30)]
-    terminal_value: Literal["book", "none", "market"]
+    horizon_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
+    terminal_value: Annotated[Literal["book", "none", "market"], Plain]
     timeline: Timeline = Field(default_factory=lambda: Timeline())
     finance: Finance
     power: Power
