@@ -281,13 +281,19 @@ def test_probability_of_loss_sentence(model, analysis, pages):
     assert f"{DRAWS:,} 次抽样（随机种子 {SEED}）" in nb(pages["zh"].all_text)
     for t in model.tiers:
         loss = 1 - float(s.loc[t, "p_npv_positive"])
-        assert p.loss[t] == f.prob(loss)
         label = model.assumptions.tiers[t].label
         item = nb(p.items[("risk", t)])
-        assert item.startswith(f"In {f.prob(loss)} of {DRAWS:,} draws {label} loses money")
+        if loss >= 1:  # every draw loses: no share to show
+            assert item.startswith(f"In all {DRAWS:,} draws {label} loses money")
+            assert t not in p.loss
+        elif loss <= 0:
+            assert item.startswith(f"In none of the {DRAWS:,} draws does {label} lose money")
+        else:
+            assert p.loss[t] == f.prob(loss)
+            assert item.startswith(f"In {f.prob(loss)} of {DRAWS:,} draws {label} loses money")
+            assert pages["zh"].loss[t] == f.prob(loss)
         assert nb(f.money(s.loc[t, "npv_p10"])) in item
         assert nb(f.money(s.loc[t, "npv_p90"])) in item
-        assert pages["zh"].loss[t] == f.prob(loss)
 
 
 def test_probability_formatting():
@@ -321,7 +327,10 @@ def test_scenario_sentences(model, analysis, pages):
     best = str(up.idxmax())
     label = model.assumptions.tiers[best].label
     k = int((up > 0).sum())
-    assert f"upside : {k} of 3 options have a positive NPV; the best is {label}" in text
+    if k:
+        assert f"upside : {k} of 3 options have a positive NPV; the best is {label}" in text
+    else:
+        assert f"upside : no option has a positive NPV; the least-bad is {label}" in text
     assert nb(f.money(up[best])) in text
 
 
@@ -404,7 +413,8 @@ def test_a_tier_without_a_cloud_price_says_so(model, analysis):
     p = Page(render_memo(model, "en", analysis=an))
     item = nb(p.items[("build-rent", "tens")])
     assert item == (
-        f"{model.assumptions.tiers['tens'].label}: its server (a800) has no on-demand cloud "
+        f"{model.assumptions.tiers['tens'].label}: its server "
+        f"({model.assumptions.tiers['tens'].server}) has no on-demand cloud "
         "price in the assumptions, so there is nothing to compare building with."
     )
     assert nb(p.items[("build-rent", "hundreds")]) == nb(pages_item(analysis, model))
