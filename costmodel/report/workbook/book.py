@@ -25,12 +25,12 @@ from xlsxwriter.workbook import Workbook
 from costmodel.core.engine import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model
-from costmodel.inputs.loader import assumption_files, fingerprint
-from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report import output as atomic
 from costmodel.report.format import unit_label
+from costmodel.report.workbook.checks import write_checks
+from costmodel.report.workbook.cover import write_cover
 from costmodel.report.workbook.grid import BLACK, GREEN, KIND_FORMAT, CalcSheet, Styles, excel_value
-from costmodel.report.workbook.inputs import InputsMap, write_inputs
+from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
 from costmodel.report.workbook.results import (
     write_montecarlo_sheet,
@@ -56,7 +56,6 @@ RESERVED = {
     "monte carlo",
     "scenarios",
 }
-CHECK_TOLERANCE = 1e-6
 
 
 def sheet_names(tiers: list[str]) -> dict[str, str]:
@@ -152,77 +151,18 @@ def _build(
         write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even)
         if analysis.monte_carlo is not None:
             write_montecarlo_sheet(wb, st, analysis.monte_carlo)
-    _checks(wb, st, model, sheets, comp_cells, inputs)
-    _cover(cover, st, model, created)
+    write_checks(wb, st, model, sheets, comp_cells)
+    write_cover(cover, st, model, created, comp_cells, analysis)
 
 
-# ----------------------------------------------------------------------------- Cover
-
-
-def _cover(ws, st: Styles, model: Model, created: datetime) -> None:
-    a = model.assumptions
-    ws.set_column(0, 0, 34)
-    ws.set_column(1, 1, 120)
-    ws.write_string(0, 0, "GPU compute center scale options: investor model", st.title)
-    rows = [
-        ("Model", a.name),
-        ("Generated", created.strftime("%Y-%m-%d %H:%M")),
-        ("Generator", "costmodel"),
-        ("Currency", a.currency),
-        ("Horizon", f"{a.horizon_years} years from {a.start} (month 0 = investment date)"),
-        ("Tiers", ", ".join(model.tiers)),
-        ("Assumption fingerprint (SHA-256)", fingerprint(a)),
-    ]
-    r = 2
-    for k, v in rows:
-        ws.write_string(r, 0, k, st.label_bold)
-        ws.write_string(r, 1, v, st.text)
-        r += 1
-    ws.write_string(r, 0, "Master check", st.label_bold)
-    ws.write_formula(r, 1, "=master_check", st.ok, "OK")
-    r += 2
-    ws.write_string(r, 0, "Assumption files", st.h1)
-    r += 1
-    for f in assumption_files(a) or ["(built in code)"]:
-        ws.write_string(r, 1, f, st.text)
-        r += 1
-    r += 1
-    ws.write_string(r, 0, "Conventions", st.h1)
-    r += 1
-    conventions = [
-        (
-            "Sign convention",
-            "Costs are positive in schedules; in cash flow, outflows are negative.",
-        ),
-        (
-            "Timing",
-            "Month 0 is the investment date (all capex); operating months 1..M; cash at month end; "
-            "tax paid in each operating year's last month.",
-        ),
-        ("Units", "Money in the model currency; power kW; energy kWh; 730 hours per month."),
-        (
-            "Sheets",
-            "Cover > Inputs > one calculation sheet per tier > Annual > Comparison > Checks.",
-        ),
-    ]
-    for k, v in conventions:
-        ws.write_string(r, 0, k, st.label)
-        ws.write_string(r, 1, v, st.text)
-        r += 1
-    r += 1
-    ws.write_string(r, 0, "Colour legend", st.h1)
-    r += 1
-    legend = [
-        (st.cell("number", "#0000FF"), "Blue: input (change these)"),
-        (st.cell("number", BLACK), "Black: calculation"),
-        (st.cell("number", GREEN), "Green: link to another sheet"),
-    ]
-    for fmt, text in legend:
-        ws.write_number(r, 0, 1234.5, fmt)
-        ws.write_string(r, 1, text, st.text)
-        r += 1
-    ws.set_paper(9)
-    ws.fit_to_pages(1, 1)
+def metric_unit(metric: str, model: Model) -> str:
+    """Unit of a summary metric: the currency code, per GPU-hour or per PFLOP-hour."""
+    cur = model.assumptions.currency
+    per_gpu_hour = ("cost_per_gpu_hour", "tco_per_gpu_hour", "cost_per_effective_gpu_hour")
+    special = {m: f"{cur}/GPU-h" for m in per_gpu_hour}
+    special |= {"cost_per_pflop_hour": f"{cur}/PFLOP-h", "gpu_hours": "GPU-h", "gpus": "GPUs",
+                "servers": "servers", "racks": "racks"}  # fmt: skip
+    return special.get(metric) or unit_label(METRICS[metric].kind, cur)
 
 
 # ----------------------------------------------------------------------------- Annual
@@ -356,7 +296,6 @@ def _comparison(
     first_row = 3
     row_of = {col: first_row + i for i, col in enumerate(SUMMARY_COLUMNS)}
     cells: dict[tuple[str, str], str] = {}
-    currency = model.assumptions.currency
     for j, (t, cs) in enumerate(sheets.items()):
         col = 2 + j
         ws.write_string(2, col, t, st.header)
@@ -370,7 +309,7 @@ def _comparison(
             r = row_of[metric]
             if j == 0:
                 ws.write_string(r, 0, meta.label, st.label)
-                ws.write_string(r, 1, unit_label(meta.kind, currency), st.unit)
+                ws.write_string(r, 1, metric_unit(metric, model), st.unit)
             value = summary.loc[t, metric]
             link = formulas[metric].count("!") == 1 and formulas[metric].startswith("='")
             fmt = st.cell(KIND_FORMAT[meta.kind], GREEN if link else BLACK)
@@ -468,108 +407,3 @@ def _charts(
     oc.set_y_axis({"num_format": "#,##0"})
     oc.set_size({"width": 620, "height": 360})
     ws.insert_chart(ws2_row + 10, 0, oc)
-
-
-# ----------------------------------------------------------------------------- Checks
-
-
-def _checks(
-    wb: Workbook,
-    st: Styles,
-    model: Model,
-    sheets: dict[str, CalcSheet],
-    comp: dict[tuple[str, str], str],
-    inputs: InputsMap,
-) -> None:
-    ws = wb.add_worksheet("Checks")
-    ws.set_column(0, 0, 70)
-    ws.set_column(1, 3, 16)
-    ws.write_string(0, 0, "Checks: reconciliations that must be zero", st.title)
-    ws.write_string(2, 0, "relative tolerance", st.label)
-    ws.write_number(2, 1, CHECK_TOLERANCE, st.cell("factor", "#0000FF"))
-    wb.define_name(
-        "check_tolerance", f"=Checks!{xl_rowcol_to_cell(2, 1, row_abs=True, col_abs=True)}"
-    )
-    ws.write_string(4, 0, "check", st.header)
-    ws.write_string(4, 1, "difference", st.header)
-    ws.write_string(4, 2, "scale", st.header)
-    ws.write_string(4, 3, "error (1 = fails)", st.header)
-    r = 5
-    flags = []
-    for t, cs in sheets.items():
-        S = lambda key, kind="$", cs=cs: cs.ref(key, kind, sheet=True)  # noqa: E731
-        res = model.results[t]
-        capex = float(res.metrics["capex"][0])
-        ws.write_string(r, 0, t, st.h2)
-        r += 1
-        checks = [
-            (
-                "capex lines sum to capex total",
-                f"={S('capex_servers')}+{S('capex_network')}+{S('capex_storage')}+{S('capex_facility')}"
-                f"-{S('capex_total')}",
-            ),
-            ("capex timeline equals capex total", f"=SUM({S('capex_t', ':')})-{S('capex_total')}"),
-            *[
-                (
-                    f"{c}: depreciation + closing book value = cost",
-                    f"=SUM({S('dep_' + c, ':')})+{S('nbv_close_' + c, '@M')}-{S('capex_' + c)}",
-                )
-                for c in ASSET_CLASSES
-            ],
-            (
-                "FCF = revenue - opex - tax - capex + terminal value",
-                f"=SUM({S('fcf', ':')})-(SUM({S('revenue', ':')})-SUM({S('opex', ':')})"
-                f"-SUM({S('tax', ':')})-SUM({S('capex_t', ':')})+SUM({S('terminal', ':')}))",
-            ),
-            ("tax loss pool never negative", f"=MIN(0,MIN({S('loss_close', ':')}))"),
-            (
-                "loss pool: losses added - losses used = closing pool",
-                f"=SUM({S('loss_added', ':')})-SUM({S('loss_used', ':')})-{S('loss_close', '@M')}",
-            ),
-            (
-                "tax = tax rate x (positive annual EBIT - losses used)",
-                f"=SUM({S('tax', ':')})-finance_tax_rate*(SUMPRODUCT(({S('ebit_year', ':')}>0)"
-                f"*{S('ebit_year', ':')})-SUM({S('loss_used', ':')}))",
-            ),
-            (
-                "Comparison NPV = sum of discounted FCF",
-                f"={comp[(t, 'npv')]}-SUM({S('disc_fcf', ':')})",
-            ),
-            ("Comparison capex = tier sheet capex", f"={comp[(t, 'capex')]}-{S('capex_total')}"),
-            (
-                "Comparison revenue = tier sheet revenue",
-                f"={comp[(t, 'revenue')]}-SUM({S('revenue', ':')})",
-            ),
-            (
-                "Comparison GPU-hours = tier sheet GPU-hours",
-                f"={comp[(t, 'gpu_hours')]}-SUM({S('gpu_hours', ':')})",
-            ),
-            (
-                "rack power within the cooling's limit (excess kW)",
-                f"=MAX(0,{S('rack_kw')}-{S('max_rack_kw')})",
-            ),
-        ]
-        for label, formula in checks:
-            ws.write_string(r, 0, label, st.label)
-            ws.write_formula(r, 1, formula, st.cell("number", BLACK), 0.0)
-            ws.write_formula(
-                r,
-                2,
-                f"=MAX(1,ABS({S('capex_total')}))",
-                st.cell("money", BLACK),
-                max(1.0, abs(capex)),
-            )
-            ws.write_formula(
-                r, 3, f"=IF(ABS(B{r + 1})<=check_tolerance*C{r + 1},0,1)", st.cell("flag", BLACK), 0
-            )
-            flags.append(f"D{r + 1}")
-            r += 1
-        r += 1
-    ws.write_string(r, 0, "Number of failing checks", st.header)
-    ws.write_formula(r, 3, f"=SUM(D6:D{r})", st.cell("count", BLACK, True), 0)
-    r += 1
-    ws.write_string(r, 0, "Master check", st.header)
-    ws.write_formula(r, 3, f'=IF(D{r}=0,"OK","ERROR")', st.ok, "OK")
-    wb.define_name("master_check", f"=Checks!$D${r + 1}")
-    ws.set_paper(9)
-    ws.fit_to_pages(1, 0)

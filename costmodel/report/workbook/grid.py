@@ -71,13 +71,24 @@ class Styles:
         self.h1 = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
         self.h2 = wb.add_format({"bold": True, "bg_color": "#DDEBF7"})
         self.header = wb.add_format({"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"})
-        self.label = wb.add_format({})
-        self.label_bold = wb.add_format({"bold": True})
-        self.unit = wb.add_format({"italic": True, "font_color": "#595959"})
+        self.label = wb.add_format({"valign": "top"})
+        self.label_bold = wb.add_format({"bold": True, "valign": "top"})
+        self.unit = wb.add_format({"italic": True, "font_color": "#595959", "valign": "top"})
+        self.path = wb.add_format({"font_color": "#7F7F7F", "font_size": 8, "valign": "top"})
+        self.error = wb.add_format({"bold": True, "font_color": "#9C0006", "bg_color": "#FFC7CE"})
         self.text = wb.add_format({"text_wrap": False})
         self.wrap = wb.add_format({"text_wrap": True, "valign": "top"})
         self.wrap_italic = wb.add_format({"italic": True, "font_color": "#595959"})
         self.ok = wb.add_format({"bold": True, "font_color": "#006100", "bg_color": "#C6EFCE"})
+
+    def input(self, kind: str = "number") -> Any:
+        """A blue input cell, unlocked so that protected sheets still accept edits."""
+        key = (kind, "input", False, False)
+        if key not in self._cache:
+            props = {"num_format": NUMBER_FORMATS[kind], "font_color": BLUE, "valign": "top",
+                     "locked": False}  # fmt: skip
+            self._cache[key] = self.wb.add_format(props)
+        return self._cache[key]
 
     def cell(
         self, kind: str = "number", colour: str = BLACK, bold: bool = False, rule: bool = True
@@ -86,7 +97,11 @@ class Styles:
         balances) get a rule above unless ``rule`` is False."""
         key = (kind, colour, bold, rule)
         if key not in self._cache:
-            props: dict[str, Any] = {"num_format": NUMBER_FORMATS[kind], "font_color": colour}
+            props: dict[str, Any] = {
+                "num_format": NUMBER_FORMATS[kind],
+                "font_color": colour,
+                "valign": "top",
+            }
             if bold:
                 props["bold"] = True
                 if rule:

@@ -1,10 +1,16 @@
-"""The workbook's Inputs sheet: every assumption with unit, range, source and note.
+"""The workbook's Inputs sheet: every assumption with label, unit, range, source.
 
-Blue cells are inputs. Scalar inputs carry defined names (``power_price_per_kwh``);
-tables (cooling types, depreciation, the server catalogue) are named column
-ranges looked up with INDEX/MATCH; tier inputs sit in a table with one column
-per tier, where a tier that does not override a global input links to it.
-Text from the assumption files is always written as a string, never a formula.
+Blue cells are inputs, each with data validation (lists for methods, modes,
+cooling and server ids; ranges for fractions, rates and prices; whole numbers
+where the schema says so) and an input message. Scalar inputs carry defined
+names (``power_price_per_kwh``); tables (cooling types, depreciation, the server
+catalogue) are named column ranges looked up with INDEX/MATCH, each range one
+row longer than its table (a blank row) so that no engine sees a single-cell
+range; tier inputs sit in a table with one column per tier, where a tier that
+does not override a global input links to it. Every row shows a readable label
+and a unit, with the dotted path of the assumption in its own column. Text from
+the assumption files is always written as a string, never a formula.
+``horizon_years`` is structure (the timeline's columns), not a live input.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.inputs.params import _OVERRIDABLE
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS, Assumptions, Quantity
-from costmodel.report.workbook.grid import BLACK, BLUE, Styles
+from costmodel.report.workbook.grid import BLACK, Styles
+from costmodel.report.workbook.labels import label_for, unit_for
+from costmodel.report.workbook.validation import validate
 
 SHEET = "Inputs"
 
@@ -60,20 +68,30 @@ SERVER_FIELDS = (
     "tflops_bf16",
 )
 COOLING_FIELDS = (
-    ("pue", "power.pue", "ratio"),
-    ("build_cost_per_kw", "facility.build_cost_per_kw", "CNY/kW"),
-    ("max_rack_kw", "facility.max_rack_kw", "kW"),
+    ("pue", "power.pue"),
+    ("build_cost_per_kw", "facility.build_cost_per_kw"),
+    ("max_rack_kw", "facility.max_rack_kw"),
 )
 TIER_FIELDS = (
-    ("gpus", "GPUs", "count"),
-    ("network.share", "network share of hardware capex", "fraction"),
-    ("storage.capacity_tb", "storage capacity", "TB"),
-    ("storage.price_per_tb", "storage price", "per TB"),
-    ("storage.write_gbps", "storage write bandwidth", "GB/s"),
-    ("rack_kw", "rack power", "kW/rack"),
-    ("staff_fte", "infrastructure staff", "FTE"),
+    "gpus",
+    "network.share",
+    "storage.capacity_tb",
+    "storage.price_per_tb",
+    "storage.write_gbps",
+    "rack_kw",
+    "staff_fte",
+)
+#: the text inputs chosen from a list: (label, defined name, allowed values)
+MODES = (
+    ("terminal value", "terminal_value", ("book", "none")),
+    ("facility mode", "facility_mode", ("build", "colocation")),
+    ("revenue mode", "revenue_mode", ("rental", "avoided_cloud")),
+    ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
 )
 SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))  # spec 3: <=64, <=511, else
+#: columns of the scalar and sources tables
+HEAD = ("input", "value", "unit", "low", "high", "path", "source", "note")
+PATH_COL, SOURCE_COL, NOTE_COL = 5, 6, 7
 
 
 def text_lines(*texts: str, width: int = 60) -> int:
@@ -99,10 +117,19 @@ def kind_for(key: str) -> str:
 class InputsMap:
     """Where each input landed: names for scalars, cells for the tier table."""
 
-    tier_cells: dict[tuple[str, str], str] = field(
-        default_factory=dict
-    )  # (tier, key) -> Inputs!$C$9
+    tier_cells: dict[tuple[str, str], str] = field(default_factory=dict)  # -> Inputs!$C$9
     tier_columns: dict[str, int] = field(default_factory=dict)
+    horizon_cell: str = ""
+
+
+def mode_value(a: Assumptions, name: str) -> str:
+    """The value of the text input with defined ``name`` (see :data:`MODES`)."""
+    return {
+        "terminal_value": a.terminal_value,
+        "facility_mode": a.facility.mode,
+        "revenue_mode": a.revenue.mode,
+        "revenue_cloud_term": a.revenue.cloud_term,
+    }[name]
 
 
 def _dotted_attr(obj: Any, dotted: str) -> Any:
@@ -116,295 +143,98 @@ def _q(x: Any) -> Quantity | None:
     return x if isinstance(x, Quantity) else None
 
 
+def split_path(path: str) -> tuple[str, str]:
+    """The generic path of a table input and what it is of: ``servers.h800.price`` ->
+    (``servers.price``, ``h800``); ``power.pue.air`` -> (``power.pue``, ``air``)."""
+    p = path.split(".")
+    if p[0] in ("servers", "tiers", "depreciation") and len(p) >= 3:
+        return ".".join([p[0], *p[2:]]), p[1]
+    if p[:2] in (["power", "pue"], ["facility", "build_cost_per_kw"], ["facility", "max_rack_kw"]):
+        return ".".join(p[:2]), ".".join(p[2:])
+    return path, ""
+
+
+def here(row: int, col: int) -> str:
+    return xl_rowcol_to_cell(row, col, row_abs=True, col_abs=True)
+
+
+@dataclass
+class Sheet:
+    """The Inputs sheet being written: the worksheet, the next row, the sources of
+    table inputs collected on the way (path, quantity, cell of its value)."""
+
+    wb: Workbook
+    ws: Any
+    st: Styles
+    a: Assumptions
+    row: int = 1
+    sources: list[tuple[str, Quantity, str]] = field(default_factory=list)
+
+    @property
+    def cur(self) -> str:
+        return self.a.currency
+
+    def define(self, name: str, row: int, col: int) -> None:
+        self.wb.define_name(name, f"={SHEET}!{here(row, col)}")
+
+    def name_column(self, name: str, first: int, last: int, col: int) -> None:
+        self.wb.define_name(name, f"={SHEET}!{here(first, col)}:{here(last, col)}")
+
+    def head(self, *cols: str) -> None:
+        for c, text in enumerate(cols):
+            self.ws.write_string(self.row, c, text, self.st.header)
+        self.row += 1
+
+    def section(self, title: str) -> None:
+        self.row += 1
+        self.ws.write_string(self.row, 0, title, self.st.h1)
+        self.row += 1
+
+    def quantity_row(self, path: str, q: Quantity, value_formula: str | None = None) -> int:
+        """label, value (blue input, or a black link), unit, low, high, path, source, note."""
+        ws, st, r, kind = self.ws, self.st, self.row, kind_for(path)
+        base, qualifier = split_path(path)
+        label = label_for(base) + (f" ({qualifier})" if qualifier else "")
+        ws.write_string(r, 0, label, st.label)
+        if value_formula is None:
+            ws.write_number(r, 1, q.value, st.input(kind))
+            validate(ws, r, 1, path)
+        else:
+            ws.write_formula(r, 1, value_formula, st.cell(kind, BLACK), q.value)
+        ws.write_string(r, 2, unit_for(base, self.cur, q.unit), st.unit)
+        for c, v in ((3, q.low), (4, q.high)):
+            if v is not None:
+                ws.write_number(r, c, v, st.cell(kind, BLACK))
+        ws.write_string(r, PATH_COL, path, st.path)
+        ws.write_string(r, SOURCE_COL, q.source or "", st.wrap)
+        ws.write_string(r, NOTE_COL, q.note or "", st.wrap)
+        ws.set_row(r, 15 * text_lines(q.source or "", q.note or ""))
+        self.row += 1
+        return r
+
+
 def write_inputs(
     wb: Workbook, st: Styles, a: Assumptions, tiers: list[str], value_of_gpu_hour: dict[str, float]
 ) -> InputsMap:
     """Write the Inputs sheet; ``value_of_gpu_hour`` is each tier's engine input
     ``price_per_gpu_hour`` (the cached value of the tier's "value used" row)."""
     ws = wb.add_worksheet(SHEET)
-    ws.set_column(0, 0, 44)
-    ws.set_column(1, 1, 16)
-    ws.set_column(2, 2, 26)
-    ws.set_column(3, 4, 12)
-    ws.set_column(5, 6, 60)
+    for c, width in enumerate((46, 16, 24, 12, 12, 30, 60, 50)):
+        ws.set_column(c, c, width)
     ws.freeze_panes(2, 1)
     ws.write_string(0, 0, "Inputs: every assumption of the model (blue = input)", st.title)
-    r = 1
+    s = Sheet(wb, ws, st, a)
     out = InputsMap()
+    _model_block(s, out)
+    _scalars(s)
+    _cooling(s)
+    _depreciation(s)
+    _servers(s)
+    from costmodel.report.workbook.tiertable import write_tier_table
 
-    def define(name: str, row: int, col: int) -> None:
-        wb.define_name(name, f"={SHEET}!{xl_rowcol_to_cell(row, col, row_abs=True, col_abs=True)}")
-
-    def quantity_row(row: int, label: str, q: Quantity, kind: str, name: str | None) -> None:
-        ws.write_string(row, 0, label, st.label)
-        ws.write_number(row, 1, q.value, st.cell(kind, BLUE))
-        ws.write_string(row, 2, q.unit or "", st.unit)
-        if q.low is not None:
-            ws.write_number(row, 3, q.low, st.cell(kind, BLACK))
-        if q.high is not None:
-            ws.write_number(row, 4, q.high, st.cell(kind, BLACK))
-        ws.write_string(row, 5, q.source or "", st.wrap)
-        ws.write_string(row, 6, q.note or "", st.wrap)
-        ws.set_row(row, 15 * text_lines(q.source or "", q.note or ""))
-        if name:
-            define(name, row, 1)
-
-    def head(row: int, *cols: str) -> None:
-        for c, text in enumerate(cols):
-            ws.write_string(row, c, text, st.header)
-
-    # ---- model
-    r += 1
-    ws.write_string(r, 0, "Model", st.h1)
-    r += 1
-    texts = (
-        ("name", a.name, "model_name"),
-        ("currency", a.currency, "model_currency"),
-        ("terminal_value (book | none)", a.terminal_value, "terminal_value"),
-        ("facility.mode (build | colocation)", a.facility.mode, "facility_mode"),
-        ("revenue.mode (rental | avoided_cloud)", a.revenue.mode, "revenue_mode"),
-        ("revenue.cloud_term (on_demand | reserved)", a.revenue.cloud_term, "revenue_cloud_term"),
-    )
-    for label, value, defined in texts:
-        ws.write_string(r, 0, label, st.label)
-        ws.write_string(r, 1, value, st.cell("text", BLUE))
-        define(defined, r, 1)
-        r += 1
-    ws.write_string(r, 0, "start (first operating month)", st.label)
-    y, mth = (int(x) for x in a.start.split("-"))
-    ws.write_datetime(r, 1, datetime(y, mth, 1), st.cell("date", BLUE))
-    ws.write_string(r, 2, "month", st.unit)
-    define("start", r, 1)
-    r += 1
-    ws.write_string(r, 0, "horizon_years", st.label)
-    ws.write_number(r, 1, a.horizon_years, st.cell("count", BLUE))
-    ws.write_string(r, 2, "years", st.unit)
-    define("horizon_years", r, 1)
-    r += 1
-    ws.write_string(r, 0, "months in the horizon (M)", st.label)
-    ws.write_formula(r, 1, "=horizon_years*12", st.cell("count", BLACK), 12 * a.horizon_years)
-    ws.write_string(r, 2, "months", st.unit)
-    define("model_months", r, 1)
-    r += 1
-    ws.write_string(r, 0, "hours per month (8760 / 12; constant)", st.label)
-    ws.write_number(r, 1, 730, st.cell("count", BLACK))
-    ws.write_string(r, 2, "h", st.unit)
-    define("hours_per_month", r, 1)
-    r += 2
-
-    # ---- scalar inputs
-    ws.write_string(r, 0, "Scalar inputs", st.h1)
-    r += 1
-    head(r, "input", "value", "unit", "low", "high", "source", "note")
-    r += 1
-    for section, key in SCALARS:
-        q = getattr(getattr(a, section), key)
-        quantity_row(r, f"{section}.{key}", q, kind_for(key), name_for(f"{section}.{key}"))
-        r += 1
-    r += 1
-
-    # ---- tables with sources below each
-    sources: list[tuple[str, Quantity, str]] = []  # (path, quantity, cell holding its value)
-
-    def here(row: int, col: int) -> str:
-        return xl_rowcol_to_cell(row, col, row_abs=True, col_abs=True)
-
-    ws.write_string(r, 0, "Cooling types", st.h1)
-    r += 1
-    head(r, "cooling", *[f for f, _, _ in COOLING_FIELDS])
-    r += 1
-    cool = list(a.power.pue)
-    first = r
-    for c in cool:
-        ws.write_string(r, 0, c, st.cell("text", BLUE))
-        for j, (f, path, _) in enumerate(COOLING_FIELDS):
-            table = getattr(a.power if path.startswith("power") else a.facility, f)
-            if c in table:
-                q = table[c]
-                ws.write_number(r, 1 + j, q.value, st.cell("number", BLUE))
-                sources.append((f"{path}.{c}", q, here(r, 1 + j)))
-        r += 1
-    _name_column(wb, "Cool_id", first, r - 1, 0)
-    for j, (f, _, _) in enumerate(COOLING_FIELDS):
-        _name_column(wb, f"Cool_{f}", first, r - 1, 1 + j)
-    r += 1
-
-    ws.write_string(r, 0, "Depreciation by asset class", st.h1)
-    r += 1
-    head(r, "asset class", "method", "life_years", "salvage")
-    r += 1
-    for cls in ASSET_CLASSES:
-        d = getattr(a.depreciation, cls)
-        ws.write_string(r, 0, cls, st.label)
-        ws.write_string(r, 1, d.method, st.cell("text", BLUE))
-        ws.write_number(r, 2, d.life_years, st.cell("count", BLUE))
-        ws.write_number(r, 3, d.salvage.value, st.cell("pct2", BLUE))
-        define(f"dep_{cls}_method", r, 1)
-        define(f"dep_{cls}_life", r, 2)
-        define(f"dep_{cls}_salvage", r, 3)
-        sources.append((f"depreciation.{cls}.salvage", d.salvage, here(r, 3)))
-        r += 1
-    r += 1
-
-    ws.write_string(r, 0, "Server catalogue (price and power per whole server)", st.h1)
-    r += 1
-    head(r, "server", *SERVER_FIELDS, *CLOUD_FIELDS, "label")
-    r += 1
-    first = r
-    for sid, s in a.servers.items():
-        ws.write_string(r, 0, sid, st.cell("text", BLUE))
-        for j, f in enumerate(SERVER_FIELDS):
-            v = getattr(s, f)
-            q = _q(v)
-            ws.write_number(r, 1 + j, q.value if q else v, st.cell(kind_for(f), BLUE))
-            if q:
-                sources.append((f"servers.{sid}.{f}", q, here(r, 1 + j)))
-        for j, f in enumerate(CLOUD_FIELDS, start=1 + len(SERVER_FIELDS)):
-            q = getattr(s, f)
-            if q is not None:
-                ws.write_number(r, j, q.value, st.cell("number", BLUE))
-                sources.append((f"servers.{sid}.{f}", q, here(r, j)))
-        ws.write_string(r, 1 + len(SERVER_FIELDS) + len(CLOUD_FIELDS), s.label, st.text)
-        r += 1
-    _name_column(wb, "Srv_id", first, r - 1, 0)
-    for j, f in enumerate((*SERVER_FIELDS, *CLOUD_FIELDS)):
-        _name_column(wb, f"Srv_{f}", first, r - 1, 1 + j)
-    r += 1
-
-    # ---- tiers
-    ws.write_string(r, 0, "Tiers (one column per tier; black = linked to the global input)", st.h1)
-    r += 1
-    ws.write_string(r, 0, "tier", st.header)
-    ws.write_string(r, 1, "unit", st.header)
-    for j, t in enumerate(tiers):
-        out.tier_columns[t] = 2 + j
-        ws.write_string(r, 2 + j, t, st.header)
-        ws.set_column(2 + j, 2 + j, 16)
-    r += 1
-
-    def tier_row(
-        key: str,
-        label: str,
-        unit: str,
-        cells: list[tuple[str, Any, str]],
-        quantities: list[Quantity | None] | None = None,
-    ) -> None:
-        """One row of the tier table; a tier's own ``quantities`` (its inputs, not
-        links to global ones) are listed with their sources below."""
-        nonlocal r
-        ws.write_string(r, 0, label, st.label)
-        ws.write_string(r, 1, unit, st.unit)
-        for j, (t, (how, value, kind)) in enumerate(zip(tiers, cells, strict=True)):
-            c = out.tier_columns[t]
-            if quantities is not None and quantities[j] is not None:
-                sources.append((f"tiers.{t}.{key}", quantities[j], here(r, c)))
-            if how == "text":
-                ws.write_string(r, c, value, st.cell("text", BLUE))
-            elif how == "input":
-                ws.write_number(r, c, value, st.cell(kind, BLUE))
-            else:  # a formula: a link to a named global input, or a lookup
-                ws.write_formula(r, c, f"={how}", st.cell(kind, BLACK), value)
-            out.tier_cells[(t, key)] = f"{SHEET}!{here(r, c)}"
-        r += 1
-
-    T = {t: a.tiers[t] for t in tiers}
-    tier_row("label", "label", "", [("text", T[t].label or t, "") for t in tiers])
-    tier_row("server", "server (catalogue id)", "", [("text", T[t].server, "") for t in tiers])
-    tier_row("cooling", "cooling", "", [("text", T[t].cooling, "") for t in tiers])
-    for key, label, unit in TIER_FIELDS:
-        values = [_dotted_attr(T[t], key) for t in tiers]
-        kind = kind_for(key) if key != "gpus" else "count"
-        cells = [("input", _q(v).value if _q(v) else v, kind) for v in values]
-        tier_row(key, label, unit, cells, [_q(v) for v in values])
-    for section, keys in _OVERRIDABLE.items():
-        glob = getattr(a, section)
-        for key in keys:
-            own = [_dotted_attr(T[t], f"{section}.{key}") for t in tiers]
-            global_link = (name_for(f"{section}.{key}"), getattr(glob, key).value, kind_for(key))
-            cells = [("input", q.value, kind_for(key)) if q else global_link for q in own]
-            unit = getattr(glob, key).unit or ""
-            tier_row(f"{section}.{key}", f"{section}.{key}", unit, cells, own)
-    for key, default_name in (("mode", "revenue_mode"), ("cloud_term", "revenue_cloud_term")):
-        cells = []
-        for t in tiers:
-            own = T[t].revenue
-            mine = getattr(own, key) if own is not None else None
-            value = mine or getattr(a.revenue, key)
-            cells.append(("text", mine, "") if mine else (default_name, value, "text"))
-        tier_row(f"revenue.{key}", f"revenue.{key}", "", cells)
-    cells = []
-    for t in tiers:
-        mode_c = out.tier_cells[(t, "revenue.mode")]
-        term_c = out.tier_cells[(t, "revenue.cloud_term")]
-        server_c = out.tier_cells[(t, "server")]
-        rental_c = out.tier_cells[(t, "revenue.price_per_gpu_hour")]
-        cloud = {
-            term: f"INDEX(Srv_cloud_{term}_per_gpu_hour,MATCH({server_c},Srv_id,0))"
-            for term in ("on_demand", "reserved")
-        }
-        formula = (
-            f'IF({mode_c}="avoided_cloud",IF({term_c}="reserved",{cloud["reserved"]},'
-            f"{cloud['on_demand']}),{rental_c})"
-        )
-        cells.append((formula, value_of_gpu_hour[t], "money2"))
-    tier_row(
-        "gpu_hour_value",
-        "value of a GPU-hour used (rental price, or cloud price if revenue.mode = avoided_cloud)",
-        "per GPU-hour",
-        cells,
-    )
-    for field_name, label in (
-        ("network.fabric", "network fabric"),
-        ("storage.kind", "storage"),
-        ("scheduler", "scheduler"),
-        ("description", "description"),
-    ):
-        tier_row(
-            field_name,
-            label,
-            "",
-            [("text", str(_dotted_attr(T[t], field_name)), "") for t in tiers],
-        )
-    r += 1
-
-    # ---- lists used by lookups
-    ws.write_string(r, 0, "Lists", st.h1)
-    r += 1
-    ws.write_string(r, 0, "depreciation methods (CHOOSE index 1, 2, 3)", st.header)
-    r += 1
-    first = r
-    for m in DEPRECIATION_METHODS:
-        ws.write_string(r, 0, m, st.text)
-        r += 1
-    _name_column(wb, "Dep_methods", first, r - 1, 0)
-    ws.write_string(r, 0, "scale class (from this many GPUs)", st.header)
-    r += 1
-    first = r
-    for lo, name in SCALE_CLASSES:
-        ws.write_number(r, 0, lo, st.cell("count", BLACK))
-        ws.write_string(r, 1, name, st.text)
-        r += 1
-    _name_column(wb, "Scale_min_gpus", first, r - 1, 0)
-    _name_column(wb, "Scale_class", first, r - 1, 1)
-    r += 1
-
-    # ---- sources of table inputs
-    ws.write_string(r, 0, "Sources of the table inputs above", st.h1)
-    r += 1
-    head(r, "input", "value", "unit", "low", "high", "source", "note")
-    r += 1
-    for path, q, cell in sources:
-        ws.write_string(r, 0, path, st.label)
-        ws.write_formula(r, 1, f"={cell}", st.cell(kind_for(path), BLACK), q.value)
-        ws.write_string(r, 2, q.unit or "", st.unit)
-        if q.low is not None:
-            ws.write_number(r, 3, q.low, st.cell(kind_for(path), BLACK))
-        if q.high is not None:
-            ws.write_number(r, 4, q.high, st.cell(kind_for(path), BLACK))
-        ws.write_string(r, 5, q.source or "", st.wrap)
-        ws.write_string(r, 6, q.note or "", st.wrap)
-        ws.set_row(r, 15 * text_lines(q.source or "", q.note or ""))
-        r += 1
+    write_tier_table(s, tiers, value_of_gpu_hour, out)
+    _lists(s)
+    _sources(s)
     ws.set_landscape()
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
@@ -412,7 +242,165 @@ def write_inputs(
     return out
 
 
-def _name_column(wb: Workbook, name: str, first: int, last: int, col: int) -> None:
-    a = xl_rowcol_to_cell(first, col, row_abs=True, col_abs=True)
-    b = xl_rowcol_to_cell(last, col, row_abs=True, col_abs=True)
-    wb.define_name(name, f"={SHEET}!{a}:{b}")
+def _model_block(s: Sheet, out: InputsMap) -> None:
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Model")
+    rows = (("model name", a.name, "model_name", "text"), ("currency", a.currency,
+            "model_currency", "ISO 4217 code"))  # fmt: skip
+    for label, value, defined, unit in rows:
+        ws.write_string(s.row, 0, label, st.label)
+        ws.write_string(s.row, 1, value, st.input("text"))
+        ws.write_string(s.row, 2, unit, st.unit)
+        s.define(defined, s.row, 1)
+        s.row += 1
+    for label, defined, allowed in MODES:
+        value = mode_value(a, defined)
+        ws.write_string(s.row, 0, label, st.label)
+        ws.write_string(s.row, 1, value, st.input("text"))
+        ws.write_string(s.row, 2, " | ".join(allowed), st.unit)
+        rule = {"validate": "list", "source": list(allowed), "input_message": "From the list."}
+        validate(ws, s.row, 1, defined, rule)
+        s.define(defined, s.row, 1)
+        s.row += 1
+    ws.write_string(s.row, 0, "first operating month", st.label)
+    y, mth = (int(x) for x in a.start.split("-"))
+    ws.write_datetime(s.row, 1, datetime(y, mth, 1), st.input("date"))
+    ws.write_string(s.row, 2, "month", st.unit)
+    rule = {"validate": "date", "criteria": ">=", "value": datetime(2000, 1, 1),
+            "input_message": "The first day of a month."}  # fmt: skip
+    validate(ws, s.row, 1, "start", rule)
+    s.define("start", s.row, 1)
+    s.row += 1
+    ws.write_string(s.row, 0, "horizon (structure: rebuild the workbook to change)", st.label)
+    ws.write_number(s.row, 1, a.horizon_years, st.cell("count", BLACK))
+    ws.write_string(s.row, 2, "years", st.unit)
+    ws.write_string(s.row, PATH_COL, "horizon_years", st.path)
+    s.define("horizon_years", s.row, 1)
+    out.horizon_cell = f"{SHEET}!{here(s.row, 1)}"
+    s.row += 1
+    constants = (
+        ("months in the horizon (M)", "=horizon_years*12", 12 * a.horizon_years, "months",
+         "model_months"),
+        ("hours per month (8760 / 12; constant)", None, 730, "h", "hours_per_month"),
+    )  # fmt: skip
+    for label, formula, value, unit, defined in constants:
+        ws.write_string(s.row, 0, label, st.label)
+        if formula:
+            ws.write_formula(s.row, 1, formula, st.cell("count", BLACK), value)
+        else:
+            ws.write_number(s.row, 1, value, st.cell("count", BLACK))
+        ws.write_string(s.row, 2, unit, st.unit)
+        s.define(defined, s.row, 1)
+        s.row += 1
+
+
+def _scalars(s: Sheet) -> None:
+    s.section("Scalar inputs")
+    s.head(*HEAD)
+    for section, key in SCALARS:
+        r = s.quantity_row(f"{section}.{key}", getattr(getattr(s.a, section), key))
+        s.define(name_for(f"{section}.{key}"), r, 1)
+
+
+def _cooling(s: Sheet) -> None:
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Cooling types")
+    s.head("cooling", *[label_for(f) for f, _ in COOLING_FIELDS])
+    ws.write_string(s.row, 0, "unit", st.unit)
+    for j, (_, path) in enumerate(COOLING_FIELDS):
+        ws.write_string(s.row, 1 + j, unit_for(path, s.cur), st.unit)
+    s.row += 1
+    first = s.row
+    for c in a.power.pue:
+        ws.write_string(s.row, 0, c, st.input("text"))
+        for j, (f, path) in enumerate(COOLING_FIELDS):
+            table = getattr(a.power if path.startswith("power") else a.facility, f)
+            if c in table:
+                q = table[c]
+                ws.write_number(s.row, 1 + j, q.value, st.input("number"))
+                validate(ws, s.row, 1 + j, path)
+                s.sources.append((f"{path}.{c}", q, here(s.row, 1 + j)))
+        s.row += 1
+    # one blank row inside each named range: a single cooling type is still a range
+    s.name_column("Cool_list", first, s.row - 1, 0)
+    s.name_column("Cool_id", first, s.row, 0)
+    for j, (f, _) in enumerate(COOLING_FIELDS):
+        s.name_column(f"Cool_{f}", first, s.row, 1 + j)
+    s.row += 1
+
+
+def _depreciation(s: Sheet) -> None:
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Depreciation by asset class")
+    s.head("asset class", "method", "useful life (years)", "salvage (fraction of cost)")
+    for cls in ASSET_CLASSES:
+        d = getattr(a.depreciation, cls)
+        ws.write_string(s.row, 0, cls, st.label)
+        ws.write_string(s.row, 1, d.method, st.input("text"))
+        validate(ws, s.row, 1, "depreciation.method")
+        ws.write_number(s.row, 2, d.life_years, st.input("count"))
+        validate(ws, s.row, 2, "depreciation.life_years")
+        ws.write_number(s.row, 3, d.salvage.value, st.input("pct2"))
+        validate(ws, s.row, 3, "depreciation.salvage")
+        ws.write_string(s.row, PATH_COL, f"depreciation.{cls}", st.path)
+        for suffix, col in (("method", 1), ("life", 2), ("salvage", 3)):
+            s.define(f"dep_{cls}_{suffix}", s.row, col)
+        s.sources.append((f"depreciation.{cls}.salvage", d.salvage, here(s.row, 3)))
+        s.row += 1
+
+
+def _servers(s: Sheet) -> None:
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Server catalogue (price and power per whole server)")
+    fields = (*SERVER_FIELDS, *CLOUD_FIELDS)
+    s.head("server", *[label_for(f) for f in fields], "label")
+    ws.write_string(s.row, 0, "unit", st.unit)
+    for j, f in enumerate(fields):
+        ws.write_string(s.row, 1 + j, unit_for(f"servers.{f}", s.cur), st.unit)
+    s.row += 1
+    first = s.row
+    for sid, srv in a.servers.items():
+        ws.write_string(s.row, 0, sid, st.input("text"))
+        for j, f in enumerate(fields):
+            v = getattr(srv, f)
+            if v is None:
+                continue
+            q = _q(v)
+            kind = "count" if f == "gpus_per_server" else kind_for(f)
+            ws.write_number(s.row, 1 + j, q.value if q else v, st.input(kind))
+            validate(ws, s.row, 1 + j, f"servers.{f}")
+            if q:
+                s.sources.append((f"servers.{sid}.{f}", q, here(s.row, 1 + j)))
+        ws.write_string(s.row, 1 + len(fields), srv.label, st.text)
+        s.row += 1
+    s.name_column("Srv_list", first, s.row - 1, 0)
+    s.name_column("Srv_id", first, s.row, 0)
+    for j, f in enumerate(fields):
+        s.name_column(f"Srv_{f}", first, s.row, 1 + j)
+    s.row += 1
+
+
+def _lists(s: Sheet) -> None:
+    ws, st = s.ws, s.st
+    s.section("Lists")
+    s.head("depreciation methods (CHOOSE index 1, 2, 3)")
+    first = s.row
+    for m in DEPRECIATION_METHODS:
+        ws.write_string(s.row, 0, m, st.text)
+        s.row += 1
+    s.name_column("Dep_methods", first, s.row - 1, 0)
+    s.head("scale class (from this many GPUs)", "class")
+    first = s.row
+    for lo, name in SCALE_CLASSES:
+        ws.write_number(s.row, 0, lo, st.cell("count", BLACK))
+        ws.write_string(s.row, 1, name, st.text)
+        s.row += 1
+    s.name_column("Scale_min_gpus", first, s.row - 1, 0)
+    s.name_column("Scale_class", first, s.row - 1, 1)
+
+
+def _sources(s: Sheet) -> None:
+    s.section("Sources of the table inputs above (values linked)")
+    s.head(*HEAD)
+    for path, q, cell in s.sources:
+        s.quantity_row(path, q, f"={cell}")

@@ -1,19 +1,24 @@
 """One calculation sheet per tier: the engine's computation as live formulas.
 
-Blocks top to bottom: timeline and flags; tier inputs (green links to Inputs);
-lookups; capex and capacity; reliability; then the time series: capex, opex,
-revenue, depreciation with net-book-value corkscrews, EBIT, annual tax with the
-loss-pool corkscrew, free cash flow, cumulative cash, discounting and payback
-flags. Cached values are the engine's (``Model.results``), so the file reads
-correctly before any recalculation.
+Blocks top to bottom, each written by one function sharing the row-keyed
+:class:`~costmodel.report.workbook.grid.CalcSheet`: timeline and flags; tier
+inputs (green links to Inputs); lookups; capex and capacity; reliability; then
+the time series: capex, opex, revenue, depreciation with net-book-value
+corkscrews, EBIT and annual tax with the loss-pool corkscrew, free cash flow,
+discounting and payback flags. Cached values are the engine's
+(``Model.results``), so the file reads correctly before any recalculation.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
 
+from costmodel.core.finance import depreciation_annual
 from costmodel.core.model import Model
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
@@ -21,6 +26,7 @@ from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles
 from costmodel.report.workbook.inputs import SERVER_FIELDS, InputsMap
 
 HOURS = "hours_per_month"
+OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
 
 
 def excel_serial(p: pd.Period) -> float:
@@ -35,45 +41,95 @@ def year_end_values(annual: np.ndarray, months: int) -> np.ndarray:
     return out
 
 
+@dataclass
+class Tier:
+    """What every block of a tier sheet reads: the sheet, the engine's results and
+    inputs of the tier, the Inputs sheet's cells and the currency code."""
+
+    cs: CalcSheet
+    model: Model
+    tier: str
+    inputs: InputsMap
+
+    def __post_init__(self) -> None:
+        M = self.model.months
+        self.r = self.model.results[self.tier]
+        self.ti = self.model.inputs[self.tier].values()
+        self.a = self.model.assumptions
+        self.t = self.a.tiers[self.tier]
+        self.cur = self.a.currency
+        self.m = np.arange(M + 1)
+        self.year = -(-self.m // 12)
+        self.ops = (self.m >= 1).astype(float)
+        self.met = {k: float(v[0]) for k, v in self.r.metrics.items()}
+
+    def money(self, per: str = "") -> str:
+        """Unit of an amount of money, optionally per something: ``CNY/GPU-h``."""
+        return f"{self.cur}/{per}" if per else self.cur
+
+
 def write_tier_sheet(
     wb: Workbook, st: Styles, model: Model, tier: str, sheet_name: str, inputs: InputsMap
 ) -> CalcSheet:
-    r = model.results[tier]
-    ti = model.inputs[tier].values()
-    a = model.assumptions
-    t = a.tiers[tier]
     M = model.months
     ws = wb.add_worksheet(sheet_name)
     cs = CalcSheet(ws, sheet_name, M, st)
-    ws.set_column(0, 0, 46)
-    ws.set_column(1, 1, 12)
+    ws.set_column(0, 0, 52)
+    ws.set_column(1, 1, 14)
     ws.set_column(2, 3, 15)
     ws.set_column(4, 4, 2)
     ws.set_column(FIRST_COL, FIRST_COL + M, 12.5)
     ws.write_string(0, 0, f"Calculation: tier {tier}", st.title)
+    ws.write_string(0, 1, "unit", st.header)
     ws.write_string(0, 2, "constant", st.header)
     ws.write_string(0, 3, "total", st.header)
+    cs.rows["header"] = 0  # the counter counts this row's columns
     cs.row = 1
+    x = Tier(cs, model, tier, inputs)
+    for block in (
+        timeline,
+        tier_inputs,
+        lookups,
+        capex_and_capacity,
+        reliability,
+        capex_series,
+        opex,
+        revenue,
+        depreciation,
+        tax,
+        cash_flow,
+        discounting,
+        recomputations,
+        depreciation_recomputed,
+    ):
+        block(x)
+    # print: A4 landscape, about a year of months per page, titles repeated
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.set_print_scale(55)
+    ws.repeat_rows(0, cs.rows["last"])
+    ws.repeat_columns(0, 3)
+    return cs
 
-    m = np.arange(M + 1)
-    year = -(-m // 12)
-    ops = (m >= 1).astype(float)
 
-    # ---- timeline (identical on every tier sheet)
+def timeline(x: Tier) -> None:
+    """Month counter, calendar month end, operating year and timing flags; identical
+    on every tier sheet. The counter counts the columns of the header row (no cell
+    refers to itself)."""
+    cs, m, M = x.cs, x.m, x.model.months
     cs.series(
-        "month", "Month (0 = investment date)", "month", "=COLUMNS({month@0}:{month})-1", m, "count"
+        "month",
+        "Month (0 = investment date)",
+        "month",
+        "=COLUMNS({header@0}:{header})-1",
+        m,
+        "count",
     )
-    cs.series(
-        "period",
-        "Month end",
-        "date",
-        "=EOMONTH(start,{month}-1)",
-        [excel_serial(p) for p in model.periods],
-        "date",
-    )
-    cs.series("year", "Operating year", "year", "=ROUNDUP({month}/12,0)", year, "count")
-    cs.series("ops", "Flag: operating month", "flag", "=({month}>=1)*1", ops, "flag")
-    cs.series("inv", "Flag: investment month", "flag", "=({month}=0)*1", 1 - ops, "flag")
+    periods = [excel_serial(p) for p in x.model.periods]
+    cs.series("period", "Month end", "date", "=EOMONTH(start,{month}-1)", periods, "date")
+    cs.series("year", "Operating year", "year", "=ROUNDUP({month}/12,0)", x.year, "count")
+    cs.series("ops", "Flag: operating month", "flag", "=({month}>=1)*1", x.ops, "flag")
+    cs.series("inv", "Flag: investment month", "flag", "=({month}=0)*1", 1 - x.ops, "flag")
     yearend = ((m % 12 == 0) & (m >= 1)).astype(float)
     cs.series(
         "yearend",
@@ -87,95 +143,95 @@ def write_tier_sheet(
     cs.series(
         "last", "Flag: last month of the horizon", "flag", "=({month}=model_months)*1", last, "flag"
     )
-    ws.freeze_panes(cs.row, FIRST_COL)
+    cs.ws.freeze_panes(cs.row, FIRST_COL)
 
-    # ---- tier inputs (links to the Inputs sheet)
+
+#: (row key, Inputs key, unit (``{cur}`` = currency), number format)
+TIER_LINKS = (
+    ("gpus", "gpus", "GPUs", "count"),
+    ("network_share", "network.share", "fraction", "pct2"),
+    ("storage_capacity_tb", "storage.capacity_tb", "TB", "number"),
+    ("storage_price_per_tb", "storage.price_per_tb", "{cur}/TB", "money"),
+    ("write_gbps", "storage.write_gbps", "GB/s", "number"),
+    ("rack_kw", "rack_kw", "kW/rack", "number"),
+    ("staff_fte", "staff_fte", "FTE", "number"),
+    ("utilization", "operations.utilization", "fraction", "pct2"),
+    ("maintenance_rate", "operations.maintenance_rate", "of hardware capex/yr", "pct2"),
+    ("insurance_rate", "operations.insurance_rate", "of capex/yr", "pct2"),
+    ("staff_cost_per_fte", "operations.staff_cost_per_fte", "{cur}/FTE-year", "money"),
+    ("staff_escalation", "operations.staff_escalation", "per year", "pct2"),
+    ("software_per_gpu_year", "operations.software_per_gpu_year", "{cur}/GPU-year", "money"),
+    ("price_per_gpu_hour", "gpu_hour_value", "{cur}/GPU-h", "money2"),
+    ("price_decline", "revenue.price_decline", "per year", "pct2"),
+    ("node_failures_per_day", "reliability.node_failures_per_day", "per server-day", "factor"),
+    ("restart_hours", "reliability.restart_hours", "h", "number"),
+    ("checkpoint_tb", "reliability.checkpoint_tb", "TB", "number"),
+    ("mfu", "reliability.mfu", "fraction", "pct2"),
+)
+
+
+def tier_inputs(x: Tier) -> None:
+    """Green links to the tier's column of the Inputs sheet."""
+    from costmodel.report.workbook.labels import label_for
+
+    cs = x.cs
     cs.heading("Tier inputs (links to Inputs)")
-    text_links = (("server", t.server), ("cooling", t.cooling))
-    for key, value in text_links:
-        cs.const(key, key, "", f"={inputs.tier_cells[(tier, key)]}", value, "text", GREEN)
-    links = (
-        ("gpus", "gpus", "GPUs", "count"),
-        ("network_share", "network.share", "fraction", "pct2"),
-        ("storage_capacity_tb", "storage.capacity_tb", "TB", "number"),
-        ("storage_price_per_tb", "storage.price_per_tb", "per TB", "money"),
-        ("write_gbps", "storage.write_gbps", "GB/s", "number"),
-        ("rack_kw", "rack_kw", "kW/rack", "number"),
-        ("staff_fte", "staff_fte", "FTE", "number"),
-        ("utilization", "operations.utilization", "fraction", "pct2"),
-        ("maintenance_rate", "operations.maintenance_rate", "of hardware capex / yr", "pct2"),
-        ("insurance_rate", "operations.insurance_rate", "of capex / yr", "pct2"),
-        ("staff_cost_per_fte", "operations.staff_cost_per_fte", "per FTE-year", "money"),
-        ("staff_escalation", "operations.staff_escalation", "per year", "pct2"),
-        ("software_per_gpu_year", "operations.software_per_gpu_year", "per GPU-year", "money"),
-        ("price_per_gpu_hour", "gpu_hour_value", "per GPU-hour", "money2"),
-        ("price_decline", "revenue.price_decline", "per year", "pct2"),
-        ("node_failures_per_day", "reliability.node_failures_per_day", "per server-day", "factor"),
-        ("restart_hours", "reliability.restart_hours", "h", "number"),
-        ("checkpoint_tb", "reliability.checkpoint_tb", "TB", "number"),
-        ("mfu", "reliability.mfu", "fraction", "pct2"),
-    )
-    for key, path, unit, kind in links:
-        label = (
-            "value of a GPU-hour (rental or avoided cloud)" if path == "gpu_hour_value" else path
-        )
-        cs.const(key, label, unit, f"={inputs.tier_cells[(tier, path)]}", ti[key], kind, GREEN)
+    for key, value in (("server", x.t.server), ("cooling", x.t.cooling)):
+        cell = x.inputs.tier_cells[(x.tier, key)]
+        cs.const(key, label_for(key), "id", f"={cell}", value, "text", GREEN)
+    for key, path, unit, kind in TIER_LINKS:
+        cell = x.inputs.tier_cells[(x.tier, path)]
+        unit = unit.format(cur=x.cur)
+        cs.const(key, label_for(path), unit, f"={cell}", x.ti[key], kind, GREEN)
 
-    # ---- lookups
+
+def lookups(x: Tier) -> None:
+    """Server catalogue and cooling lookups (INDEX/MATCH over named columns of at
+    least two cells, which every engine accepts), method index and mode flags."""
+    cs, ti = x.cs, x.ti
     cs.heading("Lookups (server catalogue, cooling, depreciation, flags)")
-    lookup_keys = {
-        "gpus_per_server": "gpus_per_server",
-        "price": "server_price",
-        "power_kw": "server_power_kw",
-        "idle_fraction": "idle_fraction",
-        "gpu_memory_gb": "gpu_memory_gb",
-        "tflops_bf16": "tflops_bf16",
+    keys = {"price": "server_price", "power_kw": "server_power_kw"}
+    units = {
+        "gpus_per_server": "GPUs",
+        "price": x.money("server"),
+        "power_kw": "kW/server",
+        "idle_fraction": "fraction",
+        "gpu_memory_gb": "GB",
+        "tflops_bf16": "TFLOPS",
     }
     for f in SERVER_FIELDS:
-        key = lookup_keys[f]
+        key = keys.get(f, f)
         kind = "pct2" if f == "idle_fraction" else "number"
-        cs.const(
-            key, f"server {f}", "", f"=INDEX(Srv_{f},MATCH({{$server}},Srv_id,0))", ti[key], kind
-        )
-    cs.const(
-        "pue",
-        "PUE of the tier's cooling",
-        "ratio",
-        "=INDEX(Cool_pue,MATCH({$cooling},Cool_id,0))",
-        ti["pue"],
-    )
+        formula = f"=INDEX(Srv_{f},MATCH({{$server}},Srv_id,0))"
+        cs.const(key, f"server: {f.replace('_', ' ')}", units[f], formula, ti[key], kind)
+    cool = "MATCH({$cooling},Cool_id,0)"
+    max_rack = x.a.facility.max_rack_kw[x.t.cooling].value
+    cs.const("pue", "PUE of the cooling type", "ratio", f"=INDEX(Cool_pue,{cool})", ti["pue"])
     cs.const(
         "build_cost_per_kw",
         "build cost of the cooling type",
-        "per kW IT",
-        "=INDEX(Cool_build_cost_per_kw,MATCH({$cooling},Cool_id,0))",
+        x.money("kW IT"),
+        f"=INDEX(Cool_build_cost_per_kw,{cool})",
         ti["build_cost_per_kw"],
         "money",
     )
-    max_rack = a.facility.max_rack_kw[t.cooling].value
     cs.const(
         "max_rack_kw",
         "max rack power of the cooling type",
         "kW/rack",
-        "=INDEX(Cool_max_rack_kw,MATCH({$cooling},Cool_id,0))",
+        f"=INDEX(Cool_max_rack_kw,{cool})",
         max_rack,
     )
-    cs.const(
-        "build_flag",
-        "Flag: build the hall (facility.mode = build)",
-        "flag",
-        '=(facility_mode="build")*1',
-        ti["build_flag"],
-        "flag",
+    flags = (
+        (
+            "build_flag",
+            "Flag: build the hall (facility mode = build)",
+            '=(facility_mode="build")*1',
+        ),
+        ("terminal_flag", "Flag: terminal value = book", '=(terminal_value="book")*1'),
     )
-    cs.const(
-        "terminal_flag",
-        "Flag: terminal value = book",
-        "flag",
-        '=(terminal_value="book")*1',
-        ti["terminal_flag"],
-        "flag",
-    )
+    for key, label, formula in flags:
+        cs.const(key, label, "flag", formula, ti[key], "flag")
     cs.const(
         "monthly_rate",
         "Monthly discount rate (1+r)^(1/12)-1",
@@ -185,90 +241,44 @@ def write_tier_sheet(
         "factor",
     )
     for cls in ASSET_CLASSES:
-        idx = DEPRECIATION_METHODS.index(a.depreciation.__getattribute__(cls).method) + 1
+        idx = DEPRECIATION_METHODS.index(getattr(x.a.depreciation, cls).method) + 1
         cs.const(
             f"method_{cls}",
-            f"depreciation method index: {cls}",
+            f"depreciation method index: {cls} (1 SLN, 2 SYD, 3 VDB)",
             "1-3",
             f"=MATCH(dep_{cls}_method,Dep_methods,0)",
             idx,
             "count",
         )
 
-    # ---- capex and capacity
+
+def capex_and_capacity(x: Tier) -> None:
+    """Spec 4: servers, capex by asset class, IT load, racks, average IT draw."""
+    cs, met, ti, cur = x.cs, x.met, x.ti, x.cur
     cs.heading("Capex and capacity (month 0)")
-    met = {k: float(v[0]) for k, v in r.metrics.items()}
-    cs.const(
-        "servers",
-        "servers = gpus / gpus_per_server",
-        "servers",
-        "={$gpus}/{$gpus_per_server}",
-        met["servers"],
-        "number",
-    )
-    cs.const(
-        "capex_servers",
-        "capex: servers",
-        "money",
-        "={$servers}*{$server_price}",
-        met["capex_servers"],
-        "money",
-    )
-    cs.const(
-        "capex_storage",
-        "capex: storage",
-        "money",
-        "={$storage_capacity_tb}*{$storage_price_per_tb}",
-        met["capex_storage"],
-        "money",
-    )
-    cs.const(
-        "capex_network",
-        "capex: network = share/(1-share) x (servers + storage)",
-        "money",
-        "={$network_share}/(1-{$network_share})*({$capex_servers}+{$capex_storage})",
-        met["capex_network"],
-        "money",
-    )
-    cs.const(
-        "capex_hardware",
-        "capex: hardware",
-        "money",
-        "={$capex_servers}+{$capex_network}+{$capex_storage}",
-        met["capex_hardware"],
-        "money",
-    )
-    cs.const(
-        "it_kw",
-        "IT load = servers x power x (1 + aux)",
-        "kW",
-        "={$servers}*{$server_power_kw}*(1+power_aux_power_fraction)",
-        met["it_kw"],
-    )
-    cs.const(
-        "racks",
-        "racks = ceiling(IT kW / rack kW)",
-        "racks",
-        "=ROUNDUP({$it_kw}/{$rack_kw}-1E-9,0)",
-        met["racks"],
-        "count",
-    )
-    cs.const(
-        "capex_facility",
-        "capex: facility = IT kW x build cost (if building)",
-        "money",
-        "={$it_kw}*{$build_cost_per_kw}*{$build_flag}",
-        met["capex_facility"],
-        "money",
-    )
-    cs.const(
-        "capex_total",
-        "capex: total",
-        "money",
-        "={$capex_hardware}+{$capex_facility}",
-        met["capex"],
-        "money",
-    )
+    rows = (
+        ("servers", "servers = GPUs / GPUs per server", "servers", "={$gpus}/{$gpus_per_server}",
+         met["servers"], "number"),
+        ("capex_servers", "capex: servers = servers x price", cur, "={$servers}*{$server_price}",
+         met["capex_servers"], "money"),
+        ("capex_storage", "capex: storage = TB x price per TB", cur,
+         "={$storage_capacity_tb}*{$storage_price_per_tb}", met["capex_storage"], "money"),
+        ("capex_network", "capex: network = share/(1-share) x (servers + storage)", cur,
+         "={$network_share}/(1-{$network_share})*({$capex_servers}+{$capex_storage})",
+         met["capex_network"], "money"),
+        ("capex_hardware", "capex: hardware", cur,
+         "={$capex_servers}+{$capex_network}+{$capex_storage}", met["capex_hardware"], "money"),
+        ("it_kw", "IT load = servers x power x (1 + aux)", "kW",
+         "={$servers}*{$server_power_kw}*(1+power_aux_power_fraction)", met["it_kw"], "number"),
+        ("racks", "racks = ceiling(IT kW / rack kW)", "racks",
+         "=ROUNDUP({$it_kw}/{$rack_kw}-1E-9,0)", met["racks"], "count"),
+        ("capex_facility", "capex: facility = IT kW x build cost (if building)", cur,
+         "={$it_kw}*{$build_cost_per_kw}*{$build_flag}", met["capex_facility"], "money"),
+        ("capex_total", "capex: total", cur, "={$capex_hardware}+{$capex_facility}",
+         met["capex"], "money"),
+    )  # fmt: skip
+    for key, label, unit, formula, value, kind in rows:
+        cs.const(key, label, unit, formula, value, kind)
     avg_it = met["it_kw"] * (ti["idle_fraction"] + (1 - ti["idle_fraction"]) * ti["utilization"])
     cs.const(
         "avg_it_kw",
@@ -278,83 +288,43 @@ def write_tier_sheet(
         avg_it,
     )
 
-    # ---- reliability (spec 9)
-    cs.heading("Reliability: failures, checkpoints, goodput")
-    fph = met["failures_per_hour"]
-    delta = met["checkpoint_write_hours"]
-    tau = met["young_interval_hours"]
-    write_waste = met["write_waste"]
-    restart_waste = met["restart_waste"]
-    cs.const(
-        "fph",
-        "cluster failures per hour = failures/day x servers / 24",
-        "per h",
-        "={$node_failures_per_day}*{$servers}/24",
-        fph,
-        "factor",
-    )
-    cs.const(
-        "mtbf_hours",
-        "cluster MTBF = 1 / failures per hour",
-        "h",
-        '=IF({$fph}=0,"",1/{$fph})',
-        met["mtbf_hours"],
-    )
-    cs.const(
-        "delta_h",
-        "checkpoint write time = TB x 1000 / GB/s / 3600",
-        "h",
-        "={$checkpoint_tb}*1000/{$write_gbps}/3600",
-        delta,
-        "factor",
-    )
-    cs.const(
-        "tau_h",
-        "Young's interval sqrt(2 x write time x MTBF) (0 if no failures)",
-        "h",
-        "=IF({$fph}=0,0,SQRT(2*{$delta_h}/{$fph}))",
-        tau,
-        "factor",
-    )
-    cs.const(
-        "checkpoint_interval_hours",
-        "optimal checkpoint interval",
-        "h",
-        '=IF(OR({$fph}=0,{$delta_h}=0),"",{$tau_h})',
-        met["checkpoint_interval_hours"],
-    )
-    cs.const(
-        "write_waste",
-        "waste: checkpoint writes = write time / interval",
-        "fraction",
-        "=IF(OR({$fph}=0,{$delta_h}=0),0,{$delta_h}/{$tau_h})",
-        write_waste,
-        "pct2",
-    )
-    cs.const(
-        "restart_waste",
-        "waste: lost work and restarts = (interval/2 + restart) / MTBF",
-        "fraction",
-        "=({$tau_h}/2+{$restart_hours})*{$fph}",
-        restart_waste,
-        "pct2",
-    )
-    cs.const(
-        "goodput",
-        "goodput = max(0, 1 - waste)",
-        "fraction",
-        "=IF({$fph}=0,1,MAX(0,1-{$write_waste}-{$restart_waste}))",
-        met["goodput"],
-        "pct2",
-    )
 
-    # ---- capex timeline
+def reliability(x: Tier) -> None:
+    """Spec 9: cluster MTBF, Young's checkpoint interval, waste and goodput."""
+    cs, met = x.cs, x.met
+    cs.heading("Reliability: failures, checkpoints, goodput")
+    off = "OR({$fph}=0,{$delta_h}=0)"
+    rows = (
+        ("fph", "cluster failures per hour = failures/day x servers / 24", "per h",
+         "={$node_failures_per_day}*{$servers}/24", met["failures_per_hour"], "factor"),
+        ("mtbf_hours", "cluster MTBF = 1 / failures per hour", "h",
+         '=IF({$fph}=0,"",1/{$fph})', met["mtbf_hours"], "number"),
+        ("delta_h", "checkpoint write time = TB x 1000 / GB/s / 3600", "h",
+         "={$checkpoint_tb}*1000/{$write_gbps}/3600", met["checkpoint_write_hours"], "factor"),
+        ("tau_h", "Young's interval sqrt(2 x write time x MTBF) (0 if no failures)", "h",
+         "=IF({$fph}=0,0,SQRT(2*{$delta_h}/{$fph}))", met["young_interval_hours"], "factor"),
+        ("checkpoint_interval_hours", "optimal checkpoint interval", "h",
+         f'=IF({off},"",{{$tau_h}})', met["checkpoint_interval_hours"], "number"),
+        ("write_waste", "waste: checkpoint writes = write time / interval", "fraction",
+         f"=IF({off},0,{{$delta_h}}/{{$tau_h}})", met["write_waste"], "pct2"),
+        ("restart_waste", "waste: lost work and restarts = (interval/2 + restart) / MTBF",
+         "fraction", "=({$tau_h}/2+{$restart_hours})*{$fph}", met["restart_waste"], "pct2"),
+        ("goodput", "goodput = max(0, 1 - waste)", "fraction",
+         "=IF({$fph}=0,1,MAX(0,1-{$write_waste}-{$restart_waste}))", met["goodput"], "pct2"),
+    )  # fmt: skip
+    for key, label, unit, formula, value, kind in rows:
+        cs.const(key, label, unit, formula, value, kind)
+
+
+def capex_series(x: Tier) -> None:
+    """Capex by asset class on the timeline (all at month 0 in spec v1)."""
+    cs, r, ops = x.cs, x.r, x.ops
     cs.heading("Capex (month 0)")
-    for line in ("servers", "network", "storage", "facility"):
+    for line in ASSET_CLASSES:
         cs.series(
             f"capex_{line}_t",
             f"capex: {line}",
-            "money",
+            x.cur,
             f"={{$capex_{line}}}*{{inv}}",
             r.capex[line][0] * (1 - ops),
             total=True,
@@ -362,90 +332,55 @@ def write_tier_sheet(
     cs.series(
         "capex_t",
         "capex: total",
-        "money",
-        "={capex_servers_t}+{capex_network_t}+{capex_storage_t}+{capex_facility_t}",
-        met["capex"] * (1 - ops),
+        x.cur,
+        "=" + "+".join(f"{{capex_{line}_t}}" for line in ASSET_CLASSES),
+        x.met["capex"] * (1 - ops),
         total=True,
         bold=True,
     )
 
-    # ---- opex
+
+def opex(x: Tier) -> None:
+    """Spec 5: the six opex lines and their total."""
+    cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Opex (monthly)")
-    cs.series(
-        "power_index",
-        "electricity price index (1+escalation)^(year-1)",
-        "index",
-        "=(1+power_escalation)^({year}-1)*{ops}",
-        r.flows["power_index"][0],
-        "factor",
-    )
-    cs.series(
-        "electricity",
-        "electricity = avg IT kW x PUE x hours x price x index",
-        "money",
-        f"={{$avg_it_kw}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
-        r.opex["electricity"][0],
-        total=True,
-    )
-    cs.series(
-        "colocation",
-        "colocation = IT kW x fee (if colocating)",
-        "money",
-        "={$it_kw}*facility_colocation_per_kw_month*(1-{$build_flag})*{ops}",
-        r.opex["colocation"][0],
-        total=True,
-    )
-    cs.series(
-        "staff_index",
-        "staff cost index (1+escalation)^(year-1)",
-        "index",
-        "=(1+{$staff_escalation})^({year}-1)*{ops}",
-        r.flows["staff_index"][0],
-        "factor",
-    )
-    cs.series(
-        "staff",
-        "staff = FTE x cost per FTE x index / 12",
-        "money",
-        "={$staff_fte}*{$staff_cost_per_fte}*{staff_index}/12",
-        r.opex["staff"][0],
-        total=True,
-    )
-    cs.series(
-        "maintenance",
-        "maintenance = rate x hardware capex / 12",
-        "money",
-        "={$maintenance_rate}*{$capex_hardware}/12*{ops}",
-        r.opex["maintenance"][0],
-        total=True,
-    )
-    cs.series(
-        "insurance",
-        "insurance = rate x capex / 12",
-        "money",
-        "={$insurance_rate}*{$capex_total}/12*{ops}",
-        r.opex["insurance"][0],
-        total=True,
-    )
-    cs.series(
-        "software",
-        "software = per GPU-year x GPUs / 12",
-        "money",
-        "={$software_per_gpu_year}*{$gpus}/12*{ops}",
-        r.opex["software"][0],
-        total=True,
-    )
+    lines: tuple[tuple[str, str, str, str, Any], ...] = (
+        ("power_index", "electricity price index (1+escalation)^(year-1)", "index",
+         "=(1+power_escalation)^({year}-1)*{ops}", r.flows["power_index"][0]),
+        ("electricity", "electricity = avg IT kW x PUE x hours x price x index", cur,
+         f"={{$avg_it_kw}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
+         r.opex["electricity"][0]),
+        ("colocation", "colocation = IT kW x fee (if colocating)", cur,
+         "={$it_kw}*facility_colocation_per_kw_month*(1-{$build_flag})*{ops}",
+         r.opex["colocation"][0]),
+        ("staff_index", "staff cost index (1+escalation)^(year-1)", "index",
+         "=(1+{$staff_escalation})^({year}-1)*{ops}", r.flows["staff_index"][0]),
+        ("staff", "staff = FTE x cost per FTE x index / 12", cur,
+         "={$staff_fte}*{$staff_cost_per_fte}*{staff_index}/12", r.opex["staff"][0]),
+        ("maintenance", "maintenance = rate x hardware capex / 12", cur,
+         "={$maintenance_rate}*{$capex_hardware}/12*{ops}", r.opex["maintenance"][0]),
+        ("insurance", "insurance = rate x capex / 12", cur,
+         "={$insurance_rate}*{$capex_total}/12*{ops}", r.opex["insurance"][0]),
+        ("software", "software = per GPU-year x GPUs / 12", cur,
+         "={$software_per_gpu_year}*{$gpus}/12*{ops}", r.opex["software"][0]),
+    )  # fmt: skip
+    for key, label, unit, formula, values in lines:
+        index = unit == "index"
+        cs.series(key, label, unit, formula, values, "factor" if index else "money", not index)
     cs.series(
         "opex",
         "opex: total",
-        "money",
-        "={electricity}+{colocation}+{staff}+{maintenance}+{insurance}+{software}",
+        cur,
+        "=" + "+".join(f"{{{line}}}" for line in OPEX_LINES),
         r.flows["opex"][0],
         total=True,
         bold=True,
     )
 
-    # ---- revenue
+
+def revenue(x: Tier) -> None:
+    """Spec 7: GPU-hours sold, the price index, revenue (or cloud cost avoided)."""
+    cs, r = x.cs, x.r
     cs.heading("Revenue")
     cs.series(
         "gpu_hours",
@@ -467,101 +402,123 @@ def write_tier_sheet(
     cs.series(
         "revenue",
         "revenue (or cloud cost avoided) = GPU-hours x price x index",
-        "money",
+        x.cur,
         "={gpu_hours}*{$price_per_gpu_hour}*{price_index}",
         r.flows["revenue"][0],
         total=True,
         bold=True,
     )
 
-    # ---- depreciation with corkscrews
+
+def depreciation(x: Tier) -> None:
+    """Spec 6: per asset class, the annual amount by each method (SLN, SYD, VDB rows),
+    the one the method index selects, the monthly charge and the book-value corkscrew."""
+    cs = x.cs
     cs.heading("Depreciation and net book value, by asset class")
     for cls in ASSET_CLASSES:
-        life = getattr(a.depreciation, cls).life_years
-        dep = r.depreciation[cls][0]
-        flag = ((year <= life) & (m >= 1)).astype(float)
-        cs.series(
-            f"dep_flag_{cls}",
-            f"{cls}: flag, asset year within life",
-            "flag",
-            f"=({{year}}<=dep_{cls}_life)*{{ops}}",
-            flag,
-            "flag",
-        )
-        c, s, L = f"{{$capex_{cls}}}", f"{{$capex_{cls}}}*dep_{cls}_salvage", f"dep_{cls}_life"
-        k = f"MIN(MAX({{year}},1),{L})"
-        k0 = f"MIN(MAX({{year}}-1,0),{L})"
-        formula = (
-            f"=CHOOSE({{$method_{cls}}},SLN({c},{s},{L}),SYD({c},{s},{L},{k}),"
-            f"VDB({c},{s},{L},{k0},{k}))*{{dep_flag_{cls}}}"
-        )
-        cs.series(
-            f"dep_annual_{cls}",
-            f"{cls}: annual depreciation of the asset year (SLN/SYD/VDB)",
-            "money",
-            formula,
-            dep * 12,
-        )
-        cs.series(
-            f"dep_{cls}",
-            f"{cls}: depreciation = annual / 12",
-            "money",
-            f"={{dep_annual_{cls}}}/12",
-            dep,
-            total=True,
-        )
-        close = np.cumsum(r.capex[cls][0] * (1 - ops) - dep)
-        opening = np.concatenate([[0.0], close[:-1]])
-        cs.reserve(f"nbv_open_{cls}", f"nbv_add_{cls}", f"nbv_less_{cls}", f"nbv_close_{cls}")
-        cs.series(
-            f"nbv_open_{cls}",
-            f"{cls}: net book value, opening",
-            "money",
-            f"={{nbv_close_{cls}<}}",
-            opening,
-        )
-        cs.series(
-            f"nbv_add_{cls}",
-            f"{cls}: additions (capex)",
-            "money",
-            f"={{capex_{cls}_t}}",
-            r.capex[cls][0] * (1 - ops),
-        )
-        cs.series(f"nbv_less_{cls}", f"{cls}: less depreciation", "money", f"={{dep_{cls}}}", dep)
-        cs.series(
-            f"nbv_close_{cls}",
-            f"{cls}: net book value, closing",
-            "money",
-            f"={{nbv_open_{cls}}}+{{nbv_add_{cls}}}-{{nbv_less_{cls}}}",
-            close,
-            bold=True,
-        )
+        _depreciation_methods(x, cls)
+        _book_value(x, cls)
     cs.series(
         "dep",
         "depreciation: total",
-        "money",
+        x.cur,
         "=" + "+".join(f"{{dep_{c}}}" for c in ASSET_CLASSES),
-        r.flows["depreciation"][0],
+        x.r.flows["depreciation"][0],
         total=True,
         bold=True,
     )
 
-    # ---- EBIT and tax
+
+def _depreciation_methods(x: Tier, cls: str) -> None:
+    cs, a, year, m = x.cs, x.a, x.year, x.m
+    d = getattr(a.depreciation, cls)
+    L = d.life_years
+    dep = x.r.depreciation[cls][0]
+    flag = ((year <= L) & (m >= 1)).astype(float)
+    cs.series(
+        f"dep_flag_{cls}",
+        f"{cls}: flag, asset year within life",
+        "flag",
+        f"=({{year}}<=dep_{cls}_life)*{{ops}}",
+        flag,
+        "flag",
+    )
+    cost = float(x.r.capex[cls][0])
+    asset_year = np.clip(year, 1, L) - 1
+
+    def annual(method: str) -> np.ndarray:
+        return depreciation_annual(cost, d.salvage.value, method, L)[0][asset_year] * flag
+
+    c, s, life = f"{{$capex_{cls}}}", f"{{$capex_{cls}}}*dep_{cls}_salvage", f"dep_{cls}_life"
+    k = f"MIN(MAX({{year}},1),{life})"
+    k0 = f"MIN(MAX({{year}}-1,0),{life})"
+    on = f"{{dep_flag_{cls}}}"
+    rows = (
+        ("sln", "straight line (SLN)", f"=SLN({c},{s},{life})*{on}", "straight_line"),
+        ("syd", "sum of years (SYD)", f"=SYD({c},{s},{life},{k})*{on}", "sum_of_years"),
+        (
+            "vdb",
+            "double declining (VDB)",
+            f"=VDB({c},{s},{life},{k0},{k})*{on}",
+            "double_declining",
+        ),
+    )
+    for key, label, formula, method in rows:
+        label = f"{cls}: annual amount, {label}"
+        cs.series(f"dep_{key}_{cls}", label, x.cur, formula, annual(method))
+    cs.series(
+        f"dep_annual_{cls}",
+        f"{cls}: annual depreciation of the method chosen",
+        x.cur,
+        f"=CHOOSE({{$method_{cls}}},{{dep_sln_{cls}}},{{dep_syd_{cls}}},{{dep_vdb_{cls}}})",
+        dep * 12,
+    )
+    cs.series(
+        f"dep_{cls}",
+        f"{cls}: depreciation = annual / 12",
+        x.cur,
+        f"={{dep_annual_{cls}}}/12",
+        dep,
+        total=True,
+    )
+
+
+def _book_value(x: Tier, cls: str) -> None:
+    cs, r, ops = x.cs, x.r, x.ops
+    dep = r.depreciation[cls][0]
+    added = r.capex[cls][0] * (1 - ops)
+    close = np.cumsum(added - dep)
+    opening = np.concatenate([[0.0], close[:-1]])
+    cs.reserve(f"nbv_open_{cls}", f"nbv_add_{cls}", f"nbv_less_{cls}", f"nbv_close_{cls}")
+    rows = (
+        ("open", "net book value, opening", f"={{nbv_close_{cls}<}}", opening, False),
+        ("add", "additions (capex)", f"={{capex_{cls}_t}}", added, False),
+        ("less", "less depreciation", f"={{dep_{cls}}}", dep, False),
+        ("close", "net book value, closing",
+         f"={{nbv_open_{cls}}}+{{nbv_add_{cls}}}-{{nbv_less_{cls}}}", close, True),
+    )  # fmt: skip
+    for key, label, formula, values, bold in rows:
+        cs.series(f"nbv_{key}_{cls}", f"{cls}: {label}", x.cur, formula, values, bold=bold)
+
+
+def tax(x: Tier) -> None:
+    """Spec 7: EBIT, annual EBIT at each year's last month, the loss-pool corkscrew,
+    taxable profit and tax."""
+    cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("EBIT and tax (annual, paid in the year's last month; losses carried forward)")
-    ebit = r.flows["ebit"][0]
     cs.series(
         "ebit",
         "EBIT = revenue - opex - depreciation",
-        "money",
+        cur,
         "={revenue}-{opex}-{dep}",
-        ebit,
+        r.flows["ebit"][0],
         total=True,
     )
     ebit_y = year_end_values(r.annual["ebit"][0], M)
     cs.series(
         "ebit_year",
         "EBIT of the operating year (at its last month)",
-        "money",
+        cur,
         "=SUMIFS({ebit:},{year:},{year})*{yearend}",
         ebit_y,
     )
@@ -570,47 +527,38 @@ def write_tier_sheet(
     pool_close = np.cumsum(added - used)  # the pool changes only at year ends
     pool_open = np.concatenate([[0.0], pool_close[:-1]])
     cs.reserve("loss_open", "loss_added", "loss_used", "loss_close")
-    cs.series("loss_open", "tax loss pool, opening", "money", "={loss_close<}", pool_open)
-    cs.series("loss_added", "plus loss of the year", "money", "=MAX(-{ebit_year},0)", added)
-    cs.series(
-        "loss_used",
-        "less loss used against profit",
-        "money",
-        "=MIN({loss_open},MAX({ebit_year},0))",
-        used,
-    )
-    cs.series(
-        "loss_close",
-        "tax loss pool, closing",
-        "money",
-        "={loss_open}+{loss_added}-{loss_used}",
-        pool_close,
-        bold=True,
-    )
-    cs.series(
-        "taxable",
-        "taxable profit = max(EBIT of year, 0) - loss used",
-        "money",
-        "=MAX({ebit_year},0)-{loss_used}",
-        np.maximum(ebit_y, 0) - used,
-    )
+    rows = (
+        ("loss_open", "tax loss pool, opening", "={loss_close<}", pool_open, False),
+        ("loss_added", "plus loss of the year", "=MAX(-{ebit_year},0)", added, False),
+        ("loss_used", "less loss used against profit", "=MIN({loss_open},MAX({ebit_year},0))",
+         used, False),
+        ("loss_close", "tax loss pool, closing", "={loss_open}+{loss_added}-{loss_used}",
+         pool_close, True),
+        ("taxable", "taxable profit = max(EBIT of year, 0) - loss used",
+         "=MAX({ebit_year},0)-{loss_used}", np.maximum(ebit_y, 0) - used, False),
+    )  # fmt: skip
+    for key, label, formula, values, bold in rows:
+        cs.series(key, label, cur, formula, values, bold=bold)
     cs.series(
         "tax",
         "tax = tax rate x taxable profit",
-        "money",
+        cur,
         "=finance_tax_rate*{taxable}",
         r.flows["tax"][0],
         total=True,
         bold=True,
     )
 
-    # ---- cash flow
+
+def cash_flow(x: Tier) -> None:
+    """Spec 7: terminal value, free cash flow and cumulative cash."""
+    cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Free cash flow, discounting, payback")
     nbv_sum = "+".join(f"{{nbv_close_{c}}}" for c in ASSET_CLASSES)
     cs.series(
         "terminal",
         "terminal value = net book value at month M (if book)",
-        "money",
+        cur,
         f"=({nbv_sum})*{{last}}*{{$terminal_flag}}",
         r.flows["terminal_value"][0],
         total=True,
@@ -619,15 +567,20 @@ def write_tier_sheet(
     cs.series(
         "fcf",
         "free cash flow = revenue - opex - tax - capex + terminal",
-        "money",
+        cur,
         "={revenue}-{opex}-{tax}-{capex_t}+{terminal}",
         fcf,
         total=True,
         bold=True,
     )
-    cum = np.cumsum(fcf)
     cs.reserve("cum_fcf")
-    cs.series("cum_fcf", "cumulative free cash flow", "money", "={cum_fcf<}+{fcf}", cum)
+    cs.series("cum_fcf", "cumulative free cash flow", cur, "={cum_fcf<}+{fcf}", np.cumsum(fcf))
+
+
+def discounting(x: Tier) -> None:
+    """Spec 1 and 8: discount factors, discounted FCF and the payback flags."""
+    cs, r, m = x.cs, x.r, x.m
+    fcf = r.flows["fcf"][0]
     df = r.flows["discount_factor"][0]
     cs.series(
         "discount",
@@ -638,10 +591,10 @@ def write_tier_sheet(
         "factor",
     )
     cs.series(
-        "disc_fcf", "discounted free cash flow", "money", "={fcf}*{discount}", fcf * df, total=True
+        "disc_fcf", "discounted free cash flow", x.cur, "={fcf}*{discount}", fcf * df, total=True
     )
-    paid = ((cum >= 0) & (m >= 1)).astype(float)
-    paid_any = np.maximum.accumulate(paid)
+    cum = np.cumsum(fcf)
+    paid_any = np.maximum.accumulate(((cum >= 0) & (m >= 1)).astype(float))
     first = paid_any - np.concatenate([[0.0], paid_any[:-1]])
     cs.reserve("paid_any")
     cs.series(
@@ -655,10 +608,68 @@ def write_tier_sheet(
     cs.series(
         "payback_flag", "flag: payback month", "flag", "={paid_any}-{paid_any<}", first, "flag"
     )
-    # print: A4 landscape, about a year of months per page, titles repeated
-    ws.set_landscape()
-    ws.set_paper(9)
-    ws.set_print_scale(55)
-    ws.repeat_rows(0, cs.rows["last"])
-    ws.repeat_columns(0, 3)
-    return cs
+
+
+def recomputations(x: Tier) -> None:
+    """Totals over the horizon recomputed from the inputs by another route (closed
+    forms and SUMPRODUCT over the year row, not the monthly rows): the Checks sheet
+    compares each with the total of its row, so a typed-over or edited cell shows."""
+    cs, r, cur = x.cs, x.r, x.cur
+    cs.heading("Independent recomputations of the horizon totals (compared on Checks)")
+    tot = {k: float(np.sum(v[0])) for k, v in (*r.opex.items(), *r.flows.items())}
+    price = "SUMPRODUCT((1-{$price_decline})^({year:1}-1))"
+    rows = (
+        ("re_gpu_hours", "GPU-hours = GPUs x utilization x hours x months", "GPU-h",
+         "={$gpus}*{$utilization}*hours_per_month*model_months", tot["gpu_hours"]),
+        ("re_revenue", "revenue = GPUs x utilization x hours x price x sum of price indices", cur,
+         f"={{$gpus}}*{{$utilization}}*hours_per_month*{{$price_per_gpu_hour}}*{price}",
+         tot["revenue"]),
+        ("re_electricity", "electricity = avg kW x PUE x hours x price x sum of indices", cur,
+         "={$avg_it_kw}*{$pue}*hours_per_month*power_price_per_kwh"
+         "*SUMPRODUCT((1+power_escalation)^({year:1}-1))", tot["electricity"]),
+        ("re_colocation", "colocation = IT kW x fee x months (if colocating)", cur,
+         "={$it_kw}*facility_colocation_per_kw_month*(1-{$build_flag})*model_months",
+         tot["colocation"]),
+        ("re_staff", "staff = FTE x cost / 12 x sum of staff indices", cur,
+         "={$staff_fte}*{$staff_cost_per_fte}/12*SUMPRODUCT((1+{$staff_escalation})^({year:1}-1))",
+         tot["staff"]),
+        ("re_fixed_opex", "maintenance + insurance + software = annual amounts x years", cur,
+         "=({$maintenance_rate}*{$capex_hardware}+{$insurance_rate}*{$capex_total}"
+         "+{$software_per_gpu_year}*{$gpus})*model_months/12",
+         tot["maintenance"] + tot["insurance"] + tot["software"]),
+        ("re_npv", "NPV = sum of FCF x (1 + r)^(-month/12)", cur,
+         "=SUMPRODUCT({fcf:},(1+finance_discount_rate)^(-{month:}/12))", x.met["npv"]),
+    )  # fmt: skip
+    for key, label, unit, formula, value in rows:
+        cs.const(key, label, unit, formula, value, "count" if unit == "GPU-h" else "money")
+
+
+def depreciation_recomputed(x: Tier) -> None:
+    """Depreciation over the horizon in closed form per method: SLN x years,
+    SYD's arithmetic series, VDB over the whole period (0, n)."""
+    cs, a = x.cs, x.a
+    for cls in ASSET_CLASSES:
+        d = getattr(a.depreciation, cls)
+        L = d.life_years
+        cost = float(x.r.capex[cls][0])
+        n = min(x.model.months // 12, L)
+        cum = {m: float(depreciation_annual(cost, d.salvage.value, m, L)[0][:n].sum())
+               for m in DEPRECIATION_METHODS}  # fmt: skip
+        c, s, life = f"{{$capex_{cls}}}", f"{{$capex_{cls}}}*dep_{cls}_salvage", f"dep_{cls}_life"
+        nn, base = f"{{$re_years_{cls}}}", f"({c}-{s})"
+        rows = (
+            (f"re_years_{cls}", f"{cls}: asset years within the horizon", "years",
+             f"=MIN(model_months/12,{life})", n, "count"),
+            (f"re_sln_{cls}", f"{cls}: straight line over those years", x.cur,
+             f"={base}*{nn}/{life}", cum["straight_line"], "money"),
+            (f"re_syd_{cls}", f"{cls}: sum of years over those years", x.cur,
+             f"={base}*({nn}*{life}-{nn}*({nn}-1)/2)/({life}*({life}+1)/2)",
+             cum["sum_of_years"], "money"),
+            (f"re_vdb_{cls}", f"{cls}: double declining over those years", x.cur,
+             f"=VDB({c},{s},{life},0,{nn})", cum["double_declining"], "money"),
+            (f"re_dep_{cls}", f"{cls}: depreciation of the method chosen", x.cur,
+             f"=CHOOSE({{$method_{cls}}},{{$re_sln_{cls}}},{{$re_syd_{cls}}},{{$re_vdb_{cls}}})",
+             float(x.r.depreciation[cls][0].sum()), "money"),
+        )  # fmt: skip
+        for key, label, unit, formula, value, kind in rows:
+            cs.const(key, label, unit, formula, value, kind)

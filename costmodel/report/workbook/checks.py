@@ -1,0 +1,354 @@
+"""The Checks sheet: reconciliations and input checks that can fail, rolled into
+``master_check`` on the Cover.
+
+Two kinds of row, each with a status (OK/ERROR) and a fail flag (1 = fails):
+
+- a reconciliation compares a model value (a row total, a Comparison cell) with
+  an independent recomputation (a closed form on the tier sheet, a SUMPRODUCT
+  over other rows); it fails when they differ by more than ``check_tolerance``
+  times a scale;
+- an input check tests a rule of spec 2 (fractions in [0, 1], GPUs a multiple of
+  the server size, rack kW within the cooling's kW limit, methods and modes from
+  their lists, prices >= 0, the horizon unchanged since the build).
+
+Every fail flag is wrapped in IFERROR, so an error value anywhere upstream (a
+method typo that breaks a MATCH) makes the check fail instead of spreading
+``#N/A``: the master check reads ERROR, never an error value.
+docs/workbook.md lists what each check catches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xlsxwriter.utility import xl_rowcol_to_cell
+from xlsxwriter.workbook import Workbook
+
+from costmodel.core.model import Model
+from costmodel.inputs.schema import ASSET_CLASSES
+from costmodel.report.workbook.grid import BLACK, CalcSheet, Styles
+from costmodel.report.workbook.inputs import (
+    COOLING_FIELDS,
+    MODES,
+    SCALARS,
+    SERVER_FIELDS,
+    mode_value,
+)
+from costmodel.report.workbook.labels import label_for
+from costmodel.report.workbook.tier import OPEX_LINES, TIER_LINKS
+from costmodel.report.workbook.validation import condition, describe, rule_for
+
+CHECK_TOLERANCE = 1e-6
+COLS = ("check", "model value", "independent value / rule", "difference", "tolerance",
+        "fails (1)", "status")  # fmt: skip
+
+
+@dataclass
+class Recon:
+    """A reconciliation: ``model`` and ``independent`` formulas (without "="), their
+    common value in the engine, the scale the tolerance is relative to."""
+
+    label: str
+    model: str
+    independent: str
+    value: float
+    scale: str
+    scale_value: float = 0.0
+
+
+@dataclass
+class Rule:
+    """An input check: ``cond`` (a formula, true when the input is valid), the
+    value shown and the rule in words."""
+
+    label: str
+    shown: str
+    value: Any
+    rule: str
+    cond: str
+
+
+@dataclass
+class ChecksSheet:
+    ws: Any
+    st: Styles
+    row: int = 5
+    flags: list[str] = field(default_factory=list)
+
+    def heading(self, text: str) -> int:
+        self.ws.write_string(self.row, 0, text, self.st.h2)
+        for c in range(1, len(COLS)):
+            self.ws.write_blank(self.row, c, None, self.st.h2)
+        self.row += 1
+        return self.row
+
+    def recon(self, c: Recon) -> None:
+        ws, st, r = self.ws, self.st, self.row
+        ws.write_string(r, 0, c.label, st.label)
+        ws.write_formula(r, 1, f"={c.model}", st.cell("money2"), c.value)
+        ws.write_formula(r, 2, f"={c.independent}", st.cell("money2"), c.value)
+        b, cc, d, e = (xl_rowcol_to_cell(r, j) for j in (1, 2, 3, 4))
+        ws.write_formula(r, 3, f"={b}-{cc}", st.cell("money2"), 0.0)
+        tol = CHECK_TOLERANCE * max(1.0, c.scale_value)
+        ws.write_formula(r, 4, f"=check_tolerance*MAX(1,{c.scale})", st.cell("money2"), tol)
+        self._status(f"IFERROR((ABS({d})>{e})*1,1)")
+
+    def rule(self, c: Rule) -> None:
+        ws, st, r = self.ws, self.st, self.row
+        ws.write_string(r, 0, c.label, st.label)
+        if isinstance(c.value, str):
+            ws.write_formula(r, 1, f"={c.shown}", st.cell("text"), c.value)
+        else:
+            ws.write_formula(r, 1, f"={c.shown}", st.cell("number"), float(c.value))
+        ws.write_string(r, 2, c.rule, st.unit)
+        cond = c.cond.replace("{B}", xl_rowcol_to_cell(r, 1))
+        self._status(f"IFERROR(1-({cond})*1,1)")
+
+    def _status(self, fails: str) -> None:
+        ws, st, r = self.ws, self.st, self.row
+        ws.write_formula(r, 5, f"={fails}", st.cell("flag"), 0)
+        f = xl_rowcol_to_cell(r, 5)
+        ws.write_formula(r, 6, f'=IF({f}=0,"OK","ERROR")', st.ok, "OK")
+        self.flags.append(f)
+        self.row += 1
+
+    def subtotal(self, label: str, first: int) -> str:
+        ws, st, r = self.ws, self.st, self.row
+        ws.write_string(r, 0, label, st.label_bold)
+        rng = f"{xl_rowcol_to_cell(first, 5)}:{xl_rowcol_to_cell(r - 1, 5)}"
+        ws.write_formula(r, 5, f"=SUM({rng})", st.cell("count", BLACK, True), 0)
+        cell = xl_rowcol_to_cell(r, 5, row_abs=True, col_abs=True)
+        ws.write_formula(r, 6, f'=IF({xl_rowcol_to_cell(r, 5)}=0,"OK","ERROR")', st.ok, "OK")
+        self.row += 2
+        return f"Checks!{cell}"
+
+
+def write_checks(
+    wb: Workbook,
+    st: Styles,
+    model: Model,
+    sheets: dict[str, CalcSheet],
+    comp: dict[tuple[str, str], str],
+) -> dict[str, str]:
+    """Write the sheet; define ``master_check`` and ``checks_failing``; return the
+    cell of each tier's failing-check count (and ``"inputs"``'s)."""
+    ws = wb.add_worksheet("Checks")
+    ws.set_column(0, 0, 62)
+    ws.set_column(1, 2, 20)
+    ws.set_column(3, 4, 14)
+    ws.set_column(5, 6, 10)
+    ws.write_string(0, 0, "Checks: reconciliations and input rules that must hold", st.title)
+    ws.write_string(2, 0, "relative tolerance", st.label)
+    ws.write_number(2, 1, CHECK_TOLERANCE, st.cell("factor"))
+    wb.define_name("check_tolerance", "=Checks!$B$3")
+    ws.write_string(3, 0, "horizon when the workbook was built (structure)", st.label)
+    ws.write_number(3, 1, model.assumptions.horizon_years, st.cell("count"))
+    for j, h in enumerate(COLS):
+        ws.write_string(4, j, h, st.header)
+    ck = ChecksSheet(ws, st)
+    counts = {}
+    first = ck.heading("Model-wide inputs")
+    for rule in global_rules(model):
+        ck.rule(rule)
+    counts["inputs"] = ck.subtotal("failing: model-wide inputs", first)
+    for t, cs in sheets.items():
+        first = ck.heading(f"Tier {t}")
+        for c in reconciliations(cs, model, comp, t):
+            ck.recon(c)
+        ck.rule(irr_rule(cs, model, comp, t))
+        for rule in tier_rules(cs, model, t):
+            ck.rule(rule)
+        counts[t] = ck.subtotal(f"failing: tier {t}", first)
+    r = ck.row
+    ws.write_string(r, 0, "Number of failing checks", st.header)
+    total = "+".join(c.split("!")[1] for c in counts.values())
+    ws.write_formula(r, 5, f"={total}", st.cell("count", BLACK, True), 0)
+    wb.define_name("checks_failing", f"=Checks!{xl_rowcol_to_cell(r, 5, True, True)}")
+    ws.write_string(r + 1, 0, "Master check", st.header)
+    ws.write_formula(r + 1, 6, '=IFERROR(IF(checks_failing=0,"OK","ERROR"),"ERROR")', st.ok, "OK")
+    wb.define_name("master_check", f"=Checks!{xl_rowcol_to_cell(r + 1, 6, True, True)}")
+    ws.conditional_format(5, 6, r + 1, 6, {"type": "cell", "criteria": "==",
+                          "value": '"ERROR"', "format": st.error})  # fmt: skip
+    ws.freeze_panes(5, 1)
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
+    return counts
+
+
+def _totals(model: Model, t: str) -> dict[str, float]:
+    """The engine's horizon totals of tier ``t`` (the cached values of the checks)."""
+    r = model.results[t]
+    v = {k: float(x[0].sum()) for k, x in (*r.flows.items(), *r.opex.items())}
+    v |= {f"dep_{c}": float(r.depreciation[c][0].sum()) for c in ASSET_CLASSES}
+    v |= {f"capex_{c}": float(r.capex[c][0]) for c in ASSET_CLASSES}
+    v |= {k: float(r.annual[k][0].sum()) for k in ("loss_added", "loss_used")}
+    v["capex"] = float(r.metrics["capex"][0])
+    v["npv"] = float(r.metrics["npv"][0])
+    v["loss_close"] = v["loss_added"] - v["loss_used"]
+    return v
+
+
+def reconciliations(
+    cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str
+) -> list[Recon]:
+    """Per tier: each total against an independent recomputation."""
+    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
+    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
+    v = _totals(model, t)
+    cap = f"ABS({S('capex_total')})"
+    fixed = v["maintenance"] + v["insurance"] + v["software"]
+    out = [
+        Recon("capex timeline = capex lines", tot("capex_t"),
+              "+".join(S(f"capex_{c}") for c in ASSET_CLASSES), v["capex"], cap),
+        Recon("opex total = sum of its six lines", tot("opex"),
+              "+".join(tot(line) for line in OPEX_LINES), v["opex"], cap),
+        Recon("electricity = avg kW x PUE x hours x price x indices", tot("electricity"),
+              S("re_electricity"), v["electricity"], cap),
+        Recon("staff = FTE x cost x indices / 12", tot("staff"), S("re_staff"), v["staff"], cap),
+        Recon("maintenance + insurance + software from their rates",
+              f"{tot('maintenance')}+{tot('insurance')}+{tot('software')}",
+              S("re_fixed_opex"), fixed, cap),
+        Recon("colocation = IT kW x fee x months", tot("colocation"), S("re_colocation"),
+              v["colocation"], cap),
+        Recon("GPU-hours = GPUs x utilization x hours x months", tot("gpu_hours"),
+              S("re_gpu_hours"), v["gpu_hours"], S("re_gpu_hours")),
+        Recon("revenue = GPU-hours x price x price index", tot("revenue"), S("re_revenue"),
+              v["revenue"], cap),
+    ]  # fmt: skip
+    for c in ASSET_CLASSES:
+        out += [
+            Recon(f"{c}: depreciation = closed form of its method", tot(f"dep_{c}"),
+                  S(f"re_dep_{c}"), v[f"dep_{c}"], cap),
+            Recon(f"{c}: depreciation + closing book value = cost",
+                  f"{tot(f'dep_{c}')}+{S(f'nbv_close_{c}', '@M')}", S(f"capex_{c}"),
+                  v[f"capex_{c}"], cap),
+            Recon(f"{c}: book value never below salvage (shortfall)",
+                  f"MIN(0,MIN({S(f'nbv_close_{c}', ':1')})-{S(f'capex_{c}')}*dep_{c}_salvage)",
+                  "0", 0.0, cap),
+        ]  # fmt: skip
+    out += _cash_recons(S, tot, cap, comp, t, v)
+    for c in out:
+        c.scale_value = abs(v["gpu_hours"] if c.scale.endswith(S("re_gpu_hours")) else v["capex"])
+    return out
+
+
+def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Recon]:
+    ebit_year = S("ebit_year", ":")
+    return [
+        Recon("depreciation total = sum of asset classes", tot("dep"),
+              "+".join(tot(f"dep_{c}") for c in ASSET_CLASSES), v["depreciation"], cap),
+        Recon("EBIT = revenue - opex - depreciation", tot("ebit"),
+              f"{tot('revenue')}-{tot('opex')}-{tot('dep')}", v["ebit"], cap),
+        Recon("annual EBIT rows = monthly EBIT", tot("ebit_year"), tot("ebit"), v["ebit"], cap),
+        Recon("loss pool: added - used = closing", f"{tot('loss_added')}-{tot('loss_used')}",
+              S("loss_close", "@M"), v["loss_close"], cap),
+        Recon("loss pool never negative (shortfall)", f"MIN(0,MIN({S('loss_close', ':')}))",
+              "0", 0.0, cap),
+        Recon("tax = rate x (positive annual EBIT - losses used)", tot("tax"),
+              f'finance_tax_rate*(SUMIF({ebit_year},">0")-{tot("loss_used")})', v["tax"], cap),
+        Recon("FCF = revenue - opex - tax - capex + terminal", tot("fcf"),
+              f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
+              v["fcf"], cap),
+        Recon("NPV (Comparison) = sum of FCF x (1+r)^(-t)", comp[(t, "npv")], S("re_npv"),
+              v["npv"], cap),
+        Recon("Comparison capex = tier sheet", comp[(t, "capex")], S("capex_total"), v["capex"],
+              cap),
+        Recon("Comparison revenue = tier sheet", comp[(t, "revenue")], tot("revenue"),
+              v["revenue"], cap),
+    ]  # fmt: skip
+
+
+def irr_rule(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str) -> Rule:
+    """The reported IRR is a root: NPV changes sign between the monthly IRR -/+ 1e-6.
+    The value shown is the NPV just below the root (a cancellation-free number)."""
+    irr = comp[(t, "irr")]
+    f0, f1 = cs.ref("fcf", "@0", sheet=True), cs.ref("fcf", ":1", sheet=True)
+    rate = f"(1+{irr})^(1/12)-1"
+    below = f'IF({irr}="",0,{f0}+NPV({rate}-1E-6,{f1}))'
+    above = f"{f0}+NPV({rate}+1E-6,{f1})"
+    fcf = model.results[t].flows["fcf"][0]
+    annual = float(model.summary().loc[t, "irr"])
+    value = 0.0
+    if annual == annual:  # not NaN
+        i = (1 + annual) ** (1 / 12) - 1 - 1e-6
+        value = float(np.sum(fcf / (1 + i) ** np.arange(fcf.size)))
+    return Rule("IRR is a root: NPV changes sign across it (NPV just below shown)", below,
+                value, "sign change", f'IF({irr}="",TRUE,{{B}}*({above})<=0)')  # fmt: skip
+
+
+def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
+    """Per tier: the tier's inputs obey spec 2's rules."""
+    S = lambda key: cs.ref(key, "$", sheet=True)  # noqa: E731
+    ti = model.inputs[t].values()
+    tier = model.assumptions.tiers[t]
+    max_rack = model.assumptions.facility.max_rack_kw[tier.cooling].value
+    out = [
+        Rule("server is in the catalogue", S("server"), tier.server, "from the list",
+             f"ISNUMBER(MATCH({S('server')},Srv_id,0))"),
+        Rule("cooling is a known type", S("cooling"), tier.cooling, "from the list",
+             f"ISNUMBER(MATCH({S('cooling')},Cool_id,0))"),
+        Rule("GPUs a positive multiple of GPUs per server", S("gpus"), tier.gpus,
+             "multiple of GPUs per server",
+             f"AND({S('gpus')}>=1,MOD({S('gpus')},{S('gpus_per_server')})=0)"),
+        Rule("rack kW within the cooling's max rack kW", S("rack_kw"), tier.rack_kw.value
+             if hasattr(tier.rack_kw, "value") else tier.rack_kw, f"<= max rack kW ({max_rack:g})",
+             f"AND({S('rack_kw')}>0,{S('rack_kw')}<={S('max_rack_kw')})"),
+    ]  # fmt: skip
+    for key, path, _, _ in TIER_LINKS:
+        if key == "gpus":
+            continue
+        out.append(Rule(f"{label_for(path)}: {describe(path)}", S(key), ti[key], describe(path),
+                        condition(S(key), path)))  # fmt: skip
+    return out
+
+
+def global_rules(model: Model) -> list[Rule]:
+    """Model-wide inputs, the tables and the horizon."""
+    a = model.assumptions
+    out = []
+    for section, key in SCALARS:
+        path, name = f"{section}.{key}", f"{section}_{key}"
+        out.append(Rule(f"{label_for(path)}: {describe(path)}", name,
+                        getattr(getattr(a, section), key).value, describe(path),
+                        condition(name, path)))  # fmt: skip
+    for label, name, allowed in MODES:
+        value = mode_value(a, name)
+        ok = ",".join(f'{name}="{v}"' for v in allowed)
+        out.append(Rule(f"{label}: {' or '.join(allowed)}", name, value, "from the list",
+                        f"OR({ok})"))  # fmt: skip
+    for cls in ASSET_CLASSES:
+        d = getattr(a.depreciation, cls)
+        fields = (
+            ("method", "depreciation.method", d.method),
+            ("life", "depreciation.life_years", d.life_years),
+            ("salvage", "depreciation.salvage", d.salvage.value),
+        )
+        for suffix, path, value in fields:
+            name = f"dep_{cls}_{suffix}"
+            out.append(Rule(f"{cls}: {label_for(path)} {describe(path)}", name, value,
+                            describe(path), condition(name, path)))  # fmt: skip
+    out += _table_rules(model)
+    out.append(Rule("horizon unchanged since the build (structure)", "horizon_years",
+                    a.horizon_years, "= built horizon", "horizon_years=Checks!$B$4"))  # fmt: skip
+    return out
+
+
+def _table_rules(model: Model) -> list[Rule]:
+    """Every cell of the server catalogue and cooling table obeys its rule."""
+    out = []
+    tables = [(f"Srv_{f}", f"servers.{f}", "server catalogue") for f in SERVER_FIELDS]
+    tables += [(f"Cool_{f}", path, "cooling table") for f, path in COOLING_FIELDS]
+    for name, path, what in tables:
+        rule = rule_for(path)
+        low = rule.get("minimum", rule.get("value", 0))
+        crit = rule.get("criteria")
+        bad = f'COUNTIF({name},"<{low}")' if crit != ">" else f'COUNTIF({name},"<={low}")'
+        if crit == "between":
+            bad += f'+COUNTIF({name},">{rule["maximum"]}")'
+        # (whole numbers: a fractional GPUs per server breaks the tiers' multiple rule;
+        # INT over a range needs an array formula in Gnumeric, so it is not tested here)
+        out.append(Rule(f"{what}: {label_for(path)} {describe(path)} (cells breaking it)",
+                        bad, 0, describe(path), f"{bad}=0"))  # fmt: skip
+    return out

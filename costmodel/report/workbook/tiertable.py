@@ -1,0 +1,151 @@
+"""The tier table of the Inputs sheet: one column per tier, one row per tier input.
+
+A tier that does not override a global input links to it (black); its own inputs
+are blue with data validation. The first row is the tier's label built by formula
+from the live GPU count and server id, so it cannot go stale."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from costmodel.core.units import scale_class
+from costmodel.inputs.params import _OVERRIDABLE
+from costmodel.report.workbook.grid import BLACK
+from costmodel.report.workbook.labels import label_for, unit_for
+from costmodel.report.workbook.validation import gpus_rule, validate
+
+if TYPE_CHECKING:
+    from costmodel.report.workbook.inputs import InputsMap, Sheet
+
+#: how a cell is written: ("text" | "input" | a formula without "=", value, number format)
+Cell = tuple[str, Any, str]
+
+
+def write_tier_table(
+    s: Sheet, tiers: list[str], value_of_gpu_hour: dict[str, float], out: InputsMap
+) -> None:
+    from costmodel.report.workbook.inputs import TIER_FIELDS, _dotted_attr, _q, kind_for
+
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Tiers (one column per tier; black = linked to the global input)")
+    ws.write_string(s.row, 0, "tier", st.header)
+    ws.write_string(s.row, 1, "unit", st.header)
+    path_col = 2 + len(tiers)
+    for j, t in enumerate(tiers):
+        out.tier_columns[t] = 2 + j
+        ws.write_string(s.row, 2 + j, t, st.header)
+        ws.set_column(2 + j, 2 + j, 18)
+    ws.write_string(s.row, path_col, "path", st.header)
+    s.row += 1
+    T = {t: a.tiers[t] for t in tiers}
+    rows = TierRows(s, tiers, out, path_col)
+    label_row = s.row  # the live label, written once the GPUs and server rows exist
+    s.row += 1
+    rows.add("label", [("text", T[t].label or t, "") for t in tiers])
+    rows.add("server", [("text", T[t].server, "") for t in tiers])
+    rows.add("cooling", [("text", T[t].cooling, "") for t in tiers])
+    for key in TIER_FIELDS:
+        values = [_dotted_attr(T[t], key) for t in tiers]
+        kind = "count" if key == "gpus" else kind_for(key)
+        cells = [("input", _q(v).value if _q(v) else v, kind) for v in values]
+        rows.add(key, cells, [_q(v) for v in values])
+    for section, keys in _OVERRIDABLE.items():
+        glob = getattr(a, section)
+        for key in keys:
+            own = [_dotted_attr(T[t], f"{section}.{key}") for t in tiers]
+            g = getattr(glob, key)
+            link = (key_name(section, key), g.value, kind_for(key))
+            cells = [("input", q.value, kind_for(key)) if q else link for q in own]
+            rows.add(f"{section}.{key}", cells, own, g.unit)
+    for key, default_name in (("mode", "revenue_mode"), ("cloud_term", "revenue_cloud_term")):
+        cells = []
+        for t in tiers:
+            mine = getattr(T[t].revenue, key) if T[t].revenue is not None else None
+            value = mine or getattr(a.revenue, key)
+            cells.append(("text", mine, "") if mine else (default_name, value, "text"))
+        rows.add(f"revenue.{key}", cells)
+    rows.add("gpu_hour_value", [(_value_formula(out, t), value_of_gpu_hour[t], "money2")
+                                for t in tiers])  # fmt: skip
+    for key in ("network.fabric", "storage.kind", "scheduler", "description"):
+        rows.add(key, [("text", str(_dotted_attr(T[t], key)), "") for t in tiers])
+    _live_label(s, tiers, out, label_row, path_col)
+
+
+def _live_label(s: Sheet, tiers: list[str], out: InputsMap, r: int, path_col: int) -> None:
+    """Row ``r``: "Hundreds (128x H800)" from the live GPU count and server id."""
+    ws, st, a = s.ws, s.st, s.a
+    ws.write_string(r, 0, label_for("live_label"), st.label)
+    ws.write_string(r, 1, "text", st.unit)
+    ws.write_string(r, path_col, "(formula)", st.path)
+    for t in tiers:
+        gpus = out.tier_cells[(t, "gpus")].split("!")[1]
+        server = out.tier_cells[(t, "server")].split("!")[1]
+        formula = (
+            f'=PROPER(LOOKUP({gpus},Scale_min_gpus,Scale_class))&" ("&{gpus}&"x "'
+            f'&UPPER({server})&")"'
+        )
+        tier = a.tiers[t]
+        value = f"{scale_class(tier.gpus).capitalize()} ({tier.gpus}x {tier.server.upper()})"
+        ws.write_formula(r, out.tier_columns[t], formula, st.cell("text", BLACK), value)
+
+
+def key_name(section: str, key: str) -> str:
+    return f"{section}_{key}"
+
+
+def _value_formula(out: InputsMap, t: str) -> str:
+    """The value of a GPU-hour: the rental price, or the avoided cloud price."""
+    c = {k: out.tier_cells[(t, k)] for k in ("revenue.mode", "revenue.cloud_term", "server",
+                                              "revenue.price_per_gpu_hour")}  # fmt: skip
+    cloud = {term: f"SUMIFS(Srv_cloud_{term}_per_gpu_hour,Srv_id,{c['server']})"
+             for term in ("on_demand", "reserved")}  # fmt: skip
+    return (
+        f'IF({c["revenue.mode"]}="avoided_cloud",IF({c["revenue.cloud_term"]}="reserved",'
+        f"{cloud['reserved']},{cloud['on_demand']}),{c['revenue.price_per_gpu_hour']})"
+    )
+
+
+class TierRows:
+    """Writes rows of the tier table and records where each tier's input landed."""
+
+    def __init__(self, s: Sheet, tiers: list[str], out: InputsMap, path_col: int):
+        self.s, self.tiers, self.out, self.path_col = s, tiers, out, path_col
+
+    def add(self, key: str, cells: list[Cell], quantities: list | None = None,
+            unit: str | None = None) -> int:  # fmt: skip
+        """One row; a tier's own ``quantities`` (not links) are listed with their
+        sources at the bottom of the sheet."""
+        from costmodel.report.workbook.inputs import SHEET, here
+
+        s, ws, st = self.s, self.s.ws, self.s.st
+        r = s.row
+        ws.write_string(r, 0, label_for(key), st.label)
+        ws.write_string(r, 1, unit_for(key, s.cur, unit), st.unit)
+        ws.write_string(r, self.path_col, f"tiers.<tier>.{key}", st.path)
+        for j, (t, (how, value, kind)) in enumerate(zip(self.tiers, cells, strict=True)):
+            c = self.out.tier_columns[t]
+            if quantities is not None and quantities[j] is not None:
+                s.sources.append((f"tiers.{t}.{key}", quantities[j], here(r, c)))
+            if how == "text":
+                ws.write_string(r, c, value, st.input("text"))
+                if key in ("server", "cooling"):
+                    validate(ws, r, c, key)
+            elif how == "input":
+                ws.write_number(r, c, value, st.input(kind))
+                self._validate_number(key, r, c)
+            else:  # a formula: a link to a named global input, or a lookup
+                ws.write_formula(r, c, f"={how}", st.cell(kind, BLACK), value)
+            self.out.tier_cells[(t, key)] = f"{SHEET}!{here(r, c)}"
+        s.row += 1
+        return r
+
+    def _validate_number(self, key: str, r: int, c: int) -> None:
+        from xlsxwriter.utility import xl_rowcol_to_cell
+
+        ws = self.s.ws
+        if key == "gpus":
+            t = self.tiers[c - 2]
+            server = self.out.tier_cells[(t, "server")].split("!")[1]
+            validate(ws, r, c, key, gpus_rule(xl_rowcol_to_cell(r, c), server))
+        else:
+            validate(ws, r, c, key)

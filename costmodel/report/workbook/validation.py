@@ -1,0 +1,88 @@
+"""Data validation of input cells, from the rules of the schema (spec 2): lists for
+methods, modes, cooling and server ids; fractions in [0, 1]; non-negative prices,
+sizes and powers; whole numbers where the schema wants integers. Each rule carries
+an input message. The Checks sheet tests the same rules by formula, since data
+validation does not stop a pasted value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FRACTION = {"validate": "decimal", "criteria": "between", "minimum": 0, "maximum": 1,
+            "input_message": "A fraction between 0 and 1 (e.g. 0.08 for 8%)."}  # fmt: skip
+NON_NEGATIVE = {"validate": "decimal", "criteria": ">=", "value": 0,
+                "input_message": "A number >= 0."}  # fmt: skip
+#: leaf key -> rule (keys of spec 2's validation)
+RULES: dict[str, dict[str, Any]] = {
+    **dict.fromkeys(
+        ("discount_rate", "tax_rate", "escalation", "aux_power_fraction", "utilization",
+         "maintenance_rate", "insurance_rate", "staff_escalation", "price_decline", "mfu",
+         "salvage", "idle_fraction"),
+        FRACTION,
+    ),
+    "share": {**FRACTION, "criteria": "between", "maximum": 0.999999,
+              "input_message": "Network share of hardware capex, in [0, 1)."},
+    "pue": {"validate": "decimal", "criteria": ">=", "value": 1,
+            "input_message": "Power usage effectiveness, >= 1."},
+    "max_rack_kw": {"validate": "decimal", "criteria": ">", "value": 0,
+                    "input_message": "kW per rack the cooling type can remove, > 0."},
+    "gpus_per_server": {"validate": "integer", "criteria": ">=", "value": 1,
+                        "input_message": "Whole number of GPUs in one server."},
+    "life_years": {"validate": "integer", "criteria": "between", "minimum": 1, "maximum": 40,
+                   "input_message": "Whole years, 1 to 40."},
+    "method": {"validate": "list", "source": "=Dep_methods",
+               "input_message": "straight_line, sum_of_years or double_declining."},
+    "server": {"validate": "list", "source": "=Srv_list",
+               "input_message": "A server id of the catalogue."},
+    "cooling": {"validate": "list", "source": "=Cool_list",
+                "input_message": "A cooling type of the cooling table."},
+}  # fmt: skip
+
+
+def rule_for(path: str) -> dict[str, Any]:
+    """The validation of the input at dotted ``path`` (non-negative if not listed)."""
+    return RULES.get(path.split(".")[-1], NON_NEGATIVE)
+
+
+def validate(ws: Any, row: int, col: int, path: str, rule: dict[str, Any] | None = None) -> None:
+    """Attach the rule of ``path`` (or ``rule``) to one cell, with an input message."""
+    options = dict(rule or rule_for(path))
+    options.setdefault("input_title", path.split(".")[-1].replace("_", " ")[:32])
+    options["error_type"] = "stop"
+    ws.data_validation(row, col, row, col, options)
+
+
+def gpus_rule(gpus_cell: str, server_cell: str) -> dict[str, Any]:
+    """GPUs: a positive whole multiple of the server's GPUs per server (SUMIFS, not
+    INDEX, so that a one-server catalogue works in every engine)."""
+    per = f"SUMIFS(Srv_gpus_per_server,Srv_id,{server_cell})"
+    return {
+        "validate": "custom",
+        "value": f"=AND({gpus_cell}>=1,INT({gpus_cell})={gpus_cell},MOD({gpus_cell},{per})=0)",
+        "input_message": "A positive whole multiple of the server's GPUs per server.",
+    }
+
+
+def condition(ref: str, path: str) -> str:
+    """A spreadsheet condition, true when the value at ``ref`` obeys the rule of
+    ``path`` (the Checks sheet's form of the data validation)."""
+    rule = rule_for(path)
+    kind, crit = rule["validate"], rule.get("criteria")
+    if kind == "list":
+        return f"ISNUMBER(MATCH({ref},{rule['source'].lstrip('=')},0))"
+    whole = f"INT({ref})={ref}," if kind == "integer" else ""
+    if crit == "between":
+        return f"AND({whole}{ref}>={rule['minimum']},{ref}<={rule['maximum']})"
+    return f"AND({whole}{ref}{crit}{rule['value']})"
+
+
+def describe(path: str) -> str:
+    """The rule of ``path`` in words, for the Checks sheet."""
+    rule = rule_for(path)
+    kind, crit = rule["validate"], rule.get("criteria")
+    if kind == "list":
+        return "from the list"
+    whole = "whole number " if kind == "integer" else ""
+    if crit == "between":
+        return f"{whole}in [{rule['minimum']}, {rule['maximum']:g}]"
+    return f"{whole}{crit} {rule['value']}"
