@@ -22,3 +22,8 @@ def require_tool(name: str, package: str) -> str:
 @pytest.fixture(scope="session")
 def soffice() -> str:
     return require_tool("soffice", "libreoffice-calc-nogui")
+
+
+@pytest.fixture(scope="session")
+def ssconvert() -> str:
+    return require_tool("ssconvert", "gnumeric")

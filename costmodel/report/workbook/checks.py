@@ -262,20 +262,21 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
 
 def irr_rule(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str) -> Rule:
     """The reported IRR is a root: NPV changes sign between the monthly IRR -/+ 1e-6.
-    The value shown is the NPV just below the root (a cancellation-free number)."""
+    Shown: the sign of the NPV just below the root (well conditioned, unlike the
+    NPV at the root itself, which is a cancellation)."""
     irr = comp[(t, "irr")]
     f0, f1 = cs.ref("fcf", "@0", sheet=True), cs.ref("fcf", ":1", sheet=True)
     rate = f"(1+{irr})^(1/12)-1"
-    below = f'IF({irr}="",0,{f0}+NPV({rate}-1E-6,{f1}))'
-    above = f"{f0}+NPV({rate}+1E-6,{f1})"
+    below = f'IF({irr}="",0,SIGN({f0}+NPV({rate}-1E-6,{f1})))'
+    above = f"SIGN({f0}+NPV({rate}+1E-6,{f1}))"
     fcf = model.results[t].flows["fcf"][0]
     annual = float(model.summary().loc[t, "irr"])
     value = 0.0
     if annual == annual:  # not NaN
         i = (1 + annual) ** (1 / 12) - 1 - 1e-6
-        value = float(np.sum(fcf / (1 + i) ** np.arange(fcf.size)))
-    return Rule("IRR is a root: NPV changes sign across it (NPV just below shown)", below,
-                value, "sign change", f'IF({irr}="",TRUE,{{B}}*({above})<=0)')  # fmt: skip
+        value = float(np.sign(np.sum(fcf / (1 + i) ** np.arange(fcf.size))))
+    cond = f'IF({irr}="",TRUE,{{B}}*{above}<=0)'
+    return Rule("IRR is a root: NPV changes sign across it", below, value, "sign change", cond)
 
 
 def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:

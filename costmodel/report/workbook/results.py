@@ -172,8 +172,9 @@ def write_sensitivity_sheet(
             ch.add_series({"name": name, "categories": ["Sensitivity", first, 1, last, 1],
                            "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
         ch.set_title({"name": f"Tornado: change of {metric}, {tier}"})
-        ch.set_y_axis({"reverse": True})
-        ch.set_x_axis({"num_format": "#,##0"})
+        # input names at the low end of the category axis, clear of the bars
+        ch.set_y_axis({"reverse": True, "label_position": "low"})
+        ch.set_x_axis({"num_format": '#,##0,,"M"', "name": f"change of {metric}"})
         ch.set_size({"width": 760, "height": 400})
         ws.insert_chart(first, 5, ch)
         at = max(last, first + 20) + 2

@@ -1,0 +1,107 @@
+"""Two independent spreadsheet engines recalculate the workbook to the engine's numbers.
+
+LibreOffice Calc and Gnumeric each open the workbook, recalculate every formula and
+save it; every formula cell must equal the cached value that costmodel wrote (the
+engine's number, relative 1e-9), with no error value anywhere. Cases: the bundled
+default, a one-SKU catalogue (a single-cell range breaks INDEX in Gnumeric: the
+writer must not produce one), and a model with every depreciation method,
+losses carried forward and colocation. Excel is not available here; two engines
+that agree cell by cell are the best proxy for "opens cleanly in Excel".
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import yaml
+
+import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir
+from tests.paths import HAND
+from tests.support import gnumeric
+from tests.support.libreoffice import recalculate_many
+from tests.support.workbooks import compare_cached_with_recalculated
+
+pytestmark = pytest.mark.slow
+
+FIXED = datetime(2026, 1, 1)
+
+
+def one_sku_default(tmp: Path) -> cm.Assumptions:
+    """The bundled default with a catalogue of one server (h800) used by every tier."""
+    d = tmp / "one-sku"
+    shutil.copytree(default_assumptions_dir(), d)
+    f = d / "10-servers.yaml"
+    data = yaml.safe_load(f.read_text(encoding="utf-8"))
+    data["servers"] = {"h800": data["servers"]["h800"]}
+    f.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    a = cm.load_assumptions(d, overrides={"tiers.tens.server": "h800"})
+    assert list(a.servers) == ["h800"]
+    return a
+
+
+CASES = {
+    "default": lambda tmp: cm.load_assumptions(),
+    "one-sku-default": one_sku_default,
+    "one-sku-hand": lambda tmp: cm.load_assumptions(HAND),
+    "hand-methods-colocation": lambda tmp: cm.load_assumptions(
+        HAND,
+        overrides={
+            "depreciation.servers.method": "double_declining",
+            "depreciation.network.method": "sum_of_years",
+            "depreciation.network.life_years": 3,
+            "facility.mode": "colocation",
+            "revenue.price_per_gpu_hour": 40,
+            "terminal_value": "none",
+        },
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def workbooks(tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("engines")
+    return {
+        name: cm.write_workbook(cm.build(make(d)), d / f"{name}.xlsx", created=FIXED)
+        for name, make in CASES.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def by_libreoffice(soffice, workbooks, tmp_path_factory) -> dict[str, Path]:
+    out = recalculate_many(list(workbooks.values()), tmp_path_factory.mktemp("lo"))
+    return dict(zip(workbooks, out, strict=True))
+
+
+@pytest.fixture(scope="module")
+def by_gnumeric(ssconvert, workbooks, tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("gnumeric")
+    return {name: gnumeric.recalculate(p, d) for name, p in workbooks.items()}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
+def test_engine_reproduces_every_cached_value(request, workbooks, case, engine):
+    recalculated = request.getfixturevalue(f"by_{engine}")[case]
+    cmp = compare_cached_with_recalculated(workbooks[case], recalculated)
+    assert cmp.errors == [], cmp.errors[:5]
+    assert cmp.mismatches == [], cmp.mismatches[:5]
+    assert cmp.formulas > 1500
+    print(f"{engine} {case}: {cmp.formulas} formula cells equal")
+
+
+def test_gnumeric_harness_really_recalculates(ssconvert, tmp_path):
+    import openpyxl
+    import xlsxwriter
+
+    src = tmp_path / "stale.xlsx"
+    wb = xlsxwriter.Workbook(str(src))
+    ws = wb.add_worksheet()
+    ws.write_number("A1", 2)
+    ws.write_formula("A2", "=A1*21", None, 999)  # stale cached value
+    wb.close()
+    out = gnumeric.recalculate(src, tmp_path / "out")
+    assert openpyxl.load_workbook(out, data_only=True).active["A2"].value == 42

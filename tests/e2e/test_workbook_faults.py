@@ -1,0 +1,156 @@
+"""Fault injection: the workbook's checks catch what an analyst could break.
+
+Each fault is typed into a copy of the default workbook with openpyxl (overwriting
+a formula or an input, as a person editing the file would), LibreOffice
+recalculates every copy headless, and the master check on the Cover must read
+ERROR (not OK, not an error value); where the fault is a broken calculation, the
+check that is meant to catch it must be among the failing ones. The untouched
+workbook's master check reads OK after the same recalculation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+import costmodel as cm
+from costmodel.report.workbook.grid import FIRST_COL
+from costmodel.report.workbook.labels import label_for
+from tests.support.libreoffice import recalculate_many
+
+pytestmark = pytest.mark.slow
+
+FIXED = datetime(2026, 1, 1)
+MONTH_13 = FIRST_COL + 1 + 13  # openpyxl column (1-based) of month 13
+
+
+def row_of(ws, label: str, after: int = 0) -> int:
+    """Row (1-based) whose column A is ``label`` (the first such row below ``after``)."""
+    for row in ws.iter_rows(min_row=after + 1, min_col=1, max_col=1):
+        if row[0].value == label:
+            return row[0].row
+    raise KeyError(label)
+
+
+def month_cells(ws, label: str):
+    r = row_of(ws, label)
+    return [ws.cell(r, c) for c in range(FIRST_COL + 1, ws.max_column + 1) if ws.cell(r, c).value]
+
+
+def set_name(wb, name: str, value) -> None:
+    sheet, ref = next(iter(wb.defined_names[name].destinations))
+    wb[sheet][ref.replace("$", "")].value = value
+
+
+def set_tier_input(wb, tier: str, key: str, value) -> None:
+    ws = wb["Inputs"]
+    header = next(r for r in ws.iter_rows() if r[0].value == "tier")
+    col = next(c.column for c in header if c.value == tier)
+    ws.cell(row_of(ws, label_for(key), after=header[0].row), col).value = value
+
+
+def drop_electricity(wb) -> None:
+    for c in month_cells(wb["hundreds"], "opex: total"):
+        c.value = re.sub(r"^=[A-Z]+\d+\+", "=", c.value)  # the first term is electricity
+
+
+def depreciation_over_10(wb) -> None:
+    for c in month_cells(wb["thousands"], "servers: depreciation = annual / 12"):
+        c.value = c.value + "/10"
+
+
+def zero_over(sheet: str, label: str, column: int = MONTH_13) -> Callable:
+    def fault(wb) -> None:
+        wb[sheet].cell(row_of(wb[sheet], label), column).value = 0
+
+    return fault
+
+
+def comparison_value(metric_label: str, value: float) -> Callable:
+    def fault(wb) -> None:
+        ws = wb["Comparison"]
+        ws.cell(row_of(ws, metric_label), 3).value = value
+
+    return fault
+
+
+#: fault -> (edit, a check label that must fail; None for input rules)
+FAULTS: dict[str, tuple[Callable, str | None]] = {
+    "opex total drops electricity": (drop_electricity, "opex total = sum of its six lines"),
+    "depreciation divided by 10": (
+        depreciation_over_10,
+        "servers: depreciation = closed form of its method",
+    ),
+    "hard-coded 0 over revenue": (
+        zero_over("tens", "revenue (or cloud cost avoided) = GPU-hours x price x index"),
+        "revenue = GPU-hours x price x price index",
+    ),
+    "hard-coded 0 over electricity": (
+        zero_over("tens", "electricity = avg IT kW x PUE x hours x price x index"),
+        "electricity = avg kW x PUE x hours x price x indices",
+    ),
+    "hard-coded 0 over tax": (
+        zero_over("thousands", "tax = tax rate x taxable profit", FIRST_COL + 1 + 12),
+        "tax = rate x (positive annual EBIT - losses used)",
+    ),
+    "hard-coded NPV on Comparison": (
+        comparison_value("NPV", 1e6),
+        "NPV (Comparison) = sum of FCF x (1+r)^(-t)",
+    ),
+    "hard-coded IRR on Comparison": (
+        comparison_value("IRR", 0.12),
+        "IRR is a root: NPV changes sign across it",
+    ),
+    "utilization 1.5": (lambda wb: set_tier_input(wb, "hundreds", "utilization", 1.5), None),
+    "30 GPUs on 8-GPU servers": (lambda wb: set_tier_input(wb, "tens", "gpus", 30), None),
+    "negative GPU-hour price": (lambda wb: set_name(wb, "revenue_price_per_gpu_hour", -1), None),
+    "negative electricity price": (lambda wb: set_name(wb, "power_price_per_kwh", -0.1), None),
+    "discount rate typed as 8": (lambda wb: set_name(wb, "finance_discount_rate", 8), None),
+    "60 kW air racks": (lambda wb: set_tier_input(wb, "tens", "rack_kw", 60), None),
+    "method typo": (lambda wb: set_name(wb, "dep_servers_method", "straight-line"), None),
+    "unknown facility mode": (lambda wb: set_name(wb, "facility_mode", "colo"), None),
+    "horizon edited to 4 years": (lambda wb: set_name(wb, "horizon_years", 4), None),
+}
+
+
+@pytest.fixture(scope="module")
+def recalculated(soffice, tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("faults")
+    base = cm.write_workbook(cm.build(cm.load_assumptions()), d / "base.xlsx", created=FIXED)
+    paths = {"untouched": base}
+    for i, (name, (edit, _)) in enumerate(FAULTS.items()):
+        wb = openpyxl.load_workbook(base)
+        edit(wb)
+        paths[name] = d / f"fault{i:02d}.xlsx"
+        wb.save(paths[name])
+    outs = recalculate_many(list(paths.values()), d / "out")
+    return dict(zip(paths, outs, strict=True))
+
+
+def master_check(path: Path) -> tuple[object, set[str]]:
+    """The Cover's master check and the labels of the failing checks."""
+    wb = openpyxl.load_workbook(path, data_only=True)
+    cover = wb["Cover"]
+    master = cover.cell(row_of(cover, "Master check"), 2).value
+    failing = {r[0].value for r in wb["Checks"].iter_rows() if r[6].value == "ERROR"}
+    return master, failing
+
+
+def test_untouched_workbook_is_ok(recalculated):
+    master, failing = master_check(recalculated["untouched"])
+    assert master == "OK"
+    assert failing == set()
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_fault_turns_master_check_to_error(recalculated, fault):
+    master, failing = master_check(recalculated[fault])
+    assert master == "ERROR", (fault, failing)
+    expected = FAULTS[fault][1]
+    if expected is not None:
+        assert expected in failing, (fault, failing)
