@@ -244,8 +244,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
     the Comparison cell of another metric in the same column."""
     S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
     c = col_cell
-    pv_cost = f"({c('capex')}+SUMPRODUCT({S('opex', ':')},{S('discount', ':')}))"
-    pv_gh = f"SUMPRODUCT({S('gpu_hours', ':')},{S('discount', ':')})"
+    pv_cost, pv_gh, pv_pf = S("pv_cost"), S("pv_gpu_hours"), S("pv_pflop_hours")
     return {
         "scale_class": f"=LOOKUP({c('gpus')},Scale_min_gpus,Scale_class)",
         "gpus": f"={S('gpus')}",
@@ -277,8 +276,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
         "goodput": f"={S('goodput')}",
         "cost_per_effective_gpu_hour": f'=IF(OR({c("cost_per_gpu_hour")}="",{c("goodput")}=0),"",'
         f"{c('cost_per_gpu_hour')}/{c('goodput')})",
-        "cost_per_pflop_hour": f'=IF({pv_gh}*{c("goodput")}*{S("mfu")}*{S("tflops_bf16")}=0,"",'
-        f"{pv_cost}/({pv_gh}*{c('goodput')}*{S('mfu')}*{S('tflops_bf16')}/1000))",
+        "cost_per_pflop_hour": f'=IF({pv_pf}=0,"",{pv_cost}/{pv_pf})',
     }
 
 

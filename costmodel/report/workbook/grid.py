@@ -74,6 +74,9 @@ class Styles:
         self.label = wb.add_format({"valign": "top"})
         self.label_bold = wb.add_format({"bold": True, "valign": "top"})
         self.unit = wb.add_format({"italic": True, "font_color": "#595959", "valign": "top"})
+        self.unit_wrap = wb.add_format(
+            {"italic": True, "font_color": "#595959", "valign": "top", "text_wrap": True}
+        )
         self.path = wb.add_format({"font_color": "#7F7F7F", "font_size": 8, "valign": "top"})
         self.error = wb.add_format({"bold": True, "font_color": "#9C0006", "bg_color": "#FFC7CE"})
         self.text = wb.add_format({"text_wrap": False})

@@ -201,14 +201,16 @@ class Sheet:
             validate(ws, r, 1, path)
         else:
             ws.write_formula(r, 1, value_formula, st.cell(kind, BLACK), q.value)
-        ws.write_string(r, 2, unit_for(base, self.cur, q.unit), st.unit)
+        unit = unit_for(base, self.cur, q.unit)
+        ws.write_string(r, 2, unit, st.unit_wrap)
         for c, v in ((3, q.low), (4, q.high)):
             if v is not None:
                 ws.write_number(r, c, v, st.cell(kind, BLACK))
         ws.write_string(r, PATH_COL, path, st.path)
         ws.write_string(r, SOURCE_COL, q.source or "", st.wrap)
         ws.write_string(r, NOTE_COL, q.note or "", st.wrap)
-        ws.set_row(r, 15 * text_lines(q.source or "", q.note or ""))
+        lines = max(text_lines(q.source or "", q.note or ""), text_lines(unit, width=30))
+        ws.set_row(r, 15 * lines)
         self.row += 1
         return r
 
@@ -219,7 +221,7 @@ def write_inputs(
     """Write the Inputs sheet; ``value_of_gpu_hour`` is each tier's engine input
     ``price_per_gpu_hour`` (the cached value of the tier's "value used" row)."""
     ws = wb.add_worksheet(SHEET)
-    for c, width in enumerate((46, 16, 24, 12, 12, 30, 60, 50)):
+    for c, width in enumerate((46, 18, 30, 12, 12, 30, 60, 50)):
         ws.set_column(c, c, width)
     ws.freeze_panes(2, 1)
     ws.write_string(0, 0, "Inputs: every assumption of the model (blue = input)", st.title)
@@ -250,6 +252,7 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
     for label, value, defined, unit in rows:
         ws.write_string(s.row, 0, label, st.label)
         ws.write_string(s.row, 1, value, st.input("text"))
+        validate(ws, s.row, 1, defined.split("_")[-1])
         ws.write_string(s.row, 2, unit, st.unit)
         s.define(defined, s.row, 1)
         s.row += 1

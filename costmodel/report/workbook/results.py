@@ -30,6 +30,16 @@ def _num(ws, r: int, c: int, v: Any, fmt) -> None:
         ws.write_number(r, c, float(v), fmt)
 
 
+def readable(path: str) -> str:
+    """A tornado input's readable label: ``tiers.tens.network.share`` ->
+    "network share of hardware capex (tens)"."""
+    from costmodel.report.workbook.inputs import split_path
+    from costmodel.report.workbook.labels import label_for
+
+    base, qualifier = split_path(path)
+    return label_for(base) + (f" ({qualifier})" if qualifier else "")
+
+
 def _banner(ws, st: Styles, title: str, note: str) -> int:
     ws.write_string(0, 0, title, st.title)
     ws.write_string(1, 0, note, st.wrap_italic)
@@ -159,7 +169,7 @@ def write_sensitivity_sheet(
         first = at + 1
         for k, pos in enumerate(top):
             row = tornado.iloc[pos]
-            ws.write_string(first + k, 1, str(row["input"]), st.text)
+            ws.write_string(first + k, 1, readable(str(row["input"])), st.text)
             ws.write_number(
                 first + k, 2, float(row["at_low"] - row["base"]), st.cell("money", ENGINE)
             )

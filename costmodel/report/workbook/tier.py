@@ -24,6 +24,7 @@ from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
 from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles
 from costmodel.report.workbook.inputs import SERVER_FIELDS, InputsMap
+from costmodel.report.workbook.labels import label_for
 
 HOURS = "hours_per_month"
 OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
@@ -156,7 +157,7 @@ TIER_LINKS = (
     ("rack_kw", "rack_kw", "kW/rack", "number"),
     ("staff_fte", "staff_fte", "FTE", "number"),
     ("utilization", "operations.utilization", "fraction", "pct2"),
-    ("maintenance_rate", "operations.maintenance_rate", "of hardware capex/yr", "pct2"),
+    ("maintenance_rate", "operations.maintenance_rate", "of HW capex/yr", "pct2"),
     ("insurance_rate", "operations.insurance_rate", "of capex/yr", "pct2"),
     ("staff_cost_per_fte", "operations.staff_cost_per_fte", "{cur}/FTE-year", "money"),
     ("staff_escalation", "operations.staff_escalation", "per year", "pct2"),
@@ -172,8 +173,6 @@ TIER_LINKS = (
 
 def tier_inputs(x: Tier) -> None:
     """Green links to the tier's column of the Inputs sheet."""
-    from costmodel.report.workbook.labels import label_for
-
     cs = x.cs
     cs.heading("Tier inputs (links to Inputs)")
     for key, value in (("server", x.t.server), ("cooling", x.t.cooling)):
@@ -203,7 +202,7 @@ def lookups(x: Tier) -> None:
         key = keys.get(f, f)
         kind = "pct2" if f == "idle_fraction" else "number"
         formula = f"=INDEX(Srv_{f},MATCH({{$server}},Srv_id,0))"
-        cs.const(key, f"server: {f.replace('_', ' ')}", units[f], formula, ti[key], kind)
+        cs.const(key, f"catalogue: {label_for(f)}", units[f], formula, ti[key], kind)
     cool = "MATCH({$cooling},Cool_id,0)"
     max_rack = x.a.facility.max_rack_kw[x.t.cooling].value
     cs.const("pue", "PUE of the cooling type", "ratio", f"=INDEX(Cool_pue,{cool})", ti["pue"])
@@ -593,6 +592,19 @@ def discounting(x: Tier) -> None:
     cs.series(
         "disc_fcf", "discounted free cash flow", x.cur, "={fcf}*{discount}", fcf * df, total=True
     )
+    pv_cost = float(np.sum(r.flows["opex"][0] * df)) + x.met["capex"]
+    pv_gh = float(np.sum(r.flows["gpu_hours"][0] * df))
+    pflop = pv_gh * x.met["goodput"] * x.ti["mfu"] * x.ti["tflops_bf16"] / 1000
+    rows = (
+        ("pv_cost", "present value of capex and opex", x.cur,
+         "=SUMPRODUCT({capex_t:},{discount:})+SUMPRODUCT({opex:},{discount:})", pv_cost),
+        ("pv_gpu_hours", "present value of GPU-hours (discounted)", "GPU-h",
+         "=SUMPRODUCT({gpu_hours:},{discount:})", pv_gh),
+        ("pv_pflop_hours", "discounted PFLOP-hours = GPU-h x goodput x MFU x TFLOPS / 1000",
+         "PFLOP-h", "={$pv_gpu_hours}*{$goodput}*{$mfu}*{$tflops_bf16}/1000", pflop),
+    )  # fmt: skip
+    for key, label, unit, formula, value in rows:
+        cs.const(key, label, unit, formula, value, "money" if unit == x.cur else "number")
     cum = np.cumsum(fcf)
     paid_any = np.maximum.accumulate(((cum >= 0) & (m >= 1)).astype(float))
     first = paid_any - np.concatenate([[0.0], paid_any[:-1]])

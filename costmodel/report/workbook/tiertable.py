@@ -128,8 +128,7 @@ class TierRows:
                 s.sources.append((f"tiers.{t}.{key}", quantities[j], here(r, c)))
             if how == "text":
                 ws.write_string(r, c, value, st.input("text"))
-                if key in ("server", "cooling"):
-                    validate(ws, r, c, key)
+                validate(ws, r, c, key)
             elif how == "input":
                 ws.write_number(r, c, value, st.input(kind))
                 self._validate_number(key, r, c)

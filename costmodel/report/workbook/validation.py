@@ -39,9 +39,28 @@ RULES: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 
 
+TEXT = {
+    "validate": "length",
+    "criteria": "<=",
+    "value": 255,
+    "input_message": "Free text, shown in the workbook and memo; not used in formulas.",
+}
+RULES |= {
+    "revenue.mode": {"validate": "list", "source": ["rental", "avoided_cloud"],
+                     "input_message": "rental or avoided_cloud."},
+    "cloud_term": {"validate": "list", "source": ["on_demand", "reserved"],
+                   "input_message": "on_demand or reserved."},
+    "currency": {"validate": "length", "criteria": "==", "value": 3,
+                 "input_message": "ISO 4217 currency code, e.g. CNY."},
+    **dict.fromkeys(("label", "name", "fabric", "kind", "scheduler", "description"), TEXT),
+}  # fmt: skip
+
+
 def rule_for(path: str) -> dict[str, Any]:
-    """The validation of the input at dotted ``path`` (non-negative if not listed)."""
-    return RULES.get(path.split(".")[-1], NON_NEGATIVE)
+    """The validation of the input at dotted ``path`` (by its last two parts, then
+    its last part; non-negative if not listed)."""
+    parts = path.split(".")
+    return RULES.get(".".join(parts[-2:]), RULES.get(parts[-1], NON_NEGATIVE))
 
 
 def validate(ws: Any, row: int, col: int, path: str, rule: dict[str, Any] | None = None) -> None:

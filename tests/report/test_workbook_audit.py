@@ -1,0 +1,172 @@
+"""What a model auditor checks without recalculating: readable, validated inputs;
+no machine paths; short, portable formulas; units in the model currency."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.utils import range_boundaries
+
+import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from tests.paths import HAND, ROOT
+
+FIXED = datetime(2026, 1, 1)
+MAX_FORMULA = 200
+CASES = {
+    "default": lambda: cm.load_assumptions(),
+    "hand": lambda: cm.load_assumptions(HAND),
+    **{
+        f"overlay-{p.stem}": (lambda p=p: cm.load_assumptions(default_assumptions_dir(), p))
+        for p in sorted(scenarios_dir().glob("*.yaml"))
+    },
+}
+
+
+@pytest.fixture(scope="module", params=list(CASES))
+def book(request, tmp_path_factory) -> tuple[cm.Model, openpyxl.Workbook, Path]:
+    model = cm.build(CASES[request.param]())
+    path = tmp_path_factory.mktemp("audit") / "m.xlsx"
+    cm.write_workbook(model, path, created=FIXED)
+    return model, openpyxl.load_workbook(path), path
+
+
+def formulas(wb):
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and c.value.startswith("="):
+                    yield ws, c
+
+
+def test_no_machine_paths(book, tmp_path):
+    """No string names a directory of the machine that wrote the file."""
+    _, wb, path = book
+    roots = {str(ROOT), str(default_assumptions_dir()), str(Path.home()), str(path.parent)}
+    absolute = re.compile(r"(^|[\s(])(/[\w.-]+){2,}|[A-Za-z]:\\")
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str):
+                    assert not any(r in c.value for r in roots), (ws.title, c.coordinate)
+                    assert not absolute.search(c.value), (ws.title, c.coordinate, c.value)
+
+
+def test_formulas_are_short_and_portable(book):
+    """At most 200 characters; no OFFSET/INDIRECT; no cell refers to itself."""
+    _, wb, _ = book
+    ref = re.compile(r"(?<![A-Za-z_!'])\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?")
+    for ws, c in formulas(wb):
+        f = c.value
+        assert len(f) <= MAX_FORMULA, (ws.title, c.coordinate, len(f))
+        assert "OFFSET(" not in f and "INDIRECT(" not in f
+        for m in ref.finditer(re.sub(r"'[^']*'![$A-Z0-9:]+|\w+![$A-Z0-9:]+|\"[^\"]*\"", "", f)):
+            a = f"{m.group(1)}{m.group(2)}"
+            b = f"{m.group(3)}{m.group(4)}" if m.group(3) else a
+            lo_c, lo_r, hi_c, hi_r = range_boundaries(f"{a}:{b}")
+            assert not (lo_c <= c.column <= hi_c and lo_r <= c.row <= hi_r), (
+                f"{ws.title}!{c.coordinate} refers to itself: {f}"
+            )
+
+
+def test_index_never_over_a_single_cell(book):
+    """Gnumeric rejects INDEX over a one-cell range (a one-SKU catalogue)."""
+    _, wb, _ = book
+    for name in re.findall(r"INDEX\((\w+),", " ".join(c.value for _, c in formulas(wb))):
+        ((_, ref),) = wb.defined_names[name].destinations
+        lo_c, lo_r, hi_c, hi_r = range_boundaries(ref.replace("$", ""))
+        assert (hi_c - lo_c + 1) * (hi_r - lo_r + 1) >= 2, name
+
+
+def test_inputs_have_label_unit_and_validation(book):
+    """Every blue input cell has data validation; every row holding one has a
+    readable label (not a dotted path) and a unit."""
+    _, wb, _ = book
+    ws = wb["Inputs"]
+    validated = set()
+    for dv in ws.data_validations.dataValidation:
+        for rng in dv.sqref.ranges:
+            lo_c, lo_r, hi_c, hi_r = rng.bounds
+            validated |= {(r, c) for r in range(lo_r, hi_r + 1) for c in range(lo_c, hi_c + 1)}
+    blue = [
+        c
+        for row in ws.iter_rows()
+        for c in row
+        if c.value is not None
+        and c.font.color is not None
+        and str(c.font.color.rgb).endswith("0000FF")
+        and not (isinstance(c.value, str) and c.value.startswith("="))
+    ]
+    assert len(blue) > 50
+    # table keys (cooling and server ids) are blue text in column A: they name rows
+    missing = [c.coordinate for c in blue if (c.row, c.column) not in validated and c.column > 1]
+    assert missing == []
+    tier_head = next(r[0].row for r in ws.iter_rows() if r[0].value == "tier")
+    for c in blue:
+        if c.column == 1:
+            continue
+        label = ws.cell(c.row, 1).value
+        assert label and "." not in label.split(" (")[0], (c.coordinate, label)
+        if c.row > tier_head or c.column == 2:
+            unit = ws.cell(c.row, 2 if c.row > tier_head else 3).value
+            assert unit, (c.coordinate, label)
+
+
+def test_horizon_is_structure_not_an_input(book):
+    model, wb, _ = book
+    sheet, ref = next(iter(wb.defined_names["horizon_years"].destinations))
+    c = wb[sheet][ref.replace("$", "")]
+    assert c.value == model.assumptions.horizon_years
+    assert not str(c.font.color.rgb if c.font.color else "").endswith("0000FF")
+    assert c.protection.locked
+
+
+def test_tier_labels_follow_the_gpu_count(book):
+    model, wb, _ = book
+    ws = wb["Inputs"]
+    row = next(
+        r for r in ws.iter_rows() if r[0].value == "label from the live GPU count and server"
+    )
+    cells = [c for c in row[2 : 2 + len(model.tiers)]]
+    assert all(c.value.startswith("=") and "LOOKUP(" in c.value for c in cells)
+
+
+def test_units_name_the_currency(book):
+    model, wb, _ = book
+    cur = model.assumptions.currency
+    for t in model.tiers:
+        units = {r[1].value for r in wb[t].iter_rows(max_col=2)}
+        assert "money" not in units and cur in units
+    comp = wb["Comparison"]
+    units = {r[0].value: r[1].value for r in comp.iter_rows(min_row=4, max_col=2)}
+    assert units["Levelized cost per GPU-hour"] == f"{cur}/GPU-h"
+    pflop = [u for label, u in units.items() if label and "PFLOP" in label]
+    assert pflop == [f"{cur}/PFLOP-h"]
+
+
+def test_master_check_is_never_an_error_value(book):
+    """Every fail flag on the Checks sheet is wrapped in IFERROR; the master check too."""
+    _, wb, _ = book
+    ws = wb["Checks"]
+    flags = [r[5].value for r in ws.iter_rows(min_row=6) if isinstance(r[5].value, str)]
+    per_check = [f for f in flags if not f.startswith(("=SUM(", "=$"))]
+    assert len(per_check) > 40
+    assert all(f.startswith("=IFERROR(") for f in per_check)
+    sheet, ref = next(iter(wb.defined_names["master_check"].destinations))
+    assert wb[sheet][ref.replace("$", "")].value.startswith("=IFERROR(")
+
+
+def test_tornado_labels_sit_at_the_low_end(tmp_path):
+    model = cm.build(cm.load_assumptions())
+    analysis = cm.analyze(model, draws=0, seed=1)
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED, analysis=analysis)
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+    bars = [c for c in charts if '<c:barDir val="bar"/>' in c]
+    assert bars and all('<c:tickLblPos val="low"/>' in c for c in bars)
