@@ -154,3 +154,21 @@ def test_fault_turns_master_check_to_error(recalculated, fault):
     expected = FAULTS[fault][1]
     if expected is not None:
         assert expected in failing, (fault, failing)
+
+
+def test_engine_result_sheets_turn_stale_when_an_input_changes(soffice, tmp_path):
+    """The Sensitivity sheet's stamp reads "current" as built and "STALE" once an
+    input that moves a headline result is edited (the master check stays OK: a
+    changed input is not an error)."""
+    model = cm.build(cm.load_assumptions())
+    analysis = cm.analyze(model, draws=0)
+    base = cm.write_workbook(model, tmp_path / "built.xlsx", created=FIXED, analysis=analysis)
+    wb = openpyxl.load_workbook(base)
+    set_name(wb, "power_price_per_kwh", 0.9)
+    edited = tmp_path / "edited.xlsx"
+    wb.save(edited)
+    built_out, edited_out = recalculate_many([base, edited], tmp_path / "out")
+    for path, status in ((built_out, "current"), (edited_out, "STALE")):
+        book = openpyxl.load_workbook(path, data_only=True)
+        assert book["Sensitivity"]["A4"].value == status
+        assert master_check(path)[0] == "OK"

@@ -170,3 +170,19 @@ def test_tornado_labels_sit_at_the_low_end(tmp_path):
         charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
     bars = [c for c in charts if '<c:barDir val="bar"/>' in c]
     assert bars and all('<c:tickLblPos val="low"/>' in c for c in bars)
+
+
+def test_calculation_sheets_protected_inputs_unlocked(book):
+    """Calculation sheets are protected without a password; input cells are unlocked."""
+    model, wb, _ = book
+    for name in (*model.tiers, "IRR", "Annual", "Comparison", "Checks"):
+        assert wb[name].protection.sheet, name
+        assert not wb[name].protection.password, name
+    ws = wb["Inputs"]
+    blue = [
+        c
+        for row in ws.iter_rows()
+        for c in row
+        if c.font.color is not None and str(c.font.color.rgb).endswith("0000FF")
+    ]
+    assert blue and not any(c.protection.locked for c in blue)

@@ -25,11 +25,20 @@ from xlsxwriter.workbook import Workbook
 from costmodel.core.engine import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model
+from costmodel.inputs.loader import fingerprint
 from costmodel.report import output as atomic
 from costmodel.report.format import unit_label
 from costmodel.report.workbook.checks import write_checks
 from costmodel.report.workbook.cover import write_cover
-from costmodel.report.workbook.grid import BLACK, GREEN, KIND_FORMAT, CalcSheet, Styles, excel_value
+from costmodel.report.workbook.grid import (
+    BLACK,
+    GREEN,
+    KIND_FORMAT,
+    CalcSheet,
+    Styles,
+    excel_value,
+    protect,
+)
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
 from costmodel.report.workbook.results import (
@@ -146,11 +155,12 @@ def _build(
     _annual(wb, st, model, sheets)
     comp_cells = _comparison(wb, st, model, sheets, irr_starts)
     if analysis is not None:
+        fp = fingerprint(a)
         if analysis.scenarios is not None:
-            write_scenarios_sheet(wb, st, analysis.scenarios)
-        write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even)
+            write_scenarios_sheet(wb, st, analysis.scenarios, fp)
+        write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even, fp)
         if analysis.monte_carlo is not None:
-            write_montecarlo_sheet(wb, st, analysis.monte_carlo)
+            write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp)
     write_checks(wb, st, model, sheets, comp_cells)
     write_cover(cover, st, model, created, comp_cells, analysis)
 
@@ -219,6 +229,7 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
             r += 1
         r += 1
     ws.set_landscape()
+    protect(ws)
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
     ws.repeat_rows(2)
@@ -320,6 +331,7 @@ def _comparison(
     ws.freeze_panes(3, 2)
     _charts(wb, ws, model, sheets, row_of, first_row + len(SUMMARY_COLUMNS) + 2)
     ws.set_landscape()
+    protect(ws)
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
     return cells

@@ -28,7 +28,7 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core.model import Model
 from costmodel.inputs.schema import ASSET_CLASSES
-from costmodel.report.workbook.grid import BLACK, CalcSheet, Styles
+from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, protect
 from costmodel.report.workbook.inputs import (
     COOLING_FIELDS,
     MODES,
@@ -171,7 +171,9 @@ def write_checks(
     wb.define_name("master_check", f"=Checks!{xl_rowcol_to_cell(r + 1, 6, True, True)}")
     ws.conditional_format(5, 6, r + 1, 6, {"type": "cell", "criteria": "==",
                           "value": '"ERROR"', "format": st.error})  # fmt: skip
+    _stamp(wb, ck, model, comp, r + 3)
     ws.freeze_panes(5, 1)
+    protect(ws)
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
     return counts
@@ -353,3 +355,32 @@ def _table_rules(model: Model) -> list[Rule]:
         out.append(Rule(f"{what}: {label_for(path)} {describe(path)} (cells breaking it)",
                         bad, 0, describe(path), f"{bad}=0"))  # fmt: skip
     return out
+
+
+STAMP_METRICS = ("npv", "capex", "cost_per_gpu_hour")
+
+
+def _stamp(wb: Workbook, ck: ChecksSheet, model: Model, comp: dict, r: int) -> None:
+    """Not a check: the headline results at the build (values) beside their live
+    formulas; ``engine_results_status`` reads STALE once they differ, which marks
+    the engine-valued sheets (Scenarios, Sensitivity, Monte Carlo) as out of date."""
+    ws, st = ck.ws, ck.st
+    ws.write_string(r, 0, "Stamp of the engine results (not a check)", st.h2)
+    ws.write_string(r + 1, 0, "headline result", st.header)
+    ws.write_string(r + 1, 1, "at the build", st.header)
+    ws.write_string(r + 1, 2, "now", st.header)
+    summary = model.summary()
+    first = r = r + 2
+    for t in model.tiers:
+        for metric in STAMP_METRICS:
+            ws.write_string(r, 0, f"{metric}: {t}", st.label)
+            value = float(summary.loc[t, metric])
+            ws.write_number(r, 1, value, st.cell("money2", "#7F7F7F"))
+            ws.write_formula(r, 2, f"={comp[(t, metric)]}", st.cell("money2", GREEN), value)
+            r += 1
+    b = f"$B${first + 1}:$B${r}"
+    c = f"$C${first + 1}:$C${r}"
+    ws.write_string(r, 0, "engine results (Scenarios, Sensitivity, Monte Carlo)", st.label_bold)
+    moved = f"SUMPRODUCT(({c}-{b})^2)<=check_tolerance^2*SUMPRODUCT({b}^2)"
+    ws.write_formula(r, 2, f'=IFERROR(IF({moved},"current","STALE"),"STALE")', st.ok, "current")
+    wb.define_name("engine_results_status", f"=Checks!$C${r + 1}")

@@ -126,6 +126,9 @@ def _recommended(ws: Any, st: Styles, analysis: Analysis | None, r: int) -> int:
     if analysis is None or analysis.recommend is None or analysis.recommend.empty:
         return r
     ws.write_string(r, 0, "Recommended tier per workload (engine, at the build's inputs)", st.h1)
+    ws.write_formula(r, 1, "=engine_results_status", st.ok, "current")
+    ws.conditional_format(r, 1, r, 1, {"type": "cell", "criteria": "==", "value": '"STALE"',
+                                       "format": st.error})  # fmt: skip
     r += 1
     rec = analysis.recommend
     chosen = rec[rec["recommended"]] if "recommended" in rec else rec.iloc[0:0]

@@ -272,3 +272,13 @@ class CalcSheet:
 
 def col_name(col: int) -> str:
     return xl_col_to_name(col)
+
+
+#: sheet protection without a password: formulas cannot be typed over by accident,
+#: rows and columns can still be resized, and anyone can unprotect the sheet
+PROTECTION = {"format_columns": True, "format_rows": True}
+
+
+def protect(ws: Worksheet) -> None:
+    """Protect a calculation sheet (no password)."""
+    ws.protect("", PROTECTION)

@@ -20,7 +20,7 @@ from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
 from costmodel.core.model import Model
-from costmodel.report.workbook.grid import BLACK, CalcSheet, Styles
+from costmodel.report.workbook.grid import BLACK, CalcSheet, Styles, protect
 
 SHEET = "IRR"
 BISECT_STEPS = 64
@@ -193,6 +193,7 @@ def write_irr_sheet(
         )
         out[t] = f"{SHEET}!{xl_rowcol_to_cell(res_row, c_lo, row_abs=True, col_abs=True)}"
     ws.freeze_panes(head + 1, 2)
+    protect(ws)
     return out
 
 

@@ -40,10 +40,19 @@ def readable(path: str) -> str:
     return label_for(base) + (f" ({qualifier})" if qualifier else "")
 
 
-def _banner(ws, st: Styles, title: str, note: str) -> int:
+def _banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:
+    """Title, what the numbers are, and (with the build's ``fingerprint``) a stale
+    mark: a formula reading "STALE" once a headline result no longer matches the
+    one these engine values were computed with (see the Checks sheet's stamp)."""
     ws.write_string(0, 0, title, st.title)
     ws.write_string(1, 0, note, st.wrap_italic)
-    return 3
+    if not fingerprint:
+        return 3
+    ws.write_string(2, 0, f"Computed for the inputs with fingerprint {fingerprint}", st.unit)
+    ws.write_formula(3, 0, "=engine_results_status", st.ok, "current")
+    ws.conditional_format(3, 0, 3, 0, {"type": "cell", "criteria": "==", "value": '"STALE"',
+                                       "format": st.error})  # fmt: skip
+    return 5
 
 
 def _frame(ws, st: Styles, r: int, df: pd.DataFrame, kind_of) -> int:
@@ -71,7 +80,7 @@ def _mc_kind(column: str) -> str:
     return "money2" if column.startswith("cost_per") else "money"
 
 
-def write_scenarios_sheet(wb: Workbook, st: Styles, result) -> None:
+def write_scenarios_sheet(wb: Workbook, st: Styles, result, fingerprint: str = "") -> None:
     """Scenario x tier headline metrics, the change against the base, and each
     overlay's contents. ``result`` is a :class:`costmodel.analysis.scenarios.CompareResult`."""
     ws = wb.add_worksheet("Scenarios")
@@ -86,6 +95,7 @@ def write_scenarios_sheet(wb: Workbook, st: Styles, result) -> None:
         f"Computed by the engine for the scenarios listed ({names}) when this file was "
         "written; these cells are values, not formulas, and do not follow the Inputs sheet "
         "(which holds the base).",
+        fingerprint,
     )
     ws.write_string(r, 0, "scenario", st.header)
     ws.write_string(r, 1, "tier", st.header)
@@ -121,7 +131,11 @@ def write_scenarios_sheet(wb: Workbook, st: Styles, result) -> None:
 
 
 def write_sensitivity_sheet(
-    wb: Workbook, st: Styles, tornado: pd.DataFrame, break_even: pd.DataFrame
+    wb: Workbook,
+    st: Styles,
+    tornado: pd.DataFrame,
+    break_even: pd.DataFrame,
+    fingerprint: str = "",
 ) -> None:
     """Tornado table and chart per tier (the 12 largest swings), and the
     break-even table."""
@@ -137,6 +151,7 @@ def write_sensitivity_sheet(
         f"Sensitivity: {metric} with one input at its low or high",
         "Computed by the engine when this file was written (one input at a time, every other "
         "input at its value); values, not formulas.",
+        fingerprint,
     )
     cols = [("tier", "tier"), ("input", "input"), ("unit", "unit"), ("value", "value"),
             ("low", "low"), ("high", "high"), ("base", f"{metric}, base"),
@@ -199,7 +214,7 @@ def write_sensitivity_sheet(
     ws.fit_to_pages(1, 0)
 
 
-def write_montecarlo_sheet(wb: Workbook, st: Styles, mc) -> None:
+def write_montecarlo_sheet(wb: Workbook, st: Styles, mc, fingerprint: str = "") -> None:
     """Percentile table per tier and an NPV histogram per tier."""
     ws = wb.add_worksheet("Monte Carlo")
     ws.set_column(0, 0, 30)
@@ -211,6 +226,7 @@ def write_montecarlo_sheet(wb: Workbook, st: Styles, mc) -> None:
         f"Computed by the engine when this file was written, with seed {mc.seed}: every "
         "input with low/high drawn from its distribution (triangular unless stated); "
         "values, not formulas. The same seed gives the same numbers.",
+        fingerprint,
     )
     r = _frame(ws, st, r, mc.summary.reset_index(), _mc_kind)
     r += 1

@@ -22,7 +22,7 @@ from costmodel.core.finance import depreciation_annual
 from costmodel.core.model import Model
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
-from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles
+from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, protect
 from costmodel.report.workbook.inputs import SERVER_FIELDS, InputsMap
 from costmodel.report.workbook.labels import label_for
 
@@ -106,6 +106,7 @@ def write_tier_sheet(
         block(x)
     # print: A4 landscape, about a year of months per page, titles repeated
     ws.set_landscape()
+    protect(ws)
     ws.set_paper(9)
     ws.set_print_scale(55)
     ws.repeat_rows(0, cs.rows["last"])
