@@ -8,7 +8,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from costmodel.core.engine import SUMMARY_COLUMNS
 from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model
 from costmodel.inputs.loader import assumption_files, fingerprint
@@ -109,7 +108,8 @@ def _headline(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
     ws.write_string(r, 1 + len(model.tiers), "unit", st.header)
     r += 1
     summary = model.summary()
-    for metric in (m for m in COVER_METRICS if m in SUMMARY_COLUMNS):
+    carried = {m for _, m in comp}
+    for metric in (m for m in COVER_METRICS if m in carried):
         meta = METRICS[metric]
         ws.write_string(r, 0, meta.label, st.label)
         for j, t in enumerate(model.tiers):

@@ -47,6 +47,15 @@ _PCT = {
     "idle_fraction",
 }
 
+#: tier-overridable inputs the workbook carries as live formulas (spec v1); the
+#: spec-v2 ones (timeline, repair downtime) land with the v2 rows
+V2_KEYS = {"repair_hours", "build_months", "ramp_months"}
+TIER_OVERRIDES = {
+    section: tuple(k for k in keys if k not in V2_KEYS)
+    for section, keys in _OVERRIDABLE.items()
+    if section in ("operations", "revenue", "reliability")
+}
+
 SCALARS = [
     ("finance", "discount_rate"),
     ("finance", "tax_rate"),
@@ -54,9 +63,7 @@ SCALARS = [
     ("power", "escalation"),
     ("power", "aux_power_fraction"),
     ("facility", "colocation_per_kw_month"),
-    *[("operations", k) for k in _OVERRIDABLE["operations"]],
-    *[("revenue", k) for k in _OVERRIDABLE["revenue"]],
-    *[("reliability", k) for k in _OVERRIDABLE["reliability"]],
+    *[(section, k) for section, keys in TIER_OVERRIDES.items() for k in keys],
 ]
 CLOUD_FIELDS = ("cloud_on_demand_per_gpu_hour", "cloud_reserved_per_gpu_hour")
 SERVER_FIELDS = (

@@ -270,8 +270,12 @@ def capex_and_capacity(x: Tier) -> None:
          "={$capex_servers}+{$capex_network}+{$capex_storage}", met["capex_hardware"], "money"),
         ("it_kw", "IT load = servers x power x (1 + aux)", "kW",
          "={$servers}*{$server_power_kw}*(1+power_aux_power_fraction)", met["it_kw"], "number"),
-        ("racks", "racks = ceiling(IT kW / rack kW)", "racks",
-         "=ROUNDUP({$it_kw}/{$rack_kw}-1E-9,0)", met["racks"], "count"),
+        ("servers_per_rack", "servers per rack = floor(rack kW / (server kW x (1 + aux)))",
+         "servers", "=ROUNDDOWN({$rack_kw}/({$server_power_kw}*(1+power_aux_power_fraction))"
+         "+1E-9,0)", met["servers_per_rack"], "count"),
+        ("racks", "racks of whole servers = ceiling(servers / servers per rack)", "racks",
+         "=IF({$servers_per_rack}=0,0,ROUNDUP({$servers}/{$servers_per_rack},0))",
+         x.model.summary().loc[x.tier, "racks"], "count"),
         ("capex_facility", "capex: facility = IT kW x build cost (if building)", cur,
          "={$it_kw}*{$build_cost_per_kw}*{$build_flag}", met["capex_facility"], "money"),
         ("capex_total", "capex: total", cur, "={$capex_hardware}+{$capex_facility}",
@@ -606,20 +610,24 @@ def discounting(x: Tier) -> None:
     )  # fmt: skip
     for key, label, unit, formula, value in rows:
         cs.const(key, label, unit, formula, value, "money" if unit == x.cur else "number")
-    cum = np.cumsum(fcf)
-    paid_any = np.maximum.accumulate(((cum >= 0) & (m >= 1)).astype(float))
-    first = paid_any - np.concatenate([[0.0], paid_any[:-1]])
-    cs.reserve("paid_any")
+    # payback (spec 8, v2): from the first month after which the cumulative cash
+    # without the terminal value stays >= 0 through month M
+    cash = np.cumsum(fcf - r.flows["terminal_value"][0])
+    stays = np.array([float(mm >= 1 and bool(np.all(cash[mm:] >= 0))) for mm in m])
+    cs.reserve("cum_cash")
+    cs.series("cum_cash", "cumulative cash without the terminal value", x.cur,
+              "={cum_cash<}+{fcf}-{terminal}", cash)  # fmt: skip
     cs.series(
-        "paid_any",
-        "flag: cumulative cash has turned non-negative",
+        "paid_back",
+        "flag: cumulative cash stays >= 0 from here to month M",
         "flag",
-        "=MAX({paid_any<},({cum_fcf}>=0)*{ops})",
-        paid_any,
+        '=(COUNTIF({cum_cash}:{cum_cash@M},"<0")=0)*{ops}',
+        stays,
         "flag",
     )
+    first = stays - np.concatenate([[0.0], stays[:-1]])
     cs.series(
-        "payback_flag", "flag: payback month", "flag", "={paid_any}-{paid_any<}", first, "flag"
+        "payback_flag", "flag: payback month", "flag", "={paid_back}-{paid_back<}", first, "flag"
     )
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from costmodel.core.units import scale_class
-from costmodel.inputs.params import _OVERRIDABLE
 from costmodel.report.workbook.grid import BLACK
 from costmodel.report.workbook.labels import label_for, unit_for
 from costmodel.report.workbook.validation import gpus_rule, validate
@@ -24,7 +23,13 @@ Cell = tuple[str, Any, str]
 def write_tier_table(
     s: Sheet, tiers: list[str], value_of_gpu_hour: dict[str, float], out: InputsMap
 ) -> None:
-    from costmodel.report.workbook.inputs import TIER_FIELDS, _dotted_attr, _q, kind_for
+    from costmodel.report.workbook.inputs import (
+        TIER_FIELDS,
+        TIER_OVERRIDES,
+        _dotted_attr,
+        _q,
+        kind_for,
+    )
 
     ws, st, a = s.ws, s.st, s.a
     s.section("Tiers (one column per tier; black = linked to the global input)")
@@ -49,7 +54,7 @@ def write_tier_table(
         kind = "count" if key == "gpus" else kind_for(key)
         cells = [("input", _q(v).value if _q(v) else v, kind) for v in values]
         rows.add(key, cells, [_q(v) for v in values])
-    for section, keys in _OVERRIDABLE.items():
+    for section, keys in TIER_OVERRIDES.items():
         glob = getattr(a, section)
         for key in keys:
             own = [_dotted_attr(T[t], f"{section}.{key}") for t in tiers]
