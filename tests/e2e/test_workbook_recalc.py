@@ -16,11 +16,11 @@ import pytest
 import xlsxwriter
 
 import costmodel as cm
-from costmodel.core.engine import SUMMARY_COLUMNS
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from costmodel.report.workbook.book import SUMMARY_COLUMNS
 from tests.paths import HAND
 from tests.support.libreoffice import recalculate, recalculate_many
-from tests.support.workbooks import compare_cached_with_recalculated
+from tests.support.workbooks import compare_cached_with_recalculated, v1_overlays
 
 FIXED = datetime(2026, 1, 1)
 
@@ -28,7 +28,7 @@ CASES = {
     "default": lambda: cm.load_assumptions(),
     **{
         f"overlay-{p.stem}": (lambda p=p: cm.load_assumptions(default_assumptions_dir(), p))
-        for p in sorted(scenarios_dir().glob("*.yaml"))
+        for p in v1_overlays()
     },
     # every depreciation method, losses carried forward, colocation, no terminal value
     "hand-variants": lambda: cm.load_assumptions(

@@ -12,8 +12,9 @@ import pytest
 from openpyxl.utils import range_boundaries
 
 import costmodel as cm
-from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from costmodel.inputs.resources import default_assumptions_dir
 from tests.paths import HAND, ROOT
+from tests.support.workbooks import v1_overlays
 
 FIXED = datetime(2026, 1, 1)
 MAX_FORMULA = 200
@@ -22,7 +23,7 @@ CASES = {
     "hand": lambda: cm.load_assumptions(HAND),
     **{
         f"overlay-{p.stem}": (lambda p=p: cm.load_assumptions(default_assumptions_dir(), p))
-        for p in sorted(scenarios_dir().glob("*.yaml"))
+        for p in v1_overlays()
     },
 }
 

@@ -54,3 +54,17 @@ def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: fl
                 elif (cached if cached is not None else "") != (new if new is not None else ""):
                     out.mismatches.append(where)
     return out
+
+
+def v1_overlays() -> list[Path]:
+    """The bundled scenario overlays the workbook carries as live formulas: those
+    that switch on no spec-v2 mechanism (the v2 rows land later; until then
+    :func:`costmodel.write_workbook` refuses such models)."""
+    import costmodel as cm
+    from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+
+    return [
+        p
+        for p in sorted(scenarios_dir().glob("*.yaml"))
+        if not cm.build(cm.load_assumptions(default_assumptions_dir(), p)).v2_features()
+    ]
