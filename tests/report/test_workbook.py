@@ -248,8 +248,13 @@ def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(tmp_path):
         want = analysis.monte_carlo.summary.loc[tier]
         assert rows[tier]["npv_p50"] == pytest.approx(want["npv_p50"], rel=1e-12)
         assert rows[tier]["p_npv_positive"] == pytest.approx(want["p_npv_positive"], abs=1e-12)
-    # engine results are values: no formulas on these sheets
+    # engine results are values: the only formula on these sheets is the stale mark
     for ws in (sens, mc):
-        assert not any(
-            isinstance(c.value, str) and c.value.startswith("=") for r in ws.iter_rows() for c in r
-        )
+        formulas = [
+            c.value
+            for r in ws.iter_rows()
+            for c in r
+            if isinstance(c.value, str) and c.value.startswith("=")
+        ]
+        assert formulas == ["=engine_results_status"]
+        assert cm.fingerprint(model.assumptions) in ws["A3"].value

@@ -116,7 +116,10 @@ def _headline(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
             fmt = st.cell(KIND_FORMAT[meta.kind], GREEN)
             value = excel_value(summary.loc[t, metric])
             ws.write_formula(r, 1 + j, f"={comp[(t, metric)]}", fmt, value)
-        ws.write_string(r, 1 + len(model.tiers), metric_unit(metric, model), st.unit)
+        unit = metric_unit(metric, model)
+        if metric == "payback_years":
+            unit += " (empty: not within the horizon)"
+        ws.write_string(r, 1 + len(model.tiers), unit, st.unit)
         r += 1
     return r + 1
 
@@ -126,6 +129,8 @@ def _recommended(ws: Any, st: Styles, analysis: Analysis | None, r: int) -> int:
     if analysis is None or analysis.recommend is None or analysis.recommend.empty:
         return r
     ws.write_string(r, 0, "Recommended tier per workload (engine, at the build's inputs)", st.h1)
+    r += 1
+    ws.write_string(r, 0, "status (STALE once an input moved a result)", st.unit)
     ws.write_formula(r, 1, "=engine_results_status", st.ok, "current")
     ws.conditional_format(r, 1, r, 1, {"type": "cell", "criteria": "==", "value": '"STALE"',
                                        "format": st.error})  # fmt: skip

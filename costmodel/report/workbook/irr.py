@@ -16,6 +16,9 @@ per tier, as :func:`costmodel.core.finance.irr_monthly` does:
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
@@ -26,6 +29,40 @@ SHEET = "IRR"
 BISECT_STEPS = 64
 
 
+@dataclass
+class Layout:
+    """Where the IRR sheet's parts sit: the grid's first row ``r0`` and size ``G``,
+    the NPV and bracket column per tier, the bisection rows."""
+
+    ws: Any
+    st: Styles
+    sheets: dict[str, CalcSheet]
+    trace: dict[str, Any]
+    r0: int = 4
+    col_npv: dict[str, int] = field(default_factory=dict)
+    col_br: dict[str, int] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+    step0: int = 0
+
+    @property
+    def G(self) -> int:
+        return next(iter(self.trace.values())).grid.size
+
+    @property
+    def rate_rng(self) -> str:
+        return f"$B${self.r0 + 1}:$B${self.r0 + self.G}"
+
+
+LABELS = (
+    "roots bracketed (count)",
+    "smallest distance to 0 of a bracket",
+    "chosen interval (1-based)",
+    "lower end",
+    "upper end",
+    "sign of NPV at the lower end",
+)
+
+
 def write_irr_sheet(
     wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
 ) -> dict[str, str]:
@@ -33,9 +70,7 @@ def write_irr_sheet(
     (or an empty string where no root exists)."""
     ws = wb.add_worksheet(SHEET)
     tiers = list(sheets)
-    trace = {t: model.irr_trace(t, BISECT_STEPS) for t in tiers}
-    grid = trace[tiers[0]].grid
-    G = grid.size
+    L = Layout(ws, st, sheets, {t: model.irr_trace(t, BISECT_STEPS) for t in tiers})
     ws.set_column(0, 0, 44)
     ws.set_column(1, 1, 14)
     ws.set_column(2, 2 + 3 * len(tiers), 15)
@@ -47,154 +82,131 @@ def write_irr_sheet(
         "nearest 0 the way the engine does.",
         st.text,
     )
-    head = 3
+    _grid(L)
+    r = L.r0 + L.G + 1
+    ws.write_string(r, 0, "bisection of the bracket nearest 0", st.h1)
+    r += 1
+    for k, label in enumerate(LABELS):
+        ws.write_string(r + k, 0, label, st.label)
+        L.rows[label] = r + k
+    L.step0 = r + len(LABELS) + 1
+    ws.write_string(L.step0 - 1, 0, "step", st.header)
+    out = {t: _bisect(L, j, t) for j, t in enumerate(tiers)}
+    ws.freeze_panes(L.r0, 2)
+    protect(ws)
+    return out
+
+
+def _grid(L: Layout) -> None:
+    """NPV of each tier at each grid rate, and each interval's distance to 0 where
+    NPV changes sign across it."""
+    ws, st, tiers = L.ws, L.st, list(L.sheets)
+    head = L.r0 - 1
     ws.write_string(head, 0, "grid of monthly rates", st.header)
     ws.write_string(head, 1, "rate", st.header)
-    npv = {t: trace[t].npv for t in tiers}
-    col_npv = {t: 2 + j for j, t in enumerate(tiers)}
-    col_br = {t: 2 + len(tiers) + j for j, t in enumerate(tiers)}
+    L.col_npv = {t: 2 + j for j, t in enumerate(tiers)}
+    L.col_br = {t: 2 + len(tiers) + j for j, t in enumerate(tiers)}
     dist_col = 2 + 2 * len(tiers)
     for t in tiers:
-        ws.write_string(head, col_npv[t], f"NPV: {t}", st.header)
-        ws.write_string(head, col_br[t], f"bracket distance: {t}", st.header)
+        ws.write_string(head, L.col_npv[t], f"NPV: {t}", st.header)
+        ws.write_string(head, L.col_br[t], f"bracket distance: {t}", st.header)
     ws.write_string(head, dist_col, "distance of interval to 0", st.header)
-    r0 = head + 1
-    for i, g in enumerate(grid):
-        r = r0 + i
+    first = L.trace[tiers[0]]
+    for i, g in enumerate(first.grid):
+        r = L.r0 + i
         ws.write_number(r, 1, float(g), st.cell("factor", BLACK))
         rate = xl_rowcol_to_cell(r, 1)
-        for t, cs in sheets.items():
+        for t, cs in L.sheets.items():
             f = f"={cs.ref('fcf', '@0', sheet=True)}+NPV({rate},{cs.ref('fcf', ':1', sheet=True)})"
-            ws.write_formula(r, col_npv[t], f, st.cell("money", BLACK), float(npv[t][i]))
+            ws.write_formula(r, L.col_npv[t], f, st.cell("money", BLACK), float(L.trace[t].npv[i]))
     # brackets over intervals i = 0..G-2 (written on the interval's lower row)
-    dist = trace[tiers[0]].distance
-    bracket = {t: trace[t].bracketed for t in tiers}
-    for i in range(G - 1):
-        r = r0 + i
+    for i in range(L.G - 1):
+        r = L.r0 + i
         a, b = xl_rowcol_to_cell(r, 1), xl_rowcol_to_cell(r + 1, 1)
         ws.write_formula(
             r,
             dist_col,
             f"=IF(AND({a}<=0,{b}>=0),0,MIN(ABS({a}),ABS({b})))",
             st.cell("factor", BLACK),
-            float(dist[i]),
+            float(first.distance[i]),
         )
         d = xl_rowcol_to_cell(r, dist_col)
         for t in tiers:
-            fa = xl_rowcol_to_cell(r, col_npv[t])
-            fb = xl_rowcol_to_cell(r + 1, col_npv[t])
+            fa = xl_rowcol_to_cell(r, L.col_npv[t])
+            fb = xl_rowcol_to_cell(r + 1, L.col_npv[t])
             # the interval's distance to 0 where NPV changes sign across it, else empty
             f = f'=IF((SIGN({fa})*SIGN({fb})<=0)*(1-({fa}=0)*({fb}=0))=1,{d},"")'
-            ws.write_formula(
-                r, col_br[t], f, st.cell("factor", BLACK), float(dist[i]) if bracket[t][i] else ""
-            )
+            value = float(first.distance[i]) if L.trace[t].bracketed[i] else ""
+            ws.write_formula(r, L.col_br[t], f, st.cell("factor", BLACK), value)
 
-    # chosen bracket and bisection
-    r = r0 + G + 1
-    ws.write_string(r, 0, "bisection of the bracket nearest 0", st.h1)
-    r += 1
-    out: dict[str, str] = {}
-    rate_rng = f"$B${r0 + 1}:$B${r0 + G}"
-    rows = {}
-    labels = [
-        "roots bracketed (count)",
-        "smallest distance to 0 of a bracket",
-        "chosen interval (1-based)",
-        "lower end",
-        "upper end",
-        "sign of NPV at the lower end",
-    ]
-    for k, label in enumerate(labels):
-        ws.write_string(r + k, 0, label, st.label)
-        rows[label] = r + k
-    step0 = r + len(labels) + 1
-    ws.write_string(step0 - 1, 0, "step", st.header)
-    for j, t in enumerate(tiers):
-        c_lo, c_hi = 2 + 2 * j, 3 + 2 * j
-        ws.write_string(step0 - 1, c_lo, f"low: {t}", st.header)
-        ws.write_string(step0 - 1, c_hi, f"high: {t}", st.header)
-        br_rng = f"${_c(col_br[t])}${r0 + 1}:${_c(col_br[t])}${r0 + G - 1}"
-        n_br = int(bracket[t].sum())
-        idx = trace[t].chosen
-        cnt = xl_rowcol_to_cell(rows["roots bracketed (count)"], c_lo)
-        ws.write_formula(
-            rows["roots bracketed (count)"],
-            c_lo,
-            f"=COUNT({br_rng})",
-            st.cell("count", BLACK),
-            n_br,
+
+def _bisect(L: Layout, j: int, t: str) -> str:
+    """Tier ``t``'s chosen bracket, its bisection and the start for IRR; returns
+    the start's cell."""
+    ws, st, tr = L.ws, L.st, L.trace[t]
+    c_lo, c_hi = 2 + 2 * j, 3 + 2 * j
+    ws.write_string(L.step0 - 1, c_lo, f"low: {t}", st.header)
+    ws.write_string(L.step0 - 1, c_hi, f"high: {t}", st.header)
+    br_rng = f"${_c(L.col_br[t])}${L.r0 + 1}:${_c(L.col_br[t])}${L.r0 + L.G - 1}"
+    n_br = int(tr.bracketed.sum())
+    cell = {label: xl_rowcol_to_cell(L.rows[label], c_lo) for label in LABELS}
+    cnt, sc, chosen = (cell[k] for k in LABELS[:3])
+    cs = L.sheets[t]
+    f0, f1 = cs.ref("fcf", "@0", sheet=True), cs.ref("fcf", ":1", sheet=True)
+    lo_cell = xl_rowcol_to_cell(L.rows["lower end"], c_lo, row_abs=True, col_abs=True)
+    rows = (
+        ("roots bracketed (count)", f"=COUNT({br_rng})", n_br, "count"),
+        ("smallest distance to 0 of a bracket", f"=IF({cnt}=0,0,MIN({br_rng}))",
+         float(tr.distance[tr.chosen]) if n_br else 0.0, "factor"),
+        ("chosen interval (1-based)", f"=IF({cnt}=0,1,MATCH({sc},{br_rng},0))", tr.chosen + 1,
+         "count"),
+        ("lower end", f"=INDEX({L.rate_rng},{chosen})", float(tr.lo[0]), "factor"),
+        ("upper end", f"=INDEX({L.rate_rng},{chosen}+1)", float(tr.hi[0]), "factor"),
+        ("sign of NPV at the lower end", f"=SIGN({f0}+NPV({lo_cell},{f1}))", tr.sign_lo, "flag"),
+    )  # fmt: skip
+    for label, formula, value, kind in rows:
+        ws.write_formula(L.rows[label], c_lo, formula, st.cell(kind, BLACK), value)
+    last = _steps(L, j, t, c_lo, c_hi, f0, f1)
+    res_row = last + 2
+    if j == 0:
+        ws.write_string(
+            res_row, 0, "monthly IRR start for the Comparison sheet (empty: no root)", st.header
         )
-        sc = xl_rowcol_to_cell(rows["smallest distance to 0 of a bracket"], c_lo)
-        ws.write_formula(
-            rows["smallest distance to 0 of a bracket"],
-            c_lo,
-            f"=IF({cnt}=0,0,MIN({br_rng}))",
-            st.cell("factor", BLACK),
-            float(dist[idx]) if n_br else 0.0,
-        )
-        chosen = xl_rowcol_to_cell(rows["chosen interval (1-based)"], c_lo)
-        ws.write_formula(
-            rows["chosen interval (1-based)"],
-            c_lo,
-            f"=IF({cnt}=0,1,MATCH({sc},{br_rng},0))",
-            st.cell("count", BLACK),
-            idx + 1,
-        )
-        lo0 = float(trace[t].lo[0])
-        hi0 = float(trace[t].hi[0])
-        ws.write_formula(
-            rows["lower end"], c_lo, f"=INDEX({rate_rng},{chosen})", st.cell("factor", BLACK), lo0
-        )
-        ws.write_formula(
-            rows["upper end"], c_lo, f"=INDEX({rate_rng},{chosen}+1)", st.cell("factor", BLACK), hi0
-        )
-        cs = sheets[t]
-        f0, f1 = cs.ref("fcf", "@0", sheet=True), cs.ref("fcf", ":1", sheet=True)
-        lo_cell = xl_rowcol_to_cell(rows["lower end"], c_lo, row_abs=True, col_abs=True)
-        sign_lo = trace[t].sign_lo
-        ws.write_formula(
-            rows["sign of NPV at the lower end"],
-            c_lo,
-            f"=SIGN({f0}+NPV({lo_cell},{f1}))",
-            st.cell("flag", BLACK),
-            sign_lo,
-        )
-        s_cell = xl_rowcol_to_cell(
-            rows["sign of NPV at the lower end"], c_lo, row_abs=True, col_abs=True
-        )
-        for k in range(BISECT_STEPS + 1):
-            lo, hi = float(trace[t].lo[k]), float(trace[t].hi[k])
-            rr = step0 + k
-            if j == 0:
-                ws.write_number(rr, 0, k, st.cell("count", BLACK))
-            if k == 0:
-                ws.write_formula(rr, c_lo, f"={lo_cell}", st.cell("factor", BLACK), lo)
-                hi_cell = xl_rowcol_to_cell(rows["upper end"], c_lo, row_abs=True, col_abs=True)
-                ws.write_formula(rr, c_hi, f"={hi_cell}", st.cell("factor", BLACK), hi)
-                continue
-            pl, ph = xl_rowcol_to_cell(rr - 1, c_lo), xl_rowcol_to_cell(rr - 1, c_hi)
-            mid = f"({pl}+{ph})/2"
-            same = f"SIGN({f0}+NPV({mid},{f1}))={s_cell}"
-            ws.write_formula(rr, c_lo, f"=IF({same},{mid},{pl})", st.cell("factor", BLACK), lo)
-            ws.write_formula(rr, c_hi, f"=IF({same},{ph},{mid})", st.cell("factor", BLACK), hi)
-        last = step0 + BISECT_STEPS
-        res_row = last + 2
+    ws.write_formula(
+        res_row,
+        c_lo,
+        f'=IF({cnt}=0,"",({xl_rowcol_to_cell(last, c_lo)}+{xl_rowcol_to_cell(last, c_hi)})/2)',
+        st.cell("factor", BLACK),
+        tr.start if n_br else "",
+    )
+    return f"{SHEET}!{xl_rowcol_to_cell(res_row, c_lo, row_abs=True, col_abs=True)}"
+
+
+def _steps(L: Layout, j: int, t: str, c_lo: int, c_hi: int, f0: str, f1: str) -> int:
+    """The bisection: each step keeps the half whose lower end's NPV sign is the
+    bracket's; returns the last step's row."""
+    ws, st, tr = L.ws, L.st, L.trace[t]
+    lo_cell = xl_rowcol_to_cell(L.rows["lower end"], c_lo, row_abs=True, col_abs=True)
+    hi_cell = xl_rowcol_to_cell(L.rows["upper end"], c_lo, row_abs=True, col_abs=True)
+    s_cell = xl_rowcol_to_cell(
+        L.rows["sign of NPV at the lower end"], c_lo, row_abs=True, col_abs=True
+    )
+    fmt = st.cell("factor", BLACK)
+    for k in range(BISECT_STEPS + 1):
+        lo, hi = float(tr.lo[k]), float(tr.hi[k])
+        rr = L.step0 + k
         if j == 0:
-            ws.write_string(
-                res_row, 0, "monthly IRR start for the Comparison sheet (empty: no root)", st.header
-            )
-        value = trace[t].start if n_br else ""
-        ws.write_formula(
-            res_row,
-            c_lo,
-            f'=IF({cnt}=0,"",({xl_rowcol_to_cell(last, c_lo)}+{xl_rowcol_to_cell(last, c_hi)})/2)',
-            st.cell("factor", BLACK),
-            value,
-        )
-        out[t] = f"{SHEET}!{xl_rowcol_to_cell(res_row, c_lo, row_abs=True, col_abs=True)}"
-    ws.freeze_panes(head + 1, 2)
-    protect(ws)
-    return out
+            ws.write_number(rr, 0, k, st.cell("count", BLACK))
+        if k == 0:
+            ws.write_formula(rr, c_lo, f"={lo_cell}", fmt, lo)
+            ws.write_formula(rr, c_hi, f"={hi_cell}", fmt, hi)
+            continue
+        pl, ph = xl_rowcol_to_cell(rr - 1, c_lo), xl_rowcol_to_cell(rr - 1, c_hi)
+        mid = f"({pl}+{ph})/2"
+        same = f"SIGN({f0}+NPV({mid},{f1}))={s_cell}"
+        ws.write_formula(rr, c_lo, f"=IF({same},{mid},{pl})", fmt, lo)
+        ws.write_formula(rr, c_hi, f"=IF({same},{ph},{mid})", fmt, hi)
+    return L.step0 + BISECT_STEPS
 
 
 def _c(col: int) -> str:

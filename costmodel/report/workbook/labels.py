@@ -57,6 +57,7 @@ INPUTS: dict[str, tuple[str, str]] = {
     "life_years": ("useful life", "years"),
     "method": ("depreciation method", "list"),
     "mode": ("mode", "list"),
+    "revenue.mode": ("revenue mode (rental or avoided cloud)", "list"),
     "cloud_term": ("cloud price term", "list"),
     "network.fabric": ("network fabric", "text"),
     "storage.kind": ("storage system", "text"),

@@ -178,31 +178,7 @@ def write_sensitivity_sheet(
         r += 1
     at = r + 2
     for tier, rows in blocks.items():
-        # the tier's 12 largest swings, copied to a block so the chart's ranges are contiguous
-        ws.write_string(at, 0, f"chart data: {tier}", st.label_bold)
-        top = rows[:12]
-        first = at + 1
-        for k, pos in enumerate(top):
-            row = tornado.iloc[pos]
-            ws.write_string(first + k, 1, readable(str(row["input"])), st.text)
-            ws.write_number(
-                first + k, 2, float(row["at_low"] - row["base"]), st.cell("money", ENGINE)
-            )
-            ws.write_number(
-                first + k, 3, float(row["at_high"] - row["base"]), st.cell("money", ENGINE)
-            )
-        last = first + len(top) - 1
-        ch = wb.add_chart({"type": "bar", "subtype": "stacked"})
-        for c, name in ((2, "input at low"), (3, "input at high")):
-            ch.add_series({"name": name, "categories": ["Sensitivity", first, 1, last, 1],
-                           "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
-        ch.set_title({"name": f"Tornado: change of {metric}, {tier}"})
-        # input names at the low end of the category axis, clear of the bars
-        ch.set_y_axis({"reverse": True, "label_position": "low"})
-        ch.set_x_axis({"num_format": '#,##0,,"M"', "name": f"change of {metric}"})
-        ch.set_size({"width": 760, "height": 400})
-        ws.insert_chart(first, 5, ch)
-        at = max(last, first + 20) + 2
+        at = _tornado_chart(wb, ws, st, tornado, tier, rows[:12], at, metric)
     r = at + 1
     ws.write_string(r, 0, "Break-even: the value at which NPV = 0 (empty: no root in range)", st.h1)
     r += 1
@@ -212,6 +188,33 @@ def write_sensitivity_sheet(
     ws.set_landscape()
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
+
+
+def _tornado_chart(
+    wb: Workbook, ws, st: Styles, tornado: pd.DataFrame, tier: str, top: list[int], at: int,
+    metric: str,
+) -> int:  # fmt: skip
+    """The tier's largest swings (positions ``top`` in ``tornado``), copied to a block
+    so the chart's ranges are contiguous, and its bar chart; returns the next row."""
+    ws.write_string(at, 0, f"chart data: {tier}", st.label_bold)
+    first = at + 1
+    for k, pos in enumerate(top):
+        row = tornado.iloc[pos]
+        ws.write_string(first + k, 1, readable(str(row["input"])), st.text)
+        for c, col in ((2, "at_low"), (3, "at_high")):
+            ws.write_number(first + k, c, float(row[col] - row["base"]), st.cell("money", ENGINE))
+    last = first + len(top) - 1
+    ch = wb.add_chart({"type": "bar", "subtype": "stacked"})
+    for c, name in ((2, "input at low"), (3, "input at high")):
+        ch.add_series({"name": name, "categories": ["Sensitivity", first, 1, last, 1],
+                       "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
+    ch.set_title({"name": f"Tornado: change of {metric}, {tier}"})
+    # input names at the low end of the category axis, clear of the bars
+    ch.set_y_axis({"reverse": True, "label_position": "low"})
+    ch.set_x_axis({"num_format": '#,##0,,"M"', "name": f"change of {metric}"})
+    ch.set_size({"width": 760, "height": 400})
+    ws.insert_chart(first, 5, ch)
+    return max(last, first + 20) + 2
 
 
 def write_montecarlo_sheet(wb: Workbook, st: Styles, mc, fingerprint: str = "") -> None:
