@@ -22,6 +22,8 @@ from tests.paths import HAND
 from tests.support.libreoffice import recalculate, recalculate_many
 from tests.support.workbooks import compare_cached_with_recalculated, v1_overlays
 
+pytestmark = pytest.mark.slow
+
 FIXED = datetime(2026, 1, 1)
 
 CASES = {

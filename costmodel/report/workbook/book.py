@@ -49,7 +49,7 @@ from costmodel.report.workbook.results import (
 from costmodel.report.workbook.tier import write_tier_sheet
 
 #: the summary columns the workbook carries as formulas (v1 set, until the v2 rows land)
-SUMMARY_COLUMNS = ALL_COLUMNS[: ALL_COLUMNS.index("availability")]
+SUMMARY_COLUMNS = (*ALL_COLUMNS[: ALL_COLUMNS.index("availability")], "peak_funding")
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
@@ -288,6 +288,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
         "cost_per_effective_gpu_hour": f'=IF(OR({c("cost_per_gpu_hour")}="",{c("goodput")}=0),"",'
         f"{c('cost_per_gpu_hour')}/{c('goodput')})",
         "cost_per_pflop_hour": f'=IF({pv_pf}=0,"",{pv_cost}/{pv_pf})',
+        "peak_funding": f"={S('peak_funding')}",
     }
 
 

@@ -625,6 +625,14 @@ def discounting(x: Tier) -> None:
         stays,
         "flag",
     )
+    cs.const(
+        "peak_funding",
+        "peak funding = max(0, -lowest cumulative cash without the terminal value)",
+        x.cur,
+        "=MAX(0,-MIN({cum_cash:}))",
+        x.model.summary().loc[x.tier, "peak_funding"],
+        "money",
+    )
     first = stays - np.concatenate([[0.0], stays[:-1]])
     cs.series(
         "payback_flag", "flag: payback month", "flag", "={paid_back}-{paid_back<}", first, "flag"
