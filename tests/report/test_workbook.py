@@ -12,9 +12,8 @@ import pandas as pd
 import pytest
 
 import costmodel as cm
-from costmodel.inputs.resources import default_assumptions_dir
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from tests.paths import HAND
-from tests.support.workbooks import v1_overlays
 
 FIXED = datetime(2026, 1, 1, 12, 0, 0)
 
@@ -58,7 +57,7 @@ def test_calculation_sheets_are_formulas(default_xlsx):
     assert formula_share(path, model.tiers) >= 0.95
 
 
-@pytest.mark.parametrize("overlay", v1_overlays(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("overlay", sorted(scenarios_dir().glob("*.yaml")), ids=lambda p: p.stem)
 def test_overlays_calculation_sheets_are_formulas(overlay, tmp_path):
     model = cm.build(cm.load_assumptions(default_assumptions_dir(), overlay))
     if model.v2_features():  # until the v2 rows are live formulas, refuse rather than mislead
