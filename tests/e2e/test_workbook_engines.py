@@ -31,15 +31,18 @@ FIXED = datetime(2026, 1, 1)
 
 
 def one_sku_default(tmp: Path) -> cm.Assumptions:
-    """The bundled default with a catalogue of one server (h800) used by every tier."""
+    """The bundled default with a catalogue of one server (the first tier's), used
+    by every tier."""
+    default = cm.load_assumptions()
+    sku = default.tiers[next(iter(default.tiers))].server
     d = tmp / "one-sku"
     shutil.copytree(default_assumptions_dir(), d)
     f = d / "10-servers.yaml"
     data = yaml.safe_load(f.read_text(encoding="utf-8"))
-    data["servers"] = {"h800": data["servers"]["h800"]}
+    data["servers"] = {sku: data["servers"][sku]}
     f.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    a = cm.load_assumptions(d, overrides={"tiers.tens.server": "h800"})
-    assert list(a.servers) == ["h800"]
+    a = cm.load_assumptions(d, overrides={f"tiers.{t}.server": sku for t in default.tiers})
+    assert list(a.servers) == [sku]
     return a
 
 

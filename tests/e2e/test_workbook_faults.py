@@ -26,6 +26,8 @@ from tests.support.libreoffice import recalculate_many
 pytestmark = pytest.mark.slow
 
 FIXED = datetime(2026, 1, 1)
+#: the default at a GPU-hour price at which every tier pays tax (the tax fault's base)
+PROFITABLE = {"revenue.price_per_gpu_hour": 60.0}
 MONTH_13 = FIRST_COL + 1 + 13  # openpyxl column (1-based) of month 13
 
 
@@ -71,6 +73,16 @@ def zero_over(sheet: str, label: str, column: int = MONTH_13) -> Callable:
     return fault
 
 
+def zero_over_tax(wb) -> None:
+    """A hard-coded 0 over the first tax payment of the tier that pays the most tax
+    (in the profitable base: the default at a higher GPU-hour price)."""
+    model = cm.build(cm.load_assumptions(overrides=PROFITABLE))
+    taxes = {t: model.results[t].flows["tax"][0] for t in model.tiers}
+    tier = max(taxes, key=lambda t: taxes[t].sum())
+    month = int(taxes[tier].nonzero()[0][0])
+    zero_over(tier, "tax = tax rate x taxable profit", FIRST_COL + 1 + month)(wb)
+
+
 def comparison_value(metric_label: str, value: float) -> Callable:
     def fault(wb) -> None:
         ws = wb["Comparison"]
@@ -94,10 +106,7 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
         zero_over("tens", "electricity = avg IT kW x PUE x hours x price x index"),
         "electricity = avg kW x PUE x hours x price x indices",
     ),
-    "hard-coded 0 over tax": (
-        zero_over("thousands", "tax = tax rate x taxable profit", FIRST_COL + 1 + 12),
-        "tax = rate x (positive annual EBIT - losses used)",
-    ),
+    "hard-coded 0 over tax": (zero_over_tax, "tax = rate x (positive annual EBIT - losses used)"),
     "hard-coded NPV on Comparison": (
         comparison_value("NPV", 1e6),
         "NPV (Comparison) = sum of FCF x (1+r)^(-t)",
@@ -122,9 +131,11 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
 def recalculated(soffice, tmp_path_factory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("faults")
     base = cm.write_workbook(cm.build(cm.load_assumptions()), d / "base.xlsx", created=FIXED)
-    paths = {"untouched": base}
+    profitable = cm.build(cm.load_assumptions(overrides=PROFITABLE))
+    rich = cm.write_workbook(profitable, d / "profitable.xlsx", created=FIXED)
+    paths = {"untouched": base, "untouched profitable": rich}
     for i, (name, (edit, _)) in enumerate(FAULTS.items()):
-        wb = openpyxl.load_workbook(base)
+        wb = openpyxl.load_workbook(rich if edit is zero_over_tax else base)
         edit(wb)
         paths[name] = d / f"fault{i:02d}.xlsx"
         wb.save(paths[name])
@@ -141,8 +152,9 @@ def master_check(path: Path) -> tuple[object, set[str]]:
     return master, failing
 
 
-def test_untouched_workbook_is_ok(recalculated):
-    master, failing = master_check(recalculated["untouched"])
+@pytest.mark.parametrize("base", ["untouched", "untouched profitable"])
+def test_untouched_workbook_is_ok(recalculated, base):
+    master, failing = master_check(recalculated[base])
     assert master == "OK"
     assert failing == set()
 
