@@ -286,7 +286,6 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
     S = lambda key: cs.ref(key, "$", sheet=True)  # noqa: E731
     ti = model.inputs[t].values()
     tier = model.assumptions.tiers[t]
-    max_rack = model.assumptions.facility.max_rack_kw[tier.cooling].value
     out = [
         Rule("server is in the catalogue", S("server"), tier.server, "from the list",
              f"ISNUMBER(MATCH({S('server')},Srv_id,0))"),
@@ -295,8 +294,8 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
         Rule("GPUs a positive multiple of GPUs per server", S("gpus"), tier.gpus,
              "multiple of GPUs per server",
              f"AND({S('gpus')}>=1,MOD({S('gpus')},{S('gpus_per_server')})=0)"),
-        Rule("rack kW within the cooling's max rack kW", S("rack_kw"), tier.rack_kw.value
-             if hasattr(tier.rack_kw, "value") else tier.rack_kw, f"<= max rack kW ({max_rack:g})",
+        Rule("rack kW within the cooling's max rack kW (kW against kW)", S("rack_kw"),
+             ti["rack_kw"], "<= max rack kW of the cooling",
              f"AND({S('rack_kw')}>0,{S('rack_kw')}<={S('max_rack_kw')})"),
     ]  # fmt: skip
     for key, path, _, _ in TIER_LINKS:
