@@ -16,8 +16,10 @@ assembles the cash flows and metrics.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
+from threading import Lock
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -25,6 +27,7 @@ from numpy.typing import ArrayLike
 from costmodel.core import finance as fin
 from costmodel.core.finance import FloatArray
 from costmodel.core.roots import irr_annual
+from costmodel.core.threads import blas_single_thread
 from costmodel.core.units import (
     GB_PER_TB,
     HOURS_PER_DAY,
@@ -102,14 +105,14 @@ class TierResult:
 
     months: int
     capex: dict[str, FloatArray]
-    capex_months: dict[str, FloatArray]
+    capex_months: Mapping[str, FloatArray]
     opex: Mapping[str, FloatArray]
     depreciation: Mapping[str, FloatArray]
     nbv: dict[str, FloatArray]
     flows: Mapping[str, FloatArray]
-    annual: dict[str, FloatArray]
-    metrics: dict[str, FloatArray]
-    debt: dict[str, FloatArray] = field(default_factory=dict)
+    annual: Mapping[str, FloatArray]
+    metrics: Mapping[str, FloatArray]
+    debt: Mapping[str, FloatArray] = field(default_factory=dict)
     deployments: list[dict[str, FloatArray]] = field(default_factory=list)
 
     @property
@@ -531,10 +534,99 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     ``FCF_m = -capex_m + revenue_m - opex_m - tax_m`` (+ terminal value - terminal
     tax at M); ``ECF_m = FCF_m + draw_m - interest_m - principal_m - balloon_m +
     tax_m - tax_levered_m`` (spec 17).
+
+    When every variant shares its timing (deployment months and ramp; the usual
+    case, and always for a single build) the summary is computed from year tables
+    (:func:`_run_by_year`) and the monthly schedules (``opex``, ``depreciation``,
+    ``flows``, ``debt``, ``capex_months``, ``annual``) are built by
+    :func:`_run_monthly` on first access; otherwise everything is computed month
+    by month at once. Both give the same numbers up to rounding.
     """
     q = _defaults(_inputs(p))
+    with blas_single_thread():
+        deps = deployments(q, config.stages, config.months)
+        timing = _shared_timing(q, deps)
+        if timing is None:
+            return _run_monthly(q, config, deps)
+        return _run_by_year(q, config, deps, timing)
+
+
+def _shared_timing(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+) -> tuple[list[int], float] | None:
+    """Deployment months and ramp months if every variant has the same, else None."""
+    months = []
+    for d in deps:
+        t = _when(d["month"])
+        if t.shape[0] != 1:
+            return None
+        months.append(int(t[0, 0]))
+    r = _when(q["ramp_months"])
+    if r.shape[0] != 1:
+        return None
+    return months, float(r[0, 0])
+
+
+class _Lazy(Mapping):
+    """A mapping whose contents are computed by ``source()`` on first access."""
+
+    def __init__(self, source: Callable[[], Mapping[str, FloatArray]]):
+        self._source = source
+        self._data: Mapping[str, FloatArray] | None = None
+        self._lock = Lock()
+
+    def _get(self) -> Mapping[str, FloatArray]:
+        if self._data is None:
+            with self._lock:
+                if self._data is None:
+                    self._data = self._source()
+        return self._data
+
+    def __getitem__(self, key: str) -> FloatArray:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return f"<lazy lines {list(self) if self._data is not None else '(not built)'}>"
+
+
+class _Metrics(Mapping):
+    """Summary columns; the IRRs (the costliest) are computed when first read."""
+
+    def __init__(self, values: dict[str, FloatArray | Callable[[], FloatArray]]):
+        self._values = values
+        self._lock = Lock()
+
+    def __getitem__(self, key: str) -> FloatArray:
+        v = self._values[key]
+        if callable(v):
+            with self._lock:
+                v = self._values[key]
+                if callable(v):
+                    v = v()
+                    self._values[key] = v
+        return v
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+
+def _run_monthly(
+    q: dict[str, FloatArray], config: TierConfig, deps: list[dict[str, FloatArray]]
+) -> TierResult:
+    """:func:`run_tier` month by month: every line as an (S, M+1) array."""
     clock = Clock(config.months)
-    deps = deployments(q, config.stages, config.months)
     events = capex_events(q, deps)
     utilization = [ramp(q, d["month"], clock) for d in deps]
     opex = opex_lines(q, deps, events, utilization, clock)
@@ -545,14 +637,7 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     capex_m = sum(capex_months.values())
     dep = depreciation_lines(q, events, config, clock)
     dep_total = sum(dep.values())
-    goodput_m = goodput(
-        sum(d["servers_n"] for d in deps),
-        q["node_failures_per_day"],
-        q["checkpoint_tb"],
-        q["write_gbps"],
-        q["restart_hours"],
-        q["repair_hours"],
-    )
+    goodput_m = _goodput(q, deps)
     gpu_hours = (
         sum(_col(d["gpus"]) * u for d, u in zip(deps, utilization, strict=True))
         * _col(goodput_m["availability"])
@@ -605,13 +690,37 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         "equity_discount_factor": _discount(q["cost_of_equity"], config.months),
     }
     annual = _annual(clock, tax, levered, cfads, service, ebit)
-    metrics = _metrics(q, deps, capex_months, opex_total, flows, debt, annual, goodput_m)
-    if not borrowed:  # ECF = FCF: the same IRR
-        metrics["equity_irr"] = metrics["irr"]
+    size = fcf.shape[0]
+    full = (size,)
+    disc = flows["discount_factor"]
+    capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
+    cash = np.cumsum(fcf - flows["terminal_value"] + flows["terminal_tax"], axis=1)
+    metrics = _summary(
+        q,
+        deps,
+        goodput_m,
+        capex_by=capex_by,
+        opex_sum=np.broadcast_to(opex_total.sum(axis=1), full),
+        opex_year1=opex_total[:, 1 : MONTHS_PER_YEAR + 1].sum(axis=1) + np.zeros(full),
+        pv_cost=fin.present_value(capex_m, disc) + fin.present_value(opex_total, disc),
+        pv_gpu_hours=fin.present_value(gpu_hours, disc),
+        gpu_hours=gpu_hours.sum(axis=1),
+        revenue=revenue.sum(axis=1),
+        npv=fin.present_value(fcf, disc),
+        fcf=fcf,
+        fcf_sum=fcf.sum(axis=1),
+        cash=cash,
+        equity_npv=fin.present_value(ecf, flows["equity_discount_factor"]),
+        ecf=ecf if borrowed else None,
+        dscr=annual["dscr"],
+        debt_peak=(debt["balance_close"] + debt["balloon"]).max(axis=1),
+        terminal=flows["terminal_value"][:, -1],
+        terminal_tax=flows["terminal_tax"][:, -1],
+    )
     shape = fcf.shape
     return TierResult(
         months=config.months,
-        capex={c: np.broadcast_to(v.sum(axis=1), (shape[0],)) for c, v in capex_months.items()},
+        capex=capex_by,
         capex_months={c: np.broadcast_to(v, shape) for c, v in capex_months.items()},
         opex={k: np.broadcast_to(v, shape) for k, v in opex.items()},
         depreciation={k: np.broadcast_to(v, shape) for k, v in dep.items()},
@@ -620,6 +729,314 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         annual=annual,
         metrics=metrics,
         debt=debt,
+        deployments=deps,
+    )
+
+
+def _goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> dict:
+    return goodput(
+        sum(d["servers_n"] for d in deps),
+        q["node_failures_per_day"],
+        q["checkpoint_tb"],
+        q["write_gbps"],
+        q["restart_hours"],
+        q["repair_hours"],
+    )
+
+
+# ----------------------------------------------------------------------------- by year
+
+
+_DISCOUNT_CACHE: dict[tuple[int, bytes], FloatArray] = {}
+_DISCOUNT_LOCK = Lock()
+
+
+def _discount_shared(rate: FloatArray, months: int) -> FloatArray:
+    """:func:`_discount` of ``rate`` (S,), read-only and remembered for the last few
+    rates (the tiers of one chunk share the discount rate and usually the cost of
+    equity): (1, M+1) when every variant has the same rate, else (S, M+1)."""
+    r = _when(rate)[:, 0]
+    key = (months, r.tobytes())
+    with _DISCOUNT_LOCK:
+        hit = _DISCOUNT_CACHE.get(key)
+    if hit is not None:
+        return hit
+    d = np.ascontiguousarray(_discount(r, months))
+    d.flags.writeable = False
+    with _DISCOUNT_LOCK:
+        if len(_DISCOUNT_CACHE) >= 8:
+            _DISCOUNT_CACHE.pop(next(iter(_DISCOUNT_CACHE)))
+        _DISCOUNT_CACHE[key] = d
+    return d
+
+
+@cache
+def _shapes(months: int, timing: tuple[tuple[int, ...], float]) -> tuple[FloatArray, FloatArray]:
+    """The monthly shapes of a tier whose deployments d (months ``t_d``, ramp R)
+    are shared by every variant, months 1..M as (K, Y, 12) blocks and their year
+    sums (K, Y), K = 3D: in service ``I_d(m) = [m > t_d]`` (d < D); ramp share
+    ``min(1, (m - t_d) / R)`` for m > t_d (``[m > t_d]`` at R = 0) (D <= k < 2D);
+    staffing ``W_d(m)``: 1 where deployment d's headcount applies (2D <= k)."""
+    t, r = timing
+    m = np.arange(months + 1, dtype=float)
+    live = [(m > td).astype(float) for td in t]
+    share = []
+    for td in t:
+        since = m - td
+        share.append(np.clip(since / r, 0.0, 1.0) if r > 0 else (since > 0).astype(float))
+    who = np.where(m >= 1, 0, -1)
+    for d in range(1, len(t)):
+        who = np.where(m > t[d], d, who)
+    staff = [(who == d).astype(float) for d in range(len(t))]
+    h = np.stack(live + share + staff)[:, 1:].reshape(3 * len(t), -1, MONTHS_PER_YEAR)
+    h = np.ascontiguousarray(h)
+    sums = h.sum(axis=2)
+    for arr in (h, sums):
+        arr.flags.writeable = False
+    return h, sums
+
+
+@cache
+def _depreciation_counts(months: int, in_service: int, life: int) -> FloatArray:
+    """(L, Y): months of model year y in asset year k of an asset in service from
+    ``in_service`` (asset year k covers months in_service + 12(k-1) ..
+    in_service + 12k - 1)."""
+    m = np.arange(1, months + 1)
+    k = np.floor((m - in_service) / MONTHS_PER_YEAR).astype(np.intp)
+    y = (m - 1) // MONTHS_PER_YEAR
+    out = np.zeros((life, months // MONTHS_PER_YEAR))
+    ok = (k >= 0) & (k < life)
+    np.add.at(out, (k[ok], y[ok]), 1.0)
+    out.flags.writeable = False
+    return out
+
+
+@cache
+def _unit_debt(months: int, t: int, build: int, rate: float, term: float) -> dict[str, FloatArray]:
+    """:func:`debt_schedule` of a loan of 1 drawn at month t, (1, M+1) lines."""
+    unit = np.zeros((1, months + 1))
+    unit[0, t] = 1.0
+    q1 = {
+        "interest_rate": np.array([rate]),
+        "term_years": np.array([term]),
+        "debt_share": np.array([1.0]),
+    }
+    lines = debt_schedule(q1, unit, np.array([float(build)]), Clock(months))
+    for v in lines.values():
+        v.flags.writeable = False
+    return lines
+
+
+def _blocks(x: FloatArray) -> FloatArray:
+    """(S, M+1) -> months 1..M as (S, Y, 12) (a view)."""
+    return x[:, 1:].reshape(x.shape[0], -1, MONTHS_PER_YEAR)
+
+
+def _run_by_year(
+    q: dict[str, FloatArray],
+    config: TierConfig,
+    deps: list[dict[str, FloatArray]],
+    timing: tuple[list[int], float],
+) -> TierResult:
+    """:func:`run_tier` for variants that share their timing.
+
+    Every operating line is ``sum_k c_k(s, y) h_k(m)``: a coefficient per variant
+    and model year (inputs times the year's escalation or price index) times a
+    monthly shape shared by all variants (:func:`_shapes`). Nominal and
+    discounted sums come from the (S, Y, K) coefficients and the shapes' (and
+    discounted shapes') year sums; only the cash flows the metrics need month by
+    month (FCF for IRR, payback and peak funding, ECF with debt) are (S, M+1).
+    Depreciation is summed per model year (:func:`_depreciation_counts`); debt is
+    the draws times the schedule of a unit loan (:func:`_unit_debt`) when every
+    variant borrows at the same rate and term.
+    """
+    months = config.months
+    t, r = timing
+    events = capex_events(q, deps)
+    size = int(np.broadcast_shapes(*[np.shape(v) for v in q.values()], (1,))[0])
+    full = (size,)
+    n_dep = len(deps)
+    years = months // MONTHS_PER_YEAR
+    h, h_sums = _shapes(months, (tuple(t), r))
+    goodput_m = _goodput(q, deps)
+
+    def col(x: ArrayLike) -> FloatArray:
+        return np.broadcast_to(np.asarray(x, dtype=float), full)[:, None]
+
+    year_no = np.arange(years, dtype=float)[None, :]
+
+    def index(g: ArrayLike) -> FloatArray:  # (S or 1, Y), as Clock.index
+        return np.power(1.0 + _when(g), year_no)
+
+    # coefficients (Y, S, K) of the shapes: revenue, GPU-hours, opex
+    k_all = 3 * n_dep
+    rev = np.zeros((years, size, k_all))
+    hours = np.zeros((years, size, k_all))
+    opex = np.zeros((years, size, k_all))
+    util = q["utilization"]
+    idle = q["idle_fraction"]
+    sold = util * goodput_m["availability"] * HOURS_PER_MONTH
+    price = index(-np.asarray(q["price_decline"])).T * q["price_per_gpu_hour"]
+    power = index(q["power_escalation"]).T * (q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"])
+    staff = index(q["staff_escalation"]).T * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
+    colo = q["colocation_per_kw_month"] * (1.0 - q["build_flag"])
+    facility = [e for e in events if e.cls == "facility"]  # in service with deployment i
+    per_month = 1.0 / MONTHS_PER_YEAR
+    for i, d in enumerate(deps):
+        kw = d["it_kw"]
+        fixed = (
+            kw * colo
+            + q["maintenance_rate"] * d["hardware"] * per_month
+            + q["insurance_rate"] * (d["hardware"] + facility[i].amount) * per_month
+            + q["software_per_gpu_year"] * d["gpus"] * per_month
+        )
+        opex[:, :, i] = power * (kw * idle) + fixed
+        opex[:, :, n_dep + i] = power * (kw * (1.0 - idle) * util)
+        opex[:, :, 2 * n_dep + i] = staff * d["staff_fte"]
+        hours[:, :, n_dep + i] = d["gpus"] * sold
+        rev[:, :, n_dep + i] = price * (d["gpus"] * sold)
+    h_sums_t = h_sums.T  # (Y, K)
+    rev_y = np.einsum("ysk,yk->sy", rev, h_sums_t)
+    opex_y = np.einsum("ysk,yk->sy", opex, h_sums_t)
+    hours_y = np.einsum("ysk,yk->sy", hours, h_sums_t)
+
+    disc = _discount_shared(q["discount_rate"], months)
+    h_t = h.transpose(1, 2, 0)  # (Y, 12, K)
+    if disc.shape[0] == 1:
+        dh = np.einsum("ym,ymk->yk", _blocks(disc)[0], h_t)[:, None, :]
+    else:
+        dh = np.matmul(_blocks(disc).transpose(1, 0, 2), h_t)  # (Y, S, K)
+
+    def pv_lines(c: FloatArray) -> FloatArray:
+        return np.einsum("ysk,ysk->s", c, np.broadcast_to(dh, c.shape))
+
+    # capex events by month
+    capex_by = {c: np.zeros(full) for c in ASSET_CLASSES}
+    capex_at: dict[int, FloatArray] = {}
+    for e in events:
+        month = int(_when(e.month)[0, 0])
+        capex_by[e.cls] = capex_by[e.cls] + e.amount
+        capex_at[month] = capex_at.get(month, 0.0) + e.amount
+    capex_at = {m: np.broadcast_to(a, full) for m, a in sorted(capex_at.items())}
+
+    # depreciation per model year, net book values, terminal value
+    dep_y = np.zeros((size, years))
+    nbv = {}
+    for cls in ASSET_CLASSES:
+        life = config.depreciation_life_years[cls]
+        total = np.zeros(full)
+        for e in events:
+            if e.cls != cls:
+                continue
+            annual = fin.depreciation_annual(
+                e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
+            )
+            in_service = int(_when(e.in_service)[0, 0])
+            per_year = (annual / MONTHS_PER_YEAR) @ _depreciation_counts(months, in_service, life)
+            dep_y = dep_y + per_year
+            total = total + per_year.sum(axis=1)
+        nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
+    terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
+    terminal = np.broadcast_to(terminal, full)
+    terminal_tax = np.broadcast_to(terminal_tax, full)
+
+    ebit_y = rev_y - opex_y - dep_y
+    tax = tax_with_losses(ebit_y, q["tax_rate"], config.loss_carryforward_years)
+
+    # FCF month by month: operating margin (shapes x coefficients), tax, capex
+    fcf = np.zeros((size, months + 1))
+    margin = np.matmul(rev - opex, h.transpose(1, 0, 2))  # (Y, S, 12)
+    _blocks(fcf)[...] = margin.transpose(1, 0, 2)
+    fcf[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax["tax"]
+    for month, amount in capex_at.items():
+        fcf[:, month] -= amount
+    cash = np.cumsum(fcf, axis=1)
+    fcf[:, -1] += terminal - terminal_tax
+    npv = np.einsum("sm,sm->s", fcf, np.broadcast_to(disc, fcf.shape))
+
+    # debt
+    share = np.broadcast_to(q["debt_share"], full)
+    draws = {m: share * a for m, a in capex_at.items() if np.any(share * a)}
+    borrowed = bool(draws)
+    e_disc = _discount_shared(q["cost_of_equity"], months)
+    if borrowed:
+        rate, term = _when(q["interest_rate"]), _when(q["term_years"])
+        if rate.shape[0] == 1 and term.shape[0] == 1:
+            amounts = np.stack(list(draws.values()), axis=1)  # (S, T)
+            units = [
+                _unit_debt(months, m, t[0], float(rate[0, 0]), float(term[0, 0])) for m in draws
+            ]
+
+            def line(f: Callable[[dict[str, FloatArray]], FloatArray]) -> FloatArray:
+                return amounts @ np.concatenate([f(u) for u in units], axis=0)
+
+            interest_y = _blocks(line(lambda u: u["interest"])).sum(axis=2)
+            service_y = _blocks(line(lambda u: u["interest"] + u["principal"])).sum(axis=2)
+            net = line(lambda u: u["draw"] - u["interest"] - u["principal"] - u["balloon"])
+            debt_peak = line(lambda u: u["balance_close"] + u["balloon"]).max(axis=1)
+        else:
+            capex_m = np.zeros((size, months + 1))
+            for month, amount in capex_at.items():
+                capex_m[:, month] = amount
+            debt = debt_schedule(q, capex_m, deps[0]["month"], Clock(months))
+            interest_y = _blocks(debt["interest"]).sum(axis=2)
+            service = debt["interest"] + debt["principal"]
+            service_y = _blocks(service).sum(axis=2)
+            net = debt["draw"] - service - debt["balloon"]
+            debt_peak = (debt["balance_close"] + debt["balloon"]).max(axis=1)
+        levered = tax_with_losses(
+            ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years
+        )
+        ecf = fcf + net
+        ecf[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] += tax["tax"] - levered["tax"]
+        cfads_y = rev_y - opex_y - levered["tax"]
+        dscr = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan)
+        equity_npv = np.einsum("sm,sm->s", ecf, np.broadcast_to(e_disc, ecf.shape))
+    else:
+        ecf = None
+        dscr = np.full((size, years), np.nan)
+        debt_peak = np.zeros(full)
+        equity_npv = (
+            npv
+            if e_disc is disc
+            else np.einsum("sm,sm->s", fcf, np.broadcast_to(e_disc, fcf.shape))
+        )
+
+    pv_capex = sum(a * disc[:, m] for m, a in capex_at.items())
+    metrics = _summary(
+        q,
+        deps,
+        goodput_m,
+        capex_by=capex_by,
+        opex_sum=opex_y.sum(axis=1),
+        opex_year1=opex_y[:, 0] + 0.0,
+        pv_cost=pv_capex + pv_lines(opex),
+        pv_gpu_hours=pv_lines(hours),
+        gpu_hours=hours_y.sum(axis=1),
+        revenue=rev_y.sum(axis=1),
+        npv=npv,
+        fcf=fcf,
+        fcf_sum=fcf.sum(axis=1),
+        cash=cash,
+        equity_npv=equity_npv,
+        ecf=ecf,
+        dscr=dscr,
+        debt_peak=debt_peak,
+        terminal=terminal,
+        terminal_tax=terminal_tax,
+    )
+    full_run = cache(lambda: _run_monthly(q, config, deps))
+    return TierResult(
+        months=months,
+        capex=capex_by,
+        capex_months=_Lazy(lambda: full_run().capex_months),
+        opex=_Lazy(lambda: full_run().opex),
+        depreciation=_Lazy(lambda: full_run().depreciation),
+        nbv=nbv,
+        flows=_Lazy(lambda: full_run().flows),
+        annual=_Lazy(lambda: full_run().annual),
+        metrics=metrics,
+        debt=_Lazy(lambda: full_run().debt),
         deployments=deps,
     )
 
@@ -655,40 +1072,42 @@ def _annual(
     return out
 
 
-def _metrics(
+def _summary(
     q: Mapping[str, FloatArray],
     deps: list[dict[str, FloatArray]],
-    capex_months: dict[str, FloatArray],
-    opex_total: FloatArray,
-    flows: Mapping[str, FloatArray],
-    debt: dict[str, FloatArray],
-    annual: dict[str, FloatArray],
     goodput_m: dict[str, FloatArray],
-) -> dict[str, FloatArray]:
-    """Summary columns (spec 8, 9, 14, 16, 17, 20) from the monthly lines."""
-    size = flows["fcf"].shape[0]
-    full = (size,)
-    disc = flows["discount_factor"]
-    capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
+    *,
+    capex_by: dict[str, FloatArray],
+    opex_sum: FloatArray,
+    opex_year1: FloatArray,
+    pv_cost: FloatArray,
+    pv_gpu_hours: FloatArray,
+    gpu_hours: FloatArray,
+    revenue: FloatArray,
+    npv: FloatArray,
+    fcf: FloatArray,
+    fcf_sum: FloatArray,
+    cash: FloatArray,
+    equity_npv: FloatArray,
+    ecf: FloatArray | None,
+    dscr: FloatArray,
+    debt_peak: FloatArray,
+    terminal: FloatArray,
+    terminal_tax: FloatArray,
+) -> _Metrics:
+    """Summary columns (spec 8, 9, 14, 16, 17, 20) from the sums, present values
+    and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
+    IRRs are computed when read."""
     capex = sum(capex_by.values())
-    capex_m = flows["capex"]
     hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
-    pv_cost = fin.present_value(capex_m, disc) + fin.present_value(opex_total, disc)
-    opex_sum = np.broadcast_to(opex_total.sum(axis=1), full)
     tco = capex + opex_sum
-    gpu_hours = flows["gpu_hours"]
-    pv_gpu_hours = fin.present_value(gpu_hours, disc)
-    total_gpu_hours = gpu_hours.sum(axis=1)
-    fcf = flows["fcf"]
-    cash = np.cumsum(fcf - flows["terminal_value"] + flows["terminal_tax"], axis=1)
     servers = sum(d["servers_n"] for d in deps)
     per_rack = servers_per_rack(q["rack_kw"], q["server_power_kw"], q["aux_power_fraction"])
     cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
-    dscr = annual["dscr"]
     any_dscr = ~np.all(np.isnan(dscr), axis=1)
     gp = goodput_m["goodput"]
     pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
-    return {
+    values: dict[str, FloatArray | Callable[[], FloatArray]] = {
         "gpus": sum(d["gpus"] for d in deps),
         "servers": servers,
         "racks": np.ceil(fin.safe_divide(servers, per_rack)),
@@ -696,16 +1115,16 @@ def _metrics(
         "capex": capex,
         **{f"capex_{c}": v for c, v in capex_by.items()},
         "network_share": fin.safe_divide(capex_by["network"], hardware),
-        "opex_year1": opex_total[:, 1 : MONTHS_PER_YEAR + 1].sum(axis=1) + np.zeros(full),
+        "opex_year1": opex_year1,
         "tco": tco,
-        "gpu_hours": total_gpu_hours,
-        "tco_per_gpu_hour": fin.safe_divide(tco, total_gpu_hours),
+        "gpu_hours": gpu_hours,
+        "tco_per_gpu_hour": fin.safe_divide(tco, gpu_hours),
         "cost_per_gpu_hour": cost_per_gpu_hour,
-        "revenue": flows["revenue"].sum(axis=1),
-        "npv": fin.present_value(fcf, disc),
-        "irr": irr_annual(fcf),
+        "revenue": revenue,
+        "npv": npv,
+        "irr": lambda: _irr(fcf),
         "payback_years": fin.payback_years(cash),
-        "roi": fin.safe_divide(fcf.sum(axis=1), capex),
+        "roi": fin.safe_divide(fcf_sum, capex),
         "mtbf_hours": goodput_m["mtbf_hours"],
         "checkpoint_interval_hours": goodput_m["checkpoint_interval_hours"],
         "goodput": gp,
@@ -713,12 +1132,12 @@ def _metrics(
         "cost_per_pflop_hour": fin.safe_divide(pv_cost, pv_pflop_hours),
         "availability": goodput_m["availability"],
         "peak_funding": np.maximum(0.0, -cash.min(axis=1)),
-        "equity_npv": fin.present_value(flows["ecf"], flows["equity_discount_factor"]),
-        "equity_irr": irr_annual(flows["ecf"]) if np.any(debt["draw"]) else None,
+        "equity_npv": equity_npv,
+        "equity_irr": lambda: _irr(ecf),
         "min_dscr": np.where(
             any_dscr, np.nanmin(np.where(np.isnan(dscr), np.inf, dscr), axis=1), np.nan
         ),
-        "debt_peak": (debt["balance_close"] + debt["balloon"]).max(axis=1),
+        "debt_peak": debt_peak,
         "failures_per_hour": goodput_m["failures_per_hour"],
         "checkpoint_write_hours": goodput_m["checkpoint_write_hours"],
         "young_interval_hours": goodput_m["young_interval_hours"],
@@ -727,10 +1146,19 @@ def _metrics(
         "pv_cost": pv_cost,
         "pv_gpu_hours": pv_gpu_hours,
         "capex_hardware": hardware,
-        "terminal_value": flows["terminal_value"][:, -1],
-        "terminal_tax": flows["terminal_tax"][:, -1],
+        "terminal_value": terminal,
+        "terminal_tax": terminal_tax,
         "servers_per_rack": per_rack,
     }
+    metrics = _Metrics(values)
+    if ecf is None:  # ECF = FCF: the same IRR
+        values["equity_irr"] = lambda: metrics["irr"]
+    return metrics
+
+
+def _irr(values: FloatArray) -> FloatArray:
+    with blas_single_thread():
+        return irr_annual(values)
 
 
 def goodput(
