@@ -384,30 +384,38 @@ def tax_with_losses(
     carry-forward). Returns tax, the pool corkscrew (open, added, used, expired,
     close) per year.
     """
-    size, years = taxable.shape
+    rows = _tax_t(np.asarray(taxable, dtype=float).T, tax_rate, carryforward_years)
+    return {k: np.ascontiguousarray(v.T) for k, v in rows.items()}
+
+
+def _tax_t(
+    taxable: FloatArray, tax_rate: ArrayLike, carryforward_years: int | None
+) -> dict[str, FloatArray]:
+    """:func:`tax_with_losses` with years first: ``taxable`` and the rows (Y, S)."""
+    years, size = taxable.shape
     n = years + 1 if carryforward_years is None else carryforward_years
-    vintage = np.zeros((size, years))
-    rows = {k: np.zeros((size, years)) for k in ("open", "added", "used", "expired", "tax")}
+    vintage = np.zeros((years, size))
+    rows = {k: np.zeros((years, size)) for k in ("open", "added", "used", "expired", "tax")}
     rate = np.broadcast_to(np.asarray(tax_rate, dtype=float), (size,))
     for y in range(years):
-        e = taxable[:, y]
-        rows["open"][:, y] = vintage[:, :y].sum(axis=1)
+        e = taxable[y]
+        rows["open"][y] = vintage[:y].sum(axis=0)
         loss = e <= 0
         need = np.where(loss, 0.0, e)
         for v in range(max(0, y - n), y):
-            take = np.minimum(vintage[:, v], need)
-            vintage[:, v] -= take
+            take = np.minimum(vintage[v], need)
+            vintage[v] -= take
             need -= take
         used = np.where(loss, 0.0, e) - need
-        rows["used"][:, y] = used
-        rows["added"][:, y] = np.where(loss, -e, 0.0)
-        vintage[:, y] = rows["added"][:, y]
-        rows["tax"][:, y] = np.where(loss, 0.0, rate * (e - used))
+        rows["used"][y] = used
+        rows["added"][y] = np.where(loss, -e, 0.0)
+        vintage[y] = rows["added"][y]
+        rows["tax"][y] = np.where(loss, 0.0, rate * (e - used))
         if 0 <= y - n < years:
-            rows["expired"][:, y] = vintage[:, y - n]
-            vintage[:, y - n] = 0.0
-    close = vintage.sum(axis=1)
-    rows["close"] = np.concatenate([rows["open"][:, 1:], close[:, None]], axis=1)
+            rows["expired"][y] = vintage[y - n]
+            vintage[y - n] = 0.0
+    close = vintage.sum(axis=0)
+    rows["close"] = np.concatenate([rows["open"][1:], close[None, :]], axis=0)
     return rows
 
 
@@ -709,7 +717,8 @@ def _run_monthly(
         npv=fin.present_value(fcf, disc),
         fcf=fcf,
         fcf_sum=fcf.sum(axis=1),
-        cash=cash,
+        payback=fin.payback_years(cash),
+        peak_funding=np.maximum(0.0, -cash.min(axis=1)),
         equity_npv=fin.present_value(ecf, flows["equity_discount_factor"]),
         ecf=ecf if borrowed else None,
         dscr=annual["dscr"],
@@ -751,17 +760,18 @@ _DISCOUNT_CACHE: dict[tuple[int, bytes], FloatArray] = {}
 _DISCOUNT_LOCK = Lock()
 
 
-def _discount_shared(rate: FloatArray, months: int) -> FloatArray:
-    """:func:`_discount` of ``rate`` (S,), read-only and remembered for the last few
-    rates (the tiers of one chunk share the discount rate and usually the cost of
-    equity): (1, M+1) when every variant has the same rate, else (S, M+1)."""
+def _discount_t(rate: FloatArray, months: int) -> FloatArray:
+    """:func:`_discount` of ``rate`` (S,) with months first, read-only and
+    remembered for the last few rates (the tiers of one chunk share the discount
+    rate and usually the cost of equity): (M+1, 1) when every variant has the
+    same rate, else (M+1, S)."""
     r = _when(rate)[:, 0]
     key = (months, r.tobytes())
     with _DISCOUNT_LOCK:
         hit = _DISCOUNT_CACHE.get(key)
     if hit is not None:
         return hit
-    d = np.ascontiguousarray(_discount(r, months))
+    d = np.ascontiguousarray(_discount(r, months).T)
     d.flags.writeable = False
     with _DISCOUNT_LOCK:
         if len(_DISCOUNT_CACHE) >= 8:
@@ -771,12 +781,15 @@ def _discount_shared(rate: FloatArray, months: int) -> FloatArray:
 
 
 @cache
-def _shapes(months: int, timing: tuple[tuple[int, ...], float]) -> tuple[FloatArray, FloatArray]:
+def _shapes(
+    months: int, timing: tuple[tuple[int, ...], float]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The monthly shapes of a tier whose deployments d (months ``t_d``, ramp R)
-    are shared by every variant, months 1..M as (K, Y, 12) blocks and their year
-    sums (K, Y), K = 3D: in service ``I_d(m) = [m > t_d]`` (d < D); ramp share
-    ``min(1, (m - t_d) / R)`` for m > t_d (``[m > t_d]`` at R = 0) (D <= k < 2D);
-    staffing ``W_d(m)``: 1 where deployment d's headcount applies (2D <= k)."""
+    are shared by every variant, K = 3D of them: in service ``I_d(m) = [m > t_d]``
+    (k = d); ramp share ``min(1, (m - t_d) / R)`` for m > t_d (``[m > t_d]`` at
+    R = 0) (k = D + d); staffing ``W_d(m)``: 1 where deployment d's headcount
+    applies (k = 2D + d). Months 1..M as (Y, K, 12) and (Y, 12, K) blocks, and
+    their year sums (Y, K)."""
     t, r = timing
     m = np.arange(months + 1, dtype=float)
     live = [(m > td).astype(float) for td in t]
@@ -789,47 +802,62 @@ def _shapes(months: int, timing: tuple[tuple[int, ...], float]) -> tuple[FloatAr
         who = np.where(m > t[d], d, who)
     staff = [(who == d).astype(float) for d in range(len(t))]
     h = np.stack(live + share + staff)[:, 1:].reshape(3 * len(t), -1, MONTHS_PER_YEAR)
-    h = np.ascontiguousarray(h)
-    sums = h.sum(axis=2)
-    for arr in (h, sums):
+    h_ykm = np.ascontiguousarray(h.transpose(1, 0, 2))
+    h_ymk = np.ascontiguousarray(h.transpose(1, 2, 0))
+    sums = h_ykm.sum(axis=2)
+    for arr in (h_ykm, h_ymk, sums):
         arr.flags.writeable = False
-    return h, sums
+    return h_ykm, h_ymk, sums
 
 
 @cache
 def _depreciation_counts(months: int, in_service: int, life: int) -> FloatArray:
-    """(L, Y): months of model year y in asset year k of an asset in service from
+    """(Y, L): months of model year y in asset year k of an asset in service from
     ``in_service`` (asset year k covers months in_service + 12(k-1) ..
     in_service + 12k - 1)."""
     m = np.arange(1, months + 1)
     k = np.floor((m - in_service) / MONTHS_PER_YEAR).astype(np.intp)
     y = (m - 1) // MONTHS_PER_YEAR
-    out = np.zeros((life, months // MONTHS_PER_YEAR))
+    out = np.zeros((months // MONTHS_PER_YEAR, life))
     ok = (k >= 0) & (k < life)
-    np.add.at(out, (k[ok], y[ok]), 1.0)
+    np.add.at(out, (y[ok], k[ok]), 1.0)
     out.flags.writeable = False
     return out
 
 
 @cache
-def _unit_debt(months: int, t: int, build: int, rate: float, term: float) -> dict[str, FloatArray]:
-    """:func:`debt_schedule` of a loan of 1 drawn at month t, (1, M+1) lines."""
-    unit = np.zeros((1, months + 1))
-    unit[0, t] = 1.0
+def _unit_debt(months: int, draws: tuple[int, ...], build: int, rate: float, term: float):
+    """Loans of 1 drawn at each month of ``draws`` (:func:`debt_schedule`), as
+    matrices over the draws T: net debt cash flow ``draw - interest - principal -
+    balloon`` (M+1, T); interest and debt service per model year (Y, T); the
+    balance (closing plus balloon) at the months where the total can peak (C, T):
+    B and the draw months after it (before B balances only grow, after it they
+    only fall between draws)."""
+    clock = Clock(months)
     q1 = {
         "interest_rate": np.array([rate]),
         "term_years": np.array([term]),
         "debt_share": np.array([1.0]),
     }
-    lines = debt_schedule(q1, unit, np.array([float(build)]), Clock(months))
-    for v in lines.values():
-        v.flags.writeable = False
-    return lines
+    cols = []
+    for t in draws:
+        unit = np.zeros((1, months + 1))
+        unit[0, t] = 1.0
+        cols.append(debt_schedule(q1, unit, np.array([float(build)]), clock))
+    peaks = [build] + [t for t in draws if t > build]
 
+    def stack(f: Callable[[dict[str, FloatArray]], FloatArray]) -> FloatArray:
+        return np.ascontiguousarray(np.concatenate([f(u) for u in cols], axis=0).T)
 
-def _blocks(x: FloatArray) -> FloatArray:
-    """(S, M+1) -> months 1..M as (S, Y, 12) (a view)."""
-    return x[:, 1:].reshape(x.shape[0], -1, MONTHS_PER_YEAR)
+    out = (
+        stack(lambda u: u["draw"] - u["interest"] - u["principal"] - u["balloon"]),
+        stack(lambda u: clock.by_year(u["interest"])),
+        stack(lambda u: clock.by_year(u["interest"] + u["principal"])),
+        stack(lambda u: (u["balance_close"] + u["balloon"])[:, peaks]),
+    )
+    for arr in out:
+        arr.flags.writeable = False
+    return out
 
 
 def _run_by_year(
@@ -840,15 +868,16 @@ def _run_by_year(
 ) -> TierResult:
     """:func:`run_tier` for variants that share their timing.
 
-    Every operating line is ``sum_k c_k(s, y) h_k(m)``: a coefficient per variant
-    and model year (inputs times the year's escalation or price index) times a
+    Every operating line is ``sum_k c_k(y, s) h_k(m)``: a coefficient per model
+    year and variant (inputs times the year's escalation or price index) times a
     monthly shape shared by all variants (:func:`_shapes`). Nominal and
-    discounted sums come from the (S, Y, K) coefficients and the shapes' (and
+    discounted sums come from the (Y, K, S) coefficients and the shapes' (and
     discounted shapes') year sums; only the cash flows the metrics need month by
-    month (FCF for IRR, payback and peak funding, ECF with debt) are (S, M+1).
-    Depreciation is summed per model year (:func:`_depreciation_counts`); debt is
-    the draws times the schedule of a unit loan (:func:`_unit_debt`) when every
-    variant borrows at the same rate and term.
+    month (FCF for IRR, payback and peak funding, ECF with debt) are built, with
+    months first ((M+1, S): each month one contiguous row). Depreciation is
+    summed per model year (:func:`_depreciation_counts`); debt is the draws times
+    the schedules of unit loans (:func:`_unit_debt`) when every variant borrows
+    at the same rate and term.
     """
     months = config.months
     t, r = timing
@@ -857,28 +886,24 @@ def _run_by_year(
     full = (size,)
     n_dep = len(deps)
     years = months // MONTHS_PER_YEAR
-    h, h_sums = _shapes(months, (tuple(t), r))
+    h_ykm, h_ymk, h_sums = _shapes(months, (tuple(t), r))
     goodput_m = _goodput(q, deps)
+    year_no = np.arange(years, dtype=float)[:, None]
 
-    def col(x: ArrayLike) -> FloatArray:
-        return np.broadcast_to(np.asarray(x, dtype=float), full)[:, None]
+    def index(g: ArrayLike) -> FloatArray:  # (Y, S or 1), as Clock.index
+        return np.power(1.0 + _when(g)[:, 0], year_no)
 
-    year_no = np.arange(years, dtype=float)[None, :]
-
-    def index(g: ArrayLike) -> FloatArray:  # (S or 1, Y), as Clock.index
-        return np.power(1.0 + _when(g), year_no)
-
-    # coefficients (Y, S, K) of the shapes: revenue, GPU-hours, opex
+    # coefficients (Y, K, S) of the shapes: revenue, GPU-hours, opex
     k_all = 3 * n_dep
-    rev = np.zeros((years, size, k_all))
-    hours = np.zeros((years, size, k_all))
-    opex = np.zeros((years, size, k_all))
+    rev = np.zeros((years, k_all, size))
+    hours = np.zeros((years, k_all, size))
+    opex = np.zeros((years, k_all, size))
     util = q["utilization"]
     idle = q["idle_fraction"]
     sold = util * goodput_m["availability"] * HOURS_PER_MONTH
-    price = index(-np.asarray(q["price_decline"])).T * q["price_per_gpu_hour"]
-    power = index(q["power_escalation"]).T * (q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"])
-    staff = index(q["staff_escalation"]).T * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
+    price = index(-np.asarray(q["price_decline"])) * q["price_per_gpu_hour"]
+    power = index(q["power_escalation"]) * (q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"])
+    staff = index(q["staff_escalation"]) * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
     colo = q["colocation_per_kw_month"] * (1.0 - q["build_flag"])
     facility = [e for e in events if e.cls == "facility"]  # in service with deployment i
     per_month = 1.0 / MONTHS_PER_YEAR
@@ -890,25 +915,25 @@ def _run_by_year(
             + q["insurance_rate"] * (d["hardware"] + facility[i].amount) * per_month
             + q["software_per_gpu_year"] * d["gpus"] * per_month
         )
-        opex[:, :, i] = power * (kw * idle) + fixed
-        opex[:, :, n_dep + i] = power * (kw * (1.0 - idle) * util)
-        opex[:, :, 2 * n_dep + i] = staff * d["staff_fte"]
-        hours[:, :, n_dep + i] = d["gpus"] * sold
-        rev[:, :, n_dep + i] = price * (d["gpus"] * sold)
-    h_sums_t = h_sums.T  # (Y, K)
-    rev_y = np.einsum("ysk,yk->sy", rev, h_sums_t)
-    opex_y = np.einsum("ysk,yk->sy", opex, h_sums_t)
-    hours_y = np.einsum("ysk,yk->sy", hours, h_sums_t)
+        opex[:, i] = power * (kw * idle) + fixed
+        opex[:, n_dep + i] = power * (kw * (1.0 - idle) * util)
+        opex[:, 2 * n_dep + i] = staff * d["staff_fte"]
+        hours[:, n_dep + i] = d["gpus"] * sold
+        rev[:, n_dep + i] = price * (d["gpus"] * sold)
+    rev_y = np.einsum("yks,yk->ys", rev, h_sums)
+    opex_y = np.einsum("yks,yk->ys", opex, h_sums)
+    hours_y = np.einsum("yks,yk->ys", hours, h_sums)
 
-    disc = _discount_shared(q["discount_rate"], months)
-    h_t = h.transpose(1, 2, 0)  # (Y, 12, K)
-    if disc.shape[0] == 1:
-        dh = np.einsum("ym,ymk->yk", _blocks(disc)[0], h_t)[:, None, :]
-    else:
-        dh = np.matmul(_blocks(disc).transpose(1, 0, 2), h_t)  # (Y, S, K)
+    disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
+    dh = np.matmul(h_ykm, disc[1:].reshape(years, MONTHS_PER_YEAR, -1))  # (Y, K, 1 or S)
 
     def pv_lines(c: FloatArray) -> FloatArray:
-        return np.einsum("ysk,ysk->s", c, np.broadcast_to(dh, c.shape))
+        if dh.shape[2] == 1:
+            return np.einsum("yks,yk->s", c, dh[:, :, 0])
+        return np.einsum("yks,yks->s", c, dh)
+
+    def pv_months(x: FloatArray, d: FloatArray) -> FloatArray:  # x, d: (M+1, S or 1)
+        return d[:, 0] @ x if d.shape[1] == 1 else np.einsum("ms,ms->s", x, d)
 
     # capex events by month
     capex_by = {c: np.zeros(full) for c in ASSET_CLASSES}
@@ -920,7 +945,7 @@ def _run_by_year(
     capex_at = {m: np.broadcast_to(a, full) for m, a in sorted(capex_at.items())}
 
     # depreciation per model year, net book values, terminal value
-    dep_y = np.zeros((size, years))
+    dep_y = np.zeros((years, size))
     nbv = {}
     for cls in ASSET_CLASSES:
         life = config.depreciation_life_years[cls]
@@ -932,94 +957,90 @@ def _run_by_year(
                 e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
             )
             in_service = int(_when(e.in_service)[0, 0])
-            per_year = (annual / MONTHS_PER_YEAR) @ _depreciation_counts(months, in_service, life)
+            per_year = _depreciation_counts(months, in_service, life) @ (annual.T / MONTHS_PER_YEAR)
             dep_y = dep_y + per_year
-            total = total + per_year.sum(axis=1)
+            total = total + per_year.sum(axis=0)
         nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
     terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
     terminal = np.broadcast_to(terminal, full)
     terminal_tax = np.broadcast_to(terminal_tax, full)
 
     ebit_y = rev_y - opex_y - dep_y
-    tax = tax_with_losses(ebit_y, q["tax_rate"], config.loss_carryforward_years)
+    tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years)
 
-    # FCF month by month: operating margin (shapes x coefficients), tax, capex
-    fcf = np.zeros((size, months + 1))
-    margin = np.matmul(rev - opex, h.transpose(1, 0, 2))  # (Y, S, 12)
-    _blocks(fcf)[...] = margin.transpose(1, 0, 2)
-    fcf[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax["tax"]
+    # FCF month by month (months first): operating margin, tax, capex
+    fcf = np.empty((months + 1, size))
+    fcf[0] = 0.0
+    np.matmul(h_ymk, rev - opex, out=fcf[1:].reshape(years, MONTHS_PER_YEAR, size))
+    fcf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax["tax"]
     for month, amount in capex_at.items():
-        fcf[:, month] -= amount
-    cash = np.cumsum(fcf, axis=1)
-    fcf[:, -1] += terminal - terminal_tax
-    npv = np.einsum("sm,sm->s", fcf, np.broadcast_to(disc, fcf.shape))
+        fcf[month] -= amount
+    cash = np.cumsum(fcf, axis=0)
+    last_negative = np.max(np.where(cash < 0, _month_numbers(months), -1), axis=0)
+    first = np.maximum(last_negative + 1, 1)
+    payback = np.where(first <= months, first / MONTHS_PER_YEAR, np.nan)
+    peak_funding = np.maximum(0.0, -cash.min(axis=0))
+    fcf[-1] += terminal - terminal_tax
+    npv = pv_months(fcf, disc)
 
     # debt
     share = np.broadcast_to(q["debt_share"], full)
     draws = {m: share * a for m, a in capex_at.items() if np.any(share * a)}
     borrowed = bool(draws)
-    e_disc = _discount_shared(q["cost_of_equity"], months)
+    e_disc = _discount_t(q["cost_of_equity"], months)
     if borrowed:
         rate, term = _when(q["interest_rate"]), _when(q["term_years"])
-        if rate.shape[0] == 1 and term.shape[0] == 1:
-            amounts = np.stack(list(draws.values()), axis=1)  # (S, T)
-            units = [
-                _unit_debt(months, m, t[0], float(rate[0, 0]), float(term[0, 0])) for m in draws
-            ]
-
-            def line(f: Callable[[dict[str, FloatArray]], FloatArray]) -> FloatArray:
-                return amounts @ np.concatenate([f(u) for u in units], axis=0)
-
-            interest_y = _blocks(line(lambda u: u["interest"])).sum(axis=2)
-            service_y = _blocks(line(lambda u: u["interest"] + u["principal"])).sum(axis=2)
-            net = line(lambda u: u["draw"] - u["interest"] - u["principal"] - u["balloon"])
-            debt_peak = line(lambda u: u["balance_close"] + u["balloon"]).max(axis=1)
+        amounts = np.stack(list(draws.values()))  # (T, S)
+        if rate.shape[0] == 1 and term.shape[0] == 1 and rate[0, 0] >= 0 and np.all(amounts >= 0):
+            net_u, interest_u, service_u, peak_u = _unit_debt(
+                months, tuple(draws), t[0], float(rate[0, 0]), float(term[0, 0])
+            )
+            net = net_u @ amounts
+            interest_y = interest_u @ amounts
+            service_y = service_u @ amounts
+            debt_peak = (peak_u @ amounts).max(axis=0)
         else:
             capex_m = np.zeros((size, months + 1))
             for month, amount in capex_at.items():
                 capex_m[:, month] = amount
-            debt = debt_schedule(q, capex_m, deps[0]["month"], Clock(months))
-            interest_y = _blocks(debt["interest"]).sum(axis=2)
+            clock = Clock(months)
+            debt = debt_schedule(q, capex_m, deps[0]["month"], clock)
             service = debt["interest"] + debt["principal"]
-            service_y = _blocks(service).sum(axis=2)
-            net = debt["draw"] - service - debt["balloon"]
+            net = (debt["draw"] - service - debt["balloon"]).T
+            interest_y = clock.by_year(debt["interest"]).T
+            service_y = clock.by_year(service).T
             debt_peak = (debt["balance_close"] + debt["balloon"]).max(axis=1)
-        levered = tax_with_losses(
-            ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years
-        )
+        levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years)
         ecf = fcf + net
-        ecf[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] += tax["tax"] - levered["tax"]
+        ecf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] += tax["tax"] - levered["tax"]
         cfads_y = rev_y - opex_y - levered["tax"]
-        dscr = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan)
-        equity_npv = np.einsum("sm,sm->s", ecf, np.broadcast_to(e_disc, ecf.shape))
+        dscr = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan).T
+        equity_npv = pv_months(ecf, e_disc)
     else:
         ecf = None
         dscr = np.full((size, years), np.nan)
         debt_peak = np.zeros(full)
-        equity_npv = (
-            npv
-            if e_disc is disc
-            else np.einsum("sm,sm->s", fcf, np.broadcast_to(e_disc, fcf.shape))
-        )
+        equity_npv = npv if e_disc is disc else pv_months(fcf, e_disc)
 
-    pv_capex = sum(a * disc[:, m] for m, a in capex_at.items())
+    pv_capex = sum(a * disc[m] for m, a in capex_at.items())
     metrics = _summary(
         q,
         deps,
         goodput_m,
         capex_by=capex_by,
-        opex_sum=opex_y.sum(axis=1),
-        opex_year1=opex_y[:, 0] + 0.0,
+        opex_sum=opex_y.sum(axis=0),
+        opex_year1=opex_y[0] + 0.0,
         pv_cost=pv_capex + pv_lines(opex),
         pv_gpu_hours=pv_lines(hours),
-        gpu_hours=hours_y.sum(axis=1),
-        revenue=rev_y.sum(axis=1),
+        gpu_hours=hours_y.sum(axis=0),
+        revenue=rev_y.sum(axis=0),
         npv=npv,
-        fcf=fcf,
-        fcf_sum=fcf.sum(axis=1),
-        cash=cash,
+        fcf=fcf.T,
+        fcf_sum=fcf.sum(axis=0),
+        payback=payback,
+        peak_funding=peak_funding,
         equity_npv=equity_npv,
-        ecf=ecf,
+        ecf=None if ecf is None else ecf.T,
         dscr=dscr,
         debt_peak=debt_peak,
         terminal=terminal,
@@ -1039,6 +1060,13 @@ def _run_by_year(
         debt=_Lazy(lambda: full_run().debt),
         deployments=deps,
     )
+
+
+@cache
+def _month_numbers(months: int) -> np.ndarray:
+    out = np.arange(months + 1)[:, None]
+    out.flags.writeable = False
+    return out
 
 
 def _weighted(deps: list[dict[str, FloatArray]], utilization: list[FloatArray]) -> FloatArray:
@@ -1087,7 +1115,8 @@ def _summary(
     npv: FloatArray,
     fcf: FloatArray,
     fcf_sum: FloatArray,
-    cash: FloatArray,
+    payback: FloatArray,
+    peak_funding: FloatArray,
     equity_npv: FloatArray,
     ecf: FloatArray | None,
     dscr: FloatArray,
@@ -1123,7 +1152,7 @@ def _summary(
         "revenue": revenue,
         "npv": npv,
         "irr": lambda: _irr(fcf),
-        "payback_years": fin.payback_years(cash),
+        "payback_years": payback,
         "roi": fin.safe_divide(fcf_sum, capex),
         "mtbf_hours": goodput_m["mtbf_hours"],
         "checkpoint_interval_hours": goodput_m["checkpoint_interval_hours"],
@@ -1131,7 +1160,7 @@ def _summary(
         "cost_per_effective_gpu_hour": fin.safe_divide(cost_per_gpu_hour, gp),
         "cost_per_pflop_hour": fin.safe_divide(pv_cost, pv_pflop_hours),
         "availability": goodput_m["availability"],
-        "peak_funding": np.maximum(0.0, -cash.min(axis=1)),
+        "peak_funding": peak_funding,
         "equity_npv": equity_npv,
         "equity_irr": lambda: _irr(ecf),
         "min_dscr": np.where(
