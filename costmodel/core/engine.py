@@ -780,16 +780,29 @@ def _discount_t(rate: FloatArray, months: int) -> FloatArray:
     return d
 
 
-@cache
-def _shapes(
-    months: int, timing: tuple[tuple[int, ...], float]
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+@dataclass(frozen=True)
+class _Shapes:
     """The monthly shapes of a tier whose deployments d (months ``t_d``, ramp R)
     are shared by every variant, K = 3D of them: in service ``I_d(m) = [m > t_d]``
     (k = d); ramp share ``min(1, (m - t_d) / R)`` for m > t_d (``[m > t_d]`` at
     R = 0) (k = D + d); staffing ``W_d(m)``: 1 where deployment d's headcount
-    applies (k = 2D + d). Months 1..M as (Y, K, 12) and (Y, 12, K) blocks, and
-    their year sums (Y, K)."""
+    applies (k = 2D + d).
+
+    ``sums`` (Y, K): their sums per model year. Months 1..M split into runs of
+    months in one model year over which every shape is constant: ``run_year``
+    (P,), ``run_shapes`` (P, K) the shapes' values, ``run_starts`` (P,) first
+    months - 1 (for ``np.add.reduceat`` over months 1..M), ``run_of`` (M,) the run
+    of each month."""
+
+    sums: FloatArray
+    run_year: np.ndarray
+    run_shapes: FloatArray
+    run_starts: np.ndarray
+    run_of: np.ndarray
+
+
+@cache
+def _shapes(months: int, timing: tuple[tuple[int, ...], float]) -> _Shapes:
     t, r = timing
     m = np.arange(months + 1, dtype=float)
     live = [(m > td).astype(float) for td in t]
@@ -801,13 +814,21 @@ def _shapes(
     for d in range(1, len(t)):
         who = np.where(m > t[d], d, who)
     staff = [(who == d).astype(float) for d in range(len(t))]
-    h = np.stack(live + share + staff)[:, 1:].reshape(3 * len(t), -1, MONTHS_PER_YEAR)
-    h_ykm = np.ascontiguousarray(h.transpose(1, 0, 2))
-    h_ymk = np.ascontiguousarray(h.transpose(1, 2, 0))
-    sums = h_ykm.sum(axis=2)
-    for arr in (h_ykm, h_ymk, sums):
+    h = np.stack(live + share + staff)[:, 1:]  # (K, M): months 1..M
+    year = np.arange(months) // MONTHS_PER_YEAR
+    new_run = np.ones(months, dtype=bool)
+    new_run[1:] = (year[1:] != year[:-1]) | np.any(h[:, 1:] != h[:, :-1], axis=0)
+    starts = np.flatnonzero(new_run)
+    out = _Shapes(
+        sums=np.ascontiguousarray(h.reshape(h.shape[0], -1, MONTHS_PER_YEAR).sum(axis=2).T),
+        run_year=year[starts],
+        run_shapes=np.ascontiguousarray(h[:, starts].T),
+        run_starts=starts,
+        run_of=np.cumsum(new_run) - 1,
+    )
+    for arr in (out.sums, out.run_year, out.run_shapes, out.run_starts, out.run_of):
         arr.flags.writeable = False
-    return h_ykm, h_ymk, sums
+    return out
 
 
 @cache
@@ -886,12 +907,17 @@ def _run_by_year(
     full = (size,)
     n_dep = len(deps)
     years = months // MONTHS_PER_YEAR
-    h_ykm, h_ymk, h_sums = _shapes(months, (tuple(t), r))
+    shapes = _shapes(months, (tuple(t), r))
+    h_sums = shapes.sums
     goodput_m = _goodput(q, deps)
-    year_no = np.arange(years, dtype=float)[:, None]
+    year_no = np.arange(years, dtype=float)[None, :]
 
-    def index(g: ArrayLike) -> FloatArray:  # (Y, S or 1), as Clock.index
-        return np.power(1.0 + _when(g)[:, 0], year_no)
+    def index(g: ArrayLike) -> FloatArray:
+        """(Y, S or 1): Clock.index per year. The power runs along the years (as in
+        Clock.index) and is then transposed: vectorised transcendental functions
+        may round differently by position, and the variants' results must not
+        depend on their position in a chunk."""
+        return np.power(1.0 + _when(g), year_no).T
 
     # coefficients (Y, K, S) of the shapes: revenue, GPU-hours, opex
     k_all = 3 * n_dep
@@ -920,20 +946,27 @@ def _run_by_year(
         opex[:, 2 * n_dep + i] = staff * d["staff_fte"]
         hours[:, n_dep + i] = d["gpus"] * sold
         rev[:, n_dep + i] = price * (d["gpus"] * sold)
-    rev_y = np.einsum("yks,yk->ys", rev, h_sums)
-    opex_y = np.einsum("yks,yk->ys", opex, h_sums)
-    hours_y = np.einsum("yks,yk->ys", hours, h_sums)
+    # sums over the shapes and years are elementwise products summed over leading
+    # axes: each variant's result does not depend on its position in the chunk
+    # (BLAS and einsum kernels may round the first or last few columns otherwise)
+    rev_y = (rev * h_sums[:, :, None]).sum(axis=1)
+    opex_y = (opex * h_sums[:, :, None]).sum(axis=1)
+    hours_y = (hours * h_sums[:, :, None]).sum(axis=1)
 
     disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
-    dh = np.matmul(h_ykm, disc[1:].reshape(years, MONTHS_PER_YEAR, -1))  # (Y, K, 1 or S)
+    # per run of months with constant shapes: each line's monthly value (P, S)
+    # and the sum of the discount factors over its months
+    run_disc = np.add.reduceat(disc[1:], shapes.run_starts, axis=0)  # (P, 1 or S)
+    weights = shapes.run_shapes[:, :, None]
+
+    def per_run(c: FloatArray) -> FloatArray:
+        return (c[shapes.run_year] * weights).sum(axis=1)
 
     def pv_lines(c: FloatArray) -> FloatArray:
-        if dh.shape[2] == 1:
-            return np.einsum("yks,yk->s", c, dh[:, :, 0])
-        return np.einsum("yks,yks->s", c, dh)
+        return (per_run(c) * run_disc).sum(axis=0)
 
     def pv_months(x: FloatArray, d: FloatArray) -> FloatArray:  # x, d: (M+1, S or 1)
-        return d[:, 0] @ x if d.shape[1] == 1 else np.einsum("ms,ms->s", x, d)
+        return (x * d).sum(axis=0)
 
     # capex events by month
     capex_by = {c: np.zeros(full) for c in ASSET_CLASSES}
@@ -957,7 +990,11 @@ def _run_by_year(
                 e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
             )
             in_service = int(_when(e.in_service)[0, 0])
-            per_year = _depreciation_counts(months, in_service, life) @ (annual.T / MONTHS_PER_YEAR)
+            monthly = annual.T / MONTHS_PER_YEAR
+            counts = _depreciation_counts(months, in_service, life)
+            per_year = np.zeros((years, size))
+            for y, k in zip(*np.nonzero(counts), strict=True):
+                per_year[y] += counts[y, k] * monthly[k]
             dep_y = dep_y + per_year
             total = total + per_year.sum(axis=0)
         nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
@@ -971,7 +1008,7 @@ def _run_by_year(
     # FCF month by month (months first): operating margin, tax, capex
     fcf = np.empty((months + 1, size))
     fcf[0] = 0.0
-    np.matmul(h_ymk, rev - opex, out=fcf[1:].reshape(years, MONTHS_PER_YEAR, size))
+    np.take(per_run(rev - opex), shapes.run_of, axis=0, out=fcf[1:])
     fcf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax["tax"]
     for month, amount in capex_at.items():
         fcf[month] -= amount
@@ -995,10 +1032,10 @@ def _run_by_year(
             net_u, interest_u, service_u, peak_u = _unit_debt(
                 months, tuple(draws), t[0], float(rate[0, 0]), float(term[0, 0])
             )
-            net = net_u @ amounts
-            interest_y = interest_u @ amounts
-            service_y = service_u @ amounts
-            debt_peak = (peak_u @ amounts).max(axis=0)
+            net = _combine(net_u, amounts)
+            interest_y = _combine(interest_u, amounts)
+            service_y = _combine(service_u, amounts)
+            debt_peak = _combine(peak_u, amounts).max(axis=0)
         else:
             capex_m = np.zeros((size, months + 1))
             for month, amount in capex_at.items():
@@ -1060,6 +1097,15 @@ def _run_by_year(
         debt=_Lazy(lambda: full_run().debt),
         deployments=deps,
     )
+
+
+def _combine(units: FloatArray, amounts: FloatArray) -> FloatArray:
+    """``units @ amounts`` ((R, T) x (T, S)) by elementwise products, so that each
+    variant's result does not depend on its position in the chunk."""
+    out = units[:, 0, None] * amounts[0]
+    for j in range(1, amounts.shape[0]):
+        out += units[:, j, None] * amounts[j]
+    return out
 
 
 @cache
