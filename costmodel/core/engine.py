@@ -954,16 +954,11 @@ def _run_by_year(
     hours_y = (hours * h_sums[:, :, None]).sum(axis=1)
 
     disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
-    # per run of months with constant shapes: each line's monthly value (P, S)
-    # and the sum of the discount factors over its months
-    run_disc = np.add.reduceat(disc[1:], shapes.run_starts, axis=0)  # (P, 1 or S)
-    weights = shapes.run_shapes[:, :, None]
-
-    def per_run(c: FloatArray) -> FloatArray:
-        return (c[shapes.run_year] * weights).sum(axis=1)
+    # discounted shapes: sum over the months of year y of h_k(m) d(m), (Y, K, 1 or S)
+    disc_shapes = _discounted_shapes(shapes, disc)
 
     def pv_lines(c: FloatArray) -> FloatArray:
-        return (per_run(c) * run_disc).sum(axis=0)
+        return (c * disc_shapes).sum(axis=(0, 1))
 
     def pv_months(x: FloatArray, d: FloatArray) -> FloatArray:  # x, d: (M+1, S or 1)
         return (x * d).sum(axis=0)
@@ -1008,11 +1003,13 @@ def _run_by_year(
     # FCF month by month (months first): operating margin, tax, capex
     fcf = np.empty((months + 1, size))
     fcf[0] = 0.0
-    np.take(per_run(rev - opex), shapes.run_of, axis=0, out=fcf[1:])
+    np.take(_per_run(shapes, rev - opex), shapes.run_of, axis=0, out=fcf[1:])
     fcf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax["tax"]
     for month, amount in capex_at.items():
         fcf[month] -= amount
-    cash = np.cumsum(fcf, axis=0)
+    cash = fcf.copy()
+    for m in range(1, months + 1):  # np.cumsum(fcf, axis=0), faster along rows
+        cash[m] += cash[m - 1]
     last_negative = np.max(np.where(cash < 0, _month_numbers(months), -1), axis=0)
     first = np.maximum(last_negative + 1, 1)
     payback = np.where(first <= months, first / MONTHS_PER_YEAR, np.nan)
@@ -1097,6 +1094,44 @@ def _run_by_year(
         debt=_Lazy(lambda: full_run().debt),
         deployments=deps,
     )
+
+
+def _per_run(shapes: _Shapes, c: FloatArray) -> FloatArray:
+    """The monthly value of the line with coefficients ``c`` (Y, K, S) in each run
+    of months (P, S): ``sum_k h_k c[y_p, k]`` over the shapes not 0 in the run."""
+    out = np.zeros((shapes.run_year.size, c.shape[2]))
+    for p, k in zip(*np.nonzero(shapes.run_shapes), strict=True):
+        w = shapes.run_shapes[p, k]
+        out[p] += c[shapes.run_year[p], k] if w == 1.0 else w * c[shapes.run_year[p], k]
+    return out
+
+
+_DISCOUNTED_SHAPES: dict[tuple[int, int], tuple[FloatArray, _Shapes, FloatArray]] = {}
+
+
+def _discounted_shapes(shapes: _Shapes, disc: FloatArray) -> FloatArray:
+    """``sum_{m in year y} h_k(m) d(m)`` (Y, K, 1 or S) for the discount factors
+    ``disc`` (M+1, 1 or S), from the discount sums over each run of months;
+    remembered for the last few (the tiers of a chunk share the discount)."""
+    key = (id(shapes), id(disc))
+    with _DISCOUNT_LOCK:
+        hit = _DISCOUNTED_SHAPES.get(key)
+    if hit is not None and hit[0] is disc and hit[1] is shapes:
+        return hit[2]
+    ends = np.r_[shapes.run_starts[1:], shapes.run_of.size] + 1
+    out = np.zeros((shapes.sums.shape[0], shapes.sums.shape[1], disc.shape[1]))
+    for p, (a, b) in enumerate(zip(shapes.run_starts + 1, ends, strict=True)):
+        run = disc[a] if b == a + 1 else disc[a:b].sum(axis=0)
+        y = shapes.run_year[p]
+        for k in np.flatnonzero(shapes.run_shapes[p]):
+            w = shapes.run_shapes[p, k]
+            out[y, k] += run if w == 1.0 else w * run
+    out.flags.writeable = False
+    with _DISCOUNT_LOCK:
+        if len(_DISCOUNTED_SHAPES) >= 8:
+            _DISCOUNTED_SHAPES.pop(next(iter(_DISCOUNTED_SHAPES)))
+        _DISCOUNTED_SHAPES[key] = (disc, shapes, out)
+    return out
 
 
 def _combine(units: FloatArray, amounts: FloatArray) -> FloatArray:
