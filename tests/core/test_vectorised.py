@@ -1,0 +1,98 @@
+"""The engine's scenario axis: S variants at once equal S single runs.
+
+A staged, financed, ramped case with expiring losses and a market terminal
+value; the variants differ in construction months, ramp, a stage's month,
+interest rate, loan term and share, market decline and discount rate, so that
+both engine paths run: the monthly one (timing differs between variants) and the
+one by year (timing shared, rates differ), against single runs (always by year).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import yaml
+
+import costmodel as cm
+from costmodel.core.engine import _defaults, _inputs, _run_monthly, deployments
+from costmodel.core.variants import run_variants
+from costmodel.inputs.params import resolve_tier
+from tests.paths import HAND
+
+OVERLAY = {
+    "schema_version": 2,
+    "horizon_years": 3,
+    "terminal_value": "market",
+    "timeline": {"build_months": 3, "ramp_months": 4},
+    "finance": {"loss_carryforward_years": 1},
+    "financing": {"debt_share": 0.6, "interest_rate": 0.06, "term_years": 2},
+    "depreciation": {
+        c: {"market_decline": 0.2} for c in ("servers", "network", "storage", "facility")
+    },
+    "tiers": {"small": {"reserve_headroom": False, "stages": [{"month": 14, "gpus": 8}]}},
+}
+RNG = np.random.default_rng(7)
+S = 24
+TIMING = {
+    "timeline.build_months": RNG.choice([0.0, 2.0, 3.0, 5.4, 16.0], S),
+    "timeline.ramp_months": RNG.choice([0.0, 1.5, 4.0, 9.0], S),
+    "tiers.small.stages.0.month": RNG.choice([8.0, 14.0, 20.0], S),
+}
+RATES = {
+    "financing.interest_rate": RNG.choice([0.0, 0.03, 0.06, 0.11], S),
+    "financing.term_years": RNG.choice([1.0, 2.0, 4.0], S),
+    "financing.debt_share": RNG.choice([0.0, 0.3, 0.6], S),
+    "depreciation.servers.market_decline": RNG.uniform(0.0, 0.6, S),
+    "finance.discount_rate": RNG.choice([0.05, 0.08, 0.12], S),
+    "revenue.price_per_gpu_hour": RNG.uniform(20.0, 200.0, S),
+}
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory):
+    path = tmp_path_factory.mktemp("vec") / "v2.yaml"
+    path.write_text(yaml.safe_dump(OVERLAY))
+    return cm.load_assumptions(HAND, path)
+
+
+def _close(vectorised, singles, what: str) -> None:
+    """Equal to rel 1e-12, or 1e-12 of the largest value for values near 0."""
+    v = np.asarray(vectorised, dtype=float)
+    s = np.asarray(singles, dtype=float)
+    np.testing.assert_array_equal(np.isnan(v), np.isnan(s), err_msg=what)
+    ok = ~np.isnan(v)
+    scale = np.max(np.abs(s[ok]), initial=0.0)
+    np.testing.assert_allclose(v[ok], s[ok], rtol=1e-12, atol=1e-12 * scale, err_msg=what)
+
+
+@pytest.mark.parametrize("varied", [TIMING | RATES, RATES], ids=["timing-and-rates", "rates"])
+def test_variants_equal_single_runs(staged, varied):
+    vec = run_variants(staged, varied)["small"]
+    singles = [
+        run_variants(staged, {p: float(v[i]) for p, v in varied.items()})["small"] for i in range(S)
+    ]
+    for name in vec.metrics:
+        _close(vec.metrics[name], [float(r.metrics[name][0]) for r in singles], name)
+    for group in ("flows", "debt", "annual"):
+        lines = getattr(vec, group)
+        for name in lines:
+            rows = np.concatenate([np.asarray(getattr(r, group)[name]) for r in singles])
+            _close(np.broadcast_to(lines[name], rows.shape), rows, f"{group}.{name}")
+    assert np.ptp(vec.metrics["equity_irr"][~np.isnan(vec.metrics["equity_irr"])]) > 0
+
+
+def test_summary_by_year_equals_the_monthly_engine(staged):
+    """The summary computed from year tables equals the month-by-month one."""
+    for varied in ({}, RATES):
+        ti = resolve_tier(staged, "small")
+        values = ti.values()
+        for key, path in ti.paths().items():
+            if path in varied:
+                values[key] = varied[path]
+        fast = cm.run_variants(staged, varied)["small"].metrics
+        q = _defaults(_inputs(values))
+        monthly = _run_monthly(q, ti.config, deployments(q, ti.config.stages, ti.config.months))
+        assert list(fast) == list(monthly.metrics)
+        for name in fast:
+            _close(np.broadcast_to(fast[name], np.shape(monthly.metrics[name])),
+                   monthly.metrics[name], name)  # fmt: skip
