@@ -720,7 +720,7 @@ def _run_monthly(
         payback=fin.payback_years(cash),
         peak_funding=np.maximum(0.0, -cash.min(axis=1)),
         equity_npv=fin.present_value(ecf, flows["equity_discount_factor"]),
-        ecf=ecf if borrowed else None,
+        ecf=(lambda: ecf) if borrowed else None,
         dscr=annual["dscr"],
         debt_peak=(debt["balance_close"] + debt["balloon"]).max(axis=1),
         terminal=flows["terminal_value"][:, -1],
@@ -1029,10 +1029,13 @@ def _run_by_year(
             net_u, interest_u, service_u, peak_u = _unit_debt(
                 months, tuple(draws), t[0], float(rate[0, 0]), float(term[0, 0])
             )
-            net = _combine(net_u, amounts)
             interest_y = _combine(interest_u, amounts)
             service_y = _combine(service_u, amounts)
             debt_peak = _combine(peak_u, amounts).max(axis=0)
+            pv_net = (_unit_pv(net_u, e_disc) * amounts).sum(axis=0)
+
+            def net() -> FloatArray:
+                return _combine(net_u, amounts)
         else:
             capex_m = np.zeros((size, months + 1))
             for month, amount in capex_at.items():
@@ -1040,16 +1043,29 @@ def _run_by_year(
             clock = Clock(months)
             debt = debt_schedule(q, capex_m, deps[0]["month"], clock)
             service = debt["interest"] + debt["principal"]
-            net = (debt["draw"] - service - debt["balloon"]).T
+            net_m = (debt["draw"] - service - debt["balloon"]).T
+            pv_net = pv_months(net_m, e_disc)
+
+            def net() -> FloatArray:
+                return net_m
+
             interest_y = clock.by_year(debt["interest"]).T
             service_y = clock.by_year(service).T
             debt_peak = (debt["balance_close"] + debt["balloon"]).max(axis=1)
         levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years)
-        ecf = fcf + net
-        ecf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] += tax["tax"] - levered["tax"]
+        tax_saved = tax["tax"] - levered["tax"]
+
+        def ecf() -> FloatArray:  # only for the equity IRR, when read
+            out = fcf + net()
+            out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] += tax_saved
+            return out.T
+
         cfads_y = rev_y - opex_y - levered["tax"]
         dscr = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan).T
-        equity_npv = pv_months(ecf, e_disc)
+        # PV of ECF = PV of FCF + PV of the net debt flows + PV of the tax saved
+        pv_fcf = npv if e_disc is disc else pv_months(fcf, e_disc)
+        pv_tax = (tax_saved * e_disc[MONTHS_PER_YEAR::MONTHS_PER_YEAR]).sum(axis=0)
+        equity_npv = pv_fcf + pv_net + pv_tax
     else:
         ecf = None
         dscr = np.full((size, years), np.nan)
@@ -1074,7 +1090,7 @@ def _run_by_year(
         payback=payback,
         peak_funding=peak_funding,
         equity_npv=equity_npv,
-        ecf=None if ecf is None else ecf.T,
+        ecf=ecf,
         dscr=dscr,
         debt_peak=debt_peak,
         terminal=terminal,
@@ -1131,6 +1147,26 @@ def _discounted_shapes(shapes: _Shapes, disc: FloatArray) -> FloatArray:
         if len(_DISCOUNTED_SHAPES) >= 8:
             _DISCOUNTED_SHAPES.pop(next(iter(_DISCOUNTED_SHAPES)))
         _DISCOUNTED_SHAPES[key] = (disc, shapes, out)
+    return out
+
+
+_UNIT_PV: dict[tuple[int, int], tuple[FloatArray, FloatArray, FloatArray]] = {}
+
+
+def _unit_pv(units: FloatArray, disc: FloatArray) -> FloatArray:
+    """Present values (T, 1 or S) of the unit lines ``units`` (M+1, T) at ``disc``
+    (M+1, 1 or S), remembered for the last few (tiers with the same draws share
+    them)."""
+    key = (id(units), id(disc))
+    with _DISCOUNT_LOCK:
+        hit = _UNIT_PV.get(key)
+    if hit is not None and hit[0] is units and hit[1] is disc:
+        return hit[2]
+    out = np.stack([(units[:, j, None] * disc).sum(axis=0) for j in range(units.shape[1])])
+    with _DISCOUNT_LOCK:
+        if len(_UNIT_PV) >= 8:
+            _UNIT_PV.pop(next(iter(_UNIT_PV)))
+        _UNIT_PV[key] = (units, disc, out)
     return out
 
 
@@ -1199,7 +1235,7 @@ def _summary(
     payback: FloatArray,
     peak_funding: FloatArray,
     equity_npv: FloatArray,
-    ecf: FloatArray | None,
+    ecf: Callable[[], FloatArray] | None,
     dscr: FloatArray,
     debt_peak: FloatArray,
     terminal: FloatArray,
@@ -1243,7 +1279,7 @@ def _summary(
         "availability": goodput_m["availability"],
         "peak_funding": peak_funding,
         "equity_npv": equity_npv,
-        "equity_irr": lambda: _irr(ecf),
+        "equity_irr": lambda: _irr(ecf()),
         "min_dscr": np.where(
             any_dscr, np.nanmin(np.where(np.isnan(dscr), np.inf, dscr), axis=1), np.nan
         ),
