@@ -181,6 +181,22 @@ def _grid_powers(n: int, high: float) -> tuple[FloatArray, FloatArray, slice]:
     return grid, powers, slice(int(near[0]), int(near[-1]) + 1)
 
 
+@lru_cache(maxsize=8)
+def _tails(n: int, high: float) -> tuple[np.ndarray, FloatArray, np.ndarray]:
+    """The grid without the rates strictly inside ``(-NEAR, NEAR)``: its grid
+    indices, their powers (contiguous), and the order in which
+    :func:`nearest_bracket` visits its intervals (nearest 0 first, ties: the lower),
+    without the one interval that spans the near rates (not a grid interval)."""
+    grid, powers, near = _grid_powers(n, high)
+    cols = np.r_[np.arange(near.start + 1), np.arange(near.stop - 1, grid.size)]
+    order = np.argsort(interval_distance(grid[cols]), kind="stable")
+    order = order[order != near.start]  # the gap [-NEAR, NEAR]
+    tail_powers = np.ascontiguousarray(powers[:, cols])
+    for arr in (cols, tail_powers, order):
+        arr.flags.writeable = False
+    return cols, tail_powers, order
+
+
 def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
     """Rows of ``v`` that have an IRR bracket, with ``(lo_rate, hi_rate, f_lo, f_hi)``
     of the :func:`nearest_bracket` to rate 0.
@@ -203,12 +219,15 @@ def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
     f_lo[at] = f[at, g_near[at]]
     f_hi[at] = f[at, g_near[at] + 1]
     rest = np.flatnonzero(~has_near)
-    if rest.size:
-        f = v[rest] @ powers
-        g_all, has_all = nearest_bracket(grid, f)
-        g[rest], has[rest] = g_all, has_all
-        f_lo[rest] = f[np.arange(rest.size), g_all]
-        f_hi[rest] = f[np.arange(rest.size), g_all + 1]
+    if rest.size:  # outside the near rates: only the tails (and the near ends) are new
+        cols, tail_powers, order = _tails(v.shape[1], high)
+        f = v[rest] @ tail_powers
+        mask = brackets(f)
+        k = order[np.argmax(mask[:, order], axis=1)]  # nearest_bracket without the gap
+        found = mask[np.arange(rest.size), k]
+        g[rest], has[rest] = cols[k], found
+        f_lo[rest] = f[np.arange(rest.size), k]
+        f_hi[rest] = f[np.arange(rest.size), k + 1]
     rows = np.flatnonzero(has)
     g = g[rows]
     return rows, np.stack([grid[g], grid[g + 1], f_lo[rows], f_hi[rows]])
