@@ -1036,22 +1036,17 @@ def _run_by_year(
 
             def net() -> FloatArray:
                 return _combine(net_u, amounts)
-        else:
-            capex_m = np.zeros((size, months + 1))
-            for month, amount in capex_at.items():
-                capex_m[:, month] = amount
-            clock = Clock(months)
-            debt = debt_schedule(q, capex_m, deps[0]["month"], clock)
-            service = debt["interest"] + debt["principal"]
-            net_m = (debt["draw"] - service - debt["balloon"]).T
+        else:  # rates or terms differ between variants
+            loans = _loans(q, draws, t[0], months)
+            interest_y = _blocks_t(loans["interest"]).sum(axis=1)
+            service_y = _blocks_t(loans["service"]).sum(axis=1)
+            debt_peak = loans["peak"]
+            net_m = loans["net"]
             pv_net = pv_months(net_m, e_disc)
 
             def net() -> FloatArray:
                 return net_m
 
-            interest_y = clock.by_year(debt["interest"]).T
-            service_y = clock.by_year(service).T
-            debt_peak = (debt["balance_close"] + debt["balloon"]).max(axis=1)
         levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years)
         tax_saved = tax["tax"] - levered["tax"]
 
@@ -1110,6 +1105,65 @@ def _run_by_year(
         debt=_Lazy(lambda: full_run().debt),
         deployments=deps,
     )
+
+
+def _blocks_t(x: FloatArray) -> FloatArray:
+    """(M+1, S) -> months 1..M as (Y, 12, S) (a view)."""
+    return x[1:].reshape(-1, MONTHS_PER_YEAR, x.shape[1])
+
+
+def _loans(
+    q: Mapping[str, FloatArray], draws: dict[int, FloatArray], build: int, months: int
+) -> dict[str, FloatArray]:
+    """:func:`debt_schedule` for draws at months shared by every variant, rates and
+    terms per variant, months first: ``interest``, ``service`` (interest +
+    principal, the level payment) and ``net`` (draw - service - balloon) as
+    (M+1, S), ``peak`` (S,) the highest balance (closing plus balloon), at B or a
+    draw month after it (balances only grow before B and only fall between later
+    draws). Powers of ``1 + r`` come from one table of repeated products."""
+    size = next(iter(draws.values())).shape[0]
+    r = np.broadcast_to(fin.monthly_rate(q["interest_rate"]), (size,))
+    n = np.broadcast_to(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR, (size,))
+    top = int(max(months, np.max(n))) + 1
+    powers = np.empty((top + 1, size))  # (1 + r)^k, k = 0..top
+    powers[0] = 1.0
+    growth = 1.0 + r
+    for k in range(1, top + 1):
+        powers[k] = powers[k - 1] * growth
+    rows = np.arange(size)
+    full = powers[n.astype(np.intp), rows]
+    flat = r == 0
+    denominator = np.where(flat, 1.0, full - 1.0)
+
+    def left(k: FloatArray) -> FloatArray:  # share of the loan still owed after k payments
+        kk = np.clip(k, 0, top).astype(np.intp)
+        owed = np.where(flat, 1.0 - k / n, (full - powers[kk, rows]) / denominator)
+        return np.where(k < n, owed, 0.0)
+
+    interest = np.zeros((months + 1, size))
+    service = np.zeros((months + 1, size))
+    net = np.zeros((months + 1, size))
+    peaks = [build] + [t for t in draws if t > build]
+    peak = np.zeros((len(peaks), size))
+    for t, d in draws.items():
+        p = max(t, build) + 1  # first payment
+        b = d * powers[p - 1 - t]
+        payment = np.where(flat, b / n, b * r * full / denominator)
+        net[t] += d
+        if p <= months:
+            k = np.arange(months + 1 - p, dtype=float)[:, None]  # payments before month m
+            paying = k < n
+            interest[p:] += np.where(paying, r * (b * left(k)), 0.0)
+            service[p:] += np.where(paying, payment, 0.0)
+            net[p:] -= np.where(paying, payment, 0.0)
+        owed_at_end = d * powers[months - t] if months < p else b * left(months - p + 1.0)
+        net[months] -= owed_at_end  # balloon
+        for i, c in enumerate(peaks):
+            if c >= p:
+                peak[i] += b * left(c - p + 1.0)
+            elif c >= t:
+                peak[i] += d * powers[c - t]
+    return {"interest": interest, "service": service, "net": net, "peak": peak.max(axis=0)}
 
 
 def _per_run(shapes: _Shapes, c: FloatArray) -> FloatArray:
