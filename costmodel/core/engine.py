@@ -12,6 +12,24 @@ events; each line item is one function below, with its formula in its docstring:
 :func:`depreciation_lines`, :func:`revenue_line`, :func:`tax_with_losses`,
 :func:`debt_schedule`, :func:`terminal_lines` and :func:`run_tier`, which
 assembles the cash flows and metrics.
+
+Two ways to the same numbers (equal up to rounding, tested to rel 1e-12):
+
+- :func:`_run_monthly` computes every line month by month as (S, M+1) arrays;
+- :func:`_run_by_year`, used whenever every variant shares its timing (the
+  deployment months and the ramp: every single build, and Monte Carlo unless a
+  timing input is ranged), computes the summary from year tables: each
+  operating line is per-variant coefficients per model year times monthly
+  shapes shared by all variants, over runs of months where every shape is
+  constant; only the free cash flow (and, for the equity IRR, the equity cash
+  flow) is built month by month, months first. Its monthly schedules
+  (``opex``, ``depreciation``, ``flows``, ``debt``, ``capex_months``,
+  ``annual``) are built by :func:`_run_monthly` on first access, and the IRRs
+  when first read.
+
+Each variant's result does not depend on its position among the S (Monte Carlo
+results do not depend on the chunk size): sums over variants use elementwise
+products and sums over leading axes, not BLAS or einsum.
 """
 
 from __future__ import annotations
