@@ -569,12 +569,19 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     by month at once. Both give the same numbers up to rounding.
     """
     q = _defaults(_inputs(p))
+    # which way to go depends on which inputs are given per variant (arrays), not
+    # on their values: a variant's numbers must not depend on the other variants
+    # of its chunk (Monte Carlo results do not depend on the chunk size)
+    varied = {k for k, v in p.items() if np.ndim(v) > 0}
+    timing_inputs = {"build_months", "ramp_months"}
+    timing_inputs |= {f"stage{i}_month" for i in range(1, config.stages + 1)}
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
-        timing = _shared_timing(q, deps)
+        timing = None if varied & timing_inputs else _shared_timing(q, deps)
         if timing is None:
             return _run_monthly(q, config, deps)
-        return _run_by_year(q, config, deps, timing)
+        one_loan = not varied & {"interest_rate", "term_years"}
+        return _run_by_year(q, config, deps, timing, one_loan)
 
 
 def _shared_timing(
@@ -904,8 +911,10 @@ def _run_by_year(
     config: TierConfig,
     deps: list[dict[str, FloatArray]],
     timing: tuple[list[int], float],
+    one_loan: bool = True,
 ) -> TierResult:
-    """:func:`run_tier` for variants that share their timing.
+    """:func:`run_tier` for variants that share their timing (and, with
+    ``one_loan``, their interest rate and loan term).
 
     Every operating line is ``sum_k c_k(y, s) h_k(m)``: a coefficient per model
     year and variant (inputs times the year's escalation or price index) times a
@@ -1043,7 +1052,7 @@ def _run_by_year(
     if borrowed:
         rate, term = _when(q["interest_rate"]), _when(q["term_years"])
         amounts = np.stack(list(draws.values()))  # (T, S)
-        if rate.shape[0] == 1 and term.shape[0] == 1 and rate[0, 0] >= 0 and np.all(amounts >= 0):
+        if one_loan and rate.shape[0] == term.shape[0] == 1 and rate[0, 0] >= 0:
             net_u, interest_u, service_u, peak_u = _unit_debt(
                 months, tuple(draws), t[0], float(rate[0, 0]), float(term[0, 0])
             )
@@ -1123,6 +1132,13 @@ def _run_by_year(
         debt=_Lazy(lambda: full_run().debt),
         deployments=deps,
     )
+
+
+def _sum_rows(x: FloatArray) -> FloatArray:
+    """``x.sum(axis=0)`` of an (n, S) array added row after row, also when S = 1
+    (numpy sums a single column pairwise): a variant's sum does not depend on
+    whether its discount rate was shared by the chunk (a (M+1, 1) column) or not."""
+    return x.sum(axis=0) if x.shape[1] > 1 else np.cumsum(x, axis=0)[-1]
 
 
 def _blocks_t(x: FloatArray) -> FloatArray:
@@ -1209,7 +1225,7 @@ def _discounted_shapes(shapes: _Shapes, disc: FloatArray) -> FloatArray:
     ends = np.r_[shapes.run_starts[1:], shapes.run_of.size] + 1
     out = np.zeros((shapes.sums.shape[0], shapes.sums.shape[1], disc.shape[1]))
     for p, (a, b) in enumerate(zip(shapes.run_starts + 1, ends, strict=True)):
-        run = disc[a] if b == a + 1 else disc[a:b].sum(axis=0)
+        run = disc[a] if b == a + 1 else _sum_rows(disc[a:b])
         y = shapes.run_year[p]
         for k in np.flatnonzero(shapes.run_shapes[p]):
             w = shapes.run_shapes[p, k]
@@ -1234,7 +1250,7 @@ def _unit_pv(units: FloatArray, disc: FloatArray) -> FloatArray:
         hit = _UNIT_PV.get(key)
     if hit is not None and hit[0] is units and hit[1] is disc:
         return hit[2]
-    out = np.stack([(units[:, j, None] * disc).sum(axis=0) for j in range(units.shape[1])])
+    out = np.stack([_sum_rows(units[:, j, None] * disc) for j in range(units.shape[1])])
     with _DISCOUNT_LOCK:
         if len(_UNIT_PV) >= 8:
             _UNIT_PV.pop(next(iter(_UNIT_PV)))
