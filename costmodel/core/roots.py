@@ -294,7 +294,7 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
     x = np.where(fa == 0, a, np.where(fb == 0, b, x))  # a grid rate is an exact root
     vt = np.ascontiguousarray(v[rows].T) if rows.size < n_rows else np.ascontiguousarray(v.T)
     active = np.flatnonzero((fa != 0) & (fb != 0))  # positions (in rows) still iterating
-    vt_act = np.take(vt, active, axis=1)
+    vt_act = vt if active.size == vt.shape[1] else np.take(vt, active, axis=1)
     xa, aa, ba, faa = x[active], a[active], b[active], fa[active]
     stopped = np.zeros(active.size, dtype=bool)
     for _ in range(max_iter):
