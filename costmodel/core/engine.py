@@ -452,22 +452,28 @@ def debt_schedule(
     at M (balloon). Lines (S, M+1): :data:`DEBT_LINES`.
     """
     size, width = capex_m.shape
-    r = _col(fin.monthly_rate(q["interest_rate"]))
-    n = _col(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR)
-    share = _col(q["debt_share"])
+    r_all = np.broadcast_to(_col(fin.monthly_rate(q["interest_rate"])), (size, 1))
+    term = np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR
+    n_all = np.broadcast_to(_col(term), (size, 1))
+    share = np.broadcast_to(_col(q["debt_share"]), (size, 1))
+    build_all = np.broadcast_to(np.asarray(build, dtype=float), (size,))
     lines = {k: np.zeros((size, width)) for k in DEBT_LINES}
     if not np.any(share):
         return lines
-    growth = 1.0 + r
-    full = np.power(growth, n)
+    full_all = np.power(1.0 + r_all, n_all)
+    m = clock.m
     for t in range(width - 1):
         draw = share[:, 0] * capex_m[:, t]
-        if not np.any(draw):
+        rows = np.flatnonzero(draw)
+        if rows.size == 0:
             continue
-        d = _col(draw)
-        p = _col(np.maximum(t, build) + 1)
+        # only the variants that borrow at t (the others' lines get exact zeros)
+        at = slice(None) if rows.size == size else rows
+        r, n, full = r_all[at], n_all[at], full_all[at]
+        growth = 1.0 + r
+        d = _col(draw[at])
+        p = _col(np.maximum(t, build_all[at]) + 1)
         b = d * np.power(growth, p - 1 - t)
-        m = clock.m
         k = m - p  # payments made before month m
         paying = (m >= p) & (k < n)
         if np.any(r > 0):
@@ -489,10 +495,10 @@ def debt_schedule(
         close = np.where(m == t, d, 0.0) + np.where(building, accrued, 0.0)
         close = close + np.where(paying, b * np.maximum(left_after, 0.0), 0.0)
         lines["draw"][:, t] += draw
-        lines["capitalized_interest"] += capitalized
-        lines["interest"] += interest
-        lines["principal"] += principal
-        lines["balance_close"] += close
+        lines["capitalized_interest"][at] += capitalized
+        lines["interest"][at] += interest
+        lines["principal"][at] += principal
+        lines["balance_close"][at] += close
     before = lines["balance_close"].copy()  # closing balances before the balloon
     lines["balloon"][:, -1] = before[:, -1]
     lines["balance_close"][:, -1] = 0.0
