@@ -27,9 +27,12 @@ Two ways to the same numbers (equal up to rounding, tested to rel 1e-12):
   ``annual``) are built by :func:`_run_monthly` on first access, and the IRRs
   when first read.
 
-Each variant's result does not depend on its position among the S (Monte Carlo
-results do not depend on the chunk size): sums over variants use elementwise
-products and sums over leading axes, not BLAS or einsum.
+Each variant's result does not depend on its position among the S or on the
+other variants (Monte Carlo results do not depend on the chunk size): the path
+follows which inputs are arrays, not their values, and sums over variants use
+elementwise products and sums over leading axes, not BLAS or einsum. A lone
+variant (S = 1, e.g. a single build) may differ from the same variant among
+others in the last digit (numpy sums a single column pairwise).
 """
 
 from __future__ import annotations
