@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from costmodel.analysis.montecarlo import MonteCarloResult
     from costmodel.core.model import Model
 
+OPTIMISTIC = 0.6
+"""A base case at or above this percentile of the Monte Carlo NPVs is called
+optimistic (at or below ``1 - OPTIMISTIC``: cautious)."""
+
 
 def _peak_funding(model: Model, tier: str) -> float:
     cum = np.cumsum(np.asarray(model.results[tier].flows["fcf"])[0])

@@ -42,6 +42,7 @@ from costmodel.inputs.params import revenue_mode
 from costmodel.report.memo import charts
 from costmodel.report.memo import format as f
 from costmodel.report.memo.context import Facts, say, signed_pct, tier_label
+from costmodel.report.memo.labels import chart_label, input_label, metric_label
 from costmodel.report.memo.text_analysis import RENT, SCEN, TRUE
 
 if TYPE_CHECKING:
@@ -93,6 +94,23 @@ def flips(row: pd.Series) -> str | None:
     return None
 
 
+def input_name(x: Facts, tier: str, path: str) -> str:
+    """The readable name of the input at ``path`` (see ``labels.input_label``)."""
+    return input_label(x.model, tier, path, x.lang)[0]
+
+
+def input_value(x: Facts, tier: str, path: str, v: float) -> str:
+    """A value of the input at ``path`` in its own kind (percent, money, price)."""
+    kind = input_label(x.model, tier, path, x.lang)[1]
+    if kind == "pct":
+        return f.pct(v)
+    if kind == "money":
+        return x.money(v)
+    if kind == "price":
+        return x.price(v)
+    return f.number(v)
+
+
 def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
     m, lang = x.model, x.lang
     T = TRUE[lang]
@@ -104,11 +122,11 @@ def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
         sentences.append(
             say(
                 T["driver"],
-                label=tier_label(m, focus),
+                label=tier_label(m, focus, x.lang),
                 base=x.money(top["base"]),
-                input=top["input"],
-                low=f.number(top["low"]),
-                high=f.number(top["high"]),
+                input=input_name(x, focus, top["input"]),
+                low=input_value(x, focus, top["input"], top["low"]),
+                high=input_value(x, focus, top["input"], top["high"]),
                 at_low=x.money(top["at_low"]),
                 at_high=x.money(top["at_high"]),
             )
@@ -122,8 +140,8 @@ def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
                 items.append(
                     say(
                         T["flip_item"],
-                        input=r["input"],
-                        value=f.number(r[end]),
+                        input=input_name(x, focus, r["input"]),
+                        value=input_value(x, focus, r["input"], r[end]),
                         npv=x.money(r[f"at_{end}"]),
                     )
                 )
@@ -133,14 +151,20 @@ def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
             )
         else:
             sentences.append(Markup(T["flip_none_up" if up else "flip_none_down"]))
-    title = T["tornado_title"].format(label=tier_label(m, focus))
+    title = T["tornado_title"].format(label=tier_label(m, focus, x.lang))
     chart = None
     if len(rows):
         svgs = [
             charts.tornado_chart(
-                list(rows["input"]),
-                list(rows["low"]),
-                list(rows["high"]),
+                [input_name(x, focus, p) for p in rows["input"]],
+                [
+                    input_value(x, focus, p, v)
+                    for p, v in zip(rows["input"], rows["low"], strict=True)
+                ],
+                [
+                    input_value(x, focus, p, v)
+                    for p, v in zip(rows["input"], rows["high"], strict=True)
+                ],
                 list(rows["at_low"]),
                 list(rows["at_high"]),
                 float(rows.iloc[0]["base"]),
@@ -165,13 +189,14 @@ def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
         table.append(
             dict(
                 tier=t,
-                label=tier_label(m, t),
+                label=tier_label(m, t, x.lang),
                 rows=[
                     dict(
                         rank=i + 1,
                         input=r["input"],
-                        range=f"{f.number(r['low'])} – {f.number(r['high'])}",
-                        unit=r["unit"],
+                        name=input_name(x, t, r["input"]),
+                        range=f"{input_value(x, t, r['input'], r['low'])} – "
+                        f"{input_value(x, t, r['input'], r['high'])}",
                         at_low=x.money(r["at_low"]),
                         at_high=x.money(r["at_high"]),
                         swing=x.money(r["swing"]),
@@ -220,20 +245,20 @@ def _break_even(x: Facts, an: Analysis) -> dict[str, Any]:
         if t not in be.index:
             continue
         c = break_even_cells(x, be.loc[t], float(npv[t]))
-        rows.append(dict(tier=t, label=tier_label(m, t), **c))
+        rows.append(dict(tier=t, label=tier_label(m, t, x.lang), **c))
     hopeless = [
         t for t in m.tiers if t in be.index and is_empty(be.loc[t, "utilization"]) and npv[t] < 0
     ]
     sentences: list[Markup] = []
     if hopeless:
-        labels = join_names([tier_label(m, t) for t in hopeless], lang)
+        labels = join_names([tier_label(m, t, x.lang) for t in hopeless], lang)
         sentences.append(say(T["util_hopeless"], labels=labels))
     for t in m.tiers:
         if t in be.index and not is_empty(be.loc[t, "utilization"]) and npv[t] < 0:
             sentences.append(
                 say(
                     T["util_need"],
-                    label=tier_label(m, t),
+                    label=tier_label(m, t, x.lang),
                     u=f.pct(be.loc[t, "utilization"]),
                     ub=f.pct(be.loc[t, "utilization_base"]),
                 )
@@ -250,7 +275,7 @@ def loss_sentence(x: Facts, tier: str, row: pd.Series, n: int) -> Markup:
         T[key],
         p=Markup('<span class="p-loss" data-tier="{}">{}</span>').format(tier, f.prob(loss)),
         n=f"{n:,}",
-        label=tier_label(x.model, tier),
+        label=tier_label(x.model, tier, x.lang),
         p10=x.money(row["npv_p10"]),
         p90=x.money(row["npv_p90"]),
     )
@@ -276,7 +301,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
     title = T["mc_title"].format(n=n)
     svgs = [
         charts.npv_distribution_chart(
-            list(tiers),
+            [chart_label(m, t, lang) for t in tiers],
             [mc.draws[t]["npv"].to_numpy(float) for t in tiers],
             [tuple(float(s.loc[t, f"npv_{q}"]) for q in ("p10", "p50", "p90")) for t in tiers],
             lang,
@@ -291,7 +316,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
         intro=say(T["mc_intro"], n=n, seed=seed),
         n=mc.n,
         seed=seed,
-        rows=[dict(tier=t, label=tier_label(m, t), **mc_cells(x, s.loc[t])) for t in tiers],
+        rows=[dict(tier=t, label=tier_label(m, t, x.lang), **mc_cells(x, s.loc[t])) for t in tiers],
         sentences=[dict(tier=t, text=loss_sentence(x, t, s.loc[t], mc.n)) for t in tiers],
         chart=dict(
             title=title,
@@ -357,7 +382,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     base = names[0]
     wide, delta = cr.wide, cr.delta(base)
     tiers = [t for t in m.tiers if (base, t) in wide.index]
-    lab = {t: tier_label(m, t) for t in tiers}
+    lab = {t: tier_label(m, t, x.lang) for t in tiers}
 
     def best_of(name: str) -> tuple[str, int]:
         npv = wide.loc[name]["npv"].astype(float).dropna()
@@ -380,7 +405,9 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
                         negative=col == "npv" and not is_empty(v) and v < 0,
                     )
                 )
-            rows.append(dict(tier=t, label=tier_label(m, t) if t in m.tiers else t, cells=cells))
+            rows.append(
+                dict(tier=t, label=tier_label(m, t, x.lang) if t in m.tiers else t, cells=cells)
+            )
         groups.append(dict(name=name, base=name == base, rows=rows))
     base_best, _ = best_of(base)
     lines: list[Markup] = []
@@ -403,7 +430,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     title = S["chart_title"]
     svgs = [
         charts.scenario_chart(
-            tiers,
+            [chart_label(m, t, lang) for t in tiers],
             names,
             npv,
             lang,
@@ -414,10 +441,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
         )
         for compact in (False, True)
     ]
-    headers = [
-        dict(metric=c, label=METRICS[c].label_zh if lang == "zh" else METRICS[c].label)
-        for c in SCENARIO_METRICS
-    ]
+    headers = [dict(metric=c, label=metric_label(METRICS[c], lang)) for c in SCENARIO_METRICS]
     return dict(
         heading=S["heading"],
         intro=S["intro"].format(k=len(names) - 1),
@@ -472,7 +496,7 @@ def rent_sentence(x: Facts, tier: str, row: pd.Series) -> Markup:
     a = m.assumptions
     mode, term = revenue_mode(a, tier)
     term_text = R.get(f"term_{term}", term)
-    label = tier_label(m, tier)
+    label = tier_label(m, tier, x.lang)
     if is_empty(row["cloud_price_per_gpu_hour"]):
         return say(R["no_price"], label=label, server=str(row["server"]), term=term_text)
     common = dict(
@@ -534,7 +558,7 @@ def build_rent(x: Facts, an: Analysis) -> dict[str, Any]:
         rows.append(
             dict(
                 tier=t,
-                label=tier_label(m, t),
+                label=tier_label(m, t, x.lang),
                 key=say(
                     R["row_key"],
                     mode=R.get(f"mode_{mode}", mode),

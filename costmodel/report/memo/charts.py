@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 from collections.abc import Mapping
 
 import matplotlib
@@ -35,6 +36,7 @@ import numpy as np  # noqa: E402
 from costmodel.core.engine import CAPEX_LINES, OPEX_LINES  # noqa: E402
 from costmodel.core.model import Model  # noqa: E402
 from costmodel.report.memo import format as f  # noqa: E402
+from costmodel.report.memo.labels import chart_label  # noqa: E402
 from costmodel.report.memo.text import CHART, LINE_LABELS  # noqa: E402
 
 FONT_FAMILY = [
@@ -111,8 +113,9 @@ def to_svg(fig: plt.Figure, prefix: str, title: str = "", tight: bool = True) ->
     return s.replace("<svg ", f'<svg role="img" aria-label="{label}" class="chart" ', 1)
 
 
-def _names(model: Model) -> list[str]:
-    return [_text(t) for t in model.tiers]
+def _names(model: Model, lang: str) -> list[str]:
+    """The tiers' short names on an axis (:func:`~costmodel.report.memo.labels.chart_label`)."""
+    return [_text(chart_label(model, t, lang)) for t in model.tiers]
 
 
 def _grid(n: int, compact: bool = False) -> tuple[int, int]:
@@ -143,7 +146,7 @@ def npv_chart(model: Model, lang: str, prefix: str = "npv", compact: bool = Fals
         vals = np.nan_to_num(npv) / div
         ax.barh(y, vals, color=[POS if v >= 0 else NEG for v in vals], height=0.55)
         ax.axvline(0, color="#333333", linewidth=0.8)
-        ax.set_yticks(y, _names(model))
+        ax.set_yticks(y, _names(model, lang))
         ax.set_xlabel(unit)
         span = max(np.abs(vals).max(initial=0), 1e-9)
         lo = min(vals.min(initial=0) * 1.35, -0.05 * span)
@@ -191,7 +194,7 @@ def capex_chart(model: Model, lang: str, prefix: str = "capex", compact: bool = 
                 fontsize=9.5,
             )
         ax.set_ylim(0, bottom.max(initial=0) * 1.15 or 1)
-        ax.set_xticks(x, _names(model))
+        ax.set_xticks(x, _names(model, lang))
         ax.set_ylabel(t["capex_axis"].format(unit=unit))
         handles, labels = ax.get_legend_handles_labels()  # top of the stack first
         _legend_right_or_below(ax, compact, handles[::-1], labels[::-1])
@@ -230,7 +233,7 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex", compact: bool = Fa
             for c in used:
                 ax.bar(yr, data[tier][c] / div, 0.7, bottom=bottom, color=COLORS[c], label=lines[c])
                 bottom += data[tier][c] / div
-            ax.set_title(_text(tier))
+            ax.set_title(_text(chart_label(model, tier, lang)))
             ax.set_ylabel(t["opex_axis"].format(unit=unit))
             ax.set_xlabel(t["year"])
             ax.set_xticks(yr)
@@ -280,7 +283,7 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash", compact: bool = Fa
                     fontsize=9,
                     color="#1d5c33",
                 )
-            ax.set_title(_text(tier))
+            ax.set_title(_text(chart_label(model, tier, lang)))
             ax.set_ylabel(t["cash_axis"].format(unit=unit))
             ax.set_xlabel(t["year"])
             ax.set_xlim(0, x[-1])
@@ -338,7 +341,7 @@ def cost_chart(
         )
         top = np.nanmax(np.concatenate([lev, eff, price, be, [1.0]]))
         ax.set_ylim(0, top * 1.18)
-        ax.set_xticks(x, _names(model))
+        ax.set_xticks(x, _names(model, lang))
         ax.set_ylabel(t["cost_axis"].format(currency=f.currency_unit(lang, cur)))
         _legend_right_or_below(ax, compact)
         return to_svg(fig, prefix, t["cost_title"])
@@ -456,25 +459,16 @@ def _adjust(
     )
 
 
-def _wrap_path(path: str, width: int) -> str:
-    """A dotted input path on lines of at most ``width`` characters, broken after dots."""
-    lines: list[str] = []
-    cur = ""
-    for part in path.split("."):
-        piece = part if not cur else f"{cur}.{part}"
-        if cur and len(piece) > width:
-            lines.append(cur + ".")
-            cur = part
-        else:
-            cur = piece
-    lines.append(cur)
-    return "\n".join(_text(x, width + 6) for x in lines)
+def _wrap_label(label: str, width: int) -> str:
+    """An input's name on lines of at most ``width`` characters, broken at spaces
+    (Chinese names are short enough for one line)."""
+    return "\n".join(_text(x, width + 6) for x in textwrap.wrap(label, width) or [""])
 
 
 def tornado_chart(
     inputs: list[str],
-    low: list[float],
-    high: list[float],
+    low: list[float] | list[str],
+    high: list[float] | list[str],
     at_low: list[float],
     at_high: list[float],
     base: float,
@@ -507,7 +501,7 @@ def tornado_chart(
             for value, end, other in ((lv, a, c), (hv, c, a)):
                 right = end >= other
                 ax.annotate(
-                    f.short(value),
+                    value if isinstance(value, str) else f.short(value),
                     (end, yi),
                     xytext=(3 if right else -3, 0),
                     textcoords="offset points",
@@ -521,7 +515,7 @@ def tornado_chart(
         ax.set_xlim(lo_x - pad, hi_x + pad)
         ax.set_ylim(-0.7, n - 0.3)
         wrap = 24 if compact else 40
-        ax.set_yticks(y, [_wrap_path(p, wrap) for p in inputs], fontsize=8 if compact else 8.5)
+        ax.set_yticks(y, [_wrap_label(p, wrap) for p in inputs], fontsize=8 if compact else 8.5)
         ax.set_xlabel(t["npv_axis"].format(unit=unit))
         ax.spines["left"].set_visible(False)
         ax.tick_params(axis="y", length=0)

@@ -115,7 +115,7 @@ TRUE: dict[str, dict[str, str]] = {
         "col_swing": "波动",
         "table_note": "粗体：净现值正负号改变。区间单位与假设文件一致（见附录）。",
         "h_breakeven": "盈亏平衡：净现值为零的条件",
-        "be_intro": "逐一求解使各方案净现值恰好为零的利用率和首年每 GPU 小时价格，其他假设不变。",
+        "be_intro": "逐一求解使各方案净现值恰好为零的利用率和首年每卡时价格，其他假设不变。",
         "col_util_be": "盈亏平衡利用率",
         "col_util_base": "假设利用率",
         "col_price_be": "盈亏平衡首年价格",
@@ -125,7 +125,7 @@ TRUE: dict[str, dict[str, str]] = {
         "util_always": "0% 时仍为正",
         "price_never": "{top} 以内无解",
         "price_always": "价格为 0 时仍为正",
-        "util_hopeless": "仅靠提高利用率救不了 {labels}：即使每个 GPU 小时都售出，净现值仍为负。",
+        "util_hopeless": "仅靠提高利用率救不了 {labels}：即使每个卡时都售出，净现值仍为负。",
         "util_need": "{label} 在利用率 {u} 时盈亏平衡，假设为 {ub}。",
         "h_mc": "亏损的可能性有多大",
         "mc_intro": "共 {n} 次抽样（随机种子 {seed}）：每次同时、独立地按各输入的分布抽取所有"
@@ -141,7 +141,7 @@ TRUE: dict[str, dict[str, str]] = {
         "col_mean": "均值",
         "col_loss": "亏损概率",
         "group_npv": "净现值",
-        "group_cost": "每 GPU 小时平准化成本",
+        "group_cost": "每卡时平准化成本",
         "mc_note": "P10：10% 的抽样低于该值；亏损概率：净现值 ≤ 0 的抽样占比"
         "（1 − P(净现值 > 0)）。",
         "loss_some": "在 {n} 次抽样中，{label} 亏损的占 {p}；80% 的抽样净现值介于 {p10} "
@@ -248,10 +248,10 @@ RENT: dict[str, dict[str, str]] = {
     },
     "zh": {
         "heading": "自建还是租用？",
-        "intro_rental": "本备忘录按客户支付的价格为每个 GPU 小时计价。另一个问题是：按各方案"
-        "服务器的云上目录价格租用同样多的 GPU 小时，会不会更便宜？以下现值按 {rate} 折现率"
+        "intro_rental": "本备忘录按客户支付的价格为每个卡时计价。另一个问题是：按各方案"
+        "服务器的云上目录价格租用同样多的卡时，会不会更便宜？以下现值按 {rate} 折现率"
         "计算，未计税；云价格按与租金相同的速度逐年下降。",
-        "intro_avoided": "本假设按“避免的云支出”为算力中心交付的每个 GPU 小时计价，即按同样"
+        "intro_avoided": "本假设按“避免的云支出”为算力中心交付的每个卡时计价，即按同样"
         "一小时向云厂商租用的价格计价（收入模式 avoided_cloud），因此净现值本身就是自建相对"
         "租用的价值：为正则自建更便宜，为负则租用更便宜。现值按 {rate} 折现率计算。",
         "rental": "<strong>{label}</strong>：按{term}云价格 {price} 租用同样的 {hours} GPU "
@@ -259,11 +259,11 @@ RENT: dict[str, dict[str, str]] = {
         "saves": "自建节省 {amount}（相当于云账单的 {share}）。",
         "loses": "自建多花 {amount}（比云账单高 {share}）。",
         "avoided": "<strong>{label}</strong>：按{term}云价格 {price} 计价，净现值为 {npv}。"
-        "{verdict}税前来看，租用其 {hours} GPU 小时的现值成本为 {pv_cloud}，自建为 "
+        "{verdict}税前来看，租用其 {hours} 卡时的现值成本为 {pv_cloud}，自建为 "
         "{pv_build}。",
         "avoided_good": "按税后现值计，自建比租用便宜这么多。",
         "avoided_bad": "租用更便宜：按税后现值计，自建比租用多亏 {amount}。",
-        "util": "按税后、每个 GPU 小时以云价格计价，自建在利用率 {u} 时与租用持平（假设为 {ub}）。",
+        "util": "按税后、每个卡时以云价格计价，自建在利用率 {u} 时与租用持平（假设为 {ub}）。",
         "util_never": "即使利用率达到 100%，按云价格计自建也不划算。",
         "util_always": "按云价格计，任何利用率下自建都划算。",
         "month": "自建的累计支出在第 {m} 个月（{years}）降至累计云账单以下。",
