@@ -193,10 +193,15 @@ def test_at_least_four_svg_charts_with_text_as_text(memos, lang):
 
 def test_metadata_fingerprint_date_currency(model, memos):
     fp = cm.fingerprint(model.assumptions)
-    for html in memos.values():
+    for lang, html in memos.items():
         p = Memo(html)
         assert fp in p.all_text
-        assert model.assumptions.name in p.headings
+        if lang == "en":
+            assert model.assumptions.name in p.headings
+        else:  # a Chinese title derived from the number of options and the start
+            n = len(model.tiers)
+            assert f"GPU 算力中心建设规模比较（{n} 个方案，2027 年 1 月起）" in p.headings
+            assert model.assumptions.name not in p.headings
         assert "CNY" in p.all_text
 
 
@@ -206,18 +211,28 @@ def test_zh_memo_is_chinese(model, memos):
         assert heading in p.headings
     text = nb(p.all_text)
     assert "万元" in text and "亿元" in text
-    assert "没有任何方案能收回成本" in text
+    assert "没有任何方案值得建设" in text
     assert "缺乏备份" in text and "网络是" not in text  # seed wording, hand-written
     assert '<html lang="zh-CN">' in memos["zh"]
 
 
-def test_negative_branch_names_least_bad_and_breakeven_prices(model, memos):
+def test_negative_branch_ranks_by_npv_per_capex_and_gives_breakeven_prices(model, memos):
+    """With every NPV negative the memo does not call the smallest option best on
+    absolute NPV: it ranks by NPV / capex and says why the smallest loses least."""
     s = model.summary()
     assert (s["npv"] < 0).all(), "the default is expected to be NPV-negative"
     text = nb(Memo(memos["en"]).all_text)
-    assert "No option recovers its cost at the assumed prices" in text
-    least_bad = model.assumptions.tiers[s["npv"].idxmax()].label
-    assert f"The least-bad option is {least_bad}" in text
+    assert "No option is worth building at the assumed prices" in text
+    pi = s["npv"] / s["capex"]
+    closest, smallest = pi.idxmax(), s["npv"].idxmax()
+    assert closest != smallest  # the default: thousands by NPV/capex, tens by NPV
+    label = model.assumptions.tiers[closest].label
+    assert f"By that measure {label} comes closest to paying" in text
+    assert f"it loses {f.pct(-pi[closest])} of each CNY invested" in text
+    small = model.assumptions.tiers[smallest].label
+    assert f"{small} has the smallest loss in absolute terms" in text
+    assert "only because it is the smallest project" in text
+    assert "least-bad" not in text
     be = cm.break_even(model)["price_per_gpu_hour"]
     for t in model.tiers:
         assert nb(f.price(be[t], "en")) in text
@@ -251,9 +266,9 @@ def test_positive_branch_recommends_highest_npv():
     best = s["npv"].idxmax()
     text = nb(Memo(render_memo(m, "en")).all_text)
     assert f"We recommend {a.tiers[best].label}" in text
-    assert "No option recovers" not in text
+    assert "No option is worth building" not in text
     zh = nb(Memo(render_memo(m, "zh")).all_text)
-    assert f"建议选择 {a.tiers[best].label}" in zh
+    assert "建议选择数千卡方案（1,024 张 H800）" in zh
 
 
 def test_assumption_appendix_lists_every_quantity(model, memos):

@@ -12,6 +12,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
+from costmodel.analysis.decision import choose
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import format as f
 from costmodel.report.memo.render import render_memo, write_memo
@@ -249,16 +250,23 @@ def test_tornado_table_equals_the_analysis(model, analysis, pages, lang):
 
 
 def test_tornado_sentence_names_the_largest_driver_of_the_focus_tier(model, analysis, pages):
-    npv = model.summary()["npv"].astype(float)
-    focus = str(npv.idxmax())
+    """The focus is the decision's tier (NPV / capex when every NPV is negative), and
+    the driver is named by a readable label, not a dotted path."""
+    focus = str(choose(analysis.options)["tier"])
+    pi = model.summary()["npv"] / model.summary()["capex"]
+    assert focus == pi.idxmax()
     d = analysis.tornado
     top = d[d["tier"] == focus].iloc[0]
+    assert top["input"] == "revenue.price_per_gpu_hour"  # the default's largest driver
     text = nb(pages["en"].all_text)
     label = model.assumptions.tiers[focus].label
     assert f"For {label} (NPV {nb(f.money(top['base']))}), the input that matters most" in text
-    assert f"the input that matters most is {top['input']}" in text
-    assert f"at {f.number(top['low'])} the NPV is {nb(f.money(top['at_low']))}" in text
-    assert f"at {f.number(top['high'])} it is {nb(f.money(top['at_high']))}" in text
+    assert "the input that matters most is Price per GPU-hour, year 1:" in text
+    assert f"at {nb(f.price(top['low']))} the NPV is {nb(f.money(top['at_low']))}" in text
+    assert f"at {nb(f.price(top['high']))} it is {nb(f.money(top['at_high']))}" in text
+    assert "revenue.price_per_gpu_hour" not in text.split("Assumption files")[0]
+    zh = nb(pages["zh"].all_text)
+    assert "影响最大的输入是首年每卡时价格：" in zh
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

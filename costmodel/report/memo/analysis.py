@@ -68,9 +68,9 @@ def join_names(names: list[str], lang: str) -> str:
 
 
 def focus_tier(x: Facts) -> str:
-    """The tier of the tornado chart: the highest NPV (recommended or least-bad)."""
-    npv = x.summary["npv"].astype(float).dropna()
-    return str(npv.idxmax()) if len(npv) else x.model.tiers[0]
+    """The tier of the tornado chart: the recommended one, or with no NPV > 0 the
+    closest to being worth building (:func:`costmodel.analysis.decision.choose`)."""
+    return str(x.choice["tier"])
 
 
 # ----------------------------------------------------------------------------- what has to be true

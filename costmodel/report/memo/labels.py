@@ -163,7 +163,8 @@ def workload_label(model: Model, name: str, lang: str = "en") -> str:
     if own:
         return str(own)
     size = getattr(w.params_b, "value", w.params_b)
-    return f"{float(size):g}B 模型{_KIND_ZH.get(w.kind, w.kind)}"
+    kind = _KIND_ZH.get(w.kind, w.kind)
+    return f"{float(size):g}B 模型{' ' if kind[:1].isascii() else ''}{kind}"
 
 
 _TERMS_ZH = (("GPU 小时", "卡时"), ("GPU小时", "卡时"), ("Checkpoint", "检查点"))

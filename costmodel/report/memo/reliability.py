@@ -259,6 +259,7 @@ def fit(x: Facts) -> dict[str, Any] | None:
         rec = chosen.get(w.name)
         rows.append(
             dict(
+                key=w.name,
                 name=workload_label(x.model, w.name, x.lang),
                 kind=W["kind"][w.kind],
                 floor=floor,

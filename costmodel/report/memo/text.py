@@ -480,11 +480,14 @@ METHOD: dict[str, list[tuple[str, str]]] = {
     "en": [
         (
             "Decision rule",
-            "Recommend the option with the highest NPV if any NPV is positive. If none is, "
-            "say so plainly, name the least-bad option (the highest, i.e. least negative, "
-            "NPV) and give for every option the year-1 price per GPU-hour at which its NPV "
-            "would be zero. That break-even price is found by narrowing a bracket around the root "
-            "(NPV is not linear in price because of the tax loss pool), with all other assumptions "
+            "If any NPV is positive, recommend the highest positive NPV (value added, with "
+            "capital not rationed) and show its NPV per unit of capex beside it. If none is, "
+            "say plainly that no option is worth building and rank the options by NPV per "
+            "unit of capex: the smallest loss in absolute terms always belongs to the "
+            "smallest project, so it says nothing about which option is closest to paying. "
+            "For every option give the year-1 price per GPU-hour and the utilization at "
+            "which its NPV would be zero, found by narrowing a bracket around the root (NPV "
+            "is not linear in price because of the tax loss pool), all other assumptions "
             "unchanged.",
         ),
         (
@@ -550,10 +553,11 @@ METHOD: dict[str, list[tuple[str, str]]] = {
     "zh": [
         (
             "决策规则",
-            "若有方案净现值为正，推荐净现值最高的方案。若全部为负，则明确说明，指出亏损最小"
-            "（净现值最高、即负得最少）的方案，并给出各方案使净现值为零所需的首年每卡时"
-            "价格。由于存在税务亏损结转，净现值与价格并非线性关系，盈亏平衡价格通过逐步缩小包含根的区间求解，"
-            "其他假设保持不变。",
+            "若有方案净现值为正，推荐净现值为正且最高的方案（资金不受限时创造的价值最多），"
+            "并列出其单位投资净现值。若全部为负，则明确说明没有方案值得建设，并按单位投资净现值"
+            "排序：绝对亏损最小的总是规模最小的方案，并不说明哪个方案最接近回本。对每个方案给出"
+            "使净现值为零的首年每卡时价格和利用率；由于存在税务亏损结转，净现值与价格并非线性"
+            "关系，盈亏平衡点通过逐步缩小包含根的区间求解，其他假设保持不变。",
         ),
         (
             "时间",
@@ -682,8 +686,8 @@ FAILURES: dict[str, dict[str, str]] = {
         "两者平衡的最优检查点间隔。下表按方案为仍然损失的部分定价：卡时取平均每年售出量"
         "（测算期卡时 ÷ {years} 年），按平准化成本计价；“更快的存储”指各方案自身的"
         "写入带宽 × {factor}，其他不变，并按模型公式重算有效产出率。",
-        "scale": "集群越大，作业中断越频繁：{small} 的 {s_small} 台服务器每年中断 {f_small} 次，"
-        "{big} 的 {s_big} 台服务器每年 {f_big} 次；有效产出率由 {g_small} 降至 {g_big}。",
+        "scale": "集群越大，作业中断越频繁：{small}的 {s_small} 台服务器每年中断 {f_small} 次，"
+        "{big}的 {s_big} 台服务器每年 {f_big} 次；有效产出率由 {g_small} 降至 {g_big}。",
         "group_now": "按假设",
         "group_fast": "写入带宽 × {factor}",
         "row_per_year": "中断作业的节点故障（次/年）",
@@ -817,17 +821,16 @@ FIT: dict[str, dict[str, Any]] = {
         "legend": "✓ 可行，✗ 不可行（注明原因）。耗时按使用该方案全部 GPU 计算。占用：任务"
         "所需卡时占该方案 {years} 年测算期卡时的比例；闲置：其余部分，即为该任务"
         "多买的算力。★ 推荐方案：可行方案中 TCO 最低者。",
-        "count": "{n} 个任务中有 {k} 个用 {label}（TCO 最低的方案）即可完成。",
-        "overbuy": "“{name}”只需 {floor} 卡，在 {rec} 上耗时 {days}；若放在 {big}"
+        "count": "{n} 个任务中有 {k} 个用{label}（TCO 最低的方案）即可完成。",
+        "overbuy": "“{name}”只需 {floor} 卡，在{rec}上耗时 {days}；若放在{big}"
         "（{big_gpus} 卡）上，{big_days}即可完成，而该集群在 {years} 年测算期内将有 {idle} "
         "的时间闲置。",
-        "overbuy_service": "“{name}”需持续占用 {floor} 卡，推荐 {rec}；若放在 {big}"
+        "overbuy_service": "“{name}”需持续占用 {floor} 卡，推荐{rec}；若放在{big}"
         "（{big_gpus} 卡）上，将有 {idle} 的算力闲置。",
-        "needs_time": "“{name}”确实需要 {rec}：在 {near} 上需 {days}，超过 {deadline} 天的"
-        "期限；在 {rec} 上只需 {rec_days}。",
-        "needs_memory": "“{name}”需要 {rec}：其模型状态至少需 {floor} 卡，而 {near} 只有 "
-        "{gpus} 卡。",
-        "none_time": "没有方案能完成“{name}”：即使最快的 {label} 也需 {days}，超过 "
+        "needs_time": "“{name}”确实需要{rec}：在{near}上需 {days}，超过 {deadline} 天的"
+        "期限；在{rec}上只需 {rec_days}。",
+        "needs_memory": "“{name}”需要{rec}：其模型状态至少需 {floor} 卡，而{near}只有 {gpus} 卡。",
+        "none_time": "没有方案能完成“{name}”：即使最快的{label}也需 {days}，超过 "
         "{deadline} 天的期限。",
         "none_memory": "没有方案能完成“{name}”：各方案显存均不足。",
     },

@@ -19,12 +19,12 @@ TRUE: dict[str, dict[str, str]] = {
         "to each end of its range, one at a time, all else as assumed ({n} inputs).",
         "h_tornado": "What moves the NPV",
         "driver": "For <strong>{label}</strong> (NPV {base}), the input that matters most is "
-        "<code>{input}</code>: at {low} the NPV is {at_low}, at {high} it is {at_high}.",
+        "{input}: at {low} the NPV is {at_low}, at {high} it is {at_high}.",
         "flip_up": "Within its range, each of these inputs alone would turn the NPV "
         "positive: {items}.",
         "flip_down": "Within its range, each of these inputs alone would turn the NPV "
         "negative: {items}.",
-        "flip_item": "<code>{input}</code> at {value} (NPV {npv})",
+        "flip_item": "{input} at {value} (NPV {npv})",
         "flip_none_up": "No single input turns the NPV positive within its range; it would "
         "take several going right at once.",
         "flip_none_down": "No single input within its range turns the NPV negative.",
@@ -91,14 +91,14 @@ TRUE: dict[str, dict[str, str]] = {
         "intro": "哪些假设决定结论，以及它们离“可行”还有多远。假设文件中每个给出了低值和高值"
         "的输入，逐一取其区间两端，其他假设不变（共 {n} 个输入）。",
         "h_tornado": "什么在左右净现值",
-        "driver": "对 <strong>{label}</strong>（净现值 {base}）影响最大的输入是 "
-        "<code>{input}</code>：取 {low} 时净现值为 {at_low}，取 {high} 时为 {at_high}。",
+        "driver": "对<strong>{label}</strong>（净现值 {base}）影响最大的输入是"
+        "{input}：取 {low} 时净现值为 {at_low}，取 {high} 时为 {at_high}。",
         "flip_up": "在各自区间内，以下任一输入单独变化即可使净现值转正：{items}。",
         "flip_down": "在各自区间内，以下任一输入单独变化即可使净现值转负：{items}。",
-        "flip_item": "<code>{input}</code> 取 {value}（净现值 {npv}）",
+        "flip_item": "{input}取 {value}（净现值 {npv}）",
         "flip_none_up": "在各自区间内，没有任何单一输入能使净现值转正；需要多项假设同时向好。",
         "flip_none_down": "在各自区间内，没有任何单一输入能使净现值转负。",
-        "tornado_title": "{label} 的净现值：逐一将输入取低值或高值",
+        "tornado_title": "{label}的净现值：逐一将输入取低值或高值",
         "tornado_caption": "每根横条从输入取低值时的净现值延伸到取高值时的净现值（条两端标注"
         "输入取值）；实线为按假设的净现值，虚线为净现值 = 0。图中为波动最大的 {k} 个输入。",
         "low_legend": "输入取低值",
@@ -125,8 +125,8 @@ TRUE: dict[str, dict[str, str]] = {
         "util_always": "0% 时仍为正",
         "price_never": "{top} 以内无解",
         "price_always": "价格为 0 时仍为正",
-        "util_hopeless": "仅靠提高利用率救不了 {labels}：即使每个卡时都售出，净现值仍为负。",
-        "util_need": "{label} 在利用率 {u} 时盈亏平衡，假设为 {ub}。",
+        "util_hopeless": "仅靠提高利用率救不了{labels}：即使每个卡时都售出，净现值仍为负。",
+        "util_need": "{label}在利用率 {u} 时盈亏平衡，假设为 {ub}。",
         "h_mc": "亏损的可能性有多大",
         "mc_intro": "共 {n} 次抽样（随机种子 {seed}）：每次同时、独立地按各输入的分布抽取所有"
         "有区间的输入（除非文件另有说明，按低值、取值、高值构成的三角分布），并据此计算每个"
@@ -144,11 +144,11 @@ TRUE: dict[str, dict[str, str]] = {
         "group_cost": "每卡时平准化成本",
         "mc_note": "P10：10% 的抽样低于该值；亏损概率：净现值 ≤ 0 的抽样占比"
         "（1 − P(净现值 > 0)）。",
-        "loss_some": "在 {n} 次抽样中，{label} 亏损的占 {p}；80% 的抽样净现值介于 {p10} "
+        "loss_some": "在 {n} 次抽样中，{label}亏损的占 {p}；80% 的抽样净现值介于 {p10} "
         "与 {p90} 之间。",
-        "loss_all": "在全部 {n} 次抽样中，{label} 都亏损；其中 80% 的抽样净现值介于 {p10} 与 "
+        "loss_all": "在全部 {n} 次抽样中，{label}都亏损；其中 80% 的抽样净现值介于 {p10} 与 "
         "{p90} 之间。",
-        "loss_none": "在 {n} 次抽样中，{label} 没有一次亏损；其中 80% 的抽样净现值介于 {p10} "
+        "loss_none": "在 {n} 次抽样中，{label}没有一次亏损；其中 80% 的抽样净现值介于 {p10} "
         "与 {p90} 之间。",
     },
 }
@@ -180,11 +180,11 @@ SCEN: dict[str, dict[str, str]] = {
         "col_scenario": "情景",
         "col_option": "方案",
         "base_mark": "基准",
-        "line": "<strong>{name}</strong>：{n} 个方案中有 {k} 个净现值为正；最优为 {label}，"
+        "line": "<strong>{name}</strong>：{n} 个方案中有 {k} 个净现值为正；最优为{label}，"
         "净现值 {npv}（较基准 {delta}）。",
-        "line_none": "<strong>{name}</strong>：没有方案净现值为正；亏损最小的是 {label}，"
+        "line_none": "<strong>{name}</strong>：没有方案净现值为正；亏损最小的是{label}，"
         "净现值 {npv}（较基准 {delta}）。",
-        "rank_change": "排序发生变化：{label} 取代 {base_label} 排在首位。",
+        "rank_change": "排序发生变化：{label}取代{base_label}排在首位。",
         "chart_title": "各情景下各方案的净现值",
         "chart_caption": "各方案在各情景下的净现值，各方案刻度不同；零线左侧为亏损。",
         "h_overlays": "各情景改变了什么",
