@@ -47,7 +47,13 @@ def _peak_funding(model: Model, tier: str) -> float:
 
 
 def _range(model: Model, tier: str, name: str) -> tuple[float, float]:
-    q = quantity_at(model.assumptions, model.inputs[tier].paths()[name])
+    """The ``(low, high)`` of the input the tier reads; when a tier override has no
+    range of its own, the range of the global input it overrides (the range its
+    sources support)."""
+    path = model.inputs[tier].paths()[name]
+    q = quantity_at(model.assumptions, path)
+    if (q is None or q.high is None) and path.startswith(f"tiers.{tier}."):
+        q = quantity_at(model.assumptions, path.removeprefix(f"tiers.{tier}."))
     lo = q.low if q is not None and q.low is not None else math.nan
     hi = q.high if q is not None and q.high is not None else math.nan
     return float(lo), float(hi)

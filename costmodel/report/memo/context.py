@@ -126,6 +126,7 @@ def decision(x: Facts) -> dict[str, Any]:
         need=need,
         after=after,
         key_rows=[_key_row(x, t, best) for t in m.tiers],
+        price_unit=price_unit(x),
         key_note=say(S["key_note"], decline=_declines(m, lang)),
     )
 
@@ -248,28 +249,34 @@ def _mc_sentence(x: Facts, tier: str) -> Markup | None:
 
 
 def _flags(x: Facts) -> list[Markup]:
-    """A selling price above the cloud price of the same GPU; a utilization above
-    the high end of its source's range."""
-    S, out = SUMMARY[x.lang], []
+    """Selling prices above the cloud price of the same GPU (one sentence); a
+    utilization above the high end of its source's range."""
+    S, lang, out = SUMMARY[x.lang], x.lang, []
+    items = []
     for t in x.model.tiers:
         o = x.options.loc[t]
         if not is_empty(o["price_over_cloud"]) and o["price_over_cloud"] > 0:
             term = revenue_mode(x.model.assumptions, t)[1]
-            out.append(
+            items.append(
                 say(
-                    S["price_above"],
-                    label=tier_label(x.model, t, x.lang),
+                    S["price_item"],
+                    label=tier_label(x.model, t, lang),
                     price=x.price(o["price"]),
                     cloud=x.price(o["cloud_price"]),
-                    pct=f.pct(o["price_over_cloud"]),
-                    term=RENT[x.lang].get(f"term_{term}", term),
+                    pct=signed_pct(o["price_over_cloud"]),
+                    term=RENT[lang].get(f"term_{term}", term),
                 )
             )
+    if items:
+        key = "price_above_one" if len(items) == 1 else "price_above"
+        out.append(say(S[key], items=Markup(_list_sep(lang)).join(items)))
+    for t in x.model.tiers:
+        o = x.options.loc[t]
         if not is_empty(o["utilization_high"]) and o["utilization"] > o["utilization_high"]:
             out.append(
                 say(
                     S["util_above"],
-                    label=tier_label(x.model, t, x.lang),
+                    label=tier_label(x.model, t, lang),
                     u=f.pct(o["utilization"]),
                     hi=f.pct(o["utilization_high"]),
                 )
@@ -302,7 +309,13 @@ def _list_sep(lang: str) -> str:
 
 
 def _key_row(x: Facts, t: str, best: str) -> dict[str, Any]:
+    """One row of "the numbers that decide it"; prices as numbers, their unit in
+    the column heading (:func:`price_unit`)."""
     o = x.options.loc[t]
+
+    def num(v: float) -> str:
+        return f.EMPTY if is_empty(v) else f"{v:,.2f}"
+
     return dict(
         tier=t,
         label=tier_label(x.model, t, x.lang),
@@ -313,13 +326,18 @@ def _key_row(x: Facts, t: str, best: str) -> dict[str, Any]:
         pi_negative=bool(o["pi"] < 0),
         funding=x.money(o["peak_funding"]),
         capex=x.metric(t, "capex"),
-        price=x.price(x.prices[t]),
-        cloud=x.price(o["cloud_price"]),
+        price=num(x.prices[t]),
+        cloud=num(o["cloud_price"]),
         above_cloud=bool(not is_empty(o["price_over_cloud"]) and o["price_over_cloud"] > 0),
-        breakeven=x.price(x.breakeven.get(t, math.nan)),
+        breakeven=num(x.breakeven.get(t, math.nan)),
         gap=signed_pct(x.gap(t)),
-        cost=x.metric(t, "cost_per_gpu_hour"),
+        cost=num(float(x.summary.loc[t, "cost_per_gpu_hour"])),
     )
+
+
+def price_unit(x: Facts) -> str:
+    """``CNY/GPU‑h`` / ``元/卡时``, the unit of the key table's price columns."""
+    return f"{x.currency_word}/卡时" if x.lang == "zh" else f"{x.currency_word}/GPU\u2011h"
 
 
 def _declines(m: Model, lang: str) -> str:
@@ -341,9 +359,26 @@ _EMPTY_REASON = {
 }
 
 
+QUALITY = frozenset(
+    {
+        "tco_per_gpu_hour",
+        "cost_per_gpu_hour",
+        "irr",
+        "payback_years",
+        "roi",
+        "goodput",
+        "cost_per_effective_gpu_hour",
+        "cost_per_pflop_hour",
+    }
+)
+"""The rows whose best value is starred: measures of quality per unit (cost per
+GPU-hour, return per unit invested), not of size (capex, revenue, NPV, MTBF all
+favour the smallest or the largest option by construction)."""
+
+
 def comparison(x: Facts) -> dict[str, Any]:
-    """Every summary metric per tier, the best value of a row marked, empty
-    cells footnoted by reason."""
+    """Every summary metric per tier, the best value of a :data:`QUALITY` row
+    marked, empty cells footnoted by reason."""
     m, s, lang = x.model, x.summary, x.lang
     T = TEXT[lang]
     notes: dict[str, int] = {}
@@ -353,7 +388,7 @@ def comparison(x: Facts) -> dict[str, Any]:
             continue
         values = s[col]
         best: set[str] = set()
-        if meta.better and len(m.tiers) > 1:
+        if meta.better and col in QUALITY and len(m.tiers) > 1:
             v = pd.to_numeric(values, errors="coerce").dropna()
             if len(v) and v.nunique() > 1:
                 target = v.max() if meta.better == "higher" else v.min()

@@ -167,7 +167,12 @@ def workload_label(model: Model, name: str, lang: str = "en") -> str:
     return f"{float(size):g}B 模型{' ' if kind[:1].isascii() else ''}{kind}"
 
 
-_TERMS_ZH = (("GPU 小时", "卡时"), ("GPU小时", "卡时"), ("Checkpoint", "检查点"))
+_TERMS_ZH = (
+    ("每 GPU 小时", "每卡时"),
+    ("售出 GPU 小时", "售出卡时"),
+    ("GPU 小时", "卡时"),
+    ("Checkpoint", "检查点"),
+)
 
 
 def metric_label(meta: object, lang: str) -> str:

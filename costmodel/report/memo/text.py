@@ -186,7 +186,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "least_bad_one": "Its NPV is <strong>{npv}</strong>: it loses {loss} of its "
         "{capex} capex in present-value terms.",
         "need": "What would have to change, one input at a time, all else as assumed:",
-        "need_item": "<strong>{label}</strong>: a year-1 price of {be} per GPU-hour against "
+        "need_item": "<strong>{label}</strong>: a year-1 price of {be} against "
         "{price} assumed ({gap}; levelized cost {cost}); {util}.",
         "need_none": "<strong>{label}</strong>: no year-1 price up to {factor} times the "
         "assumed {price}; {util}.",
@@ -198,9 +198,13 @@ SUMMARY: dict[str, dict[str, str]] = {
         "{label} it beats {pct} of the {n} draws (median NPV {p50}, as assumed {npv}).",
         "mc_low": "The base case is cautious: for {label} it beats only {pct} of the {n} Monte "
         "Carlo draws; the median draw has an NPV of {p50} against {npv} as assumed.",
-        "price_above": "The assumed selling price of {label}, {price}, is {pct} above the "
-        "{term} cloud price of the same GPU ({cloud}): customers can rent the same hour for "
-        "less, so the revenue assumed is generous.",
+        "price_above": "The assumed selling prices are above the cloud price of the same GPU "
+        "({items}): customers can rent the same hour for less, so the revenue assumed is "
+        "generous.",
+        "price_above_one": "The assumed selling price is above the cloud price of the same "
+        "GPU ({items}): customers can rent the same hour for less, so the revenue assumed "
+        "is generous.",
+        "price_item": "{label} {price} against {cloud} {term}, {pct}",
         "util_above": "The assumed utilization of {label}, {u}, is above the {hi} that its "
         "sources support.",
         "rent_item": "{label} by {amount}",
@@ -249,7 +253,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "least_bad_one": "其净现值为 <strong>{npv}</strong>，按现值计相当于损失初始投资 "
         "{capex} 的 {loss}。",
         "need": "需要什么改变（每次只变一项，其他假设不变）：",
-        "need_item": "<strong>{label}</strong>：首年价格达到每卡时 {be}，假设为 {price}"
+        "need_item": "<strong>{label}</strong>：首年价格达到 {be}，假设为 {price}"
         "（{gap}；平准化成本 {cost}）；{util}。",
         "need_none": "<strong>{label}</strong>：首年价格即使提高到假设价格 {price} 的 {factor} "
         "倍也不够；{util}。",
@@ -261,8 +265,11 @@ SUMMARY: dict[str, dict[str, str]] = {
         "{pct}（中位数 {p50}，基准 {npv}）。",
         "mc_low": "基准情形偏保守：{label}的基准净现值仅高于 {n} 次蒙特卡洛抽样中的 {pct}；"
         "抽样中位数为 {p50}，而基准为 {npv}。",
-        "price_above": "{label}假设的出租价格 {price} 比同款 GPU 的{term}云价格 {cloud} "
-        "高 {pct}：客户可以更便宜地租到同样的卡时，因此假设的收入偏乐观。",
+        "price_above": "假设的出租价格高于同款 GPU 的云价格（{items}）：客户可以更便宜地"
+        "租到同样的卡时，因此假设的收入偏乐观。",
+        "price_above_one": "假设的出租价格高于同款 GPU 的云价格（{items}）：客户可以更便宜地"
+        "租到同样的卡时，因此假设的收入偏乐观。",
+        "price_item": "{label}{price}，{term}云价格 {cloud}，高出 {pct}",
         "util_above": "{label}假设的利用率 {u} 高于其资料来源支持的上限 {hi}。",
         "rent_item": "{label}{amount}",
         "build_cheaper": "按云厂商目录价格，自建的现值成本低于租用同样卡时，自建节省：{items}。",
@@ -587,8 +594,8 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         (
             "指标",
             "净现值 = 各月自由现金流折现之和。内部收益率 = 使净现值为零的月利率，再年化（不存在"
-            "则为空）。回收期 = 累计现金流首次不为负的月份，折算为年（始终为负则为空）。每 GPU "
-            "小时平准化成本 = (初始投资 + 运营成本现值) / 卡时现值。总拥有成本 = 初始投资 "
+            "则为空）。回收期 = 累计现金流首次不为负的月份，折算为年（始终为负则为空）。每卡时"
+            "平准化成本 = (初始投资 + 运营成本现值) / 卡时现值。总拥有成本 = 初始投资 "
             "+ 名义运营成本。投资回报率 = (运营期现金流之和 − 初始投资) / 初始投资。",
         ),
         (
