@@ -140,13 +140,18 @@ def test_headline_formats_read_as_in_the_issue(model):
 
 
 def test_best_value_marked_per_row(model, memos):
+    """Stars on rows that measure quality per unit; none on rows that measure size."""
     p = Memo(memos["en"])
     s = model.summary()
+    size = {"capex", "opex_year1", "revenue", "npv", "mtbf_hours", "tco"}
     for col, meta in METRICS.items():
         if not meta.better:
             continue
         v = s[col].astype(float).dropna()
         if v.nunique() < 2:
+            continue
+        if col in size:
+            assert not any("best" in p.cell_class[(t, col)] for t in v.index), col
             continue
         best = v.idxmax() if meta.better == "higher" else v.idxmin()
         assert "best" in p.cell_class[(best, col)], col
