@@ -14,6 +14,7 @@ TEXT: dict[str, dict[str, str]] = {
     "en": {
         "title": "Investment memo",
         "colon": ": ",
+        "unit_paren": " ({u})",
         "stop": ".",
         "space": " ",
         "fig": "{n}. ",
@@ -81,6 +82,7 @@ TEXT: dict[str, dict[str, str]] = {
     "zh": {
         "title": "投资备忘录",
         "colon": "：",
+        "unit_paren": "（{u}）",
         "stop": "。",
         "space": "",
         "fig": "图 {n}　",
