@@ -108,7 +108,19 @@ def input_value(x: Facts, tier: str, path: str, v: float) -> str:
         return x.money(v)
     if kind == "price":
         return x.price(v)
+    if kind == "decimal":
+        return f"{v:,.2f}"
     return f.number(v)
+
+
+def chart_value(x: Facts, tier: str, path: str, v: float) -> str:
+    """A value written at a tornado bar's end: short (percent, or the number alone)."""
+    kind = input_label(x.model, tier, path, x.lang)[1]
+    if kind == "pct":
+        return f.pct(v, 0)
+    if kind in ("price", "decimal"):
+        return f"{v:,.2f}"
+    return f.short(v)
 
 
 def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
@@ -158,11 +170,11 @@ def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
             charts.tornado_chart(
                 [input_name(x, focus, p) for p in rows["input"]],
                 [
-                    input_value(x, focus, p, v)
+                    chart_value(x, focus, p, v)
                     for p, v in zip(rows["input"], rows["low"], strict=True)
                 ],
                 [
-                    input_value(x, focus, p, v)
+                    chart_value(x, focus, p, v)
                     for p, v in zip(rows["input"], rows["high"], strict=True)
                 ],
                 list(rows["at_low"]),

@@ -60,7 +60,7 @@ def chart_label(model: Model, tier: str, lang: str = "en") -> str:
 
 
 # engine input name -> (English, Chinese, kind); kind: pct (a fraction shown as a
-# percentage), money, price (money per GPU-hour), number.
+# percentage), money, price (money per GPU-hour), decimal (two decimals), number.
 INPUTS: dict[str, tuple[str, str, str]] = {
     "gpus": ("GPUs", "GPU 数量", "number"),
     "gpus_per_server": ("GPUs per server", "每台服务器 GPU 数", "number"),
@@ -77,7 +77,7 @@ INPUTS: dict[str, tuple[str, str, str]] = {
     "staff_fte": ("Staff (FTE)", "运维人员（人）", "number"),
     "aux_power_fraction": ("Auxiliary power share", "辅助功耗占比", "pct"),
     "pue": ("PUE", "PUE", "number"),
-    "price_per_kwh": ("Electricity price per kWh", "电价（每千瓦时）", "money"),
+    "price_per_kwh": ("Electricity price per kWh", "电价（元/千瓦时）", "decimal"),
     "power_escalation": ("Electricity price growth a year", "电价年涨幅", "pct"),
     "build_cost_per_kw": ("Facility build cost per kW", "每千瓦机房建设成本", "money"),
     "colocation_per_kw_month": ("Colocation per kW-month", "托管费（每千瓦每月）", "money"),
