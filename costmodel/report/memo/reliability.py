@@ -104,7 +104,8 @@ def _tier_finding(x: Facts, tier: str, n: dict[str, float]) -> Markup:
         write=f"{f.number(n['write'])} GB/s",
         delta=_write_time(n["delta_h"], lang),
         write_share=f.pct(n["delta_h"] / n["tau"], 2) if n["tau"] > 0 else f.EMPTY,
-        day_cost=x.money(n["gpus"] * 24 * n["cost"]),
+        day_cost=x.money(n["day_cost"]),
+        per_day_high=f"{n['per_day_high']:,.2f}",
     )
     lead = say(F[f"lead_{cls}"], **common)
     total = n["recovered_money"] * n["years"]

@@ -652,9 +652,11 @@ FAILURES: dict[str, dict[str, str]] = {
         "row_recovered_hours": "GPU-hours recovered a year",
         "row_recovered_money": "Their value a year",
         "lead_thousands": "<strong>{label}: failure is the norm.</strong> With {servers} "
-        "servers a node fails every {mtbf}: {per_day} a day, {per_year} a year. The source "
-        "warns that at thousands of cards more than one node fails a day, and that a run "
-        "without elastic checkpoints and automatic restart may never finish. Even "
+        "servers the model expects a node failure every {mtbf}: {per_day} a day, {per_year} "
+        "a year. The source warns that at thousands of cards more than one node fails a "
+        "day; the model reaches that only at the high end of the failure rate's range "
+        "({per_day_high} a day). A run without elastic checkpoints and automatic restart "
+        "may never finish. Even "
         "checkpointing every {tau}, {lost_share} of GPU time is lost: {lost_hours} "
         "GPU-hours, {lost_money} a year.",
         "lead_hundreds": "<strong>{label}: checkpoint IO storms.</strong> Each {ckpt} "
@@ -691,7 +693,7 @@ FAILURES: dict[str, dict[str, str]] = {
     "zh": {
         "heading": "故障与检查点的代价",
         "intro": "占用全集群的训练作业，任何一个节点故障都会让整个作业中断：损失自上次检查点"
-        "（检查点）以来的计算和重启时间；而每次写检查点又会阻塞训练。Young 公式给出"
+        "以来的计算和重启时间；而每次写检查点又会阻塞训练。Young 公式给出"
         "两者平衡的最优检查点间隔。下表按方案为仍然损失的部分定价：卡时取平均每年售出量"
         "（测算期卡时 ÷ {years} 年），按平准化成本计价；“更快的存储”指各方案自身的"
         "写入带宽 × {factor}，其他不变，并按模型公式重算有效产出率。",
@@ -713,8 +715,9 @@ FAILURES: dict[str, dict[str, str]] = {
         "row_recovered_money": "每年挽回价值",
         "lead_thousands": "<strong>{label}：故障成为常态。</strong>{servers} 台服务器，平均每 "
         "{mtbf}就有一个节点故障：每天 {per_day} 次，每年 {per_year} 次。资料警告，千卡集群"
-        "日故障率通常大于 1 台，没有弹性检查点和自动重启能力，预训练任务可能永远"
-        "跑不完。即使每 {tau}保存一次检查点，仍损失 {lost_share} 的 GPU 时间：每年 "
+        "日故障率通常大于 1 台；模型只有取故障率区间上限时才达到这一水平（每天 "
+        "{per_day_high} 次）。没有弹性检查点和自动重启能力，预训练任务可能永远跑不完。"
+        "即使每 {tau}保存一次检查点，仍损失 {lost_share} 的 GPU 时间：每年 "
         "{lost_hours} 卡时，价值 {lost_money}。",
         "lead_hundreds": "<strong>{label}：检查点 IO 风暴。</strong>单次 {ckpt} 的检查点"
         "以 {write} 写入需阻塞训练 {delta}；按最优间隔 {tau} 保存，写入占 {write_share} 的 "
@@ -728,14 +731,14 @@ FAILURES: dict[str, dict[str, str]] = {
         "价值 {day_cost}。",
         "storage": "若写入带宽提高到 {factor} 倍（{write_fast}），有效产出率升至 "
         "{goodput_fast}，每年挽回 {rec_hours} 卡时，价值 {rec_money}；{years} 年合计 "
-        "{rec_total}（未折现），这就是在现有存储投资 {capex_storage} 之外，这一升级最多"
-        "值得多花的钱。",
+        "{rec_total}（未折现）。在现有 {capex_storage}的存储投资之外，这项升级的花费不应"
+        "超过这个数。",
         "none": "<strong>{label}。</strong>未假设节点故障，有效产出率为 100%，模型未对故障"
         "损失定价。",
         "note": "占用全集群的作业遇任一节点故障即中断：MTBF = 24 小时 ÷（每台服务器每天故障"
         "次数 × 服务器台数）。写检查点期间训练阻塞，耗时 = 检查点 TB × 1000 ÷ 写入 GB/s。",
         "chart_title": "故障与检查点损失的 GPU 时间及其每年代价",
-        "chart_caption": "故障与检查点写入损失的 GPU 时间占比（1 − 有效产出率），以及这些 "
+        "chart_caption": "故障与检查点写入损失的 GPU 时间占比（1 − 有效产出率），以及这些"
         "卡时按平准化成本计的平均每年代价；深色为按假设，浅色为写入带宽 × {factor}。",
         "lost_axis": "损失的 GPU 时间",
         "money_axis": "{unit}/年",

@@ -254,11 +254,11 @@ RENT: dict[str, dict[str, str]] = {
         "intro_avoided": "本假设按“避免的云支出”为算力中心交付的每个卡时计价，即按同样"
         "一小时向云厂商租用的价格计价（收入模式 avoided_cloud），因此净现值本身就是自建相对"
         "租用的价值：为正则自建更便宜，为负则租用更便宜。现值按 {rate} 折现率计算。",
-        "rental": "<strong>{label}</strong>：按{term}云价格 {price} 租用同样的 {hours} "
+        "rental": "<strong>{label}</strong>：以{term}云价格 {price} 租用同样的 {hours} "
         "卡时，现值成本为 {pv_cloud}；自建的现值成本为 {pv_build}。{verdict}",
         "saves": "自建节省 {amount}（相当于云账单的 {share}）。",
         "loses": "自建多花 {amount}（比云账单高 {share}）。",
-        "avoided": "<strong>{label}</strong>：按{term}云价格 {price} 计价，净现值为 {npv}。"
+        "avoided": "<strong>{label}</strong>：以{term}云价格 {price} 计价，净现值为 {npv}。"
         "{verdict}税前来看，租用其 {hours} 卡时的现值成本为 {pv_cloud}，自建为 "
         "{pv_build}。",
         "avoided_good": "按税后现值计，自建比租用便宜这么多。",
