@@ -4,8 +4,7 @@ One row per tier (in tier order) of :func:`options`:
 
 - ``npv``, ``capex``; ``pi = npv / capex`` (NPV per unit of capex, the
   profitability index less one: what each unit invested gains or loses in present
-  value); ``peak_funding = -min(cumulative free cash flow)``, the most cash the
-  project ever needs;
+  value); ``peak_funding``, the model's metric: the most cash the project ever needs;
 - ``rank_npv``, ``rank_pi`` (1 = highest), ``rank_funding`` (1 = least funding);
 - ``price`` (the assumed year-1 selling price), ``cloud_price`` (the cloud price of
   the same server in the tier's cloud term), ``price_over_cloud = price /
@@ -42,8 +41,8 @@ optimistic (at or below ``1 - OPTIMISTIC``: cautious)."""
 
 
 def _peak_funding(model: Model, tier: str) -> float:
-    cum = np.cumsum(np.asarray(model.results[tier].flows["fcf"])[0])
-    return float(max(-cum.min(), 0.0))
+    """The model's ``peak_funding`` metric (the most negative cumulative cash)."""
+    return float(model.results[tier].metrics["peak_funding"][0])
 
 
 def _range(model: Model, tier: str, name: str) -> tuple[float, float]:

@@ -143,7 +143,8 @@ def test_best_value_marked_per_row(model, memos):
     """Stars on rows that measure quality per unit; none on rows that measure size."""
     p = Memo(memos["en"])
     s = model.summary()
-    size = {"capex", "opex_year1", "revenue", "npv", "mtbf_hours", "tco"}
+    size = {"capex", "opex_year1", "revenue", "npv", "mtbf_hours", "tco", "peak_funding"}
+    size |= {"equity_npv"}
     for col, meta in METRICS.items():
         if not meta.better:
             continue

@@ -369,6 +369,9 @@ QUALITY = frozenset(
         "goodput",
         "cost_per_effective_gpu_hour",
         "cost_per_pflop_hour",
+        "availability",
+        "equity_irr",
+        "min_dscr",
     }
 )
 """The rows whose best value is starred: measures of quality per unit (cost per

@@ -48,7 +48,7 @@ TEXT: dict[str, dict[str, str]] = {
         "price_assumed": "Assumed price, year 1",
         "price_cloud": "Cloud price, same GPU",
         "pi": "NPV per unit of capex",
-        "funding": "Peak funding",
+        "funding": "Peak funding need",
         "price_breakeven": "Break-even price, year 1",
         "price_gap": "Price change to break even",
         "cost_levelized": "Levelized cost",
@@ -116,7 +116,7 @@ TEXT: dict[str, dict[str, str]] = {
         "price_assumed": "假设价格（首年）",
         "price_cloud": "同款 GPU 云价格",
         "pi": "单位投资净现值",
-        "funding": "资金占用峰值",
+        "funding": "峰值资金需求",
         "price_breakeven": "盈亏平衡价格（首年）",
         "price_gap": "达到盈亏平衡需调价",
         "cost_levelized": "平准化成本",
@@ -218,7 +218,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "less in present value than building, for every option: {items}.",
         "advice": "Building is worth it only with contracted prices near these break-even "
         "levels, or costs lower by as much.",
-        "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding: the most cash the "
+        "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding need: the most cash the "
         "project needs at any month. Break-even: the year-1 price at which NPV = 0, all else "
         "unchanged (the price still declines at its assumed rate{decline}). Red cloud price: "
         "below the price assumed.",
@@ -238,7 +238,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "（{gap}）而净现值仍不为负。",
         "margin_free": "其平准化成本为 {cost}；即使首年价格为零，净现值仍为正。",
         "recommend_pi": "每投入 1 {currency}初始投资，按现值可增加 {pi}（按单位投资净现值"
-        "排第 {rank}，共 {n} 个方案）；资金占用峰值为 {funding}。",
+        "排第 {rank}，共 {n} 个方案）；峰值资金需求为 {funding}。",
         "pi_alt": "{label}单位投资创造的价值更高（{pi}，以 {capex} 投资获得净现值 {npv}）；"
         "若资金有限，投向该方案更合算。",
         "none": "<strong>在假设价格下，没有任何方案值得建设。</strong>按 {rate} 折现率、"
@@ -279,7 +279,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "rent_cheaper_all": "按云厂商目录价格，每个方案租用同样卡时的现值成本都低于自建，"
         "自建多花：{items}。",
         "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本相应下降，自建才值得。",
-        "key_note": "单位投资净现值：净现值 ÷ 初始投资。资金占用峰值：项目在任一月份所需的"
+        "key_note": "单位投资净现值：净现值 ÷ 初始投资。峰值资金需求：项目在任一月份所需的"
         "最大累计资金。盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的"
         "情况下，使净现值为零的首年价格。云价格标红：低于假设售价。",
     },
