@@ -3,7 +3,7 @@
 by :mod:`costmodel.report.memo.format`; words in :mod:`costmodel.report.memo.text_analysis`):
 
 - :func:`risk`, "What has to be true": the tornado of the focus tier (the
-  highest NPV: the recommended or least-bad option) as a chart of its
+  recommended option, or the closest to paying by NPV per unit of capex) as a chart of its
   :data:`TORNADO_CHART` largest swings, and the :data:`TORNADO_TABLE` largest
   swings of every tier as a table; sentences name the largest driver and every
   input whose range alone flips the sign of the NPV (``at_low`` or ``at_high`` on
@@ -124,103 +124,104 @@ def chart_value(x: Facts, tier: str, path: str, v: float) -> str:
 
 
 def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
-    m, lang = x.model, x.lang
-    T = TRUE[lang]
+    """The tornado of the focus tier: sentences, chart and the table of every tier."""
     focus = focus_tier(x)
     rows = tornado_rows(an, focus, TORNADO_CHART)
-    sentences: list[Markup] = []
-    if len(rows):
-        top = rows.iloc[0]
-        sentences.append(
-            say(
-                T["driver"],
-                label=tier_label(m, focus, x.lang),
-                base=x.money(top["base"]),
-                input=input_name(x, focus, top["input"]),
-                low=input_value(x, focus, top["input"], top["low"]),
-                high=input_value(x, focus, top["input"], top["high"]),
-                at_low=x.money(top["at_low"]),
-                at_high=x.money(top["at_high"]),
-            )
-        )
-        all_rows = an.tornado[an.tornado["tier"] == focus]
-        up = float(top["base"]) <= 0
-        items = []
-        for _, r in all_rows.iterrows():
-            end = flips(r)
-            if end:
-                items.append(
-                    say(
-                        T["flip_item"],
-                        input=input_name(x, focus, r["input"]),
-                        value=input_value(x, focus, r["input"], r[end]),
-                        npv=x.money(r[f"at_{end}"]),
-                    )
-                )
-        if items:
-            sentences.append(
-                say(T["flip_up" if up else "flip_down"], items=Markup(_sep(lang)).join(items))
-            )
-        else:
-            sentences.append(Markup(T["flip_none_up" if up else "flip_none_down"]))
-    title = T["tornado_title"].format(label=tier_label(m, focus, x.lang))
-    chart = None
-    if len(rows):
-        svgs = [
-            charts.tornado_chart(
-                [input_name(x, focus, p) for p in rows["input"]],
-                [
-                    chart_value(x, focus, p, v)
-                    for p, v in zip(rows["input"], rows["low"], strict=True)
-                ],
-                [
-                    chart_value(x, focus, p, v)
-                    for p, v in zip(rows["input"], rows["high"], strict=True)
-                ],
-                list(rows["at_low"]),
-                list(rows["at_high"]),
-                float(rows.iloc[0]["base"]),
-                lang,
-                x.currency,
-                title,
-                f"tornado-{lang}{'-c' if compact else ''}",
-                compact,
-            )
-            for compact in (False, True)
-        ]
-        chart = dict(
-            title=title,
-            caption=T["tornado_caption"].format(k=len(rows)),
-            svg=Markup(svgs[0]),
-            svg_compact=Markup(svgs[1]),
-        )
-    order = [focus] + [t for t in m.tiers if t != focus]
-    table = []
-    for t in order:
-        rs = tornado_rows(an, t, TORNADO_TABLE)
-        table.append(
-            dict(
-                tier=t,
-                label=tier_label(m, t, x.lang),
-                rows=[
-                    dict(
-                        rank=i + 1,
-                        input=r["input"],
-                        name=input_name(x, t, r["input"]),
-                        range=f"{input_value(x, t, r['input'], r['low'])} – "
-                        f"{input_value(x, t, r['input'], r['high'])}",
-                        at_low=x.money(r["at_low"]),
-                        at_high=x.money(r["at_high"]),
-                        swing=x.money(r["swing"]),
-                        flip_low=flips(r) == "low",
-                        flip_high=flips(r) == "high",
-                    )
-                    for i, (_, r) in enumerate(rs.iterrows())
-                ],
-            )
-        )
+    order = [focus] + [t for t in x.model.tiers if t != focus]
+    table = [_tornado_group(x, an, t) for t in order]
     return dict(
-        focus=focus, sentences=sentences, chart=chart, table=[g for g in table if g["rows"]]
+        focus=focus,
+        sentences=_tornado_sentences(x, an, focus, rows) if len(rows) else [],
+        chart=_tornado_chart(x, focus, rows) if len(rows) else None,
+        table=[g for g in table if g["rows"]],
+    )
+
+
+def _tornado_sentences(x: Facts, an: Analysis, focus: str, rows: pd.DataFrame) -> list[Markup]:
+    """The largest driver, and every input whose range alone flips the NPV's sign."""
+    T = TRUE[x.lang]
+    top = rows.iloc[0]
+    out = [
+        say(
+            T["driver"],
+            label=tier_label(x.model, focus, x.lang),
+            base=x.money(top["base"]),
+            input=input_name(x, focus, top["input"]),
+            low=input_value(x, focus, top["input"], top["low"]),
+            high=input_value(x, focus, top["input"], top["high"]),
+            at_low=x.money(top["at_low"]),
+            at_high=x.money(top["at_high"]),
+        )
+    ]
+    up = float(top["base"]) <= 0
+    items = []
+    for _, r in an.tornado[an.tornado["tier"] == focus].iterrows():
+        end = flips(r)
+        if end:
+            items.append(
+                say(
+                    T["flip_item"],
+                    input=input_name(x, focus, r["input"]),
+                    value=input_value(x, focus, r["input"], r[end]),
+                    npv=x.money(r[f"at_{end}"]),
+                )
+            )
+    if items:
+        out.append(say(T["flip_up" if up else "flip_down"], items=Markup(_sep(x.lang)).join(items)))
+    else:
+        out.append(Markup(T["flip_none_up" if up else "flip_none_down"]))
+    return out
+
+
+def _tornado_chart(x: Facts, focus: str, rows: pd.DataFrame) -> dict[str, Any]:
+    T, lang = TRUE[x.lang], x.lang
+    title = T["tornado_title"].format(label=tier_label(x.model, focus, lang))
+    paths = list(rows["input"])
+    svgs = [
+        charts.tornado_chart(
+            [input_name(x, focus, p) for p in paths],
+            [chart_value(x, focus, p, v) for p, v in zip(paths, rows["low"], strict=True)],
+            [chart_value(x, focus, p, v) for p, v in zip(paths, rows["high"], strict=True)],
+            list(rows["at_low"]),
+            list(rows["at_high"]),
+            float(rows.iloc[0]["base"]),
+            lang,
+            x.currency,
+            title,
+            f"tornado-{lang}{'-c' if compact else ''}",
+            compact,
+        )
+        for compact in (False, True)
+    ]
+    return dict(
+        title=title,
+        caption=T["tornado_caption"].format(k=len(rows)),
+        svg=Markup(svgs[0]),
+        svg_compact=Markup(svgs[1]),
+    )
+
+
+def _tornado_group(x: Facts, an: Analysis, t: str) -> dict[str, Any]:
+    """One tier's rows of the table of largest swings."""
+    rs = tornado_rows(an, t, TORNADO_TABLE)
+    return dict(
+        tier=t,
+        label=tier_label(x.model, t, x.lang),
+        rows=[
+            dict(
+                rank=i + 1,
+                input=r["input"],
+                name=input_name(x, t, r["input"]),
+                range=f"{input_value(x, t, r['input'], r['low'])} – "
+                f"{input_value(x, t, r['input'], r['high'])}",
+                at_low=x.money(r["at_low"]),
+                at_high=x.money(r["at_high"]),
+                swing=x.money(r["swing"]),
+                flip_low=flips(r) == "low",
+                flip_high=flips(r) == "high",
+            )
+            for i, (_, r) in enumerate(rs.iterrows())
+        ],
     )
 
 
@@ -383,6 +384,29 @@ def overlay_text(text: str) -> str:
     return _ABS_PATH.sub(short, text)
 
 
+def _scenario_group(x: Facts, cr: Any, name: str, base: str) -> dict[str, Any]:
+    """One scenario's rows: each tier's metrics and their change against the base."""
+    wide, delta = cr.wide, cr.delta(base)
+    rows = []
+    for t in wide.loc[name].index:
+        t = str(t)
+        cells = []
+        for col in SCENARIO_METRICS:
+            v = float(wide.loc[(name, t), col])
+            d = float(delta.loc[(name, t), col])
+            cells.append(
+                dict(
+                    metric=col,
+                    text=metric_text(x, col, v),
+                    delta=None if name == base else delta_text(x, col, d),
+                    negative=col == "npv" and not is_empty(v) and v < 0,
+                )
+            )
+        label = tier_label(x.model, t, x.lang) if t in x.model.tiers else t
+        rows.append(dict(tier=t, label=label, cells=cells))
+    return dict(name=name, base=name == base, rows=rows)
+
+
 def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     """Context of the section "Scenarios"; None without scenarios."""
     cr = an.scenarios
@@ -400,27 +424,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
         npv = wide.loc[name]["npv"].astype(float).dropna()
         return (str(npv.idxmax()) if len(npv) else tiers[0]), int((npv > 0).sum())
 
-    groups = []
-    for name in names:
-        rows = []
-        for t in cr.wide.loc[name].index:
-            t = str(t)
-            cells = []
-            for col in SCENARIO_METRICS:
-                v = float(wide.loc[(name, t), col])
-                d = float(delta.loc[(name, t), col])
-                cells.append(
-                    dict(
-                        metric=col,
-                        text=metric_text(x, col, v),
-                        delta=None if name == base else delta_text(x, col, d),
-                        negative=col == "npv" and not is_empty(v) and v < 0,
-                    )
-                )
-            rows.append(
-                dict(tier=t, label=tier_label(m, t, x.lang) if t in m.tiers else t, cells=cells)
-            )
-        groups.append(dict(name=name, base=name == base, rows=rows))
+    groups = [_scenario_group(x, cr, name, base) for name in names]
     base_best, _ = best_of(base)
     lines: list[Markup] = []
     for name in names[1:]:

@@ -3,9 +3,13 @@ its :class:`costmodel.analysis.bundle.Analysis`.
 
 Nothing financial is computed here: figures come from ``Model.summary()``, the
 tier inputs and the analysis (break-even prices, the priced risks of
-:mod:`costmodel.analysis.risks`). The decision rule: recommend the highest NPV
-if any NPV > 0, else name the least-bad (highest NPV) and every tier's
-break-even year-1 price; price gap = break-even / assumed price - 1.
+:mod:`costmodel.analysis.risks`, the options table of
+:mod:`costmodel.analysis.decision`). The decision rule is
+:func:`costmodel.analysis.decision.choose`: the highest positive NPV, else no option
+is worth building and the closest is the highest NPV per unit of capex; then
+every tier's break-even year-1 price and utilization (price gap = break-even /
+assumed price - 1), where the base case sits in the Monte Carlo distribution,
+flagged inputs, and build versus rent by the sign of each tier's saving.
 """
 
 from __future__ import annotations

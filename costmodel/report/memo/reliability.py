@@ -314,7 +314,21 @@ def _fit_findings(
                 label=tier_label(m, cheapest, x.lang),
             )
         )
-    # the worst over-buy: the task leaving the biggest tier most idle, recommended elsewhere
+    out += _overbuy(x, df, chosen, big)
+    out += _needs_costlier(x, df, chosen, tco, cheapest)
+    out += _nothing_fits(x, df, chosen)
+    return out
+
+
+def _overbuy(x: Facts, df: pd.DataFrame, chosen: dict[str, str | None], big: str) -> list[Markup]:
+    """The worst over-buy: the task leaving the biggest tier most idle, recommended
+    elsewhere."""
+    m, lang = x.model, x.lang
+    W = FIT[lang]
+    a = m.assumptions
+    gpus = x.summary["gpus"].astype(float)
+    names = [w.name for w in a.workloads]
+    out: list[Markup] = []
     over = [n for n in names if chosen.get(n) not in (None, big)]
     if over and len(m.tiers) > 1:
         worst = max(over, key=lambda n: float(df.loc[(n, big), "idle_share"]))
@@ -340,7 +354,18 @@ def _fit_findings(
                     **fields,
                 )
             )
-    # tasks that need more than the cheapest option: why the cheaper ones fail
+    return out
+
+
+def _needs_costlier(
+    x: Facts, df: pd.DataFrame, chosen: dict[str, str | None], tco: pd.Series, cheapest: str
+) -> list[Markup]:
+    """Tasks that need more than the cheapest option: why the cheaper ones fail."""
+    m, lang = x.model, x.lang
+    W = FIT[lang]
+    gpus = x.summary["gpus"].astype(float)
+    names = [w.name for w in m.assumptions.workloads]
+    out: list[Markup] = []
     for n in names:
         rec = chosen.get(n)
         if rec is None or rec == cheapest:
@@ -372,6 +397,15 @@ def _fit_findings(
                     **fields,
                 )
             )
+    return out
+
+
+def _nothing_fits(x: Facts, df: pd.DataFrame, chosen: dict[str, str | None]) -> list[Markup]:
+    """Tasks no option fits: too slow on the fastest, or too little memory anywhere."""
+    m, lang = x.model, x.lang
+    W = FIT[lang]
+    names = [w.name for w in m.assumptions.workloads]
+    out: list[Markup] = []
     for n in names:
         if chosen.get(n) is None:
             g = df.loc[n]

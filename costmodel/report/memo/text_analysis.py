@@ -164,8 +164,8 @@ SCEN: dict[str, dict[str, str]] = {
         "base_mark": "base",
         "line": "<strong>{name}</strong>: {k} of {n} options have a positive NPV; the best "
         "is {label} at {npv} ({delta} against the base).",
-        "line_none": "<strong>{name}</strong>: no option has a positive NPV; the least-bad is "
-        "{label} at {npv} ({delta} against the base).",
+        "line_none": "<strong>{name}</strong>: no option has a positive NPV; the smallest "
+        "loss is that of {label}, {npv} ({delta} against the base).",
         "rank_change": "The ranking changes: {label} comes first instead of {base_label}.",
         "chart_title": "NPV per option and scenario",
         "chart_caption": "NPV of each option in each scenario, each option on its own scale; "
