@@ -261,7 +261,7 @@ def test_tornado_sentence_names_the_largest_driver_of_the_focus_tier(model, anal
     text = nb(pages["en"].all_text)
     label = model.assumptions.tiers[focus].label
     assert f"For {label} (NPV {nb(f.money(top['base']))}), the input that matters most" in text
-    assert "the input that matters most is Price per GPU-hour, year 1:" in text
+    assert "the input that matters most is Year-1 price per GPU-hour:" in text
     assert f"at {nb(f.price(top['low']))} the NPV is {nb(f.money(top['at_low']))}" in text
     assert f"at {nb(f.price(top['high']))} it is {nb(f.money(top['at_high']))}" in text
     assert "revenue.price_per_gpu_hour" not in text.split("Assumption files")[0]

@@ -117,7 +117,7 @@ def decision(x: Facts) -> dict[str, Any]:
     best = str(c["tier"])
     paras = _recommend(x) if c["worth"] else _no_option(x)
     need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in m.tiers]
-    after = [p for p in (_mc_sentence(x, best),) if p is not None]
+    after = [p for p in (_mc_sentence(x, best), _could_change(x, best)) if p is not None]
     after += _flags(x)
     after += _rent_verdict(x)
     if not c["worth"]:
@@ -249,6 +249,27 @@ def _mc_sentence(x: Facts, tier: str) -> Markup | None:
         n=f"{mc.n:,}",
         p50=x.money(o["npv_p50"]),
         npv=x.metric(tier, "npv"),
+    )
+
+
+def _could_change(x: Facts, tier: str) -> Markup | None:
+    """The tier's largest driver (the tornado's first row) and its MFU what-if."""
+    d = x.analysis.tornado
+    d = d[(d["tier"] == tier) & (d["swing"] > 0)]
+    n = x.analysis.risks.loc[tier]
+    if not len(d) or not float(n["mfu_loss_share"]) > 0:
+        return None
+    top = d.iloc[0]
+    name = input_label(x.model, tier, str(top["input"]), x.lang)[0]
+    return say(
+        SUMMARY[x.lang]["could_change"],
+        input=name[:1].lower() + name[1:] if x.lang == "en" else name,
+        label=tier_label(x.model, tier, x.lang),
+        at_low=x.money(top["at_low"]),
+        at_high=x.money(top["at_high"]),
+        mfu=f.pct(n["mfu"], 0),
+        degraded=f.pct(n["degraded_mfu"], 0),
+        at_stake=x.money(n["mfu_at_stake"]),
     )
 
 

@@ -93,7 +93,7 @@ INPUTS: dict[str, tuple[str, str, str]] = {
     "staff_cost_per_fte": ("Staff cost per FTE-year", "人均年成本", "money"),
     "staff_escalation": ("Staff cost growth a year", "人员成本年涨幅", "pct"),
     "software_per_gpu_year": ("Software per GPU-year", "每卡每年软件费", "money"),
-    "price_per_gpu_hour": ("Price per GPU-hour, year 1", "首年每卡时价格", "price"),
+    "price_per_gpu_hour": ("Year-1 price per GPU-hour", "首年每卡时价格", "price"),
     "price_decline": ("Price decline a year", "价格年降幅", "pct"),
     "node_failures_per_day": (
         "Node failures per server-day",

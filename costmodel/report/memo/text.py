@@ -53,7 +53,9 @@ TEXT: dict[str, dict[str, str]] = {
         "price_gap": "Price change to break even",
         "cost_levelized": "Levelized cost",
         "capex": "Capex",
-        "best_legend": "★ marks the best value of a row (where higher or lower is better).",
+        "best_legend": "★ marks the best value of a row that measures quality per unit (cost "
+        "per GPU-hour, return on capital, goodput); rows that measure size (capex, revenue, "
+        "NPV) carry none, as the smallest or the largest option would always win them.",
         "fn_irr": "no IRR: the cash flows never reach NPV 0 at any rate in range.",
         "fn_payback": "no payback: cumulative cash flow stays below zero within the "
         "{years}-year horizon.",
@@ -121,7 +123,8 @@ TEXT: dict[str, dict[str, str]] = {
         "price_gap": "达到盈亏平衡需调价",
         "cost_levelized": "平准化成本",
         "capex": "初始投资",
-        "best_legend": "★ 表示该行最优值（按越高越好或越低越好判断）。",
+        "best_legend": "★ 表示衡量单位质量的行（每卡时成本、投资回报、有效产出率）中的最优值；"
+        "衡量规模的行（初始投资、收入、净现值）不标注，因为它们总是由最小或最大的方案胜出。",
         "fn_irr": "无内部收益率：在取值范围内，任何折现率都不能使净现值为零。",
         "fn_payback": "无回收期：在 {years} 年测算期内累计现金流始终为负。",
         "fn_failures": "未假设故障，或无需写入检查点。",
@@ -216,6 +219,9 @@ SUMMARY: dict[str, dict[str, str]] = {
         "than building: {items}.",
         "rent_cheaper_all": "At the catalogue cloud prices, renting the same GPU-hours costs "
         "less in present value than building, for every option: {items}.",
+        "could_change": "What could change it: across its range, the {input} moves the NPV of "
+        "{label} from {at_low} to {at_high}; a network that drops MFU from the assumed {mfu} "
+        "to {degraded} would leave {at_stake} of its present value of cost buying no compute.",
         "advice": "Building is worth it only with contracted prices near these break-even "
         "levels, or costs lower by as much.",
         "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding need: the most cash the "
@@ -278,6 +284,9 @@ SUMMARY: dict[str, dict[str, str]] = {
         "rent_cheaper": "向云厂商租用同样卡时的现值成本低于自建，自建多花：{items}。",
         "rent_cheaper_all": "按云厂商目录价格，每个方案租用同样卡时的现值成本都低于自建，"
         "自建多花：{items}。",
+        "could_change": "可能改变结论的因素：{input}在其区间内变动，会使{label}的净现值在 "
+        "{at_low} 与 {at_high} 之间变化；若网络问题使 MFU 从假设的 {mfu} 降至 {degraded}，其"
+        "成本现值中将有 {at_stake} 买不到算力。",
         "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本相应下降，自建才值得。",
         "key_note": "单位投资净现值：净现值 ÷ 初始投资。峰值资金需求：项目在任一月份所需的"
         "最大累计资金。盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的"
