@@ -356,3 +356,21 @@ def test_cjk_font_found_by_file(tmp_path, caplog):
             assert "Noto Sans CJK SC" in charts.cjk_fonts(noto)
     finally:
         charts._cjk_checked = monkeypatch_flag
+
+
+def test_summary_says_what_could_change_it(default):
+    """The focus tier's largest tornado swing and its MFU what-if, in the summary."""
+    m, an, pages = default
+    d = an.tornado
+    t = "thousands"
+    top = d[(d["tier"] == t) & (d["swing"] > 0)].iloc[0]
+    pv_cost = m.results[t].metrics["pv_cost"][0]
+    at_stake = pv_cost * (1 - 0.20 / 0.40)  # thousands: MFU 0.40, degraded 0.20
+    summary = text_of(section(pages["en"], "summary"))
+    expected = (
+        f"What could change it: across its range, the year-1 price per GPU-hour moves the NPV "
+        f"of Thousands of cards (1024x H800) from {f.money(top['at_low'])} to "
+        f"{f.money(top['at_high'])}; a network that drops MFU from the assumed 40% to 20% "
+        f"would leave {f.money(at_stake)} of its present value of cost buying no compute."
+    ).replace("\u00a0", " ")
+    assert expected in summary
