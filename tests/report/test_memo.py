@@ -231,17 +231,23 @@ def test_negative_branch_ranks_by_npv_per_capex_and_gives_breakeven_prices(model
     assert "No option is worth building at the assumed prices" in text
     pi = s["npv"] / s["capex"]
     closest, smallest = pi.idxmax(), s["npv"].idxmax()
-    assert closest != smallest  # the default: thousands by NPV/capex, tens by NPV
     label = model.assumptions.tiers[closest].label
+    assert "least-bad" not in text
+    be = cm.break_even(model)["price_per_gpu_hour"]
+    for t in model.tiers:
+        assert nb(f.price(be[t], "en")) in text
+    if closest == smallest:  # first by both measures
+        assert f"{label} comes closest to paying by both measures" in text
+        # a price that makes the smallest lose the least in total but the most per
+        # unit of capex: the memo must not call it the closest (tests of the split
+        # in test_memo_decision.py)
+        return
+    assert f"By that measure {label} comes closest to paying" in text
     assert f"By that measure {label} comes closest to paying" in text
     assert f"it loses {f.pct(-pi[closest])} of each CNY invested" in text
     small = model.assumptions.tiers[smallest].label
     assert f"{small} has the smallest loss in absolute terms" in text
     assert "only because it is the smallest project" in text
-    assert "least-bad" not in text
-    be = cm.break_even(model)["price_per_gpu_hour"]
-    for t in model.tiers:
-        assert nb(f.price(be[t], "en")) in text
 
 
 def test_breakeven_price_zeroes_npv_for_tier_overrides():
@@ -274,7 +280,11 @@ def test_positive_branch_recommends_highest_npv():
     assert f"We recommend {a.tiers[best].label}" in text
     assert "No option is worth building" not in text
     zh = nb(Memo(render_memo(m, "zh")).all_text)
-    assert "建议选择数千卡方案（1,024 张 H800）" in zh
+    gpus = int(m.inputs[best].values()["gpus"])
+    cls = {"tens": "数十卡", "hundreds": "数百卡", "thousands": "数千卡"}[
+        s.loc[best, "scale_class"]
+    ]
+    assert f"建议选择{cls}方案（{gpus:,} 张 {a.tiers[best].server.upper()}）" in zh
 
 
 def test_assumption_appendix_lists_every_quantity(model, memos):
