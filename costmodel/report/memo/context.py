@@ -122,6 +122,7 @@ def decision(x: Facts) -> dict[str, Any]:
     after += _rent_verdict(x)
     if not c["worth"]:
         after.append(Markup(S["advice"]))
+    rows = [_key_row(x, t, best) for t in m.tiers]
     return dict(
         best=best,
         positive=bool(c["worth"]),
@@ -129,9 +130,10 @@ def decision(x: Facts) -> dict[str, Any]:
         need_intro=S["need"],
         need=need,
         after=after,
-        key_rows=[_key_row(x, t, best) for t in m.tiers],
+        key_rows=rows,
         price_unit=price_unit(x),
-        key_note=say(S["key_note"], decline=_declines(m, lang)),
+        key_note=say(S["key_note"], decline=_declines(m, lang))
+        + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else ""),
     )
 
 

@@ -226,8 +226,8 @@ SUMMARY: dict[str, dict[str, str]] = {
         "levels, or costs lower by as much.",
         "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding need: the most cash the "
         "project needs at any month. Break-even: the year-1 price at which NPV = 0, all else "
-        "unchanged (the price still declines at its assumed rate{decline}). Red cloud price: "
-        "below the price assumed.",
+        "unchanged (the price still declines at its assumed rate{decline}).",
+        "key_note_red": " Red cloud price: below the price assumed.",
     },
     "zh": {
         "recommend": "建议选择<strong>{label}</strong>。按首年价格 {price}、此后每年下降 "
@@ -290,7 +290,8 @@ SUMMARY: dict[str, dict[str, str]] = {
         "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本相应下降，自建才值得。",
         "key_note": "单位投资净现值：净现值 ÷ 初始投资。峰值资金需求：项目在任一月份所需的"
         "最大累计资金。盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的"
-        "情况下，使净现值为零的首年价格。云价格标红：低于假设售价。",
+        "情况下，使净现值为零的首年价格。",
+        "key_note_red": "云价格标红：低于假设售价。",
     },
 }
 
