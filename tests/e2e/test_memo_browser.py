@@ -240,3 +240,22 @@ def test_no_sideways_scroll_at_1280(tmp_path, tiers, lang):
     found = re.search(r'<pre id="measure">(.*?)</pre>', r.stdout, re.S)
     assert found and "fits" in found.group(1), r.stdout[-500:]
     assert "overflows" not in found.group(1), found.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_executive_summary_prints_on_the_first_pages(memos, tmp_path, lang):
+    """The decision, the numbers that decide it and what could change it are on the
+    first two A4 pages; the comparison of the options starts after them."""
+    pdf = tmp_path / f"memo-{lang}.pdf"
+    r = chromium(memos[lang].as_uri(), tmp_path, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    assert r.returncode == 0 and pdf.exists(), r.stderr[-2000:]
+    exe = need(shutil.which("pdftotext"), "poppler-utils")
+    first = subprocess.run(
+        [exe, "-f", "1", "-l", "2", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    marks = {
+        "en": ("Executive summary", "What could change it", "The numbers that decide it"),
+        "zh": ("执行摘要", "可能改变结论的因素", "决定结论的关键数字"),
+    }[lang]
+    for mark in marks:
+        assert mark in first, mark
