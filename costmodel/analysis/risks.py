@@ -47,6 +47,13 @@ if TYPE_CHECKING:
     from costmodel.core.model import Model
 
 
+SOURCE_FAILURES_PER_DAY = 1.0
+"""The domain source's failure rate of a thousand-card cluster: "千卡集群日故障率通常大于
+1 台" (more than one node a day). ``at_source_rate`` says whether a tier's cluster
+reaches it as assumed (``per_day >= SOURCE_FAILURES_PER_DAY``); the memo words its
+comparison with the source by it."""
+
+
 def _goodput(row: pd.Series, v: dict[str, float], failures: float, write: float) -> float:
     """The engine's goodput of a tier at a given failure rate and write bandwidth."""
     g = goodput(float(row["servers"]), failures, v["checkpoint_tb"], write, v["restart_hours"])
@@ -136,6 +143,7 @@ def _tier_figures(model: Model, tier: str) -> dict[str, float]:
         cost_per_pflop_hour_degraded=float(row["cost_per_pflop_hour"]) * mfu / d,
         failures_high=high,
         per_day_high=high * float(row["servers"]),
+        at_source_rate=float(per_year / DAYS_PER_YEAR >= SOURCE_FAILURES_PER_DAY),
         goodput_high=g_high,
         lost_money_high=(1 - g_high) * annual * cost,
         pv_revenue=pv_revenue,

@@ -440,3 +440,26 @@ def test_cjk_font_found_by_file(tmp_path, caplog):
             assert "Noto Sans CJK SC" in charts.cjk_fonts(noto)
     finally:
         charts._cjk_checked = monkeypatch_flag
+
+
+@pytest.mark.parametrize("rate", [None, 0.005])
+def test_source_failure_rate_sentence_follows_the_rate(default, rate):
+    """Thousands: failures a day = rate x servers against the source's 'more than one
+    a day'; the sentence says the model assumes as much, or reaches it only at the
+    high end of the range."""
+    m, _, pages = default
+    t = "thousands"
+    path = m.inputs[t].paths()["node_failures_per_day"]
+    if rate is not None:
+        m = cm.build(cm.load_assumptions(overrides={path: rate}))
+        pages = {"en": render_memo(m, "en")}
+    v = m.inputs[t].values()
+    per_day = v["node_failures_per_day"] * v["gpus"] / v["gpus_per_server"]
+    text = text_of(section(pages["en"], "failures"))
+    assert "more than one node fails a day" in text
+    if per_day >= 1:
+        assert "the model assumes as much." in text
+        assert "only at the high end" not in text
+    else:
+        assert "the model reaches that only at the high end of the failure rate's range" in text
+        assert "the model assumes as much." not in text

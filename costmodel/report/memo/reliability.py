@@ -107,6 +107,8 @@ def _tier_finding(x: Facts, tier: str, n: dict[str, float]) -> Markup:
         day_cost=x.money(n["day_cost"]),
         per_day_high=f"{n['per_day_high']:,.2f}",
     )
+    met = bool(n["at_source_rate"])
+    common["source_rate"] = say(F["source_met" if met else "source_high"], **common)
     lead = say(F[f"lead_{cls}"], **common)
     total = n["recovered_money"] * n["years"]
     storage = say(

@@ -667,9 +667,8 @@ FAILURES: dict[str, dict[str, str]] = {
         "lead_thousands": "<strong>{label}: failure is the norm.</strong> With {servers} "
         "servers the model expects a node failure every {mtbf}: {per_day} a day, {per_year} "
         "a year. The source warns that at thousands of cards more than one node fails a "
-        "day; the model reaches that only at the high end of the failure rate's range "
-        "({per_day_high} a day). A run without elastic checkpoints and automatic restart "
-        "may never finish. Even "
+        "day; {source_rate} A run without elastic checkpoints and automatic restart may never "
+        "finish. Even "
         "checkpointing every {tau}, {lost_share} of GPU time is lost: {lost_hours} "
         "GPU-hours, {lost_money} a year.",
         "lead_hundreds": "<strong>{label}: checkpoint IO storms.</strong> Each {ckpt} "
@@ -685,6 +684,9 @@ FAILURES: dict[str, dict[str, str]] = {
         "local disks, which vanish with the failed node. The model assumes every checkpoint "
         "survives; a lost one costs all work since the last copy kept elsewhere, and one day "
         "of the whole cluster is worth {day_cost}.",
+        "source_met": "the model assumes as much.",
+        "source_high": "the model reaches that only at the high end of the failure rate's "
+        "range ({per_day_high} a day).",
         "storage": "{factor}× the write bandwidth ({write_fast}) would lift goodput to "
         "{goodput_fast} and recover {rec_hours} GPU-hours, {rec_money} a year: {rec_total} "
         "over {years} years (undiscounted), the most such an upgrade may cost on top of "
@@ -728,8 +730,8 @@ FAILURES: dict[str, dict[str, str]] = {
         "row_recovered_money": "每年挽回价值",
         "lead_thousands": "<strong>{label}：故障成为常态。</strong>{servers} 台服务器，平均每 "
         "{mtbf}就有一个节点故障：每天 {per_day} 次，每年 {per_year} 次。资料警告，千卡集群"
-        "日故障率通常大于 1 台；模型只有取故障率区间上限时才达到这一水平（每天 "
-        "{per_day_high} 次）。没有弹性检查点和自动重启能力，预训练任务可能永远跑不完。"
+        "日故障率通常大于 1 台；{source_rate}没有弹性检查点和自动重启能力，预训练任务"
+        "可能永远跑不完。"
         "即使每 {tau}保存一次检查点，仍损失 {lost_share} 的 GPU 时间：每年 "
         "{lost_hours} 卡时，价值 {lost_money}。",
         "lead_hundreds": "<strong>{label}：检查点 IO 风暴。</strong>单次 {ckpt} 的检查点"
@@ -742,6 +744,8 @@ FAILURES: dict[str, dict[str, str]] = {
         "几十卡级的风险不在故障率，而在检查点存在本地盘、节点一坏随之丢失。模型假设"
         "每个检查点都完好；一旦丢失，自上次异地备份以来的计算全部归零，而全集群一天的算力"
         "价值 {day_cost}。",
+        "source_met": "模型的假设与此相当。",
+        "source_high": "模型只有取故障率区间上限时才达到这一水平（每天 {per_day_high} 次）。",
         "storage": "若写入带宽提高到 {factor} 倍（{write_fast}），有效产出率升至 "
         "{goodput_fast}，每年挽回 {rec_hours} 卡时，价值 {rec_money}；{years} 年合计 "
         "{rec_total}（未折现）。在现有 {capex_storage}的存储投资之外，这项升级的花费不应"
