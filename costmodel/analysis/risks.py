@@ -19,6 +19,9 @@ intermediates of :func:`costmodel.core.engine.goodput`:
   high, whose source is the seed's "more than one a day"): ``per_day_high = high *
   servers``, ``goodput_high`` recomputed, ``lost_money_high = (1 - goodput_high) *
   annual_hours * cost``;
+- the NPV with the failure rate at that high end (``npv_high_rate``, the engine run
+  again): it differs from the NPV only through repair downtime
+  (``availability = 1 - failures a day x repair_hours / 24`` of the sold hours);
 - what reliability would cost in NPV terms if customers paid only for goodput:
   ``pv_revenue = sum(revenue * discount_factor)``, ``pv_revenue_lost = pv_revenue *
   (1 - goodput)`` (the engine's NPV sells every GPU-hour, so it carries none of it);
@@ -41,6 +44,7 @@ import pandas as pd
 
 from costmodel.core.engine import goodput
 from costmodel.core.units import DAYS_PER_YEAR, HOURS_PER_DAY, HOURS_PER_YEAR
+from costmodel.core.variants import run_variants
 from costmodel.inputs.schema import Quantity
 
 if TYPE_CHECKING:
@@ -77,6 +81,12 @@ def quantity_at(a: object, path: str) -> Quantity | None:
         if obj is None:
             return None
     return obj if isinstance(obj, Quantity) else None
+
+
+def _npv_at(model: Model, tier: str, name: str, value: float) -> float:
+    """The tier's NPV with one input (by engine name) at ``value``, all else as assumed."""
+    path = model.inputs[tier].paths()[name]
+    return float(run_variants(model.assumptions, {path: value}, [tier])[tier].metrics["npv"][0])
 
 
 def _pv_revenue(model: Model, tier: str) -> float:
@@ -143,6 +153,10 @@ def _tier_figures(model: Model, tier: str) -> dict[str, float]:
         cost_per_pflop_hour_degraded=float(row["cost_per_pflop_hour"]) * mfu / d,
         failures_high=high,
         per_day_high=high * float(row["servers"]),
+        npv=float(row["npv"]),
+        npv_high_rate=_npv_at(model, tier, "node_failures_per_day", high),
+        availability=float(row["availability"]) if "availability" in row else 1.0,
+        repair_hours=float(v.get("repair_hours", 0.0)),
         at_source_rate=float(per_year / DAYS_PER_YEAR >= SOURCE_FAILURES_PER_DAY),
         goodput_high=g_high,
         lost_money_high=(1 - g_high) * annual * cost,

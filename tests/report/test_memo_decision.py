@@ -463,3 +463,29 @@ def test_source_failure_rate_sentence_follows_the_rate(default, rate):
     else:
         assert "the model reaches that only at the high end of the failure rate's range" in text
         assert "the model assumes as much." not in text
+
+
+def test_repair_downtime_reaches_the_npv_and_the_memo_says_so():
+    """With repair hours, failures take sold hours away: availability = 1 - failures a
+    day x repair hours / 24 per server; the memo prices the high failure rate in NPV."""
+    a = cm.load_assumptions(overrides={"reliability.repair_hours": 12.0})
+    m = cm.build(a)
+    t = "tens"
+    v, paths = m.inputs[t].values(), m.inputs[t].paths()
+    availability = 1 - v["node_failures_per_day"] * 12.0 / 24
+    assert m.summary().loc[t, "availability"] == pytest.approx(availability)
+    high = quantity(a, paths["node_failures_per_day"]).high
+    npv_high = cm.build(
+        cm.load_assumptions(
+            overrides={"reliability.repair_hours": 12.0, paths["node_failures_per_day"]: high}
+        )
+    )
+    delta = npv_high.summary().loc[t, "npv"] - m.summary().loc[t, "npv"]
+    assert delta < 0
+    text = text_of(render_memo(m, "en"))
+    assert (
+        f"The NPV counts only the repair downtime (12.0 h per failure leaves "
+        f"{f.pct(availability, 2)} of the hours to sell): at the high end of the rate the NPV "
+        f"changes by {plain(f.signed(delta, f.money))}"
+    ) in text
+    assert "None of this reaches the NPV" not in text

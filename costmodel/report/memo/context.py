@@ -532,7 +532,15 @@ def _risk_failures(x: Facts, n: pd.Series) -> Markup:
         goodput_high=f.pct(n["goodput_high"]),
         lost_money_high=x.money(n["lost_money_high"]),
     )
-    tail = say(R["failures_npv"], pv_lost=x.money(n["pv_revenue_lost"]))
+    repair = float(n["repair_hours"]) > 0
+    tail = say(
+        R["failures_npv_repair" if repair else "failures_npv"],
+        pv_lost=x.money(n["pv_revenue_lost"]),
+        repair=duration(n["repair_hours"], lang),
+        availability=f.pct(n["availability"], 2),
+        npv_delta=f.signed(float(n["npv_high_rate"] - n["npv"]), x.money),
+        npv_high=x.money(n["npv_high_rate"]),
+    )
     return Markup("" if lang == "zh" else " ").join([head, tail])
 
 

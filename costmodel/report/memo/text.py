@@ -317,6 +317,11 @@ RISKS: dict[str, dict[str, str]] = {
         "failures_npv": "None of this reaches the NPV: the model sells every GPU-hour whether "
         "a job fails or not. If customers paid only for completed work, the present value of "
         "revenue would be {pv_lost} lower.",
+        "failures_npv_repair": "The NPV counts only the repair downtime ({repair} per "
+        "failure leaves {availability} of the hours to sell): at the high end of the rate "
+        "the NPV changes by {npv_delta}, to {npv_high}. The lost work above does not reach "
+        "it; if customers paid only for completed work, the present value of revenue would "
+        "be {pv_lost} lower.",
         "failures_none": "<strong>Failures.</strong> No node failures are assumed, so "
         "goodput is 100%; the model puts no price on failure risk for this option.",
         "network": "<strong>Network.</strong> {fabric_text}The network is {share} of "
@@ -357,6 +362,9 @@ RISKS: dict[str, dict[str, str]] = {
         "次），有效产出率降至 {goodput_high}，每年损失升至 {lost_money_high}。",
         "failures_npv": "这些损失都不进入净现值：模型按售出卡时计收入，无论作业是否中断。"
         "若客户只为完成的计算付费，收入现值将减少 {pv_lost}。",
+        "failures_npv_repair": "净现值只计入维修停机（每次故障维修 {repair}，可售卡时剩 "
+        "{availability}）：故障率取区间上限时，净现值变化 {npv_delta}，为 {npv_high}。上述作业损失"
+        "不进入净现值；若客户只为完成的计算付费，收入现值将减少 {pv_lost}。",
         "failures_none": "<strong>故障。</strong>未假设节点故障，有效产出率为 100%，模型未对"
         "该方案的故障风险定价。",
         "network": "<strong>网络。</strong>{fabric_text}网络占硬件投资的 {share}，即 "
