@@ -63,6 +63,10 @@ TEXT: dict[str, dict[str, str]] = {
         "fn_other": "not defined: its denominator is zero (no GPU-hours or zero goodput).",
         "aspect": "Aspect",
         "seed_col": "Typical at this scale (source)",
+        "source_cite": "The source: a Chinese technical note on the scale tiers of GPU compute "
+        "centres (tens, hundreds and thousands of cards: workloads, servers, network, "
+        "storage, scheduling, cooling, build cost and team per tier). Its typical traits, "
+        "risks and traps are translated here; the figures beside them are this model's.",
         "model_col": "This option (assumptions)",
         "scale_class": "Scale class",
         "risks": "Main risks, priced with this model",
@@ -131,6 +135,9 @@ TEXT: dict[str, dict[str, str]] = {
         "fn_other": "无定义：分母为零（无卡时或有效产出率为零）。",
         "aspect": "维度",
         "seed_col": "该规模的典型配置（资料）",
+        "source_cite": "资料：一篇关于算力中心规模分级的中文技术文章（几十卡、百卡、千卡三个量级，"
+        "逐级说明典型场景、服务器、网络、存储、调度、散热、建设成本与团队）。下表摘录其典型配置、"
+        "风险与陷阱，旁边是本模型的数字。",
         "model_col": "本方案（假设）",
         "scale_class": "规模等级",
         "risks": "主要风险（按本模型测算）",
