@@ -299,7 +299,7 @@ def test_software_problem_in_numbers(default):
     tiers = m.assumptions.tiers
     expected = (
         f"At {f.pct(degraded, 0)} MFU, {tiers['thousands'].label} costs "
-        f"{f.price(big, 'en', 'CNY', 'pflop')} per PFLOP-hour, {big / mid:.1f} times the "
+        f"{f.price(big, 'en', 'CNY', 'pflop')}, {big / mid:.1f} times the "
         f"{f.price(mid, 'en', 'CNY', 'pflop')} of {tiers['hundreds'].label}"
     )
     assert plain(expected) in text_of(pages["en"])

@@ -348,7 +348,7 @@ RISKS: dict[str, dict[str, str]] = {
         "cost per GPU-hour includes them.",
         "software": "<strong>A software problem.</strong> The source calls a thousand-card "
         "cluster a software problem, not a hardware one. At {degraded} MFU, {big} costs "
-        "{big_degraded} per PFLOP-hour, {ratio} times the {mid_tuned} of {mid} at its assumed "
+        "{big_degraded}, {ratio} times the {mid_tuned} of {mid} at its assumed "
         "{mid_mfu}: the extra cards pay only if the infra team keeps MFU near the {big_mfu} "
         "assumed ({big_tuned}).",
     },
