@@ -16,9 +16,10 @@ import pandas as pd
 
 from costmodel.analysis.breakeven import break_even
 from costmodel.analysis.buildrent import build_vs_rent
+from costmodel.analysis.decision import options
 from costmodel.analysis.growth import growth_options
 from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, monte_carlo
-from costmodel.analysis.risks import risk_figures
+from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
 from costmodel.analysis.sensitivity import tornado
 from costmodel.analysis.workloads import recommend
@@ -37,7 +38,9 @@ class Analysis:
     ``break_even`` (:func:`~costmodel.analysis.breakeven.break_even`),
     ``build_vs_rent`` (:func:`~costmodel.analysis.buildrent.build_vs_rent`),
     ``recommend`` (:func:`~costmodel.analysis.workloads.recommend`), ``risks``
-    (:func:`~costmodel.analysis.risks.risk_figures`), ``monte_carlo``
+    (:func:`~costmodel.analysis.risks.risk_figures`), ``software`` (the seed's
+    "software problem" comparison, :func:`~costmodel.analysis.risks.software_problem`,
+    or None), ``options`` (:func:`~costmodel.analysis.decision.options`), ``monte_carlo``
     (:func:`~costmodel.analysis.montecarlo.monte_carlo`, or None) and ``scenarios``
     (:func:`~costmodel.analysis.scenarios.compare`, or None), ``growth``
     (:func:`~costmodel.analysis.growth.growth_options`: empty without stages)."""
@@ -47,6 +50,8 @@ class Analysis:
     build_vs_rent: pd.DataFrame
     recommend: pd.DataFrame
     risks: pd.DataFrame
+    options: pd.DataFrame
+    software: dict[str, Any] | None = None
     monte_carlo: MonteCarloResult | None = None
     scenarios: CompareResult | None = None
     growth: pd.DataFrame | None = None
@@ -71,13 +76,18 @@ def analyze(
     :func:`costmodel.analysis.scenarios.compare`)."""
     m = model_of(model)
     a = m.assumptions
+    rent = build_vs_rent(m)
+    risks = risk_figures(m)
+    mc = monte_carlo(a, n=draws, seed=seed) if draws > 0 else None
     return Analysis(
         tornado=tornado(a, metric=metric, tiers=m.tiers),
         break_even=break_even(a, tiers=m.tiers),
-        build_vs_rent=build_vs_rent(m),
+        build_vs_rent=rent,
         recommend=recommend(m),
-        risks=risk_figures(m),
-        monte_carlo=monte_carlo(a, n=draws, seed=seed) if draws > 0 else None,
+        risks=risks,
+        options=options(m, rent, mc),
+        software=software_problem(m, risks),
+        monte_carlo=mc,
         scenarios=compare(a, scenarios) if scenarios else None,
         growth=growth_options(m),
     )

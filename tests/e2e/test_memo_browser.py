@@ -169,3 +169,93 @@ def test_detector_catches_an_outside_request(tmp_path):
     )
     r = chromium(page.as_uri(), tmp_path, "--dump-dom")
     assert problems(r.stderr), r.stderr[-2000:]
+
+
+SIX_TIERS = """
+tiers:
+  tens2:
+    label: "Tens of cards (64x H800)"
+    server: h800
+    gpus: 64
+    network: {fabric: "RoCE v2 200G", share: {value: 0.10}}
+    storage: {kind: "NFS", capacity_tb: {value: 100}, price_per_tb: {value: 2500},
+              write_gbps: {value: 10}}
+    rack_kw: {value: 20}
+    cooling: air
+    staff_fte: {value: 3}
+  hundreds2:
+    label: "Hundreds of cards (256x H800)"
+    server: h800
+    gpus: 256
+    network: {fabric: "InfiniBand NDR", share: {value: 0.16}}
+    storage: {kind: "Lustre", capacity_tb: {value: 2000}, price_per_tb: {value: 3500},
+              write_gbps: {value: 100}}
+    rack_kw: {value: 25}
+    cooling: air
+    staff_fte: {value: 10}
+  thousands2:
+    label: "Thousands of cards (2048x H800)"
+    server: h800
+    gpus: 2048
+    network: {fabric: "InfiniBand NDR multi-rail", share: {value: 0.25}}
+    storage: {kind: "Tiered", capacity_tb: {value: 10000}, price_per_tb: {value: 3500},
+              write_gbps: {value: 1500}}
+    rack_kw: {value: 60}
+    cooling: cold_plate
+    staff_fte: {value: 60}
+"""
+
+# Appended to a copy of the memo without its CSP: writes, for the document and each
+# table of the summary and the comparison, whether it is wider than its box.
+MEASURE = """<pre id="measure"></pre><script>
+const out = [];
+const doc = document.documentElement;
+out.push("document " + (doc.scrollWidth > doc.clientWidth ? "overflows" : "fits"));
+for (const sel of ["#summary .table-wrap", "#compare .table-wrap"]) {
+  const el = document.querySelector(sel);
+  out.push(sel + " " + (el.scrollWidth > el.clientWidth + 1 ? "overflows" : "fits"));
+}
+document.getElementById("measure").textContent = out.join("\\n");
+</script>"""
+
+
+@pytest.mark.parametrize("tiers", [3, 6])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_sideways_scroll_at_1280(tmp_path, tiers, lang):
+    """At 1280 px neither the page nor the key and comparison tables scroll sideways,
+    for the default's 3 tiers and for 6."""
+    need(CHROMIUM, "chromium")
+    paths = [default_assumptions_dir()]
+    if tiers == 6:
+        extra = tmp_path / "six.yaml"
+        extra.write_text(SIX_TIERS, encoding="utf-8")
+        paths.append(extra)
+    model = cm.build(cm.load_assumptions(*paths))
+    assert len(model.tiers) == tiers
+    html = write_memo(model, tmp_path / "memo.html", lang=lang).read_text(encoding="utf-8")
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    page = tmp_path / "measured.html"
+    page.write_text(html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+    r = chromium(page.as_uri(), tmp_path, "--dump-dom", "--window-size=1280,4000")
+    found = re.search(r'<pre id="measure">(.*?)</pre>', r.stdout, re.S)
+    assert found and "fits" in found.group(1), r.stdout[-500:]
+    assert "overflows" not in found.group(1), found.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_executive_summary_prints_on_the_first_pages(memos, tmp_path, lang):
+    """The decision, the numbers that decide it and what could change it are on the
+    first two A4 pages; the comparison of the options starts after them."""
+    pdf = tmp_path / f"memo-{lang}.pdf"
+    r = chromium(memos[lang].as_uri(), tmp_path, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    assert r.returncode == 0 and pdf.exists(), r.stderr[-2000:]
+    exe = need(shutil.which("pdftotext"), "poppler-utils")
+    first = subprocess.run(
+        [exe, "-f", "1", "-l", "2", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    marks = {
+        "en": ("Executive summary", "What could change it", "The numbers that decide it"),
+        "zh": ("执行摘要", "可能改变结论的因素", "决定结论的关键数字"),
+    }[lang]
+    for mark in marks:
+        assert mark in first, mark

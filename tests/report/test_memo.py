@@ -140,13 +140,19 @@ def test_headline_formats_read_as_in_the_issue(model):
 
 
 def test_best_value_marked_per_row(model, memos):
+    """Stars on rows that measure quality per unit; none on rows that measure size."""
     p = Memo(memos["en"])
     s = model.summary()
+    size = {"capex", "opex_year1", "revenue", "npv", "mtbf_hours", "tco", "peak_funding"}
+    size |= {"equity_npv"}
     for col, meta in METRICS.items():
         if not meta.better:
             continue
         v = s[col].astype(float).dropna()
         if v.nunique() < 2:
+            continue
+        if col in size:
+            assert not any("best" in p.cell_class[(t, col)] for t in v.index), col
             continue
         best = v.idxmax() if meta.better == "higher" else v.idxmin()
         assert "best" in p.cell_class[(best, col)], col
@@ -193,10 +199,15 @@ def test_at_least_four_svg_charts_with_text_as_text(memos, lang):
 
 def test_metadata_fingerprint_date_currency(model, memos):
     fp = cm.fingerprint(model.assumptions)
-    for html in memos.values():
+    for lang, html in memos.items():
         p = Memo(html)
         assert fp in p.all_text
-        assert model.assumptions.name in p.headings
+        if lang == "en":
+            assert model.assumptions.name in p.headings
+        else:  # a Chinese title derived from the number of options and the start
+            n = len(model.tiers)
+            assert f"GPU 算力中心建设规模比较（{n} 个方案，2027 年 1 月起）" in p.headings
+            assert model.assumptions.name not in p.headings
         assert "CNY" in p.all_text
 
 
@@ -206,21 +217,37 @@ def test_zh_memo_is_chinese(model, memos):
         assert heading in p.headings
     text = nb(p.all_text)
     assert "万元" in text and "亿元" in text
-    assert "没有任何方案能收回成本" in text
+    assert "没有任何方案值得建设" in text
     assert "缺乏备份" in text and "网络是" not in text  # seed wording, hand-written
     assert '<html lang="zh-CN">' in memos["zh"]
 
 
-def test_negative_branch_names_least_bad_and_breakeven_prices(model, memos):
+def test_negative_branch_ranks_by_npv_per_capex_and_gives_breakeven_prices(model, memos):
+    """With every NPV negative the memo does not call the smallest option best on
+    absolute NPV: it ranks by NPV / capex and says why the smallest loses least."""
     s = model.summary()
     assert (s["npv"] < 0).all(), "the default is expected to be NPV-negative"
     text = nb(Memo(memos["en"]).all_text)
-    assert "No option recovers its cost at the assumed prices" in text
-    least_bad = model.assumptions.tiers[s["npv"].idxmax()].label
-    assert f"The least-bad option is {least_bad}" in text
+    assert "No option is worth building at the assumed prices" in text
+    pi = s["npv"] / s["capex"]
+    closest, smallest = pi.idxmax(), s["npv"].idxmax()
+    label = model.assumptions.tiers[closest].label
+    assert "least-bad" not in text
     be = cm.break_even(model)["price_per_gpu_hour"]
     for t in model.tiers:
         assert nb(f.price(be[t], "en")) in text
+    if closest == smallest:  # first by both measures
+        assert f"{label} comes closest to paying by both measures" in text
+        # a price that makes the smallest lose the least in total but the most per
+        # unit of capex: the memo must not call it the closest (tests of the split
+        # in test_memo_decision.py)
+        return
+    assert f"By that measure {label} comes closest to paying" in text
+    assert f"By that measure {label} comes closest to paying" in text
+    assert f"it loses {f.pct(-pi[closest])} of each CNY invested" in text
+    small = model.assumptions.tiers[smallest].label
+    assert f"{small} has the smallest loss in absolute terms" in text
+    assert "only because it is the smallest project" in text
 
 
 def test_breakeven_price_zeroes_npv_for_tier_overrides():
@@ -251,9 +278,13 @@ def test_positive_branch_recommends_highest_npv():
     best = s["npv"].idxmax()
     text = nb(Memo(render_memo(m, "en")).all_text)
     assert f"We recommend {a.tiers[best].label}" in text
-    assert "No option recovers" not in text
+    assert "No option is worth building" not in text
     zh = nb(Memo(render_memo(m, "zh")).all_text)
-    assert f"建议选择 {a.tiers[best].label}" in zh
+    gpus = int(m.inputs[best].values()["gpus"])
+    cls = {"tens": "数十卡", "hundreds": "数百卡", "thousands": "数千卡"}[
+        s.loc[best, "scale_class"]
+    ]
+    assert f"建议选择{cls}方案（{gpus:,} 张 {a.tiers[best].server.upper()}）" in zh
 
 
 def test_assumption_appendix_lists_every_quantity(model, memos):

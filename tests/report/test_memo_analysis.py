@@ -12,6 +12,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
+from costmodel.analysis.decision import choose
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import format as f
 from costmodel.report.memo.render import render_memo, write_memo
@@ -249,16 +250,31 @@ def test_tornado_table_equals_the_analysis(model, analysis, pages, lang):
 
 
 def test_tornado_sentence_names_the_largest_driver_of_the_focus_tier(model, analysis, pages):
-    npv = model.summary()["npv"].astype(float)
-    focus = str(npv.idxmax())
+    """The focus is the decision's tier (NPV / capex when every NPV is negative), and
+    the driver is named by a readable label, not a dotted path."""
+    focus = str(choose(analysis.options)["tier"])
+    pi = model.summary()["npv"] / model.summary()["capex"]
+    assert focus == pi.idxmax()
     d = analysis.tornado
     top = d[d["tier"] == focus].iloc[0]
+    # readable names and units of the inputs that can lead the default's tornado
+    known = {
+        "price_per_gpu_hour": ("Year-1 price per GPU-hour", "首年每卡时价格", f.price),
+        "utilization": ("Utilization", "利用率", f.pct),
+        "price": ("Server price", "服务器单价", f.money),
+    }
+    key = top["input"].rsplit(".", 1)[-1]
+    assert key in known, top["input"]
+    en, zh_name, fmt = known[key]
     text = nb(pages["en"].all_text)
     label = model.assumptions.tiers[focus].label
     assert f"For {label} (NPV {nb(f.money(top['base']))}), the input that matters most" in text
-    assert f"the input that matters most is {top['input']}" in text
-    assert f"at {f.number(top['low'])} the NPV is {nb(f.money(top['at_low']))}" in text
-    assert f"at {f.number(top['high'])} it is {nb(f.money(top['at_high']))}" in text
+    assert f"the input that matters most is {en}:" in text
+    assert f"at {nb(fmt(top['low']))} the NPV is {nb(f.money(top['at_low']))}" in text
+    assert f"at {nb(fmt(top['high']))} it is {nb(f.money(top['at_high']))}" in text
+    assert top["input"] not in text.split("Assumption files")[0]
+    zh = nb(pages["zh"].all_text)
+    assert f"影响最大的输入是{zh_name}：" in zh
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -330,7 +346,9 @@ def test_scenario_sentences(model, analysis, pages):
     if k:
         assert f"upside : {k} of 3 options have a positive NPV; the best is {label}" in text
     else:
-        assert f"upside : no option has a positive NPV; the least-bad is {label}" in text
+        assert (
+            f"upside : no option has a positive NPV; the smallest loss is that of {label}" in text
+        )
     assert nb(f.money(up[best])) in text
 
 

@@ -300,8 +300,11 @@ def test_workload_names_are_escaped(tmp_path):
         p = Sections(html)
         assert p.recommended == cm.recommend(m).attrs["recommended"]
         assert p.recommended["A & B"] is None  # nothing trains 65B on 1.4T tokens in a day
-        assert "<script>x</script>" in text_of(html)
+    assert "<script>x</script>" in text_of(render_memo(m, "en"))
     assert "No option fits A & B" in text_of(render_memo(m, "en"))
+    # the Chinese memo names tasks by size and kind (the schema has no Chinese name)
+    zh = text_of(render_memo(m, "zh"))
+    assert "没有方案能完成“65B 模型预训练”" in zh and "13B 模型 LoRA 微调" in zh
 
 
 def test_no_workloads_no_section(tmp_path):

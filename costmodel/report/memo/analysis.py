@@ -3,7 +3,7 @@
 by :mod:`costmodel.report.memo.format`; words in :mod:`costmodel.report.memo.text_analysis`):
 
 - :func:`risk`, "What has to be true": the tornado of the focus tier (the
-  highest NPV: the recommended or least-bad option) as a chart of its
+  recommended option, or the closest to paying by NPV per unit of capex) as a chart of its
   :data:`TORNADO_CHART` largest swings, and the :data:`TORNADO_TABLE` largest
   swings of every tier as a table; sentences name the largest driver and every
   input whose range alone flips the sign of the NPV (``at_low`` or ``at_high`` on
@@ -42,6 +42,7 @@ from costmodel.inputs.params import revenue_mode
 from costmodel.report.memo import charts
 from costmodel.report.memo import format as f
 from costmodel.report.memo.context import Facts, say, signed_pct, tier_label
+from costmodel.report.memo.labels import chart_label, input_label, metric_label
 from costmodel.report.memo.text_analysis import RENT, SCEN, TRUE
 
 if TYPE_CHECKING:
@@ -67,9 +68,9 @@ def join_names(names: list[str], lang: str) -> str:
 
 
 def focus_tier(x: Facts) -> str:
-    """The tier of the tornado chart: the highest NPV (recommended or least-bad)."""
-    npv = x.summary["npv"].astype(float).dropna()
-    return str(npv.idxmax()) if len(npv) else x.model.tiers[0]
+    """The tier of the tornado chart: the recommended one, or with no NPV > 0 the
+    closest to being worth building (:func:`costmodel.analysis.decision.choose`)."""
+    return str(x.choice["tier"])
 
 
 # ----------------------------------------------------------------------------- what has to be true
@@ -93,97 +94,134 @@ def flips(row: pd.Series) -> str | None:
     return None
 
 
+def input_name(x: Facts, tier: str, path: str) -> str:
+    """The readable name of the input at ``path`` (see ``labels.input_label``)."""
+    return input_label(x.model, tier, path, x.lang)[0]
+
+
+def input_value(x: Facts, tier: str, path: str, v: float) -> str:
+    """A value of the input at ``path`` in its own kind (percent, money, price)."""
+    kind = input_label(x.model, tier, path, x.lang)[1]
+    if kind == "pct":
+        return f.pct(v)
+    if kind == "money":
+        return x.money(v)
+    if kind == "price":
+        return x.price(v)
+    if kind == "decimal":
+        return f"{v:,.2f}"
+    return f.number(v)
+
+
+def chart_value(x: Facts, tier: str, path: str, v: float) -> str:
+    """A value written at a tornado bar's end: short (percent, or the number alone)."""
+    kind = input_label(x.model, tier, path, x.lang)[1]
+    if kind == "pct":
+        return f.pct(v, 0)
+    if kind in ("price", "decimal"):
+        return f"{v:,.2f}"
+    return f.short(v)
+
+
 def _tornado(x: Facts, an: Analysis) -> dict[str, Any]:
-    m, lang = x.model, x.lang
-    T = TRUE[lang]
+    """The tornado of the focus tier: sentences, chart and the table of every tier."""
     focus = focus_tier(x)
     rows = tornado_rows(an, focus, TORNADO_CHART)
-    sentences: list[Markup] = []
-    if len(rows):
-        top = rows.iloc[0]
-        sentences.append(
-            say(
-                T["driver"],
-                label=tier_label(m, focus),
-                base=x.money(top["base"]),
-                input=top["input"],
-                low=f.number(top["low"]),
-                high=f.number(top["high"]),
-                at_low=x.money(top["at_low"]),
-                at_high=x.money(top["at_high"]),
-            )
-        )
-        all_rows = an.tornado[an.tornado["tier"] == focus]
-        up = float(top["base"]) <= 0
-        items = []
-        for _, r in all_rows.iterrows():
-            end = flips(r)
-            if end:
-                items.append(
-                    say(
-                        T["flip_item"],
-                        input=r["input"],
-                        value=f.number(r[end]),
-                        npv=x.money(r[f"at_{end}"]),
-                    )
-                )
-        if items:
-            sentences.append(
-                say(T["flip_up" if up else "flip_down"], items=Markup(_sep(lang)).join(items))
-            )
-        else:
-            sentences.append(Markup(T["flip_none_up" if up else "flip_none_down"]))
-    title = T["tornado_title"].format(label=tier_label(m, focus))
-    chart = None
-    if len(rows):
-        svgs = [
-            charts.tornado_chart(
-                list(rows["input"]),
-                list(rows["low"]),
-                list(rows["high"]),
-                list(rows["at_low"]),
-                list(rows["at_high"]),
-                float(rows.iloc[0]["base"]),
-                lang,
-                x.currency,
-                title,
-                f"tornado-{lang}{'-c' if compact else ''}",
-                compact,
-            )
-            for compact in (False, True)
-        ]
-        chart = dict(
-            title=title,
-            caption=T["tornado_caption"].format(k=len(rows)),
-            svg=Markup(svgs[0]),
-            svg_compact=Markup(svgs[1]),
-        )
-    order = [focus] + [t for t in m.tiers if t != focus]
-    table = []
-    for t in order:
-        rs = tornado_rows(an, t, TORNADO_TABLE)
-        table.append(
-            dict(
-                tier=t,
-                label=tier_label(m, t),
-                rows=[
-                    dict(
-                        rank=i + 1,
-                        input=r["input"],
-                        range=f"{f.number(r['low'])} – {f.number(r['high'])}",
-                        unit=r["unit"],
-                        at_low=x.money(r["at_low"]),
-                        at_high=x.money(r["at_high"]),
-                        swing=x.money(r["swing"]),
-                        flip_low=flips(r) == "low",
-                        flip_high=flips(r) == "high",
-                    )
-                    for i, (_, r) in enumerate(rs.iterrows())
-                ],
-            )
-        )
+    order = [focus] + [t for t in x.model.tiers if t != focus]
+    table = [_tornado_group(x, an, t) for t in order]
     return dict(
-        focus=focus, sentences=sentences, chart=chart, table=[g for g in table if g["rows"]]
+        focus=focus,
+        sentences=_tornado_sentences(x, an, focus, rows) if len(rows) else [],
+        chart=_tornado_chart(x, focus, rows) if len(rows) else None,
+        table=[g for g in table if g["rows"]],
+    )
+
+
+def _tornado_sentences(x: Facts, an: Analysis, focus: str, rows: pd.DataFrame) -> list[Markup]:
+    """The largest driver, and every input whose range alone flips the NPV's sign."""
+    T = TRUE[x.lang]
+    top = rows.iloc[0]
+    out = [
+        say(
+            T["driver"],
+            label=tier_label(x.model, focus, x.lang),
+            base=x.money(top["base"]),
+            input=input_name(x, focus, top["input"]),
+            low=input_value(x, focus, top["input"], top["low"]),
+            high=input_value(x, focus, top["input"], top["high"]),
+            at_low=x.money(top["at_low"]),
+            at_high=x.money(top["at_high"]),
+        )
+    ]
+    up = float(top["base"]) <= 0
+    items = []
+    for _, r in an.tornado[an.tornado["tier"] == focus].iterrows():
+        end = flips(r)
+        if end:
+            items.append(
+                say(
+                    T["flip_item"],
+                    input=input_name(x, focus, r["input"]),
+                    value=input_value(x, focus, r["input"], r[end]),
+                    npv=x.money(r[f"at_{end}"]),
+                )
+            )
+    if items:
+        out.append(say(T["flip_up" if up else "flip_down"], items=Markup(_sep(x.lang)).join(items)))
+    else:
+        out.append(Markup(T["flip_none_up" if up else "flip_none_down"]))
+    return out
+
+
+def _tornado_chart(x: Facts, focus: str, rows: pd.DataFrame) -> dict[str, Any]:
+    T, lang = TRUE[x.lang], x.lang
+    title = T["tornado_title"].format(label=tier_label(x.model, focus, lang))
+    paths = list(rows["input"])
+    svgs = [
+        charts.tornado_chart(
+            [input_name(x, focus, p) for p in paths],
+            [chart_value(x, focus, p, v) for p, v in zip(paths, rows["low"], strict=True)],
+            [chart_value(x, focus, p, v) for p, v in zip(paths, rows["high"], strict=True)],
+            list(rows["at_low"]),
+            list(rows["at_high"]),
+            float(rows.iloc[0]["base"]),
+            lang,
+            x.currency,
+            title,
+            f"tornado-{lang}{'-c' if compact else ''}",
+            compact,
+        )
+        for compact in (False, True)
+    ]
+    return dict(
+        title=title,
+        caption=T["tornado_caption"].format(k=len(rows)),
+        svg=Markup(svgs[0]),
+        svg_compact=Markup(svgs[1]),
+    )
+
+
+def _tornado_group(x: Facts, an: Analysis, t: str) -> dict[str, Any]:
+    """One tier's rows of the table of largest swings."""
+    rs = tornado_rows(an, t, TORNADO_TABLE)
+    return dict(
+        tier=t,
+        label=tier_label(x.model, t, x.lang),
+        rows=[
+            dict(
+                rank=i + 1,
+                input=r["input"],
+                name=input_name(x, t, r["input"]),
+                range=f"{input_value(x, t, r['input'], r['low'])} – "
+                f"{input_value(x, t, r['input'], r['high'])}",
+                at_low=x.money(r["at_low"]),
+                at_high=x.money(r["at_high"]),
+                swing=x.money(r["swing"]),
+                flip_low=flips(r) == "low",
+                flip_high=flips(r) == "high",
+            )
+            for i, (_, r) in enumerate(rs.iterrows())
+        ],
     )
 
 
@@ -220,20 +258,20 @@ def _break_even(x: Facts, an: Analysis) -> dict[str, Any]:
         if t not in be.index:
             continue
         c = break_even_cells(x, be.loc[t], float(npv[t]))
-        rows.append(dict(tier=t, label=tier_label(m, t), **c))
+        rows.append(dict(tier=t, label=tier_label(m, t, x.lang), **c))
     hopeless = [
         t for t in m.tiers if t in be.index and is_empty(be.loc[t, "utilization"]) and npv[t] < 0
     ]
     sentences: list[Markup] = []
     if hopeless:
-        labels = join_names([tier_label(m, t) for t in hopeless], lang)
+        labels = join_names([tier_label(m, t, x.lang) for t in hopeless], lang)
         sentences.append(say(T["util_hopeless"], labels=labels))
     for t in m.tiers:
         if t in be.index and not is_empty(be.loc[t, "utilization"]) and npv[t] < 0:
             sentences.append(
                 say(
                     T["util_need"],
-                    label=tier_label(m, t),
+                    label=tier_label(m, t, x.lang),
                     u=f.pct(be.loc[t, "utilization"]),
                     ub=f.pct(be.loc[t, "utilization_base"]),
                 )
@@ -250,7 +288,7 @@ def loss_sentence(x: Facts, tier: str, row: pd.Series, n: int) -> Markup:
         T[key],
         p=Markup('<span class="p-loss" data-tier="{}">{}</span>').format(tier, f.prob(loss)),
         n=f"{n:,}",
-        label=tier_label(x.model, tier),
+        label=tier_label(x.model, tier, x.lang),
         p10=x.money(row["npv_p10"]),
         p90=x.money(row["npv_p90"]),
     )
@@ -276,7 +314,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
     title = T["mc_title"].format(n=n)
     svgs = [
         charts.npv_distribution_chart(
-            list(tiers),
+            [chart_label(m, t, lang) for t in tiers],
             [mc.draws[t]["npv"].to_numpy(float) for t in tiers],
             [tuple(float(s.loc[t, f"npv_{q}"]) for q in ("p10", "p50", "p90")) for t in tiers],
             lang,
@@ -291,7 +329,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
         intro=say(T["mc_intro"], n=n, seed=seed),
         n=mc.n,
         seed=seed,
-        rows=[dict(tier=t, label=tier_label(m, t), **mc_cells(x, s.loc[t])) for t in tiers],
+        rows=[dict(tier=t, label=tier_label(m, t, x.lang), **mc_cells(x, s.loc[t])) for t in tiers],
         sentences=[dict(tier=t, text=loss_sentence(x, t, s.loc[t], mc.n)) for t in tiers],
         chart=dict(
             title=title,
@@ -346,6 +384,29 @@ def overlay_text(text: str) -> str:
     return _ABS_PATH.sub(short, text)
 
 
+def _scenario_group(x: Facts, cr: Any, name: str, base: str) -> dict[str, Any]:
+    """One scenario's rows: each tier's metrics and their change against the base."""
+    wide, delta = cr.wide, cr.delta(base)
+    rows = []
+    for t in wide.loc[name].index:
+        t = str(t)
+        cells = []
+        for col in SCENARIO_METRICS:
+            v = float(wide.loc[(name, t), col])
+            d = float(delta.loc[(name, t), col])
+            cells.append(
+                dict(
+                    metric=col,
+                    text=metric_text(x, col, v),
+                    delta=None if name == base else delta_text(x, col, d),
+                    negative=col == "npv" and not is_empty(v) and v < 0,
+                )
+            )
+        label = tier_label(x.model, t, x.lang) if t in x.model.tiers else t
+        rows.append(dict(tier=t, label=label, cells=cells))
+    return dict(name=name, base=name == base, rows=rows)
+
+
 def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     """Context of the section "Scenarios"; None without scenarios."""
     cr = an.scenarios
@@ -357,31 +418,13 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     base = names[0]
     wide, delta = cr.wide, cr.delta(base)
     tiers = [t for t in m.tiers if (base, t) in wide.index]
-    lab = {t: tier_label(m, t) for t in tiers}
+    lab = {t: tier_label(m, t, x.lang) for t in tiers}
 
     def best_of(name: str) -> tuple[str, int]:
         npv = wide.loc[name]["npv"].astype(float).dropna()
         return (str(npv.idxmax()) if len(npv) else tiers[0]), int((npv > 0).sum())
 
-    groups = []
-    for name in names:
-        rows = []
-        for t in cr.wide.loc[name].index:
-            t = str(t)
-            cells = []
-            for col in SCENARIO_METRICS:
-                v = float(wide.loc[(name, t), col])
-                d = float(delta.loc[(name, t), col])
-                cells.append(
-                    dict(
-                        metric=col,
-                        text=metric_text(x, col, v),
-                        delta=None if name == base else delta_text(x, col, d),
-                        negative=col == "npv" and not is_empty(v) and v < 0,
-                    )
-                )
-            rows.append(dict(tier=t, label=tier_label(m, t) if t in m.tiers else t, cells=cells))
-        groups.append(dict(name=name, base=name == base, rows=rows))
+    groups = [_scenario_group(x, cr, name, base) for name in names]
     base_best, _ = best_of(base)
     lines: list[Markup] = []
     for name in names[1:]:
@@ -403,7 +446,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     title = S["chart_title"]
     svgs = [
         charts.scenario_chart(
-            tiers,
+            [chart_label(m, t, lang) for t in tiers],
             names,
             npv,
             lang,
@@ -414,10 +457,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
         )
         for compact in (False, True)
     ]
-    headers = [
-        dict(metric=c, label=METRICS[c].label_zh if lang == "zh" else METRICS[c].label)
-        for c in SCENARIO_METRICS
-    ]
+    headers = [dict(metric=c, label=metric_label(METRICS[c], lang)) for c in SCENARIO_METRICS]
     return dict(
         heading=S["heading"],
         intro=S["intro"].format(k=len(names) - 1),
@@ -472,7 +512,7 @@ def rent_sentence(x: Facts, tier: str, row: pd.Series) -> Markup:
     a = m.assumptions
     mode, term = revenue_mode(a, tier)
     term_text = R.get(f"term_{term}", term)
-    label = tier_label(m, tier)
+    label = tier_label(m, tier, x.lang)
     if is_empty(row["cloud_price_per_gpu_hour"]):
         return say(R["no_price"], label=label, server=str(row["server"]), term=term_text)
     common = dict(
@@ -534,7 +574,7 @@ def build_rent(x: Facts, an: Analysis) -> dict[str, Any]:
         rows.append(
             dict(
                 tier=t,
-                label=tier_label(m, t),
+                label=tier_label(m, t, x.lang),
                 key=say(
                     R["row_key"],
                     mode=R.get(f"mode_{mode}", mode),

@@ -21,9 +21,14 @@ column, legends below the plot.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import logging
 import math
+import os
 import re
+import textwrap
+import warnings
 from collections.abc import Mapping
 
 import matplotlib
@@ -31,10 +36,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib import font_manager  # noqa: E402
 
 from costmodel.core.engine import CAPEX_LINES, OPEX_LINES  # noqa: E402
 from costmodel.core.model import Model  # noqa: E402
 from costmodel.report.memo import format as f  # noqa: E402
+from costmodel.report.memo.labels import chart_label  # noqa: E402
 from costmodel.report.memo.text import CHART, LINE_LABELS  # noqa: E402
 
 FONT_FAMILY = [
@@ -84,6 +91,62 @@ RC = {
 }
 
 
+_CJK_FILES = re.compile(
+    r"NotoSansCJK|NotoSerifCJK|NotoSansSC|SourceHanSans|msyh|PingFang|wqy|DroidSansFallback",
+    re.I,
+)
+_log = logging.getLogger(__name__)
+_cjk_checked = False
+
+
+def cjk_fonts(paths: list[str] | None = None) -> list[str]:
+    """Make sure matplotlib measures Chinese text with a CJK font that is actually
+    installed, even when its font cache predates the font: look for CJK font files
+    (``paths``, default: the system's font files) and register each with the font
+    manager. Returns the CJK family names available; with none, says so once in a
+    one-line notice (charts then fall back to the reader's fonts in the browser)."""
+    global _cjk_checked
+    fm = font_manager.fontManager
+    wanted = set(_MEASURE) - {"DejaVu Sans"}
+    have = sorted({f.name for f in fm.ttflist if f.name in wanted})
+    if have and paths is None:
+        return have
+    files = paths if paths is not None else font_manager.findSystemFonts()
+    for path in files:
+        if _CJK_FILES.search(os.path.basename(path)):
+            try:
+                fm.addfont(path)
+            except (OSError, RuntimeError, ValueError):  # pragma: no cover - broken file
+                continue
+    have = sorted({f.name for f in fm.ttflist if f.name in wanted})
+    if not have and not _cjk_checked:
+        _log.warning(
+            "costmodel: no CJK font found (install fonts-noto-cjk); Chinese chart labels "
+            "are sized approximately and drawn by the browser's fonts."
+        )
+    _cjk_checked = True
+    return have
+
+
+@contextlib.contextmanager
+def _style(rc: Mapping[str, object]):
+    """The chart style, with matplotlib's missing-glyph and font-lookup chatter kept
+    off the user's terminal (the SVG keeps text as text; the browser draws it)."""
+    if not _cjk_checked:
+        cjk_fonts()
+    quiet = logging.getLogger("matplotlib.font_manager")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
+            warnings.filterwarnings("ignore", message=r".*missing from (current )?font")
+            with plt.rc_context(dict(rc)):
+                yield
+    finally:
+        quiet.setLevel(level)
+
+
 def _text(s: str, limit: int = 22) -> str:
     """Data text for matplotlib: no mathtext (``$``), shortened to ``limit``."""
     s = s if len(s) <= limit else s[: limit - 1] + "\u2026"
@@ -111,8 +174,9 @@ def to_svg(fig: plt.Figure, prefix: str, title: str = "", tight: bool = True) ->
     return s.replace("<svg ", f'<svg role="img" aria-label="{label}" class="chart" ', 1)
 
 
-def _names(model: Model) -> list[str]:
-    return [_text(t) for t in model.tiers]
+def _names(model: Model, lang: str) -> list[str]:
+    """The tiers' short names on an axis (:func:`~costmodel.report.memo.labels.chart_label`)."""
+    return [_text(chart_label(model, t, lang)) for t in model.tiers]
 
 
 def _grid(n: int, compact: bool = False) -> tuple[int, int]:
@@ -136,14 +200,14 @@ def npv_chart(model: Model, lang: str, prefix: str = "npv", compact: bool = Fals
     t = CHART[lang]
     npv = model.summary()["npv"].to_numpy(dtype=float)
     div, unit = f.money_scale(np.nanmax(np.abs(npv)) if len(npv) else 0, lang, cur)
-    with plt.rc_context(RC | {"axes.grid.axis": "x"}):
+    with _style(RC | {"axes.grid.axis": "x"}):
         width = PHONE if compact else WIDTH
         fig, ax = plt.subplots(figsize=(width, 0.55 * len(npv) + 1.1))
         y = np.arange(len(npv))[::-1]
         vals = np.nan_to_num(npv) / div
         ax.barh(y, vals, color=[POS if v >= 0 else NEG for v in vals], height=0.55)
         ax.axvline(0, color="#333333", linewidth=0.8)
-        ax.set_yticks(y, _names(model))
+        ax.set_yticks(y, _names(model, lang))
         ax.set_xlabel(unit)
         span = max(np.abs(vals).max(initial=0), 1e-9)
         lo = min(vals.min(initial=0) * 1.35, -0.05 * span)
@@ -170,7 +234,7 @@ def capex_chart(model: Model, lang: str, prefix: str = "capex", compact: bool = 
     s = model.summary()
     per_gpu = {c: s[f"capex_{c}"].to_numpy(float) / s["gpus"].to_numpy(float) for c in CAPEX_LINES}
     div, unit = f.money_scale(max(sum(per_gpu.values()).max(), 0), lang, cur)
-    with plt.rc_context(RC):
+    with _style(RC):
         fig, ax = plt.subplots(figsize=(PHONE if compact else WIDTH, 3.4))
         x = np.arange(len(s))
         bottom = np.zeros(len(s))
@@ -191,7 +255,7 @@ def capex_chart(model: Model, lang: str, prefix: str = "capex", compact: bool = 
                 fontsize=9.5,
             )
         ax.set_ylim(0, bottom.max(initial=0) * 1.15 or 1)
-        ax.set_xticks(x, _names(model))
+        ax.set_xticks(x, _names(model, lang))
         ax.set_ylabel(t["capex_axis"].format(unit=unit))
         handles, labels = ax.get_legend_handles_labels()  # top of the stack first
         _legend_right_or_below(ax, compact, handles[::-1], labels[::-1])
@@ -220,7 +284,7 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex", compact: bool = Fa
             c: o[c].to_numpy(float)[1:].reshape(years, 12).sum(axis=1) for c in OPEX_LINES
         }
     used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
-    with plt.rc_context(RC | {"font.size": 9.5}):
+    with _style(RC | {"font.size": 9.5}):
         fig, axes = _panels(len(model.tiers), 2.3 if compact else 2.7, compact)
         for ax, tier in zip(axes, model.tiers, strict=True):
             total = sum(data[tier].values())
@@ -230,7 +294,7 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex", compact: bool = Fa
             for c in used:
                 ax.bar(yr, data[tier][c] / div, 0.7, bottom=bottom, color=COLORS[c], label=lines[c])
                 bottom += data[tier][c] / div
-            ax.set_title(_text(tier))
+            ax.set_title(_text(chart_label(model, tier, lang)))
             ax.set_ylabel(t["opex_axis"].format(unit=unit))
             ax.set_xlabel(t["year"])
             ax.set_xticks(yr)
@@ -246,7 +310,7 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash", compact: bool = Fa
     cur = model.assumptions.currency
     t = CHART[lang]
     s = model.summary()
-    with plt.rc_context(RC | {"font.size": 9.5}):
+    with _style(RC | {"font.size": 9.5}):
         fig, axes = _panels(len(model.tiers), 2.3 if compact else 2.6, compact)
         for ax, tier in zip(axes, model.tiers, strict=True):
             cum = model.cash_flow(tier)["cumulative_fcf"].to_numpy(float)
@@ -280,7 +344,7 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash", compact: bool = Fa
                     fontsize=9,
                     color="#1d5c33",
                 )
-            ax.set_title(_text(tier))
+            ax.set_title(_text(chart_label(model, tier, lang)))
             ax.set_ylabel(t["cash_axis"].format(unit=unit))
             ax.set_xlabel(t["year"])
             ax.set_xlim(0, x[-1])
@@ -305,7 +369,7 @@ def cost_chart(
     eff = s["cost_per_effective_gpu_hour"].to_numpy(float)
     price = np.array([prices[x] for x in model.tiers], float)
     be = np.array([breakeven.get(x, math.nan) for x in model.tiers], float)
-    with plt.rc_context(RC):
+    with _style(RC):
         fig, ax = plt.subplots(figsize=(PHONE if compact else WIDTH, 3.5))
         x = np.arange(len(s))
         w = 0.32
@@ -338,7 +402,7 @@ def cost_chart(
         )
         top = np.nanmax(np.concatenate([lev, eff, price, be, [1.0]]))
         ax.set_ylim(0, top * 1.18)
-        ax.set_xticks(x, _names(model))
+        ax.set_xticks(x, _names(model, lang))
         ax.set_ylabel(t["cost_axis"].format(currency=f.currency_unit(lang, cur)))
         _legend_right_or_below(ax, compact)
         return to_svg(fig, prefix, t["cost_title"])
@@ -367,7 +431,7 @@ def failures_chart(
     n = len(names)
     money_arr = np.nan_to_num(np.asarray(money, float))
     div, unit = f.money_scale(money_arr.max(initial=0), lang, currency)
-    with plt.rc_context(RC | {"font.size": 9.5}):
+    with _style(RC | {"font.size": 9.5}):
         if compact:
             fig, axes = plt.subplots(2, 1, figsize=(PHONE, 5.4))
         else:
@@ -456,25 +520,16 @@ def _adjust(
     )
 
 
-def _wrap_path(path: str, width: int) -> str:
-    """A dotted input path on lines of at most ``width`` characters, broken after dots."""
-    lines: list[str] = []
-    cur = ""
-    for part in path.split("."):
-        piece = part if not cur else f"{cur}.{part}"
-        if cur and len(piece) > width:
-            lines.append(cur + ".")
-            cur = part
-        else:
-            cur = piece
-    lines.append(cur)
-    return "\n".join(_text(x, width + 6) for x in lines)
+def _wrap_label(label: str, width: int) -> str:
+    """An input's name on lines of at most ``width`` characters, broken at spaces
+    (Chinese names are short enough for one line)."""
+    return "\n".join(_text(x, width + 6) for x in textwrap.wrap(label, width) or [""])
 
 
 def tornado_chart(
     inputs: list[str],
-    low: list[float],
-    high: list[float],
+    low: list[float] | list[str],
+    high: list[float] | list[str],
     at_low: list[float],
     at_high: list[float],
     base: float,
@@ -494,7 +549,7 @@ def tornado_chart(
     lo_v, hi_v = np.asarray(at_low, float), np.asarray(at_high, float)
     allv = np.concatenate([lo_v, hi_v, [base, 0.0]])
     div, unit = f.money_scale(np.nanmax(np.abs(allv)), lang, currency)
-    with plt.rc_context(RC | {"axes.grid.axis": "x", "font.size": 9.5}):
+    with _style(RC | {"axes.grid.axis": "x", "font.size": 9.5}):
         width = PHONE if compact else WIDTH
         fig, ax = plt.subplots(figsize=(width, 0.42 * n + 1.3))
         y = np.arange(n)[::-1]
@@ -507,7 +562,7 @@ def tornado_chart(
             for value, end, other in ((lv, a, c), (hv, c, a)):
                 right = end >= other
                 ax.annotate(
-                    f.short(value),
+                    value if isinstance(value, str) else f.short(value),
                     (end, yi),
                     xytext=(3 if right else -3, 0),
                     textcoords="offset points",
@@ -521,7 +576,7 @@ def tornado_chart(
         ax.set_xlim(lo_x - pad, hi_x + pad)
         ax.set_ylim(-0.7, n - 0.3)
         wrap = 24 if compact else 40
-        ax.set_yticks(y, [_wrap_path(p, wrap) for p in inputs], fontsize=8 if compact else 8.5)
+        ax.set_yticks(y, [_wrap_label(p, wrap) for p in inputs], fontsize=8 if compact else 8.5)
         ax.set_xlabel(t["npv_axis"].format(unit=unit))
         ax.spines["left"].set_visible(False)
         ax.tick_params(axis="y", length=0)
@@ -548,7 +603,7 @@ def npv_distribution_chart(
     from costmodel.report.memo.text_analysis import TRUE
 
     t = TRUE[lang]
-    with plt.rc_context(RC | {"font.size": 9}):
+    with _style(RC | {"font.size": 9}):
         fig, axes = _panels(len(names), 2.2 if compact else 2.5, compact)
         for ax, name, d, q in zip(axes, names, draws, quantiles, strict=True):
             v = np.asarray(d, float)
@@ -593,7 +648,7 @@ def scenario_chart(
     own scale, a horizontal bar per scenario labelled with its value."""
     n_s, n_t = len(scenarios), len(tiers)
     labels = [_text(s, 18) for s in scenarios]
-    with plt.rc_context(RC | {"axes.grid.axis": "x", "font.size": 9}):
+    with _style(RC | {"axes.grid.axis": "x", "font.size": 9}):
         height = 0.38 * n_s + 0.9
         if compact:
             fig, axes = plt.subplots(n_t, 1, figsize=(PHONE, height * n_t), squeeze=False)

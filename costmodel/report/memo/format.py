@@ -204,8 +204,10 @@ def duration(h: float | None, lang: str = "en") -> str:
 
 
 def seconds(s: float, lang: str = "en") -> str:
-    """``13 s`` / ``13 秒``."""
-    return _nb(f"{s:,.0f} 秒" if lang == "zh" else f"{s:,.0f} s")
+    """``12.5 s`` / ``12.5 秒``: one decimal below 100 s (a write time is not
+    rounded to the next whole second), else whole seconds."""
+    text = f"{s:,.1f}" if s < 100 else f"{s:,.0f}"
+    return _nb(f"{text} 秒" if lang == "zh" else f"{text} s")
 
 
 def share(v: float | None) -> str:

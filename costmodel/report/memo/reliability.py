@@ -26,6 +26,7 @@ from costmodel.core.metrics import is_empty
 from costmodel.report.memo import charts
 from costmodel.report.memo import format as f
 from costmodel.report.memo.context import Facts, say, tier_label, times
+from costmodel.report.memo.labels import chart_label, workload_label
 from costmodel.report.memo.text import FAILURES, FIT
 
 # ----------------------------------------------------------------------------- failures
@@ -86,7 +87,7 @@ def _tier_finding(x: Facts, tier: str, n: dict[str, float]) -> Markup:
     lang, m = x.lang, x.model
     F = FAILURES[lang]
     cls = str(x.summary.loc[tier, "scale_class"])
-    label = tier_label(m, tier)
+    label = tier_label(m, tier, x.lang)
     if n["per_year"] == 0:
         return say(F["none"], label=label)
     common = dict(
@@ -103,8 +104,11 @@ def _tier_finding(x: Facts, tier: str, n: dict[str, float]) -> Markup:
         write=f"{f.number(n['write'])} GB/s",
         delta=_write_time(n["delta_h"], lang),
         write_share=f.pct(n["delta_h"] / n["tau"], 2) if n["tau"] > 0 else f.EMPTY,
-        day_cost=x.money(n["gpus"] * 24 * n["cost"]),
+        day_cost=x.money(n["day_cost"]),
+        per_day_high=f"{n['per_day_high']:,.2f}",
     )
+    met = bool(n["at_source_rate"])
+    common["source_rate"] = say(F["source_met" if met else "source_high"], **common)
     lead = say(F[f"lead_{cls}"], **common)
     total = n["recovered_money"] * n["years"]
     storage = say(
@@ -153,8 +157,8 @@ def failures(x: Facts) -> dict[str, Any]:
             intro.append(
                 say(
                     F["scale"],
-                    small=tier_label(m, lo),
-                    big=tier_label(m, hi),
+                    small=tier_label(m, lo, x.lang),
+                    big=tier_label(m, hi, x.lang),
                     s_small=f"{int(nums[lo]['servers']):,}",
                     s_big=f"{int(nums[hi]['servers']):,}",
                     f_small=times(nums[lo]["per_year"]),
@@ -165,7 +169,7 @@ def failures(x: Facts) -> dict[str, Any]:
             )
     figures = {
         compact: charts.failures_chart(
-            list(m.tiers),  # the charts name tiers by key, as the other charts do
+            [chart_label(m, t, x.lang) for t in m.tiers],
             [1 - nums[t]["goodput"] for t in m.tiers],
             [1 - nums[t]["goodput_fast"] for t in m.tiers],
             [nums[t]["lost_money"] for t in m.tiers],
@@ -181,7 +185,7 @@ def failures(x: Facts) -> dict[str, Any]:
     return dict(
         heading=F["heading"],
         intro=intro,
-        tiers=[dict(name=t, label=tier_label(m, t)) for t in m.tiers],
+        tiers=[dict(name=t, label=tier_label(m, t, x.lang)) for t in m.tiers],
         now_label=F["group_now"],
         fast_label=F["group_fast"].format(factor=_speedup(x)),
         rows_now=rows(ROWS_NOW),
@@ -248,7 +252,7 @@ def fit(x: Facts) -> dict[str, Any] | None:
             cells.append(
                 dict(
                     tier=t,
-                    label=tier_label(m, t),
+                    label=tier_label(m, t, x.lang),
                     feasible=bool(r["feasible"]),
                     recommended=chosen.get(w.name) == t,
                     reason=reason,
@@ -258,7 +262,8 @@ def fit(x: Facts) -> dict[str, Any] | None:
         rec = chosen.get(w.name)
         rows.append(
             dict(
-                name=w.name,
+                key=w.name,
+                name=workload_label(x.model, w.name, x.lang),
                 kind=W["kind"][w.kind],
                 floor=floor,
                 deadline=(
@@ -268,7 +273,7 @@ def fit(x: Facts) -> dict[str, Any] | None:
                 ),
                 cells=cells,
                 recommended=rec,
-                recommended_label=tier_label(m, rec) if rec else W["none_fits"],
+                recommended_label=tier_label(m, rec, x.lang) if rec else W["none_fits"],
             )
         )
     return dict(
@@ -277,7 +282,7 @@ def fit(x: Facts) -> dict[str, Any] | None:
         maxim_source=W["maxim_source"],
         intro=W["intro"],
         tiers=[
-            dict(name=t, label=tier_label(m, t), gpus=int(x.summary.loc[t, "gpus"]))
+            dict(name=t, label=tier_label(m, t, x.lang), gpus=int(x.summary.loc[t, "gpus"]))
             for t in m.tiers
         ],
         rows=rows,
@@ -308,20 +313,34 @@ def _fit_findings(
                 W["count"],
                 k=len(fits_cheapest),
                 n=len(names),
-                label=tier_label(m, cheapest),
+                label=tier_label(m, cheapest, x.lang),
             )
         )
-    # the worst over-buy: the task leaving the biggest tier most idle, recommended elsewhere
+    out += _overbuy(x, df, chosen, big)
+    out += _needs_costlier(x, df, chosen, tco, cheapest)
+    out += _nothing_fits(x, df, chosen)
+    return out
+
+
+def _overbuy(x: Facts, df: pd.DataFrame, chosen: dict[str, str | None], big: str) -> list[Markup]:
+    """The worst over-buy: the task leaving the biggest tier most idle, recommended
+    elsewhere."""
+    m, lang = x.model, x.lang
+    W = FIT[lang]
+    a = m.assumptions
+    gpus = x.summary["gpus"].astype(float)
+    names = [w.name for w in a.workloads]
+    out: list[Markup] = []
     over = [n for n in names if chosen.get(n) not in (None, big)]
     if over and len(m.tiers) > 1:
         worst = max(over, key=lambda n: float(df.loc[(n, big), "idle_share"]))
         rec = str(chosen[worst])
         r, rb = df.loc[(worst, rec)], df.loc[(worst, big)]
         fields = dict(
-            name=worst,
+            name=workload_label(m, worst, x.lang),
             floor=f"{int(r['memory_floor_gpus']):,}",
-            rec=tier_label(m, rec),
-            big=tier_label(m, big),
+            rec=tier_label(m, rec, x.lang),
+            big=tier_label(m, big, x.lang),
             big_gpus=f"{int(gpus[big]):,}",
             idle=f.share(float(rb["idle_share"])),
             years=a.horizon_years,
@@ -337,7 +356,18 @@ def _fit_findings(
                     **fields,
                 )
             )
-    # tasks that need more than the cheapest option: why the cheaper ones fail
+    return out
+
+
+def _needs_costlier(
+    x: Facts, df: pd.DataFrame, chosen: dict[str, str | None], tco: pd.Series, cheapest: str
+) -> list[Markup]:
+    """Tasks that need more than the cheapest option: why the cheaper ones fail."""
+    m, lang = x.model, x.lang
+    W = FIT[lang]
+    gpus = x.summary["gpus"].astype(float)
+    names = [w.name for w in m.assumptions.workloads]
+    out: list[Markup] = []
     for n in names:
         rec = chosen.get(n)
         if rec is None or rec == cheapest:
@@ -345,7 +375,11 @@ def _fit_findings(
         cheaper = [t for t in m.tiers if tco[t] < tco[rec]]
         near = max(cheaper, key=lambda t: tco[t])
         r = df.loc[(n, near)]
-        fields = dict(name=n, rec=tier_label(m, rec), near=tier_label(m, near))
+        fields = dict(
+            name=workload_label(m, n, x.lang),
+            rec=tier_label(m, rec, x.lang),
+            near=tier_label(m, near, x.lang),
+        )
         if not r["meets_memory"]:
             out.append(
                 say(
@@ -365,6 +399,15 @@ def _fit_findings(
                     **fields,
                 )
             )
+    return out
+
+
+def _nothing_fits(x: Facts, df: pd.DataFrame, chosen: dict[str, str | None]) -> list[Markup]:
+    """Tasks no option fits: too slow on the fastest, or too little memory anywhere."""
+    m, lang = x.model, x.lang
+    W = FIT[lang]
+    names = [w.name for w in m.assumptions.workloads]
+    out: list[Markup] = []
     for n in names:
         if chosen.get(n) is None:
             g = df.loc[n]
@@ -374,12 +417,12 @@ def _fit_findings(
                 out.append(
                     say(
                         W["none_time"],
-                        name=n,
-                        label=tier_label(m, str(best)),
+                        name=workload_label(m, n, x.lang),
+                        label=tier_label(m, str(best), x.lang),
                         days=_days(float(g.loc[best, "days_needed"]), lang),
                         deadline=f.number(float(g.loc[best, "deadline_days"])),
                     )
                 )
             else:
-                out.append(say(W["none_memory"], name=n))
+                out.append(say(W["none_memory"], name=workload_label(m, n, x.lang)))
     return out

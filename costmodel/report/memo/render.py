@@ -94,6 +94,20 @@ def _date_text(d: dt.date, lang: str) -> str:
     return f"{d.year}年{d.month}月{d.day}日" if lang == "zh" else f"{d.day} {d:%B %Y}"
 
 
+def _name(model: Model, lang: str) -> str:
+    """The model's name; in Chinese its ``name_zh`` when the assumptions carry one,
+    else a title derived from the number of options and the start month."""
+    a = model.assumptions
+    if lang != "zh":
+        return a.name
+    own = getattr(a, "name_zh", None)
+    if own:
+        return str(own)
+    return TEXT["zh"]["zh_name"].format(
+        n=len(model.tiers), year=a.start[:4], month=int(a.start[5:7])
+    )
+
+
 def _check(model: Model, analysis: Analysis) -> None:
     """An analysis must be of this model: the same tiers."""
     if analysis.tiers != list(model.tiers):
@@ -137,12 +151,14 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         t=T,
         csp=CSP,
         version=_version(),
-        title=f"{T['title']}: {a.name}" if lang == "en" else f"{T['title']}：{a.name}",
-        model_name=a.name,
+        title=f"{T['title']}{T['colon']}{_name(model, lang)}",
+        model_name=_name(model, lang),
         date=_date_text(memo_date(), lang),
         fingerprint=fp,
         currency=a.currency,
-        horizon=T["horizon_value"].format(years=a.horizon_years, start=a.start),
+        horizon=T["horizon_value"].format(
+            years=a.horizon_years, start=a.start, year=a.start[:4], month=int(a.start[5:7])
+        ),
         discount=f.pct(a.finance.discount_rate.value),
         files=_files(model),
         decision=ctx.decision(facts),

@@ -13,6 +13,14 @@ from typing import Any
 TEXT: dict[str, dict[str, str]] = {
     "en": {
         "title": "Investment memo",
+        "colon": ": ",
+        "unit_paren": " ({u})",
+        "stop": ".",
+        "space": " ",
+        "fig": "{n}. ",
+        "list_sep": ", ",
+        "input": "Input",
+        "zh_name": "",
         "subtitle": "GPU compute center: which scale to build",
         "date": "Date",
         "model": "Model",
@@ -38,11 +46,16 @@ TEXT: dict[str, dict[str, str]] = {
         "tier": "Option",
         "npv": "NPV",
         "price_assumed": "Assumed price, year 1",
+        "price_cloud": "Cloud price, same GPU",
+        "pi": "NPV per unit of capex",
+        "funding": "Peak funding need",
         "price_breakeven": "Break-even price, year 1",
         "price_gap": "Price change to break even",
         "cost_levelized": "Levelized cost",
         "capex": "Capex",
-        "best_legend": "★ marks the best value of a row (where higher or lower is better).",
+        "best_legend": "★ marks the best value of a row that measures quality per unit (cost "
+        "per GPU-hour, return on capital, goodput); rows that measure size (capex, revenue, "
+        "NPV) carry none, as the smallest or the largest option would always win them.",
         "fn_irr": "no IRR: the cash flows never reach NPV 0 at any rate in range.",
         "fn_payback": "no payback: cumulative cash flow stays below zero within the "
         "{years}-year horizon.",
@@ -50,6 +63,10 @@ TEXT: dict[str, dict[str, str]] = {
         "fn_other": "not defined: its denominator is zero (no GPU-hours or zero goodput).",
         "aspect": "Aspect",
         "seed_col": "Typical at this scale (source)",
+        "source_cite": "The source: a Chinese technical note on the scale tiers of GPU compute "
+        "centres (tens, hundreds and thousands of cards: workloads, servers, network, "
+        "storage, scheduling, cooling, build cost and team per tier). Its typical traits, "
+        "risks and traps are translated here; the figures beside them are this model's.",
         "model_col": "This option (assumptions)",
         "scale_class": "Scale class",
         "risks": "Main risks, priced with this model",
@@ -70,13 +87,21 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "zh": {
         "title": "投资备忘录",
+        "colon": "：",
+        "unit_paren": "（{u}）",
+        "stop": "。",
+        "space": "",
+        "fig": "图 {n}　",
+        "list_sep": "、",
+        "input": "输入",
+        "zh_name": "GPU 算力中心建设规模比较（{n} 个方案，{year} 年 {month} 月起）",
         "subtitle": "GPU 算力中心：建设规模选择",
         "date": "日期",
         "model": "模型",
         "fingerprint": "假设指纹（SHA-256）",
         "currency": "币种",
         "horizon": "测算期",
-        "horizon_value": "自 {start} 起 {years} 年",
+        "horizon_value": "自 {year} 年 {month} 月起 {years} 年",
         "discount": "折现率",
         "files": "假设文件",
         "files_none": "由代码构建（无文件）",
@@ -95,17 +120,24 @@ TEXT: dict[str, dict[str, str]] = {
         "tier": "方案",
         "npv": "净现值",
         "price_assumed": "假设价格（首年）",
+        "price_cloud": "同款 GPU 云价格",
+        "pi": "单位投资净现值",
+        "funding": "峰值资金需求",
         "price_breakeven": "盈亏平衡价格（首年）",
         "price_gap": "达到盈亏平衡需调价",
         "cost_levelized": "平准化成本",
         "capex": "初始投资",
-        "best_legend": "★ 表示该行最优值（按越高越好或越低越好判断）。",
+        "best_legend": "★ 表示衡量单位质量的行（每卡时成本、投资回报、有效产出率）中的最优值；"
+        "衡量规模的行（初始投资、收入、净现值）不标注，因为它们总是由最小或最大的方案胜出。",
         "fn_irr": "无内部收益率：在取值范围内，任何折现率都不能使净现值为零。",
         "fn_payback": "无回收期：在 {years} 年测算期内累计现金流始终为负。",
-        "fn_failures": "未假设故障，或无需写入 Checkpoint。",
-        "fn_other": "无定义：分母为零（无 GPU 小时或有效产出率为零）。",
+        "fn_failures": "未假设故障，或无需写入检查点。",
+        "fn_other": "无定义：分母为零（无卡时或有效产出率为零）。",
         "aspect": "维度",
         "seed_col": "该规模的典型配置（资料）",
+        "source_cite": "资料：一篇关于算力中心规模分级的中文技术文章（几十卡、百卡、千卡三个量级，"
+        "逐级说明典型场景、服务器、网络、存储、调度、散热、建设成本与团队）。下表摘录其典型配置、"
+        "风险与陷阱，旁边是本模型的数字。",
         "model_col": "本方案（假设）",
         "scale_class": "规模等级",
         "risks": "主要风险（按本模型测算）",
@@ -126,12 +158,13 @@ TEXT: dict[str, dict[str, str]] = {
     },
 }
 
-# Executive summary. Fields: label, price, decline, npv, rate, horizon, n, capex,
-# opex1, irr, payback, cost, be, gap, loss_pct.
+# Executive summary. Fields (costmodel.report.memo.context._tier_fields): label,
+# npv, capex, price, decline, be, gap, cost, pi, loss, funding, currency; and rate,
+# horizon, n; s_* of the smallest loss in absolute terms.
 SUMMARY: dict[str, dict[str, str]] = {
     "en": {
         "recommend": "We recommend <strong>{label}</strong>. At the assumed year-1 price of "
-        "{price}, falling {decline} a year, it has the highest NPV of the {n} "
+        "{price}, falling {decline} a year, it has the highest positive NPV of the {n} "
         "options: <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
         "recommend_one": "We recommend <strong>{label}</strong>, the only option assessed. At "
         "the assumed year-1 price of {price}, falling {decline} a year, its NPV "
@@ -145,34 +178,69 @@ SUMMARY: dict[str, dict[str, str]] = {
         "<strong>{be}</strong> ({gap}) before the NPV turns negative.",
         "margin_free": "Its levelized cost is {cost}. Its NPV stays positive even at a "
         "year-1 price of zero.",
-        "runner_up": "The next best option, {label}, has an NPV of {npv}.",
-        "none": "<strong>No option recovers its cost at the assumed prices.</strong> All {n} "
+        "recommend_pi": "Each {currency} of its capex adds {pi} in present value (rank {rank} "
+        "of {n} by NPV per unit of capex); at its low point the project needs {funding} of "
+        "funding.",
+        "pi_alt": "{label} adds more per {currency} invested ({pi}, NPV {npv} on {capex}); "
+        "if capital is rationed, it is the better use of it.",
+        "none": "<strong>No option is worth building at the assumed prices.</strong> All {n} "
         "options have a negative NPV at a {rate} discount rate over {horizon} years.",
-        "none_one": "<strong>The option does not recover its cost at the assumed price.</strong> "
+        "none_one": "<strong>The option is not worth building at the assumed price.</strong> "
         "Its NPV is negative at a {rate} discount rate over {horizon} years.",
-        "least_bad": "The least-bad option is <strong>{label}</strong>, with an NPV of "
-        "<strong>{npv}</strong>: it loses {loss_pct} of its {capex} capex in present-value "
-        "terms.",
-        "least_bad_one": "Its NPV is <strong>{npv}</strong>: it loses {loss_pct} of its "
+        "rank_split": "Options of different size are compared by NPV per unit of capex. By "
+        "that measure <strong>{label}</strong> comes closest to paying: it loses {loss} of "
+        "each {currency} invested in present value (NPV <strong>{npv}</strong> on {capex}). "
+        "{s_label} has the smallest loss in absolute terms ({s_npv}) only because it is the "
+        "smallest project: it loses {s_loss} of its capex.",
+        "rank_same": "<strong>{label}</strong> comes closest to paying by both measures: its "
+        "NPV of <strong>{npv}</strong> is the smallest loss, and at {loss} of its {capex} "
+        "capex also the smallest per {currency} invested.",
+        "least_bad_one": "Its NPV is <strong>{npv}</strong>: it loses {loss} of its "
         "{capex} capex in present-value terms.",
-        "need": "To break even, the year-1 price per GPU-hour would have to be:",
-        "need_item": "<strong>{label}</strong>: {be} against {price} assumed ({gap}); "
-        "levelized cost {cost}.",
+        "need": "What would have to change, one input at a time, all else as assumed:",
+        "need_item": "<strong>{label}</strong>: a year-1 price of {be} against "
+        "{price} assumed ({gap}; levelized cost {cost}); {util}.",
         "need_none": "<strong>{label}</strong>: no year-1 price up to {factor} times the "
-        "assumed {price} brings the NPV to 0.",
-        "closest": "Measured by the price rise it needs, {label} is closest to breaking even "
-        "({gap}).",
-        "advice": "Building is justified only if contracted prices near these break-even "
-        "levels can be secured, or costs fall; otherwise renting capacity is cheaper than "
-        "owning it.",
-        "key_note": "Break-even: the year-1 price at which NPV = 0, all else unchanged "
-        "(the price still declines at its assumed rate{decline}).",
+        "assumed {price}; {util}.",
+        "need_util": "or a utilization of {u} against {ub} assumed",
+        "need_util_never": "no utilization up to 100% is enough",
+        "mc_high": "The base case is optimistic: for {label} it beats {pct} of the {n} Monte "
+        "Carlo draws; the median draw has an NPV of {p50} against {npv} as assumed.",
+        "mc_mid": "The base case sits near the middle of the Monte Carlo distribution: for "
+        "{label} it beats {pct} of the {n} draws (median NPV {p50}, as assumed {npv}).",
+        "mc_low": "The base case is cautious: for {label} it beats only {pct} of the {n} Monte "
+        "Carlo draws; the median draw has an NPV of {p50} against {npv} as assumed.",
+        "price_above": "The assumed selling prices are above the cloud price of the same GPU "
+        "({items}): customers can rent the same hour for less, so the revenue assumed is "
+        "generous.",
+        "price_above_one": "The assumed selling price is above the cloud price of the same "
+        "GPU ({items}): customers can rent the same hour for less, so the revenue assumed "
+        "is generous.",
+        "price_item": "{label} {price} against {cloud} {term}, {pct}",
+        "util_above": "The assumed utilization of {label}, {u}, is above the {hi} that its "
+        "sources support.",
+        "rent_item": "{label} by {amount}",
+        "build_cheaper": "At the catalogue cloud prices, building costs less in present value "
+        "than renting the same GPU-hours: {items}.",
+        "rent_cheaper": "Renting the same GPU-hours from a cloud costs less in present value "
+        "than building: {items}.",
+        "rent_cheaper_all": "At the catalogue cloud prices, renting the same GPU-hours costs "
+        "less in present value than building, for every option: {items}.",
+        "could_change": "What could change it: across its range, the {input} moves the NPV of "
+        "{label} from {at_low} to {at_high}; a network that drops MFU from the assumed {mfu} "
+        "to {degraded} would leave {at_stake} of its present value of cost buying no compute.",
+        "advice": "Building is worth it only with contracted prices near these break-even "
+        "levels, or costs lower by as much.",
+        "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding need: the most cash the "
+        "project needs at any month. Break-even: the year-1 price at which NPV = 0, all else "
+        "unchanged (the price still declines at its assumed rate{decline}).",
+        "key_note_red": " Red cloud price: below the price assumed.",
     },
     "zh": {
-        "recommend": "建议选择 <strong>{label}</strong>。按首年价格 {price}、此后每年下降 "
-        "{decline} 的假设，在 {n} 个方案中其净现值最高：按 {rate} 折现率、{horizon} 年"
-        "测算期计算为 <strong>{npv}</strong>。",
-        "recommend_one": "建议选择 <strong>{label}</strong>（唯一评估的方案）。按首年价格 "
+        "recommend": "建议选择<strong>{label}</strong>。按首年价格 {price}、此后每年下降 "
+        "{decline} 的假设，在 {n} 个方案中其净现值为正且最高：按 {rate} 折现率、{horizon} "
+        "年测算期计算为 <strong>{npv}</strong>。",
+        "recommend_one": "建议选择<strong>{label}</strong>（唯一评估的方案）。按首年价格 "
         "{price}、此后每年下降 {decline} 的假设，按 {rate} 折现率、{horizon} 年测算期计算，"
         "其净现值为 <strong>{npv}</strong>。",
         "detail": "该方案初始投资 {capex}，首年运营成本 {opex1}；内部收益率 {irr}，投资回收期 "
@@ -182,82 +250,170 @@ SUMMARY: dict[str, dict[str, str]] = {
         "margin": "其平准化成本为 {cost}；首年价格可降至 <strong>{be}</strong>"
         "（{gap}）而净现值仍不为负。",
         "margin_free": "其平准化成本为 {cost}；即使首年价格为零，净现值仍为正。",
-        "runner_up": "次优方案为 {label}，净现值 {npv}。",
-        "none": "<strong>在假设价格下，没有任何方案能收回成本。</strong>按 {rate} 折现率、"
+        "recommend_pi": "每投入 1 {currency}初始投资，按现值可增加 {pi}（按单位投资净现值"
+        "排第 {rank}，共 {n} 个方案）；峰值资金需求为 {funding}。",
+        "pi_alt": "{label}单位投资创造的价值更高（{pi}，以 {capex} 投资获得净现值 {npv}）；"
+        "若资金有限，投向该方案更合算。",
+        "none": "<strong>在假设价格下，没有任何方案值得建设。</strong>按 {rate} 折现率、"
         "{horizon} 年测算期计算，全部 {n} 个方案的净现值均为负。",
-        "none_one": "<strong>在假设价格下，该方案无法收回成本。</strong>按 {rate} 折现率、"
+        "none_one": "<strong>在假设价格下，该方案不值得建设。</strong>按 {rate} 折现率、"
         "{horizon} 年测算期计算，其净现值为负。",
-        "least_bad": "亏损最小的方案是 <strong>{label}</strong>，净现值 <strong>{npv}</strong>，"
-        "按现值计相当于损失其初始投资 {capex} 的 {loss_pct}。",
+        "rank_split": "规模不同的方案按单位投资净现值（净现值 ÷ 初始投资）比较。按此衡量，"
+        "<strong>{label}</strong>最接近回本：每投入 1 {currency}，按现值损失 {loss}"
+        "（以 {capex} 投资得到净现值 <strong>{npv}</strong>）。{s_label}的绝对亏损最小"
+        "（{s_npv}），只是因为它规模最小：按现值计，其初始投资损失 {s_loss}。",
+        "rank_same": "无论按绝对亏损还是按单位投资衡量，<strong>{label}</strong>都最接近"
+        "回本：净现值 <strong>{npv}</strong> 是最小的亏损，损失初始投资 {capex} 的 {loss}，"
+        "单位投资损失也最小。",
         "least_bad_one": "其净现值为 <strong>{npv}</strong>，按现值计相当于损失初始投资 "
-        "{capex} 的 {loss_pct}。",
-        "need": "要使净现值为零，各方案首年每 GPU 小时价格需达到：",
-        "need_item": "<strong>{label}</strong>：{be}，假设价格为 {price}（{gap}）；平准化成本 "
-        "{cost}。",
+        "{capex} 的 {loss}。",
+        "need": "需要什么改变（每次只变一项，其他假设不变）：",
+        "need_item": "<strong>{label}</strong>：首年价格达到 {be}，假设为 {price}"
+        "（{gap}；平准化成本 {cost}）；{util}。",
         "need_none": "<strong>{label}</strong>：首年价格即使提高到假设价格 {price} 的 {factor} "
-        "倍，净现值仍不能为零。",
-        "closest": "按所需涨价幅度衡量，{label} 最接近盈亏平衡（{gap}）。",
-        "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本明显下降时，自建才有"
-        "道理；否则租用算力比自建更便宜。",
-        "key_note": "盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的情况下，"
-        "使净现值为零的首年价格。",
+        "倍也不够；{util}。",
+        "need_util": "或利用率达到 {u}（假设为 {ub}）",
+        "need_util_never": "利用率即使达到 100% 也不够",
+        "mc_high": "基准情形偏乐观：{label}的基准净现值高于 {n} 次蒙特卡洛抽样中的 {pct}；"
+        "抽样中位数为 {p50}，而基准为 {npv}。",
+        "mc_mid": "基准情形大致处于蒙特卡洛分布的中部：{label}的基准净现值高于 {n} 次抽样中的 "
+        "{pct}（中位数 {p50}，基准 {npv}）。",
+        "mc_low": "基准情形偏保守：{label}的基准净现值仅高于 {n} 次蒙特卡洛抽样中的 {pct}；"
+        "抽样中位数为 {p50}，而基准为 {npv}。",
+        "price_above": "假设的出租价格高于同款 GPU 的云价格（{items}）：客户可以更便宜地"
+        "租到同样的卡时，因此假设的收入偏乐观。",
+        "price_above_one": "假设的出租价格高于同款 GPU 的云价格（{items}）：客户可以更便宜地"
+        "租到同样的卡时，因此假设的收入偏乐观。",
+        "price_item": "{label}{price}，{term}云价格 {cloud}，高出 {pct}",
+        "util_above": "{label}假设的利用率 {u} 高于其资料来源支持的上限 {hi}。",
+        "rent_item": "{label}{amount}",
+        "build_cheaper": "按云厂商目录价格，自建的现值成本低于租用同样卡时，自建节省：{items}。",
+        "rent_cheaper": "向云厂商租用同样卡时的现值成本低于自建，自建多花：{items}。",
+        "rent_cheaper_all": "按云厂商目录价格，每个方案租用同样卡时的现值成本都低于自建，"
+        "自建多花：{items}。",
+        "could_change": "可能改变结论的因素：{input}在其区间内变动，会使{label}的净现值在 "
+        "{at_low} 与 {at_high} 之间变化；若网络问题使 MFU 从假设的 {mfu} 降至 {degraded}，其"
+        "成本现值中将有 {at_stake} 买不到算力。",
+        "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本相应下降，自建才值得。",
+        "key_note": "单位投资净现值：净现值 ÷ 初始投资。峰值资金需求：项目在任一月份所需的"
+        "最大累计资金。盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的"
+        "情况下，使净现值为零的首年价格。",
+        "key_note_red": "云价格标红：低于假设售价。",
     },
 }
 
-# Risk sentences per tier. Fields are formatted numbers (see memo._risks).
+# Risk sentences per tier. Fields are formatted numbers (context.risks).
 RISKS: dict[str, dict[str, str]] = {
     "en": {
         "capex_range": "Capex of {capex} is {where} the source's range for this scale ({range}).",
         "within": "within",
         "below": "below",
         "above": "above",
-        "mfu": "<strong>MFU collapse.</strong> If MFU falls from 50% to 20% (the source's "
-        "badly planned network), every GPU-hour yields 60% less compute: {at_stake} of the "
-        "{pv_cost} present value of cost buys nothing, and the cost per PFLOP-hour rises "
-        "from {cpf} at the assumed MFU of {mfu} to {cpf20}.",
-        "failures": "<strong>Failures and checkpoints.</strong> The model expects a "
-        "job-interrupting node failure every {mtbf} ({per_year} a year) and a goodput of "
-        "{goodput}: about {lost_hours} GPU-hours a year are lost, worth {lost_money} a year "
-        "at the levelized cost of {cost}.",
+        "mfu": "<strong>MFU collapse.</strong> The model assumes an MFU of {mfu} for this "
+        "option. If a badly planned network drops it to {degraded} (the source's case), each "
+        "GPU-hour yields {loss} less compute: {at_stake} of the {pv_cost} present value of "
+        "cost buys nothing, and the cost per PFLOP-hour rises from {cpf} to {cpf20}.",
+        "mfu_none": "<strong>MFU.</strong> The assumed MFU of {mfu} is already at or below "
+        "the {degraded} of the source's badly planned network.",
+        "failures": "<strong>Failures.</strong> The model assumes {rate} job-stopping "
+        "failures per server a day: on {servers} servers one every {mtbf} ({per_day} a day, "
+        "{per_year} a year), a goodput of {goodput} and about {lost_hours} GPU-hours lost a "
+        "year, worth {lost_money} at the levelized cost of {cost}. At the high end of its "
+        "range ({rate_high} per server a day, {per_day_high} a day on this cluster) goodput "
+        "falls to {goodput_high} and the loss rises to {lost_money_high} a year.",
+        "failures_npv": "None of this reaches the NPV: the model sells every GPU-hour whether "
+        "a job fails or not. If customers paid only for completed work, the present value of "
+        "revenue would be {pv_lost} lower.",
+        "failures_npv_repair": "The NPV counts only the repair downtime ({repair} per "
+        "failure leaves {availability} of the hours to sell): at the high end of the rate "
+        "the NPV changes by {npv_delta}, to {npv_high}. The lost work above does not reach "
+        "it; if customers paid only for completed work, the present value of revenue would "
+        "be {pv_lost} lower.",
         "failures_none": "<strong>Failures.</strong> No node failures are assumed, so "
         "goodput is 100%; the model puts no price on failure risk for this option.",
         "network": "<strong>Network.</strong> {fabric_text}The network is {share} of "
         "hardware capex, {capex_network}.",
         "backup": "<strong>No backup.</strong> Checkpoints on local disks vanish with a "
-        "failed node; each day of the whole cluster's work costs {day_cost} ({gpus} GPUs × "
-        "24 h × {cost}), and {per_year} node failures a year are expected. A NAS or object "
-        "store copy is cheap insurance.",
+        "failed node, and {per_year} node failures a year are expected. A copy of the latest "
+        "{ckpt} checkpoint on shared storage costs about {backup_cost} ({ckpt} at {price_tb}); "
+        "one day of the whole cluster costs {day_cost} ({gpus} GPUs × 24 h × {cost}), so the "
+        "copy pays for itself the first time it saves {backup_time} of cluster work.",
         "io": "<strong>Checkpoint IO storm.</strong> One {ckpt} checkpoint at {write} blocks "
         "training for {delta}; at the optimal interval of {tau} writing costs {share} of "
-        "GPU time. Checkpointing ten times as often would raise that to {share10}, {money10} "
-        "a year more.",
+        "GPU time. Checkpointing {factor} times as often would raise that to {share10}, "
+        "{money10} a year more.",
         "cooling": "<strong>Cooling.</strong> {cooling} at {pue}; facility capex "
         "{capex_facility}. Each day the whole cluster is throttled or down costs up to "
-        "{day_cost} of capacity.",
+        "{day_cost} of capacity; the model assumes no such days, so neither the NPV nor the "
+        "cost per GPU-hour includes them.",
+        "software": "<strong>A software problem.</strong> The source calls a thousand-card "
+        "cluster a software problem, not a hardware one. At {degraded} MFU, {big} costs "
+        "{big_degraded}, {ratio} times the {mid_tuned} of {mid} at its assumed "
+        "{mid_mfu}: the extra cards pay only if the infra team keeps MFU near the {big_mfu} "
+        "assumed ({big_tuned}).",
     },
     "zh": {
         "capex_range": "初始投资 {capex}，{where}资料给出的该规模建设成本区间（{range}）。",
         "within": "处于",
         "below": "低于",
         "above": "高于",
-        "mfu": "<strong>MFU 暴跌。</strong>若 MFU 从 50% 掉到 20%（资料所说网络规划不合理的"
-        "情形），每个 GPU 小时的有效算力减少 60%：成本现值 {pv_cost} 中有 {at_stake} "
-        "打了水漂，每 PFLOP 小时成本从假设 MFU {mfu} 下的 {cpf} 升至 {cpf20}。",
-        "failures": "<strong>故障与 Checkpoint。</strong>模型预计每 {mtbf}发生一次中断作业的"
-        "节点故障（每年 {per_year} 次），有效产出率 {goodput}：每年约损失 {lost_hours} GPU "
-        "小时，按平准化成本 {cost} 计，每年价值 {lost_money}。",
+        "mfu": "<strong>MFU 暴跌。</strong>模型对该方案假设的 MFU 为 {mfu}。若网络规划不当"
+        "使其降至 {degraded}（资料所述情形），每个卡时的有效算力减少 {loss}：成本现值 "
+        "{pv_cost} 中有 {at_stake} 买不到算力，每 PFLOP 时成本从 {cpf} 升至 {cpf20}。",
+        "mfu_none": "<strong>MFU。</strong>假设的 MFU {mfu} 已不高于资料所述网络规划不当时的 "
+        "{degraded}。",
+        "failures": "<strong>故障。</strong>模型假设每台服务器每天发生 {rate} 次中断作业的"
+        "故障：{servers} 台服务器平均每 {mtbf}一次（每天 {per_day} 次，每年 {per_year} 次），"
+        "有效产出率 {goodput}，每年约损失 {lost_hours} 卡时，按平准化成本 {cost} 计价值 "
+        "{lost_money}。若取其区间上限（每台每天 {rate_high} 次，本集群每天 {per_day_high} "
+        "次），有效产出率降至 {goodput_high}，每年损失升至 {lost_money_high}。",
+        "failures_npv": "这些损失都不进入净现值：模型按售出卡时计收入，无论作业是否中断。"
+        "若客户只为完成的计算付费，收入现值将减少 {pv_lost}。",
+        "failures_npv_repair": "净现值只计入维修停机（每次故障维修 {repair}，可售卡时剩 "
+        "{availability}）：故障率取区间上限时，净现值变化 {npv_delta}，为 {npv_high}。上述作业损失"
+        "不进入净现值；若客户只为完成的计算付费，收入现值将减少 {pv_lost}。",
         "failures_none": "<strong>故障。</strong>未假设节点故障，有效产出率为 100%，模型未对"
         "该方案的故障风险定价。",
         "network": "<strong>网络。</strong>{fabric_text}网络占硬件投资的 {share}，即 "
         "{capex_network}。",
-        "backup": "<strong>缺乏备份。</strong>Checkpoint 存在本地盘，节点损坏即随之丢失；全集群"
-        "每天的算力价值 {day_cost}（{gpus} 卡 × 24 小时 × {cost}），预计每年发生 {per_year} "
-        "次节点故障。配置 NAS 或对象存储备份是廉价的保险。",
-        "io": "<strong>Checkpoint IO 风暴。</strong>单次 {ckpt} 的 Checkpoint 以 {write} "
-        "写入需阻塞训练 {delta}；按最优间隔 {tau} 保存时，写入占用 {share} 的 GPU 时间。若"
-        "保存频率提高十倍，占用将升至 {share10}，每年多损失 {money10}。",
+        "backup": "<strong>缺乏备份。</strong>检查点存在本地盘，节点损坏即随之丢失，预计每年"
+        "发生 {per_year} 次节点故障。把最新一个 {ckpt} 的检查点另存到共享存储，约需 "
+        "{backup_cost}（{ckpt}，每 TB {price_tb}）；全集群一天的算力价值 {day_cost}"
+        "（{gpus} 卡 × 24 小时 × {cost}），只要第一次挽回 {backup_time}的集群计算，这份备份"
+        "就已回本。",
+        "io": "<strong>检查点 IO 风暴。</strong>单次 {ckpt} 的检查点以 {write} 写入，需阻塞"
+        "训练 {delta}；按最优间隔 {tau} 保存时，写入占用 {share} 的 GPU 时间。若保存频率提高"
+        "到 {factor} 倍，占用将升至 {share10}，每年多损失 {money10}。",
         "cooling": "<strong>散热。</strong>{cooling}，{pue}；机房投资 {capex_facility}。整集群"
-        "每降频或停机一天，损失的算力价值最高可达 {day_cost}。",
+        "每降频或停机一天，损失的算力价值最高可达 {day_cost}；模型未假设此类停机，因此净现值"
+        "和每卡时成本都不包含这部分损失。",
+        "software": "<strong>软件问题。</strong>资料指出，千卡集群是软件问题，而非硬件问题。"
+        "MFU 降至 {degraded} 时，{big}每 PFLOP 时成本为 {big_degraded}，是{mid}在假设 MFU "
+        "{mid_mfu} 下 {mid_tuned} 的 {ratio} 倍：只有基础设施团队把 MFU 保持在假设的 "
+        "{big_mfu} 附近（{big_tuned}），多出的卡才物有所值。",
+    },
+}
+
+# Top-level sections of the assumptions, as the appendix groups them.
+SECTIONS = {
+    "en": {"": "Model"},
+    "zh": {
+        "": "模型",
+        "finance": "财务",
+        "servers": "服务器",
+        "power": "电力",
+        "facility": "机房",
+        "operations": "运营",
+        "revenue": "收入",
+        "depreciation": "折旧",
+        "reliability": "可靠性",
+        "risks": "风险情景",
+        "tiers": "方案",
+        "workloads": "任务",
+        "reference": "参考区间",
+        "timeline": "建设与爬坡",
+        "sizing": "任务测算",
+        "financing": "融资",
     },
 }
 
@@ -317,12 +473,12 @@ CHART: dict[str, dict[str, str]] = {
         "cash_axis": "{unit}",
         "payback": "回收期 {years}",
         "no_payback": "测算期内无法回收",
-        "cost_title": "每 GPU 小时成本与价格",
-        "cost_caption": "每售出 GPU 小时和每有效 GPU 小时（扣除故障与 Checkpoint 损失）的"
+        "cost_title": "每卡时成本与价格",
+        "cost_caption": "每售出卡时和每有效卡时（扣除故障与检查点损失）的"
         "平准化成本，对比假设的首年价格和盈亏平衡价格。",
         "cost_axis": "{currency}/卡时",
         "levelized": "平准化成本",
-        "effective": "每有效 GPU 小时成本",
+        "effective": "每有效卡时成本",
         "price": "假设价格（首年）",
         "breakeven": "盈亏平衡价格（首年）",
         "total": "合计",
@@ -361,11 +517,14 @@ METHOD: dict[str, list[tuple[str, str]]] = {
     "en": [
         (
             "Decision rule",
-            "Recommend the option with the highest NPV if any NPV is positive. If none is, "
-            "say so plainly, name the least-bad option (the highest, i.e. least negative, "
-            "NPV) and give for every option the year-1 price per GPU-hour at which its NPV "
-            "would be zero. That break-even price is found by narrowing a bracket around the root "
-            "(NPV is not linear in price because of the tax loss pool), with all other assumptions "
+            "If any NPV is positive, recommend the highest positive NPV (value added, with "
+            "capital not rationed) and show its NPV per unit of capex beside it. If none is, "
+            "say plainly that no option is worth building and rank the options by NPV per "
+            "unit of capex: the smallest loss in absolute terms always belongs to the "
+            "smallest project, so it says nothing about which option is closest to paying. "
+            "For every option give the year-1 price per GPU-hour and the utilization at "
+            "which its NPV would be zero, found by narrowing a bracket around the root (NPV "
+            "is not linear in price because of the tax loss pool), all other assumptions "
             "unchanged.",
         ),
         (
@@ -418,21 +577,24 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         ),
         (
             "Risk figures",
-            "MFU from 50% to 20%: 60% of the compute each GPU-hour buys is lost, so 60% of "
-            "the present value of cost is at stake and the cost per PFLOP-hour rises by the "
-            "ratio of the assumed MFU to 20%. Failures: (1 − goodput) × GPU-hours per year × "
-            "levelized cost per GPU-hour. One day of the cluster: GPUs × 24 h × levelized "
-            "cost. Checkpointing ten times as often multiplies the write share (write time / "
-            "interval) by ten.",
+            "MFU from the option's own MFU m to {degraded}: the share 1 − {degraded} ÷ m of "
+            "the compute each GPU-hour buys is lost, so that share of the present value of cost "
+            "is at stake and the cost per PFLOP-hour rises by m ÷ {degraded}. Failures: (1 − "
+            "goodput) × GPU-hours per year × levelized cost per GPU-hour, also at the high end "
+            "of the failure rate's range; revenue at risk = present value of revenue × (1 − "
+            "goodput). Backup copy: checkpoint TB × storage price per TB. One day of the "
+            "cluster: GPUs × 24 h × levelized cost. Checkpointing {factor} times as often "
+            "multiplies the write share (write time ÷ interval) by {factor}.",
         ),
     ],
     "zh": [
         (
             "决策规则",
-            "若有方案净现值为正，推荐净现值最高的方案。若全部为负，则明确说明，指出亏损最小"
-            "（净现值最高、即负得最少）的方案，并给出各方案使净现值为零所需的首年每 GPU 小时"
-            "价格。由于存在税务亏损结转，净现值与价格并非线性关系，盈亏平衡价格通过逐步缩小包含根的区间求解，"
-            "其他假设保持不变。",
+            "若有方案净现值为正，推荐净现值为正且最高的方案（资金不受限时创造的价值最多），"
+            "并列出其单位投资净现值。若全部为负，则明确说明没有方案值得建设，并按单位投资净现值"
+            "排序：绝对亏损最小的总是规模最小的方案，并不说明哪个方案最接近回本。对每个方案给出"
+            "使净现值为零的首年每卡时价格和利用率；由于存在税务亏损结转，净现值与价格并非线性"
+            "关系，盈亏平衡点通过逐步缩小包含根的区间求解，其他假设保持不变。",
         ),
         (
             "时间",
@@ -454,7 +616,7 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         ),
         (
             "折旧、税与现金流",
-            "各类资产按各自方法和年限折旧，每年的折旧额平均摊到 12 个月。收入 = 售出 GPU 小时"
+            "各类资产按各自方法和年限折旧，每年的折旧额平均摊到 12 个月。收入 = 售出卡时"
             "（卡数 × 利用率 × 小时数）× 价格，价格逐年下降。所得税按年对息税前利润（收入 − "
             "运营成本 − 折旧）以 {tax} 计征，亏损可无限期结转。自由现金流 = 收入 − 运营成本 − "
             "税，第 0 月减去初始投资；期末残值取账面价值时，最后一个月加回资产账面净值。",
@@ -462,24 +624,26 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         (
             "指标",
             "净现值 = 各月自由现金流折现之和。内部收益率 = 使净现值为零的月利率，再年化（不存在"
-            "则为空）。回收期 = 累计现金流首次不为负的月份，折算为年（始终为负则为空）。每 GPU "
-            "小时平准化成本 = (初始投资 + 运营成本现值) / GPU 小时现值。总拥有成本 = 初始投资 "
+            "则为空）。回收期 = 累计现金流首次不为负的月份，折算为年（始终为负则为空）。每卡时"
+            "平准化成本 = (初始投资 + 运营成本现值) / 卡时现值。总拥有成本 = 初始投资 "
             "+ 名义运营成本。投资回报率 = (运营期现金流之和 − 初始投资) / 初始投资。",
         ),
         (
             "有效产出率",
             "全集群作业的平均故障间隔 MTBF = 24 / (每台每天故障数 × 服务器台数) 小时。"
-            "Checkpoint 的阻塞写入时间 = 大小 / 写入带宽；Young 最优间隔 = √(2 × 写入时间 × "
-            "MTBF)。有效产出率 = 1 − (写入时间 / 间隔 + (间隔 / 2 + 重启时间) / MTBF)。每有效 "
-            "GPU 小时成本 = 平准化成本 / 有效产出率；每 PFLOP 小时成本 = 成本现值 / (GPU 小时"
+            "检查点的阻塞写入时间 = 大小 / 写入带宽；Young 最优间隔 = √(2 × 写入时间 × "
+            "MTBF)。有效产出率 = 1 − (写入时间 / 间隔 + (间隔 / 2 + 重启时间) / MTBF)。每有效"
+            "卡时成本 = 平准化成本 / 有效产出率；每 PFLOP 小时成本 = 成本现值 / (卡时"
             "现值 × 有效产出率 × MFU × 峰值 TFLOPS / 1000)。",
         ),
         (
             "风险数字",
-            "MFU 从 50% 降到 20%：每个 GPU 小时的有效算力损失 60%，即成本现值的 60% 打了水漂，"
-            "每 PFLOP 小时成本按假设 MFU 与 20% 之比上升。故障损失 = (1 − 有效产出率) × 每年 GPU "
-            "小时 × 每 GPU 小时平准化成本。全集群一天 = 卡数 × 24 小时 × 平准化成本。保存频率"
-            "提高十倍，写入占比（写入时间 / 间隔）随之乘以十。",
+            "MFU 从方案自身的 m 降到 {degraded}：每个卡时的有效算力损失 1 − {degraded} ÷ m，"
+            "成本现值中同样比例买不到算力，每 PFLOP 时成本乘以 m ÷ {degraded}。故障损失 = "
+            "（1 − 有效产出率）× 每年卡时 × 每卡时平准化成本，并按故障率区间上限另算一次；"
+            "收入风险 = 收入现值 ×（1 − 有效产出率）。备份：检查点 TB × 每 TB 存储价格。全集群"
+            "一天 = 卡数 × 24 小时 × 平准化成本。保存频率提高到 {factor} 倍，写入占比（写入时间 "
+            "÷ 间隔）随之乘以 {factor}。",
         ),
     ],
 }
@@ -516,9 +680,10 @@ FAILURES: dict[str, dict[str, str]] = {
         "row_recovered_hours": "GPU-hours recovered a year",
         "row_recovered_money": "Their value a year",
         "lead_thousands": "<strong>{label}: failure is the norm.</strong> With {servers} "
-        "servers a node fails every {mtbf}: {per_day} a day, {per_year} a year. The source "
-        "warns that at thousands of cards more than one node fails a day, and that a run "
-        "without elastic checkpoints and automatic restart may never finish. Even "
+        "servers the model expects a node failure every {mtbf}: {per_day} a day, {per_year} "
+        "a year. The source warns that at thousands of cards more than one node fails a "
+        "day; {source_rate} A run without elastic checkpoints and automatic restart may never "
+        "finish. Even "
         "checkpointing every {tau}, {lost_share} of GPU time is lost: {lost_hours} "
         "GPU-hours, {lost_money} a year.",
         "lead_hundreds": "<strong>{label}: checkpoint IO storms.</strong> Each {ckpt} "
@@ -534,6 +699,9 @@ FAILURES: dict[str, dict[str, str]] = {
         "local disks, which vanish with the failed node. The model assumes every checkpoint "
         "survives; a lost one costs all work since the last copy kept elsewhere, and one day "
         "of the whole cluster is worth {day_cost}.",
+        "source_met": "the model assumes as much.",
+        "source_high": "the model reaches that only at the high end of the failure rate's "
+        "range ({per_day_high} a day).",
         "storage": "{factor}× the write bandwidth ({write_fast}) would lift goodput to "
         "{goodput_fast} and recover {rec_hours} GPU-hours, {rec_money} a year: {rec_total} "
         "over {years} years (undiscounted), the most such an upgrade may cost on top of "
@@ -555,12 +723,12 @@ FAILURES: dict[str, dict[str, str]] = {
     "zh": {
         "heading": "故障与检查点的代价",
         "intro": "占用全集群的训练作业，任何一个节点故障都会让整个作业中断：损失自上次检查点"
-        "（Checkpoint）以来的计算和重启时间；而每次写检查点又会阻塞训练。Young 公式给出"
-        "两者平衡的最优检查点间隔。下表按方案为仍然损失的部分定价：GPU 小时取平均每年售出量"
-        "（测算期 GPU 小时 ÷ {years} 年），按平准化成本计价；“更快的存储”指各方案自身的"
+        "以来的计算和重启时间；而每次写检查点又会阻塞训练。Young 公式给出"
+        "两者平衡的最优检查点间隔。下表按方案为仍然损失的部分定价：卡时取平均每年售出量"
+        "（测算期卡时 ÷ {years} 年），按平准化成本计价；“更快的存储”指各方案自身的"
         "写入带宽 × {factor}，其他不变，并按模型公式重算有效产出率。",
-        "scale": "集群越大，作业中断越频繁：{small} 的 {s_small} 台服务器每年中断 {f_small} 次，"
-        "{big} 的 {s_big} 台服务器每年 {f_big} 次；有效产出率由 {g_small} 降至 {g_big}。",
+        "scale": "集群越大，作业中断越频繁：{small}的 {s_small} 台服务器每年中断 {f_small} 次，"
+        "{big}的 {s_big} 台服务器每年 {f_big} 次；有效产出率由 {g_small} 降至 {g_big}。",
         "group_now": "按假设",
         "group_fast": "写入带宽 × {factor}",
         "row_per_year": "中断作业的节点故障（次/年）",
@@ -568,39 +736,42 @@ FAILURES: dict[str, dict[str, str]] = {
         "row_write": "检查点：大小 @ 写入带宽 → 写入耗时",
         "row_tau": "最优检查点间隔（Young）",
         "row_goodput": "有效产出率",
-        "row_annual_hours": "售出 GPU 小时（平均每年）",
-        "row_lost_hours": "每年损失 GPU 小时",
+        "row_annual_hours": "售出卡时（平均每年）",
+        "row_lost_hours": "每年损失卡时",
         "row_lost_money": "每年损失价值（按平准化成本）",
         "row_write_fast": "写入带宽",
         "row_goodput_fast": "有效产出率",
-        "row_recovered_hours": "每年挽回 GPU 小时",
+        "row_recovered_hours": "每年挽回卡时",
         "row_recovered_money": "每年挽回价值",
         "lead_thousands": "<strong>{label}：故障成为常态。</strong>{servers} 台服务器，平均每 "
         "{mtbf}就有一个节点故障：每天 {per_day} 次，每年 {per_year} 次。资料警告，千卡集群"
-        "日故障率通常大于 1 台，没有弹性 Checkpoint 和自动重启能力，预训练任务可能永远"
-        "跑不完。即使每 {tau}保存一次检查点，仍损失 {lost_share} 的 GPU 时间：每年 "
-        "{lost_hours} GPU 小时，价值 {lost_money}。",
-        "lead_hundreds": "<strong>{label}：Checkpoint IO 风暴。</strong>单次 {ckpt} 的检查点"
+        "日故障率通常大于 1 台；{source_rate}没有弹性检查点和自动重启能力，预训练任务"
+        "可能永远跑不完。"
+        "即使每 {tau}保存一次检查点，仍损失 {lost_share} 的 GPU 时间：每年 "
+        "{lost_hours} 卡时，价值 {lost_money}。",
+        "lead_hundreds": "<strong>{label}：检查点 IO 风暴。</strong>单次 {ckpt} 的检查点"
         "以 {write} 写入需阻塞训练 {delta}；按最优间隔 {tau} 保存，写入占 {write_share} 的 "
         "GPU 时间，加上故障（每年 {per_year} 次，平均每 {mtbf}一次），共损失 {lost_share}："
-        "每年 {lost_hours} GPU 小时，价值 {lost_money}。资料所说的“IO 风暴”来自远比最优间隔"
+        "每年 {lost_hours} 卡时，价值 {lost_money}。资料所说的“IO 风暴”来自远比最优间隔"
         "频繁的保存（如百卡同时每 100 步存一次），写入占比会成倍上升。",
         "lead_tens": "<strong>{label}：缺乏备份。</strong>此规模故障很少（平均每 {mtbf}一次，"
         "每年 {per_year} 次），只损失 {lost_share} 的 GPU 时间，每年 {lost_money}。资料指出，"
-        "几十卡级的风险不在故障率，而在 Checkpoint 存在本地盘、节点一坏随之丢失。模型假设"
+        "几十卡级的风险不在故障率，而在检查点存在本地盘、节点一坏随之丢失。模型假设"
         "每个检查点都完好；一旦丢失，自上次异地备份以来的计算全部归零，而全集群一天的算力"
         "价值 {day_cost}。",
+        "source_met": "模型的假设与此相当。",
+        "source_high": "模型只有取故障率区间上限时才达到这一水平（每天 {per_day_high} 次）。",
         "storage": "若写入带宽提高到 {factor} 倍（{write_fast}），有效产出率升至 "
-        "{goodput_fast}，每年挽回 {rec_hours} GPU 小时，价值 {rec_money}；{years} 年合计 "
-        "{rec_total}（未折现），这就是在现有存储投资 {capex_storage} 之外，这一升级最多"
-        "值得多花的钱。",
+        "{goodput_fast}，每年挽回 {rec_hours} 卡时，价值 {rec_money}；{years} 年合计 "
+        "{rec_total}（未折现）。在现有 {capex_storage}的存储投资之外，这项升级的花费不应"
+        "超过这个数。",
         "none": "<strong>{label}。</strong>未假设节点故障，有效产出率为 100%，模型未对故障"
         "损失定价。",
         "note": "占用全集群的作业遇任一节点故障即中断：MTBF = 24 小时 ÷（每台服务器每天故障"
         "次数 × 服务器台数）。写检查点期间训练阻塞，耗时 = 检查点 TB × 1000 ÷ 写入 GB/s。",
         "chart_title": "故障与检查点损失的 GPU 时间及其每年代价",
-        "chart_caption": "故障与检查点写入损失的 GPU 时间占比（1 − 有效产出率），以及这些 "
-        "GPU 小时按平准化成本计的平均每年代价；深色为按假设，浅色为写入带宽 × {factor}。",
+        "chart_caption": "故障与检查点写入损失的 GPU 时间占比（1 − 有效产出率），以及这些"
+        "卡时按平准化成本计的平均每年代价；深色为按假设，浅色为写入带宽 × {factor}。",
         "lost_axis": "损失的 GPU 时间",
         "money_axis": "{unit}/年",
         "as_assumed": "按假设",
@@ -692,19 +863,18 @@ FIT: dict[str, dict[str, Any]] = {
         "recommended_mark": "推荐",
         "none_fits": "无可行方案",
         "legend": "✓ 可行，✗ 不可行（注明原因）。耗时按使用该方案全部 GPU 计算。占用：任务"
-        "所需 GPU 小时占该方案 {years} 年测算期 GPU 小时的比例；闲置：其余部分，即为该任务"
+        "所需卡时占该方案 {years} 年测算期卡时的比例；闲置：其余部分，即为该任务"
         "多买的算力。★ 推荐方案：可行方案中 TCO 最低者。",
-        "count": "{n} 个任务中有 {k} 个用 {label}（TCO 最低的方案）即可完成。",
-        "overbuy": "“{name}”只需 {floor} 卡，在 {rec} 上耗时 {days}；若放在 {big}"
+        "count": "{n} 个任务中有 {k} 个用{label}（TCO 最低的方案）即可完成。",
+        "overbuy": "“{name}”只需 {floor} 卡，在{rec}上耗时 {days}；若放在{big}"
         "（{big_gpus} 卡）上，{big_days}即可完成，而该集群在 {years} 年测算期内将有 {idle} "
         "的时间闲置。",
-        "overbuy_service": "“{name}”需持续占用 {floor} 卡，推荐 {rec}；若放在 {big}"
+        "overbuy_service": "“{name}”需持续占用 {floor} 卡，推荐{rec}；若放在{big}"
         "（{big_gpus} 卡）上，将有 {idle} 的算力闲置。",
-        "needs_time": "“{name}”确实需要 {rec}：在 {near} 上需 {days}，超过 {deadline} 天的"
-        "期限；在 {rec} 上只需 {rec_days}。",
-        "needs_memory": "“{name}”需要 {rec}：其模型状态至少需 {floor} 卡，而 {near} 只有 "
-        "{gpus} 卡。",
-        "none_time": "没有方案能完成“{name}”：即使最快的 {label} 也需 {days}，超过 "
+        "needs_time": "“{name}”确实需要{rec}：在{near}上需 {days}，超过 {deadline} 天的"
+        "期限；在{rec}上只需 {rec_days}。",
+        "needs_memory": "“{name}”需要{rec}：其模型状态至少需 {floor} 卡，而{near}只有 {gpus} 卡。",
+        "none_time": "没有方案能完成“{name}”：即使最快的{label}也需 {days}，超过 "
         "{deadline} 天的期限。",
         "none_memory": "没有方案能完成“{name}”：各方案显存均不足。",
     },

@@ -19,12 +19,12 @@ TRUE: dict[str, dict[str, str]] = {
         "to each end of its range, one at a time, all else as assumed ({n} inputs).",
         "h_tornado": "What moves the NPV",
         "driver": "For <strong>{label}</strong> (NPV {base}), the input that matters most is "
-        "<code>{input}</code>: at {low} the NPV is {at_low}, at {high} it is {at_high}.",
+        "{input}: at {low} the NPV is {at_low}, at {high} it is {at_high}.",
         "flip_up": "Within its range, each of these inputs alone would turn the NPV "
         "positive: {items}.",
         "flip_down": "Within its range, each of these inputs alone would turn the NPV "
         "negative: {items}.",
-        "flip_item": "<code>{input}</code> at {value} (NPV {npv})",
+        "flip_item": "{input} at {value} (NPV {npv})",
         "flip_none_up": "No single input turns the NPV positive within its range; it would "
         "take several going right at once.",
         "flip_none_down": "No single input within its range turns the NPV negative.",
@@ -91,14 +91,14 @@ TRUE: dict[str, dict[str, str]] = {
         "intro": "哪些假设决定结论，以及它们离“可行”还有多远。假设文件中每个给出了低值和高值"
         "的输入，逐一取其区间两端，其他假设不变（共 {n} 个输入）。",
         "h_tornado": "什么在左右净现值",
-        "driver": "对 <strong>{label}</strong>（净现值 {base}）影响最大的输入是 "
-        "<code>{input}</code>：取 {low} 时净现值为 {at_low}，取 {high} 时为 {at_high}。",
+        "driver": "对<strong>{label}</strong>（净现值 {base}）影响最大的输入是"
+        "{input}：取 {low} 时净现值为 {at_low}，取 {high} 时为 {at_high}。",
         "flip_up": "在各自区间内，以下任一输入单独变化即可使净现值转正：{items}。",
         "flip_down": "在各自区间内，以下任一输入单独变化即可使净现值转负：{items}。",
-        "flip_item": "<code>{input}</code> 取 {value}（净现值 {npv}）",
+        "flip_item": "{input}取 {value}（净现值 {npv}）",
         "flip_none_up": "在各自区间内，没有任何单一输入能使净现值转正；需要多项假设同时向好。",
         "flip_none_down": "在各自区间内，没有任何单一输入能使净现值转负。",
-        "tornado_title": "{label} 的净现值：逐一将输入取低值或高值",
+        "tornado_title": "{label}的净现值：逐一将输入取低值或高值",
         "tornado_caption": "每根横条从输入取低值时的净现值延伸到取高值时的净现值（条两端标注"
         "输入取值）；实线为按假设的净现值，虚线为净现值 = 0。图中为波动最大的 {k} 个输入。",
         "low_legend": "输入取低值",
@@ -115,7 +115,7 @@ TRUE: dict[str, dict[str, str]] = {
         "col_swing": "波动",
         "table_note": "粗体：净现值正负号改变。区间单位与假设文件一致（见附录）。",
         "h_breakeven": "盈亏平衡：净现值为零的条件",
-        "be_intro": "逐一求解使各方案净现值恰好为零的利用率和首年每 GPU 小时价格，其他假设不变。",
+        "be_intro": "逐一求解使各方案净现值恰好为零的利用率和首年每卡时价格，其他假设不变。",
         "col_util_be": "盈亏平衡利用率",
         "col_util_base": "假设利用率",
         "col_price_be": "盈亏平衡首年价格",
@@ -125,8 +125,8 @@ TRUE: dict[str, dict[str, str]] = {
         "util_always": "0% 时仍为正",
         "price_never": "{top} 以内无解",
         "price_always": "价格为 0 时仍为正",
-        "util_hopeless": "仅靠提高利用率救不了 {labels}：即使每个 GPU 小时都售出，净现值仍为负。",
-        "util_need": "{label} 在利用率 {u} 时盈亏平衡，假设为 {ub}。",
+        "util_hopeless": "仅靠提高利用率救不了{labels}：即使每个卡时都售出，净现值仍为负。",
+        "util_need": "{label}在利用率 {u} 时盈亏平衡，假设为 {ub}。",
         "h_mc": "亏损的可能性有多大",
         "mc_intro": "共 {n} 次抽样（随机种子 {seed}）：每次同时、独立地按各输入的分布抽取所有"
         "有区间的输入（除非文件另有说明，按低值、取值、高值构成的三角分布），并据此计算每个"
@@ -141,14 +141,14 @@ TRUE: dict[str, dict[str, str]] = {
         "col_mean": "均值",
         "col_loss": "亏损概率",
         "group_npv": "净现值",
-        "group_cost": "每 GPU 小时平准化成本",
+        "group_cost": "每卡时平准化成本",
         "mc_note": "P10：10% 的抽样低于该值；亏损概率：净现值 ≤ 0 的抽样占比"
         "（1 − P(净现值 > 0)）。",
-        "loss_some": "在 {n} 次抽样中，{label} 亏损的占 {p}；80% 的抽样净现值介于 {p10} "
+        "loss_some": "在 {n} 次抽样中，{label}亏损的占 {p}；80% 的抽样净现值介于 {p10} "
         "与 {p90} 之间。",
-        "loss_all": "在全部 {n} 次抽样中，{label} 都亏损；其中 80% 的抽样净现值介于 {p10} 与 "
+        "loss_all": "在全部 {n} 次抽样中，{label}都亏损；其中 80% 的抽样净现值介于 {p10} 与 "
         "{p90} 之间。",
-        "loss_none": "在 {n} 次抽样中，{label} 没有一次亏损；其中 80% 的抽样净现值介于 {p10} "
+        "loss_none": "在 {n} 次抽样中，{label}没有一次亏损；其中 80% 的抽样净现值介于 {p10} "
         "与 {p90} 之间。",
     },
 }
@@ -164,8 +164,8 @@ SCEN: dict[str, dict[str, str]] = {
         "base_mark": "base",
         "line": "<strong>{name}</strong>: {k} of {n} options have a positive NPV; the best "
         "is {label} at {npv} ({delta} against the base).",
-        "line_none": "<strong>{name}</strong>: no option has a positive NPV; the least-bad is "
-        "{label} at {npv} ({delta} against the base).",
+        "line_none": "<strong>{name}</strong>: no option has a positive NPV; the smallest "
+        "loss is that of {label}, {npv} ({delta} against the base).",
         "rank_change": "The ranking changes: {label} comes first instead of {base_label}.",
         "chart_title": "NPV per option and scenario",
         "chart_caption": "NPV of each option in each scenario, each option on its own scale; "
@@ -180,11 +180,11 @@ SCEN: dict[str, dict[str, str]] = {
         "col_scenario": "情景",
         "col_option": "方案",
         "base_mark": "基准",
-        "line": "<strong>{name}</strong>：{n} 个方案中有 {k} 个净现值为正；最优为 {label}，"
+        "line": "<strong>{name}</strong>：{n} 个方案中有 {k} 个净现值为正；最优为{label}，"
         "净现值 {npv}（较基准 {delta}）。",
-        "line_none": "<strong>{name}</strong>：没有方案净现值为正；亏损最小的是 {label}，"
+        "line_none": "<strong>{name}</strong>：没有方案净现值为正；亏损最小的是{label}，"
         "净现值 {npv}（较基准 {delta}）。",
-        "rank_change": "排序发生变化：{label} 取代 {base_label} 排在首位。",
+        "rank_change": "排序发生变化：{label}取代{base_label}排在首位。",
         "chart_title": "各情景下各方案的净现值",
         "chart_caption": "各方案在各情景下的净现值，各方案刻度不同；零线左侧为亏损。",
         "h_overlays": "各情景改变了什么",
@@ -248,22 +248,22 @@ RENT: dict[str, dict[str, str]] = {
     },
     "zh": {
         "heading": "自建还是租用？",
-        "intro_rental": "本备忘录按客户支付的价格为每个 GPU 小时计价。另一个问题是：按各方案"
-        "服务器的云上目录价格租用同样多的 GPU 小时，会不会更便宜？以下现值按 {rate} 折现率"
+        "intro_rental": "本备忘录按客户支付的价格为每个卡时计价。另一个问题是：按各方案"
+        "服务器的云上目录价格租用同样多的卡时，会不会更便宜？以下现值按 {rate} 折现率"
         "计算，未计税；云价格按与租金相同的速度逐年下降。",
-        "intro_avoided": "本假设按“避免的云支出”为算力中心交付的每个 GPU 小时计价，即按同样"
+        "intro_avoided": "本假设按“避免的云支出”为算力中心交付的每个卡时计价，即按同样"
         "一小时向云厂商租用的价格计价（收入模式 avoided_cloud），因此净现值本身就是自建相对"
         "租用的价值：为正则自建更便宜，为负则租用更便宜。现值按 {rate} 折现率计算。",
-        "rental": "<strong>{label}</strong>：按{term}云价格 {price} 租用同样的 {hours} GPU "
-        "小时，现值成本为 {pv_cloud}；自建的现值成本为 {pv_build}。{verdict}",
+        "rental": "<strong>{label}</strong>：以{term}云价格 {price} 租用同样的 {hours} "
+        "卡时，现值成本为 {pv_cloud}；自建的现值成本为 {pv_build}。{verdict}",
         "saves": "自建节省 {amount}（相当于云账单的 {share}）。",
         "loses": "自建多花 {amount}（比云账单高 {share}）。",
-        "avoided": "<strong>{label}</strong>：按{term}云价格 {price} 计价，净现值为 {npv}。"
-        "{verdict}税前来看，租用其 {hours} GPU 小时的现值成本为 {pv_cloud}，自建为 "
+        "avoided": "<strong>{label}</strong>：以{term}云价格 {price} 计价，净现值为 {npv}。"
+        "{verdict}税前来看，租用其 {hours} 卡时的现值成本为 {pv_cloud}，自建为 "
         "{pv_build}。",
         "avoided_good": "按税后现值计，自建比租用便宜这么多。",
         "avoided_bad": "租用更便宜：按税后现值计，自建比租用多亏 {amount}。",
-        "util": "按税后、每个 GPU 小时以云价格计价，自建在利用率 {u} 时与租用持平（假设为 {ub}）。",
+        "util": "按税后、每个卡时以云价格计价，自建在利用率 {u} 时与租用持平（假设为 {ub}）。",
         "util_never": "即使利用率达到 100%，按云价格计自建也不划算。",
         "util_always": "按云价格计，任何利用率下自建都划算。",
         "month": "自建的累计支出在第 {m} 个月（{years}）降至累计云账单以下。",

@@ -1,0 +1,65 @@
+"""costmodel.analysis.decision: the options table and the decision rule, against
+values written here from the model's own summary."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import costmodel as cm
+from costmodel.analysis.buildrent import build_vs_rent
+from costmodel.analysis.decision import choose, options
+from costmodel.analysis.montecarlo import monte_carlo
+
+
+@pytest.fixture(scope="module")
+def model():
+    return cm.build(cm.load_assumptions())
+
+
+def test_options_table(model):
+    rent = build_vs_rent(model)
+    df = options(model, rent)
+    s = model.summary()
+    for t in model.tiers:
+        v = model.inputs[t].values()
+        assert df.loc[t, "pi"] == pytest.approx(s.loc[t, "npv"] / s.loc[t, "capex"])
+        assert df.loc[t, "peak_funding"] == pytest.approx(s.loc[t, "peak_funding"])
+        assert df.loc[t, "price"] == v["price_per_gpu_hour"]
+        cloud = v["cloud_price_per_gpu_hour"]
+        assert df.loc[t, "price_over_cloud"] == pytest.approx(v["price_per_gpu_hour"] / cloud - 1)
+        assert df.loc[t, "utilization_high"] == model.assumptions.operations.utilization.high
+    assert df["rank_npv"].min() == 1 and set(df["rank_pi"]) == {1.0, 2.0, 3.0}
+    assert df["base_percentile"].isna().all()
+
+
+def test_base_percentile_is_the_share_of_draws_at_or_below_the_base(model):
+    mc = monte_carlo(model.assumptions, n=300, seed=3)
+    df = options(model, build_vs_rent(model), mc)
+    for t in model.tiers:
+        draws = mc.draws[t]["npv"].to_numpy(float)
+        npv = model.summary().loc[t, "npv"]
+        assert df.loc[t, "base_percentile"] == pytest.approx(np.mean(draws <= npv))
+        assert df.loc[t, "npv_p50"] == pytest.approx(np.median(draws))
+
+
+def table(npv: dict[str, float], capex: dict[str, float]) -> pd.DataFrame:
+    df = pd.DataFrame({"npv": npv, "capex": capex})
+    df["pi"] = df["npv"] / df["capex"]
+    df["peak_funding"] = df["capex"]
+    return df
+
+
+def test_choose_highest_positive_npv():
+    c = choose(table({"a": 5.0, "b": 20.0, "c": -1.0}, {"a": 10.0, "b": 100.0, "c": 5.0}))
+    assert c["worth"] and c["tier"] == "b" and c["criterion"] == "npv"
+    assert c["by_pi"] == "a"  # 0.5 per unit against 0.2: the better use of rationed capital
+
+
+def test_choose_with_every_npv_negative_ranks_per_unit_of_capex():
+    """The smallest option loses least in total (-3) but most per unit (-0.75); the
+    rule names the one losing least per unit (-0.3)."""
+    c = choose(table({"a": -3.0, "b": -30.0}, {"a": 4.0, "b": 100.0}))
+    assert not c["worth"] and c["criterion"] == "pi"
+    assert c["tier"] == "b" and c["by_npv"] == "a" and c["by_funding"] == "a"
