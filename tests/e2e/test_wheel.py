@@ -15,6 +15,8 @@ import pytest
 import costmodel as cm
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.slow  # builds a wheel, creates a virtual environment
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
@@ -34,7 +36,6 @@ def test_wheel_contains_bundled_data(wheel):
     assert any(n.startswith("costmodel/_bundled/templates/") for n in names)
 
 
-@pytest.mark.slow
 def test_installed_wheel_runs_from_elsewhere(wheel, tmp_path):
     venv = tmp_path / "venv"
     # system site packages provide the dependencies; the wheel's own costmodel wins

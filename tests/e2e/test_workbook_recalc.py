@@ -24,6 +24,8 @@ from tests.support.workbooks import compare_cached_with_recalculated, v1_overlay
 
 pytestmark = pytest.mark.slow
 
+pytestmark = pytest.mark.slow  # drives LibreOffice
+
 FIXED = datetime(2026, 1, 1)
 
 CASES = {
