@@ -85,6 +85,23 @@ def _node_origins(node: yaml.Node, prefix: str, file: str, out: dict[str, str]) 
             _node_origins(item, path, file, out)
 
 
+#: libyaml's safe loader where PyYAML was built with it (about 20x faster), else
+#: the pure-Python one; both build the same data and nodes with the same marks.
+YamlLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
+    """Parse ``text`` once: its node tree (which has the line of every key) and
+    the data built from that same tree (what ``yaml.safe_load`` returns)."""
+    loader = YamlLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
+
+
 def read_file(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
     """Parse one YAML file (safe loader); return its mapping and key origins."""
     name = str(path)
@@ -93,8 +110,7 @@ def read_file(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
     except (OSError, UnicodeDecodeError) as exc:
         raise AssumptionError(Problem(name, "", "", f"cannot read file: {exc}")) from exc
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{name}:{mark.line + 1}" if mark is not None else name
@@ -155,7 +171,7 @@ def parse_override(text: str) -> tuple[str, Any]:
         )
     path, raw = text.split("=", 1)
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
+        value = parse_yaml(raw)[1] if raw.strip() else ""
     except yaml.YAMLError as exc:
         raise AssumptionError(Problem("--set", path, raw, f"malformed value: {exc}")) from exc
     return path.strip(), value

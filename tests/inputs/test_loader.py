@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 import costmodel as cm
+from costmodel.inputs import loader
 from costmodel.inputs.resources import default_assumptions_dir
-from tests.paths import HAND
+from tests.paths import HAND, ROOT
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -111,3 +113,67 @@ def test_yaml_is_loaded_safely(tmp_path):
     evil = write(tmp_path, "e.yaml", "name: !!python/object/apply:os.system ['echo hacked']\n")
     with pytest.raises(cm.AssumptionError, match="malformed YAML"):
         cm.load_assumptions(HAND, evil)
+
+
+# ----------------------------------------------------------------------------- one parse
+
+
+ALL_YAML = sorted([*ROOT.glob("assumptions/**/*.yaml"), *ROOT.glob("tests/**/*.yaml")])
+
+
+@pytest.fixture(params=["C", "python"])
+def yaml_loader(request, monkeypatch):
+    """Run a test with libyaml's loader and with the pure-Python fallback."""
+    if request.param == "C":
+        if not hasattr(yaml, "CSafeLoader"):
+            pytest.skip("PyYAML built without libyaml")
+        monkeypatch.setattr(loader, "YamlLoader", yaml.CSafeLoader)
+    else:
+        monkeypatch.setattr(loader, "YamlLoader", yaml.SafeLoader)
+    return loader.YamlLoader
+
+
+def test_each_file_is_parsed_once(monkeypatch, yaml_loader):
+    made = []
+
+    class Counting(yaml_loader):
+        def __init__(self, stream):
+            made.append(stream)
+            super().__init__(stream)
+
+    def twice(*args, **kwargs):
+        raise AssertionError("a second parse of the same text")
+
+    monkeypatch.setattr(loader, "YamlLoader", Counting)
+    monkeypatch.setattr(yaml, "safe_load", twice)
+    monkeypatch.setattr(yaml, "compose", twice)
+    a = cm.load_assumptions()
+    assert len(made) == len(cm.assumption_files(a)) == 10
+
+
+@pytest.mark.parametrize("path", ALL_YAML, ids=lambda p: str(p.relative_to(ROOT)))
+def test_one_parse_gives_what_safe_load_gives(path, yaml_loader):
+    text = path.read_text(encoding="utf-8")
+    try:
+        want = yaml.safe_load(text)
+    except yaml.YAMLError:
+        with pytest.raises(yaml.YAMLError):
+            loader.parse_yaml(text)
+        return
+    node, data = loader.parse_yaml(text)
+    assert data == want
+    if want is not None:
+        assert node.start_mark.line >= 0
+
+
+def test_lines_are_the_same_with_either_loader(tmp_path, yaml_loader):
+    over = write(tmp_path, "o.yaml", "# comment\n\noperations:\n  utilization: 1.7\n")
+    with pytest.raises(cm.AssumptionError, match=rf"{over}:4: operations.utilization = 1.7"):
+        cm.load_assumptions(HAND, over)
+    bad = write(tmp_path, "b.yaml", "power:\n  price_per_kwh: 0.65\n   escalation: [0.02\n")
+    with pytest.raises(cm.AssumptionError, match=rf"{bad}:3: malformed YAML"):
+        cm.load_assumptions(bad)
+    evil = write(tmp_path, "e.yaml", "name: !!python/object/apply:os.system ['echo hacked']\n")
+    with pytest.raises(cm.AssumptionError, match="malformed YAML"):
+        cm.load_assumptions(HAND, evil)
+    assert loader.parse_override("x=0.5") == ("x", 0.5)
