@@ -14,11 +14,18 @@ if TYPE_CHECKING:
     import typer
 
 
+#: in the order ``costmodel --help`` lists their commands
+COMMAND_MODULES = ("model", "analysis", "compare")
+
+
 def get_app() -> typer.Typer:
     """The Typer app with every command registered."""
-    from costmodel.cli import analysis, compare, model  # noqa: F401 - registers the commands
+    from importlib import import_module
+
     from costmodel.cli.app import app
 
+    for commands in COMMAND_MODULES:  # importing a module registers its commands
+        import_module(f"costmodel.cli.{commands}")
     return app
 
 

@@ -23,9 +23,14 @@ if TYPE_CHECKING:
 
     from costmodel.inputs.schema import Assumptions
 
+#: ``rich_markup_mode=None``: help and usage errors in Click's plain format. Typer's
+#: rich panels import ``typer.rich_utils`` (rich.markdown, markdown-it, pygments),
+#: which made ``costmodel --help`` cost 2.5x a bare ``import typer, rich``; plain,
+#: 1.2x. Results are still printed with rich tables.
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
+    rich_markup_mode=None,
     help="Cost, cash flow and return of GPU compute centers by scale tier.",
 )
 

@@ -1,0 +1,88 @@
+"""Start-up time of the command line against what its libraries alone cost.
+
+Each command runs as a fresh process, several times, interleaved with its floors
+(so that a busy machine slows both alike); the best (minimum) wall time counts.
+Floors, measured in the same run:
+
+- ``typer + rich``: ``python -c "import typer, rich"``, the least a Typer/rich
+  command can cost;
+- ``numerical``: ``python -c "import numpy, pandas, pydantic, yaml"``;
+- ``numerical + typer + rich``: both, the least ``costmodel summary`` can cost.
+
+Targets (issue 10): ``costmodel --help`` at most 2x the ``typer + rich`` floor;
+``costmodel summary`` at most 1.3x the ``numerical + typer + rich`` floor.
+
+Run: python benchmarks/bench_startup.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FLOORS = {
+    "typer + rich": "import typer, rich",
+    "numerical": "import numpy, pandas, pydantic, yaml",
+    "numerical + typer + rich": "import numpy, pandas, pydantic, yaml, typer, rich",
+}
+COMMANDS = {
+    "costmodel --help": ["--help"],
+    "costmodel summary": ["summary"],
+}
+TARGETS = {  # command -> (floor, at most this many times it)
+    "costmodel --help": ("typer + rich", 2.0),
+    "costmodel summary": ("numerical + typer + rich", 1.3),
+}
+
+
+def wall(argv: list[str], env: dict[str, str]) -> float:
+    """Seconds from start to exit of one process (its output discarded)."""
+    t0 = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return time.perf_counter() - t0
+
+
+def measure(repeat: int) -> dict[str, float]:
+    """Best wall time of every floor and command over ``repeat`` interleaved rounds."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    env.setdefault("COLUMNS", "100")
+    runs = {name: [sys.executable, "-c", code] for name, code in FLOORS.items()}
+    runs |= {name: [sys.executable, "-m", "costmodel", *args] for name, args in COMMANDS.items()}
+    for argv in runs.values():  # warm the file cache (and the .pyc files)
+        wall(argv, env)
+    best = {name: float("inf") for name in runs}
+    for _ in range(repeat):
+        for name, argv in runs.items():
+            best[name] = min(best[name], wall(argv, env))
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10, help="rounds (default 10)")
+    repeat = parser.parse_args().repeat
+    best = measure(repeat)
+    print(f"best of {repeat}, wall time of a fresh process (ms):")
+    for name, seconds in best.items():
+        print(f"  {name:<26} {seconds * 1000:7.1f}")
+    print("ratios:")
+    for command in COMMANDS:
+        parts = [f"{best[command] / best[floor]:.2f}x {floor}" for floor in FLOORS]
+        print(f"  {command:<18} " + ", ".join(parts))
+    for command, (floor, target) in TARGETS.items():
+        ratio = best[command] / best[floor]
+        verdict = "ok" if ratio <= target else "over"
+        print(f"target {command}: {ratio:.2f}x {floor} (at most {target}x): {verdict}")
+
+
+if __name__ == "__main__":
+    main()
