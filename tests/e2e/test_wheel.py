@@ -5,6 +5,7 @@ environment and run ``costmodel summary`` from another directory."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -36,11 +37,42 @@ def test_wheel_contains_bundled_data(wheel):
     assert any(n.startswith("costmodel/_bundled/templates/") for n in names)
 
 
+def site_dirs() -> list[str]:
+    """The site-packages directories this interpreter imports from: its
+    virtualenv's (if it runs in one), the base's, the user's."""
+    names = ("site-packages", "dist-packages")
+    return [p for p in sys.path if Path(p).name in names and Path(p).is_dir()]
+
+
+def nested_venv(venv: Path) -> Path:
+    """A fresh virtualenv whose dependencies are those of the running interpreter.
+
+    ``python -m venv --system-site-packages`` would see only the *base*
+    interpreter's packages: run inside a virtualenv, the nested one would lack
+    pandas and the rest. A ``.pth`` file adds this interpreter's site
+    directories after the nested one's own, so the wheel installed there wins
+    over any costmodel they hold (an editable install included)."""
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    py = venv / "bin" / "python"
+    own = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    lines = [f"import site; site.addsitedir({d!r})" for d in site_dirs()]
+    (Path(own) / "zz_outer_site.pth").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return py
+
+
+def test_site_dirs_hold_the_dependencies():
+    import pandas
+
+    assert any(Path(pandas.__file__).is_relative_to(d) for d in site_dirs())
+
+
 def test_installed_wheel_runs_from_elsewhere(wheel, tmp_path):
     venv = tmp_path / "venv"
-    # system site packages provide the dependencies; the wheel's own costmodel wins
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    py = venv / "bin" / "python"
+    py = nested_venv(venv)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the wheel, not a checkout
     subprocess.run(
         [str(py), "-m", "pip", "install", "--no-deps", "--force-reinstall", "-q", str(wheel)],
         check=True, capture_output=True, timeout=300,
@@ -49,12 +81,12 @@ def test_installed_wheel_runs_from_elsewhere(wheel, tmp_path):
     elsewhere.mkdir()
     where = subprocess.run(
         [str(py), "-c", "import costmodel.inputs.resources as r; print(r.default_assumptions_dir())"],
-        cwd=elsewhere, check=True, capture_output=True, text=True,
+        cwd=elsewhere, env=env, check=True, capture_output=True, text=True,
     ).stdout.strip()  # fmt: skip
     assert str(venv) in where and "_bundled" in where
     result = subprocess.run(
         [str(venv / "bin" / "costmodel"), "summary", "--format", "json"],
-        cwd=elsewhere, check=True, capture_output=True, text=True, timeout=120,
+        cwd=elsewhere, env=env, check=True, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     data = json.loads(result.stdout)
     s = cm.build(cm.load_assumptions()).summary()
