@@ -1,20 +1,14 @@
-"""Monte Carlo (spec 11): reproducibility, degenerate ranges, a linear check, CLI."""
+"""Monte Carlo (spec 11): reproducibility, degenerate ranges, a linear check (the CLI:
+tests/cli)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-import typer
-from typer.testing import CliRunner
 
 import costmodel as cm
 from costmodel.analysis.sensitivity import ranged_inputs
-from costmodel.cli import get_app
 from tests.paths import HAND
-
-app = get_app()
 
 DEFAULT = cm.load_assumptions()
 
@@ -96,31 +90,3 @@ def test_summary_shape_and_probabilities():
         assert s.loc[t, "p_npv_positive"] == pytest.approx((res.draws[t].npv > 0).mean())
     with pytest.raises(ValueError):
         cm.monte_carlo(DEFAULT, n=0)
-
-
-runner = CliRunner()
-
-
-def _app() -> typer.Typer:
-    return get_app()
-
-
-def test_cli_montecarlo_json_equals_api():
-    res = runner.invoke(_app(), ["montecarlo", "-n", "1500", "--seed", "4", "--format", "json"])
-    assert res.exit_code == 0, res.stderr
-    doc = json.loads(res.stdout)
-    api = cm.monte_carlo(DEFAULT, n=1500, seed=4).summary
-    assert (doc["n"], doc["seed"]) == (1500, 4)
-    for tier in api.index:
-        for col in api.columns:
-            assert doc["summary"][tier][col] == pytest.approx(api.loc[tier, col], rel=1e-12)
-
-
-def test_cli_montecarlo_table_csv_and_errors():
-    res = runner.invoke(_app(), ["montecarlo", str(HAND), "-n", "200"], env={"COLUMNS": "120"})
-    assert res.exit_code == 0 and "npv_p50" in res.stdout
-    res = runner.invoke(_app(), ["montecarlo", "-n", "200", "--format", "csv"])
-    assert res.exit_code == 0 and res.stdout.startswith("tier,npv_p10")
-    assert runner.invoke(_app(), ["montecarlo", "-n", "0"]).exit_code == 2
-    bad = runner.invoke(_app(), ["montecarlo", "--set", "finance.tax_rate=7"])
-    assert bad.exit_code == 2

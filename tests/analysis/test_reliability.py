@@ -147,20 +147,6 @@ def test_default_workloads_follow_the_seed():
     assert rec["Pretrain a 65B model on 1.4T tokens"] in ("hundreds", "thousands")
 
 
-def test_recommend_cli_json():
-    import json
-
-    from typer.testing import CliRunner
-
-    from costmodel.cli import get_app
-
-    app = get_app()
-    result = CliRunner().invoke(app, ["recommend", "--format", "json"])
-    assert result.exit_code == 0, result.stderr
-    data = json.loads(result.stdout)
-    assert data["recommended"] == cm.recommend(cm.build(cm.load_assumptions())).attrs["recommended"]
-
-
 @pytest.mark.parametrize(
     ("text", "message"),
     [

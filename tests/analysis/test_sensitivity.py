@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pytest
-import typer
-from typer.testing import CliRunner
 
 import costmodel as cm
 from costmodel.analysis.breakeven import break_even
 from costmodel.analysis.sensitivity import ranged_inputs, tornado
-from costmodel.cli import get_app
 from tests.paths import HAND
-
-app = get_app()
 
 DEFAULT = cm.load_assumptions()
 
@@ -131,39 +125,3 @@ def test_break_even_empty_where_no_root():
     assert math.isnan(be.loc["small", "npv_at_utilization"])
     # and with a very profitable case the utilization break-even is low but exists
     assert 0 < break_even(cm.load_assumptions(HAND)).loc["small", "utilization"] < 0.5
-
-
-# ----------------------------------------------------------------------------- CLI
-
-runner = CliRunner()
-
-
-def _app() -> typer.Typer:
-    return get_app()
-
-
-def test_cli_sensitivity_json_equals_api():
-    res = runner.invoke(_app(), ["sensitivity", "--format", "json"])
-    assert res.exit_code == 0, res.stderr
-    doc = json.loads(res.stdout)
-    df = tornado(DEFAULT)
-    assert doc["metric"] == "npv" and len(doc["tornado"]) == len(df)
-    for rec, (_, row) in zip(doc["tornado"], df.iterrows(), strict=True):
-        assert rec["input"] == row.input and rec["tier"] == row.tier
-        assert rec["swing"] == pytest.approx(row.swing, rel=1e-12)
-    be = break_even(DEFAULT)
-    for tier in be.index:
-        for key in ("utilization", "price_per_gpu_hour"):
-            want, got = be.loc[tier, key], doc["break_even"][tier][key]
-            assert got is None if math.isnan(want) else got == pytest.approx(want, rel=1e-12)
-    assert "servers.h100.price" in doc["skipped"]
-
-
-def test_cli_sensitivity_table_csv_and_errors(tmp_path):
-    res = runner.invoke(_app(), ["sensitivity", str(HAND)], env={"COLUMNS": "150"})
-    assert res.exit_code == 0 and "Break-even" in res.stdout
-    res = runner.invoke(_app(), ["sensitivity", "--format", "csv", "--metric", "irr"])
-    assert res.exit_code == 0 and res.stdout.startswith("input,tier,")
-    assert runner.invoke(_app(), ["sensitivity", "--metric", "bogus"]).exit_code == 2
-    bad = runner.invoke(_app(), ["sensitivity", "--set", "operations.utilization=2"])
-    assert bad.exit_code == 2 and "utilization" in bad.stderr

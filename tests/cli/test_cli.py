@@ -95,3 +95,10 @@ def test_schema_is_json_schema_of_the_sections(tmp_path):
     assert {"finance", "power", "tiers", "servers"} <= set(schema["properties"])
     assert schema["additionalProperties"] is False
     assert "required" not in schema  # a single file may hold any subset of sections
+
+
+def test_recommend_cli_json():
+    result = runner.invoke(app, ["recommend", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["recommended"] == cm.recommend(cm.build(cm.load_assumptions())).attrs["recommended"]
