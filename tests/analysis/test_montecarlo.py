@@ -80,13 +80,33 @@ def test_triangular_default_and_normal_clipped_to_valid_range():
     assert {x.path: x.dist for x in res.inputs}["operations.utilization"] == "normal"
 
 
-def test_summary_shape_and_probabilities():
+def test_summary_shape_and_quantile_order():
     res = cm.monte_carlo(DEFAULT, n=2000, seed=2)
     s = res.summary
     assert list(s.index) == list(DEFAULT.tiers)
     for m in ("npv", "irr", "cost_per_gpu_hour"):
         assert (s[f"{m}_p10"] <= s[f"{m}_p50"]).all() and (s[f"{m}_p50"] <= s[f"{m}_p90"]).all()
-    for t in DEFAULT.tiers:
-        assert s.loc[t, "p_npv_positive"] == pytest.approx((res.draws[t].npv > 0).mean())
     with pytest.raises(ValueError):
         cm.monte_carlo(DEFAULT, n=0)
+
+
+def test_probability_of_a_positive_npv_on_a_linear_driver():
+    """Tax 0: NPV is linear in the GPU-hour price. Two deterministic builds give the
+    break-even price p0; drawn Uniform(p0 - d, p0 + 3d), the price exceeds p0, and
+    NPV is positive, in 3/4 of the draws (within sampling error)."""
+    base = cm.load_assumptions(HAND, overrides={"finance.tax_rate": 0.0})
+
+    def npv(price: float) -> float:
+        a = cm.with_overrides(base, {"revenue.price_per_gpu_hour": price})
+        return float(cm.build(a).summary().loc["small", "npv"])
+
+    lo, hi = npv(40.0), npv(80.0)
+    p0 = 40.0 - lo * (80.0 - 40.0) / (hi - lo)
+    assert npv(p0) == pytest.approx(0, abs=1e-6 * abs(lo))  # linear indeed
+    d = 10.0
+    price = {"value": p0 + d, "low": p0 - d, "high": p0 + 3 * d, "dist": "uniform"}
+    a = cm.with_overrides(base, {"revenue.price_per_gpu_hour": price})
+    n = 20_000
+    res = cm.monte_carlo(a, n=n, seed=9)
+    se = (0.75 * 0.25 / n) ** 0.5
+    assert res.summary.loc["small", "p_npv_positive"] == pytest.approx(0.75, abs=4 * se)

@@ -60,14 +60,6 @@ def model() -> cm.Model:
     return cm.build(cm.load_assumptions(DATA / "hand.yaml"))
 
 
-def test_hand_values_are_what_the_comments_say():
-    assert pytest.approx(525_000) == CAPEX_NETWORK
-    assert pytest.approx(133_740.833333) == OPEX_M
-    assert pytest.approx(3_823_110) == EBIT_Y1
-    assert pytest.approx(1_265_000) == NBV
-    assert pytest.approx(2_867_332.5) == NPV_AT_0
-
-
 def test_capex(model):
     s = model.summary().loc["small"]
     assert s.servers == SERVERS
