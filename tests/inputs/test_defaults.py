@@ -4,6 +4,7 @@ dated sources its notes cite (issue 14; docs/defaults.md)."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from pydantic import BaseModel
 
@@ -88,14 +89,48 @@ def test_key_drivers_have_ranges():
     assert all(q.low is not None and q.high is not None for q in drivers)
 
 
-@pytest.mark.parametrize("overlay", sorted(scenarios_dir().glob("*.yaml")), ids=lambda p: p.stem)
-def test_every_scenario_overlay_layers_on_the_default(overlay):
+ALL = ("tens", "hundreds", "thousands")
+#: what each bundled overlay must do to the default: (the tiers it changes,
+#: {metric: +1 up, -1 down, 0 unchanged, None changed}); tiers it does not name
+#: keep every figure
+OVERLAY_EFFECTS = {
+    "build-vs-rent": (ALL, {"revenue": None, "capex": 0, "opex_year1": 0}),
+    "colocation": (ALL, {"capex_facility": -1, "opex_year1": +1, "revenue": 0}),
+    "downside": (ALL, {"revenue": -1, "npv": -1, "capex": 0}),
+    "upside": (ALL, {"revenue": +1, "npv": +1, "capex": 0}),
+    "high-power-price": (ALL, {"opex_year1": +1, "npv": -1, "revenue": 0, "capex": 0}),
+    "h20-tens": (("tens",), {"capex_servers": None}),
+    "rtx4090-tens": (("tens",), {"capex_servers": None}),
+    "bank-loan": (ALL, {"debt_peak": +1, "npv": 0, "capex": 0, "revenue": 0}),
+    "staged-growth": (("hundreds",), {"gpu_hours": -1, "opex_year1": -1, "npv": None}),
+    "staged-rebuild": (("hundreds",), {"gpu_hours": -1, "opex_year1": -1, "npv": None}),
+}
+
+
+def test_every_overlay_has_its_expected_effect():
+    assert {p.stem for p in scenarios_dir().glob("*.yaml")} == set(OVERLAY_EFFECTS)
+
+
+@pytest.mark.parametrize("name", OVERLAY_EFFECTS)
+def test_every_scenario_overlay_layers_on_the_default(name):
     from costmodel.inputs.resources import default_assumptions_dir
 
-    a = cm.load_assumptions(default_assumptions_dir(), overlay)
+    a = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / f"{name}.yaml")
     s = cm.build(a).summary()
     assert list(s.index) == list(S.index)
-    assert not s.equals(S)  # the overlay changes something
+    tiers, effects = OVERLAY_EFFECTS[name]
+    for tier in S.index:
+        if tier not in tiers:
+            pd.testing.assert_series_equal(s.loc[tier], S.loc[tier])
+            continue
+        for metric, sign in effects.items():
+            new, old = s.loc[tier, metric], S.loc[tier, metric]
+            if sign == 0:
+                assert new == old, (tier, metric)
+            elif sign is None:
+                assert new != pytest.approx(old, rel=1e-9), (tier, metric)
+            else:
+                assert sign * (new - old) > 1e-9 * abs(old), (tier, metric, old, new)
 
 
 # ----------------------------------------------------------------------------- sources
