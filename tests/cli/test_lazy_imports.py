@@ -1,8 +1,10 @@
 """What each entry point loads: ``import costmodel`` and ``costmodel --help``
-no numerical or reporting library, ``costmodel summary`` no writer library.
+no numerical or reporting library, the commands that print no writer library.
 
-Each case runs in a fresh interpreter (this one has imported everything) and
-reports the top-level packages in ``sys.modules`` when it is done.
+The commands run in a fresh interpreter (this one has imported everything), one
+after another; after each, the probe records the top-level packages in
+``sys.modules``. A package seen after a command was loaded by it or by one run
+before it, so a clean record clears every command up to it.
 """
 
 from __future__ import annotations
@@ -12,65 +14,58 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from tests.paths import HAND, ROOT
 
 WRITERS = {"matplotlib", "jinja2", "xlsxwriter", "openpyxl"}
-NUMERICAL = {"numpy", "pandas", "pydantic", "yaml"}
+NUMERICAL = {"numpy", "pandas", "yaml"}
 
 PROBE = """
 import json, sys
-argv = json.loads(sys.argv[1])
-if argv is None:
-    import costmodel
-else:
-    sys.argv = ["costmodel", *argv]
-    from costmodel.cli import main
-    try:
-        main()
-    except SystemExit as exc:
-        assert exc.code in (0, None), exc.code
-print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})), file=sys.stderr)
+loaded = []
+for argv in json.loads(sys.argv[1]):
+    if argv is None:
+        import costmodel
+    else:
+        sys.argv = ["costmodel", *argv]
+        from costmodel.cli import main
+        try:
+            main()
+        except SystemExit as exc:
+            assert exc.code in (0, None), (argv, exc.code)
+    loaded.append(sorted({name.split(".")[0] for name in sys.modules}))
+print(json.dumps(loaded), file=sys.stderr)
 """
 
 
-def loaded(argv: list[str] | None) -> set[str]:
-    """Top-level packages loaded by ``import costmodel`` (``argv`` None) or by
-    ``costmodel *argv``."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    }
+def loaded(*runs: list[str] | None) -> list[set[str]]:
+    """Top-level packages in ``sys.modules`` after each of ``runs`` in one fresh
+    interpreter: ``None`` is ``import costmodel``, a list ``costmodel *argv``."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(argv)],
-        capture_output=True, text=True, env=env, timeout=120, check=True,
+        [sys.executable, "-c", PROBE, json.dumps(runs)],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": path},
+        timeout=120, check=True,
     )  # fmt: skip
-    return set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    return [set(names) for names in json.loads(proc.stderr.strip().splitlines()[-1])]
 
 
-def test_the_probe_sees_what_is_loaded():
-    assert "costmodel" in loaded(None)
-    assert {"numpy", "pandas", "rich"} <= loaded(["summary", str(HAND)])
+def test_import_and_help_load_no_numerical_or_reporting_library():
+    runs = [None, ["--help"], ["summary", "--help"]]
+    for argv, names in zip(runs, loaded(*runs), strict=True):
+        assert "costmodel" in names
+        library = WRITERS | NUMERICAL | ({"typer", "rich", "pydantic"} if argv is None else set())
+        assert names & library == set(), argv
 
 
-def test_import_costmodel_loads_no_numerical_or_reporting_library():
-    assert loaded(None) & (WRITERS | NUMERICAL | {"typer", "rich"}) == set()
-
-
-@pytest.mark.parametrize("argv", [["--help"], ["summary", "--help"]])
-def test_help_loads_no_numerical_or_reporting_library(argv):
-    assert loaded(argv) & (WRITERS | {"numpy", "pandas", "yaml"}) == set()
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
+def test_commands_that_print_load_no_writer_library():
+    runs = [
         ["summary"],
         ["summary", "--format", "json"],
+        ["summary", "--format", "csv"],
         ["validate", str(HAND)],
         ["recommend", str(HAND)],
-    ],
-)
-def test_commands_that_print_load_no_writer_library(argv):
-    assert loaded(argv) & WRITERS == set()
+    ]
+    after = loaded(*runs)
+    assert {"numpy", "pandas", "rich"} <= after[0]  # the probe sees what a command loads
+    for argv, names in zip(runs, after, strict=True):
+        assert names & WRITERS == set(), argv

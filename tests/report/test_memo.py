@@ -18,6 +18,7 @@ from costmodel.inputs.schema import Quantity
 from costmodel.report.memo import format as f
 from costmodel.report.memo.context import walk
 from costmodel.report.memo.render import render_memo, write_memo
+from tests.support.charts import use_placeholder_charts
 
 HEADLINE = ("capex", "opex_year1", "npv", "irr", "payback_years", "cost_per_gpu_hour", "tco")
 
@@ -92,19 +93,7 @@ class Memo(HTMLParser):
         return re.sub(r"[ \t\r\n]+", " ", "".join(self.text))
 
 
-@pytest.fixture(scope="module")
-def model():
-    return cm.build(cm.load_assumptions())
-
-
-@pytest.fixture(scope="module")
-def memos(model, tmp_path_factory):
-    d = tmp_path_factory.mktemp("memo")
-    out = {}
-    for lang in ("en", "zh"):
-        path = write_memo(model, d / f"memo.{lang}.html", lang=lang)
-        out[lang] = path.read_text(encoding="utf-8")
-    return out
+# model, memos: tests/report/conftest.py
 
 
 def nb(s: str) -> str:
@@ -265,6 +254,7 @@ def test_breakeven_price_zeroes_npv_for_tier_overrides():
     assert resolve_tier(a, "tens").paths()["price_per_gpu_hour"].startswith("tiers.tens.")
 
 
+@pytest.mark.usefixtures("text_only_charts")
 def test_positive_branch_recommends_highest_npv():
     a = cm.load_assumptions(
         overrides={
@@ -301,7 +291,7 @@ def test_assumption_appendix_lists_every_quantity(model, memos):
 EVIL = "<script>alert(1)</script>"
 
 
-def test_text_from_assumption_files_is_escaped(tmp_path):
+def test_text_from_assumption_files_is_escaped(tmp_path, monkeypatch):
     overlay = tmp_path / "evil.yaml"
     overlay.write_text(
         f"""
@@ -323,7 +313,9 @@ tiers:
         default_assumptions_dir(), overlay, overrides={"power.price_per_kwh.note": "<b>bold</b>"}
     )
     m = cm.build(a)
-    for lang in ("en", "zh"):
+    for lang in ("en", "zh"):  # real charts in English: tier labels are drawn in them
+        if lang == "zh":
+            use_placeholder_charts(monkeypatch)
         html = write_memo(m, tmp_path / f"evil.{lang}.html", lang=lang).read_text(encoding="utf-8")
         assert "<script" not in html.lower()
         assert "<b>bold</b>" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
@@ -334,6 +326,7 @@ tiers:
         assert all(u.startswith(("#", "data:")) for _, _, u in p.urls)
 
 
+@pytest.mark.usefixtures("text_only_charts")
 def test_template_dir_overrides_and_falls_back(model, tmp_path):
     brand = tmp_path / "brand"
     brand.mkdir()
@@ -348,6 +341,7 @@ def test_template_dir_overrides_and_falls_back(model, tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.usefixtures("text_only_charts")
 def test_failure_writes_nothing_and_bad_lang_is_rejected(model, tmp_path):
     out = tmp_path / "memo.html"
     with pytest.raises(ValueError, match="lang"):
@@ -365,9 +359,10 @@ def test_failure_writes_nothing_and_bad_lang_is_rejected(model, tmp_path):
 
 def test_reproducible_with_source_date_epoch(model, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01
-    one, two = render_memo(model, "en"), render_memo(model, "en")
+    one, two = render_memo(model, "en"), render_memo(model, "en")  # real charts
     assert one == two
     assert "1 January 2027" in one
+    use_placeholder_charts(monkeypatch)
     assert "2027年1月1日" in render_memo(model, "zh")
 
 

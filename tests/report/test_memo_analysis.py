@@ -15,7 +15,7 @@ from costmodel.analysis.bundle import analyze
 from costmodel.analysis.decision import choose
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import format as f
-from costmodel.report.memo.render import render_memo, write_memo
+from costmodel.report.memo.render import render_memo
 
 XSS = "<script>alert(1)</script>"
 BOLD = "<b>bold</b>"
@@ -138,11 +138,6 @@ def nb(s: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def model():
-    return cm.build(cm.load_assumptions())
-
-
-@pytest.fixture(scope="module")
 def analysis(model):
     return analyze(model, draws=DRAWS, seed=SEED, scenarios=SCENARIOS)
 
@@ -178,20 +173,21 @@ def test_sections_and_navigation(pages):
         assert h in pages["zh"].headings
 
 
-def test_without_analysis_the_memo_uses_the_deterministic_one(model, tmp_path):
+def test_without_analysis_the_memo_uses_the_deterministic_one(model, memos):
     """No analysis given: write_memo computes analyze(model, draws=0) itself, so the
     tornado, break-even and build-or-rent sections are there, Monte Carlo and
     scenarios are not."""
+    deterministic = analyze(model, draws=0)
     for lang in ("en", "zh"):
-        path = write_memo(model, tmp_path / f"memo.{lang}.html", lang=lang)
-        text = path.read_text(encoding="utf-8")
-        assert text == render_memo(model, lang, analysis=analyze(model, draws=0))
+        text = memos[lang]  # written by write_memo(model, path, lang=lang)
+        assert text == render_memo(model, lang, analysis=deterministic)
         p = Page(text)
         for sec in ("summary", "failures", "risk", "build-rent"):
             assert sec in p.sections and f"#{sec}" in p.nav
         assert "scenarios" not in p.sections
 
 
+@pytest.mark.usefixtures("text_only_charts")
 def test_no_scenarios_no_monte_carlo(model):
     an = analyze(model, draws=0)
     p = Page(render_memo(model, "en", analysis=an))
@@ -202,6 +198,7 @@ def test_no_scenarios_no_monte_carlo(model):
     assert "What moves the NPV" in p.headings
 
 
+@pytest.mark.usefixtures("text_only_charts")
 def test_an_analysis_of_another_model_is_rejected(model, analysis):
     other = dataclasses.replace(analysis, break_even=analysis.break_even.iloc[:1])
     with pytest.raises(ValueError, match="not of this model"):
@@ -391,6 +388,7 @@ def test_build_vs_rent_table_equals_the_analysis(model, analysis, pages, lang):
         assert got["npv_cloud"] == nb(f.money(r["npv_vs_cloud"], lang))
 
 
+@pytest.mark.usefixtures("text_only_charts")
 def test_build_vs_rent_sentences_follow_the_revenue_mode(model, analysis, pages, rent_model):
     rental = pages["en"]
     an = analyze(rent_model, draws=0)
@@ -424,7 +422,8 @@ def test_build_vs_rent_sentences_follow_the_revenue_mode(model, analysis, pages,
     assert "净现值本身就是自建相对租用的价值" in zh.all_text
 
 
-def test_a_tier_without_a_cloud_price_says_so(model, analysis):
+@pytest.mark.usefixtures("text_only_charts")
+def test_a_tier_without_a_cloud_price_says_so(model, analysis, pages):
     df = analysis.build_vs_rent.copy()
     df.loc["tens", df.columns.drop(["server", "cloud_term"])] = float("nan")
     an = dataclasses.replace(analysis, build_vs_rent=df)
@@ -435,11 +434,8 @@ def test_a_tier_without_a_cloud_price_says_so(model, analysis):
         f"({model.assumptions.tiers['tens'].server}) has no on-demand cloud "
         "price in the assumptions, so there is nothing to compare building with."
     )
-    assert nb(p.items[("build-rent", "hundreds")]) == nb(pages_item(analysis, model))
+    assert nb(p.items[("build-rent", "hundreds")]) == nb(
+        pages["en"].items[("build-rent", "hundreds")]
+    )
     zh = Page(render_memo(model, "zh", analysis=an))
     assert "没有按需云价格" in zh.items[("build-rent", "tens")]
-
-
-def pages_item(analysis, model) -> str:
-    """The hundreds tier's sentence of the unchanged analysis."""
-    return Page(render_memo(model, "en", analysis=analysis)).items[("build-rent", "hundreds")]

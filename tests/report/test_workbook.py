@@ -70,7 +70,7 @@ def test_overlays_calculation_sheets_are_formulas(overlay, tmp_path):
 
 def formula_share(path: Path, sheets: list[str]) -> float:
     """Share of numeric cells on calculation sheets that are formulas."""
-    wb = openpyxl.load_workbook(path)
+    wb = openpyxl.load_workbook(path, read_only=True)
     numeric = formulas = 0
     for name in sheets:
         for row in wb[name].iter_rows():
@@ -166,6 +166,7 @@ def test_inputs_are_blue_and_named(default_xlsx):
     assert c.font.color.rgb.endswith("0000FF")
 
 
+@pytest.mark.usefixtures("text_only_charts")  # the memo is written too
 def test_build_cli_writes_the_workbook(tmp_path):
     from typer.testing import CliRunner
 
@@ -181,6 +182,7 @@ def test_build_cli_writes_the_workbook(tmp_path):
     assert bad.exit_code == 2 and not (tmp_path / "x").exists()
 
 
+@pytest.mark.usefixtures("text_only_charts")  # the memo is written too
 def test_scenarios_sheet_agrees_with_api(tmp_path):
     from typer.testing import CliRunner
 
