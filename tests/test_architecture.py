@@ -27,7 +27,11 @@ def test_every_layer_is_a_package():
 @pytest.fixture
 def copy(tmp_path) -> Path:
     """A copy of the package to break."""
-    return Path(shutil.copytree(PACKAGE, tmp_path / "costmodel"))
+    return Path(
+        shutil.copytree(
+            PACKAGE, tmp_path / "costmodel", ignore=shutil.ignore_patterns("__pycache__")
+        )
+    )
 
 
 def append(path: Path, source: str) -> None:
