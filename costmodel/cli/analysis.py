@@ -17,12 +17,11 @@ from costmodel.cli.app import (
     PathsArg,
     SetOpt,
     app,
+    emit,
     err,
     guard,
     load,
     out,
-    write_json,
-    write_text,
 )
 
 PROGRESS_MIN_N = 50_000  # show a progress bar from this many draws (table output)
@@ -52,18 +51,8 @@ def sensitivity(
         tor = tornado(a, metric=metric)
         be = break_even(a)
         skipped = tor.attrs.get("skipped", [])
-        if fmt is Format.json:
-            write_json(
-                {
-                    "metric": metric,
-                    "tornado": records(tor),
-                    "break_even": by_index(be),
-                    "skipped": skipped,
-                }
-            )
-        elif fmt is Format.csv:
-            write_text(tor.to_csv(index=False) + "\n" + be.to_csv())
-        else:
+
+        def table() -> None:
             from costmodel.cli.tables import frame_table, tornado_table
 
             for tier in a.tiers:
@@ -72,6 +61,18 @@ def sensitivity(
             out().print(frame_table(show, "Break-even (NPV = 0); - = no root in range", "tier"))
             if skipped:
                 out().print(f"not read by any tier: {', '.join(skipped)}", style="dim")
+
+        emit(
+            fmt,
+            lambda: {
+                "metric": metric,
+                "tornado": records(tor),
+                "break_even": by_index(be),
+                "skipped": skipped,
+            },
+            lambda: tor.to_csv(index=False) + "\n" + be.to_csv(),
+            table,
+        )
 
     guard(run)
 
@@ -105,11 +106,8 @@ def montecarlo(
                 )
         else:
             res = monte_carlo(a, n=n, seed=seed)
-        if fmt is Format.json:
-            write_json({"n": res.n, "seed": res.seed, "summary": by_index(res.summary)})
-        elif fmt is Format.csv:
-            write_text(res.summary.to_csv())
-        else:
+
+        def table() -> None:
             from costmodel.cli.tables import frame_table
 
             title = f"Monte Carlo: {res.n:,} draws, seed {res.seed} ({a.currency})"
@@ -118,5 +116,8 @@ def montecarlo(
                 f"{len(res.inputs)} inputs varied; IRR percentiles over draws with an IRR.",
                 style="dim",
             )
+
+        doc = {"n": res.n, "seed": res.seed, "summary": by_index(res.summary)}
+        emit(fmt, lambda: doc, res.summary.to_csv, table)
 
     guard(run)

@@ -21,6 +21,7 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from costmodel.core.model import Model
     from costmodel.inputs.schema import Assumptions
 
 #: ``rich_markup_mode=None``: help and usage errors in Click's plain format. Typer's
@@ -94,6 +95,28 @@ def load(paths: list[Path] | None, sets: list[str] | None) -> Assumptions:
 
     overrides = dict(parse_override(s) for s in (sets or []))
     return load_assumptions(*(paths or []), overrides=overrides)
+
+
+def built(paths: list[Path] | None, sets: list[str] | None) -> tuple[Assumptions, Model]:
+    """The assumptions, as :func:`load` reads them, and their model."""
+    from costmodel.core.model import build
+
+    a = load(paths, sets)
+    return a, build(a)
+
+
+def emit(
+    fmt: Format, doc: Callable[[], Any], csv: Callable[[], str], table: Callable[[], None]
+) -> None:
+    """Print a command's result as ``fmt`` asks: ``doc()`` as JSON, the text
+    ``csv()``, or ``table()``, which prints (and imports) its rich tables itself.
+    Only the chosen one is computed."""
+    if fmt is Format.json:
+        write_json(doc())
+    elif fmt is Format.csv:
+        write_text(csv())
+    else:
+        table()
 
 
 def write_json(doc: Any) -> None:

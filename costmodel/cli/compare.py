@@ -17,11 +17,11 @@ from costmodel.cli.app import (
     PathsArg,
     SetOpt,
     app,
+    built,
+    emit,
     guard,
     load,
     out,
-    write_json,
-    write_text,
 )
 
 ScenarioOpt = Annotated[
@@ -79,11 +79,8 @@ def compare_cmd(
         overlays = parse_scenarios(scenario)
         a = load(paths, set_)  # --set changes the base, so every scenario
         result = compare(a, {n: {"paths": o.paths} for n, o in overlays.items()})
-        if fmt is Format.json:
-            write_json(compare_records(result))
-        elif fmt is Format.csv:
-            write_text(result.tidy.to_csv(index=False))
-        else:
+
+        def table() -> None:
             from rich.text import Text
 
             from costmodel.cli.tables import compare_table
@@ -96,6 +93,8 @@ def compare_cmd(
                 if name == BASE:
                     what = ", ".join(str(p) for p in paths or []) or "bundled default"
                 out().print(Text(f"{name}: {what}", style="dim"))
+
+        emit(fmt, lambda: compare_records(result), lambda: result.tidy.to_csv(index=False), table)
 
     guard(run)
 
@@ -112,16 +111,12 @@ def build_vs_rent_cmd(
 
     def run() -> None:
         from costmodel.analysis.buildrent import COLUMNS, build_vs_rent
-        from costmodel.core.model import build
         from costmodel.report.format import by_index
 
-        a = load(paths, set_)
-        df = build_vs_rent(build(a))[COLUMNS]
-        if fmt is Format.json:
-            write_json(by_index(df))
-        elif fmt is Format.csv:
-            write_text(df.to_csv())
-        else:
+        a, model = built(paths, set_)
+        df = build_vs_rent(model)[COLUMNS]
+
+        def table() -> None:
             from costmodel.cli.tables import bvr_table
 
             out().print(bvr_table(df, f"{a.name}: build versus rent ({a.currency})"))
@@ -133,5 +128,7 @@ def build_vs_rent_cmd(
                 style="dim",
                 markup=False,
             )
+
+        emit(fmt, lambda: by_index(df), df.to_csv, table)
 
     guard(run)

@@ -15,10 +15,11 @@ from costmodel.cli.app import (
     PathsArg,
     SetOpt,
     app,
+    built,
+    emit,
     guard,
     load,
     out,
-    write_json,
     write_text,
 )
 
@@ -61,12 +62,10 @@ def build_cmd(
         from costmodel.cli.compare import parse_scenarios
         from costmodel.cli.tables import summary_table
         from costmodel.core.metrics import HEADLINE
-        from costmodel.core.model import build
         from costmodel.report.memo.render import write_memo
         from costmodel.report.workbook.book import write_workbook
 
-        a = load(paths, set_)  # invalid input stops here: nothing is written
-        model = build(a)
+        a, model = built(paths, set_)  # invalid input stops here: nothing is written
         overlays = parse_scenarios(scenario) if scenario else None
         analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
         written = [write_workbook(model, out_dir / "model.xlsx", analysis=analysis)]
@@ -97,16 +96,12 @@ def summary(
     """Print each tier's capex, opex, TCO, cost per GPU-hour, NPV, IRR and payback."""
 
     def run() -> None:
-        from costmodel.core.model import build
         from costmodel.report.format import by_index
 
-        a = load(paths, set_)
-        df = build(a).summary()
-        if fmt is Format.json:
-            write_json(by_index(df))
-        elif fmt is Format.csv:
-            write_text(df.to_csv())
-        else:
+        a, model = built(paths, set_)
+        df = model.summary()
+
+        def table() -> None:
             from costmodel.cli.tables import summary_table
 
             title = f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})"
@@ -115,6 +110,8 @@ def summary(
                 "Empty cells (-): no IRR root, no payback within the horizon, or no denominator.",
                 style="dim",
             )
+
+        emit(fmt, lambda: by_index(df), df.to_csv, table)
 
     guard(run)
 
@@ -129,17 +126,13 @@ def recommend_cmd(
 
     def run() -> None:
         from costmodel.analysis.workloads import recommend
-        from costmodel.core.model import build
         from costmodel.report.format import records
 
-        a = load(paths, set_)
-        df = recommend(build(a))
+        a, model = built(paths, set_)
+        df = recommend(model)
         chosen = df.attrs["recommended"]
-        if fmt is Format.json:
-            write_json({"recommended": chosen, "rows": records(df.reset_index())})
-        elif fmt is Format.csv:
-            write_text(df.to_csv())
-        else:
+
+        def table() -> None:
             from costmodel.cli.tables import recommend_table
 
             out().print(recommend_table(df, f"{a.name}: which scale fits which task"))
@@ -148,6 +141,13 @@ def recommend_cmd(
                         "recommended (cheapest TCO that fits)", style="dim")  # fmt: skip
             for w, t in chosen.items():
                 out().print(f"{w}: {t or 'no tier fits'}", highlight=False)
+
+        emit(
+            fmt,
+            lambda: {"recommended": chosen, "rows": records(df.reset_index())},
+            df.to_csv,
+            table,
+        )
 
     guard(run)
 

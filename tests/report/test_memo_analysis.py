@@ -137,6 +137,11 @@ def nb(s: str) -> str:
     return " ".join(s.replace("\u00a0", " ").replace("\u2011", "-").split())
 
 
+def row(p: Page, kind: str, tier: str) -> dict[str, str]:
+    """The cells of one tier in a ``data-<kind>`` table, by key, spaces normalised."""
+    return {k[2]: nb(v) for k, v in p.cells.items() if k[:2] == (kind, tier)}
+
+
 @pytest.fixture(scope="module")
 def analysis(model):
     return analyze(model, draws=DRAWS, seed=SEED, scenarios=SCENARIOS)
@@ -218,11 +223,9 @@ def test_summary_break_even_prices_are_the_analysis_values(model, analysis, html
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_break_even_table_equals_the_analysis(model, analysis, pages, lang):
-    p = pages[lang]
-    be = analysis.break_even
     for t in model.tiers:
-        r = be.loc[t]
-        got = {k[2]: nb(v) for k, v in p.cells.items() if k[:2] == ("be", t)}
+        r = analysis.break_even.loc[t]
+        got = row(pages[lang], "be", t)
         if not f.is_empty(r["utilization"]):
             assert got["util"] == nb(f.pct(r["utilization"]))
         else:
@@ -279,7 +282,7 @@ def test_monte_carlo_table_equals_the_summary(model, analysis, pages, lang):
     p = pages[lang]
     s = analysis.monte_carlo.summary
     for t in model.tiers:
-        got = {k[2]: nb(v) for k, v in p.cells.items() if k[:2] == ("mc", t)}
+        got = row(p, "mc", t)
         for q in ("p10", "p50", "p90"):
             assert got[f"npv_{q}"] == nb(f.money(s.loc[t, f"npv_{q}"], lang))
             assert got[f"cost_{q}"] == nb(f.price(s.loc[t, f"cost_per_gpu_hour_{q}"], lang))
@@ -375,11 +378,9 @@ def test_overlays_show_the_files_without_absolute_paths(html):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_build_vs_rent_table_equals_the_analysis(model, analysis, pages, lang):
-    p = pages[lang]
-    df = analysis.build_vs_rent
     for t in model.tiers:
-        r = df.loc[t]
-        got = {k[2]: nb(v) for k, v in p.cells.items() if k[:2] == ("rent", t)}
+        r = analysis.build_vs_rent.loc[t]
+        got = row(pages[lang], "rent", t)
         assert got["cloud_price"] == nb(f.price(r["cloud_price_per_gpu_hour"], lang))
         assert got["pv_cloud"] == nb(f.money(r["pv_cloud_cost"], lang))
         assert got["pv_build"] == nb(f.money(r["pv_build_cost"], lang))
