@@ -19,16 +19,20 @@ REGEN = "if the change is intended: python -m tests.golden.regen, and commit the
 
 def differences(want: list[list[str]], got: list[list[str]]) -> list[str]:
     """Cells of ``got`` that differ from ``want``: numbers beyond the tolerance,
-    anything else as text; rows are matched by their labels."""
-    if want[0] != got[0]:
-        return [f"header {got[0]} instead of {want[0]}"]
+    anything else as text; rows are matched by their labels, columns by name."""
     labels = 2 if want[0][0] == "tier" else 1
-    old = {tuple(r[:labels]): r for r in want[1:]}
-    new = {tuple(r[:labels]): r for r in got[1:]}
-    out = [f"row {k} is gone" for k in old if k not in new]
+    if want[0][:labels] != got[0][:labels]:
+        return [f"header {got[0]} instead of {want[0]}"]
+    old_cols, new_cols = want[0][labels:], got[0][labels:]
+    out = [f"column {c!r} is gone" for c in old_cols if c not in new_cols]
+    out += [f"column {c!r} is new" for c in new_cols if c not in old_cols]
+    old = {tuple(r[:labels]): dict(zip(old_cols, r[labels:], strict=True)) for r in want[1:]}
+    new = {tuple(r[:labels]): dict(zip(new_cols, r[labels:], strict=True)) for r in got[1:]}
+    out += [f"row {k} is gone" for k in old if k not in new]
     out += [f"row {k} is new" for k in new if k not in old]
     for key in (k for k in new if k in old):
-        for col, a, b in zip(want[0][labels:], old[key][labels:], new[key][labels:], strict=True):
+        for col in (c for c in new_cols if c in old_cols):
+            a, b = old[key][col], new[key][col]
             if not same(a, b):
                 out.append(f"{'/'.join(key)} {col}: {a or 'empty'} -> {b or 'empty'}")
     return out
@@ -60,6 +64,7 @@ def test_the_comparison_catches_a_moved_number(current):
     rows[1][2] = "x"
     moved = differences(current["default_summary.csv"], rows)
     assert len(moved) == 2 and any(m.startswith("npv ") for m in moved)
-    assert differences(current["default_annual.csv"], current["default_annual.csv"][:-1]) == [
-        f"row {tuple(current['default_annual.csv'][-1][:2])} is gone"
-    ]
+    annual = current["default_annual.csv"]
+    assert differences(annual, annual[:-1]) == [f"row {tuple(annual[-1][:2])} is gone"]
+    wider = [[*r, f"year {len(r) - 2}" if i == 0 else "1"] for i, r in enumerate(annual)]
+    assert differences(annual, wider) == [f"column {wider[0][-1]!r} is new"]
