@@ -15,15 +15,21 @@ def model() -> cm.Model:
     return cm.build(cm.load_assumptions())
 
 
+#: the memos' date: 2027-01-01 (``SOURCE_DATE_EPOCH``, as a reproducible build sets it)
+EPOCH = "1798761600"
+
+
 @pytest.fixture(scope="session")
 def memos(model, tmp_path_factory) -> dict[str, str]:
     """The default's memos as ``write_memo`` writes them (no analysis given), by
-    language, with real charts."""
+    language, with real charts, dated :data:`EPOCH`."""
     d = tmp_path_factory.mktemp("memo")
-    return {
-        lang: cm.write_memo(model, d / f"memo.{lang}.html", lang=lang).read_text(encoding="utf-8")
-        for lang in ("en", "zh")
-    }
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        return {
+            lang: cm.write_memo(model, d / f"memo.{lang}.html", lang=lang).read_text("utf-8")
+            for lang in ("en", "zh")
+        }
 
 
 @pytest.fixture
