@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from html.parser import HTMLParser
@@ -96,13 +97,19 @@ class Memo(HTMLParser):
 # model, memos: tests/report/conftest.py
 
 
+@functools.cache
+def parsed(html: str) -> Memo:
+    """:class:`Memo` of ``html``, parsed once (for the session's shared memos)."""
+    return Memo(html)
+
+
 def nb(s: str) -> str:
     return s.replace("\u00a0", " ").replace("\u2011", "-")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_metric_of_every_tier_equals_the_summary(model, memos, lang):
-    p = Memo(memos[lang])
+    p = parsed(memos[lang])
     s = model.summary()
     cur = model.assumptions.currency
     for tier in model.tiers:
@@ -111,11 +118,7 @@ def test_every_metric_of_every_tier_equals_the_summary(model, memos, lang):
             assert p.cells[(tier, col)].strip() == want, (tier, col)
     for tier in model.tiers:  # the key-figures table repeats the headline numbers
         for col in ("npv", "capex", "cost_per_gpu_hour"):
-            assert want_in(memos[lang], f.fmt(s.loc[tier, col], METRICS[col].kind, lang, cur))
-
-
-def want_in(html: str, text: str) -> bool:
-    return text in Memo(html).all_text
+            assert f.fmt(s.loc[tier, col], METRICS[col].kind, lang, cur) in p.all_text
 
 
 def test_headline_formats_read_as_in_the_issue(model):
@@ -130,7 +133,7 @@ def test_headline_formats_read_as_in_the_issue(model):
 
 def test_best_value_marked_per_row(model, memos):
     """Stars on rows that measure quality per unit; none on rows that measure size."""
-    p = Memo(memos["en"])
+    p = parsed(memos["en"])
     s = model.summary()
     size = {"capex", "opex_year1", "revenue", "npv", "mtbf_hours", "tco", "peak_funding"}
     size |= {"equity_npv"}
@@ -153,7 +156,7 @@ def test_best_value_marked_per_row(model, memos):
 def test_empty_metrics_show_a_dash_and_a_footnote(model, memos):
     s = model.summary()
     assert s["payback_years"].isna().any(), "default model: no payback expected"
-    p = Memo(memos["en"])
+    p = parsed(memos["en"])
     for t in s.index[s["payback_years"].isna()]:
         assert p.cells[(t, "payback_years")].strip() == "\u2013"
         assert "empty" in p.cell_class[(t, "payback_years")]
@@ -162,7 +165,7 @@ def test_empty_metrics_show_a_dash_and_a_footnote(model, memos):
 
 def test_self_contained_no_outside_references(memos):
     for lang, html in memos.items():
-        p = Memo(html)
+        p = parsed(html)
         for tag, key, url in p.urls:
             assert url.startswith("#") or url.startswith("data:"), (lang, tag, key, url)
         assert "script" not in p.tags and "link" not in p.tags and "iframe" not in p.tags
@@ -176,7 +179,7 @@ def test_self_contained_no_outside_references(memos):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_at_least_four_svg_charts_with_text_as_text(memos, lang):
     html = memos[lang]
-    p = Memo(html)
+    p = parsed(html)
     assert p.svg >= 4
     assert html.count("<text ") > 20, "svg.fonttype none keeps labels as <text>"
     assert "Noto Sans CJK SC" in html and "PingFang SC" in html
@@ -189,7 +192,7 @@ def test_at_least_four_svg_charts_with_text_as_text(memos, lang):
 def test_metadata_fingerprint_date_currency(model, memos):
     fp = cm.fingerprint(model.assumptions)
     for lang, html in memos.items():
-        p = Memo(html)
+        p = parsed(html)
         assert fp in p.all_text
         if lang == "en":
             assert model.assumptions.name in p.headings
@@ -201,7 +204,7 @@ def test_metadata_fingerprint_date_currency(model, memos):
 
 
 def test_zh_memo_is_chinese(model, memos):
-    p = Memo(memos["zh"])
+    p = parsed(memos["zh"])
     for heading in ("执行摘要", "方案对比", "图表", "各方案概况与风险", "方法说明", "假设清单"):
         assert heading in p.headings
     text = nb(p.all_text)
@@ -216,7 +219,7 @@ def test_negative_branch_ranks_by_npv_per_capex_and_gives_breakeven_prices(model
     absolute NPV: it ranks by NPV / capex and says why the smallest loses least."""
     s = model.summary()
     assert (s["npv"] < 0).all(), "the default is expected to be NPV-negative"
-    text = nb(Memo(memos["en"]).all_text)
+    text = nb(parsed(memos["en"]).all_text)
     assert "No option is worth building at the assumed prices" in text
     pi = s["npv"] / s["capex"]
     closest, smallest = pi.idxmax(), s["npv"].idxmax()
@@ -278,7 +281,7 @@ def test_positive_branch_recommends_highest_npv():
 
 
 def test_assumption_appendix_lists_every_quantity(model, memos):
-    p = Memo(memos["en"])
+    p = parsed(memos["en"])
     text = p.all_text
     quantities = [(path, q) for path, q in walk(model.assumptions) if isinstance(q, Quantity)]
     assert len(quantities) > 50

@@ -221,8 +221,8 @@ def test_an_analysis_of_another_model_is_rejected(model, analysis):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_summary_break_even_prices_are_the_analysis_values(model, analysis, html, lang):
-    text = nb(Page(html[lang]).all_text)
+def test_summary_break_even_prices_are_the_analysis_values(model, analysis, pages, lang):
+    text = nb(pages[lang].all_text)
     for t in model.tiers:
         price = analysis.break_even.loc[t, "price_per_gpu_hour"]
         assert nb(f.price(price, lang, "CNY")) in text

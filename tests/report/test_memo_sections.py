@@ -4,6 +4,7 @@ task: every figure recomputed here from the summary, ``goodput()`` and
 
 from __future__ import annotations
 
+import functools
 import re
 from html.parser import HTMLParser
 
@@ -92,6 +93,12 @@ class Sections(HTMLParser):
             self.headings[-1] += data
 
 
+@functools.cache
+def parsed(html: str) -> Sections:
+    """:class:`Sections` of ``html``, parsed once (for the session's shared memos)."""
+    return Sections(html)
+
+
 def text_of(html: str) -> str:
     body = re.sub(r"<style>.*?</style>|<svg.*?</svg>", " ", html, flags=re.S)
     body = re.sub(r"<[^>]+>", "", body)
@@ -152,7 +159,7 @@ def expected_failures(model, tier: str, lang: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_failure_figures_equal_summary_and_goodput(model, memos, lang):
-    p = Sections(memos[lang])
+    p = parsed(memos[lang])
     for tier in model.tiers:
         for fact, want in expected_failures(model, tier, lang).items():
             assert p.facts[(tier, fact)].strip() == want, (tier, fact)
@@ -165,7 +172,7 @@ def test_failure_figures_equal_summary_and_goodput(model, memos, lang):
 def test_failure_figures_in_the_default_model_read_sensibly(model, memos):
     s = model.summary()
     assert s.loc["thousands", "goodput"] < s.loc["tens", "goodput"]
-    p = Sections(memos["en"])
+    p = parsed(memos["en"])
     for t in model.tiers:  # faster storage never makes things worse
         lost = (1 - s.loc[t, "goodput"]) * s.loc[t, "gpu_hours"]
         assert lost > 0 and p.facts[(t, "recovered_hours")] != "0"
@@ -217,7 +224,7 @@ def test_no_failures_assumed_says_so(monkeypatch):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_recommended_tiers_equal_model_recommend(model, memos, lang):
     df = cm.recommend(model)
-    p = Sections(memos[lang])
+    p = parsed(memos[lang])
     want = df.attrs["recommended"]
     assert p.recommended == want
     assert len(set(want.values())) > 1  # the default: not all one tier
@@ -226,7 +233,7 @@ def test_recommended_tiers_equal_model_recommend(model, memos, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_fit_cells_equal_model_recommend(model, memos, lang):
     df = cm.recommend(model)
-    p = Sections(memos[lang])
+    p = parsed(memos[lang])
     for (w, t), r in df.iterrows():
         assert p.fit[(w, t, "used")].endswith(f.share(r["share_of_horizon"])), (w, t)
         assert p.fit[(w, t, "idle")].endswith(f.share(r["idle_share"])), (w, t)
@@ -261,7 +268,7 @@ def test_headings_nav_and_maxim(memos):
         ("en", ("What failures and checkpoints cost", "Which scale fits which task"), None),
         ("zh", ("故障与检查点的代价", "任务决定规模"), "任务决定规模，而非预算决定规模"),
     ):
-        p = Sections(memos[lang])
+        p = parsed(memos[lang])
         for h in heads:
             assert h in p.headings
         assert "#failures" in p.nav and "#fit" in p.nav
@@ -269,7 +276,7 @@ def test_headings_nav_and_maxim(memos):
         text = text_of(memos[lang])
         assert (maxim or "The task decides the scale, not the budget") in text
     # the sections sit between the options and the method
-    order = Sections(memos["en"]).sections
+    order = parsed(memos["en"]).sections
     assert order.index("options") < order.index("failures") < order.index("fit")
     assert order.index("fit") < order.index("method")
 
