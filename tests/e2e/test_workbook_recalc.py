@@ -24,8 +24,6 @@ from tests.support.workbooks import compare_cached_with_recalculated, v1_overlay
 
 pytestmark = pytest.mark.slow
 
-pytestmark = pytest.mark.slow  # drives LibreOffice
-
 FIXED = datetime(2026, 1, 1)
 
 CASES = {
@@ -77,9 +75,6 @@ CASES = {
 def recalculated(soffice, tmp_path_factory) -> dict[str, tuple[cm.Model, Path, Path]]:
     d = tmp_path_factory.mktemp("recalc")
     models = {name: cm.build(make()) for name, make in CASES.items()}
-    # the workbook refuses spec-v2 inputs until their rows are live formulas
-    # (test_workbook.py checks the refusal); those cases are skipped below
-    models = {name: m for name, m in models.items() if not m.v2_features()}
     # the default's workbook also carries the engine-result sheets (scenarios, sensitivity,
     # Monte Carlo): they must not break the recalculation either
     colo = scenarios_dir() / "colocation.yaml"
@@ -92,12 +87,6 @@ def recalculated(soffice, tmp_path_factory) -> dict[str, tuple[cm.Model, Path, P
     ]
     outs = recalculate_many(paths, d / "out")
     return {name: (models[name], p, o) for name, p, o in zip(models, paths, outs, strict=True)}
-
-
-def case_of(recalculated, case: str) -> tuple[cm.Model, Path, Path]:
-    if case not in recalculated:
-        pytest.skip(f"{case}: spec-v2 inputs, which the workbook does not carry yet")
-    return recalculated[case]
 
 
 def test_harness_really_recalculates(soffice, tmp_path):
@@ -114,7 +103,7 @@ def test_harness_really_recalculates(soffice, tmp_path):
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_recalculation_reproduces_cached_values(recalculated, case):
-    model, original, out = case_of(recalculated, case)
+    model, original, out = recalculated[case]
     cmp = compare_cached_with_recalculated(original, out)
     assert cmp.errors == []
     assert cmp.mismatches == []
@@ -123,7 +112,7 @@ def test_recalculation_reproduces_cached_values(recalculated, case):
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_comparison_sheet_equals_summary(recalculated, case):
-    model, _, out = case_of(recalculated, case)
+    model, _, out = recalculated[case]
     assert_comparison_equals(out, model.summary())
     ws = openpyxl.load_workbook(out, data_only=True)["Cover"]
     assert "OK" in {c.value for row in ws.iter_rows() for c in row}
