@@ -1,7 +1,12 @@
 """Fixtures of the writer tests: the bundled default's model and memos, built
-once per session; ``text_only_charts`` (see tests/support/charts.py)."""
+once per session; workbooks written once per session and case; ``text_only_charts``
+(see tests/support/charts.py)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +41,21 @@ def memos(model, tmp_path_factory) -> dict[str, str]:
 def text_only_charts(monkeypatch) -> None:
     """Charts are placeholders in this test."""
     use_placeholder_charts(monkeypatch)
+
+
+@pytest.fixture(scope="session")
+def written_workbook(tmp_path_factory) -> Callable[..., tuple[cm.Model, Path]]:
+    """``get(case, make)``: the model of ``make()`` (assumptions) and its workbook,
+    written (dated 2026-01-01) the first time a case is asked for; tests must not
+    change the file."""
+    cache: dict[str, tuple[cm.Model, Path]] = {}
+    folder = tmp_path_factory.mktemp("workbooks")
+
+    def get(case: str, make: Callable[[], cm.Assumptions]) -> tuple[cm.Model, Path]:
+        if case not in cache:
+            model = cm.build(make())
+            path = folder / f"{len(cache)}.xlsx"
+            cache[case] = (model, cm.write_workbook(model, path, created=datetime(2026, 1, 1)))
+        return cache[case]
+
+    return get

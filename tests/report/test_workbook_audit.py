@@ -29,10 +29,8 @@ CASES = {
 
 
 @pytest.fixture(scope="module", params=list(CASES))
-def book(request, tmp_path_factory) -> tuple[cm.Model, openpyxl.Workbook, Path]:
-    model = cm.build(CASES[request.param]())
-    path = tmp_path_factory.mktemp("audit") / "m.xlsx"
-    cm.write_workbook(model, path, created=FIXED)
+def book(request, written_workbook) -> tuple[cm.Model, openpyxl.Workbook, Path]:
+    model, path = written_workbook(request.param, CASES[request.param])
     return model, openpyxl.load_workbook(path), path
 
 
