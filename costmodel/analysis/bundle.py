@@ -17,11 +17,13 @@ import pandas as pd
 from costmodel.analysis.breakeven import break_even
 from costmodel.analysis.buildrent import build_vs_rent
 from costmodel.analysis.decision import options
+from costmodel.analysis.financing import financing_table
 from costmodel.analysis.growth import growth_options
 from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, monte_carlo
 from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
 from costmodel.analysis.sensitivity import tornado
+from costmodel.analysis.timeline import timeline_table
 from costmodel.analysis.workloads import recommend
 from costmodel.core.model import model_of
 
@@ -43,7 +45,10 @@ class Analysis:
     or None), ``options`` (:func:`~costmodel.analysis.decision.options`), ``monte_carlo``
     (:func:`~costmodel.analysis.montecarlo.monte_carlo`, or None) and ``scenarios``
     (:func:`~costmodel.analysis.scenarios.compare`, or None), ``growth``
-    (:func:`~costmodel.analysis.growth.growth_options`: empty without stages)."""
+    (:func:`~costmodel.analysis.growth.growth_options`: empty without stages),
+    ``financing`` (:func:`~costmodel.analysis.financing.financing_table`: empty
+    without debt) and ``timeline``
+    (:func:`~costmodel.analysis.timeline.timeline_table`)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -55,6 +60,8 @@ class Analysis:
     monte_carlo: MonteCarloResult | None = None
     scenarios: CompareResult | None = None
     growth: pd.DataFrame | None = None
+    financing: pd.DataFrame | None = None
+    timeline: pd.DataFrame | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -90,4 +97,6 @@ def analyze(
         monte_carlo=mc,
         scenarios=compare(a, scenarios) if scenarios else None,
         growth=growth_options(m),
+        financing=financing_table(m),
+        timeline=timeline_table(m),
     )
