@@ -13,8 +13,11 @@ no Monte Carlo, no scenarios). What it says is assembled in
 :mod:`~costmodel.report.memo.context`, :mod:`~costmodel.report.memo.reliability`
 (failures, which scale fits which task) and :mod:`~costmodel.report.memo.analysis`
 ("What has to be true", "Scenarios" when the analysis has scenarios, "Build or
-rent?"); its words are in :mod:`~costmodel.report.memo.text` and
-:mod:`~costmodel.report.memo.profiles`; numbers are formatted by
+rent?"), :mod:`~costmodel.report.memo.growth` (staged growth) and
+:mod:`~costmodel.report.memo.financing` (the loan; construction and ramp in the
+decision); its words are in :mod:`~costmodel.report.memo.text`,
+:mod:`~costmodel.report.memo.text_v2` and :mod:`~costmodel.report.memo.profiles`;
+numbers are formatted by
 :mod:`~costmodel.report.memo.format`; charts come from
 :mod:`~costmodel.report.memo.charts`.
 """
@@ -38,7 +41,9 @@ from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo import analysis as mana
 from costmodel.report.memo import charts
 from costmodel.report.memo import context as ctx
+from costmodel.report.memo import financing as mfin
 from costmodel.report.memo import format as f
+from costmodel.report.memo import growth as mgrowth
 from costmodel.report.memo import reliability as rel
 from costmodel.report.memo.text import CHART, TEXT
 from costmodel.report.output import write_text
@@ -161,7 +166,7 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         ),
         discount=f.pct(a.finance.discount_rate.value),
         files=_files(model),
-        decision=ctx.decision(facts),
+        decision=ctx.decision(facts) | {"timing": mfin.timing(facts)},
         table=ctx.comparison(facts),
         charts=[
             dict(
@@ -182,6 +187,8 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         risk=mana.risk(facts, analysis),
         scenarios=mana.scenarios(facts, analysis),
         rent=mana.build_rent(facts, analysis),
+        growth=mgrowth.growth(facts),
+        financing=mfin.financing(facts),
     )
 
 
