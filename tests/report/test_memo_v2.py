@@ -1,0 +1,208 @@
+"""The memo's spec-v2 parts (issue 11 item 5): the growth section of a staged
+tier, the financing section of a loan, construction and ramp in the decision, the
+hardware's market value at the end and tax losses that expire. Figures are taken
+from the model and the growth options as computed, and formatted as the memo
+formats money; the sentences must turn when the inputs do."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+import costmodel as cm
+from costmodel.analysis.bundle import analyze
+from costmodel.analysis.growth import growth_options
+from costmodel.report.memo import format as f
+from costmodel.report.memo.render import render_memo
+from tests.paths import ROOT
+from tests.report.test_memo_decision import ALLOWED_LATIN, plain, section, text_of
+
+DEFAULT = ROOT / "assumptions" / "default"
+SCENARIOS = ROOT / "assumptions" / "scenarios"
+STAGED = SCENARIOS / "staged-growth.yaml"
+REBUILD = SCENARIOS / "staged-rebuild.yaml"
+LOAN = SCENARIOS / "bank-loan.yaml"
+TIMING = {"timeline.build_months": 6, "timeline.ramp_months": 9}
+COLUMNS = ("npv", "peak_funding", "cost_per_gpu_hour", "capex_initial", "capex")
+
+
+def memo(*files, overrides=None, langs=("en", "zh")):
+    a = cm.load_assumptions(DEFAULT, *files, overrides=overrides or {})
+    m = cm.build(a)
+    an = analyze(m, draws=0)
+    return m, an, {lang: render_memo(m, lang, analysis=an) for lang in langs}
+
+
+@pytest.fixture(scope="module")
+def staged_loan():
+    return memo(STAGED, LOAN, overrides={**TIMING, "facility.retrofit_premium": 0.35})
+
+
+@pytest.fixture(scope="module")
+def rebuild():
+    return memo(REBUILD, overrides={"facility.retrofit_premium": 0.5}, langs=("en",))
+
+
+def cell(page: str, option: str, metric: str) -> str:
+    row = re.search(rf'<tr data-option="{option}">(.*?)</tr>', page, flags=re.S).group(1)
+    return re.search(rf'data-growth="{metric}">([^<]*)</td>', row).group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_growth_table_shows_the_growth_options(staged_loan, lang):
+    m, _, pages = staged_loan
+    g = growth_options(m).loc["hundreds"]
+    page = section(pages[lang], "growth")
+    for option in ("at_once", "staged_headroom", "staged_rebuild"):
+        for col in COLUMNS:
+            v = float(g.loc[option, col])
+            want = f.price(v, lang) if col == "cost_per_gpu_hour" else f.money(v, lang)
+            assert cell(page, option, col) == want
+
+
+def test_growth_sentences_name_the_best_option_by_measure(staged_loan, rebuild):
+    for m, _, pages in (staged_loan, rebuild):
+        g = growth_options(m).loc["hundreds"]
+        text = text_of(section(pages["en"], "growth"))
+        npv = g["npv"]
+        best = npv.idxmax()
+        name = {
+            "at_once": "building the final size at once",
+            "staged_headroom": "staging with the headroom reserved",
+            "staged_rebuild": "staging and extending the hall later",
+        }
+        assert f"NPV: {name[best]} is best at {plain(f.money(npv[best]))}" in text
+        funding = g["peak_funding"]
+        low = funding.idxmin()
+        assert f"Peak funding need: {name[low]} is best at {plain(f.money(funding[low]))}" in text
+        # reserving pays for itself exactly when its NPV beats the later extension's
+        diff = npv["staged_headroom"] - npv["staged_rebuild"]
+        pays = "At these inputs reserving pays for itself"
+        assert (pays in text) == (diff >= 0)
+        assert plain(f.money(abs(diff))) in text
+        maxim = "The numbers bear out the source's advice"
+        assert (maxim in text) == (best == "staged_headroom")
+        if best != "staged_headroom":
+            assert "the numbers do not bear it out" in text or "but not against" in text
+
+
+def test_break_even_premium_makes_the_two_stagings_equal(rebuild):
+    m, _, pages = rebuild
+    g = growth_options(m).loc["hundreds"]
+    be = float(g.loc["staged_rebuild", "breakeven_premium"])
+    a = cm.load_assumptions(DEFAULT, REBUILD, overrides={"facility.retrofit_premium": be})
+    assert cm.build(a).summary().loc["hundreds", "npv"] == pytest.approx(
+        g.loc["staged_headroom", "npv"], abs=1.0
+    )
+    assert f.pct(be, 1) in text_of(section(pages["en"], "growth"))
+
+
+def test_no_stages_no_growth_section():
+    _, _, pages = memo(langs=("en", "zh"))
+    for page in pages.values():
+        assert 'id="growth"' not in page and 'href="#growth"' not in page
+        assert 'id="financing"' not in page
+
+
+def dscr_of(m: cm.Model, tier: str) -> tuple[float, int, int, int]:
+    """Min DSCR over years with debt service, its year, and how many years."""
+    y = m.annual(tier)
+    y = y[y["debt_service"] > 0]
+    dscr = y["cfads"] / y["debt_service"]
+    return float(dscr.min()), int(dscr.idxmin()), len(dscr), dscr
+
+
+@pytest.mark.parametrize("covenant", [1.2, 3.0])
+def test_financing_states_min_dscr_against_the_covenant(covenant):
+    over = {"tiers.tens.revenue.price_per_gpu_hour": 40.0, "financing.min_dscr_covenant": covenant}
+    m, _, pages = memo(LOAN, overrides=over, langs=("en",))
+    low, year, n, dscr = dscr_of(m, "tens")
+    assert m.summary().loc["tens", "min_dscr"] == pytest.approx(low)
+    page = section(pages["en"], "financing")
+    item = text_of(re.search(r'<li data-tier="tens">(.*?)</li>', page, flags=re.S).group(1))
+    ratio = f"{low:.2f}×"
+    assert f"Its minimum DSCR, {ratio} in year {year}" in item
+    assert f"{covenant:.2f}× covenant" in item
+    breaches = int((dscr < covenant).sum())
+    if low >= covenant:
+        assert f"clears the {covenant:.2f}× covenant by {low - covenant:.2f}×" in item
+        assert "below" not in item
+    else:
+        assert f"breached in {breaches} of the {n} years" in item
+        assert "clears" not in item
+    eq = m.summary().loc["tens"]
+    assert plain(f.money(eq["equity_npv"])) in item and f.pct(eq["equity_irr"]) in item
+    assert plain(f.money(eq["debt_peak"])) in item
+    assert "4.50% a year" in text_of(page) and "over 5 years" in text_of(page)
+
+
+@pytest.mark.parametrize("months", [6, 9])
+def test_construction_months_in_the_decision(months):
+    over = {"timeline.build_months": months, "timeline.ramp_months": 3}
+    m, _, pages = memo(overrides=over, langs=("en", "zh"))
+    first = pd.Period(m.assumptions.start, freq="M") - 1  # month 0
+    start, full = first + months + 1, first + months + 3
+    text = text_of(section(pages["en"], "summary"))
+    assert f"construction takes {months} months and the ramp 3 more" in text
+    assert f"revenue starts in {start:%B %Y} (month {months + 1})" in text
+    assert f"reached in {full:%B %Y}" in text
+    zh = text_of(section(pages["zh"], "summary"))
+    assert (
+        f"建设期 {months} 个月" in zh
+        and f"{start.year} 年 {start.month} 月（第 {months + 1} 月）" in zh
+    )
+    funding = m.summary()["peak_funding"]
+    for t in m.tiers:
+        assert plain(f.money(funding[t])) in text
+
+
+MARKET = {
+    "terminal_value": "market",
+    "depreciation.servers.market_decline": 0.3,
+    "depreciation.network.market_decline": 0.3,
+    "depreciation.storage.market_decline": 0.3,
+    "depreciation.facility.market_decline": 0.05,
+    "finance.loss_carryforward_years": 5,
+}
+
+
+def test_market_value_and_expiring_losses():
+    m, _, pages = memo(overrides={**MARKET, **TIMING}, langs=("en",))
+    text = text_of(section(pages["en"], "summary"))
+    for t in m.tiers:
+        cf = m.cash_flow(t).iloc[-1]
+        nbv = m.depreciation(t).iloc[-1]
+        book = sum(nbv[f"nbv_{c}"] for c in ("servers", "network", "storage", "facility"))
+        assert cf["terminal_tax"] == pytest.approx(0.25 * (cf["terminal_value"] - book))
+        assert (
+            f"{plain(f.money(cf['terminal_value']))} against a book value of {plain(f.money(book))}"
+        ) in text
+        expired = m.annual(t)["loss_expired"].sum()
+        if expired > 0:
+            assert plain(f.money(expired)) in text
+    assert "can be carried forward only 5 years" in text
+
+
+def test_no_market_no_expiry_sentence(staged_loan):
+    _, _, pages = staged_loan
+    text = text_of(section(pages["en"], "summary"))
+    assert "market price" not in text and "carried forward" not in text
+
+
+def test_zh_v2_memo_is_chinese(staged_loan):
+    """The zh memo with stages, a loan and construction passes the Chinese checks:
+    no stray English, full-width punctuation in prose."""
+    _, _, pages = staged_loan
+    page = pages["zh"]
+    appendix = page.index('<h3 id="assumptions"')
+    text = text_of(page[:appendix], keep_marked_english=False)
+    assert set(re.findall(r"[A-Za-z][A-Za-z]{3,}", text)) - ALLOWED_LATIN == set()
+    assert (
+        re.findall(r"[\u4e00-\u9fff）][,.:;] |[,.:;] [\u4e00-\u9fff（]|[\u4e00-\u9fff]\(", text)
+        == []
+    )
+    for ident in ("growth", "financing"):
+        assert f'id="{ident}"' in page
+    assert "分期建设还是一步到位" in page and "偿债覆盖率" in page
