@@ -12,8 +12,8 @@ from __future__ import annotations
 
 MAXIM_HEADROOM = {
     "en": "reserve the physical interfaces (rack power, high-speed network ports, cooling "
-    "pipework) rather than build everything at once, and avoid tearing down and rebuilding "
-    "later",
+    "pipework) rather than build everything at once, and so avoid tearing down and "
+    "rebuilding later",
     "zh": "预留“物理接口”比一步到位更明智：为机柜电力、高速网络端口和散热管路预留冗余，"
     "避免后期推倒重来",
 }
@@ -65,12 +65,12 @@ GROWTH: dict[str, dict[str, str]] = {
         "lower than the later extension's, at any retrofit premium up to {max}.",
         "no_hall": "There is no hall to build (the facility is rented), so reserving the "
         "headroom and extending later cost the same.",
-        "maxim_yes": "The numbers bear out the source's advice: “{maxim}”.",
-        "maxim_half": "The source advises: “{maxim}”. At these inputs the numbers bear it out "
-        "against the later extension but not against building at once, which has the "
-        "higher NPV.",
-        "maxim_no": "The source advises: “{maxim}”. At these inputs the numbers do not bear "
-        "it out: {winner} has the highest NPV.",
+        "maxim_yes": "By NPV, the numbers bear out the source's advice to {maxim}.",
+        "maxim_half": "The source's advice is to {maxim}. By NPV, at these inputs, the numbers "
+        "bear it out against the later extension but not against building at once, which "
+        "has the higher NPV.",
+        "maxim_no": "The source's advice is to {maxim}. By NPV, at these inputs, the numbers "
+        "do not bear it out: {winner} has the highest NPV.",
         "note": "Peak funding need: the most cash the option needs at any month (cumulative "
         "cash flow without the value at the end). Levelized cost: present value of capex and "
         "opex ÷ present value of GPU-hours sold.",
@@ -115,11 +115,11 @@ GROWTH: dict[str, dict[str, str]] = {
         "not_pays_nobe": "在当前假设下，预留接口并不划算：改造溢价即使高达 {max}，其净现值"
         "仍比后期扩建低 {diff}。",
         "no_hall": "机房为租用（托管），无需自建，预留接口与后期扩建的成本相同。",
-        "maxim_yes": "数字印证了资料的建议：“{maxim}”。",
-        "maxim_half": "资料建议：“{maxim}”。在当前假设下，数字只在与后期扩建相比时印证这一"
-        "建议；一步到位的净现值更高。",
-        "maxim_no": "资料建议：“{maxim}”。在当前假设下，数字并不支持这一建议：{winner}的"
-        "净现值最高。",
+        "maxim_yes": "按净现值衡量，数字印证了资料的建议：“{maxim}”。",
+        "maxim_half": "资料建议：“{maxim}”。按净现值衡量，在当前假设下，数字只在与后期扩建"
+        "相比时印证这一建议；一步到位的净现值更高。",
+        "maxim_no": "资料建议：“{maxim}”。按净现值衡量，在当前假设下，数字并不支持这一建议："
+        "{winner}的净现值最高。",
         "note": "峰值资金需求：任一月份所需的最大累计资金（累计现金流，不计期末残值）。"
         "平准化成本：初始投资与运营成本的现值 ÷ 售出卡时的现值。",
     },
