@@ -36,6 +36,7 @@ from costmodel.report.memo.labels import gpu_name, input_key, input_label, metri
 from costmodel.report.memo.profiles import ASPECT_LABELS, ASPECTS, MAXIMS, PROFILES
 from costmodel.report.memo.text import COOLING, METHOD, RISKS, SECTIONS, SUMMARY, TEXT
 from costmodel.report.memo.text_analysis import RENT
+from costmodel.report.memo.text_v2 import METHOD_RULES
 
 
 def say(pattern: str, **fields: Any) -> Markup:
@@ -777,8 +778,19 @@ def method(x: Facts) -> list[dict[str, str]]:
         tax=f.pct(a.finance.tax_rate.value),
         degraded=f.pct(a.risks.degraded_mfu.value, 0),
         factor=f.number(a.risks.checkpoint_frequency_factor.value),
+        **_method_rules(x),
     )
     return [dict(heading=h, text=p.format(**fields)) for h, p in METHOD[x.lang]]
+
+
+def _method_rules(x: Facts) -> dict[str, str]:
+    """The loss carry-forward and terminal-value rules as the inputs set them."""
+    a = x.model.assumptions
+    R = METHOD_RULES[x.lang]
+    years = a.finance.loss_carryforward_years
+    years = getattr(years, "value", years)
+    loss = R["loss_unlimited"] if years is None else R["loss_years"].format(years=int(years))
+    return dict(loss_rule=loss, terminal=R[f"terminal_{a.terminal_value}"])
 
 
 def maxims(lang: str) -> list[str]:

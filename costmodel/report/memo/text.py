@@ -529,9 +529,12 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         ),
         (
             "Time",
-            "All capex is spent at month 0, the investment date; operating months 1 to "
-            "{months} follow, each of {hours} hours, with cash flows at month end. Annual "
-            "rates are compounded to monthly rates; the discount rate is {rate}.",
+            "A built hall is paid at month 0, the investment date; each deployment's "
+            "hardware is paid in its capex month (the first when construction ends, each "
+            "stage in its own month) and earns from the month after, its utilization ramping "
+            "up over the ramp months. Months 1 to {months} follow, each of {hours} hours, "
+            "with cash flows at month end. Annual rates are compounded to monthly rates; the "
+            "discount rate is {rate}.",
         ),
         (
             "Capex",
@@ -553,9 +556,9 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "Each asset class is depreciated over its life by its method, spread evenly over "
             "the months of each year. Revenue = GPU-hours sold (GPUs × utilization × hours) "
             "x price, the price falling each year. Tax at {tax} is annual on EBIT (revenue − "
-            "opex − depreciation), with losses carried forward without limit. Free cash flow "
-            "= revenue − opex − tax, minus capex at month 0, plus the net book value at the "
-            "last month when terminal value is 'book'.",
+            "opex − depreciation), with losses carried forward {loss_rule}. Free cash flow "
+            "= revenue − opex − tax − capex in the month it is paid, plus at the last month "
+            "the value at the end: {terminal}.",
         ),
         (
             "Metrics",
@@ -598,8 +601,10 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         ),
         (
             "时间",
-            "全部初始投资发生在第 0 月（投资日）；随后为第 1 至第 {months} 个运营月，每月 "
-            "{hours} 小时，现金流在月末发生。年利率按复利折算为月利率；折现率为 {rate}。",
+            "自建机房的投资发生在第 0 月（投资日）；每期硬件在其投资月支付（首期在建设期结束时，"
+            "后续各期在各自月份），从下一个月起产生收入，利用率在爬坡期内逐步达到假设值。随后为"
+            "第 1 至第 {months} 个月，每月 {hours} 小时，现金流在月末发生。年利率按复利折算为"
+            "月利率；折现率为 {rate}。",
         ),
         (
             "初始投资",
@@ -618,8 +623,8 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "折旧、税与现金流",
             "各类资产按各自方法和年限折旧，每年的折旧额平均摊到 12 个月。收入 = 售出卡时"
             "（卡数 × 利用率 × 小时数）× 价格，价格逐年下降。所得税按年对息税前利润（收入 − "
-            "运营成本 − 折旧）以 {tax} 计征，亏损可无限期结转。自由现金流 = 收入 − 运营成本 − "
-            "税，第 0 月减去初始投资；期末残值取账面价值时，最后一个月加回资产账面净值。",
+            "运营成本 − 折旧）以 {tax} 计征，亏损{loss_rule}。自由现金流 = 收入 − 运营成本 − "
+            "税 − 当月支付的投资，最后一个月加上期末价值：{terminal}。",
         ),
         (
             "指标",
