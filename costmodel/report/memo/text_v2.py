@@ -219,7 +219,7 @@ TIMING: dict[str, dict[str, str]] = {
         "即达到假设利用率。",
         "ramp_only": "{who}：不设建设期；{start}开始有收入，用 {ramp} 个月爬坡，{full}达到"
         "假设利用率。",
-        "none": "{who}：不设建设期与爬坡期；首月即{start}开始有收入，并达到假设利用率。",
+        "none": "{who}：不设建设期与爬坡期；自首月（{start}）起即有收入，并达到假设利用率。",
         "funding": "各方案在实现自我造血之前需要筹集的资金峰值：{items}。",
         "item": "{label}{amount}",
         "market": "测算期末硬件按市场价值计：{items}。",
