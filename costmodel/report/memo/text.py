@@ -541,7 +541,8 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "Servers = number of servers × server price; storage = capacity × price per TB; "
             "the network is the given share of total hardware capex, so network = share / "
             "(1 − share) × (servers + storage). IT load = servers × server power × (1 + "
-            "auxiliary power); racks = IT load / rack power, rounded up. Facility = IT load × "
+            "auxiliary power); a rack holds as many whole servers as its power allows, and racks = "
+            "servers / servers per rack, rounded up. Facility = IT load × "
             "build cost per kW of the cooling type (zero when renting colocation).",
         ),
         (
@@ -610,7 +611,8 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "初始投资",
             "服务器 = 服务器台数 × 单价；存储 = 容量 × 每 TB 单价；网络按其占硬件总投资的比例"
             "计算，即网络 = 比例 / (1 − 比例) × (服务器 + 存储)。IT 负载 = 服务器台数 × 单机"
-            "功率 × (1 + 辅助功率比例)；机柜数 = IT 负载 / 单柜功率，向上取整。机房投资 = IT "
+            "功率 × (1 + 辅助功率比例)；每个机柜按单柜功率放入整台服务器，机柜数 = 服务器台数 / "
+            "每柜台数，向上取整。机房投资 = IT "
             "负载 × 对应散热方式的每 kW 建设成本（租用托管时为零）。",
         ),
         (
