@@ -578,19 +578,101 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     by month at once. Both give the same numbers up to rounding.
     """
     q = _defaults(_inputs(p))
-    # which way to go depends on which inputs are given per variant (arrays), not
-    # on their values: a variant's numbers must not depend on the other variants
-    # of its chunk (Monte Carlo results do not depend on the chunk size)
+    # which way to go depends on which inputs are given per variant (arrays) and,
+    # when timing is, on the distinct timings: each variant is computed by year
+    # with the variants of its own timing (a group of two at least), so that its
+    # numbers do not depend on the other variants of its chunk (Monte Carlo
+    # results do not depend on the chunk size)
     varied = {k for k, v in p.items() if np.ndim(v) > 0}
     timing_inputs = {"build_months", "ramp_months"}
     timing_inputs |= {f"stage{i}_month" for i in range(1, config.stages + 1)}
+    one_loan = not varied & {"interest_rate", "term_years"}
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
-        timing = None if varied & timing_inputs else _shared_timing(q, deps)
-        if timing is None:
+        if not varied & timing_inputs:
+            timing = _shared_timing(q, deps)
+            if timing is not None:
+                return _run_by_year(q, config, deps, timing, one_loan)
+        groups = _timing_groups(q, deps)
+        size = q["gpus"].shape[0]
+        if len(groups) > max(MAX_TIMING_GROUPS, size / 20):
             return _run_monthly(q, config, deps)
-        one_loan = not varied & {"interest_rate", "term_years"}
-        return _run_by_year(q, config, deps, timing, one_loan)
+        return _run_grouped(q, config, deps, groups, one_loan)
+
+
+#: timing groups run by year (more, when there are at least 20 variants per group
+#: on average); beyond that a chunk is computed month by month
+MAX_TIMING_GROUPS = 256
+
+
+def _timing_groups(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+) -> list[tuple[np.ndarray, tuple[list[int], float]]]:
+    """The variants (indices, ascending) of each distinct timing (deployment
+    months, ramp months), in order of timing."""
+    size = q["gpus"].shape[0]
+    cols = [np.broadcast_to(d["month"], (size,)) for d in deps]
+    cols.append(np.broadcast_to(q["ramp_months"], (size,)))
+    keys = np.stack(cols, axis=1)
+    order = np.lexsort(keys.T[::-1])  # stable: indices ascend within a timing
+    ordered = keys[order]
+    new = np.ones(size, dtype=bool)
+    new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
+    starts = np.flatnonzero(new)
+    out = []
+    for a, b in zip(starts, np.r_[starts[1:], size], strict=True):
+        key = ordered[a]
+        out.append((order[a:b], ([int(t) for t in key[:-1]], float(key[-1]))))
+    return out
+
+
+def _run_grouped(
+    q: dict[str, FloatArray],
+    config: TierConfig,
+    deps: list[dict[str, FloatArray]],
+    groups: list[tuple[np.ndarray, tuple[list[int], float]]],
+    one_loan: bool,
+) -> TierResult:
+    """:func:`run_tier` for variants whose timing differs: :func:`_run_by_year`
+    for the variants of each timing (a lone variant twice, so that it is summed as
+    in a group: see the module docstring), the summary scattered back in order;
+    the monthly schedules are built by :func:`_run_monthly` on first access."""
+    size = q["gpus"].shape[0]
+    parts = []
+    for idx, timing in groups:
+        if idx.size == size > 1:  # one timing: every variant in order
+            qg, deps_g = q, deps
+        else:
+            take = idx if idx.size > 1 else np.repeat(idx, 2)
+            qg = {k: v[take] for k, v in q.items()}
+            deps_g = [{k: np.broadcast_to(v, (size,))[take] for k, v in d.items()} for d in deps]
+        parts.append((idx, _run_by_year(qg, config, deps_g, timing, one_loan)))
+
+    def scatter(get: Callable[[TierResult], FloatArray]) -> FloatArray:
+        values = [(idx, np.asarray(get(r))) for idx, r in parts]
+        out = np.empty(size, dtype=values[0][1].dtype)
+        for idx, v in values:
+            out[idx] = np.broadcast_to(v, (max(idx.size, 2),))[: idx.size]
+        return out
+
+    def lazy(name: str) -> Callable[[], FloatArray]:
+        return lambda: scatter(lambda r: r.metrics[name])
+
+    metrics = _Metrics({name: lazy(name) for name in parts[0][1].metrics})
+    full_run = cache(lambda: _run_monthly(q, config, deps))
+    return TierResult(
+        months=config.months,
+        capex={c: scatter(lambda r, c=c: r.capex[c]) for c in parts[0][1].capex},
+        capex_months=_Lazy(lambda: full_run().capex_months),
+        opex=_Lazy(lambda: full_run().opex),
+        depreciation=_Lazy(lambda: full_run().depreciation),
+        nbv={c: scatter(lambda r, c=c: r.nbv[c]) for c in parts[0][1].nbv},
+        flows=_Lazy(lambda: full_run().flows),
+        annual=_Lazy(lambda: full_run().annual),
+        metrics=metrics,
+        debt=_Lazy(lambda: full_run().debt),
+        deployments=deps,
+    )
 
 
 def _shared_timing(
@@ -1073,15 +1155,10 @@ def _run_by_year(
             def net() -> FloatArray:
                 return _combine(net_u, amounts)
         else:  # rates or terms differ between variants
-            loans = _loans(q, draws, t[0], months)
-            interest_y = _blocks_t(loans["interest"]).sum(axis=1)
-            service_y = _blocks_t(loans["service"]).sum(axis=1)
-            debt_peak = loans["peak"]
-            net_m = loans["net"]
-            pv_net = pv_months(net_m, e_disc)
-
-            def net() -> FloatArray:
-                return net_m
+            loans = _loans(q, draws, t[0], months, e_disc)
+            interest_y, service_y = loans["interest_y"], loans["service_y"]
+            debt_peak, pv_net = loans["peak"], loans["pv_net"]
+            net = loans["net"]
 
         levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years)
         tax_saved = tax["tax"] - levered["tax"]
@@ -1156,57 +1233,105 @@ def _blocks_t(x: FloatArray) -> FloatArray:
 
 
 def _loans(
-    q: Mapping[str, FloatArray], draws: dict[int, FloatArray], build: int, months: int
-) -> dict[str, FloatArray]:
+    q: Mapping[str, FloatArray],
+    draws: dict[int, FloatArray],
+    build: int,
+    months: int,
+    e_disc: FloatArray,
+) -> dict[str, FloatArray | Callable[[], FloatArray]]:
     """:func:`debt_schedule` for draws at months shared by every variant, rates and
-    terms per variant, months first: ``interest``, ``service`` (interest +
-    principal, the level payment) and ``net`` (draw - service - balloon) as
-    (M+1, S), ``peak`` (S,) the highest balance (closing plus balloon), at B or a
-    draw month after it (balances only grow before B and only fall between later
-    draws). Powers of ``1 + r`` come from one table of repeated products."""
+    terms per variant: ``interest_y`` and ``service_y`` (interest + principal, the
+    level payments) per model year (Y, S), ``pv_net`` (S,) the present value at
+    ``e_disc`` (M+1, 1 or S) of the net debt flows (draw - service - balloon),
+    ``net()`` those flows month by month (M+1, S), ``peak`` (S,) the highest
+    balance (closing plus balloon), at B or a draw month after it (balances only
+    grow before B and only fall between later draws).
+
+    A loan ``b`` repaid from month p owes ``left(k) = (F - g^k) / (F - 1)`` of it
+    after k payments (``g = 1 + r``, ``F = g^n``; ``1 - k / n`` at r = 0): the
+    interest of its payments k0 .. k1 - 1 is ``r b (c F - sum_k g^k) / (F - 1)``
+    (c = k1 - k0 payments), with the sums of powers of g from one table of
+    running sums, and discounted sums of level payments come from running sums of
+    the discount factors: no line is built month by month."""
     size = next(iter(draws.values())).shape[0]
+    rows = np.arange(size)
     r = np.broadcast_to(fin.monthly_rate(q["interest_rate"]), (size,))
     n = np.broadcast_to(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR, (size,))
+    n_pay = np.ceil(n).astype(np.intp)  # payments k = 0 .. n_pay - 1 (k < n)
     top = int(max(months, np.max(n))) + 1
     powers = np.empty((top + 1, size))  # (1 + r)^k, k = 0..top
     powers[0] = 1.0
     growth = 1.0 + r
     for k in range(1, top + 1):
         powers[k] = powers[k - 1] * growth
-    rows = np.arange(size)
+    power_sums = np.zeros((top + 2, size))  # sum_{j < k} (1 + r)^j, k = 0..top+1
+    np.cumsum(powers, axis=0, out=power_sums[1:])
     full = powers[n.astype(np.intp), rows]
     flat = r == 0
+    any_flat = bool(np.any(flat))
     denominator = np.where(flat, 1.0, full - 1.0)
+    disc_sums = np.zeros((months + 2, e_disc.shape[1]))  # sum_{j < m} e_disc(j)
+    np.cumsum(e_disc, axis=0, out=disc_sums[1:])
+    disc_rows = rows if e_disc.shape[1] > 1 else np.zeros(size, dtype=np.intp)
 
-    def left(k: FloatArray) -> FloatArray:  # share of the loan still owed after k payments
-        kk = np.clip(k, 0, top).astype(np.intp)
-        owed = np.where(flat, 1.0 - k / n, (full - powers[kk, rows]) / denominator)
+    def left(k: int) -> FloatArray:
+        """(S,): share of the loan still owed after k payments (k <= top)."""
+        owed = (full - powers[k]) / denominator
+        if any_flat:
+            owed = np.where(flat, 1.0 - k / n, owed)
         return np.where(k < n, owed, 0.0)
 
-    interest = np.zeros((months + 1, size))
-    service = np.zeros((months + 1, size))
-    net = np.zeros((months + 1, size))
+    years = months // MONTHS_PER_YEAR
+    interest_y = np.zeros((years, size))
+    service_y = np.zeros((years, size))
+    pv_net = np.zeros(size)
     peaks = [build] + [t for t in draws if t > build]
     peak = np.zeros((len(peaks), size))
+    loans = []
     for t, d in draws.items():
         p = max(t, build) + 1  # first payment
         b = d * powers[p - 1 - t]
         payment = np.where(flat, b / n, b * r * full / denominator)
-        net[t] += d
+        pv_net += d * e_disc[t]
         if p <= months:
-            k = np.arange(months + 1 - p, dtype=float)[:, None]  # payments before month m
-            paying = k < n
-            interest[p:] += np.where(paying, r * (b * left(k)), 0.0)
-            service[p:] += np.where(paying, payment, 0.0)
-            net[p:] -= np.where(paying, payment, 0.0)
-        owed_at_end = d * powers[months - t] if months < p else b * left(months - p + 1.0)
-        net[months] -= owed_at_end  # balloon
+            last = np.minimum(p + n_pay, months + 1)  # paying months p .. last - 1
+            paid = disc_sums[last, disc_rows] - disc_sums[p, disc_rows]
+            pv_net -= payment * paid
+            rate = r * b / denominator
+            for y in range((p - 1) // MONTHS_PER_YEAR, years):
+                k0 = max(MONTHS_PER_YEAR * y + 1, p) - p
+                k1 = np.minimum(MONTHS_PER_YEAR * (y + 1) + 1 - p, n_pay)  # (S,)
+                c = np.maximum(k1 - k0, 0)
+                k1 = np.maximum(k1, k0)
+                sums = power_sums[k1, rows] - power_sums[k0]
+                service_y[y] += payment * c
+                interest_y[y] += rate * (c * full - sums)
+        owed_at_end = d * powers[months - t] if months < p else b * left(months - p + 1)
+        pv_net -= owed_at_end * e_disc[months]  # balloon
+        loans.append((t, p, d, payment, owed_at_end))
         for i, c in enumerate(peaks):
             if c >= p:
-                peak[i] += b * left(c - p + 1.0)
+                peak[i] += b * left(c - p + 1)
             elif c >= t:
                 peak[i] += d * powers[c - t]
-    return {"interest": interest, "service": service, "net": net, "peak": peak.max(axis=0)}
+
+    def net() -> FloatArray:
+        out = np.zeros((months + 1, size))
+        for t, p, d, payment, owed_at_end in loans:
+            out[t] += d
+            if p <= months:
+                paying = np.arange(months + 1 - p, dtype=float)[:, None] < n
+                out[p:] -= np.where(paying, payment, 0.0)
+            out[months] -= owed_at_end
+        return out
+
+    return {
+        "interest_y": interest_y,
+        "service_y": service_y,
+        "pv_net": pv_net,
+        "net": net,
+        "peak": peak.max(axis=0),
+    }
 
 
 def _per_run(shapes: _Shapes, c: FloatArray) -> FloatArray:
