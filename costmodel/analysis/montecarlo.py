@@ -10,6 +10,8 @@ Every ranged input (see :func:`costmodel.analysis.sensitivity.ranged_inputs`: ``
   ``>= 0``, PUE to ``>= 1``; ``low``/``high`` do not clip).
 
 A zero-width range (``low == high``) or ``sd = 0`` gives the value itself.
+Timing inputs (``build_months``, ``ramp_months``, a stage's ``month``) are drawn
+in whole months: each draw is rounded (``numpy.round``, half to even).
 All draws are made up front from ``numpy.random.default_rng(seed)``, input by input
 in model order, so the numbers depend only on the assumptions, ``n`` and ``seed``
 (not on the chunk size). The draws then go through
@@ -38,6 +40,7 @@ from costmodel.analysis.sensitivity import RangedInput, ranged_inputs
 from costmodel.core.model import assumptions_of
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.variants import run_variants
+from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
 
 if TYPE_CHECKING:
@@ -68,18 +71,35 @@ def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray
     rng = np.random.default_rng(seed)
     out: dict[str, np.ndarray] = {}
     for x in inputs:
+        drawn = True
         if x.dist == "normal":
             sd = x.sd or 0.0
-            draw = rng.normal(x.value, sd, n) if sd > 0 else np.full(n, x.value)
+            drawn = sd > 0
+            draw = rng.normal(x.value, sd, n) if drawn else np.full(n, x.value)
             draw = np.clip(draw, x.lower, x.upper)
         elif x.low == x.high:
+            drawn = False
             draw = np.full(n, x.value)
         elif x.dist == "uniform":
             draw = rng.uniform(x.low, x.high, n)
         else:
             draw = rng.triangular(x.low, x.value, x.high, n)
+        if drawn and x.whole_months:
+            draw = np.round(draw)
         out[x.path] = draw
     return out
+
+
+def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tuple[str, ...]:
+    """The drawn paths of the tier's timing inputs (construction and ramp months,
+    stage months)."""
+    timing = [
+        path
+        for key, path in resolve_tier(a, tier).paths().items()
+        if key in ("build_months", "ramp_months")
+        or (key.startswith("stage") and key.endswith("_month"))
+    ]
+    return tuple(p for p in dict.fromkeys(timing) if p in draws)
 
 
 def _summarize(draws: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -124,28 +144,42 @@ def monte_carlo(
     draws_in = sample(inputs, n, seed)
     out = {t: {m: np.empty(n) for m in METRICS} for t in tiers}
     bounds = [(s, min(s + chunk_size, n)) for s in range(0, n, max(1, chunk_size))]
+    # tiers whose timing is drawn run their draws in order of timing (stably), so
+    # that a chunk holds few distinct timings, which the engine computes by year
+    # (results are put back in draw order; a draw's numbers do not depend on
+    # the other draws of its chunk); the others run together in draw order
+    by_timing: dict[tuple[str, ...], list[str]] = {}
+    for t in tiers:
+        by_timing.setdefault(_timing_paths(assumptions, t, draws_in), []).append(t)
+    readers = {x.path: set(x.tiers) for x in inputs}
+    jobs = []
+    for paths, group in by_timing.items():
+        order = np.lexsort([draws_in[p] for p in reversed(paths)]) if paths else None
+        read = [p for p in draws_in if readers[p] & set(group)]
+        jobs += [(group, order, read, lo, hi) for lo, hi in bounds]
 
-    def run(lo_hi: tuple[int, int]) -> int:
-        lo, hi = lo_hi
-        res = run_variants(assumptions, {p: v[lo:hi] for p, v in draws_in.items()}, tiers=tiers)
-        for t in tiers:
+    def run(job: tuple[list[str], np.ndarray | None, list[str], int, int]) -> int:
+        group, order, read, lo, hi = job
+        rows = slice(lo, hi) if order is None else order[lo:hi]
+        res = run_variants(assumptions, {p: draws_in[p][rows] for p in read}, tiers=group)
+        for t in group:
             for m in METRICS:
-                out[t][m][lo:hi] = res[t].metrics[m]
-        return hi - lo
+                out[t][m][rows] = res[t].metrics[m]
+        return (hi - lo) * len(group)
 
     workers = workers or min(2, os.cpu_count() or 1)
-    done = 0
-    if workers > 1 and len(bounds) > 1:
+    done = 0  # tier-draws
+    if workers > 1 and len(jobs) > 1:
         with blas_single_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
-            for k in pool.map(run, bounds):
+            for k in pool.map(run, jobs):
                 done += k
                 if progress:
-                    progress(done, n)
+                    progress(done // len(tiers), n)
     else:
-        for b in bounds:
-            done += run(b)
+        for job in jobs:
+            done += run(job)
             if progress:
-                progress(done, n)
+                progress(done // len(tiers), n)
     draws = {t: pd.DataFrame(out[t], copy=False) for t in tiers}
     return MonteCarloResult(
         n=n,

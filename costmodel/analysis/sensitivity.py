@@ -8,6 +8,10 @@ vectorised evaluation; nothing loops over builds. Break-even is in
   assumptions (``workloads`` excluded) with both ``low`` and ``high``, named by its
   dotted path. An input that no engine input of any tier reads (a catalogue server
   no tier uses, say) is *skipped* and listed as such.
+- **Whole months**: timing inputs (``build_months``, ``ramp_months``, a stage's
+  ``month``) are drawn (Monte Carlo) and varied (tornado) in whole months: draws
+  and ends are rounded (``numpy.round``), so that the variants share few timings
+  and the engine computes them by year (:func:`costmodel.core.engine.run_tier`).
 - **Tornado**: for input i with range ``[low_i, high_i]`` and tier t,
   ``at_low = metric_t(x_i = low_i)``, ``at_high = metric_t(x_i = high_i)``, all other
   inputs at their value; ``swing = |at_high - at_low|``. The 2n variants (plus the
@@ -52,6 +56,22 @@ class RangedInput:
     lower: float = -math.inf
     upper: float = math.inf
     tiers: tuple[str, ...] = field(default=())  # tiers whose engine inputs read it
+
+    @property
+    def whole_months(self) -> bool:
+        """A timing input (construction or ramp months, a stage's month): drawn
+        and varied in whole months (see :func:`whole_months`)."""
+        return whole_months(self.path)
+
+
+def whole_months(path: str) -> bool:
+    """Whether the input at ``path`` is a timing input (``build_months``,
+    ``ramp_months``, ``stages.<i>.month``), whose Monte Carlo draws and tornado
+    ends are rounded to whole months (``numpy.round``, half to even)."""
+    parts = path.split(".")
+    if parts[-1] in ("build_months", "ramp_months"):
+        return True
+    return len(parts) >= 3 and parts[-1] == "month" and parts[-3] == "stages"
 
 
 def _field_bounds(info: Any) -> tuple[float, float]:
@@ -157,6 +177,12 @@ def _check_metric(metric: str) -> None:
 # ----------------------------------------------------------------------------- tornado
 
 
+def _ends(x: RangedInput) -> tuple[float, float]:
+    """``(low, high)`` of a tornado bar: timing inputs in whole months."""
+    lo, hi = float(x.low), float(x.high)  # type: ignore[arg-type]
+    return (float(np.round(lo)), float(np.round(hi))) if x.whole_months else (lo, hi)
+
+
 def tornado(
     x: Model | Assumptions, metric: str = "npv", tiers: list[str] | None = None
 ) -> pd.DataFrame:
@@ -176,7 +202,7 @@ def tornado(
     variants: dict[str, np.ndarray] = {}
     for i, x in enumerate(inputs):
         arr = np.full(2 * n + 1, x.value)
-        arr[2 * i], arr[2 * i + 1] = x.low, x.high
+        arr[2 * i], arr[2 * i + 1] = _ends(x)
         variants[x.path] = arr
     results = run_variants(a, variants, tiers=tiers)
     rows = []
@@ -190,8 +216,8 @@ def tornado(
                     "tier": t,
                     "unit": x.unit or "",
                     "value": x.value,
-                    "low": x.low,
-                    "high": x.high,
+                    "low": float(variants[x.path][2 * i]),
+                    "high": float(variants[x.path][2 * i + 1]),
                     "base": base,
                     "at_low": lo_v,
                     "at_high": hi_v,
