@@ -1,8 +1,11 @@
 """Monte Carlo speed and memory (issue 11's benchmark line and issue 15's engine targets).
 
-For two models, the bundled default and the default with a stage on the hundreds
-tier, construction and ramp months and a bank loan (the overlay below), prints
-in one run:
+For three models, the bundled default, the default with a stage on the hundreds
+tier, construction and ramp months and a bank loan (``staged-financed``, the
+overlay below), and the default with the spec-v2 inputs of
+``85-time-and-money.yaml`` (timing ranged: construction 4-12 months, 9-18 for the
+thousands tier, ramp 3-12), a stage on the hundreds tier and 60% debt
+(``timing-ranged``), prints in one run:
 
 - ``costmodel.monte_carlo`` with 100,000 draws (every ranged input varied): wall
   seconds (best of 3) and the CPU seconds of that run (both threads);
@@ -18,7 +21,7 @@ Targets on this 2-core machine: 100,000 draws under 2 s and at least 100x the
 loop (issue 11); 1e6 draws under 4 s and 800 MB (issue 15). The machine is
 shared: compare ratios measured in the same run, and CPU seconds.
 
-Run: python benchmarks/bench_montecarlo.py [--draws N] [--skip-million]
+Run: python benchmarks/bench_montecarlo.py [--draws N] [--models NAME ...] [--skip-million]
 """
 
 from __future__ import annotations
@@ -53,12 +56,67 @@ tiers:
 """
 
 
+#: the spec-v2 inputs of the bundled default (assumptions/default/85-time-and-money.yaml,
+#: copied from its draft): timing, financing and residual-value inputs, ranged
+TIME_AND_MONEY = """\
+schema_version: 2
+terminal_value: market
+timeline:
+  build_months: {value: 6, low: 4, high: 12, unit: months}
+  ramp_months: {value: 6, low: 3, high: 12, unit: months}
+finance:
+  loss_carryforward_years: 5
+financing:
+  debt_share: {value: 0.0, unit: fraction}
+  interest_rate: {value: 0.045, low: 0.035, high: 0.09, unit: 1/yr}
+  term_years: 5
+  cost_of_equity: {value: 0.12, low: 0.10, high: 0.18, unit: 1/yr}
+  min_dscr_covenant: {value: 1.2, unit: x}
+facility:
+  retrofit_premium: {value: 0.30, low: 0.15, high: 0.60, unit: fraction}
+servers:
+  h200:
+    price_decline: {value: 0.15, low: 0.05, high: 0.30, unit: fraction per year}
+depreciation:
+  servers: {market_decline: {value: 0.30, low: 0.20, high: 0.45, unit: fraction per year}}
+  network: {market_decline: {value: 0.25, unit: fraction per year}}
+  storage: {market_decline: {value: 0.30, unit: fraction per year}}
+  facility: {market_decline: {value: 0.05, unit: fraction per year}}
+reliability:
+  repair_hours: {value: 24, low: 4, high: 72, unit: hours}
+tiers:
+  tens:
+    timeline: {build_months: {value: 2, unit: months}}
+  thousands:
+    timeline: {build_months: {value: 12, low: 9, high: 18, unit: months}}
+"""
+
+#: a stage on the hundreds tier and 60% debt on top of the default with timing ranged
+STAGED_DEBT = """\
+schema_version: 2
+financing: {debt_share: 0.6}
+tiers:
+  hundreds:
+    stages: [{month: 18, gpus: 64, capacity_tb: 400}]
+"""
+
+MODELS = ("default", "staged-financed", "timing-ranged")
+
+
 def load(name: str, folder: Path) -> cm.Assumptions:
     if name == "default":
         return cm.load_assumptions()
-    overlay = folder / "staged-financed.yaml"
-    overlay.write_text(STAGED_FINANCED)
-    return cm.load_assumptions(default_assumptions_dir(), overlay)
+    if name == "staged-financed":
+        overlay = folder / "staged-financed.yaml"
+        overlay.write_text(STAGED_FINANCED)
+        return cm.load_assumptions(default_assumptions_dir(), overlay)
+    files = [default_assumptions_dir()]
+    if not (default_assumptions_dir() / "85-time-and-money.yaml").exists():
+        files.append(folder / "85-time-and-money.yaml")
+        files[-1].write_text(TIME_AND_MONEY)
+    files.append(folder / "staged-debt.yaml")
+    files[-1].write_text(STAGED_DEBT)
+    return cm.load_assumptions(*files)
 
 
 def timed(fn) -> tuple[float, float]:
@@ -107,6 +165,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=N)
     parser.add_argument("--skip-million", action="store_true")
+    parser.add_argument("--models", nargs="+", choices=MODELS, default=list(MODELS))
     parser.add_argument("--million", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,7 +173,7 @@ def main() -> None:
         if args.million:
             million(folder)
             return
-        for name in ("default", "staged-financed"):
+        for name in args.models:
             bench(name, load(name, folder), args.draws)
         a = load("default", folder)
         t0 = time.perf_counter()
