@@ -3,8 +3,11 @@
 A staged, financed, ramped case with expiring losses and a market terminal
 value; the variants differ in construction months, ramp, a stage's month,
 interest rate, loan term and share, market decline and discount rate, so that
-both engine paths run: the monthly one (timing differs between variants) and the
-one by year (timing shared, rates differ), against single runs (always by year).
+every engine path runs: by year per distinct timing (timing differs between
+variants), month by month (more distinct timings than the engine groups) and by
+year at once (timing shared, rates differ), against single runs (always by
+year). Monte Carlo with ranged timing draws whole months, goes by year and
+equals single builds.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import pytest
 import yaml
 
 import costmodel as cm
+from costmodel.core import engine
 from costmodel.core.engine import _defaults, _inputs, _run_monthly, deployments
 from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
@@ -65,7 +69,21 @@ def _close(vectorised, singles, what: str) -> None:
     np.testing.assert_allclose(v[ok], s[ok], rtol=1e-12, atol=1e-12 * scale, err_msg=what)
 
 
-@pytest.mark.parametrize("varied", [TIMING | RATES, RATES], ids=["timing-and-rates", "rates"])
+CASES = {
+    "timing-and-rates": (TIMING | RATES, engine.MAX_TIMING_GROUPS),  # by year per timing
+    "timing-monthly": (TIMING | RATES, 0),  # too many timings: month by month
+    "rates": (RATES, engine.MAX_TIMING_GROUPS),  # one timing: by year at once
+}
+
+
+@pytest.fixture(params=list(CASES))
+def varied(request, monkeypatch):
+    """Varied inputs, with the engine's limit on timing groups of the case."""
+    values, groups = CASES[request.param]
+    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", groups)
+    return values
+
+
 def test_variants_equal_single_runs(staged, varied):
     vec = run_variants(staged, varied)["small"]
     singles = [
@@ -98,7 +116,6 @@ def test_summary_by_year_equals_the_monthly_engine(staged):
                    monthly.metrics[name], name)  # fmt: skip
 
 
-@pytest.mark.parametrize("varied", [TIMING | RATES, RATES], ids=["timing-and-rates", "rates"])
 def test_a_variant_does_not_depend_on_its_position(staged, varied):
     """Monte Carlo results do not depend on the chunk size: a variant computed in a
     chunk or in part of it gives the same numbers to the last digit."""
@@ -107,3 +124,78 @@ def test_a_variant_does_not_depend_on_its_position(staged, varied):
         part = run_variants(staged, {p: v[lo:hi] for p, v in varied.items()})["small"].metrics
         for name in whole:
             np.testing.assert_array_equal(whole[name][lo:hi], part[name], err_msg=name)
+
+
+def test_the_path_follows_the_number_of_timings(staged, monkeypatch):
+    """Variants of a few timings go by year (per timing); of more timings than
+    the engine groups, month by month."""
+    calls = []
+    monthly = engine._run_monthly
+    monkeypatch.setattr(engine, "_run_monthly", lambda *a: calls.append(1) or monthly(*a))
+    run_variants(staged, TIMING | RATES)["small"].metrics["npv"]
+    assert calls == []
+    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", 1)
+    run_variants(staged, TIMING | RATES)["small"].metrics["npv"]
+    assert calls == [1]
+
+
+RANGED_TIMING = {
+    "schema_version": 2,
+    "horizon_years": 3,
+    "terminal_value": "market",
+    "timeline": {
+        "build_months": {"value": 3, "low": 0.6, "high": 7.4},
+        "ramp_months": {"value": 4, "low": 1, "high": 9, "dist": "uniform"},
+    },
+    "finance": {
+        "loss_carryforward_years": 1,
+        "discount_rate": {"value": 0.08, "low": 0.05, "high": 0.12},
+    },
+    "financing": {
+        "debt_share": 0.6,
+        "interest_rate": {"value": 0.06, "low": 0.0, "high": 0.11},
+        "term_years": 2,
+        "cost_of_equity": {"value": 0.12, "low": 0.1, "high": 0.2},
+    },
+    "depreciation": {
+        c: {"market_decline": 0.2} for c in ("servers", "network", "storage", "facility")
+    },
+    "tiers": {"small": {"reserve_headroom": False, "stages": [{"month": 14, "gpus": 8}]}},
+}
+MC_METRICS = ("npv", "irr", "cost_per_gpu_hour")
+
+
+@pytest.fixture(scope="module")
+def ranged_timing(tmp_path_factory):
+    path = tmp_path_factory.mktemp("vec") / "ranged.yaml"
+    path.write_text(yaml.safe_dump(RANGED_TIMING))
+    return cm.load_assumptions(HAND, path)
+
+
+def test_monte_carlo_draws_timing_in_whole_months_and_goes_by_year(ranged_timing, monkeypatch):
+    """Ranged timing is drawn in whole months; the draws go by year (a few
+    timings) and equal single builds; chunks and threads do not matter."""
+    calls = []
+    monthly = engine._run_monthly
+    monkeypatch.setattr(engine, "_run_monthly", lambda *a: calls.append(1) or monthly(*a))
+    mc = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=250)
+    assert calls == []
+    for path in ("timeline.build_months", "timeline.ramp_months"):
+        drawn = mc.samples[path].to_numpy()
+        np.testing.assert_array_equal(drawn, np.round(drawn))
+        assert len(np.unique(drawn)) > 4
+    again = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=97, workers=1)
+    assert mc.draws["small"].equals(again.draws["small"])
+    for i in (0, 1, 17, 311, 599):
+        one = cm.build(
+            cm.with_overrides(ranged_timing, {p: float(v.iloc[i]) for p, v in mc.samples.items()})
+        ).summary()
+        for m in MC_METRICS:
+            _close([mc.draws["small"][m].iloc[i]], [one.loc["small", m]], f"{m} of draw {i}")
+
+
+def test_tornado_varies_timing_in_whole_months(ranged_timing):
+    t = cm.tornado(ranged_timing).set_index("input")
+    assert (t.loc["timeline.build_months", "low"], t.loc["timeline.build_months", "high"]) == (1, 7)
+    one = cm.build(cm.with_overrides(ranged_timing, {"timeline.ramp_months": 9.0})).summary()
+    _close([t.loc["timeline.ramp_months", "at_high"]], [one.loc["small", "npv"]], "npv")
