@@ -16,9 +16,12 @@ assembles the cash flows and metrics.
 Two ways to the same numbers (equal up to rounding, tested to rel 1e-12):
 
 - :func:`_run_monthly` computes every line month by month as (S, M+1) arrays;
-- :func:`_run_by_year`, used whenever every variant shares its timing (the
+- :func:`_run_by_year`, used whenever the variants share their timing (the
   deployment months and the ramp: every single build, and Monte Carlo unless a
-  timing input is ranged), computes the summary from year tables: each
+  timing input is ranged) and, by :func:`_run_grouped`, for the variants of each
+  distinct timing when there are few (at most :data:`MAX_TIMING_GROUPS`, or 20
+  variants per timing on average; Monte Carlo draws timing in whole months and
+  runs the draws in order of timing), computes the summary from year tables: each
   operating line is per-variant coefficients per model year times monthly
   shapes shared by all variants, over runs of months where every shape is
   constant; only the free cash flow (and, for the equity IRR, the equity cash
@@ -29,8 +32,11 @@ Two ways to the same numbers (equal up to rounding, tested to rel 1e-12):
 
 Each variant's result does not depend on its position among the S or on the
 other variants (Monte Carlo results do not depend on the chunk size): the path
-follows which inputs are arrays, not their values, and sums over variants use
-elementwise products and sums over leading axes, not BLAS or einsum. A lone
+follows which inputs are arrays, not their values (except that more than
+:data:`MAX_TIMING_GROUPS` distinct timings in a chunk go month by month; a
+variant alone with its timing is computed as a group of two copies), and sums
+over variants use elementwise products and sums over leading axes, not BLAS or
+einsum. A lone
 variant (S = 1, e.g. a single build) may differ from the same variant among
 others in the last digit (numpy sums a single column pairwise).
 """
@@ -574,8 +580,10 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     case, and always for a single build) the summary is computed from year tables
     (:func:`_run_by_year`) and the monthly schedules (``opex``, ``depreciation``,
     ``flows``, ``debt``, ``capex_months``, ``annual``) are built by
-    :func:`_run_monthly` on first access; otherwise everything is computed month
-    by month at once. Both give the same numbers up to rounding.
+    :func:`_run_monthly` on first access; when timing differs, so is each group of
+    variants of one timing if there are few (:func:`_run_grouped`); otherwise
+    everything is computed month by month at once. All give the same numbers up
+    to rounding.
     """
     q = _defaults(_inputs(p))
     # which way to go depends on which inputs are given per variant (arrays) and,
