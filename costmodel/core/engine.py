@@ -1258,29 +1258,37 @@ def _loans(
     A loan ``b`` repaid from month p owes ``left(k) = (F - g^k) / (F - 1)`` of it
     after k payments (``g = 1 + r``, ``F = g^n``; ``1 - k / n`` at r = 0): the
     interest of its payments k0 .. k1 - 1 is ``r b (c F - sum_k g^k) / (F - 1)``
-    (c = k1 - k0 payments), with the sums of powers of g from one table of
-    running sums, and discounted sums of level payments come from running sums of
-    the discount factors: no line is built month by month."""
+    (c = k1 - k0 payments), with the powers of g from one table of repeated
+    products, and the PV of level payments is the payment times a sum of discount
+    factors: no line is built month by month (when terms differ between variants,
+    the sums come from running sums gathered per variant)."""
     size = next(iter(draws.values())).shape[0]
     rows = np.arange(size)
     r = np.broadcast_to(fin.monthly_rate(q["interest_rate"]), (size,))
     n = np.broadcast_to(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR, (size,))
     n_pay = np.ceil(n).astype(np.intp)  # payments k = 0 .. n_pay - 1 (k < n)
+    one_term = bool(np.all(n_pay == n_pay[0]))
+    n_one = int(n_pay[0])
     top = int(max(months, np.max(n))) + 1
     powers = np.empty((top + 1, size))  # (1 + r)^k, k = 0..top
     powers[0] = 1.0
     growth = 1.0 + r
-    for k in range(1, top + 1):
-        powers[k] = powers[k - 1] * growth
-    power_sums = np.zeros((top + 2, size))  # sum_{j < k} (1 + r)^j, k = 0..top+1
-    np.cumsum(powers, axis=0, out=power_sums[1:])
+    for k in range(1, top + 1):  # repeated products, row after row
+        np.multiply(powers[k - 1], growth, out=powers[k])
     full = powers[n.astype(np.intp), rows]
     flat = r == 0
     any_flat = bool(np.any(flat))
     denominator = np.where(flat, 1.0, full - 1.0)
-    disc_sums = np.zeros((months + 2, e_disc.shape[1]))  # sum_{j < m} e_disc(j)
-    np.cumsum(e_disc, axis=0, out=disc_sums[1:])
-    disc_rows = rows if e_disc.shape[1] > 1 else np.zeros(size, dtype=np.intp)
+    if not one_term:  # terms differ: running sums, gathered per variant
+        power_sums = np.empty((top + 2, size))  # sum_{j < k} (1 + r)^j, k = 0..top+1
+        power_sums[0] = 0.0
+        for k in range(top + 1):
+            np.add(power_sums[k], powers[k], out=power_sums[k + 1])
+        disc_sums = np.empty((months + 2, e_disc.shape[1]))  # sum_{j < m} e_disc(j)
+        disc_sums[0] = 0.0
+        for m in range(months + 1):
+            np.add(disc_sums[m], e_disc[m], out=disc_sums[m + 1])
+        disc_rows = rows if e_disc.shape[1] > 1 else np.zeros(size, dtype=np.intp)
 
     def left(k: int) -> FloatArray:
         """(S,): share of the loan still owed after k payments (k <= top)."""
@@ -1302,16 +1310,24 @@ def _loans(
         payment = np.where(flat, b / n, b * r * full / denominator)
         pv_net += d * e_disc[t]
         if p <= months:
-            last = np.minimum(p + n_pay, months + 1)  # paying months p .. last - 1
-            paid = disc_sums[last, disc_rows] - disc_sums[p, disc_rows]
-            pv_net -= payment * paid
+            if one_term:  # (the usual case: sums of rows, not gathers)
+                last = min(p + n_one, months + 1)  # paying months p .. last - 1
+                pv_net -= payment * _sum_rows(e_disc[p:last])
+            else:
+                last = np.minimum(p + n_pay, months + 1)
+                pv_net -= payment * (disc_sums[last, disc_rows] - disc_sums[p, disc_rows])
             rate = r * b / denominator
             for y in range((p - 1) // MONTHS_PER_YEAR, years):
                 k0 = max(MONTHS_PER_YEAR * y + 1, p) - p
-                k1 = np.minimum(MONTHS_PER_YEAR * (y + 1) + 1 - p, n_pay)  # (S,)
-                c = np.maximum(k1 - k0, 0)
-                k1 = np.maximum(k1, k0)
-                sums = power_sums[k1, rows] - power_sums[k0]
+                if one_term:
+                    k1 = max(min(MONTHS_PER_YEAR * (y + 1) + 1 - p, n_one), k0)
+                    if k1 == k0:
+                        break
+                    c, sums = k1 - k0, powers[k0:k1].sum(axis=0)
+                else:
+                    k1 = np.minimum(MONTHS_PER_YEAR * (y + 1) + 1 - p, n_pay)  # (S,)
+                    c = np.maximum(k1 - k0, 0)
+                    sums = power_sums[np.maximum(k1, k0), rows] - power_sums[k0]
                 service_y[y] += payment * c
                 interest_y[y] += rate * (c * full - sums)
         owed_at_end = d * powers[months - t] if months < p else b * left(months - p + 1)
