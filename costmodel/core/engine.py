@@ -666,7 +666,23 @@ def _run_grouped(
     def lazy(name: str) -> Callable[[], FloatArray]:
         return lambda: scatter(lambda r: r.metrics[name])
 
-    metrics = _Metrics({name: lazy(name) for name in parts[0][1].metrics})
+    def irr(name: str) -> Callable[[], FloatArray]:
+        """One IRR solve for the flows of every group, put back in order."""
+
+        def solve() -> FloatArray:
+            flows = np.empty((config.months + 1, size))  # months first, as the solver
+            for idx, r in parts:
+                get = r.metrics.flows.get(name) or r.metrics.flows["irr"]  # type: ignore[attr-defined]
+                flows[:, idx] = get()[: idx.size].T
+            return _irr(flows.T)
+
+        return solve
+
+    values = {name: lazy(name) for name in parts[0][1].metrics}
+    values["irr"] = irr("irr")
+    borrowed = any("equity_irr" in r.metrics.flows for _, r in parts)  # type: ignore[attr-defined]
+    values["equity_irr"] = irr("equity_irr") if borrowed else lambda: metrics["irr"]
+    metrics = _Metrics(values)
     full_run = cache(lambda: _run_monthly(q, config, deps))
     return TierResult(
         months=config.months,
@@ -730,9 +746,16 @@ class _Lazy(Mapping):
 class _Metrics(Mapping):
     """Summary columns; the IRRs (the costliest) are computed when first read."""
 
-    def __init__(self, values: dict[str, FloatArray | Callable[[], FloatArray]]):
+    def __init__(
+        self,
+        values: dict[str, FloatArray | Callable[[], FloatArray]],
+        flows: dict[str, Callable[[], FloatArray]] | None = None,
+    ):
         self._values = values
         self._lock = Lock()
+        #: the cash flows (S, M+1) of the IRRs: ``irr`` (FCF) and ``equity_irr``
+        #: (ECF; absent when the same as FCF)
+        self.flows = flows or {}
 
     def __getitem__(self, key: str) -> FloatArray:
         v = self._values[key]
@@ -1542,7 +1565,8 @@ def _summary(
         "terminal_tax": terminal_tax,
         "servers_per_rack": per_rack,
     }
-    metrics = _Metrics(values)
+    flows = {"irr": lambda: fcf} | ({} if ecf is None else {"equity_irr": ecf})
+    metrics = _Metrics(values, flows)
     if ecf is None:  # ECF = FCF: the same IRR
         values["equity_irr"] = lambda: metrics["irr"]
     return metrics
