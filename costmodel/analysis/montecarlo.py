@@ -102,6 +102,30 @@ def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tu
     return tuple(p for p in dict.fromkeys(timing) if p in draws)
 
 
+def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
+    """Chunks ``(lo, hi)`` of rows sorted by ``keys`` (n, k): whole runs of equal
+    keys, packed up to ``chunk_size`` rows (a longer run in pieces of
+    ``chunk_size``), so that a timing is split between chunks only when it has
+    more draws than a chunk."""
+    n = keys.shape[0]
+    new = np.ones(n, dtype=bool)
+    new[1:] = np.any(keys[1:] != keys[:-1], axis=1)
+    starts = np.r_[np.flatnonzero(new), n]
+    size = max(1, chunk_size)
+    out: list[tuple[int, int]] = []
+    lo = 0
+    for a, b in zip(starts[:-1], starts[1:], strict=True):
+        if b - lo > size and a > lo:  # close the chunk before this run
+            out.append((lo, int(a)))
+            lo = int(a)
+        while b - lo > size:  # a run longer than what is left of a chunk
+            out.append((lo, lo + size))
+            lo += size
+    if lo < n:
+        out.append((lo, n))
+    return out
+
+
 def _summarize(draws: dict[str, pd.DataFrame]) -> pd.DataFrame:
     rows = {}
     for tier, d in draws.items():
@@ -154,9 +178,13 @@ def monte_carlo(
     readers = {x.path: set(x.tiers) for x in inputs}
     jobs = []
     for paths, group in by_timing.items():
-        order = np.lexsort([draws_in[p] for p in reversed(paths)]) if paths else None
         read = [p for p in draws_in if readers[p] & set(group)]
-        jobs += [(group, order, read, lo, hi) for lo, hi in bounds]
+        if not paths:
+            jobs += [(group, None, read, lo, hi) for lo, hi in bounds]
+            continue
+        order = np.lexsort([draws_in[p] for p in reversed(paths)])
+        keys = np.stack([draws_in[p][order] for p in paths], axis=1)
+        jobs += [(group, order, read, lo, hi) for lo, hi in _packed(keys, chunk_size)]
 
     def run(job: tuple[list[str], np.ndarray | None, list[str], int, int]) -> int:
         group, order, read, lo, hi = job
