@@ -18,8 +18,9 @@ CPU seconds and its peak resident memory (``ru_maxrss``) next to that of the
 same process before the draws.
 
 Targets on this 2-core machine: 100,000 draws under 2 s and at least 100x the
-loop (issue 11); 1e6 draws under 4 s and 800 MB (issue 15). The machine is
-shared: compare ratios measured in the same run, and CPU seconds.
+loop (issue 11, also for ``timing-ranged``: timing drawn in whole months, the
+draws of each timing run by year); 1e6 draws under 4 s and 800 MB (issue 15).
+The machine is shared: compare ratios measured in the same run, and CPU seconds.
 
 Run: python benchmarks/bench_montecarlo.py [--draws N] [--models NAME ...] [--skip-million]
 """
