@@ -16,7 +16,10 @@ All draws are made up front from ``numpy.random.default_rng(seed)``, input by in
 in model order, so the numbers depend only on the assumptions, ``n`` and ``seed``
 (not on the chunk size). The draws then go through
 :func:`costmodel.core.model.run_variants` in chunks of ``chunk_size`` scenarios (one
-vectorised engine evaluation per tier and chunk; memory stays bounded).
+vectorised engine evaluation per tier and chunk; memory stays bounded). A tier
+whose timing is drawn takes its draws in order of timing, in chunks of whole
+timings, so that the engine computes each timing's draws by year; its results
+are put back in draw order.
 
 Per tier the summary gives P10/P50/P90 (``numpy.percentile``, linear
 interpolation) of ``npv``, ``irr`` and ``cost_per_gpu_hour``, their means,
