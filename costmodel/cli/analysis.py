@@ -15,7 +15,10 @@ from costmodel.cli.app import (
     Format,
     FormatOpt,
     PathsArg,
+    QuietOpt,
     SetOpt,
+    Steps,
+    VerboseOpt,
     app,
     emit,
     err,
@@ -24,8 +27,6 @@ from costmodel.cli.app import (
     out,
 )
 
-PROGRESS_MIN_N = 50_000  # show a progress bar from this many draws (table output)
-
 
 @app.command()
 def sensitivity(
@@ -33,6 +34,8 @@ def sensitivity(
     set_: SetOpt = None,
     metric: Annotated[str, typer.Option(help="Summary metric to swing.")] = "npv",
     fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Tornado (each ranged input at low and high) and break-even utilization and
     GPU-hour price (NPV = 0) per tier."""
@@ -45,22 +48,36 @@ def sensitivity(
     def run() -> None:
         from costmodel.analysis.breakeven import break_even
         from costmodel.analysis.sensitivity import tornado
-        from costmodel.report.format import by_index, records
+        from costmodel.report.format import by_index, csv_text, records, residue
 
         a = load(paths, set_)
-        tor = tornado(a, metric=metric)
-        be = break_even(a)
+        with Steps(quiet) as steps:
+            steps.step("tornado")
+            tor = tornado(a, metric=metric)
+            steps.step("break-even")
+            be = break_even(a)
         skipped = tor.attrs.get("skipped", [])
+        # a break-even NPV is 0 up to the root-finder: RESIDUE_TOL x the tier's NPVs
+        scales = {str(t): float(g[["base", "at_low", "at_high"]].abs().max().max())
+                  for t, g in tor.groupby("tier")} if metric == "npv" else {}  # fmt: skip
+        for col in ("npv_at_utilization", "npv_at_price_per_gpu_hour"):
+            be[col] = [residue(v, scales.get(str(t), 0.0)) for t, v in be[col].items()]
 
         def table() -> None:
-            from costmodel.cli.tables import frame_table, tornado_table
+            from costmodel.cli.tables import break_even_grid, show, tornado_grid
 
             for tier in a.tiers:
-                out().print(tornado_table(tor[tor["tier"] == tier], tier, metric, a.currency))
-            show = be[["utilization", "price_per_gpu_hour", "npv_at_price_per_gpu_hour"]]
-            out().print(frame_table(show, "Break-even (NPV = 0); - = no root in range", "tier"))
-            if skipped:
+                show(tornado_grid(tor[tor["tier"] == tier], tier, metric, a.currency), out())
+            title = f"Break-even (NPV = 0; {a.currency}); - = no root in range"
+            show(break_even_grid(be, scales, title), out())
+            if skipped and verbose:
                 out().print(f"not read by any tier: {', '.join(skipped)}", style="dim")
+            elif skipped:
+                out().print(
+                    f"{len(skipped)} ranged inputs are not read by any tier "
+                    "(--verbose lists them).",
+                    style="dim",
+                )
 
         emit(
             fmt,
@@ -70,7 +87,7 @@ def sensitivity(
                 "break_even": by_index(be),
                 "skipped": skipped,
             },
-            lambda: tor.to_csv(index=False) + "\n" + be.to_csv(),
+            lambda: csv_text(tor, False) + "\n" + csv_text(be),
             table,
         )
 
@@ -86,38 +103,33 @@ def montecarlo(
     ] = DEFAULT_DRAWS,
     seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = DEFAULT_SEED,
     fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
 ) -> None:
     """P10/P50/P90 of NPV, IRR and cost per GPU-hour and P(NPV > 0) per tier, from
-    N draws of the ranged inputs."""
+    N draws of the ranged inputs (IRR and shares in % in the table, fractions in
+    JSON and CSV)."""
 
     def run() -> None:
         from costmodel.analysis.montecarlo import monte_carlo
-        from costmodel.report.format import by_index
+        from costmodel.report.format import by_index, csv_text
 
         a = load(paths, set_)
-        if fmt is Format.table and n >= PROGRESS_MIN_N:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-            columns = (TextColumn("draws"), BarColumn(), TextColumn("{task.completed:,}"))
-            with Progress(*columns, TimeElapsedColumn(), console=err(), transient=True) as bar:
-                task = bar.add_task("mc", total=n)
-                res = monte_carlo(
-                    a, n=n, seed=seed, progress=lambda d, _n: bar.update(task, completed=d)
-                )
-        else:
-            res = monte_carlo(a, n=n, seed=seed)
+        with Steps(quiet) as steps:
+            steps.step("draws", total=n)
+            res = monte_carlo(a, n=n, seed=seed, progress=steps.update)
 
         def table() -> None:
-            from costmodel.cli.tables import frame_table
+            from costmodel.cli.tables import montecarlo_grid, show
 
             title = f"Monte Carlo: {res.n:,} draws, seed {res.seed} ({a.currency})"
-            out().print(frame_table(res.summary.T, title, "statistic"))
+            show(montecarlo_grid(res.summary, title, a.currency), out())
             out().print(
-                f"{len(res.inputs)} inputs varied; IRR percentiles over draws with an IRR.",
+                f"{len(res.inputs)} inputs varied; IRR percentiles over draws with an IRR; "
+                "p_npv_positive: share of draws with NPV > 0; irr_missing: share without an IRR.",
                 style="dim",
             )
 
         doc = {"n": res.n, "seed": res.seed, "summary": by_index(res.summary)}
-        emit(fmt, lambda: doc, res.summary.to_csv, table)
+        emit(fmt, lambda: doc, lambda: csv_text(res.summary), table)
 
     guard(run)

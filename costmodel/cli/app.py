@@ -71,6 +71,58 @@ SetOpt = Annotated[
 ]
 
 
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress display (it shows only on a terminal).")
+]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Print more detail.")]
+
+
+class Steps:
+    """Progress of a long command on stderr: a spinner per step, a bar where the
+    step counts (``update(done, total)``). Shown only when stderr is a terminal
+    and not ``quiet``; otherwise every call does nothing."""
+
+    def __init__(self, quiet: bool = False):
+        self.shown = not quiet and err().is_terminal
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> Steps:
+        if self.shown:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self._bar = Progress(
+                SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                MofNCompleteColumn(), TimeElapsedColumn(), console=err(), transient=True,
+            )  # fmt: skip
+            self._bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+    def step(self, label: str, total: int | None = None) -> None:
+        """Start step ``label`` (the previous one is done)."""
+        if self._bar is None:
+            return
+        if self._task is not None:
+            self._bar.remove_task(self._task)
+        self._task = self._bar.add_task(label, total=total)
+
+    def update(self, done: int, total: int | None = None) -> None:
+        """``done`` of ``total`` units of the current step."""
+        if self._bar is not None and self._task is not None:
+            self._bar.update(self._task, completed=done, total=total)
+
+
 def guard(fn: Callable[[], Any]) -> None:
     """Run ``fn``; map invalid input to exit 2 and other failures to exit 1."""
     from costmodel.inputs.errors import AssumptionError
@@ -119,12 +171,25 @@ def emit(
         table()
 
 
+def machine(doc: Any) -> Any:
+    """``doc`` with every number as :func:`costmodel.report.format.plain` writes
+    it (rounded to 12 significant digits; NaN and infinities as None)."""
+    from costmodel.report.format import plain
+
+    if isinstance(doc, dict):
+        return {str(k): machine(v) for k, v in doc.items()}
+    if isinstance(doc, list | tuple):
+        return [machine(v) for v in doc]
+    return plain(doc)
+
+
 def write_json(doc: Any) -> None:
-    """Print ``doc`` as indented JSON on stdout."""
+    """Print ``doc`` as indented, strictly valid JSON on stdout (no NaN)."""
     import json
     import sys
 
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(machine(doc), indent=2, ensure_ascii=False, allow_nan=False)
+    sys.stdout.write(text + "\n")
 
 
 def write_text(text: str) -> None:

@@ -83,10 +83,10 @@ def compare_cmd(
         def table() -> None:
             from rich.text import Text
 
-            from costmodel.cli.tables import compare_table
+            from costmodel.cli.tables import compare_grid, show
 
             title = f"{a.name}: scenarios ({a.currency}, {a.horizon_years} years from {a.start})"
-            out().print(compare_table(result, title))
+            show(compare_grid(result, title), out())
             for name in result.scenarios:
                 files = overlays[name].paths if name in overlays else []
                 what = ", ".join(files) if files else "nothing overlaid"
@@ -94,7 +94,9 @@ def compare_cmd(
                     what = ", ".join(str(p) for p in paths or []) or "bundled default"
                 out().print(Text(f"{name}: {what}", style="dim"))
 
-        emit(fmt, lambda: compare_records(result), lambda: result.tidy.to_csv(index=False), table)
+        from costmodel.report.format import csv_text
+
+        emit(fmt, lambda: compare_records(result), lambda: csv_text(result.tidy, False), table)
 
     guard(run)
 
@@ -111,15 +113,15 @@ def build_vs_rent_cmd(
 
     def run() -> None:
         from costmodel.analysis.buildrent import COLUMNS, build_vs_rent
-        from costmodel.report.format import by_index
+        from costmodel.report.format import by_index, csv_text
 
         a, model = built(paths, set_)
         df = build_vs_rent(model)[COLUMNS]
 
         def table() -> None:
-            from costmodel.cli.tables import bvr_table
+            from costmodel.cli.tables import bvr_grid, show
 
-            out().print(bvr_table(df, f"{a.name}: build versus rent ({a.currency})"))
+            show(bvr_grid(df, f"{a.name}: build versus rent ({a.currency})"), out())
             out().print(
                 "saving = PV rent - PV build (> 0: building is cheaper; before tax). "
                 "NPV vs cloud: after tax, GPU-hours valued at the cloud price. "
@@ -129,6 +131,6 @@ def build_vs_rent_cmd(
                 markup=False,
             )
 
-        emit(fmt, lambda: by_index(df), df.to_csv, table)
+        emit(fmt, lambda: by_index(df), lambda: csv_text(df), table)
 
     guard(run)

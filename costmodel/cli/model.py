@@ -60,7 +60,7 @@ def build_cmd(
     def run() -> None:
         from costmodel.analysis.bundle import analyze
         from costmodel.cli.compare import parse_scenarios
-        from costmodel.cli.tables import summary_table
+        from costmodel.cli.tables import show, summary_grid
         from costmodel.core.metrics import HEADLINE
         from costmodel.report.memo.render import write_memo
         from costmodel.report.workbook.book import write_workbook
@@ -82,7 +82,7 @@ def build_cmd(
             )
         for p in written:
             out().print(f"wrote {p}", highlight=False)
-        out().print(summary_table(model.summary()[list(HEADLINE)], a.name, a.currency))
+        show(summary_grid(model.summary()[list(HEADLINE)], a.name, a.currency), out())
 
     guard(run)
 
@@ -96,22 +96,22 @@ def summary(
     """Print each tier's capex, opex, TCO, cost per GPU-hour, NPV, IRR and payback."""
 
     def run() -> None:
-        from costmodel.report.format import by_index
+        from costmodel.report.format import by_index, csv_text
 
         a, model = built(paths, set_)
         df = model.summary()
 
         def table() -> None:
-            from costmodel.cli.tables import summary_table
+            from costmodel.cli.tables import show, summary_grid
 
             title = f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})"
-            out().print(summary_table(df, title, a.currency))
+            show(summary_grid(df, title, a.currency), out())
             out().print(
                 "Empty cells (-): no IRR root, no payback within the horizon, or no denominator.",
                 style="dim",
             )
 
-        emit(fmt, lambda: by_index(df), df.to_csv, table)
+        emit(fmt, lambda: by_index(df), lambda: csv_text(df), table)
 
     guard(run)
 
@@ -126,26 +126,26 @@ def recommend_cmd(
 
     def run() -> None:
         from costmodel.analysis.workloads import recommend
-        from costmodel.report.format import records
+        from costmodel.report.format import csv_text, records
 
         a, model = built(paths, set_)
         df = recommend(model)
         chosen = df.attrs["recommended"]
 
         def table() -> None:
-            from costmodel.cli.tables import recommend_table
+            from costmodel.cli.tables import recommend_grid, show
 
-            out().print(recommend_table(df, f"{a.name}: which scale fits which task"))
+            show(recommend_grid(df, f"{a.name}: which scale fits which task"), out())
             out().print("floor: GPUs needed for memory; days: training time on all the tier's "
-                        "GPUs; due: deadline; use: share of the tier's horizon GPU-hours; * = "
-                        "recommended (cheapest TCO that fits)", style="dim")  # fmt: skip
+                        "GPUs; due: deadline; use: share of the tier's horizon GPU-hours; fits: "
+                        "best = recommended (the cheapest TCO that fits)", style="dim")  # fmt: skip
             for w, t in chosen.items():
                 out().print(f"{w}: {t or 'no tier fits'}", highlight=False)
 
         emit(
             fmt,
             lambda: {"recommended": chosen, "rows": records(df.reset_index())},
-            df.to_csv,
+            lambda: csv_text(df),
             table,
         )
 

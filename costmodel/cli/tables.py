@@ -1,17 +1,33 @@
-"""Rich tables of the command line (imported only by a command that prints one)."""
+"""Tables of the command line (imported only by a command that prints one).
+
+Every table is first a :class:`Grid` of formatted cells, then laid out for the
+console's width so that no number ever loses a digit, on a terminal or piped
+(a pipe is ``COLUMNS`` wide, 80 if unset):
+
+1. the whole table, if it fits as it is;
+2. else the same table with headers and text cells (labels) wrapped at spaces,
+   numbers kept whole on one line;
+3. else the value columns split into groups that fit, each printed as its own
+   table with the key columns (metric, tier, ...) repeated;
+4. else (very narrow) one block per row: ``header: value`` lines.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
 from costmodel.core.metrics import HEADLINE, METRICS
-from costmodel.report.format import millions, number, table_value, unit_label
+from costmodel.report.format import cell, input_kind, residue, unit_label
 
 if TYPE_CHECKING:
     import pandas as pd
+    from rich.console import Console
 
     from costmodel.analysis.scenarios import CompareResult
 
@@ -28,92 +44,296 @@ BVR_TABLE = [
     ("break_even_month", "break-even month", "count"),
 ]
 
+#: per cell of a column: border and padding of a boxed rich table
+COLUMN_EDGE = 3
+#: a text (label) column is never squeezed below this width unless its words are
+TEXT_MIN = 12
 
-def summary_table(df: pd.DataFrame, title: str, currency: str) -> Table:
-    """Metrics down, tiers across, formatted for reading."""
+
+@dataclass
+class Col:
+    """One column: ``key`` columns are repeated when the table is split; ``wrap``
+    columns hold text that may wrap at spaces; other cells (numbers) never wrap."""
+
+    header: str
+    key: bool = False
+    wrap: bool = False
+    justify: str = "right"
+    style: str | None = None
+    dotted: bool = False  # text may also break after a "." (dotted input paths)
+
+
+@dataclass
+class Grid:
+    """A table of formatted cells, laid out by :func:`show`."""
+
+    title: str
+    cols: list[Col]
+    rows: list[list[str]] = field(default_factory=list)
+
+
+def _pieces(text: str, dotted: bool = False) -> list[str]:
+    """Unbreakable pieces of ``text``: words, and with ``dotted`` the parts of a
+    dotted path (each keeping its trailing dot)."""
+    words = text.split()
+    if not dotted:
+        return words
+    return [p for w in words for p in re.findall(r"[^.]+\.?|\.", w)]
+
+
+def _words(text: str, dotted: bool = False) -> int:
+    return max((cell_len(w) for w in _pieces(text, dotted)), default=0)
+
+
+def _dotted_lines(text: str, width: int) -> str:
+    """``text`` broken after dots into lines of at most ``width`` (where it can)."""
+    lines: list[str] = []
+    line = ""
+    for piece in _pieces(text, dotted=True):
+        if line and cell_len(line + piece) > width:
+            lines.append(line)
+            line = ""
+        line += piece
+    return "\n".join([*lines, line])
+
+
+def _limits(grid: Grid, j: int) -> tuple[int, int]:
+    """(narrowest, natural) content width of column ``j``."""
+    col = grid.cols[j]
+    cells = [r[j] for r in grid.rows]
+    natural = max([cell_len(col.header), *(cell_len(c) for c in cells)])
+    if col.wrap:
+        words = max([_words(col.header), *(_words(c, col.dotted) for c in cells)])
+        return min(natural, max(words, TEXT_MIN)), natural
+    return max([_words(col.header), *(cell_len(c) for c in cells)]), natural
+
+
+def _total(widths: list[int]) -> int:
+    return sum(widths) + COLUMN_EDGE * len(widths) + 1
+
+
+def _widths(grid: Grid, cols: list[int], width: int) -> list[int] | None:
+    """Content widths of ``cols`` that fit in ``width``, or None if they cannot."""
+    low, high = zip(*(_limits(grid, j) for j in cols), strict=True)
+    if _total(list(high)) <= width:
+        return list(high)
+    if _total(list(low)) > width:
+        return None
+    widths = list(low)
+    spare = width - _total(widths)
+    while spare > 0:  # give a column at a time one more character, narrowest-need first
+        short = [i for i in range(len(cols)) if widths[i] < high[i]]
+        if not short:
+            break
+        i = max(short, key=lambda k: (high[k] - widths[k], -k))
+        widths[i] += 1
+        spare -= 1
+    return widths
+
+
+def _table(grid: Grid, cols: list[int], widths: list[int], title: str) -> Table:
     table = Table(title=title, title_justify="left", header_style="bold")
-    table.add_column("metric")
-    table.add_column("unit", style="dim")
-    for tier in df.index:
-        table.add_column(str(tier), justify="right")
+    for j, w in zip(cols, widths, strict=True):
+        c = grid.cols[j]
+        table.add_column(
+            Text(c.header),
+            justify=c.justify,
+            style=c.style,
+            width=w,
+            overflow="fold",  # type: ignore[arg-type]
+        )
+    for row in grid.rows:
+        cells = [row[j] for j in cols]
+        for i, (j, w) in enumerate(zip(cols, widths, strict=True)):
+            if grid.cols[j].dotted and " " not in cells[i]:
+                cells[i] = _dotted_lines(cells[i], w)
+        table.add_row(*(Text(c) for c in cells))
+    return table
+
+
+def _groups(grid: Grid, width: int) -> list[list[int]] | None:
+    """Key columns plus as many value columns as fit, group after group."""
+    keys = [j for j, c in enumerate(grid.cols) if c.key]
+    groups: list[list[int]] = []
+    current: list[int] = []
+    for j in (j for j, c in enumerate(grid.cols) if not c.key):
+        if _widths(grid, keys + current + [j], width) is not None:
+            current.append(j)
+            continue
+        if not current:
+            return None
+        groups.append(current)
+        current = [j]
+        if _widths(grid, keys + current, width) is None:
+            return None
+    if current:
+        groups.append(current)
+    return [keys + g for g in _balanced(grid, keys, groups, width)]
+
+
+def _balanced(grid: Grid, keys: list[int], groups: list[list[int]], width: int) -> list[list[int]]:
+    """The same columns in as many groups, of near-equal counts if those fit."""
+    values = [j for g in groups for j in g]
+    k = len(groups)
+    size, extra = divmod(len(values), k)
+    even, start = [], 0
+    for n in range(k):
+        stop = start + size + (1 if n < extra else 0)
+        even.append(values[start:stop])
+        start = stop
+    fits = all(_widths(grid, keys + g, width) is not None for g in even)
+    return even if fits else groups
+
+
+def _records(grid: Grid, console: Console) -> None:
+    """One block per row, ``header: value`` lines (every cell whole)."""
+    console.print(Text(grid.title, style="bold"))
+    keys = [j for j, c in enumerate(grid.cols) if c.key]
+    for row in grid.rows:
+        head = " / ".join(row[j] for j in keys if row[j]) or "-"
+        console.print(Text(head, style="bold"), soft_wrap=True)
+        for j, c in enumerate(grid.cols):
+            if not c.key:
+                console.print(Text(f"  {c.header}: {row[j]}"), soft_wrap=True)
+
+
+def show(grid: Grid, console: Console) -> None:
+    """Print ``grid`` in the first layout of the module's list that fits."""
+    width = console.width
+    every = list(range(len(grid.cols)))
+    widths = _widths(grid, every, width)
+    if widths is not None:
+        console.print(_table(grid, every, widths, grid.title))
+        return
+    groups = _groups(grid, width)
+    if groups is None:
+        _records(grid, console)
+        return
+    console.print(Text(grid.title, style="italic"))
+    for n, cols in enumerate(groups, 1):
+        title = f"columns {n} of {len(groups)}"
+        console.print(_table(grid, cols, _widths(grid, cols, width) or [], title))
+
+
+# ----------------------------------------------------------------------------- grids
+
+
+def summary_grid(df: pd.DataFrame, title: str, currency: str) -> Grid:
+    """Metrics down, tiers across, formatted for reading."""
+    cols = [Col("metric", key=True, wrap=True, justify="left"),
+            Col("unit", key=True, justify="left", style="dim")]  # fmt: skip
+    cols += [Col(str(t)) for t in df.index]
+    grid = Grid(title, cols)
     for col in df.columns:
         meta = METRICS[col]
-        cells = [table_value(df.at[t, col], meta.kind) for t in df.index]
-        table.add_row(meta.label, unit_label(meta.kind, currency), *cells)
-    return table
+        cells = [cell(df.at[t, col], meta.kind) for t in df.index]
+        grid.rows.append([meta.label, unit_label(meta.kind, currency), *cells])
+    return grid
 
 
-def recommend_table(df: pd.DataFrame, title: str) -> Table:
+def recommend_grid(df: pd.DataFrame, title: str) -> Grid:
     """One row per (workload, tier) of :func:`costmodel.analysis.workloads.recommend`."""
-    table = Table(title=title, title_justify="left")
-    table.add_column("workload", min_width=16)
-    table.add_column("tier", no_wrap=True)
-    for col in ("GPUs", "floor", "days", "due", "fits", "use", "best"):
-        table.add_column(col, justify="right", no_wrap=True)
+    cols = [Col("workload", key=True, wrap=True, justify="left"),
+            Col("tier", key=True, justify="left")]  # fmt: skip
+    cols += [Col(h) for h in ("GPUs", "floor", "days", "due", "use", "fits")]
+    grid = Grid(title, cols)
     for (w, t), r in df.iterrows():
-        table.add_row(
-            str(w), str(t), f"{r.gpus:,}", f"{r.memory_floor_gpus:,}",
-            table_value(r.days_needed, "years"), table_value(r.deadline_days, "years"),
-            "yes" if r.feasible else "no", f"{r.share_of_horizon:.2%}",
-            "*" if r.recommended else "",
-        )  # fmt: skip
-    return table
+        grid.rows.append([
+            str(w), str(t), cell(r.gpus, "count"), cell(r.memory_floor_gpus, "count"),
+            cell(r.days_needed, "years"), cell(r.deadline_days, "years"),
+            f"{r.share_of_horizon:.2%}",
+            "best" if r.recommended else "yes" if r.feasible else "no",
+        ])  # fmt: skip
+    return grid
 
 
-def frame_table(df: pd.DataFrame, title: str, index: str | None = None) -> Table:
-    """Any frame, numbers as :func:`~costmodel.report.format.number`."""
-    table = Table(title=title, title_justify="left", header_style="bold")
-    if index:
-        table.add_column(index)
-    for c in df.columns:
-        table.add_column(str(c), justify="left" if df[c].dtype == object else "right")
+def frame_grid(df: pd.DataFrame, title: str, index: str, kinds: dict[str, str]) -> Grid:
+    """Any frame; cells formatted by ``kinds[column]`` (default ``number``)."""
+    cols = [Col(index, key=True, justify="left")]
+    cols += [Col(str(c), justify="left" if kinds.get(str(c)) == "text" else "right")
+             for c in df.columns]  # fmt: skip
+    grid = Grid(title, cols)
     for i, row in df.iterrows():
-        cells = [number(v) for v in row.tolist()]
-        table.add_row(*([str(i)] if index else []), *cells)
-    return table
+        grid.rows.append([str(i), *(cell(v, kinds.get(str(c), "number")) for c, v in row.items())])
+    return grid
 
 
-def tornado_table(df: pd.DataFrame, tier: str, metric: str, currency: str, top: int = 12) -> Table:
-    """The ``top`` largest swings of one tier, money in millions."""
-    money = METRICS[metric].kind == "money"
-    unit = f", {currency} millions" if money else ""
+def montecarlo_grid(summary: pd.DataFrame, title: str, currency: str) -> Grid:
+    """Statistics down (``npv_p10`` ...), tiers across; IRR and shares as %."""
+
+    def kind(stat: str) -> str:
+        if stat.startswith("npv"):
+            return "money"
+        if stat.startswith("cost_per"):
+            return "money_per_hour"
+        return "pct"  # irr_*, p_npv_positive, irr_missing
+
+    cols = [Col("statistic", key=True, justify="left"),
+            Col("unit", key=True, justify="left", style="dim")]  # fmt: skip
+    cols += [Col(str(t)) for t in summary.index]
+    grid = Grid(title, cols)
+    for stat in summary.columns:
+        k = kind(str(stat))
+        cells = [cell(summary.at[t, stat], k) for t in summary.index]
+        grid.rows.append([str(stat), unit_label(k, currency), *cells])  # type: ignore[arg-type]
+    return grid
+
+
+def tornado_grid(df: pd.DataFrame, tier: str, metric: str, currency: str, top: int = 12) -> Grid:
+    """The ``top`` largest swings of one tier; money in millions, shares and
+    rates as percentages."""
+    kind = METRICS[metric].kind
+    unit = f", {currency} millions" if kind == "money" else ""
     title = f"Tornado: {metric}{unit}, tier {tier} (largest {top} swings)"
-    table = Table(title=title, title_justify="left")
-    table.add_column("input", overflow="fold", min_width=28)
-    for col in ("low", "high", "at low", "at high", "swing"):
-        table.add_column(col, justify="right", no_wrap=True)
-    show = millions if money else number
+    show = "millions" if kind == "money" else kind
+    cols = [Col("input", key=True, wrap=True, justify="left", dotted=True)]
+    cols += [Col(h) for h in ("low", "high", "at low", "at high", "swing")]
+    grid = Grid(title, cols)
     for _, r in df.head(top).iterrows():
-        table.add_row(
-            str(r["input"]), number(r["low"]), number(r["high"]),
-            show(r["at_low"]), show(r["at_high"]), show(r["swing"]),
-        )  # fmt: skip
-    return table
+        k = input_kind(r["unit"])
+        grid.rows.append([
+            str(r["input"]), cell(r["low"], k), cell(r["high"], k),
+            cell(r["at_low"], show), cell(r["at_high"], show), cell(r["swing"], show),
+        ])  # fmt: skip
+    return grid
 
 
-def compare_table(result: CompareResult, title: str) -> Table:
+def break_even_grid(be: pd.DataFrame, scales: dict[str, float], title: str) -> Grid:
+    """Break-even utilization and price per tier, with the NPV there (a solver
+    residue below ``RESIDUE_TOL`` x the tier's ``scales`` shown as 0)."""
+    cols = [Col("tier", key=True, justify="left"), Col("utilization"), Col("base utilization"),
+            Col("NPV there"), Col("price per GPU-hour"), Col("base price"),
+            Col("NPV there")]  # fmt: skip
+    grid = Grid(title, cols)
+    for t, r in be.iterrows():
+        scale = scales.get(str(t), 0.0)
+        grid.rows.append([
+            str(t), cell(r["utilization"], "pct"), cell(r["utilization_base"], "pct"),
+            cell(residue(r["npv_at_utilization"], scale), "money"),
+            cell(r["price_per_gpu_hour"], "money_per_hour"),
+            cell(r["price_per_gpu_hour_base"], "money_per_hour"),
+            cell(residue(r["npv_at_price_per_gpu_hour"], scale), "money"),
+        ])  # fmt: skip
+    return grid
+
+
+def compare_grid(result: CompareResult, title: str) -> Grid:
     """Scenarios x tiers down, headline metrics across."""
-    table = Table(title=title, title_justify="left", header_style="bold")
-    table.add_column("scenario")
-    table.add_column("tier", no_wrap=True)
-    for m in HEADLINE:
-        table.add_column(METRICS[m].label, justify="right")
+    cols = [Col("scenario", key=True, justify="left"), Col("tier", key=True, justify="left")]
+    cols += [Col(METRICS[m].label) for m in HEADLINE]
+    grid = Grid(title, cols)
     previous = None
     for (s, t), row in result.wide.iterrows():
-        shown = Text(str(s)) if s != previous else Text("")
+        shown = str(s) if s != previous else ""
         previous = s
-        cells = [table_value(row[m], METRICS[m].kind) for m in HEADLINE]
-        table.add_row(shown, Text(str(t)), *cells)
-    return table
+        grid.rows.append([shown, str(t), *(cell(row[m], METRICS[m].kind) for m in HEADLINE)])
+    return grid
 
 
-def bvr_table(df: pd.DataFrame, title: str) -> Table:
+def bvr_grid(df: pd.DataFrame, title: str) -> Grid:
     """Build-versus-rent figures down, tiers across."""
-    table = Table(title=title, title_justify="left", header_style="bold")
-    table.add_column("")
-    for tier in df.index:
-        table.add_column(Text(str(tier)), justify="right")
+    cols = [Col("", key=True, wrap=True, justify="left")] + [Col(str(t)) for t in df.index]
+    grid = Grid(title, cols)
     for col, header, kind in BVR_TABLE:
-        cells = [table_value(df.at[t, col], kind) for t in df.index]  # type: ignore[arg-type]
-        table.add_row(header, *[Text(c) for c in cells])
-    return table
+        grid.rows.append([header, *(cell(df.at[t, col], kind) for t in df.index)])
+    return grid

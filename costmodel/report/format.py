@@ -1,7 +1,15 @@
 """Numbers for machines and for terminals: one formatter per medium.
 
-- JSON and CSV (:func:`plain`, :func:`records`, :func:`by_index`): Python
-  scalars, empty metrics (NaN, infinities) as ``None``; numpy scalars unwrapped.
+- JSON and CSV (:func:`plain`, :func:`records`, :func:`by_index`,
+  :func:`csv_text`): Python scalars, empty metrics (NaN, infinities) as ``None``
+  (an empty CSV cell); numpy scalars unwrapped; floats rounded to
+  :data:`MACHINE_DIGITS` significant digits and then written shortest
+  (``repr``), so ``0.15000000000000002`` is ``0.15`` and ``1177343.9999999998``
+  is ``1177344.0``. Shares, rates and IRRs stay fractions (``0.15``). Twelve
+  digits keep every figure the model can support (inputs carry at most a few
+  significant digits) and drop binary-float noise (from the 16th digit).
+- Solver residues (:func:`residue`): a value that is zero up to the solver's
+  tolerance relative to the figures around it is written as 0.
 - Tables (:func:`table_value`, :func:`unit_label`): thousands separators, money
   whole, prices to two decimals, shares as percentages, ``-`` for an empty value.
 
@@ -19,14 +27,44 @@ from costmodel.core.metrics import Kind, is_empty
 
 EMPTY_CELL = "-"
 
+#: significant digits of floats in JSON and CSV
+MACHINE_DIGITS = 12
+
+#: a value below this fraction of its scale is a solver residue: written as 0
+RESIDUE_TOL = 1e-9
+
+
+def rounded(v: float) -> float:
+    """``v`` to :data:`MACHINE_DIGITS` significant digits (no negative zero)."""
+    r = float(f"{v:.{MACHINE_DIGITS}g}")
+    return r + 0.0 if r == 0 else r
+
+
+def residue(v: Any, scale: float, tol: float = RESIDUE_TOL) -> Any:
+    """``0.0`` if ``|v| < tol * |scale|`` (a root-finder's leftover), else ``v``."""
+    if isinstance(v, int | float) and not is_empty(v) and abs(v) < tol * abs(scale):
+        return 0.0
+    return v
+
 
 def plain(v: Any) -> Any:
-    """A JSON-ready scalar: ``None`` for empty values, Python numbers for numpy ones."""
+    """A JSON-ready scalar: ``None`` for empty values, Python numbers for numpy
+    ones, floats :func:`rounded`."""
     if hasattr(v, "item") and not isinstance(v, str):
         v = v.item()
-    if isinstance(v, float) and is_empty(v):
-        return None
+    if isinstance(v, float):
+        return None if is_empty(v) else rounded(v)
     return v
+
+
+def csv_text(df: pd.DataFrame, index: bool = True) -> str:
+    """``df`` as CSV with the numbers of :func:`plain` (empty cell for empty)."""
+    out = df.copy()
+    for c in out.columns:
+        if pd.api.types.is_float_dtype(out[c].dtype):
+            out[c] = [plain(v) for v in out[c]]
+            out[c] = out[c].astype(object)
+    return out.to_csv(index=index)
 
 
 def records(df: pd.DataFrame) -> list[dict[str, Any]]:
@@ -54,13 +92,13 @@ def table_value(x: object, kind: Kind) -> str:
         return str(x)
     v = float(x)  # type: ignore[arg-type]
     if kind in ("count", "money"):
-        return f"{v:,.0f}"
+        return f"{v:,.0f}".replace("-0", "0") if round(v) == 0 else f"{v:,.0f}"
     if kind == "kw":
         return f"{v:,.1f}"
     if kind == "money_per_hour":
         return f"{v:,.2f}"
     if kind == "pct":
-        return f"{v * 100:.1f}%"
+        return f"{v * 100:.1f}%".replace("-0.0%", "0.0%")
     if kind in ("years", "hours"):
         return f"{v:,.2f}"
     return f"{v:,.3f}"
@@ -79,3 +117,24 @@ def number(v: Any, digits: int = 4) -> str:
 def millions(v: Any) -> str:
     """Money in millions with one decimal; ``-`` for an empty value."""
     return EMPTY_CELL if is_empty(v) else f"{v / 1e6:,.1f}"
+
+
+#: units of inputs that are shares or rates (shown as percentages in tables)
+SHARE_UNIT_WORDS = ("fraction", "1/yr", "utilization", " / ")
+
+
+def input_kind(unit: str) -> str:
+    """``pct`` for an input whose unit is a share or a yearly rate, else ``number``."""
+    u = str(unit or "")
+    share = u.startswith(SHARE_UNIT_WORDS[:2]) or any(w in u for w in SHARE_UNIT_WORDS[2:])
+    return "pct" if share else "number"
+
+
+def cell(v: Any, kind: str) -> str:
+    """A table cell: :func:`table_value` for a metric kind, :func:`number` for
+    ``number``, :func:`millions` for ``millions``."""
+    if kind == "number":
+        return number(v)
+    if kind == "millions":
+        return millions(v)
+    return table_value(v, kind)  # type: ignore[arg-type]
