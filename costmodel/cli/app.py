@@ -29,11 +29,31 @@ if TYPE_CHECKING:
 #: which made ``costmodel --help`` cost 2.5x a bare ``import typer, rich``; plain,
 #: 1.2x. Results are still printed with rich tables.
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     rich_markup_mode=None,
     help="Cost, cash flow and return of GPU compute centers by scale tier.",
 )
+
+
+def _version(show: bool) -> None:
+    if show:
+        from importlib.metadata import version
+
+        typer.echo(f"costmodel {version('costmodel')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Cost, cash flow and return of GPU compute centers by scale tier."""
 
 
 @cache
@@ -78,29 +98,23 @@ VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Print more de
 
 
 class Steps:
-    """Progress of a long command on stderr: a spinner per step, a bar where the
-    step counts (``update(done, total)``). Shown only when stderr is a terminal
+    """Progress of a long command on stderr: a spinner, the step and, where the
+    step counts (``update(done, total)``), how far it is. Shown only when stderr is a terminal
     and not ``quiet``; otherwise every call does nothing."""
 
     def __init__(self, quiet: bool = False):
         self.shown = not quiet and err().is_terminal
         self._bar: Any = None
         self._task: Any = None
+        self._label = ""
 
     def __enter__(self) -> Steps:
         if self.shown:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                SpinnerColumn,
-                TextColumn,
-                TimeElapsedColumn,
-            )
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
             self._bar = Progress(
-                SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                MofNCompleteColumn(), TimeElapsedColumn(), console=err(), transient=True,
+                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                console=err(), transient=True,
             )  # fmt: skip
             self._bar.__enter__()
         return self
@@ -115,12 +129,14 @@ class Steps:
             return
         if self._task is not None:
             self._bar.remove_task(self._task)
+        self._label = label
         self._task = self._bar.add_task(label, total=total)
 
     def update(self, done: int, total: int | None = None) -> None:
         """``done`` of ``total`` units of the current step."""
         if self._bar is not None and self._task is not None:
-            self._bar.update(self._task, completed=done, total=total)
+            of = f" of {total:,}" if total else ""
+            self._bar.update(self._task, description=f"{self._label}: {done:,}{of}")
 
 
 def guard(fn: Callable[[], Any]) -> None:
@@ -129,8 +145,9 @@ def guard(fn: Callable[[], Any]) -> None:
 
     try:
         fn()
-    except AssumptionError as exc:
-        err().print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
+    except (AssumptionError, UsageError) as exc:
+        err().print("[bold red]error:[/] ", end="", markup=True)
+        err().print(str(exc), markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     except typer.Exit:
         raise
@@ -139,6 +156,21 @@ def guard(fn: Callable[[], Any]) -> None:
             f"[bold red]error:[/] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
         )
         raise typer.Exit(1) from None
+
+
+class UsageError(Exception):
+    """A command given something it cannot use (exit 2, nothing written)."""
+
+
+def usage_error(message: str) -> None:
+    """Stop with ``message`` on stderr and exit status 2 (nothing is written)."""
+    raise UsageError(message)
+
+
+def check_out_dir(path: Path) -> None:
+    """An output directory must be a directory (or not exist yet)."""
+    if path.exists() and not path.is_dir():
+        usage_error(f"-o {path}: is a file; give a directory (it is created if missing)")
 
 
 def load(paths: list[Path] | None, sets: list[str] | None) -> Assumptions:

@@ -13,9 +13,12 @@ from costmodel.cli.app import (
     Format,
     FormatOpt,
     PathsArg,
+    QuietOpt,
     SetOpt,
+    Steps,
     app,
     built,
+    check_out_dir,
     emit,
     guard,
     load,
@@ -54,6 +57,7 @@ def build_cmd(
         int, typer.Option("--draws", "-n", min=0, help="Monte Carlo draws (0: none).")
     ] = DEFAULT_DRAWS,
     seed: Annotated[int, typer.Option(help="Monte Carlo seed.")] = DEFAULT_SEED,
+    quiet: QuietOpt = False,
 ) -> None:
     """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo."""
 
@@ -65,21 +69,28 @@ def build_cmd(
         from costmodel.report.memo.render import write_memo
         from costmodel.report.workbook.book import write_workbook
 
-        a, model = built(paths, set_)  # invalid input stops here: nothing is written
-        overlays = parse_scenarios(scenario) if scenario else None
-        analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
-        written = [write_workbook(model, out_dir / "model.xlsx", analysis=analysis)]
-        langs = ["en", "zh"] if lang is Lang.both else [lang.value]
-        for code in langs:
-            written.append(
-                write_memo(
-                    model,
-                    out_dir / MEMO_NAMES[code],
-                    lang=code,
-                    template_dir=template_dir,
-                    analysis=analysis,
+        check_out_dir(out_dir)
+        with Steps(quiet) as steps:
+            steps.step("model")
+            a, model = built(paths, set_)  # invalid input stops here: nothing is written
+            overlays = parse_scenarios(scenario) if scenario else None
+            what = f", {draws:,} Monte Carlo draws" if draws else ""
+            steps.step(f"analysis (tornado, break-even{what})")
+            analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
+            steps.step("workbook")
+            written = [write_workbook(model, out_dir / "model.xlsx", analysis=analysis)]
+            langs = ["en", "zh"] if lang is Lang.both else [lang.value]
+            for code in langs:
+                steps.step(f"memo ({code})")
+                written.append(
+                    write_memo(
+                        model,
+                        out_dir / MEMO_NAMES[code],
+                        lang=code,
+                        template_dir=template_dir,
+                        analysis=analysis,
+                    )
                 )
-            )
         for p in written:
             out().print(f"wrote {p}", highlight=False)
         show(summary_grid(model.summary()[list(HEADLINE)], a.name, a.currency), out())
