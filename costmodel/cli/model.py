@@ -23,6 +23,7 @@ from costmodel.cli.app import (
     guard,
     load,
     out,
+    usage_error,
     write_text,
 )
 
@@ -193,7 +194,6 @@ def init(
     def run() -> None:
         import shutil
 
-        from costmodel.inputs.errors import AssumptionError, Problem
         from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
         from costmodel.report import output
 
@@ -202,15 +202,13 @@ def init(
         targets = [directory / f.name for f in sources] + [
             directory / "scenarios" / f.name for f in scen
         ]
+        if directory.exists() and not directory.is_dir():
+            usage_error(f"{directory} is a file; give a directory to create")
         clash = [str(t) for t in targets if t.exists()]
         if clash and not force:
-            raise AssumptionError(
-                Problem(
-                    str(directory),
-                    "",
-                    "",
-                    f"{len(clash)} files already exist (e.g. {clash[0]}); use --force to overwrite",
-                )
+            usage_error(
+                f"{directory} already exists and holds {len(clash)} of the files init writes "
+                f"(e.g. {clash[0]}); add --force to overwrite them, or give a new directory"
             )
         for src, dst in zip([*sources, *scen], targets, strict=True):
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -241,6 +239,8 @@ def schema(
         from costmodel.report import output as files
 
         text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+        if output is not None and output.is_dir():
+            usage_error(f"-o {output}: is a directory; give a file name, e.g. {output}/schema.json")
         if output is None:
             write_text(text)
         else:

@@ -26,6 +26,7 @@ from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.inputs.rules import check_consistency
 from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.suggest import DEFAULT_WORD, did_you_mean, overlay_hint
 
 PathArg = str | PathLike[str]
 
@@ -54,10 +55,10 @@ class Source:
 
 def expand_paths(paths: Iterable[PathArg]) -> list[Path]:
     """Files to merge, in order: a directory contributes its ``*.yaml``/``*.yml``
-    files in name order."""
+    files in name order; the word ``default`` is the bundled default directory."""
     out: list[Path] = []
     for p in paths:
-        path = Path(p)
+        path = default_assumptions_dir() if str(p) == DEFAULT_WORD else Path(p)
         if path.is_dir():
             files = sorted([*path.glob("*.yaml"), *path.glob("*.yml")], key=lambda f: f.name)
             if not files:
@@ -147,10 +148,13 @@ def merge_into(
     prefix: str = "",
 ) -> None:
     """Deep-merge ``new`` into ``base`` in place: mappings merge key by key,
-    anything else replaces."""
+    anything else replaces; ``null`` in place of a mapping removes it (a tier)."""
     for key, value in new.items():
         path = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
+        if value is None and isinstance(base.get(key), dict):
+            del base[key]
+            _drop_under(origin, path)
+        elif isinstance(value, dict) and isinstance(base.get(key), dict):
             if path in new_origin:
                 origin.setdefault(path, new_origin[path])
             merge_into(base[key], value, origin, new_origin, path)
@@ -202,6 +206,11 @@ def apply_override(src: Source, path: str, value: Any) -> None:
     last = keys[-1]
     where = "--set"
     current = node.get(last)
+    if isinstance(current, dict) and "value" not in current and not isinstance(value, dict):
+        keys = ", ".join(map(str, current))
+        first = next(iter(current), "KEY")
+        rule = f"{path} is a mapping of {keys}: set one, e.g. --set {path}.{first}={value}"
+        raise AssumptionError(Problem("--set", path, repr(value), rule))
     if isinstance(current, dict) and "value" in current and not isinstance(value, dict):
         current["value"] = value
         src.origin[f"{path}.value"] = where
@@ -317,6 +326,8 @@ def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]
         kind = err["type"]
         value = "" if kind == "missing" else _render(err.get("input"))
         rule = _RULES.get(kind) or err["msg"].removeprefix("Value error, ")
+        if kind == "extra_forbidden":
+            rule = did_you_mean(Assumptions, err["loc"], rule)
         if kind in _PYDANTIC_WORDING:
             rule = err["msg"].replace("Input should be", "must be")
         elif kind == "string_pattern_mismatch":
@@ -354,8 +365,10 @@ def load_assumptions(*paths: PathArg, overrides: Mapping[str, Any] | None = None
     """
     use = list(paths) if paths else [default_assumptions_dir()]
     src = merge_sources(use, overrides)
-    a = validate(src)
-    return a
+    try:
+        return validate(src)
+    except AssumptionError as exc:
+        raise AssumptionError(overlay_hint(exc.problems, src.files)) from None
 
 
 def assumption_files(a: Assumptions) -> list[str]:
