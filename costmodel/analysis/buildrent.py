@@ -84,10 +84,14 @@ def avoided_cloud_variant(a: Assumptions, tiers: list[str]) -> Assumptions:
     return with_overrides(a, change) if change else a
 
 
-def build_vs_rent(model: Model) -> pd.DataFrame:
+def build_vs_rent(model: Model | Assumptions) -> pd.DataFrame:
     """One row per tier (in tier order), the columns of :data:`COLUMNS`
-    (formulas in the module docstring). ``saving_share = saving / pv_cloud_cost``;
-    ``build_cost_per_gpu_hour`` is the levelized ``cost_per_gpu_hour``."""
+    (formulas in the module docstring), of a model or of its assumptions.
+    ``saving_share = saving / pv_cloud_cost``; ``build_cost_per_gpu_hour`` is
+    the levelized ``cost_per_gpu_hour``."""
+    from costmodel.core.model import model_of
+
+    model = model_of(model)
     a = model.assumptions
     priced = [t for t in model.tiers if "cloud_price_per_gpu_hour" in model.inputs[t].values()]
     variant = avoided_cloud_variant(a, priced)

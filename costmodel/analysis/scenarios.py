@@ -133,6 +133,29 @@ class CompareResult:
         ]
         return pd.DataFrame(records, columns=["scenario", "tier", "metric", "value"])
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the headline metrics, one row per (scenario, tier), and what
+        each scenario overlays."""
+        import html
+
+        from costmodel.core.metrics import HEADLINE, METRICS
+
+        show = self.wide[[m for m in HEADLINE if m in self.wide.columns]]
+        look = {"pct": "{:.1%}", "money": "{:,.0f}", "count": "{:,.0f}"}
+        formats = {
+            METRICS[m].label: look.get(METRICS[m].kind, "{:,.4g}").format for m in show.columns
+        }
+        show = show.rename(columns={m: METRICS[m].label for m in show.columns})
+        what = {
+            n: (self.overlays.get(n) or "").split("\n", 1)[0].lstrip("# ") for n in self.scenarios
+        }
+        rows = "".join(
+            f"<li><b>{html.escape(n)}</b>: {html.escape(w or 'nothing overlaid')}</li>"
+            for n, w in what.items()
+        )
+        table = show.to_html(na_rep="-", formatters=formats)
+        return f"<h4>Scenarios compared</h4>{table}<ul>{rows}</ul>"
+
     def delta(self, base: str = BASE) -> pd.DataFrame:
         """``wide`` minus the ``base`` scenario's row of the same tier (tiers the
         base lacks are NaN)."""

@@ -38,6 +38,7 @@ from costmodel.core.units import (
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
+    from costmodel.inputs.schema import Assumptions
 
 
 COLUMNS = (
@@ -58,11 +59,15 @@ COLUMNS = (
 )
 
 
-def recommend(model: Model) -> pd.DataFrame:
-    """One row per (workload, tier); see the module docstring for each column.
+def recommend(model: Model | Assumptions) -> pd.DataFrame:
+    """One row per (workload, tier) of a model or of its assumptions; see the
+    module docstring for each column.
 
     ``df.attrs["recommended"]`` maps each workload to its recommended tier (None
     where no tier is feasible)."""
+    from costmodel.core.model import model_of
+
+    model = model_of(model)
     a = model.assumptions
     sizing = a.sizing
     s = model.summary()
