@@ -78,10 +78,13 @@ class Format(str, Enum):
     json = "json"
 
 
+#: kept as typed (str, not Path) so that ``./default`` stays a folder while
+#: ``default`` names the bundled default
 PathsArg = Annotated[
-    list[Path] | None,
+    list[str] | None,
     typer.Argument(
-        help="Assumption files or directories, merged in order (default: the bundled default)."
+        help="Assumption files or directories, merged in order; the word default is "
+        "the bundled default (also the default when none is given)."
     ),
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")]
@@ -173,7 +176,7 @@ def check_out_dir(path: Path) -> None:
         usage_error(f"-o {path}: is a file; give a directory (it is created if missing)")
 
 
-def load(paths: list[Path] | None, sets: list[str] | None) -> Assumptions:
+def load(paths: list[str] | None, sets: list[str] | None) -> Assumptions:
     """Load ``paths`` (the bundled default if none) with the ``--set`` overrides."""
     from costmodel.inputs.loader import load_assumptions, parse_override
 
@@ -181,7 +184,7 @@ def load(paths: list[Path] | None, sets: list[str] | None) -> Assumptions:
     return load_assumptions(*(paths or []), overrides=overrides)
 
 
-def built(paths: list[Path] | None, sets: list[str] | None) -> tuple[Assumptions, Model]:
+def built(paths: list[str] | None, sets: list[str] | None) -> tuple[Assumptions, Model]:
     """The assumptions, as :func:`load` reads them, and their model."""
     from costmodel.core.model import build
 

@@ -166,7 +166,9 @@ def recommend_cmd(
 
 @app.command()
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="Assumption files or directories.")],
+    paths: Annotated[
+        list[str], typer.Argument(help="Assumption files or directories (default: bundled).")
+    ],
     set_: SetOpt = None,
 ) -> None:
     """Check assumption files; print what they define or every problem found."""

@@ -233,3 +233,13 @@ def test_compare_result_html():
     result = cm.compare(cm.load_assumptions(), {"colo": {"paths": [SCENARIOS / "colocation.yaml"]}})
     html = result._repr_html_()
     assert "<table" in html and "colo" in html and "colocation.yaml" in html and "%" in html
+
+
+def test_dot_slash_default_is_a_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["init", "default"]).exit_code == 0
+    tiers = tmp_path / "default" / "80-tiers.yaml"
+    tiers.write_text(tiers.read_text().replace("gpus: 32", "gpus: 16", 1))
+    local = json.loads(runner.invoke(app, ["summary", "./default", "-f", "json"]).stdout)
+    bundled = json.loads(runner.invoke(app, ["summary", "default", "-f", "json"]).stdout)
+    assert (local["tens"]["gpus"], bundled["tens"]["gpus"]) == (16, 32)
