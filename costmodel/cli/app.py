@@ -171,9 +171,12 @@ def usage_error(message: str) -> None:
 
 
 def check_out_dir(path: Path) -> None:
-    """An output directory must be a directory (or not exist yet)."""
+    """An output directory must be a directory (or not exist yet, under directories)."""
     if path.exists() and not path.is_dir():
         usage_error(f"-o {path}: is a file; give a directory (it is created if missing)")
+    for parent in path.parents:
+        if parent.exists() and not parent.is_dir():
+            usage_error(f"-o {path}: {parent} is a file; give a directory")
 
 
 def load(paths: list[str] | None, sets: list[str] | None) -> Assumptions:
