@@ -131,8 +131,8 @@ def _widths(grid: Grid, cols: list[int], width: int) -> list[int] | None:
     return widths
 
 
-def _table(grid: Grid, cols: list[int], widths: list[int], title: str) -> Table:
-    table = Table(title=title, title_justify="left", header_style="bold")
+def _table(grid: Grid, cols: list[int], widths: list[int]) -> Table:
+    table = Table(header_style="bold")
     for j, w in zip(cols, widths, strict=True):
         c = grid.cols[j]
         table.add_column(
@@ -203,7 +203,8 @@ def show(grid: Grid, console: Console) -> None:
     every = list(range(len(grid.cols)))
     widths = _widths(grid, every, width)
     if widths is not None:
-        console.print(_table(grid, every, widths, grid.title))
+        console.print(Text(grid.title, style="italic"))  # a title line without trailing blanks
+        console.print(_table(grid, every, widths))
         return
     groups = _groups(grid, width)
     if groups is None:
@@ -212,7 +213,8 @@ def show(grid: Grid, console: Console) -> None:
     console.print(Text(grid.title, style="italic"))
     for n, cols in enumerate(groups, 1):
         title = f"columns {n} of {len(groups)}"
-        console.print(_table(grid, cols, _widths(grid, cols, width) or [], title))
+        console.print(Text(title, style="italic"))
+        console.print(_table(grid, cols, _widths(grid, cols, width) or []))
 
 
 # ----------------------------------------------------------------------------- grids
