@@ -134,3 +134,23 @@ def test_sensitivity_every_number_whole_no_residue_no_skipped_list():
     assert "servers.h100.price" not in text and "--verbose" in text
     verbose = piped("sensitivity", "--verbose", columns=200)
     assert "servers.h100.price" in verbose
+
+
+@pytest.mark.parametrize("width", [120, 80, 50, 30, 12])
+def test_layout_keeps_every_cell_whole_at_any_width(width):
+    from io import StringIO
+
+    from rich.console import Console
+
+    from costmodel.cli.tables import show, summary_grid
+
+    s = model().summary()
+    grid = summary_grid(s, "title", "CNY")
+    buf = StringIO()
+    show(grid, Console(file=buf, width=width, color_system=None))
+    text = buf.getvalue()
+    assert "…" not in text
+    numbers = [c for row in grid.rows for c in row[2:] if any(ch.isdigit() for ch in c)]
+    assert missing(text, numbers) == []
+    if width <= 30:
+        assert "GPUs: " in text or "  tens: " in text  # one block per row
