@@ -23,7 +23,7 @@ For each workload of the assumptions and each tier:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -69,73 +69,100 @@ def recommend(model: Model | Assumptions) -> pd.DataFrame:
 
     model = model_of(model)
     a = model.assumptions
-    sizing = a.sizing
     s = model.summary()
     rows = []
     for w in a.workloads:
-        params = w.params_b.value * PARAMS_PER_BILLION
         for tier in model.tiers:
-            ti = model.inputs[tier].values()
-            gpus = int(s.loc[tier, "gpus"])
-            mem_b = ti["gpu_memory_gb"] * BYTES_PER_GB
-            horizon_h = gpus * HOURS_PER_MONTH * model.months
-            if w.kind == "inference":
-                per_replica = math.ceil(
-                    params * w.bytes_per_param.value * sizing.inference_overhead.value / mem_b
-                )
-                replicas = math.ceil(
-                    w.tokens_per_s.value / (w.tokens_per_s_per_gpu.value * per_replica)
-                )
-                floor = per_replica * replicas
-                flops = float("nan")
-                days = float("nan")
-                meets_deadline = True
-                used = min(floor, gpus) * HOURS_PER_MONTH * model.months
-            else:
-                floor = math.ceil(
-                    params
-                    * sizing.training_bytes_per_param.value
-                    / (mem_b * sizing.usable_memory_fraction.value)
-                )
-                factor = (
-                    (w.lora_flops_factor or a.sizing.lora_flops_factor).value
-                    if w.kind == "lora"
-                    else 1.0
-                )
-                flops = 6 * params * w.tokens_b.value * PARAMS_PER_BILLION * factor
-                rate = (
-                    gpus
-                    * ti["tflops_bf16"]
-                    * FLOP_PER_TFLOP
-                    * ti["mfu"]
-                    * float(s.loc[tier, "goodput"])
-                )
-                days = flops / (rate * SECONDS_PER_DAY) if rate > 0 else float("inf")
-                meets_deadline = days <= w.deadline_days.value
-                used = gpus * min(days * HOURS_PER_DAY, HOURS_PER_MONTH * model.months)
-            meets_memory = gpus >= floor
-            share = used / horizon_h if horizon_h > 0 else float("nan")
-            rows.append(
-                {
-                    "workload": w.name,
-                    "tier": tier,
-                    "kind": w.kind,
-                    "gpus": gpus,
-                    "memory_floor_gpus": floor,
-                    "meets_memory": meets_memory,
-                    "flops": flops,
-                    "days_needed": days,
-                    "deadline_days": w.deadline_days.value if w.deadline_days else float("nan"),
-                    "meets_deadline": bool(meets_deadline),
-                    "feasible": bool(meets_memory and meets_deadline),
-                    "gpu_hours_used": used,
-                    "share_of_horizon": share,
-                    "idle_share": 1 - share,
-                    "tco": float(s.loc[tier, "tco"]),
-                    "recommended": False,
-                }
-            )
+            rows.append(_fit(model, s, w, tier))
     df = pd.DataFrame(rows, columns=["workload", "tier", *COLUMNS])
+    chosen = _choose(df)
+    df = df.set_index(["workload", "tier"])
+    df.attrs["recommended"] = chosen
+    return df
+
+
+def _fit(model: Model, s: pd.DataFrame, w: Any, tier: str) -> dict[str, Any]:
+    """One row of :func:`recommend`: workload ``w`` on ``tier``. Feasible when
+    ``gpus >= memory floor`` and the days needed meet the deadline; the share of
+    the horizon is ``used / (gpus * 730 h * months)``, idle share ``1 - share``."""
+    ti = model.inputs[tier].values()
+    gpus = int(s.loc[tier, "gpus"])
+    horizon_h = gpus * HOURS_PER_MONTH * model.months
+    if w.kind == "inference":
+        floor, flops, days, meets_deadline, used = _inference_need(model, w, ti, gpus)
+    else:
+        goodput = float(s.loc[tier, "goodput"])
+        floor, flops, days, meets_deadline, used = _training_need(model, w, ti, gpus, goodput)
+    meets_memory = gpus >= floor
+    share = used / horizon_h if horizon_h > 0 else float("nan")
+    return {
+        "workload": w.name,
+        "tier": tier,
+        "kind": w.kind,
+        "gpus": gpus,
+        "memory_floor_gpus": floor,
+        "meets_memory": meets_memory,
+        "flops": flops,
+        "days_needed": days,
+        "deadline_days": w.deadline_days.value if w.deadline_days else float("nan"),
+        "meets_deadline": bool(meets_deadline),
+        "feasible": bool(meets_memory and meets_deadline),
+        "gpu_hours_used": used,
+        "share_of_horizon": share,
+        "idle_share": 1 - share,
+        "tco": float(s.loc[tier, "tco"]),
+        "recommended": False,
+    }
+
+
+def _inference_need(
+    model: Model, w: Any, ti: dict[str, float], gpus: int
+) -> tuple[int, float, float, bool, float]:
+    """(memory floor, FLOPs, days, meets deadline, GPU-hours used) of serving ``w``:
+    ``per replica = ceil(params * bytes/param * overhead / GPU memory)``,
+    ``replicas = ceil(tokens/s / (tokens/s per GPU * per replica))``, floor =
+    per replica * replicas; always on: ``used = min(floor, gpus) * 730 h * months``
+    (no FLOPs or days, no deadline)."""
+    params = w.params_b.value * PARAMS_PER_BILLION
+    mem_b = ti["gpu_memory_gb"] * BYTES_PER_GB
+    per_replica = math.ceil(
+        params * w.bytes_per_param.value * model.assumptions.sizing.inference_overhead.value / mem_b
+    )
+    replicas = math.ceil(w.tokens_per_s.value / (w.tokens_per_s_per_gpu.value * per_replica))
+    floor = per_replica * replicas
+    used = min(floor, gpus) * HOURS_PER_MONTH * model.months
+    return floor, float("nan"), float("nan"), True, used
+
+
+def _training_need(
+    model: Model, w: Any, ti: dict[str, float], gpus: int, goodput: float
+) -> tuple[int, float, float, bool, float]:
+    """(memory floor, FLOPs, days, meets deadline, GPU-hours used) of training ``w``:
+    ``floor = ceil(params * training bytes/param / (GPU memory * usable share))``;
+    ``FLOPs = 6 * params * tokens * factor`` (LoRA factor for ``lora``, else 1);
+    ``days = FLOPs / (gpus * TFLOPS * MFU * goodput * 86,400 s)`` (inf at rate 0);
+    ``used = gpus * min(days * 24 h, 730 h * months)``."""
+    a = model.assumptions
+    sizing = a.sizing
+    params = w.params_b.value * PARAMS_PER_BILLION
+    mem_b = ti["gpu_memory_gb"] * BYTES_PER_GB
+    floor = math.ceil(
+        params
+        * sizing.training_bytes_per_param.value
+        / (mem_b * sizing.usable_memory_fraction.value)
+    )
+    factor = (w.lora_flops_factor or a.sizing.lora_flops_factor).value if w.kind == "lora" else 1.0
+    flops = 6 * params * w.tokens_b.value * PARAMS_PER_BILLION * factor
+    rate = gpus * ti["tflops_bf16"] * FLOP_PER_TFLOP * ti["mfu"] * goodput
+    days = flops / (rate * SECONDS_PER_DAY) if rate > 0 else float("inf")
+    meets_deadline = days <= w.deadline_days.value
+    used = gpus * min(days * HOURS_PER_DAY, HOURS_PER_MONTH * model.months)
+    return floor, flops, days, meets_deadline, used
+
+
+def _choose(df: pd.DataFrame) -> dict[str, str | None]:
+    """Per workload the feasible tier of least TCO (marked ``recommended``), None
+    where no tier is feasible."""
     chosen: dict[str, str | None] = {}
     for name, group in df.groupby("workload", sort=False):
         feasible = group[group["feasible"]]
@@ -145,6 +172,4 @@ def recommend(model: Model | Assumptions) -> pd.DataFrame:
         best = feasible["tco"].idxmin()
         df.loc[best, "recommended"] = True
         chosen[str(name)] = str(df.loc[best, "tier"])
-    df = df.set_index(["workload", "tier"])
-    df.attrs["recommended"] = chosen
-    return df
+    return chosen
