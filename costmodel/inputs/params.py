@@ -91,14 +91,40 @@ def revenue_mode(a: Assumptions, tier_name: str) -> tuple[str, str]:
 def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     """Flatten the inputs of tier ``tier_name`` (see module docstring)."""
     t = a.tiers[tier_name]
-    s = a.servers[t.server]
-    tp = f"tiers.{tier_name}"
-    sp = f"servers.{t.server}"
     out: dict[str, tuple[str, float]] = {}
 
     def put(name: str, path: str, q: Quantity | float | int) -> None:
         out[name] = (path, float(q.value if isinstance(q, Quantity) else q))
 
+    _put_hardware(a, tier_name, put)
+    _put_site(a, tier_name, put)
+    _put_depreciation(a, put)
+    _put_financing(a, put)
+    _put_stages(a, tier_name, put, out)
+    _put_overridable(a, tier_name, put)
+    _put_revenue(a, tier_name, put, out)
+    config = TierConfig(
+        months=12 * a.horizon_years,
+        depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
+        depreciation_life_years={c: getattr(a.depreciation, c).life_years for c in ASSET_CLASSES},
+        stages=len(t.stages),
+        loss_carryforward_years=a.finance.loss_carryforward_years,
+        terminal_value=a.terminal_value,
+        financed=a.financing is not None,
+    )
+    return TierInputs(tier_name, config, out)
+
+
+_Put = Callable[[str, str, "Quantity | float | int"], None]
+
+
+def _put_hardware(a: Assumptions, tier_name: str, put: _Put) -> None:
+    """The tier's GPUs, its server's price, power and performance, network share,
+    storage and rack and staff inputs."""
+    t = a.tiers[tier_name]
+    s = a.servers[t.server]
+    tp = f"tiers.{tier_name}"
+    sp = f"servers.{t.server}"
     put("gpus", f"{tp}.gpus", t.gpus)
     put("gpus_per_server", f"{sp}.gpus_per_server", s.gpus_per_server)
     put("server_price", f"{sp}.price", s.price)
@@ -112,6 +138,17 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     put("write_gbps", f"{tp}.storage.write_gbps", t.storage.write_gbps)
     put("rack_kw", f"{tp}.rack_kw", t.rack_kw)
     put("staff_fte", f"{tp}.staff_fte", t.staff_fte)
+
+
+def _put_site(a: Assumptions, tier_name: str, put: _Put) -> None:
+    """Power (PUE of the tier's cooling, price, escalation), facility (build cost
+    per kW, colocation, mode as ``build_flag`` 1/0), discount and tax rates,
+    terminal value (``terminal_flag`` 1 for book), server price decline, retrofit
+    premium and reserve headroom (1/0)."""
+    t = a.tiers[tier_name]
+    s = a.servers[t.server]
+    tp = f"tiers.{tier_name}"
+    sp = f"servers.{t.server}"
     put("aux_power_fraction", "power.aux_power_fraction", a.power.aux_power_fraction)
     put("pue", f"power.pue.{t.cooling}", a.power.pue[t.cooling])
     put("price_per_kwh", "power.price_per_kwh", a.power.price_per_kwh)
@@ -133,13 +170,24 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     put("server_price_decline", f"{sp}.price_decline", s.price_decline)
     put("retrofit_premium", "facility.retrofit_premium", a.facility.retrofit_premium)
     put("reserve_headroom", f"{tp}.reserve_headroom", 1.0 if t.reserve_headroom else 0.0)
+
+
+def _put_depreciation(a: Assumptions, put: _Put) -> None:
+    """Per asset class its salvage share and, when given, its market decline."""
     for cls in ASSET_CLASSES:
         dc = getattr(a.depreciation, cls)
         put(f"salvage_{cls}", f"depreciation.{cls}.salvage", dc.salvage)
         if dc.market_decline is not None:
             put(f"market_decline_{cls}", f"depreciation.{cls}.market_decline", dc.market_decline)
-    _put_financing(a, put)
-    for i, st in enumerate(t.stages, start=1):
+
+
+def _put_stages(
+    a: Assumptions, tier_name: str, put: _Put, out: dict[str, tuple[str, float]]
+) -> None:
+    """Stage i's month, GPUs, storage and headcount (``stage{i}_*``); without its
+    own headcount, that of the deployment before carries on."""
+    tp = f"tiers.{tier_name}"
+    for i, st in enumerate(a.tiers[tier_name].stages, start=1):
         put(f"stage{i}_month", f"{tp}.stages.{i - 1}.month", st.month)
         put(f"stage{i}_gpus", f"{tp}.stages.{i - 1}.gpus", st.gpus)
         put(f"stage{i}_capacity_tb", f"{tp}.stages.{i - 1}.capacity_tb", st.capacity_tb)
@@ -147,6 +195,13 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
             put(f"stage{i}_staff_fte", f"{tp}.stages.{i - 1}.staff_fte", st.staff_fte)
         else:  # the headcount of the deployment before carries on
             out[f"stage{i}_staff_fte"] = out[f"stage{i - 1}_staff_fte" if i > 1 else "staff_fte"]
+
+
+def _put_overridable(a: Assumptions, tier_name: str, put: _Put) -> None:
+    """The inputs a tier may override (``_OVERRIDABLE``): the tier's own value,
+    else the global one."""
+    t = a.tiers[tier_name]
+    tp = f"tiers.{tier_name}"
     for section, keys in _OVERRIDABLE.items():
         glob = getattr(a, section)
         own = getattr(t, section)
@@ -156,26 +211,24 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
                 put(key, f"{tp}.{section}.{key}", mine)
             else:
                 put(key, f"{section}.{key}", getattr(glob, key))
+
+
+def _put_revenue(
+    a: Assumptions, tier_name: str, put: _Put, out: dict[str, tuple[str, float]]
+) -> None:
+    """The cloud price of the tier's server for the revenue term; in the
+    ``avoided_cloud`` mode the GPU-hour is priced at it."""
+    sp = f"servers.{a.tiers[tier_name].server}"
     mode, term = revenue_mode(a, tier_name)
     cloud_key = f"cloud_{term}_per_gpu_hour"
-    cloud = getattr(s, cloud_key)
+    cloud = getattr(a.servers[a.tiers[tier_name].server], cloud_key)
     if cloud is not None:
         put("cloud_price_per_gpu_hour", f"{sp}.{cloud_key}", cloud)
     if mode == "avoided_cloud":  # the GPU-hour is worth what the cloud would charge
         out["price_per_gpu_hour"] = out["cloud_price_per_gpu_hour"]
-    config = TierConfig(
-        months=12 * a.horizon_years,
-        depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
-        depreciation_life_years={c: getattr(a.depreciation, c).life_years for c in ASSET_CLASSES},
-        stages=len(t.stages),
-        loss_carryforward_years=a.finance.loss_carryforward_years,
-        terminal_value=a.terminal_value,
-        financed=a.financing is not None,
-    )
-    return TierInputs(tier_name, config, out)
 
 
-def _put_financing(a: Assumptions, put: Callable[[str, str, Quantity | float], None]) -> None:
+def _put_financing(a: Assumptions, put: _Put) -> None:
     """Financing inputs (spec 17); without a financing section the debt share is
     0 and equity is discounted at the discount rate."""
     f = a.financing
