@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from threading import Lock
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -780,19 +781,84 @@ class _Metrics(Mapping):
 def _run_monthly(
     q: dict[str, FloatArray], config: TierConfig, deps: list[dict[str, FloatArray]]
 ) -> TierResult:
-    """:func:`run_tier` month by month: every line as an (S, M+1) array."""
+    """:func:`run_tier` month by month: every line as an (S, M+1) array.
+
+    ``EBIT = revenue - opex - depreciation``; the cash lines (tax, terminal
+    value, FCF, debt, ECF) are :func:`_monthly_cash`."""
     clock = Clock(config.months)
     events = capex_events(q, deps)
     utilization = [ramp(q, d["month"], clock) for d in deps]
     opex = opex_lines(q, deps, events, utilization, clock)
     opex_total = sum(opex.values())
+    capex_months = _capex_months(events, clock)
+    dep = depreciation_lines(q, events, config, clock)
+    goodput_m = _goodput(q, deps)
+    gpu_hours, price_index, revenue = _revenue_lines(q, deps, utilization, goodput_m, clock)
+    ebit = revenue - opex_total - sum(dep.values())
+    cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total, ebit)
+    shape = cf["fcf"].shape
+    flows = {
+        "gpu_hours": np.broadcast_to(gpu_hours, shape),
+        "utilization": sum(utilization) if len(deps) == 1 else _weighted(deps, utilization),
+        "price_index": np.broadcast_to(price_index, shape),
+        "power_index": np.broadcast_to(clock.index(q["power_escalation"]), shape),
+        "staff_index": np.broadcast_to(clock.index(q["staff_escalation"]), shape),
+        "revenue": revenue,
+        "opex": np.broadcast_to(opex_total, shape),
+        "capex": np.broadcast_to(cf["capex"], shape),
+        "depreciation": np.broadcast_to(sum(dep.values()), shape),
+        "ebit": ebit,
+        "tax": cf["tax_m"],
+        "terminal_value": cf["terminal"],
+        "terminal_tax": cf["terminal_tax"],
+        "fcf": cf["fcf"],
+        "discount_factor": _discount(q["discount_rate"], config.months),
+        "tax_levered": cf["tax_levered"],
+        "cfads": cf["cfads"],
+        "debt_service": cf["service"],
+        "ecf": cf["ecf"],
+        "equity_discount_factor": _discount(q["cost_of_equity"], config.months),
+    }
+    annual = _annual(clock, cf["tax"], cf["levered"], cf["cfads"], cf["service"], ebit)
+    full = (shape[0],)
+    capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
+    metrics = _monthly_metrics(
+        q, deps, goodput_m, capex_by, (cf["capex"], opex_total, gpu_hours), flows, cf, annual
+    )
+    return TierResult(
+        months=config.months,
+        capex=capex_by,
+        capex_months={c: np.broadcast_to(v, shape) for c, v in capex_months.items()},
+        opex={k: np.broadcast_to(v, shape) for k, v in opex.items()},
+        depreciation={k: np.broadcast_to(v, shape) for k, v in dep.items()},
+        nbv=cf["nbv"],
+        flows=flows,
+        annual=annual,
+        metrics=metrics,
+        debt=cf["debt"],
+        deployments=deps,
+    )
+
+
+def _capex_months(events: list[CapexEvent], clock: Clock) -> dict[str, FloatArray]:
+    """Capex per asset class month by month (1 or S, M+1): each event's amount at
+    its month."""
     capex_months = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
     for e in events:
         capex_months[e.cls] = capex_months[e.cls] + clock.at(e.month, e.amount)
-    capex_m = sum(capex_months.values())
-    dep = depreciation_lines(q, events, config, clock)
-    dep_total = sum(dep.values())
-    goodput_m = _goodput(q, deps)
+    return capex_months
+
+
+def _revenue_lines(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    utilization: list[FloatArray],
+    goodput_m: Mapping[str, FloatArray],
+    clock: Clock,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """GPU-hours sold ``sum_d GPUs_d u_d(m) * availability * 730 h``, the price
+    index ``(1 - price decline)^years`` and ``revenue = GPU-hours * price per
+    GPU-hour * price index``, month by month."""
     gpu_hours = (
         sum(_col(d["gpus"]) * u for d, u in zip(deps, utilization, strict=True))
         * _col(goodput_m["availability"])
@@ -800,14 +866,40 @@ def _run_monthly(
     )
     price_index = clock.index(-np.asarray(q["price_decline"]))
     revenue = gpu_hours * _col(q["price_per_gpu_hour"]) * price_index
-    ebit = revenue - opex_total - dep_total
+    return gpu_hours, price_index, revenue
+
+
+def _monthly_cash(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    clock: Clock,
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    capex_months: dict[str, FloatArray],
+    dep: dict[str, FloatArray],
+    revenue: FloatArray,
+    opex_total: FloatArray,
+    ebit: FloatArray,
+) -> dict[str, Any]:
+    """Tax, terminal value and cash flows month by month:
+
+    - ``tax``: :func:`tax_with_losses` of the yearly EBIT (paid at year ends);
+      NBV per class = capex - depreciation; terminal value and its tax
+      (:func:`terminal_lines`) at month M;
+    - ``FCF = revenue - opex - tax - capex + terminal - terminal tax``;
+    - debt (:func:`debt_schedule`); levered tax of ``EBIT - interest`` (the
+      unlevered tax when nothing is drawn); ``CFADS = revenue - opex - levered
+      tax``; ``ECF = CFADS - capex + draws - service - balloon + terminal -
+      terminal tax``."""
+    capex_m = sum(capex_months.values())
     tax = tax_with_losses(clock.by_year(ebit), q["tax_rate"], config.loss_carryforward_years)
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
     nbv = {cls: np.broadcast_to(v, (revenue.shape[0],)) for cls, v in nbv.items()}
     terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
     terminal_m = clock.at(config.months, terminal)
     terminal_tax_m = clock.at(config.months, terminal_tax)
-    operating = revenue - opex_total - clock.at_year_ends(tax["tax"])
+    tax_m = clock.at_year_ends(tax["tax"])
+    operating = revenue - opex_total - tax_m
     fcf = operating - capex_m + terminal_m - terminal_tax_m
     debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
     borrowed = bool(np.any(debt["draw"]))
@@ -822,35 +914,45 @@ def _run_monthly(
     cfads = revenue - opex_total - tax_levered_m
     service = debt["interest"] + debt["principal"]
     ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + terminal_m - terminal_tax_m
-    flows = {
-        "gpu_hours": np.broadcast_to(gpu_hours, fcf.shape),
-        "utilization": sum(utilization) if len(deps) == 1 else _weighted(deps, utilization),
-        "price_index": np.broadcast_to(price_index, fcf.shape),
-        "power_index": np.broadcast_to(clock.index(q["power_escalation"]), fcf.shape),
-        "staff_index": np.broadcast_to(clock.index(q["staff_escalation"]), fcf.shape),
-        "revenue": revenue,
-        "opex": np.broadcast_to(opex_total, fcf.shape),
-        "capex": np.broadcast_to(capex_m, fcf.shape),
-        "depreciation": np.broadcast_to(dep_total, fcf.shape),
-        "ebit": ebit,
-        "tax": clock.at_year_ends(tax["tax"]),
-        "terminal_value": terminal_m,
+    return {
+        "capex": capex_m,
+        "tax": tax,
+        "tax_m": tax_m,
+        "nbv": nbv,
+        "terminal": terminal_m,
         "terminal_tax": terminal_tax_m,
         "fcf": fcf,
-        "discount_factor": _discount(q["discount_rate"], config.months),
+        "debt": debt,
+        "borrowed": borrowed,
+        "levered": levered,
         "tax_levered": tax_levered_m,
         "cfads": cfads,
-        "debt_service": service,
+        "service": service,
         "ecf": ecf,
-        "equity_discount_factor": _discount(q["cost_of_equity"], config.months),
     }
-    annual = _annual(clock, tax, levered, cfads, service, ebit)
-    size = fcf.shape[0]
-    full = (size,)
+
+
+def _monthly_metrics(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    goodput_m: dict[str, FloatArray],
+    capex_by: dict[str, FloatArray],
+    lines: tuple[FloatArray, FloatArray, FloatArray],
+    flows: dict[str, FloatArray],
+    cf: dict[str, Any],
+    annual: dict[str, FloatArray],
+) -> _Metrics:
+    """:func:`_summary` of a monthly run (``lines``: capex, opex and GPU-hours
+    month by month): present values ``sum_m x(m) d(m)`` at the discount factors
+    (of cost: capex + opex; of GPU-hours; NPV of FCF; equity NPV of ECF at the
+    cost of equity), payback and peak funding from the cumulative FCF without
+    the terminal value, the debt peak ``max_m (balance + balloon)``."""
+    capex_m, opex_total, gpu_hours = lines
+    fcf, ecf, debt = flows["fcf"], flows["ecf"], cf["debt"]
+    full = (fcf.shape[0],)
     disc = flows["discount_factor"]
-    capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     cash = np.cumsum(fcf - flows["terminal_value"] + flows["terminal_tax"], axis=1)
-    metrics = _summary(
+    return _summary(
         q,
         deps,
         goodput_m,
@@ -860,32 +962,18 @@ def _run_monthly(
         pv_cost=fin.present_value(capex_m, disc) + fin.present_value(opex_total, disc),
         pv_gpu_hours=fin.present_value(gpu_hours, disc),
         gpu_hours=gpu_hours.sum(axis=1),
-        revenue=revenue.sum(axis=1),
+        revenue=flows["revenue"].sum(axis=1),
         npv=fin.present_value(fcf, disc),
         fcf=fcf,
         fcf_sum=fcf.sum(axis=1),
         payback=fin.payback_years(cash),
         peak_funding=np.maximum(0.0, -cash.min(axis=1)),
         equity_npv=fin.present_value(ecf, flows["equity_discount_factor"]),
-        ecf=(lambda: ecf) if borrowed else None,
+        ecf=(lambda: ecf) if cf["borrowed"] else None,
         dscr=annual["dscr"],
         debt_peak=(debt["balance_close"] + debt["balloon"]).max(axis=1),
         terminal=flows["terminal_value"][:, -1],
         terminal_tax=flows["terminal_tax"][:, -1],
-    )
-    shape = fcf.shape
-    return TierResult(
-        months=config.months,
-        capex=capex_by,
-        capex_months={c: np.broadcast_to(v, shape) for c, v in capex_months.items()},
-        opex={k: np.broadcast_to(v, shape) for k, v in opex.items()},
-        depreciation={k: np.broadcast_to(v, shape) for k, v in dep.items()},
-        nbv=nbv,
-        flows=flows,
-        annual=annual,
-        metrics=metrics,
-        debt=debt,
-        deployments=deps,
     )
 
 
@@ -1054,21 +1142,94 @@ def _run_by_year(
     events = capex_events(q, deps)
     size = int(np.broadcast_shapes(*[np.shape(v) for v in q.values()], (1,))[0])
     full = (size,)
-    n_dep = len(deps)
-    years = months // MONTHS_PER_YEAR
     shapes = _shapes(months, (tuple(t), r))
     h_sums = shapes.sums
     goodput_m = _goodput(q, deps)
+    rev, hours, opex = _operating_coefficients(q, deps, events, goodput_m, months, size)
+    # sums over the shapes and years are elementwise products summed over leading
+    # axes: each variant's result does not depend on its position in the chunk
+    # (BLAS and einsum kernels may round the first or last few columns otherwise)
+    rev_y = (rev * h_sums[:, :, None]).sum(axis=1)
+    opex_y = (opex * h_sums[:, :, None]).sum(axis=1)
+    hours_y = (hours * h_sums[:, :, None]).sum(axis=1)
+
+    disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
+    # discounted shapes: sum over the months of year y of h_k(m) d(m), (Y, K, 1 or S)
+    disc_shapes = _discounted_shapes(shapes, disc)
+    capex_by, capex_at = _capex_by_month(events, full)
+    dep_y, nbv = _depreciation_by_year(q, config, events, capex_by, size)
+    terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
+    terminal = np.broadcast_to(terminal, full)
+    terminal_tax = np.broadcast_to(terminal_tax, full)
+
+    ebit_y = rev_y - opex_y - dep_y
+    tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years)
+    fcf, payback, peak_funding = _fcf_by_month(shapes, rev - opex, tax["tax"], capex_at, size)
+    fcf[-1] += terminal - terminal_tax
+    npv = _pv_months(fcf, disc)
+    ecf, dscr, debt_peak, equity_npv = _equity_by_year(
+        q, config, t[0], one_loan, capex_at, fcf, npv, disc, ebit_y, tax, rev_y - opex_y
+    )
+
+    pv_capex = sum(a * disc[m] for m, a in capex_at.items())
+    metrics = _summary(
+        q,
+        deps,
+        goodput_m,
+        capex_by=capex_by,
+        opex_sum=opex_y.sum(axis=0),
+        opex_year1=opex_y[0] + 0.0,
+        pv_cost=pv_capex + _pv_lines(opex, disc_shapes),
+        pv_gpu_hours=_pv_lines(hours, disc_shapes),
+        gpu_hours=hours_y.sum(axis=0),
+        revenue=rev_y.sum(axis=0),
+        npv=npv,
+        fcf=fcf.T,
+        fcf_sum=fcf.sum(axis=0),
+        payback=payback,
+        peak_funding=peak_funding,
+        equity_npv=equity_npv,
+        ecf=ecf,
+        dscr=dscr,
+        debt_peak=debt_peak,
+        terminal=terminal,
+        terminal_tax=terminal_tax,
+    )
+    return _lazy_schedules(q, config, deps, capex_by, nbv, metrics)
+
+
+def _year_index(g: ArrayLike, years: int) -> FloatArray:
+    """(Y, S or 1): Clock.index per year, ``(1 + g)^y`` for model years y = 0 ..
+    Y-1. The power runs along the years (as in Clock.index) and is then
+    transposed: vectorised transcendental functions may round differently by
+    position, and the variants' results must not depend on their position in a
+    chunk."""
     year_no = np.arange(years, dtype=float)[None, :]
+    return np.power(1.0 + _when(g), year_no).T
 
-    def index(g: ArrayLike) -> FloatArray:
-        """(Y, S or 1): Clock.index per year. The power runs along the years (as in
-        Clock.index) and is then transposed: vectorised transcendental functions
-        may round differently by position, and the variants' results must not
-        depend on their position in a chunk."""
-        return np.power(1.0 + _when(g), year_no).T
 
-    # coefficients (Y, K, S) of the shapes: revenue, GPU-hours, opex
+def _operating_coefficients(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    goodput_m: Mapping[str, FloatArray],
+    months: int,
+    size: int,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Coefficients (Y, K, S) of revenue, GPU-hours and opex on the shapes of
+    :func:`_shapes` (K = 3D: in service, ramp share, staffing of deployment d).
+
+    With ``sold = utilization * availability * 730 h``, price index ``P_y``,
+    power index ``E_y`` and staff index ``W_y``:
+
+    - in service: opex ``E_y PUE 730 h price/kWh (kW idle) + fixed``, fixed =
+      ``kW colocation (1 - build) + (maintenance hardware + insurance (hardware
+      + facility) + software per GPU-year GPUs) / 12``;
+    - ramp share: opex ``E_y PUE 730 h price/kWh kW (1 - idle) utilization``,
+      GPU-hours ``GPUs sold``, revenue ``P_y price per GPU-hour GPUs sold``;
+    - staffing: opex ``W_y cost per FTE / 12 FTE``."""
+    years = months // MONTHS_PER_YEAR
+    n_dep = len(deps)
     k_all = 3 * n_dep
     rev = np.zeros((years, k_all, size))
     hours = np.zeros((years, k_all, size))
@@ -1076,9 +1237,11 @@ def _run_by_year(
     util = q["utilization"]
     idle = q["idle_fraction"]
     sold = util * goodput_m["availability"] * HOURS_PER_MONTH
-    price = index(-np.asarray(q["price_decline"])) * q["price_per_gpu_hour"]
-    power = index(q["power_escalation"]) * (q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"])
-    staff = index(q["staff_escalation"]) * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
+    price = _year_index(-np.asarray(q["price_decline"]), years) * q["price_per_gpu_hour"]
+    power = _year_index(q["power_escalation"], years) * (
+        q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"]
+    )
+    staff = _year_index(q["staff_escalation"], years) * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
     colo = q["colocation_per_kw_month"] * (1.0 - q["build_flag"])
     facility = [e for e in events if e.cls == "facility"]  # in service with deployment i
     per_month = 1.0 / MONTHS_PER_YEAR
@@ -1095,33 +1258,49 @@ def _run_by_year(
         opex[:, 2 * n_dep + i] = staff * d["staff_fte"]
         hours[:, n_dep + i] = d["gpus"] * sold
         rev[:, n_dep + i] = price * (d["gpus"] * sold)
-    # sums over the shapes and years are elementwise products summed over leading
-    # axes: each variant's result does not depend on its position in the chunk
-    # (BLAS and einsum kernels may round the first or last few columns otherwise)
-    rev_y = (rev * h_sums[:, :, None]).sum(axis=1)
-    opex_y = (opex * h_sums[:, :, None]).sum(axis=1)
-    hours_y = (hours * h_sums[:, :, None]).sum(axis=1)
+    return rev, hours, opex
 
-    disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
-    # discounted shapes: sum over the months of year y of h_k(m) d(m), (Y, K, 1 or S)
-    disc_shapes = _discounted_shapes(shapes, disc)
 
-    def pv_lines(c: FloatArray) -> FloatArray:
-        return (c * disc_shapes).sum(axis=(0, 1))
+def _pv_lines(c: FloatArray, disc_shapes: FloatArray) -> FloatArray:
+    """(S,): present value ``sum_y sum_k c[y, k] D[y, k]`` of the line with
+    coefficients ``c`` (Y, K, S), D the discounted shapes (Y, K, 1 or S)."""
+    return (c * disc_shapes).sum(axis=(0, 1))
 
-    def pv_months(x: FloatArray, d: FloatArray) -> FloatArray:  # x, d: (M+1, S or 1)
-        return (x * d).sum(axis=0)
 
-    # capex events by month
+def _pv_months(x: FloatArray, d: FloatArray) -> FloatArray:
+    """(S,): present value ``sum_m x(m) d(m)`` of x (M+1, S) at d (M+1, S or 1)."""
+    return (x * d).sum(axis=0)
+
+
+def _capex_by_month(
+    events: list[CapexEvent], full: tuple[int]
+) -> tuple[dict[str, FloatArray], dict[int, FloatArray]]:
+    """Capex per asset class (S,) (the sum of its events) and per payment month
+    (month -> (S,), months in order); every event's month is shared by the
+    variants."""
     capex_by = {c: np.zeros(full) for c in ASSET_CLASSES}
     capex_at: dict[int, FloatArray] = {}
     for e in events:
         month = int(_when(e.month)[0, 0])
         capex_by[e.cls] = capex_by[e.cls] + e.amount
         capex_at[month] = capex_at.get(month, 0.0) + e.amount
-    capex_at = {m: np.broadcast_to(a, full) for m, a in sorted(capex_at.items())}
+    return capex_by, {m: np.broadcast_to(a, full) for m, a in sorted(capex_at.items())}
 
-    # depreciation per model year, net book values, terminal value
+
+def _depreciation_by_year(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    events: list[CapexEvent],
+    capex_by: dict[str, FloatArray],
+    size: int,
+) -> tuple[FloatArray, dict[str, FloatArray]]:
+    """Depreciation per model year (Y, S) and net book value per asset class at
+    the horizon (S,): an event's charge in asset year k (``fin.depreciation_annual``
+    / 12 a month) falls in model year y for the months counted by
+    :func:`_depreciation_counts`; ``NBV = capex - sum of its charges``."""
+    months = config.months
+    years = months // MONTHS_PER_YEAR
+    full = (size,)
     dep_y = np.zeros((years, size))
     nbv = {}
     for cls in ASSET_CLASSES:
@@ -1142,18 +1321,26 @@ def _run_by_year(
             dep_y = dep_y + per_year
             total = total + per_year.sum(axis=0)
         nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
-    terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
-    terminal = np.broadcast_to(terminal, full)
-    terminal_tax = np.broadcast_to(terminal_tax, full)
+    return dep_y, nbv
 
-    ebit_y = rev_y - opex_y - dep_y
-    tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years)
 
-    # FCF month by month (months first): operating margin, tax, capex
+def _fcf_by_month(
+    shapes: _Shapes,
+    margin: FloatArray,
+    tax_y: FloatArray,
+    capex_at: dict[int, FloatArray],
+    size: int,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """FCF month by month without the terminal value (M+1, S), months first:
+    ``FCF(m) = sum_k h_k(m) margin[y(m), k] - tax_y [m = 12 y] - capex(m)``
+    (``margin``: revenue minus opex coefficients (Y, K, S)); the payback (years:
+    the first month from which cumulative FCF stays >= 0, over 12; NaN if never)
+    and the peak funding ``max(0, -min_m cumulative FCF)`` (S,)."""
+    months = shapes.run_of.size
     fcf = np.empty((months + 1, size))
     fcf[0] = 0.0
-    np.take(_per_run(shapes, rev - opex), shapes.run_of, axis=0, out=fcf[1:])
-    fcf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax["tax"]
+    np.take(_per_run(shapes, margin), shapes.run_of, axis=0, out=fcf[1:])
+    fcf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax_y
     for month, amount in capex_at.items():
         fcf[month] -= amount
     cash = fcf.copy()
@@ -1163,81 +1350,107 @@ def _run_by_year(
     first = np.maximum(last_negative + 1, 1)
     payback = np.where(first <= months, first / MONTHS_PER_YEAR, np.nan)
     peak_funding = np.maximum(0.0, -cash.min(axis=0))
-    fcf[-1] += terminal - terminal_tax
-    npv = pv_months(fcf, disc)
+    return fcf, payback, peak_funding
 
-    # debt
+
+def _equity_by_year(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    build: int,
+    one_loan: bool,
+    capex_at: dict[int, FloatArray],
+    fcf: FloatArray,
+    npv: FloatArray,
+    disc: FloatArray,
+    ebit_y: FloatArray,
+    tax: dict[str, FloatArray],
+    margin_y: FloatArray,
+) -> tuple[Callable[[], FloatArray] | None, FloatArray, FloatArray, FloatArray]:
+    """Equity lines: ``ecf()`` (S, M+1) when borrowing (None: ECF = FCF), DSCR per
+    year (S, Y), the debt peak and the equity NPV (S,).
+
+    Debt draws ``debt share * capex(m)``; levered tax is the tax of ``EBIT -
+    interest``; ``ECF = FCF + net debt flows + (tax - levered tax)`` at year
+    ends; ``DSCR_y = CFADS_y / service_y`` with ``CFADS_y = revenue_y - opex_y -
+    levered tax_y`` (``margin_y``: revenue_y - opex_y), NaN where nothing is
+    serviced; ``PV(ECF) = PV(FCF) + PV(net debt flows) + PV(tax saved)`` at the
+    cost of equity."""
+    months = config.months
+    size = fcf.shape[1]
+    full = (size,)
     share = np.broadcast_to(q["debt_share"], full)
     draws = {m: share * a for m, a in capex_at.items() if np.any(share * a)}
-    borrowed = bool(draws)
     e_disc = _discount_t(q["cost_of_equity"], months)
-    if borrowed:
-        rate, term = _when(q["interest_rate"]), _when(q["term_years"])
-        amounts = np.stack(list(draws.values()))  # (T, S)
-        if one_loan and rate.shape[0] == term.shape[0] == 1 and rate[0, 0] >= 0:
-            net_u, interest_u, service_u, peak_u = _unit_debt(
-                months, tuple(draws), t[0], float(rate[0, 0]), float(term[0, 0])
-            )
-            interest_y = _combine(interest_u, amounts)
-            service_y = _combine(service_u, amounts)
-            debt_peak = _combine(peak_u, amounts).max(axis=0)
-            pv_net = (_unit_pv(net_u, e_disc) * amounts).sum(axis=0)
-
-            def net() -> FloatArray:
-                return _combine(net_u, amounts)
-        else:  # rates or terms differ between variants
-            loans = _loans(q, draws, t[0], months, e_disc)
-            interest_y, service_y = loans["interest_y"], loans["service_y"]
-            debt_peak, pv_net = loans["peak"], loans["pv_net"]
-            net = loans["net"]
-
-        levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years)
-        tax_saved = tax["tax"] - levered["tax"]
-
-        def ecf() -> FloatArray:  # only for the equity IRR, when read
-            out = fcf + net()
-            out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] += tax_saved
-            return out.T
-
-        cfads_y = rev_y - opex_y - levered["tax"]
-        dscr = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan).T
-        # PV of ECF = PV of FCF + PV of the net debt flows + PV of the tax saved
-        pv_fcf = npv if e_disc is disc else pv_months(fcf, e_disc)
-        pv_tax = (tax_saved * e_disc[MONTHS_PER_YEAR::MONTHS_PER_YEAR]).sum(axis=0)
-        equity_npv = pv_fcf + pv_net + pv_tax
-    else:
-        ecf = None
-        dscr = np.full((size, years), np.nan)
-        debt_peak = np.zeros(full)
-        equity_npv = npv if e_disc is disc else pv_months(fcf, e_disc)
-
-    pv_capex = sum(a * disc[m] for m, a in capex_at.items())
-    metrics = _summary(
-        q,
-        deps,
-        goodput_m,
-        capex_by=capex_by,
-        opex_sum=opex_y.sum(axis=0),
-        opex_year1=opex_y[0] + 0.0,
-        pv_cost=pv_capex + pv_lines(opex),
-        pv_gpu_hours=pv_lines(hours),
-        gpu_hours=hours_y.sum(axis=0),
-        revenue=rev_y.sum(axis=0),
-        npv=npv,
-        fcf=fcf.T,
-        fcf_sum=fcf.sum(axis=0),
-        payback=payback,
-        peak_funding=peak_funding,
-        equity_npv=equity_npv,
-        ecf=ecf,
-        dscr=dscr,
-        debt_peak=debt_peak,
-        terminal=terminal,
-        terminal_tax=terminal_tax,
+    if not draws:
+        equity_npv = npv if e_disc is disc else _pv_months(fcf, e_disc)
+        return None, np.full((size, months // MONTHS_PER_YEAR), np.nan), np.zeros(full), equity_npv
+    interest_y, service_y, debt_peak, pv_net, net = _debt_by_year(
+        q, draws, build, months, e_disc, one_loan
     )
+    levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years)
+    tax_saved = tax["tax"] - levered["tax"]
+
+    def ecf() -> FloatArray:  # only for the equity IRR, when read
+        out = fcf + net()
+        out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] += tax_saved
+        return out.T
+
+    cfads_y = margin_y - levered["tax"]
+    dscr = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan).T
+    # PV of ECF = PV of FCF + PV of the net debt flows + PV of the tax saved
+    pv_fcf = npv if e_disc is disc else _pv_months(fcf, e_disc)
+    pv_tax = (tax_saved * e_disc[MONTHS_PER_YEAR::MONTHS_PER_YEAR]).sum(axis=0)
+    return ecf, dscr, debt_peak, pv_fcf + pv_net + pv_tax
+
+
+def _debt_by_year(
+    q: Mapping[str, FloatArray],
+    draws: dict[int, FloatArray],
+    build: int,
+    months: int,
+    e_disc: FloatArray,
+    one_loan: bool,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, Callable[[], FloatArray]]:
+    """Interest and debt service per model year (Y, S), the debt peak and the PV
+    of the net debt flows at ``e_disc`` (S,), and ``net()`` those flows month by
+    month (M+1, S): with one rate and term for every variant, the draws (T, S)
+    times the schedules of unit loans (:func:`_unit_debt`), else :func:`_loans`."""
+    rate, term = _when(q["interest_rate"]), _when(q["term_years"])
+    amounts = np.stack(list(draws.values()))  # (T, S)
+    if one_loan and rate.shape[0] == term.shape[0] == 1 and rate[0, 0] >= 0:
+        net_u, interest_u, service_u, peak_u = _unit_debt(
+            months, tuple(draws), build, float(rate[0, 0]), float(term[0, 0])
+        )
+
+        def net() -> FloatArray:
+            return _combine(net_u, amounts)
+
+        return (
+            _combine(interest_u, amounts),
+            _combine(service_u, amounts),
+            _combine(peak_u, amounts).max(axis=0),
+            (_unit_pv(net_u, e_disc) * amounts).sum(axis=0),
+            net,
+        )
+    # rates or terms differ between variants
+    loans = _loans(q, draws, build, months, e_disc)
+    return loans["interest_y"], loans["service_y"], loans["peak"], loans["pv_net"], loans["net"]
+
+
+def _lazy_schedules(
+    q: dict[str, FloatArray],
+    config: TierConfig,
+    deps: list[dict[str, FloatArray]],
+    capex_by: dict[str, FloatArray],
+    nbv: dict[str, FloatArray],
+    metrics: _Metrics,
+) -> TierResult:
+    """The result of a by-year run: its capex, net book values and metrics; the
+    monthly schedules from one :func:`_run_monthly` of the same inputs, run when
+    one is first read."""
     full_run = cache(lambda: _run_monthly(q, config, deps))
     return TierResult(
-        months=months,
+        months=config.months,
         capex=capex_by,
         capex_months=_Lazy(lambda: full_run().capex_months),
         opex=_Lazy(lambda: full_run().opex),
