@@ -44,7 +44,7 @@ others in the last digit (numpy sums a single column pairwise).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from threading import Lock
 from typing import Any
@@ -1143,15 +1143,9 @@ def _run_by_year(
     size = int(np.broadcast_shapes(*[np.shape(v) for v in q.values()], (1,))[0])
     full = (size,)
     shapes = _shapes(months, (tuple(t), r))
-    h_sums = shapes.sums
     goodput_m = _goodput(q, deps)
     rev, hours, opex = _operating_coefficients(q, deps, events, goodput_m, months, size)
-    # sums over the shapes and years are elementwise products summed over leading
-    # axes: each variant's result does not depend on its position in the chunk
-    # (BLAS and einsum kernels may round the first or last few columns otherwise)
-    rev_y = (rev * h_sums[:, :, None]).sum(axis=1)
-    opex_y = (opex * h_sums[:, :, None]).sum(axis=1)
-    hours_y = (hours * h_sums[:, :, None]).sum(axis=1)
+    rev_y, opex_y, hours_y = (_year_sums(c, shapes.sums) for c in (rev, opex, hours))
 
     disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
     # discounted shapes: sum over the months of year y of h_k(m) d(m), (Y, K, 1 or S)
@@ -1259,6 +1253,15 @@ def _operating_coefficients(
         hours[:, n_dep + i] = d["gpus"] * sold
         rev[:, n_dep + i] = price * (d["gpus"] * sold)
     return rev, hours, opex
+
+
+def _year_sums(c: FloatArray, h_sums: FloatArray) -> FloatArray:
+    """(Y, S): ``sum_k c[y, k] H[y, k]``, the year sums of the line with
+    coefficients ``c`` (Y, K, S), H the shapes' year sums (Y, K). Elementwise
+    products summed over a leading axis: each variant's result does not depend on
+    its position in the chunk (BLAS and einsum kernels may round the first or
+    last few columns otherwise)."""
+    return (c * h_sums[:, :, None]).sum(axis=1)
 
 
 def _pv_lines(c: FloatArray, disc_shapes: FloatArray) -> FloatArray:
@@ -1499,40 +1502,7 @@ def _loans(
     factors: no line is built month by month (when terms differ between variants,
     the sums come from running sums gathered per variant)."""
     size = next(iter(draws.values())).shape[0]
-    rows = np.arange(size)
-    r = np.broadcast_to(fin.monthly_rate(q["interest_rate"]), (size,))
-    n = np.broadcast_to(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR, (size,))
-    n_pay = np.ceil(n).astype(np.intp)  # payments k = 0 .. n_pay - 1 (k < n)
-    one_term = bool(np.all(n_pay == n_pay[0]))
-    n_one = int(n_pay[0])
-    top = int(max(months, np.max(n))) + 1
-    powers = np.empty((top + 1, size))  # (1 + r)^k, k = 0..top
-    powers[0] = 1.0
-    growth = 1.0 + r
-    for k in range(1, top + 1):  # repeated products, row after row
-        np.multiply(powers[k - 1], growth, out=powers[k])
-    full = powers[n.astype(np.intp), rows]
-    flat = r == 0
-    any_flat = bool(np.any(flat))
-    denominator = np.where(flat, 1.0, full - 1.0)
-    if not one_term:  # terms differ: running sums, gathered per variant
-        power_sums = np.empty((top + 2, size))  # sum_{j < k} (1 + r)^j, k = 0..top+1
-        power_sums[0] = 0.0
-        for k in range(top + 1):
-            np.add(power_sums[k], powers[k], out=power_sums[k + 1])
-        disc_sums = np.empty((months + 2, e_disc.shape[1]))  # sum_{j < m} e_disc(j)
-        disc_sums[0] = 0.0
-        for m in range(months + 1):
-            np.add(disc_sums[m], e_disc[m], out=disc_sums[m + 1])
-        disc_rows = rows if e_disc.shape[1] > 1 else np.zeros(size, dtype=np.intp)
-
-    def left(k: int) -> FloatArray:
-        """(S,): share of the loan still owed after k payments (k <= top)."""
-        owed = (full - powers[k]) / denominator
-        if any_flat:
-            owed = np.where(flat, 1.0 - k / n, owed)
-        return np.where(k < n, owed, 0.0)
-
+    lt = _loan_terms(q, size, months, e_disc)
     years = months // MONTHS_PER_YEAR
     interest_y = np.zeros((years, size))
     service_y = np.zeros((years, size))
@@ -1542,48 +1512,23 @@ def _loans(
     loans = []
     for t, d in draws.items():
         p = max(t, build) + 1  # first payment
-        b = d * powers[p - 1 - t]
-        payment = np.where(flat, b / n, b * r * full / denominator)
+        b = d * lt.powers[p - 1 - t]
+        payment = np.where(lt.flat, b / lt.n, b * lt.r * lt.full / lt.denominator)
         pv_net += d * e_disc[t]
         if p <= months:
-            if one_term:  # (the usual case: sums of rows, not gathers)
-                last = min(p + n_one, months + 1)  # paying months p .. last - 1
-                pv_net -= payment * _sum_rows(e_disc[p:last])
-            else:
-                last = np.minimum(p + n_pay, months + 1)
-                pv_net -= payment * (disc_sums[last, disc_rows] - disc_sums[p, disc_rows])
-            rate = r * b / denominator
-            for y in range((p - 1) // MONTHS_PER_YEAR, years):
-                k0 = max(MONTHS_PER_YEAR * y + 1, p) - p
-                if one_term:
-                    k1 = max(min(MONTHS_PER_YEAR * (y + 1) + 1 - p, n_one), k0)
-                    if k1 == k0:
-                        break
-                    c, sums = k1 - k0, powers[k0:k1].sum(axis=0)
-                else:
-                    k1 = np.minimum(MONTHS_PER_YEAR * (y + 1) + 1 - p, n_pay)  # (S,)
-                    c = np.maximum(k1 - k0, 0)
-                    sums = power_sums[np.maximum(k1, k0), rows] - power_sums[k0]
-                service_y[y] += payment * c
-                interest_y[y] += rate * (c * full - sums)
-        owed_at_end = d * powers[months - t] if months < p else b * left(months - p + 1)
+            pv_net -= payment * _payment_discount(lt, p, months, e_disc)
+            _add_payments(lt, p, b, payment, interest_y, service_y)
+        owed_at_end = d * lt.powers[months - t] if months < p else b * _owed(lt, months - p + 1)
         pv_net -= owed_at_end * e_disc[months]  # balloon
         loans.append((t, p, d, payment, owed_at_end))
         for i, c in enumerate(peaks):
             if c >= p:
-                peak[i] += b * left(c - p + 1)
+                peak[i] += b * _owed(lt, c - p + 1)
             elif c >= t:
-                peak[i] += d * powers[c - t]
+                peak[i] += d * lt.powers[c - t]
 
     def net() -> FloatArray:
-        out = np.zeros((months + 1, size))
-        for t, p, d, payment, owed_at_end in loans:
-            out[t] += d
-            if p <= months:
-                paying = np.arange(months + 1 - p, dtype=float)[:, None] < n
-                out[p:] -= np.where(paying, payment, 0.0)
-            out[months] -= owed_at_end
-        return out
+        return _net_debt_flows(loans, lt.n, months, size)
 
     return {
         "interest_y": interest_y,
@@ -1592,6 +1537,131 @@ def _loans(
         "net": net,
         "peak": peak.max(axis=0),
     }
+
+
+@dataclass(frozen=True)
+class _LoanTerms:
+    """Per variant (S,): monthly rate ``r``, term ``n`` in months, ``n_pay =
+    ceil(n)`` payments, ``powers`` (top+1, S) ``g^k = (1 + r)^k`` by repeated
+    products, ``full = F = g^n``, ``flat``: r = 0, ``denominator``: F - 1 (1 where
+    flat); when terms differ (``one_term`` False), running sums ``power_sums[k] =
+    sum_{j<k} g^j`` and ``disc_sums[m] = sum_{j<m} e_disc(j)`` (gathered at
+    ``disc_rows``)."""
+
+    rows: np.ndarray
+    r: FloatArray
+    n: FloatArray
+    n_pay: np.ndarray
+    one_term: bool
+    powers: FloatArray
+    full: FloatArray
+    flat: np.ndarray
+    any_flat: bool
+    denominator: FloatArray
+    power_sums: FloatArray | None = None
+    disc_sums: FloatArray | None = None
+    disc_rows: np.ndarray | None = None
+
+
+def _loan_terms(
+    q: Mapping[str, FloatArray], size: int, months: int, e_disc: FloatArray
+) -> _LoanTerms:
+    """The :class:`_LoanTerms` of rates and terms ``q`` for ``size`` variants."""
+    rows = np.arange(size)
+    r = np.broadcast_to(fin.monthly_rate(q["interest_rate"]), (size,))
+    n = np.broadcast_to(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR, (size,))
+    n_pay = np.ceil(n).astype(np.intp)  # payments k = 0 .. n_pay - 1 (k < n)
+    one_term = bool(np.all(n_pay == n_pay[0]))
+    top = int(max(months, np.max(n))) + 1
+    powers = np.empty((top + 1, size))  # (1 + r)^k, k = 0..top
+    powers[0] = 1.0
+    growth = 1.0 + r
+    for k in range(1, top + 1):  # repeated products, row after row
+        np.multiply(powers[k - 1], growth, out=powers[k])
+    full = powers[n.astype(np.intp), rows]
+    flat = r == 0
+    denominator = np.where(flat, 1.0, full - 1.0)
+    terms = _LoanTerms(
+        rows, r, n, n_pay, one_term, powers, full, flat, bool(np.any(flat)), denominator
+    )
+    if one_term:
+        return terms
+    power_sums = np.empty((top + 2, size))  # sum_{j < k} (1 + r)^j, k = 0..top+1
+    power_sums[0] = 0.0
+    for k in range(top + 1):
+        np.add(power_sums[k], powers[k], out=power_sums[k + 1])
+    disc_sums = np.empty((months + 2, e_disc.shape[1]))  # sum_{j < m} e_disc(j)
+    disc_sums[0] = 0.0
+    for m in range(months + 1):
+        np.add(disc_sums[m], e_disc[m], out=disc_sums[m + 1])
+    disc_rows = rows if e_disc.shape[1] > 1 else np.zeros(size, dtype=np.intp)
+    return replace(terms, power_sums=power_sums, disc_sums=disc_sums, disc_rows=disc_rows)
+
+
+def _owed(lt: _LoanTerms, k: int) -> FloatArray:
+    """(S,): share of the loan still owed after k payments (k <= top):
+    ``(F - g^k) / (F - 1)``, ``1 - k / n`` at r = 0, 0 once k >= n."""
+    owed = (lt.full - lt.powers[k]) / lt.denominator
+    if lt.any_flat:
+        owed = np.where(lt.flat, 1.0 - k / lt.n, owed)
+    return np.where(k < lt.n, owed, 0.0)
+
+
+def _payment_discount(lt: _LoanTerms, p: int, months: int, e_disc: FloatArray) -> FloatArray:
+    """(S,): ``sum_m e_disc(m)`` over the paying months p .. min(p + n_pay, M+1) - 1
+    (the PV of level payments of 1 from month p)."""
+    if lt.one_term:  # (the usual case: sums of rows, not gathers)
+        last = min(p + int(lt.n_pay[0]), months + 1)  # paying months p .. last - 1
+        return _sum_rows(e_disc[p:last])
+    last = np.minimum(p + lt.n_pay, months + 1)
+    return lt.disc_sums[last, lt.disc_rows] - lt.disc_sums[p, lt.disc_rows]
+
+
+def _add_payments(
+    lt: _LoanTerms,
+    p: int,
+    b: FloatArray,
+    payment: FloatArray,
+    interest_y: FloatArray,
+    service_y: FloatArray,
+) -> None:
+    """Adds to the model years (Y, S) the service ``payment * c`` and interest
+    ``r b (c F - sum_{k0 <= k < k1} g^k) / (F - 1)`` of a loan ``b`` repaid from
+    month p, c = k1 - k0 of its payments falling in the year."""
+    years = interest_y.shape[0]
+    n_one = int(lt.n_pay[0])
+    rate = lt.r * b / lt.denominator
+    for y in range((p - 1) // MONTHS_PER_YEAR, years):
+        k0 = max(MONTHS_PER_YEAR * y + 1, p) - p
+        if lt.one_term:
+            k1 = max(min(MONTHS_PER_YEAR * (y + 1) + 1 - p, n_one), k0)
+            if k1 == k0:
+                break
+            c, sums = k1 - k0, lt.powers[k0:k1].sum(axis=0)
+        else:
+            k1 = np.minimum(MONTHS_PER_YEAR * (y + 1) + 1 - p, lt.n_pay)  # (S,)
+            c = np.maximum(k1 - k0, 0)
+            sums = lt.power_sums[np.maximum(k1, k0), lt.rows] - lt.power_sums[k0]
+        service_y[y] += payment * c
+        interest_y[y] += rate * (c * lt.full - sums)
+
+
+def _net_debt_flows(
+    loans: list[tuple[int, int, FloatArray, FloatArray, FloatArray]],
+    n: FloatArray,
+    months: int,
+    size: int,
+) -> FloatArray:
+    """(M+1, S): ``draw(t) - payment [p <= m < p + n] - balloon [m = M]`` summed
+    over the loans (t, p, draw, payment, balloon)."""
+    out = np.zeros((months + 1, size))
+    for t, p, d, payment, owed_at_end in loans:
+        out[t] += d
+        if p <= months:
+            paying = np.arange(months + 1 - p, dtype=float)[:, None] < n
+            out[p:] -= np.where(paying, payment, 0.0)
+        out[months] -= owed_at_end
+    return out
 
 
 def _per_run(shapes: _Shapes, c: FloatArray) -> FloatArray:
@@ -1729,10 +1799,8 @@ def _summary(
     capex = sum(capex_by.values())
     hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
     tco = capex + opex_sum
-    servers = sum(d["servers_n"] for d in deps)
-    per_rack = servers_per_rack(q["rack_kw"], q["server_power_kw"], q["aux_power_fraction"])
+    servers, per_rack = _servers(q, deps)
     cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
-    any_dscr = ~np.all(np.isnan(dscr), axis=1)
     gp = goodput_m["goodput"]
     pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
     values: dict[str, FloatArray | Callable[[], FloatArray]] = {
@@ -1762,9 +1830,7 @@ def _summary(
         "peak_funding": peak_funding,
         "equity_npv": equity_npv,
         "equity_irr": lambda: _irr(ecf()),
-        "min_dscr": np.where(
-            any_dscr, np.nanmin(np.where(np.isnan(dscr), np.inf, dscr), axis=1), np.nan
-        ),
+        "min_dscr": _min_dscr(dscr),
         "debt_peak": debt_peak,
         "failures_per_hour": goodput_m["failures_per_hour"],
         "checkpoint_write_hours": goodput_m["checkpoint_write_hours"],
@@ -1778,6 +1844,33 @@ def _summary(
         "terminal_tax": terminal_tax,
         "servers_per_rack": per_rack,
     }
+    return _with_irrs(values, fcf, ecf)
+
+
+def _servers(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+) -> tuple[FloatArray, FloatArray]:
+    """Servers ``sum_d servers_d`` and servers per rack (:func:`servers_per_rack`
+    of rack kW, server kW and the auxiliary power share)."""
+    servers = sum(d["servers_n"] for d in deps)
+    return servers, servers_per_rack(q["rack_kw"], q["server_power_kw"], q["aux_power_fraction"])
+
+
+def _min_dscr(dscr: FloatArray) -> FloatArray:
+    """(S,): ``min_y DSCR_y`` over the years with debt service (S, Y), NaN where
+    none has."""
+    any_dscr = ~np.all(np.isnan(dscr), axis=1)
+    return np.where(any_dscr, np.nanmin(np.where(np.isnan(dscr), np.inf, dscr), axis=1), np.nan)
+
+
+def _with_irrs(
+    values: dict[str, FloatArray | Callable[[], FloatArray]],
+    fcf: FloatArray,
+    ecf: Callable[[], FloatArray] | None,
+) -> _Metrics:
+    """The metrics ``values`` with the IRR of the monthly FCF and the equity IRR
+    of the ECF, annualised (:func:`_irr`), solved when read; without borrowing
+    (``ecf`` None) ECF = FCF and the equity IRR is the IRR."""
     flows = {"irr": lambda: fcf} | ({} if ecf is None else {"equity_irr": ecf})
     metrics = _Metrics(values, flows)
     if ecf is None:  # ECF = FCF: the same IRR
