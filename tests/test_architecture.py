@@ -3,6 +3,7 @@ checker really fails when a module breaks it."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import textwrap
 from pathlib import Path
@@ -117,3 +118,23 @@ def test_imports_of_reads_from_submodule_imports(tmp_path):
     known = set(module_names(tmp_path / "costmodel"))
     (imp,) = imports_of("costmodel.core", pkg / "__init__.py", known)
     assert imp.target == "costmodel.core.engine" and imp.top_level
+
+
+#: issue 10: short, named pieces
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_function_is_longer_than_80_lines():
+    """Every function and method in costmodel/ spans at most 80 lines (from its
+    first decorator or ``def`` to its last line)."""
+    too_long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                lines = node.end_lineno - first + 1
+                if lines > MAX_FUNCTION_LINES:
+                    where = path.relative_to(ROOT).as_posix()
+                    too_long.append(f"{where}:{node.lineno} {node.name} ({lines} lines)")
+    assert too_long == []
