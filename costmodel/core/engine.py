@@ -857,7 +857,7 @@ def _revenue_lines(
     clock: Clock,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """GPU-hours sold ``sum_d GPUs_d u_d(m) * availability * 730 h``, the price
-    index ``(1 - price decline)^years`` and ``revenue = GPU-hours * price per
+    index ``(1 - price decline)^(y(m) - 1)`` and ``revenue = GPU-hours * price per
     GPU-hour * price index``, month by month."""
     gpu_hours = (
         sum(_col(d["gpus"]) * u for d, u in zip(deps, utilization, strict=True))
