@@ -269,11 +269,13 @@ class Model:
             used.append("reliability.repair_hours")
         return used
 
-    def irr_trace(self, tier: str, steps: int) -> BisectionTrace:
-        """The IRR search of the tier's free cash flow as the workbook's IRR sheet
-        does it (grid, brackets, ``steps`` bisection halvings); see
-        :func:`costmodel.core.roots.bisect_trace`."""
-        return bisect_trace(self._check(tier).flows["fcf"][0], steps)
+    def irr_trace(self, tier: str, steps: int, flow: str = "fcf") -> BisectionTrace:
+        """The IRR search of the tier's free cash flow (``flow="fcf"``) or equity
+        cash flow (``"ecf"``) as the workbook's IRR sheet does it (grid, brackets,
+        ``steps`` bisection halvings); see :func:`costmodel.core.roots.bisect_trace`."""
+        if flow not in ("fcf", "ecf"):
+            raise ValueError(f"flow must be 'fcf' or 'ecf', not {flow!r}")
+        return bisect_trace(self._check(tier).flows[flow][0], steps)
 
 
 def build(assumptions: Assumptions) -> Model:

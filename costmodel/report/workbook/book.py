@@ -48,8 +48,18 @@ from costmodel.report.workbook.results import (
 )
 from costmodel.report.workbook.tier import write_tier_sheet
 
-#: the summary columns the workbook carries as formulas (v1 set, until the v2 rows land)
-SUMMARY_COLUMNS = (*ALL_COLUMNS[: ALL_COLUMNS.index("availability")], "peak_funding")
+#: the summary columns the workbook carries as formulas (v1 set, peak funding and the
+#: financing columns of spec 17)
+SUMMARY_COLUMNS = (
+    *ALL_COLUMNS[: ALL_COLUMNS.index("availability")],
+    "peak_funding",
+    *ALL_COLUMNS[ALL_COLUMNS.index("equity_npv") : ALL_COLUMNS.index("debt_peak") + 1],
+)
+#: the spec-v2 features (:meth:`Model.v2_features`) the workbook carries as live formulas
+LIVE_V2_FEATURES = {
+    "financing",
+    "finance.loss_carryforward_years",
+}
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
@@ -108,7 +118,7 @@ def write_workbook(
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     """
 
-    pending = model.v2_features()
+    pending = [f for f in model.v2_features() if f not in LIVE_V2_FEATURES]
     if pending:
         raise NotImplementedError(
             "the workbook does not yet carry these spec-v2 inputs as live formulas: "
@@ -171,7 +181,7 @@ def metric_unit(metric: str, model: Model) -> str:
     per_gpu_hour = ("cost_per_gpu_hour", "tco_per_gpu_hour", "cost_per_effective_gpu_hour")
     special = {m: f"{cur}/GPU-h" for m in per_gpu_hour}
     special |= {"cost_per_pflop_hour": f"{cur}/PFLOP-h", "gpu_hours": "GPU-h", "gpus": "GPUs",
-                "servers": "servers", "racks": "racks"}  # fmt: skip
+                "servers": "servers", "racks": "racks", "min_dscr": "x (CFADS / debt service)"}  # fmt: skip
     return special.get(metric) or unit_label(METRICS[metric].kind, cur)
 
 
@@ -250,9 +260,10 @@ def _row_values(res, key: str) -> np.ndarray:
 # ----------------------------------------------------------------------------- Comparison
 
 
-def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
+def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dict[str, str]:
     """Formula per summary column, for tier sheet ``cs``; ``col_cell(metric)`` is
-    the Comparison cell of another metric in the same column."""
+    the Comparison cell of another metric in the same column; ``irr_start`` the IRR
+    sheet's start cells of the free and the equity cash flow."""
     S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
     c = col_cell
     pv_cost, pv_gh, pv_pf = S("pv_cost"), S("pv_gpu_hours"), S("pv_pflop_hours")
@@ -277,8 +288,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
         "revenue": f"=SUM({S('revenue', ':')})",
         "npv": f"={S('fcf', '@0')}+NPV({S('monthly_rate')},{S('fcf', ':1')})",
         # IRR polishes the root that the IRR sheet's bracketing solver found
-        "irr": f'=IF({irr_start}="","",IFERROR((1+IRR({S("fcf", ":")},{irr_start}))^12-1,'
-        f"(1+{irr_start})^12-1))",
+        "irr": _irr(S("fcf", ":"), irr_start[0]),
         "payback_years": f'=IF(SUM({S("payback_flag", ":")})=0,"",'
         f"SUMPRODUCT({S('payback_flag', ':')},{S('month', ':')})/12)",
         "roi": f'=IF({c("capex")}=0,"",(SUM({S("fcf", ":1")})-{c("capex")})/{c("capex")})',
@@ -289,11 +299,28 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
         f"{c('cost_per_gpu_hour')}/{c('goodput')})",
         "cost_per_pflop_hour": f'=IF({pv_pf}=0,"",{pv_cost}/{pv_pf})',
         "peak_funding": f"={S('peak_funding')}",
+        "equity_npv": f"={S('ecf', '@0')}+NPV({S('equity_rate')},{S('ecf', ':1')})",
+        "equity_irr": _irr(S("ecf", ":"), irr_start[1]),
+        "min_dscr": f"={S('min_dscr')}",
+        "debt_peak": f"={S('debt_peak')}",
     }
 
 
+def _irr(flows: str, start: str) -> str:
+    """Annual IRR: spreadsheet IRR polishing the root that the IRR sheet's
+    bracketing solver found from ``start`` (empty: no root)."""
+    return (
+        f'=IF({start}="","",IFERROR((1+IRR({flows},{start}))^12-1,'
+        f"(1+{start})^12-1))"
+    )
+
+
 def _comparison(
-    wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet], irr_starts: dict[str, str]
+    wb: Workbook,
+    st: Styles,
+    model: Model,
+    sheets: dict[str, CalcSheet],
+    irr_starts: dict[tuple[str, str], str],
 ) -> dict[tuple[str, str], str]:
     ws = wb.add_worksheet("Comparison")
     summary = model.summary()
@@ -313,7 +340,8 @@ def _comparison(
         def col_cell(metric: str, col: int = col) -> str:
             return xl_rowcol_to_cell(row_of[metric], col)
 
-        formulas = _metric_formulas(cs, col_cell, irr_starts[t])
+        starts = (irr_starts[(t, "fcf")], irr_starts[(t, "ecf")])
+        formulas = _metric_formulas(cs, col_cell, starts)
         for metric in SUMMARY_COLUMNS:
             meta = METRICS[metric]
             r = row_of[metric]

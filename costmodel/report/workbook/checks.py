@@ -31,10 +31,13 @@ from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, protect
 from costmodel.report.workbook.inputs import (
     COOLING_FIELDS,
+    FINANCING,
     MODES,
     SCALARS,
     SERVER_FIELDS,
+    financing_value,
     mode_value,
+    name_for,
 )
 from costmodel.report.workbook.labels import label_for
 from costmodel.report.workbook.tier import OPEX_LINES, TIER_LINKS
@@ -155,7 +158,7 @@ def write_checks(
     counts["inputs"] = ck.subtotal("failing: model-wide inputs", first)
     for t, cs in sheets.items():
         first = ck.heading(f"Tier {t}")
-        for c in reconciliations(cs, model, comp, t):
+        for c in (*reconciliations(cs, model, comp, t), *money_recons(cs, model, comp, t)):
             ck.recon(c)
         ck.rule(irr_rule(cs, model, comp, t))
         for rule in tier_rules(cs, model, t):
@@ -185,10 +188,12 @@ def _totals(model: Model, t: str) -> dict[str, float]:
     v = {k: float(x[0].sum()) for k, x in (*r.flows.items(), *r.opex.items())}
     v |= {f"dep_{c}": float(r.depreciation[c][0].sum()) for c in ASSET_CLASSES}
     v |= {f"capex_{c}": float(r.capex[c][0]) for c in ASSET_CLASSES}
-    v |= {k: float(r.annual[k][0].sum()) for k in ("loss_added", "loss_used")}
+    v |= {k: float(r.annual[k][0].sum()) for k in ("loss_added", "loss_used", "loss_expired")}
+    v |= {k: float(x[0].sum()) for k, x in r.debt.items()}
+    v |= {k: float(r.metrics[k][0]) for k in ("equity_npv", "debt_peak")}
     v["capex"] = float(r.metrics["capex"][0])
     v["npv"] = float(r.metrics["npv"][0])
-    v["loss_close"] = v["loss_added"] - v["loss_used"]
+    v["loss_close"] = v["loss_added"] - v["loss_used"] - v["loss_expired"]
     return v
 
 
@@ -237,19 +242,13 @@ def reconciliations(
 
 
 def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Recon]:
-    ebit_year = S("ebit_year", ":")
     return [
         Recon("depreciation total = sum of asset classes", tot("dep"),
               "+".join(tot(f"dep_{c}") for c in ASSET_CLASSES), v["depreciation"], cap),
         Recon("EBIT = revenue - opex - depreciation", tot("ebit"),
               f"{tot('revenue')}-{tot('opex')}-{tot('dep')}", v["ebit"], cap),
         Recon("annual EBIT rows = monthly EBIT", tot("ebit_year"), tot("ebit"), v["ebit"], cap),
-        Recon("loss pool: added - used = closing", f"{tot('loss_added')}-{tot('loss_used')}",
-              S("loss_close", "@M"), v["loss_close"], cap),
-        Recon("loss pool never negative (shortfall)", f"MIN(0,MIN({S('loss_close', ':')}))",
-              "0", 0.0, cap),
-        Recon("tax = rate x (positive annual EBIT - losses used)", tot("tax"),
-              f'finance_tax_rate*(SUMIF({ebit_year},">0")-{tot("loss_used")})', v["tax"], cap),
+        *_loss_recons(S, tot, cap, "", "ebit_year", "tax", v["loss_close"], v["tax"]),
         Recon("FCF = revenue - opex - tax - capex + terminal", tot("fcf"),
               f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
               v["fcf"], cap),
@@ -260,6 +259,76 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
         Recon("Comparison revenue = tier sheet", comp[(t, "revenue")], tot("revenue"),
               v["revenue"], cap),
     ]  # fmt: skip
+
+
+def _rss(S, expr: str, keys: list[str]) -> str:
+    """Root of the sum over months of ``expr``'s square, ``expr`` naming rows as
+    ``{key}`` (0 when the identity holds in every month)."""
+    for k in keys:
+        expr = expr.replace(f"{{{k}}}", S(k, ":"))
+    return f"SQRT(SUMPRODUCT(({expr})^2))"
+
+
+def _loss_recons(S, tot, cap: str, p: str, base: str, tax: str, close: float,
+                 tax_value: float) -> list[Recon]:  # fmt: skip
+    """The loss corkscrew of ``base`` (unlevered ``p=""`` or levered ``"lev_"``)."""
+    k = [f"{p}loss_{x}" for x in ("open", "added", "used", "expired", "close")]
+    what = "levered loss pool" if p else "loss pool"
+    return [
+        Recon(f"{what}: open + added - used - expired = closing, every month",
+              _rss(S, "{%s}+{%s}-{%s}-{%s}-{%s}" % tuple(k), k), "0", 0.0, cap),
+        Recon(f"{what}: added - used - expired = closing at M",
+              f"{tot(k[1])}-{tot(k[2])}-{tot(k[3])}", S(k[4], "@M"), close, cap),
+        Recon(f"{what} never negative (shortfall)", f"MIN(0,MIN({S(k[4], ':')}))",
+              "0", 0.0, cap),
+        Recon(f"{what}: tax = rate x (positive annual result - losses used)", tot(tax),
+              f'finance_tax_rate*(SUMIF({S(base, ":")},">0")-{tot(k[2])})', tax_value, cap),
+    ]  # fmt: skip
+
+
+def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
+                 t: str) -> list[Recon]:  # fmt: skip
+    """Per tier (spec 17-18): the debt corkscrew, the loan table against the
+    draws, the vintage tables against their pools, levered tax, equity NPV."""
+    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
+    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
+    v = _totals(model, t)
+    r = model.results[t]
+    cap = f"ABS({S('capex_total')})"
+    k = ["debt_open", "debt_draw", "debt_cap", "debt_principal", "debt_balloon", "debt_close"]
+    years = model.months // 12
+    out = [
+        Recon("debt: open + draw + capitalized - principal - balloon = closing, every month",
+              _rss(S, "{%s}+{%s}+{%s}-{%s}-{%s}-{%s}" % tuple(k), k), "0", 0.0, cap),
+        Recon("debt: principal + balloon = draws + capitalized interest",
+              f"{tot('debt_principal')}+{tot('debt_balloon')}",
+              f"{tot('debt_draw')}+{tot('debt_cap')}", v["principal"] + v["balloon"], cap),
+        Recon("debt: loan table draws = debt share x capex timeline", S("loan_draws"),
+              tot("debt_draw"), v["draw"], cap),
+        Recon("debt: balance never negative (shortfall)", f"MIN(0,MIN({S('debt_before', ':')}))",
+              "0", 0.0, cap),
+    ]  # fmt: skip
+    for p, what in (("", "loss pool"), ("lev_", "levered loss pool")):
+        rem = f"{S(f'{p}lv_rem_1', '@M')}"
+        last = f"{p}lv_rem_{years}"
+        rng = f"{rem}:{cs.ref(last, '@M')}"
+        close = float(r.annual["loss_pool_close" if not p else "levered_loss_close"][0][-1])
+        out.append(Recon(f"{what} at M = sum of its vintage balances", S(f"{p}loss_close", "@M"),
+                         f"SUM({rng})", close, cap))  # fmt: skip
+    out += _loss_recons(S, tot, cap, "lev_", "ebit_year_lev", "tax_lev",
+                        float(r.annual["levered_loss_close"][0][-1]),
+                        float(r.flows["tax_levered"][0].sum()))  # fmt: skip
+    out += [
+        Recon("levered tax never negative (shortfall)", f"MIN(0,MIN({S('tax_lev', ':')}))", "0",
+              0.0, cap),
+        Recon("equity NPV (Comparison) = sum of ECF x (1+r_e)^(-t)", comp[(t, "equity_npv")],
+              S("re_equity_npv"), v["equity_npv"], cap),
+        Recon("peak debt (Comparison) = tier sheet", comp[(t, "debt_peak")],
+              f"MAX({S('debt_before', ':')})", v["debt_peak"], cap),
+    ]  # fmt: skip
+    for c in out:
+        c.scale_value = abs(v["capex"])
+    return out
 
 
 def irr_rule(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str) -> Rule:
@@ -331,9 +400,26 @@ def global_rules(model: Model) -> list[Rule]:
             name = f"dep_{cls}_{suffix}"
             out.append(Rule(f"{cls}: {label_for(path)} {describe(path)}", name, value,
                             describe(path), condition(name, path)))  # fmt: skip
+    out += financing_rules(model)
     out += _table_rules(model)
     out.append(Rule("horizon unchanged since the build (structure)", "horizon_years",
                     a.horizon_years, "= built horizon", "horizon_years=Checks!$B$4"))  # fmt: skip
+    return out
+
+
+def financing_rules(model: Model) -> list[Rule]:
+    """Financing and loss inputs (spec 17-18): debt share and rates in [0, 1], term
+    a whole number of years 1..30, carry-forward blank or a whole number >= 0."""
+    out = []
+    for path, blank_ok, _ in FINANCING:
+        name = name_for(path)
+        value = financing_value(model.assumptions, path)
+        cond = condition(name, path)
+        if blank_ok:
+            cond = f"IF(ISBLANK({name}),TRUE,{cond})"
+        rule = describe(path) + (" or blank" if blank_ok else "")
+        out.append(Rule(f"{label_for(path)}: {rule}", f'IF(ISBLANK({name}),"",{name})',
+                        "" if value is None else value, rule, cond))  # fmt: skip
     return out
 
 

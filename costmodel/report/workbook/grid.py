@@ -234,14 +234,14 @@ class CalcSheet:
         vals = np.asarray(values, dtype=float)
         for m in range(self.months + 1):
             c = self.col(m)
-            self.ws.write_formula(r, c, self.render(formula, c), fmt, float(vals[m]))
+            self.ws.write_formula(r, c, self.render(formula, c), fmt, excel_value(vals[m]))
         if total:
             self.ws.write_formula(
                 r,
                 TOTAL_COL,
                 f"=SUM({self.ref(key, ':')})",
                 self.styles.cell(kind, BLACK, True),
-                float(vals.sum()),
+                float(np.nansum(vals)),
             )
         return r
 

@@ -45,6 +45,9 @@ _PCT = {
     "share",
     "salvage",
     "idle_fraction",
+    "debt_share",
+    "interest_rate",
+    "cost_of_equity",
 }
 
 #: tier-overridable inputs the workbook carries as live formulas (spec v1); the
@@ -236,6 +239,7 @@ def write_inputs(
     out = InputsMap()
     _model_block(s, out)
     _scalars(s)
+    _financing(s)
     _cooling(s)
     _depreciation(s)
     _servers(s)
@@ -310,6 +314,62 @@ def _scalars(s: Sheet) -> None:
     for section, key in SCALARS:
         r = s.quantity_row(f"{section}.{key}", getattr(getattr(s.a, section), key))
         s.define(name_for(f"{section}.{key}"), r, 1)
+
+
+#: financing and loss inputs (spec 17-18): (path, blank allowed, number format)
+FINANCING = (
+    ("financing.debt_share", False, "pct2"),
+    ("financing.interest_rate", False, "pct2"),
+    ("financing.term_years", False, "count"),
+    ("financing.cost_of_equity", True, "pct2"),
+    ("financing.min_dscr_covenant", True, "number"),
+    ("finance.loss_carryforward_years", True, "count"),
+)
+NO_FINANCING = "no financing section in the assumptions: no debt (type a debt share to borrow)"
+
+
+def financing_value(a: Assumptions, path: str) -> float | None:
+    """The value the engine uses for a :data:`FINANCING` input (None: blank)."""
+    if path == "finance.loss_carryforward_years":
+        return a.finance.loss_carryforward_years
+    f, key = a.financing, path.split(".")[1]
+    if f is None:
+        return {"debt_share": 0.0, "interest_rate": 0.0, "term_years": 1}.get(key)
+    v = getattr(f, key)
+    return v.value if isinstance(v, Quantity) else v
+
+
+def _financing(s: Sheet) -> None:
+    """Debt financing and loss carry-forward; a blank cost of equity is the discount
+    rate, a blank carry-forward period is unlimited, a blank covenant is none."""
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Financing and tax losses (blank where allowed: see the unit)")
+    s.head(*HEAD)
+    blanks = {"financing.cost_of_equity": "blank: the discount rate",
+              "financing.min_dscr_covenant": "blank: none (shown only, not enforced)",
+              "finance.loss_carryforward_years": "blank: unlimited"}  # fmt: skip
+    for path, _, kind in FINANCING:
+        q = _dotted_attr(a, path)
+        if isinstance(q, Quantity):
+            r = s.quantity_row(path, q)
+        else:
+            r = s.row
+            value = financing_value(a, path)
+            ws.write_string(r, 0, label_for(path), st.label)
+            if value is None:
+                ws.write_blank(r, 1, None, st.input(kind))
+            else:
+                ws.write_number(r, 1, value, st.input(kind))
+            validate(ws, r, 1, path)
+            unit = unit_for(path, s.cur)
+            ws.write_string(r, 2, f"{unit} ({blanks[path]})" if path in blanks else unit,
+                            st.unit_wrap)  # fmt: skip
+            ws.write_string(r, PATH_COL, path, st.path)
+            if a.financing is None and path.startswith("financing"):
+                ws.write_string(r, SOURCE_COL, NO_FINANCING, st.wrap)
+            ws.set_row(r, 30)
+            s.row += 1
+        s.define(name_for(path), r, 1)
 
 
 def _cooling(s: Sheet) -> None:

@@ -1,4 +1,5 @@
-"""The workbook's IRR sheet: the engine's bracketing IRR solver as live formulas.
+"""The workbook's IRR sheet: the engine's bracketing IRR solver as live formulas,
+for each tier's free cash flow and equity cash flow (``fcf`` and ``ecf`` rows).
 
 Spreadsheet ``IRR`` iterates Newton's method from a guess and fails (or finds
 another root) on cash flows whose NPV is not monotonic, which this model
@@ -27,20 +28,27 @@ from costmodel.report.workbook.grid import BLACK, CalcSheet, Styles, protect
 
 SHEET = "IRR"
 BISECT_STEPS = 64
+#: a cash flow searched: (tier, row key of the tier sheet: "fcf" or "ecf")
+Flow = tuple[str, str]
+FLOWS = ("fcf", "ecf")
+
+
+def title(f: Flow) -> str:
+    return f[0] if f[1] == "fcf" else f"{f[0]} (equity)"
 
 
 @dataclass
 class Layout:
     """Where the IRR sheet's parts sit: the grid's first row ``r0`` and size ``G``,
-    the NPV and bracket column per tier, the bisection rows."""
+    the NPV and bracket column per cash flow ``(tier, row key)``, the bisection rows."""
 
     ws: Any
     st: Styles
-    sheets: dict[str, CalcSheet]
-    trace: dict[str, Any]
+    sheets: dict[Flow, CalcSheet]
+    trace: dict[Flow, Any]
     r0: int = 4
-    col_npv: dict[str, int] = field(default_factory=dict)
-    col_br: dict[str, int] = field(default_factory=dict)
+    col_npv: dict[Flow, int] = field(default_factory=dict)
+    col_br: dict[Flow, int] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
     step0: int = 0
 
@@ -64,17 +72,21 @@ LABELS = (
 
 
 def write_irr_sheet(
-    wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
-) -> dict[str, str]:
-    """Write the sheet; return, per tier, the cell holding the monthly IRR start
-    (or an empty string where no root exists)."""
+    wb: Workbook, st: Styles, model: Model, tier_sheets: dict[str, CalcSheet]
+) -> dict[Flow, str]:
+    """Write the sheet; return, per (tier, flow), the cell holding the monthly IRR
+    start (or an empty string where no root exists)."""
     ws = wb.add_worksheet(SHEET)
+    sheets = {(t, k): cs for k in FLOWS for t, cs in tier_sheets.items()}
     tiers = list(sheets)
-    L = Layout(ws, st, sheets, {t: model.irr_trace(t, BISECT_STEPS) for t in tiers})
+    traces = {f: model.irr_trace(f[0], BISECT_STEPS, f[1]) for f in tiers}
+    L = Layout(ws, st, sheets, traces)
     ws.set_column(0, 0, 44)
     ws.set_column(1, 1, 14)
     ws.set_column(2, 2 + 3 * len(tiers), 15)
-    ws.write_string(0, 0, "IRR: bracketing solver (grid scan, then bisection), per tier", st.title)
+    ws.write_string(
+        0, 0, "IRR: bracketing solver (grid scan, then bisection), per tier and cash flow", st.title
+    )
     ws.write_string(
         1,
         0,
@@ -108,8 +120,8 @@ def _grid(L: Layout) -> None:
     L.col_br = {t: 2 + len(tiers) + j for j, t in enumerate(tiers)}
     dist_col = 2 + 2 * len(tiers)
     for t in tiers:
-        ws.write_string(head, L.col_npv[t], f"NPV: {t}", st.header)
-        ws.write_string(head, L.col_br[t], f"bracket distance: {t}", st.header)
+        ws.write_string(head, L.col_npv[t], f"NPV: {title(t)}", st.header)
+        ws.write_string(head, L.col_br[t], f"bracket distance: {title(t)}", st.header)
     ws.write_string(head, dist_col, "distance of interval to 0", st.header)
     first = L.trace[tiers[0]]
     for i, g in enumerate(first.grid):
@@ -117,7 +129,7 @@ def _grid(L: Layout) -> None:
         ws.write_number(r, 1, float(g), st.cell("factor", BLACK))
         rate = xl_rowcol_to_cell(r, 1)
         for t, cs in L.sheets.items():
-            f = f"={cs.ref('fcf', '@0', sheet=True)}+NPV({rate},{cs.ref('fcf', ':1', sheet=True)})"
+            f = f"={cs.ref(t[1], '@0', sheet=True)}+NPV({rate},{cs.ref(t[1], ':1', sheet=True)})"
             ws.write_formula(r, L.col_npv[t], f, st.cell("money", BLACK), float(L.trace[t].npv[i]))
     # brackets over intervals i = 0..G-2 (written on the interval's lower row)
     for i in range(L.G - 1):
@@ -140,19 +152,19 @@ def _grid(L: Layout) -> None:
             ws.write_formula(r, L.col_br[t], f, st.cell("factor", BLACK), value)
 
 
-def _bisect(L: Layout, j: int, t: str) -> str:
+def _bisect(L: Layout, j: int, t: Flow) -> str:
     """Tier ``t``'s chosen bracket, its bisection and the start for IRR; returns
     the start's cell."""
     ws, st, tr = L.ws, L.st, L.trace[t]
     c_lo, c_hi = 2 + 2 * j, 3 + 2 * j
-    ws.write_string(L.step0 - 1, c_lo, f"low: {t}", st.header)
-    ws.write_string(L.step0 - 1, c_hi, f"high: {t}", st.header)
+    ws.write_string(L.step0 - 1, c_lo, f"low: {title(t)}", st.header)
+    ws.write_string(L.step0 - 1, c_hi, f"high: {title(t)}", st.header)
     br_rng = f"${_c(L.col_br[t])}${L.r0 + 1}:${_c(L.col_br[t])}${L.r0 + L.G - 1}"
     n_br = int(tr.bracketed.sum())
     cell = {label: xl_rowcol_to_cell(L.rows[label], c_lo) for label in LABELS}
     cnt, sc, chosen = (cell[k] for k in LABELS[:3])
     cs = L.sheets[t]
-    f0, f1 = cs.ref("fcf", "@0", sheet=True), cs.ref("fcf", ":1", sheet=True)
+    f0, f1 = cs.ref(t[1], "@0", sheet=True), cs.ref(t[1], ":1", sheet=True)
     lo_cell = xl_rowcol_to_cell(L.rows["lower end"], c_lo, row_abs=True, col_abs=True)
     rows = (
         ("roots bracketed (count)", f"=COUNT({br_rng})", n_br, "count"),
@@ -182,7 +194,7 @@ def _bisect(L: Layout, j: int, t: str) -> str:
     return f"{SHEET}!{xl_rowcol_to_cell(res_row, c_lo, row_abs=True, col_abs=True)}"
 
 
-def _steps(L: Layout, j: int, t: str, c_lo: int, c_hi: int, f0: str, f1: str) -> int:
+def _steps(L: Layout, j: int, t: Flow, c_lo: int, c_hi: int, f0: str, f1: str) -> int:
     """The bisection: each step keeps the half whose lower end's NPV sign is the
     bracket's; returns the last step's row."""
     ws, st, tr = L.ws, L.st, L.trace[t]

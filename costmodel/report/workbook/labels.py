@@ -63,6 +63,12 @@ INPUTS: dict[str, tuple[str, str]] = {
     "storage.kind": ("storage system", "text"),
     "scheduler": ("scheduler", "text"),
     "description": ("description", "text"),
+    "debt_share": ("debt share of each capex month", "fraction"),
+    "interest_rate": ("interest rate of the loans", "1/yr"),
+    "term_years": ("loan term (level monthly payments)", "years"),
+    "cost_of_equity": ("cost of equity (discount rate of equity cash flow)", "1/yr"),
+    "min_dscr_covenant": ("minimum DSCR covenant (shown, not enforced)", "x"),
+    "loss_carryforward_years": ("years a tax loss may be carried forward", "years"),
 }
 
 

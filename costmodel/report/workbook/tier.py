@@ -22,6 +22,7 @@ from costmodel.core.finance import depreciation_annual
 from costmodel.core.model import Model
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
+from costmodel.report.workbook import money
 from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, protect
 from costmodel.report.workbook.inputs import SERVER_FIELDS, InputsMap
 from costmodel.report.workbook.labels import label_for
@@ -100,6 +101,9 @@ def write_tier_sheet(
         tax,
         cash_flow,
         discounting,
+        money.debt,
+        money.levered_tax,
+        money.equity,
         recomputations,
         depreciation_recomputed,
     ):
@@ -506,8 +510,9 @@ def _book_value(x: Tier, cls: str) -> None:
 
 
 def tax(x: Tier) -> None:
-    """Spec 7: EBIT, annual EBIT at each year's last month, the loss-pool corkscrew,
-    taxable profit and tax."""
+    """Spec 7 and 18: EBIT, annual EBIT at each year's last month, the loss
+    corkscrew with its vintage table (:func:`money.loss_table`), taxable profit and
+    tax."""
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("EBIT and tax (annual, paid in the year's last month; losses carried forward)")
     cs.series(
@@ -526,32 +531,8 @@ def tax(x: Tier) -> None:
         "=SUMIFS({ebit:},{year:},{year})*{yearend}",
         ebit_y,
     )
-    added = year_end_values(r.annual["loss_added"][0], M)
-    used = year_end_values(r.annual["loss_used"][0], M)
-    pool_close = np.cumsum(added - used)  # the pool changes only at year ends
-    pool_open = np.concatenate([[0.0], pool_close[:-1]])
-    cs.reserve("loss_open", "loss_added", "loss_used", "loss_close")
-    rows = (
-        ("loss_open", "tax loss pool, opening", "={loss_close<}", pool_open, False),
-        ("loss_added", "plus loss of the year", "=MAX(-{ebit_year},0)", added, False),
-        ("loss_used", "less loss used against profit", "=MIN({loss_open},MAX({ebit_year},0))",
-         used, False),
-        ("loss_close", "tax loss pool, closing", "={loss_open}+{loss_added}-{loss_used}",
-         pool_close, True),
-        ("taxable", "taxable profit = max(EBIT of year, 0) - loss used",
-         "=MAX({ebit_year},0)-{loss_used}", np.maximum(ebit_y, 0) - used, False),
-    )  # fmt: skip
-    for key, label, formula, values, bold in rows:
-        cs.series(key, label, cur, formula, values, bold=bold)
-    cs.series(
-        "tax",
-        "tax = tax rate x taxable profit",
-        cur,
-        "=finance_tax_rate*{taxable}",
-        r.flows["tax"][0],
-        total=True,
-        bold=True,
-    )
+    money.loss_inputs(x)
+    money.loss_table(x, "", "ebit_year", ebit_y, "tax", r.flows["tax"][0], "tax")
 
 
 def cash_flow(x: Tier) -> None:

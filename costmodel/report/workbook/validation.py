@@ -53,6 +53,14 @@ RULES |= {
     "currency": {"validate": "length", "criteria": "==", "value": 3,
                  "input_message": "ISO 4217 currency code, e.g. CNY."},
     **dict.fromkeys(("label", "name", "fabric", "kind", "scheduler", "description"), TEXT),
+    "debt_share": {**FRACTION, "input_message": "Share of each capex month borrowed, in [0, 1]."},
+    "interest_rate": {**FRACTION, "input_message": "Annual rate in [0, 1] (0.045 for 4.5%)."},
+    "term_years": {"validate": "integer", "criteria": "between", "minimum": 1, "maximum": 30,
+                   "input_message": "Whole years, 1 to 30."},
+    "cost_of_equity": {**FRACTION, "input_message": "Annual rate in [0, 1]; blank: the "
+                       "discount rate."},
+    "loss_carryforward_years": {"validate": "integer", "criteria": ">=", "value": 0,
+                                "input_message": "Whole years >= 0; blank: unlimited."},
 }  # fmt: skip
 
 

@@ -1,0 +1,406 @@
+"""The money rows of a tier sheet (spec 17-18): debt, levered tax with expiring
+losses, equity cash flow and cover ratios, as live formulas.
+
+Blocks (each a function of the shared :class:`~costmodel.report.workbook.tier.Tier`):
+
+- :func:`loss_table` (used by the ``tax`` block and by :func:`levered_tax`): the
+  loss corkscrew and its loss-vintage table. A loss of year v is added at the end
+  of year v; a profit of year y uses vintages v with ``v < y <= v + N`` oldest
+  first (vintage v uses ``max(0, min(profit, S_v) - S_(v-1))`` where ``S_v`` is the
+  sum of the eligible opening balances of vintages 1..v); what is left of vintage
+  v at the end of year ``v + N`` expires. ``N`` = ``loss_carryforward_years``;
+  blank = unlimited (the horizon in months stands in for it).
+- :func:`debt`: one loan per month with capex (spec 17; methodology 8, choice 4).
+  The loans are found from the capex timeline alone (``capex_t``): a running count
+  of capex months, and loan j is drawn in the month where the count reaches j
+  (``MATCH``), so they follow capex months wherever the timeline puts them. Loan
+  j: draw ``D = debt_share x capex`` at t, first payment ``p = max(t, B) + 1``,
+  balance ``b = D (1+r)^(p-1-t)`` at p-1 (interest capitalized), level payment
+  ``P``, closing balance in closed form, interest = r x opening balance,
+  principal = P - interest. The corkscrew sums the loans; what is owed at M is
+  the balloon.
+- :func:`levered_tax`: EBIT of the year less interest paid in it, with its own
+  loss table.
+- :func:`equity`: ECF = FCF + draw - interest - principal - balloon + tax -
+  levered tax, its discount factor at the cost of equity (the discount rate when
+  blank), CFADS, debt service and DSCR per year, minimum DSCR.
+
+Cached values are the engine's (``Model.results``) where the engine has the row;
+the per-loan and per-vintage rows are computed here by the same rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from costmodel.core.units import MONTHS_PER_YEAR
+from costmodel.report.workbook.grid import CONST_COL, GREEN
+
+if TYPE_CHECKING:
+    from costmodel.report.workbook.tier import Tier
+
+
+def _at_year_ends(annual: np.ndarray, months: int) -> np.ndarray:
+    out = np.zeros(months + 1)
+    out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = annual
+    return out
+
+
+def build_month(x: Tier) -> tuple[str, float]:
+    """Construction months B (formula, engine value): the first deployment's capex
+    month, after which the loans start paying. The one place that knows where the
+    timeline keeps B."""
+    if "build_months" in x.cs.rows:  # the live timeline (spec 14)
+        return "=MIN(MAX(ROUND({$build_months},0),0),model_months-1)", _b(x)
+    return "={month@0}", _b(x)
+
+
+def _b(x: Tier) -> float:
+    return float(np.asarray(x.r.deployments[0]["month"])[0]) if x.r.deployments else 0.0
+
+
+def loss_years(x: Tier) -> float:
+    """The carry-forward period the formulas use: N, or the horizon in months
+    (longer than any loss can wait) when unlimited."""
+    n = x.a.finance.loss_carryforward_years
+    return float(x.model.months if n is None else n)
+
+
+# ----------------------------------------------------------------------------- losses
+
+
+def _vintages(base: np.ndarray, n: float, months: int) -> dict[str, np.ndarray]:
+    """The loss-vintage table's values (the formulas' rules, month by month):
+    ``base`` is the year's taxable result at each year's last month."""
+    years = months // MONTHS_PER_YEAR
+    m = np.arange(months + 1)
+    year = -(-m // MONTHS_PER_YEAR)
+    yearend = ((m % MONTHS_PER_YEAR == 0) & (m >= 1)).astype(float)
+    added = np.maximum(-base, 0.0)
+    profit = np.maximum(base, 0.0)
+    out = {k: np.zeros((years, months + 1)) for k in ("rem", "cum", "used", "exp")}
+    for c in range(months + 1):
+        prev = out["rem"][:, c - 1] if c else np.zeros(years)
+        below = 0.0
+        for i in range(years):
+            v = i + 1
+            elig = float(year[c] > v and year[c] - v <= n)
+            cum = below + prev[i] * elig
+            used = yearend[c] * max(0.0, min(profit[c], cum) - below)
+            new = added[c] if year[c] == v else 0.0
+            exp = float(year[c] == v + n) * yearend[c] * (prev[i] + new - used)
+            out["cum"][i, c], out["used"][i, c], out["exp"][i, c] = cum, used, exp
+            out["rem"][i, c] = prev[i] + new - used - exp
+            below = cum
+    return out
+
+
+def loss_table(x: Tier, p: str, base: str, base_values: np.ndarray, tax_key: str,
+               tax_values: np.ndarray, what: str) -> None:  # fmt: skip
+    """Loss corkscrew (``{p}loss_open/added/used/expired/close``), taxable profit,
+    tax (``tax_key``) and the loss-vintage table for the annual result in row
+    ``base`` (at each year's last month)."""
+    cs, M, cur = x.cs, x.model.months, x.cur
+    years = M // MONTHS_PER_YEAR
+    t = _vintages(base_values, loss_years(x), M)
+    added = np.maximum(-base_values, 0.0)
+    used, exp = t["used"].sum(axis=0), t["exp"].sum(axis=0)
+    close = t["rem"].sum(axis=0)
+    opening = np.concatenate([[0.0], close[:-1]])
+    keys = [f"{p}loss_{k}" for k in ("open", "added", "used", "expired", "close")]
+    vs = range(1, years + 1)
+    rem, cum = [f"{p}lv_rem_{v}" for v in vs], [f"{p}lv_cum_{v}" for v in vs]
+    usedk, expk = [f"{p}lv_used_{v}" for v in vs], [f"{p}lv_exp_{v}" for v in vs]
+    # layout: the corkscrew, taxable profit and tax, then the vintage table in groups
+    # (balances, eligible sums, used, expired: each group a block of rows to SUM)
+    cs.reserve(*keys, f"{p}taxable", tax_key, *rem, *cum, *usedk, *expk)
+    rows = (
+        ("open", f"{what} loss pool, opening", f"={{{p}loss_close<}}", opening, False),
+        ("added", "plus loss of the year", f"=MAX(-{{{base}}},0)", added, False),
+        ("used", "less loss used against profit (oldest first)",
+         f"=SUM({{{usedk[0]}}}:{{{usedk[-1]}}})", used, False),
+        ("expired", "less loss expired (older than the carry-forward period)",
+         f"=SUM({{{expk[0]}}}:{{{expk[-1]}}})", exp, False),
+        ("close", f"{what} loss pool, closing",
+         f"={{{p}loss_open}}+{{{p}loss_added}}-{{{p}loss_used}}-{{{p}loss_expired}}", close, True),
+    )  # fmt: skip
+    for key, label, formula, values, bold in rows:
+        cs.series(f"{p}loss_{key}", label, cur, formula, values, bold=bold)
+    taxable = np.maximum(base_values, 0.0) - used
+    cs.series(f"{p}taxable", "taxable profit = max(result of year, 0) - loss used", cur,
+              f"=MAX({{{base}}},0)-{{{p}loss_used}}", taxable)  # fmt: skip
+    cs.series(tax_key, "tax = tax rate x taxable profit", cur,
+              f"=finance_tax_rate*{{{p}taxable}}", tax_values, total=True, bold=True)  # fmt: skip
+    N = "{$loss_years}"
+    for i, v in enumerate(vs):
+        elig = f"({{year}}>{{${rem[i]}}})*({{year}}-{{${rem[i]}}}<={N})"
+        prev = f"{{{cum[i - 1]}}}+" if i else ""
+        cs.series(cum[i], f"{what} vintage {v}: eligible opening balances, vintages 1..{v}",
+                  cur, f"={prev}{{{rem[i]}<}}*{elig}", t["cum"][i])  # fmt: skip
+    for i, v in enumerate(vs):
+        below = f"{{{cum[i - 1]}}}" if i else "0"
+        cs.series(usedk[i], f"{what} vintage {v}: used", cur,
+                  f"={{yearend}}*MAX(0,MIN(MAX({{{base}}},0),{{{cum[i]}}})-{below})",
+                  t["used"][i])  # fmt: skip
+    new = "({{year}}={{${r}}})*{{{p}loss_added}}"
+    for i, v in enumerate(vs):
+        flag = f"({{year}}={{${rem[i]}}}+{N})*{{yearend}}"
+        cs.series(expk[i], f"{what} vintage {v}: expired", cur,
+                  f"={flag}*({{{rem[i]}<}}+{new.format(r=rem[i], p=p)}-{{{usedk[i]}}})",
+                  t["exp"][i])  # fmt: skip
+    for i, v in enumerate(vs):
+        r = cs.series(rem[i], f"{what} vintage {v}: balance (constant: its year)", cur,
+                      f"={{{rem[i]}<}}+{new.format(r=rem[i], p=p)}-{{{usedk[i]}}}"
+                      f"-{{{expk[i]}}}", t["rem"][i])  # fmt: skip
+        cs.ws.write_number(r, CONST_COL, v, cs.styles.cell("count"))
+
+
+def loss_inputs(x: Tier) -> None:
+    """The carry-forward period as a constant (blank input = unlimited)."""
+    x.cs.const(
+        "loss_years",
+        "loss carry-forward years (blank input: unlimited = the horizon in months)",
+        "years",
+        "=IF(ISBLANK(finance_loss_carryforward_years),model_months,"
+        "finance_loss_carryforward_years)",
+        loss_years(x),
+        "count",
+    )
+
+
+# ----------------------------------------------------------------------------- debt
+
+
+def capex_months(x: Tier) -> list[int]:
+    """The engine's months with capex (one loan each)."""
+    capex = x.r.flows["capex"][0]
+    return [int(m) for m in np.flatnonzero(capex[:-1] > 0)]
+
+
+def loan_slots(x: Tier) -> int:
+    """Loans the sheet provides: one per possible capex month (the facility at 0,
+    the first deployment at B, one per stage)."""
+    return 2 + len(x.t.stages)
+
+
+def debt_inputs(x: Tier) -> None:
+    """Financing constants: links to Inputs and the monthly rate, term and B."""
+    cs, ti = x.cs, x.ti
+    cs.heading("Debt (spec 17): one loan per capex month, level payments, balloon at M")
+    r = (1 + ti["interest_rate"]) ** (1 / 12) - 1
+    n = 12 * ti["term_years"]
+    formula, b = build_month(x)
+    rows = (
+        ("debt_share", "debt share of each capex month", "fraction", "=financing_debt_share",
+         ti["debt_share"], "pct2", GREEN),
+        ("interest_rate", "interest rate (annual)", "1/yr", "=financing_interest_rate",
+         ti["interest_rate"], "pct2", GREEN),
+        ("debt_rate", "monthly interest rate (1+i)^(1/12)-1", "per month",
+         "=(1+{$interest_rate})^(1/12)-1", r, "factor", None),
+        ("term_months", "term: level monthly payments = 12 x term years", "months",
+         "=12*financing_term_years", n, "count", None),
+        ("term_growth", "(1 + monthly rate)^payments", "factor",
+         "=(1+{$debt_rate})^{$term_months}", (1 + r) ** n, "factor", None),
+        ("debt_build", "construction months B (first payment at max(t, B) + 1)", "months",
+         formula, b, "count", None),
+    )  # fmt: skip
+    for key, label, unit, f, value, kind, colour in rows:
+        cs.const(key, label, unit, f, value, kind, *([colour] if colour else []))
+    capex = x.r.flows["capex"][0]
+    count = np.cumsum(capex > 0).astype(float)
+    cs.reserve("capex_count")
+    cs.series("capex_count", "capex months so far (running count)", "count",
+              "={capex_count<}+({capex_t}>0)", count, "count")  # fmt: skip
+
+
+def _loan_values(x: Tier, j: int) -> dict[str, np.ndarray | float]:
+    """Loan j's constants and rows by the formulas' rules (the cached values)."""
+    M, ti, m = x.model.months, x.ti, x.m.astype(float)
+    months = capex_months(x)
+    r = (1 + ti["interest_rate"]) ** (1 / 12) - 1
+    n = 12 * ti["term_years"]
+    t = float(months[j - 1]) if j <= len(months) else float(M)
+    d = ti["debt_share"] * x.r.flows["capex"][0][int(t)] if j <= len(months) else 0.0
+    p = max(t, _b(x)) + 1
+    b = d * (1 + r) ** (p - 1 - t)
+    pmt = b / n if r == 0 else b * r / (1 - (1 + r) ** -n)
+    k = m - p + 1
+    full = (1 + r) ** n
+    left = np.maximum(0, 1 - k / n) if r == 0 else np.maximum(0, (full - (1 + r) ** k) / (full - 1))
+    left = left * (m >= p)
+    close = (m >= t) * (m < p) * d * (1 + r) ** (m - t) + b * left
+    prev = np.concatenate([[0.0], close[:-1]])
+    pay = ((m >= p) & (m - p < n)).astype(float)
+    interest = prev * r * pay
+    return {"t": t, "d": d, "p": p, "b": b, "pmt": pmt, "left": left, "close": close,
+            "cap": prev * r * (m > t) * (m < p), "pay": pay, "int": interest,
+            "prin": (pmt - interest) * pay}  # fmt: skip
+
+
+def loans(x: Tier) -> None:
+    """Loan j (j = 1..slots): drawn in the month where the capex count reaches j
+    (no such month: no loan, amount 0)."""
+    cs, cur = x.cs, x.cur
+    for j in range(1, loan_slots(x) + 1):
+        v = _loan_values(x, j)
+        L = f"loan {j}:"
+        consts = (
+            ("t", f"{L} draw month t (the {j}. month with capex)", "month",
+             f"=IFERROR(MATCH({j},{{capex_count:}},0)-1,model_months)", v["t"], "count"),
+            ("d", f"{L} draw D = debt share x capex of month t", cur,
+             f"=IF({{capex_count@M}}>={j},{{$debt_share}}*INDEX({{capex_t:}},{{$loan{j}_t}}+1),0)",
+             v["d"], "money"),
+            ("p", f"{L} first payment month p = max(t, B) + 1", "month",
+             f"=MAX({{$loan{j}_t}},{{$debt_build}})+1", v["p"], "count"),
+            ("b", f"{L} balance at p - 1 = D (1+r)^(p-1-t) (interest capitalized)", cur,
+             f"={{$loan{j}_d}}*(1+{{$debt_rate}})^({{$loan{j}_p}}-1-{{$loan{j}_t}})", v["b"],
+             "money"),
+            ("pmt", f"{L} level payment = b r / (1 - (1+r)^-n) (b / n if r = 0)", cur,
+             f"=IF({{$debt_rate}}=0,{{$loan{j}_b}}/{{$term_months}},{{$loan{j}_b}}*{{$debt_rate}}"
+             f"/(1-(1+{{$debt_rate}})^(-{{$term_months}})))", v["pmt"], "money2"),
+        )  # fmt: skip
+        for key, label, unit, formula, value, kind in consts:
+            cs.const(f"loan{j}_{key}", label, unit, formula, value, kind)
+        _loan_rows(x, j, v)
+
+
+def _loan_rows(x: Tier, j: int, v: dict) -> None:
+    cs, cur = x.cs, x.cur
+    c = lambda k: f"{{$loan{j}_{k}}}"  # noqa: E731
+    k = f"({{month}}-{c('p')}+1)"
+    rate, g = "{$debt_rate}", "{$term_growth}"
+    left = (f"=IF({rate}=0,MAX(0,1-{k}/{{$term_months}}),MAX(0,({g}-(1+{rate})^{k})/({g}-1)))"
+            f"*({{month}}>={c('p')})")  # fmt: skip
+    L = f"loan {j}:"
+    cs.reserve(f"loan{j}_close")
+    rows = (
+        ("left", f"{L} share of b still owed after the month's payment", left, v["left"],
+         "factor"),
+        ("pay", f"{L} flag: payment month (p .. p + n - 1)",
+         f"=({{month}}>={c('p')})*({{month}}-{c('p')}<{{$term_months}})", v["pay"], "flag"),
+        ("cap", f"{L} interest capitalized = r x opening (t < month < p)",
+         f"={{loan{j}_close<}}*{rate}*({{month}}>{c('t')})*({{month}}<{c('p')})", v["cap"],
+         "money"),
+        ("int", f"{L} interest paid = r x opening (payment months)",
+         f"={{loan{j}_close<}}*{rate}*{{loan{j}_pay}}", v["int"], "money"),
+        ("prin", f"{L} principal = payment - interest",
+         f"=({c('pmt')}-{{loan{j}_int}})*{{loan{j}_pay}}", v["prin"], "money"),
+        ("close", f"{L} closing balance (closed form, before any balloon)",
+         f"=({{month}}>={c('t')})*({{month}}<{c('p')})*{c('d')}*(1+{rate})^({{month}}-{c('t')})"
+         f"+{c('b')}*{{loan{j}_left}}", v["close"], "money"),
+    )  # fmt: skip
+    for key, label, formula, values, kind in rows:
+        cs.series(f"loan{j}_{key}", label, cur if kind == "money" else kind, formula, values,
+                  kind)  # fmt: skip
+
+
+def corkscrew(x: Tier) -> None:
+    """The debt corkscrew: opening + draw + capitalized interest - principal -
+    balloon = closing; the balloon repays at M what the loans still owe."""
+    cs, r, cur = x.cs, x.r, x.cur
+    d = r.debt
+    js = range(1, loan_slots(x) + 1)
+    total = lambda k: "=" + "+".join(f"{{loan{j}_{k}}}" for j in js)  # noqa: E731
+    before = d["balance_close"][0] + d["balloon"][0]
+    cs.reserve("debt_close")
+    rows = (
+        ("debt_open", "debt: opening balance", "={debt_close<}", d["balance_open"][0], False),
+        ("debt_draw", "debt: draws = debt share x capex", "={$debt_share}*{capex_t}",
+         d["draw"][0], True),
+        ("debt_cap", "debt: interest capitalized", total("cap"), d["capitalized_interest"][0],
+         True),
+        ("debt_interest", "debt: interest paid", total("int"), d["interest"][0], True),
+        ("debt_principal", "debt: principal repaid", total("prin"), d["principal"][0], True),
+        ("debt_before", "debt: balance owed before the balloon (sum of the loans)",
+         total("close"), before, False),
+        ("debt_balloon", "debt: balloon at M (what is still owed)", "={debt_before}*{last}",
+         d["balloon"][0], True),
+        ("debt_close", "debt: closing balance", "={debt_before}-{debt_balloon}",
+         d["balance_close"][0], False),
+    )  # fmt: skip
+    for key, label, formula, values, tot in rows:
+        cs.series(key, label, cur, formula, values, total=tot, bold=key == "debt_close")
+    cs.const("debt_peak", "peak debt = largest balance owed before the balloon", cur,
+             "=MAX({debt_before:})", x.met["debt_peak"], "money")  # fmt: skip
+    cs.const("loan_draws", "draws of the loan table (sum of D)", cur,
+             "=" + "+".join(f"{{$loan{j}_d}}" for j in js), float(d["draw"][0].sum()),
+             "money")  # fmt: skip
+
+
+def debt(x: Tier) -> None:
+    """Spec 17's debt: constants, the loan table, the corkscrew."""
+    debt_inputs(x)
+    loans(x)
+    corkscrew(x)
+
+
+# ----------------------------------------------------------------------------- levered tax
+
+
+def levered_tax(x: Tier) -> None:
+    """Levered tax: EBIT of the year less the interest paid in it, with its own
+    loss table (spec 17-18)."""
+    cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
+    cs.heading("Levered tax (EBIT - interest paid, losses carried forward on their own)")
+    interest_y = _at_year_ends(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
+    cs.series("interest_year", "interest paid in the operating year (at its last month)", cur,
+              "=SUMIFS({debt_interest:},{year:},{year})*{yearend}", interest_y)  # fmt: skip
+    ebit_y = _at_year_ends(r.annual["ebit"][0], M)
+    base = ebit_y - interest_y
+    cs.series("ebit_year_lev", "EBIT of the year - interest paid (levered taxable result)", cur,
+              "={ebit_year}-{interest_year}", base)  # fmt: skip
+    loss_table(x, "lev_", "ebit_year_lev", base, "tax_lev", r.flows["tax_levered"][0], "levered")
+
+
+# ----------------------------------------------------------------------------- equity
+
+
+def equity(x: Tier) -> None:
+    """Equity cash flow, its discounting at the cost of equity, CFADS, debt
+    service, DSCR per year and the minimum."""
+    cs, r, M, cur, f = x.cs, x.r, x.model.months, x.cur, x.r.flows
+    cs.heading("Equity cash flow and cover (spec 17)")
+    coe = x.ti["cost_of_equity"]
+    rows = (
+        ("cfads", "cash flow available for debt service = revenue - opex - levered tax",
+         "={revenue}-{opex}-{tax_lev}", f["cfads"][0], True),
+        ("debt_service", "debt service = interest + principal (balloon excluded)",
+         "={debt_interest}+{debt_principal}", f["debt_service"][0], True),
+        ("ecf", "equity cash flow = FCF + draw - interest - principal - balloon + tax "
+         "- levered tax",
+         "={fcf}+{debt_draw}-{debt_interest}-{debt_principal}-{debt_balloon}+{tax}-{tax_lev}",
+         f["ecf"][0], True),
+    )  # fmt: skip
+    for key, label, formula, values, tot in rows:
+        cs.series(key, label, cur, formula, values, total=tot, bold=key == "ecf")
+    cs.const("equity_rate", "monthly cost of equity (the discount rate if blank)", "per month",
+             "=(1+IF(ISBLANK(financing_cost_of_equity),finance_discount_rate,"
+             "financing_cost_of_equity))^(1/12)-1", (1 + coe) ** (1 / 12) - 1,
+             "factor")  # fmt: skip
+    edf = f["equity_discount_factor"][0]
+    cs.series("equity_discount", "equity discount factor (1+r_e)^-month", "factor",
+              "=(1+{$equity_rate})^(-{month})", edf, "factor")  # fmt: skip
+    cs.series("disc_ecf", "discounted equity cash flow", cur, "={ecf}*{equity_discount}",
+              f["ecf"][0] * edf, total=True)  # fmt: skip
+    ann = r.annual
+    cfads_y, ds_y = _at_year_ends(ann["cfads"][0], M), _at_year_ends(ann["debt_service"][0], M)
+    dscr = np.full(M + 1, np.nan)
+    dscr[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = ann["dscr"][0]
+    rows = (
+        ("cfads_year", "CFADS of the operating year (at its last month)",
+         "=SUMIFS({cfads:},{year:},{year})*{yearend}", cfads_y, cur),
+        ("ds_year", "debt service of the operating year", "=SUMIFS({debt_service:},{year:},"
+         "{year})*{yearend}", ds_y, cur),
+        ("dscr", "DSCR = CFADS / debt service (years with debt service)",
+         '=IF({ds_year}>0,{cfads_year}/{ds_year},"")', dscr, "ratio"),
+    )  # fmt: skip
+    for key, label, formula, values, unit in rows:
+        cs.series(key, label, unit, formula, values, "number" if unit == "ratio" else "money")
+    cs.const("min_dscr", "minimum DSCR (empty without debt service)", "ratio",
+             '=IF(COUNT({dscr:})=0,"",MIN({dscr:}))', x.met["min_dscr"], "number")  # fmt: skip
+    cs.const("re_equity_npv", "equity NPV = sum of ECF x (1 + cost of equity)^(-month/12)", cur,
+             "=SUMPRODUCT({ecf:},(1+IF(ISBLANK(financing_cost_of_equity),finance_discount_rate,"
+             "financing_cost_of_equity))^(-{month:}/12))", x.met["equity_npv"],
+             "money")  # fmt: skip
