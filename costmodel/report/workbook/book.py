@@ -77,6 +77,12 @@ RESERVED = {
 }
 
 
+def unsupported_features(model: Model) -> list[str]:
+    """The spec-v2 features of ``model`` the workbook cannot carry as live formulas
+    yet (:func:`write_workbook` refuses such a model rather than mislead)."""
+    return [f for f in model.v2_features() if f not in LIVE_V2_FEATURES]
+
+
 def sheet_names(tiers: list[str]) -> dict[str, str]:
     """A valid, unique worksheet name per tier (31 chars, no ``[]:*?/\\``)."""
     out: dict[str, str] = {}
@@ -118,7 +124,7 @@ def write_workbook(
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     """
 
-    pending = [f for f in model.v2_features() if f not in LIVE_V2_FEATURES]
+    pending = unsupported_features(model)
     if pending:
         raise NotImplementedError(
             "the workbook does not yet carry these spec-v2 inputs as live formulas: "
@@ -181,7 +187,8 @@ def metric_unit(metric: str, model: Model) -> str:
     per_gpu_hour = ("cost_per_gpu_hour", "tco_per_gpu_hour", "cost_per_effective_gpu_hour")
     special = {m: f"{cur}/GPU-h" for m in per_gpu_hour}
     special |= {"cost_per_pflop_hour": f"{cur}/PFLOP-h", "gpu_hours": "GPU-h", "gpus": "GPUs",
-                "servers": "servers", "racks": "racks", "min_dscr": "x (CFADS / debt service)"}  # fmt: skip
+                "servers": "servers", "racks": "racks",
+                "min_dscr": "x (CFADS / debt service)"}  # fmt: skip
     return special.get(metric) or unit_label(METRICS[metric].kind, cur)
 
 
@@ -309,10 +316,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
 def _irr(flows: str, start: str) -> str:
     """Annual IRR: spreadsheet IRR polishing the root that the IRR sheet's
     bracketing solver found from ``start`` (empty: no root)."""
-    return (
-        f'=IF({start}="","",IFERROR((1+IRR({flows},{start}))^12-1,'
-        f"(1+{start})^12-1))"
-    )
+    return f'=IF({start}="","",IFERROR((1+IRR({flows},{start}))^12-1,(1+{start})^12-1))'
 
 
 def _comparison(

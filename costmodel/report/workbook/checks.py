@@ -261,12 +261,11 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
     ]  # fmt: skip
 
 
-def _rss(S, expr: str, keys: list[str]) -> str:
-    """Root of the sum over months of ``expr``'s square, ``expr`` naming rows as
-    ``{key}`` (0 when the identity holds in every month)."""
-    for k in keys:
-        expr = expr.replace(f"{{{k}}}", S(k, ":"))
-    return f"SQRT(SUMPRODUCT(({expr})^2))"
+def _rss(S, keys: list[str], signs: str) -> str:
+    """Root of the sum over months of the square of the rows ``keys`` added with
+    ``signs`` (``"++--"``): 0 when the identity holds in every month."""
+    expr = "".join(f"{sign}{S(k, ':')}" for sign, k in zip(signs, keys, strict=True))
+    return f"SQRT(SUMPRODUCT(({expr.lstrip('+')})^2))"
 
 
 def _loss_recons(S, tot, cap: str, p: str, base: str, tax: str, close: float,
@@ -276,7 +275,7 @@ def _loss_recons(S, tot, cap: str, p: str, base: str, tax: str, close: float,
     what = "levered loss pool" if p else "loss pool"
     return [
         Recon(f"{what}: open + added - used - expired = closing, every month",
-              _rss(S, "{%s}+{%s}-{%s}-{%s}-{%s}" % tuple(k), k), "0", 0.0, cap),
+              _rss(S, k, "++---"), "0", 0.0, cap),
         Recon(f"{what}: added - used - expired = closing at M",
               f"{tot(k[1])}-{tot(k[2])}-{tot(k[3])}", S(k[4], "@M"), close, cap),
         Recon(f"{what} never negative (shortfall)", f"MIN(0,MIN({S(k[4], ':')}))",
@@ -299,7 +298,7 @@ def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
     years = model.months // 12
     out = [
         Recon("debt: open + draw + capitalized - principal - balloon = closing, every month",
-              _rss(S, "{%s}+{%s}+{%s}-{%s}-{%s}-{%s}" % tuple(k), k), "0", 0.0, cap),
+              _rss(S, k, "+++---"), "0", 0.0, cap),
         Recon("debt: principal + balloon = draws + capitalized interest",
               f"{tot('debt_principal')}+{tot('debt_balloon')}",
               f"{tot('debt_draw')}+{tot('debt_cap')}", v["principal"] + v["balloon"], cap),
