@@ -280,7 +280,8 @@ def _loss_recons(S, tot, cap: str, p: str, base: str, tax: str, close: float,
               f"{tot(k[1])}-{tot(k[2])}-{tot(k[3])}", S(k[4], "@M"), close, cap),
         Recon(f"{what} never negative (shortfall)", f"MIN(0,MIN({S(k[4], ':')}))",
               "0", 0.0, cap),
-        Recon(f"{what}: tax = rate x (positive annual result - losses used)", tot(tax),
+        Recon("levered tax = rate x (positive EBIT - interest - losses used)" if p else
+              "tax = rate x (positive annual EBIT - losses used)", tot(tax),
               f'finance_tax_rate*(SUMIF({S(base, ":")},">0")-{tot(k[2])})', tax_value, cap),
     ]  # fmt: skip
 
@@ -304,6 +305,9 @@ def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
               f"{tot('debt_draw')}+{tot('debt_cap')}", v["principal"] + v["balloon"], cap),
         Recon("debt: loan table draws = debt share x capex timeline", S("loan_draws"),
               tot("debt_draw"), v["draw"], cap),
+        Recon("debt: interest + principal paid = level payments x payments made",
+              f"{tot('debt_interest')}+{tot('debt_principal')}", S("loan_payments"),
+              v["interest"] + v["principal"], cap),
         Recon("debt: balance never negative (shortfall)", f"MIN(0,MIN({S('debt_before', ':')}))",
               "0", 0.0, cap),
     ]  # fmt: skip

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 #: the Cover's headline rows (those present in the summary), in order
 COVER_METRICS = ("npv", "irr", "peak_funding", "cost_per_gpu_hour", "capex", "payback_years")
+#: added when debt is used (spec 17): equity return and cover
+FINANCED_METRICS = ("equity_irr", "equity_npv", "min_dscr", "debt_peak")
 CONVENTIONS = (
     ("Sign convention", "Costs are positive in schedules; in cash flow, outflows are negative."),
     ("Timing", "Month 0 is the investment date (all capex); operating months 1..M; cash at "
@@ -109,7 +111,9 @@ def _headline(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
     r += 1
     summary = model.summary()
     carried = {m for _, m in comp}
-    for metric in (m for m in COVER_METRICS if m in carried):
+    financed = "financing" in model.v2_features()
+    metrics = COVER_METRICS + (FINANCED_METRICS if financed else ())
+    for metric in (m for m in metrics if m in carried):
         meta = METRICS[metric]
         ws.write_string(r, 0, meta.label, st.label)
         for j, t in enumerate(model.tiers):
@@ -121,6 +125,31 @@ def _headline(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
             unit += " (empty: not within the horizon)"
         ws.write_string(r, 1 + len(model.tiers), unit, st.unit)
         r += 1
+    if financed:
+        r = _covenant(ws, st, model, comp, r)
+    return r + 1
+
+
+def _covenant(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
+    """The minimum DSCR against the covenant input (shown, not enforced)."""
+    f = model.assumptions.financing
+    cov = f.min_dscr_covenant.value if f is not None and f.min_dscr_covenant else None
+    ws.write_string(r, 0, "Minimum DSCR covenant (input)", st.label)
+    ws.write_formula(r, 1, '=IF(ISBLANK(financing_min_dscr_covenant),"",'
+                     "financing_min_dscr_covenant)", st.cell("number", GREEN),
+                     excel_value(cov))  # fmt: skip
+    ws.write_string(r, 1 + len(model.tiers), "x (blank: none)", st.unit)
+    r += 1
+    ws.write_string(r, 0, "Minimum DSCR against the covenant", st.label)
+    summary = model.summary()
+    for j, t in enumerate(model.tiers):
+        dscr = comp[(t, "min_dscr")]
+        value = summary.loc[t, "min_dscr"]
+        shown = "" if cov is None or value != value else ("meets" if value >= cov else "BELOW")
+        formula = (f'=IF(OR({dscr}="",ISBLANK(financing_min_dscr_covenant)),"",'
+             f'IF({dscr}>=financing_min_dscr_covenant,"meets","BELOW"))')  # fmt: skip
+        ws.write_formula(r, 1 + j, formula, st.cell("text"), shown)
+    ws.write_string(r, 1 + len(model.tiers), "meets / BELOW (not enforced)", st.unit)
     return r + 1
 
 

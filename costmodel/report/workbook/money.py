@@ -129,9 +129,10 @@ def loss_table(x: Tier, p: str, base: str, base_values: np.ndarray, tax_key: str
     for key, label, formula, values, bold in rows:
         cs.series(f"{p}loss_{key}", label, cur, formula, values, bold=bold)
     taxable = np.maximum(base_values, 0.0) - used
-    cs.series(f"{p}taxable", "taxable profit = max(result of year, 0) - loss used", cur,
+    lev = "levered " if p else ""
+    cs.series(f"{p}taxable", f"{lev}taxable profit = max(result of year, 0) - loss used", cur,
               f"=MAX({{{base}}},0)-{{{p}loss_used}}", taxable)  # fmt: skip
-    cs.series(tax_key, "tax = tax rate x taxable profit", cur,
+    cs.series(tax_key, f"{lev}tax = tax rate x taxable profit", cur,
               f"=finance_tax_rate*{{{p}taxable}}", tax_values, total=True, bold=True)  # fmt: skip
     N = "{$loss_years}"
     for i, v in enumerate(vs):
@@ -234,7 +235,7 @@ def _loan_values(x: Tier, j: int) -> dict[str, np.ndarray | float]:
     prev = np.concatenate([[0.0], close[:-1]])
     pay = ((m >= p) & (m - p < n)).astype(float)
     interest = prev * r * pay
-    return {"t": t, "d": d, "p": p, "b": b, "pmt": pmt, "left": left, "close": close,
+    return {"t": t, "d": d, "p": p, "b": b, "pmt": pmt, "n": n, "left": left, "close": close,
             "cap": prev * r * (m > t) * (m < p), "pay": pay, "int": interest,
             "prin": (pmt - interest) * pay}  # fmt: skip
 
@@ -327,6 +328,15 @@ def corkscrew(x: Tier) -> None:
     cs.const("loan_draws", "draws of the loan table (sum of D)", cur,
              "=" + "+".join(f"{{$loan{j}_d}}" for j in js), float(d["draw"][0].sum()),
              "money")  # fmt: skip
+    for j in js:
+        v = _loan_values(x, j)
+        made = min(v["n"], max(0.0, x.model.months - v["p"] + 1))
+        cs.const(f"loan{j}_paid", f"loan {j}: payments within the horizon = payment x "
+                 "min(n, M - p + 1)", cur, f"={{$loan{j}_pmt}}*MIN({{$term_months}},"
+                 f"MAX(0,model_months-{{$loan{j}_p}}+1))", v["pmt"] * made, "money")  # fmt: skip
+    cs.const("loan_payments", "level payments made within the horizon (all loans)", cur,
+             "=" + "+".join(f"{{$loan{j}_paid}}" for j in js),
+             float((d["interest"][0] + d["principal"][0]).sum()), "money")  # fmt: skip
 
 
 def debt(x: Tier) -> None:
