@@ -1,0 +1,212 @@
+"""The money rows (spec 17-18: debt, levered tax, expiring losses, equity) are live.
+
+Two financed cases are recalculated by LibreOffice and by Gnumeric: every formula
+cell equals the engine's cached value (relative 1e-9) and no cell is an error. Then
+the financing inputs and the loss carry-forward period are edited in the Inputs
+sheet, LibreOffice recalculates, and the results equal the engine rebuilt with the
+same change (an independent route: the Python engine, not the spreadsheet).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+
+import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from tests.e2e.test_workbook_recalc import assert_comparison_equals
+from tests.paths import HAND
+from tests.support import gnumeric
+from tests.support.libreoffice import recalculate_many
+from tests.support.workbooks import compare_cached_with_recalculated
+
+pytestmark = pytest.mark.slow
+
+FIXED = datetime(2026, 1, 1)
+BANK = scenarios_dir() / "bank-loan.yaml"
+#: the default at a GPU-hour price at which the tiers pay tax
+PROFITABLE = {"revenue.price_per_gpu_hour": 40.0}
+#: the hand case over five years: a loss in year 1 (double-declining servers) that
+#: expires after one year, profits after; a loan at 70% for three years
+HAND_FINANCED = """\
+schema_version: 2
+horizon_years: 5
+finance: {discount_rate: 0.08, loss_carryforward_years: 1}
+revenue: {price_per_gpu_hour: 35, price_decline: 0.05}
+depreciation:
+  servers: {method: double_declining, life_years: 3, salvage: 0.1}
+financing: {debt_share: 0.7, interest_rate: 0.09, term_years: 3, cost_of_equity: 0.14,
+            min_dscr_covenant: 1.3}
+"""
+
+
+def hand_financed(tmp: Path, overrides: dict | None = None) -> cm.Assumptions:
+    f = tmp / "hand-financed.yaml"
+    f.write_text(HAND_FINANCED, encoding="utf-8")
+    return cm.load_assumptions(HAND, f, overrides=overrides or {})
+
+
+def bank_loan(tmp: Path, overrides: dict | None = None) -> cm.Assumptions:
+    return cm.load_assumptions(default_assumptions_dir(), BANK, overrides=overrides or {})
+
+
+CASES = {
+    "bank-loan": bank_loan,
+    "bank-loan-profitable": lambda tmp, o=None: bank_loan(tmp, {**PROFITABLE, **(o or {})}),
+    "hand-financed": hand_financed,
+}
+
+
+@pytest.fixture(scope="module")
+def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
+    d = tmp_path_factory.mktemp("money")
+    out = {}
+    for name, make in CASES.items():
+        model = cm.build(make(d))
+        out[name] = (model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED))
+    return out
+
+
+@pytest.fixture(scope="module")
+def by_libreoffice(soffice, workbooks, tmp_path_factory) -> dict[str, Path]:
+    paths = [p for _, p in workbooks.values()]
+    return dict(zip(workbooks, recalculate_many(paths, tmp_path_factory.mktemp("lo")), strict=True))
+
+
+@pytest.fixture(scope="module")
+def by_gnumeric(ssconvert, workbooks, tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("gnumeric")
+    return {name: gnumeric.recalculate(p, d) for name, (_, p) in workbooks.items()}
+
+
+def test_cases_use_debt_and_expiring_losses(workbooks):
+    bank, _ = workbooks["bank-loan"]
+    assert (bank.summary()["debt_peak"] > 0).all()
+    hand, _ = workbooks["hand-financed"]
+    annual = hand.annual("small")
+    assert annual["loss_expired"].sum() > 0  # a loss older than one year expired
+    assert annual["interest"].sum() > 0
+    assert hand.summary().loc["small", "min_dscr"] > 0
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
+def test_engine_reproduces_every_cached_value(request, workbooks, case, engine):
+    recalculated = request.getfixturevalue(f"by_{engine}")[case]
+    cmp = compare_cached_with_recalculated(workbooks[case][1], recalculated)
+    assert cmp.errors == [], cmp.errors[:5]
+    assert cmp.mismatches == [], cmp.mismatches[:5]
+    assert cmp.formulas > 5000
+    print(f"{engine} {case}: {cmp.formulas} formula cells equal")
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_comparison_and_master_check(by_libreoffice, workbooks, case):
+    model, _ = workbooks[case]
+    assert_comparison_equals(by_libreoffice[case], model.summary())
+    assert master_check(by_libreoffice[case]) == "OK"
+
+
+def master_check(path: Path) -> object:
+    cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
+    row = next(r for r in cover.iter_rows() if r[0].value == "Master check")
+    return row[1].value
+
+
+def set_name(wb, name: str, value) -> None:
+    sheet, ref = next(iter(wb.defined_names[name].destinations))
+    wb[sheet][ref.replace("$", "")].value = value
+
+
+def tier_total(path: Path, sheet: str, label: str) -> float:
+    """The total column (D) of the row labelled ``label`` on a tier sheet."""
+    ws = openpyxl.load_workbook(path, data_only=True)[sheet]
+    row = next(r for r in ws.iter_rows() if r[0].value == label)
+    return float(row[3].value)
+
+
+DISCOUNT = cm.load_assumptions().finance.discount_rate.value
+#: (case, edits by defined name, the same change as assumption overrides)
+LIVE_EDITS = {
+    "debt share, rate and term (balloon at M)": (
+        "bank-loan-profitable",
+        {"financing_debt_share": 0.45, "financing_interest_rate": 0.07, "financing_term_years": 8},
+        {"financing.debt_share": 0.45, "financing.interest_rate": 0.07, "financing.term_years": 8},
+    ),
+    "loss carry-forward 2 years, no cost of equity": (
+        "bank-loan-profitable",
+        {"finance_loss_carryforward_years": 2, "financing_cost_of_equity": None},
+        # a blank cost of equity is the discount rate (spec 17)
+        {"finance.loss_carryforward_years": 2, "financing.cost_of_equity": DISCOUNT},
+    ),
+    "losses unlimited": (
+        "hand-financed",
+        {"finance_loss_carryforward_years": None},
+        {"finance.loss_carryforward_years": None},
+    ),
+    "no carry-forward, debt share 0.4, term 2": (
+        "hand-financed",
+        {
+            "finance_loss_carryforward_years": 0,
+            "financing_debt_share": 0.4,
+            "financing_term_years": 2,
+        },
+        {
+            "finance.loss_carryforward_years": 0,
+            "financing.debt_share": 0.4,
+            "financing.term_years": 2,
+        },
+    ),  # fmt: skip
+    "no debt": (
+        "hand-financed",
+        {"financing_debt_share": 0},
+        {"financing.debt_share": 0},
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def edited(soffice, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
+    d = tmp_path_factory.mktemp("live")
+    paths, expected = [], {}
+    for i, (name, (case, edits, overrides)) in enumerate(LIVE_EDITS.items()):
+        wb = openpyxl.load_workbook(workbooks[case][1])
+        for defined, value in edits.items():
+            set_name(wb, defined, value)
+        paths.append(d / f"edit{i}.xlsx")
+        wb.save(paths[-1])
+        expected[name] = cm.build(CASES[case](d, overrides))
+    outs = recalculate_many(paths, d / "out")
+    return {name: (expected[name], out) for name, out in zip(LIVE_EDITS, outs, strict=True)}
+
+
+@pytest.mark.parametrize("edit", list(LIVE_EDITS))
+def test_live_edit_equals_engine_rebuilt(edited, edit):
+    expected, out = edited[edit]
+    summary = expected.summary()
+    assert_comparison_equals(out, summary)
+    for tier in expected.tiers:
+        tax = float(expected.cash_flow(tier)["tax"].sum())
+        levered = float(expected.cash_flow(tier)["tax_levered"].sum())
+        assert tier_total(out, tier, "tax = tax rate x taxable profit") == pytest.approx(
+            tax, rel=1e-9, abs=1e-6
+        )
+        assert tier_total(out, tier, "levered tax = tax rate x taxable profit") == pytest.approx(
+            levered, rel=1e-9, abs=1e-6
+        )
+    assert master_check(out) == "OK"
+
+
+def test_live_edits_change_the_results(workbooks, edited):
+    """The edits are not no-ops: each moves equity NPV (or tax) away from the build."""
+    for name, (case, _, _) in LIVE_EDITS.items():
+        before = workbooks[case][0].summary()
+        after = edited[name][0].summary()
+        moved = ~np.isclose(before["equity_npv"], after["equity_npv"], rtol=1e-9)
+        assert moved.any(), name
+        assert not math.isnan(after["npv"].iloc[0])
