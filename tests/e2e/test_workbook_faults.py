@@ -19,6 +19,7 @@ import openpyxl
 import pytest
 
 import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.grid import FIRST_COL
 from costmodel.report.workbook.labels import label_for
 from tests.support.libreoffice import recalculate_many
@@ -83,6 +84,11 @@ def zero_over_tax(wb) -> None:
     zero_over(tier, "tax = tax rate x taxable profit", FIRST_COL + 1 + month)(wb)
 
 
+def zero_over_interest(wb) -> None:
+    """A hard-coded 0 over the interest paid in month 13 (financed base)."""
+    zero_over("hundreds", "debt: interest paid")(wb)
+
+
 def comparison_value(metric_label: str, value: float) -> Callable:
     def fault(wb) -> None:
         ws = wb["Comparison"]
@@ -124,7 +130,19 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
     "method typo": (lambda wb: set_name(wb, "dep_servers_method", "straight-line"), None),
     "unknown facility mode": (lambda wb: set_name(wb, "facility_mode", "colo"), None),
     "horizon edited to 4 years": (lambda wb: set_name(wb, "horizon_years", 4), None),
+    "debt share 1.5": (lambda wb: set_name(wb, "financing_debt_share", 1.5), None),
+    "loan term 2.5 years": (lambda wb: set_name(wb, "financing_term_years", 2.5), None),
+    "negative loss carry-forward": (
+        lambda wb: set_name(wb, "finance_loss_carryforward_years", -1),
+        None,
+    ),
+    "hard-coded 0 over interest paid": (
+        zero_over_interest,
+        "debt: interest + principal paid = level payments x payments made",
+    ),
 }
+#: faults typed into another base than the default
+BASES = {zero_over_tax: "untouched profitable", zero_over_interest: "untouched financed"}
 
 
 @pytest.fixture(scope="module")
@@ -133,9 +151,11 @@ def recalculated(soffice, tmp_path_factory) -> dict[str, Path]:
     base = cm.write_workbook(cm.build(cm.load_assumptions()), d / "base.xlsx", created=FIXED)
     profitable = cm.build(cm.load_assumptions(overrides=PROFITABLE))
     rich = cm.write_workbook(profitable, d / "profitable.xlsx", created=FIXED)
-    paths = {"untouched": base, "untouched profitable": rich}
+    bank = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "bank-loan.yaml")
+    financed = cm.write_workbook(cm.build(bank), d / "financed.xlsx", created=FIXED)
+    paths = {"untouched": base, "untouched profitable": rich, "untouched financed": financed}
     for i, (name, (edit, _)) in enumerate(FAULTS.items()):
-        wb = openpyxl.load_workbook(rich if edit is zero_over_tax else base)
+        wb = openpyxl.load_workbook(paths[BASES.get(edit, "untouched")])
         edit(wb)
         paths[name] = d / f"fault{i:02d}.xlsx"
         wb.save(paths[name])
@@ -152,7 +172,7 @@ def master_check(path: Path) -> tuple[object, set[str]]:
     return master, failing
 
 
-@pytest.mark.parametrize("base", ["untouched", "untouched profitable"])
+@pytest.mark.parametrize("base", ["untouched", "untouched profitable", "untouched financed"])
 def test_untouched_workbook_is_ok(recalculated, base):
     master, failing = master_check(recalculated[base])
     assert master == "OK"
