@@ -52,8 +52,8 @@ def build_month(x: Tier) -> tuple[str, float]:
     """Construction months B (formula, engine value): the first deployment's capex
     month, after which the loans start paying. The one place that knows where the
     timeline keeps B."""
-    if "build_months" in x.cs.rows:  # the live timeline (spec 14)
-        return "=MIN(MAX(ROUND({$build_months},0),0),model_months-1)", _b(x)
+    if "d_t0" in x.cs.rows:  # the live timeline (spec 14): deployment 0's capex month
+        return "={$d_t0}", _b(x)
     return "={month@0}", _b(x)
 
 
