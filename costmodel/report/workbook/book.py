@@ -223,6 +223,7 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
         ("ebit", "EBIT"),
         ("tax", "tax"),
         ("fcf", "free cash flow"),
+        *MONEY_LINES,
     ]
     r = 4
     for t, cs in sheets.items():
@@ -241,7 +242,11 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
                 rng, years_rng = cs.ref(key, ":", sheet=True), cs.ref("year", ":", sheet=True)
                 f = f"=SUMIFS({rng},{years_rng},{yc})"
                 ws.write_formula(
-                    r, 2 + y, f, st.cell("money", BLACK, key in ("opex", "fcf")), float(by_year[y])
+                    r,
+                    2 + y,
+                    f,
+                    st.cell("money", BLACK, key in ("opex", "fcf", "ecf")),
+                    float(by_year[y]),
                 )
             r += 1
         r += 1
@@ -252,7 +257,23 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
     ws.repeat_rows(2)
 
 
+#: the Annual sheet's money lines (spec 17): tier-sheet row, label, engine line
+MONEY_LINES = (
+    ("debt_draw", "debt drawn"),
+    ("debt_interest", "interest paid"),
+    ("debt_principal", "principal repaid"),
+    ("debt_balloon", "balloon"),
+    ("tax_lev", "levered tax"),
+    ("ecf", "equity cash flow"),
+)
+MONEY_ENGINE = {"debt_draw": "draw", "debt_interest": "interest", "debt_principal": "principal",
+                "debt_balloon": "balloon", "tax_lev": "tax_levered"}  # fmt: skip
+
+
 def _row_values(res, key: str) -> np.ndarray:
+    if key in MONEY_ENGINE:
+        line = MONEY_ENGINE[key]
+        return (res.debt[line] if line in res.debt else res.flows[line])[0]
     if key == "capex_t":
         v = np.zeros(res.months + 1)
         v[0] = res.metrics["capex"][0]
