@@ -248,7 +248,7 @@ def loans(x: Tier) -> None:
         v = _loan_values(x, j)
         L = f"loan {j}:"
         consts = (
-            ("t", f"{L} draw month t (the {j}. month with capex)", "month",
+            ("t", f"{L} draw month t (where the count of capex months reaches {j})", "month",
              f"=IFERROR(MATCH({j},{{capex_count:}},0)-1,model_months)", v["t"], "count"),
             ("d", f"{L} draw D = debt share x capex of month t", cur,
              f"=IF({{capex_count@M}}>={j},{{$debt_share}}*INDEX({{capex_t:}},{{$loan{j}_t}}+1),0)",
@@ -275,7 +275,6 @@ def _loan_rows(x: Tier, j: int, v: dict) -> None:
     left = (f"=IF({rate}=0,MAX(0,1-{k}/{{$term_months}}),MAX(0,({g}-(1+{rate})^{k})/({g}-1)))"
             f"*({{month}}>={c('p')})")  # fmt: skip
     L = f"loan {j}:"
-    cs.reserve(f"loan{j}_close")
     rows = (
         ("left", f"{L} share of b still owed after the month's payment", left, v["left"],
          "factor"),
@@ -292,6 +291,7 @@ def _loan_rows(x: Tier, j: int, v: dict) -> None:
          f"=({{month}}>={c('t')})*({{month}}<{c('p')})*{c('d')}*(1+{rate})^({{month}}-{c('t')})"
          f"+{c('b')}*{{loan{j}_left}}", v["close"], "money"),
     )  # fmt: skip
+    cs.reserve(*(f"loan{j}_{row[0]}" for row in rows))  # in this order, before any is written
     for key, label, formula, values, kind in rows:
         cs.series(f"loan{j}_{key}", label, cur if kind == "money" else kind, formula, values,
                   kind)  # fmt: skip
@@ -305,7 +305,6 @@ def corkscrew(x: Tier) -> None:
     js = range(1, loan_slots(x) + 1)
     total = lambda k: "=" + "+".join(f"{{loan{j}_{k}}}" for j in js)  # noqa: E731
     before = d["balance_close"][0] + d["balloon"][0]
-    cs.reserve("debt_close")
     rows = (
         ("debt_open", "debt: opening balance", "={debt_close<}", d["balance_open"][0], False),
         ("debt_draw", "debt: draws = debt share x capex", "={$debt_share}*{capex_t}",
@@ -321,6 +320,7 @@ def corkscrew(x: Tier) -> None:
         ("debt_close", "debt: closing balance", "={debt_before}-{debt_balloon}",
          d["balance_close"][0], False),
     )  # fmt: skip
+    cs.reserve(*(row[0] for row in rows))
     for key, label, formula, values, tot in rows:
         cs.series(key, label, cur, formula, values, total=tot, bold=key == "debt_close")
     cs.const("debt_peak", "peak debt = largest balance owed before the balloon", cur,
