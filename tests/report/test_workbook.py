@@ -264,3 +264,44 @@ def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(tmp_path):
         ]
         assert formulas == ["=engine_results_status"]
         assert cm.fingerprint(model.assumptions) in ws["A3"].value
+
+
+def test_financed_model_is_written_with_its_money_rows(tmp_path):
+    """Financing and expiring losses are live (no longer refused): the Comparison
+    sheet caches the engine's equity and debt columns, the Inputs sheet names the
+    financing inputs, and the Cover compares the minimum DSCR with the covenant."""
+    over = tmp_path / "loan.yaml"
+    over.write_text(
+        "horizon_years: 3\nfinance: {loss_carryforward_years: 1}\n"
+        "financing: {debt_share: 0.6, interest_rate: 0.08, term_years: 2, min_dscr_covenant: 1.2}\n",
+        encoding="utf-8",
+    )
+    model = cm.build(cm.load_assumptions(HAND, over))
+    assert set(model.v2_features()) == {"financing", "finance.loss_carryforward_years"}
+    assert unsupported_features(model) == []
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
+    df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
+    s = model.summary()
+    for metric, label in (("equity_npv", "Equity NPV"), ("equity_irr", "Equity IRR"),
+                          ("min_dscr", "Minimum DSCR"), ("debt_peak", "Peak debt")):  # fmt: skip
+        assert df.loc[label, "small"] == pytest.approx(s.loc["small", metric], rel=1e-12)
+    wb = openpyxl.load_workbook(path)
+    for name in ("financing_debt_share", "financing_interest_rate", "financing_term_years",
+                 "financing_cost_of_equity", "finance_loss_carryforward_years"):  # fmt: skip
+        assert name in wb.defined_names
+    cover = {c.value for row in wb["Cover"].iter_rows() for c in row if c.value is not None}
+    assert "Minimum DSCR against the covenant" in cover
+
+
+def test_model_without_financing_has_zero_debt_rows(default_xlsx):
+    model, path = default_xlsx
+    inputs = openpyxl.load_workbook(path, data_only=True)["Inputs"]
+    sheet, ref = next(iter(openpyxl.load_workbook(path).defined_names["financing_debt_share"]
+                           .destinations))  # fmt: skip
+    assert inputs[ref.replace("$", "")].value == 0
+    df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
+    for tier in model.tiers:
+        assert df.loc["Peak debt", tier] == 0
+        assert df.loc["Equity NPV", tier] == pytest.approx(
+            model.summary().loc[tier, "equity_npv"], rel=1e-12
+        )
