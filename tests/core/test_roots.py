@@ -114,3 +114,28 @@ def test_bisect_trace_halves_the_bracket_nearest_zero():
 def test_bisect_trace_without_a_root():
     t = roots.bisect_trace(np.array([100.0, 10.0, 10.0]), 10)
     assert not t.found and t.chosen == 0 and np.isnan(t.start)
+
+
+def test_irr_trace_of_the_equity_cash_flow_finds_the_equity_irr():
+    """Model.irr_trace traces the equity cash flow as it does the free cash flow
+    (the workbook's IRR sheet uses both): its bisection lands on the engine's
+    equity IRR, and an unknown flow name is refused."""
+    import pytest
+
+    import costmodel as cm
+    from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+
+    a = cm.load_assumptions(
+        default_assumptions_dir(),
+        scenarios_dir() / "bank-loan.yaml",
+        overrides={"revenue.price_per_gpu_hour": 40.0},
+    )
+    model = cm.build(a)
+    s = model.summary()
+    for tier in model.tiers:
+        trace = model.irr_trace(tier, 64, "ecf")
+        assert trace.found
+        assert (1 + trace.start) ** 12 - 1 == pytest.approx(s.loc[tier, "equity_irr"], abs=1e-9)
+        assert model.irr_trace(tier, 64).start != trace.start  # not the project's flow
+    with pytest.raises(ValueError, match="flow"):
+        model.irr_trace(model.tiers[0], 4, "cfads")
