@@ -62,10 +62,10 @@ def v1_overlays() -> list[Path]:
     :func:`costmodel.write_workbook` refuses such models)."""
     import costmodel as cm
     from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-    from costmodel.report.workbook.book import unsupported_features
+    from costmodel.report.workbook.book import pending_v2_features
 
     return [
         p
         for p in sorted(scenarios_dir().glob("*.yaml"))
-        if not unsupported_features(cm.build(cm.load_assumptions(default_assumptions_dir(), p)))
+        if not pending_v2_features(cm.build(cm.load_assumptions(default_assumptions_dir(), p)))
     ]

@@ -11,6 +11,7 @@ document's creation date is fixed; everything else is a function of the model.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from datetime import datetime, timezone
@@ -55,11 +56,23 @@ SUMMARY_COLUMNS = (
     "peak_funding",
     *ALL_COLUMNS[ALL_COLUMNS.index("equity_npv") : ALL_COLUMNS.index("debt_peak") + 1],
 )
-#: the spec-v2 features (:meth:`Model.v2_features`) the workbook carries as live formulas
+
+#: spec-v2 features (names of ``Model.v2_features``, ``*`` for a tier) the workbook
+#: carries as live formulas; any other one is refused rather than misstated
 LIVE_V2_FEATURES = {
     "financing",
     "finance.loss_carryforward_years",
 }
+
+
+def pending_v2_features(model: Model) -> list[str]:
+    """The model's spec-v2 features that the workbook does not carry yet."""
+    return [
+        f
+        for f in model.v2_features()
+        if not any(fnmatch.fnmatchcase(f, pattern) for pattern in LIVE_V2_FEATURES)
+    ]
+
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
@@ -75,12 +88,6 @@ RESERVED = {
     "monte carlo",
     "scenarios",
 }
-
-
-def unsupported_features(model: Model) -> list[str]:
-    """The spec-v2 features of ``model`` the workbook cannot carry as live formulas
-    yet (:func:`write_workbook` refuses such a model rather than mislead)."""
-    return [f for f in model.v2_features() if f not in LIVE_V2_FEATURES]
 
 
 def sheet_names(tiers: list[str]) -> dict[str, str]:
@@ -124,7 +131,7 @@ def write_workbook(
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     """
 
-    pending = unsupported_features(model)
+    pending = pending_v2_features(model)
     if pending:
         raise NotImplementedError(
             "the workbook does not yet carry these spec-v2 inputs as live formulas: "
