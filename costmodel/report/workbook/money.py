@@ -251,7 +251,7 @@ def loans(x: Tier) -> None:
             ("t", f"{L} draw month t (where the count of capex months reaches {j})", "month",
              f"=IFERROR(MATCH({j},{{capex_count:}},0)-1,model_months)", v["t"], "count"),
             ("d", f"{L} draw D = debt share x capex of month t", cur,
-             f"=IF({{capex_count@M}}>={j},{{$debt_share}}*INDEX({{capex_t:}},{{$loan{j}_t}}+1),0)",
+             f"=IF({{capex_count@M}}>={j},{{$debt_share}}*INDEX({{capex_t:}},1,{{$loan{j}_t}}+1),0)",
              v["d"], "money"),
             ("p", f"{L} first payment month p = max(t, B) + 1", "month",
              f"=MAX({{$loan{j}_t}},{{$debt_build}})+1", v["p"], "count"),
