@@ -33,6 +33,7 @@ from costmodel.core.finance import present_value
 from costmodel.core.units import CUMULATIVE_RELATIVE_TOLERANCE
 from costmodel.inputs.loader import with_overrides
 from costmodel.inputs.params import revenue_mode
+from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import Assumptions
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def avoided_cloud_variant(a: Assumptions, tiers: list[str]) -> Assumptions:
     """``a`` with ``tiers.<t>.revenue.mode = avoided_cloud`` for each of ``tiers``
     (each keeps its own cloud_term); ``a`` itself if nothing changes."""
     change = {
-        f"tiers.{t}.revenue.mode": "avoided_cloud"
+        key_path("tiers", t, "revenue", "mode"): "avoided_cloud"
         for t in tiers
         if revenue_mode(a, t)[0] != "avoided_cloud"
     }

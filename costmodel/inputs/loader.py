@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
@@ -23,6 +24,7 @@ import yaml
 from pydantic import ValidationError
 
 from costmodel.inputs.errors import AssumptionError, Problem
+from costmodel.inputs.paths import join_path, key_path, split_path
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.inputs.rules import check_consistency
 from costmodel.inputs.schema import Assumptions
@@ -71,33 +73,181 @@ def expand_paths(paths: Iterable[PathArg]) -> list[Path]:
     return out
 
 
+# ----------------------------------------------------------------------------- YAML limits
+
+#: Deepest nesting of mappings and lists a file may have (the default uses 5).
+MAX_DEPTH = 50
+#: Most nodes a file may expand to, counting every alias at full size (the
+#: default has about 2,000): bounds alias bombs to well under a second and a few MB.
+MAX_NODES = 100_000
+#: Most digits of an integer literal (larger numbers: write them as floats, 1e40).
+MAX_INT_DIGITS = 30
+
+_INT_TAG = "tag:yaml.org,2002:int"
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_KEY_KINDS = {
+    "tag:yaml.org,2002:bool": "true/false",
+    "tag:yaml.org,2002:null": "null",
+    _INT_TAG: "a number",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:timestamp": "a date",
+}
+
+
+class _Limit(Exception):
+    """A YAML limit broken at ``line`` (1-based) under ``path``."""
+
+    def __init__(self, line: int, path: str, value: str, rule: str):
+        super().__init__(rule)
+        self.line, self.path, self.value, self.rule = line, path, value, rule
+
+
+#: Reads the event stream for the depth check (libyaml's composer recurses in C,
+#: so a file nested 100,000 deep would crash it before any Python check could run).
+_EventLoader: Any = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
+def _check_depth(text: str) -> None:
+    """Reject nesting deeper than :data:`MAX_DEPTH` from the event stream (no tree
+    is built, so a deep file costs no recursion)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_EventLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Limit(
+                    event.start_mark.line + 1,
+                    "",
+                    "",
+                    f"nested more than {MAX_DEPTH} levels deep",
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _check_tree(node: yaml.Node) -> None:
+    """Reject an alias graph that expands past :data:`MAX_NODES` or refers to
+    itself, integers of more than :data:`MAX_INT_DIGITS` digits, keys that YAML
+    reads as something other than text, and duplicate keys."""
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()
+
+    def size(n: yaml.Node, path: str) -> int:
+        if id(n) in sizes:
+            return sizes[id(n)]
+        if id(n) in open_:
+            raise _Limit(n.start_mark.line + 1, path, "", "an alias refers to itself")
+        open_.add(id(n))
+        total = 1
+        if isinstance(n, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for k, v in n.value:
+                line = k.start_mark.line + 1
+                if isinstance(k, yaml.ScalarNode) and k.tag == _MERGE_TAG:
+                    total += size(v, path)
+                    continue
+                if not isinstance(k, yaml.ScalarNode) or k.tag != _STR_TAG:
+                    shown = k.value if isinstance(k, yaml.ScalarNode) else "a mapping or list"
+                    kind = _KEY_KINDS.get(k.tag, "not text")
+                    raise _Limit(
+                        line,
+                        path,
+                        repr(shown) if isinstance(shown, str) else "",
+                        f"YAML reads this key as {kind}, not as a name; quote it "
+                        f'("{shown}": ...) if it is meant as a name',
+                    )
+                key = str(k.value)
+                if key in seen:
+                    raise _Limit(
+                        line,
+                        join_path(path, key),
+                        "",
+                        f"duplicate key {key!r} (lines {seen[key]} and {line}); "
+                        "each key may appear once in a mapping",
+                    )
+                seen[key] = line
+                total += 1 + size(v, join_path(path, key))
+                if total > MAX_NODES:
+                    break
+        elif isinstance(n, yaml.SequenceNode):
+            for i, item in enumerate(n.value):
+                total += size(item, f"{path}[{i}]")
+                if total > MAX_NODES:
+                    break
+        elif n.tag == _INT_TAG:
+            digits = sum(c.isdigit() for c in str(n.value))
+            if digits > MAX_INT_DIGITS:
+                raise _Limit(
+                    n.start_mark.line + 1,
+                    path,
+                    str(n.value)[:20] + "...",
+                    f"integer too large ({digits} digits; at most {MAX_INT_DIGITS}); "
+                    "write a large number as a float, e.g. 1e40",
+                )
+        if total > MAX_NODES:
+            raise _Limit(
+                n.start_mark.line + 1,
+                path,
+                "",
+                f"the file expands to more than {MAX_NODES:,} values (aliases counted at "
+                "full size); is it an alias bomb?",
+            )
+        open_.discard(id(n))
+        sizes[id(n)] = total
+        return total
+
+    size(node, "")
+
+
 def _node_origins(node: yaml.Node, prefix: str, file: str, out: dict[str, str]) -> None:
     """Record ``file:line`` for every key path below ``node``."""
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
-            key = str(key_node.value)
-            path = f"{prefix}.{key}" if prefix else key
-            out[path] = f"{file}:{key_node.start_mark.line + 1}"
+            if key_node.tag == _MERGE_TAG:
+                _node_origins(value_node, prefix, file, out)
+                continue
+            path = join_path(prefix, key_node.value)
+            out.setdefault(path, f"{file}:{key_node.start_mark.line + 1}")
             _node_origins(value_node, path, file, out)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             path = f"{prefix}[{i}]"
-            out[path] = f"{file}:{item.start_mark.line + 1}"
+            out.setdefault(path, f"{file}:{item.start_mark.line + 1}")
             _node_origins(item, path, file, out)
 
 
 #: libyaml's safe loader where PyYAML was built with it (about 20x faster), else
 #: the pure-Python one; both build the same data and nodes with the same marks.
-YamlLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class YamlLoader(_BaseLoader):  # type: ignore[misc,valid-type]
+    """The safe loader, also reading ``1e-3`` (exponent, no dot: YAML 1.2) as a number."""
+
+
+YamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
 
 
 def parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
     """Parse ``text`` once: its node tree (which has the line of every key) and
-    the data built from that same tree (what ``yaml.safe_load`` returns)."""
+    the data built from that same tree (what ``yaml.safe_load`` returns).
+
+    Bounded: nesting deeper than :data:`MAX_DEPTH`, alias graphs expanding past
+    :data:`MAX_NODES`, huge integer literals, non-text keys and duplicate keys
+    raise ``_Limit`` before any data is built."""
+    _check_depth(text)
     loader = YamlLoader(text)
     try:
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        if node is None:
+            return None, None
+        _check_tree(node)
+        data = loader.construct_document(node)
     finally:
         loader.dispose()
     return node, data
@@ -112,6 +262,12 @@ def read_file(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
         raise AssumptionError(Problem(name, "", "", f"cannot read file: {exc}")) from exc
     try:
         node, data = parse_yaml(text)
+    except _Limit as exc:
+        raise AssumptionError(
+            Problem(f"{name}:{exc.line}", exc.path, exc.value, exc.rule)
+        ) from None
+    except (ValueError, RecursionError) as exc:  # e.g. an int beyond Python's digit limit
+        raise AssumptionError(Problem(name, "", "", f"malformed YAML: {exc}")) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{name}:{mark.line + 1}" if mark is not None else name
@@ -150,7 +306,7 @@ def merge_into(
     """Deep-merge ``new`` into ``base`` in place: mappings merge key by key,
     anything else replaces; ``null`` in place of a mapping removes it (a tier)."""
     for key, value in new.items():
-        path = f"{prefix}.{key}" if prefix else str(key)
+        path = join_path(prefix, key)
         if value is None and isinstance(base.get(key), dict):
             del base[key]
             _drop_under(origin, path)
@@ -176,8 +332,10 @@ def parse_override(text: str) -> tuple[str, Any]:
     path, raw = text.split("=", 1)
     try:
         value = parse_yaml(raw)[1] if raw.strip() else ""
-    except yaml.YAMLError as exc:
-        raise AssumptionError(Problem("--set", path, raw, f"malformed value: {exc}")) from exc
+    except _Limit as exc:
+        raise AssumptionError(Problem("--set", path, raw[:40], exc.rule)) from None
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        raise AssumptionError(Problem("--set", path, raw[:40], f"malformed value: {exc}")) from None
     return path.strip(), value
 
 
@@ -185,18 +343,24 @@ def apply_override(src: Source, path: str, value: Any) -> None:
     """Set ``path`` to ``value``; if the target is a ``{value: ...}`` mapping and
     ``value`` is not a mapping, replace only its ``value`` (keeping unit, source
     and range; a value outside ``[low, high]`` widens the range to include it)."""
-    keys = path.split(".")
+    try:
+        keys = split_path(path)
+    except ValueError as exc:
+        raise AssumptionError(
+            Problem("--set", path, repr(value), f'{exc}; quote a key with dots: tiers."v1.5".gpus')
+        ) from None
     if not all(keys):
         raise AssumptionError(Problem("--set", path, repr(value), "empty key in dotted path"))
+    path = key_path(*keys)
     node: Any = src.data
     for i, key in enumerate(keys[:-1]):
         nxt = node.get(key) if isinstance(node, dict) else None
         if nxt is None:
             nxt = {}
             node[key] = nxt
-            src.origin[".".join(keys[: i + 1])] = "--set"
+            src.origin[key_path(*keys[: i + 1])] = "--set"
         if not isinstance(nxt, dict):
-            where = ".".join(keys[: i + 1])
+            where = key_path(*keys[: i + 1])
             raise AssumptionError(
                 Problem(
                     "--set", path, repr(value), f"{where} is not a mapping, cannot set a key in it"
@@ -259,7 +423,7 @@ def _dotted(loc: tuple[Any, ...]) -> str:
         elif str(part).startswith(("function-", "constrained-")):
             continue
         else:
-            out += f".{part}" if out else str(part)
+            out = join_path(out, part)
     return out
 
 
@@ -292,10 +456,14 @@ _RULES = {
 def _lookup(data: Any, path: str) -> Any:
     """The raw value at a dotted path (``a.b[2].c``), or None."""
     node = data
-    for part in path.replace("[", ".[").split("."):
-        if part.startswith("["):
-            idx = int(part[1:-1])
-            node = node[idx] if isinstance(node, list) and idx < len(node) else None
+    try:
+        parts = split_path(path)
+    except ValueError:
+        return None
+    for part in parts:
+        if part.isdigit() and isinstance(node, list):
+            idx = int(part)
+            node = node[idx] if idx < len(node) else None
         else:
             node = node.get(part) if isinstance(node, dict) else None
     return node

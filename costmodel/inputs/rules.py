@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from costmodel.inputs.params import revenue_mode, servers_per_rack
+from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
 
 
@@ -17,8 +18,56 @@ def check_consistency(a: Assumptions) -> list[tuple[str, str, str]]:
 
 
 def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
+    yield from _name_problems(a)
     yield from _tier_problems(a)
     yield from _model_problems(a)
+
+
+#: Characters that spreadsheet lookups (MATCH, COUNTIF) read as wildcards.
+WILDCARDS = "*?~"
+
+
+def _control(name: str) -> bool:
+    return any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name)
+
+
+def _name_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
+    """Names of tiers, servers and cooling types become workbook labels and
+    lookup keys: no control characters, no wildcard characters, and no two that
+    differ only by case (spreadsheet lookups ignore case)."""
+    tables = {
+        "tiers": a.tiers,
+        "servers": a.servers,
+        "power.pue": a.power.pue,
+        "facility.build_cost_per_kw": a.facility.build_cost_per_kw,
+        "facility.max_rack_kw": a.facility.max_rack_kw,
+    }
+    for section, table in tables.items():
+        seen: dict[str, str] = {}
+        for name in table:
+            path = key_path(*section.split("."), name)
+            if _control(name):
+                yield path, repr(name), "a name must not contain control characters"
+            elif any(c in name for c in WILDCARDS):
+                yield (
+                    path,
+                    repr(name),
+                    f"a name must not contain {', '.join(WILDCARDS)} "
+                    "(spreadsheet lookups read them as wildcards)",
+                )
+            elif not name.strip():
+                yield path, repr(name), "a name must not be empty or blank"
+            folded = name.casefold()
+            if folded in seen:
+                yield (
+                    path,
+                    repr(name),
+                    f"differs from {seen[folded]!r} only by case "
+                    f"({key_path(*section.split('.'), seen[folded])}); spreadsheet lookups "
+                    "ignore case, so names must differ by more than case",
+                )
+            else:
+                seen[folded] = name
 
 
 def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
@@ -51,7 +100,7 @@ def _stage_problems(a: Assumptions, name: str, per_server: int) -> Iterator[tupl
     months = 12 * a.horizon_years
     previous = build
     for i, st in enumerate(tier.stages):
-        path = f"tiers.{name}.stages.{i}"
+        path = f"{key_path('tiers', name)}.stages.{i}"
         if st.month <= previous or st.month >= months:
             after = "build_months" if i == 0 else "the stage before"
             yield (
@@ -74,7 +123,7 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     build = a.facility.build_cost_per_kw
     max_rack = a.facility.max_rack_kw
     for name, tier in a.tiers.items():
-        base = f"tiers.{name}"
+        base = key_path("tiers", name)
         server = a.servers.get(tier.server)
         if server is None:
             known = ", ".join(a.servers)
@@ -121,7 +170,7 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 f"{base}.cooling",
                 repr(tier.cooling),
                 f"unknown cooling; it must be a key of {' and '.join(missing)} "
-                f"(known: {', '.join(pue)})",
+                f"(known: {', '.join(k for k in pue if k in build and k in max_rack)})",
             )
         elif tier.rack_kw.value > max_rack[tier.cooling].value:
             limit = max_rack[tier.cooling].value
