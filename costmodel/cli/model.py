@@ -68,6 +68,7 @@ def build_cmd(
         from costmodel.cli.tables import show, summary_grid
         from costmodel.core.metrics import HEADLINE
         from costmodel.report.memo.render import write_memo
+        from costmodel.report.output import output_set
         from costmodel.report.workbook.book import write_workbook
 
         check_out_dir(out_dir)
@@ -78,22 +79,23 @@ def build_cmd(
             what = f", {draws:,} Monte Carlo draws" if draws else ""
             steps.step(f"analysis (tornado, break-even{what})")
             analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
-            steps.step("workbook")
-            written = [write_workbook(model, out_dir / "model.xlsx", analysis=analysis)]
             langs = ["en", "zh"] if lang is Lang.both else [lang.value]
-            for code in langs:
-                steps.step(f"memo ({code})")
-                written.append(
-                    write_memo(
-                        model,
-                        out_dir / MEMO_NAMES[code],
-                        lang=code,
-                        template_dir=template_dir,
-                        analysis=analysis,
+            with output_set(out_dir) as stage:  # all files or none replace the previous set
+                steps.step("workbook")
+                written = [write_workbook(model, stage / "model.xlsx", analysis=analysis)]
+                for code in langs:
+                    steps.step(f"memo ({code})")
+                    written.append(
+                        write_memo(
+                            model,
+                            stage / MEMO_NAMES[code],
+                            lang=code,
+                            template_dir=template_dir,
+                            analysis=analysis,
+                        )
                     )
-                )
         for p in written:
-            out().print(f"wrote {p}", highlight=False)
+            out().print(f"wrote {out_dir / p.name}", highlight=False)
         show(summary_grid(model.summary()[list(HEADLINE)], a.name, a.currency), out())
 
     guard(run)
