@@ -204,7 +204,9 @@ def emit(
     if fmt is Format.json:
         write_json(doc())
     elif fmt is Format.csv:
-        write_text(csv())
+        from costmodel.report.format import csv_safe
+
+        write_text(csv_safe(csv()))  # text cells never start a spreadsheet formula
     else:
         table()
 

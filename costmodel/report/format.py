@@ -138,3 +138,34 @@ def cell(v: Any, kind: str) -> str:
     if kind == "millions":
         return millions(v)
     return table_value(v, kind)  # type: ignore[arg-type]
+
+
+#: First characters with which a spreadsheet opening a CSV file starts a formula
+#: (OWASP, "CSV Injection"): ``=``, ``+``, ``-``, ``@``, and tab and carriage return.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_field(text: str) -> str:
+    """``text`` as a CSV field a spreadsheet reads as text: a field that begins
+    with a formula character (:data:`FORMULA_START`) and is not a number gets a
+    leading single quote (``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``)."""
+    if not text.startswith(FORMULA_START):
+        return text
+    try:
+        float(text)
+    except ValueError:
+        return "'" + text
+    return text
+
+
+def csv_safe(text: str) -> str:
+    """CSV ``text`` with every field passed through :func:`csv_field` (quoting and
+    line ends as the csv module writes them; blank lines kept)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in csv.reader(io.StringIO(text, newline="")):
+        writer.writerow([csv_field(f) for f in row])
+    return out.getvalue()

@@ -119,13 +119,14 @@ def quote_sheet(name: str) -> str:
 
 
 def excel_value(x: Any) -> Any:
-    """Cached value for a formula: NaN/None become an empty string result."""
+    """Cached value for a formula: NaN, the infinities and None become an empty
+    string result (a workbook cannot hold a non-finite number)."""
     if x is None:
         return ""
     if isinstance(x, str):
         return x
     v = float(x)
-    return "" if np.isnan(v) else v
+    return v if np.isfinite(v) else ""
 
 
 @dataclass
