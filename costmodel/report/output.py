@@ -146,3 +146,18 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def source_date_epoch() -> int | None:
+    """``SOURCE_DATE_EPOCH`` (reproducible builds: the date written into outputs),
+    or None if unset or empty. Raises ``ValueError`` naming the variable if it is
+    not a whole number of seconds since 1970 within the years 1970-9999."""
+    raw = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) >= 253402300800:  # 10000-01-01
+        raise ValueError(
+            f"SOURCE_DATE_EPOCH={raw[:40]!r}: must be a whole number of seconds since "
+            "1970-01-01 UTC (e.g. 1700000000), or unset"
+        )
+    return int(raw)

@@ -25,7 +25,6 @@ numbers are formatted by
 from __future__ import annotations
 
 import datetime as dt
-import os
 from importlib import metadata
 from os import PathLike
 from pathlib import Path
@@ -46,7 +45,7 @@ from costmodel.report.memo import format as f
 from costmodel.report.memo import growth as mgrowth
 from costmodel.report.memo import reliability as rel
 from costmodel.report.memo.text import CHART, TEXT
-from costmodel.report.output import write_text
+from costmodel.report.output import source_date_epoch, write_text
 
 LANGS = ("en", "zh")
 TEMPLATE = "memo.html.j2"
@@ -62,9 +61,9 @@ def _version() -> str:
 
 def memo_date() -> dt.date:
     """Today, or the date of ``SOURCE_DATE_EPOCH`` (reproducible builds)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.strip().isdigit():
-        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+    epoch = source_date_epoch()
+    if epoch is not None:
+        return dt.datetime.fromtimestamp(epoch, tz=dt.timezone.utc).date()
     return dt.date.today()
 
 

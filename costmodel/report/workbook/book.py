@@ -111,9 +111,9 @@ def sheet_names(tiers: list[str]) -> dict[str, str]:
 def _created(created: datetime | None) -> datetime:
     if created is not None:
         return created
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
-        return datetime.fromtimestamp(int(epoch), tz=timezone.utc).replace(tzinfo=None)
+    epoch = atomic.source_date_epoch()
+    if epoch is not None:
+        return datetime.fromtimestamp(epoch, tz=timezone.utc).replace(tzinfo=None)
     return datetime.now().replace(microsecond=0)
 
 
