@@ -59,6 +59,12 @@ COLUMNS = (
 )
 
 
+def _ceil(x: float) -> float:
+    """``math.ceil`` that keeps an infinite (absurdly large) count infinite: no tier
+    meets it, and machine output shows it as empty."""
+    return math.ceil(x) if math.isfinite(x) else float("inf")
+
+
 def recommend(model: Model | Assumptions) -> pd.DataFrame:
     """One row per (workload, tier) of a model or of its assumptions; see the
     module docstring for each column.
@@ -125,10 +131,10 @@ def _inference_need(
     (no FLOPs or days, no deadline)."""
     params = w.params_b.value * PARAMS_PER_BILLION
     mem_b = ti["gpu_memory_gb"] * BYTES_PER_GB
-    per_replica = math.ceil(
+    per_replica = _ceil(
         params * w.bytes_per_param.value * model.assumptions.sizing.inference_overhead.value / mem_b
     )
-    replicas = math.ceil(w.tokens_per_s.value / (w.tokens_per_s_per_gpu.value * per_replica))
+    replicas = _ceil(w.tokens_per_s.value / (w.tokens_per_s_per_gpu.value * per_replica))
     floor = per_replica * replicas
     used = min(floor, gpus) * HOURS_PER_MONTH * model.months
     return floor, float("nan"), float("nan"), True, used
@@ -146,7 +152,7 @@ def _training_need(
     sizing = a.sizing
     params = w.params_b.value * PARAMS_PER_BILLION
     mem_b = ti["gpu_memory_gb"] * BYTES_PER_GB
-    floor = math.ceil(
+    floor = _ceil(
         params
         * sizing.training_bytes_per_param.value
         / (mem_b * sizing.usable_memory_fraction.value)

@@ -23,6 +23,9 @@ def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     yield from _model_problems(a)
 
 
+#: The years a start month may have: spreadsheet dates run from 1900 to 9999.
+FIRST_YEAR, LAST_YEAR = 1900, 9999
+
 #: Characters that spreadsheet lookups (MATCH, COUNTIF) read as wildcards.
 WILDCARDS = "*?~"
 
@@ -73,6 +76,14 @@ def _name_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
 def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     """Rules of spec 14 and 19 that do not depend on a tier."""
     months = 12 * a.horizon_years
+    year = int(a.start[:4])
+    if not FIRST_YEAR <= year <= LAST_YEAR - a.horizon_years:
+        yield (
+            "start",
+            repr(a.start),
+            f"the year must be from {FIRST_YEAR} to {LAST_YEAR - a.horizon_years} (spreadsheet "
+            f"dates run from 1900 to {LAST_YEAR}, and the horizon is {a.horizon_years} years)",
+        )
     build = a.timeline.build_months.value
     if build >= months:
         yield (
