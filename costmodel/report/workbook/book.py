@@ -42,6 +42,7 @@ from costmodel.report.workbook.grid import (
 )
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
+from costmodel.report.workbook.names import name_keys
 from costmodel.report.workbook.results import (
     write_montecarlo_sheet,
     write_scenarios_sheet,
@@ -96,7 +97,7 @@ def sheet_names(tiers: list[str]) -> dict[str, str]:
     used = set(RESERVED)
     for i, t in enumerate(tiers, 1):
         base = re.sub(r"[\[\]:*?/\\]", "_", t).strip("'") or f"tier {i}"
-        base = base[:31]
+        base = base[:31].rstrip("'") or f"tier {i}"  # a name must not end with '
         name = base
         n = 2
         while name.lower() in used:
@@ -365,6 +366,7 @@ def _comparison(
     first_row = 3
     row_of = {col: first_row + i for i, col in enumerate(SUMMARY_COLUMNS)}
     cells: dict[tuple[str, str], str] = {}
+    keys = name_keys(sheets)  # defined names: unique, within Excel's 255 characters
     for j, (t, cs) in enumerate(sheets.items()):
         col = 2 + j
         ws.write_string(2, col, t, st.header)
@@ -388,7 +390,7 @@ def _comparison(
                 f"Comparison!{xl_rowcol_to_cell(r, col, row_abs=True, col_abs=True)}"
             )
             if metric in ("npv", "irr", "cost_per_gpu_hour", "capex"):
-                wb.define_name(f"{metric}_{_safe(t)}", f"={cells[(t, metric)]}")
+                wb.define_name(f"{metric}_{keys[t]}", f"={cells[(t, metric)]}")
     ws.freeze_panes(3, 2)
     _charts(wb, ws, model, sheets, row_of, first_row + len(SUMMARY_COLUMNS) + 2)
     ws.set_landscape()
@@ -396,11 +398,6 @@ def _comparison(
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
     return cells
-
-
-def _safe(t: str) -> str:
-    s = re.sub(r"[^A-Za-z0-9_]", "_", t)
-    return s if s[:1].isalpha() else f"t_{s}"
 
 
 def _charts(
@@ -425,12 +422,12 @@ def _charts(
     ws.insert_chart(at, 0, ch)
     # cumulative cash flow per tier (line over months)
     lc = wb.add_chart({"type": "line"})
-    for t, cs in sheets.items():
+    for j, cs in enumerate(sheets.values()):
         r = cs.rows["cum_fcf"]
         mr = cs.rows["month"]
         lc.add_series(
             {
-                "name": t,
+                "name": ["Comparison", 2, 2 + j],  # the tier's name as text, never a reference
                 "categories": [cs.name, mr, 5, mr, 5 + model.months],
                 "values": [cs.name, r, 5, r, 5 + model.months],
             }

@@ -18,6 +18,7 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core.metrics import HEADLINE, METRICS
 from costmodel.report.workbook.grid import KIND_FORMAT, Styles
+from costmodel.report.workbook.names import chart_text
 
 SCENARIO_METRICS = (*HEADLINE[1:], "goodput", "cost_per_effective_gpu_hour")
 ENGINE = "#7F7F7F"  # grey: an engine result, not a formula
@@ -208,7 +209,7 @@ def _tornado_chart(
     for c, name in ((2, "input at low"), (3, "input at high")):
         ch.add_series({"name": name, "categories": ["Sensitivity", first, 1, last, 1],
                        "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
-    ch.set_title({"name": f"Tornado: change of {metric}, {tier}"})
+    ch.set_title({"name": chart_text(f"Tornado: change of {metric}, {tier}")})
     # input names at the low end of the category axis, clear of the bars
     ch.set_y_axis({"reverse": True, "label_position": "low"})
     ch.set_x_axis({"num_format": '#,##0,,"M"', "name": f"change of {metric}"})
@@ -254,13 +255,13 @@ def write_montecarlo_sheet(wb: Workbook, st: Styles, mc, fingerprint: str = "") 
         ch = wb.add_chart({"type": "column"})
         ch.add_series(
             {
-                "name": f"{tier}",
+                "name": chart_text(f"{tier}"),
                 "categories": ["Monte Carlo", top, 0, top + len(counts) - 1, 0],
                 "values": ["Monte Carlo", top, 1, top + len(counts) - 1, 1],
                 "gap": 5,
             }
         )
-        ch.set_title({"name": f"NPV distribution: {tier}"})
+        ch.set_title({"name": chart_text(f"NPV distribution: {tier}")})
         ch.set_x_axis({"num_format": '#,##0,,"M"', "name": "NPV"})
         ch.set_legend({"none": True})
         ch.set_size({"width": 620, "height": 300})
