@@ -43,7 +43,8 @@ def test_cli_json_csv_table_agree_with_api(tmp_path):
     res = runner.invoke(app, [*args, "--format", "csv"])
     assert res.exit_code == 0
     got = pd.read_csv(io.StringIO(res.stdout), keep_default_na=False, na_values=[""])
-    assert list(got.scenario.unique()) == ["base", "coloc", "=1+1", "<script>"]
+    # a name that would start a spreadsheet formula is written as text (leading ')
+    assert list(got.scenario.unique()) == ["base", "coloc", "'=1+1", "<script>"]
     pd.testing.assert_series_equal(got.value, api.tidy.value, rtol=1e-12)
 
     res = runner.invoke(app, args, env={"COLUMNS": "250"})
