@@ -152,8 +152,8 @@ def _check_tree(node: yaml.Node) -> None:
                     kind = _KEY_KINDS.get(k.tag, "not text")
                     raise _Limit(
                         line,
-                        path,
-                        repr(shown) if isinstance(shown, str) else "",
+                        join_path(path, shown) if isinstance(shown, str) else path,
+                        "",
                         f"YAML reads this key as {kind}, not as a name; quote it "
                         f'("{shown}": ...) if it is meant as a name',
                     )
