@@ -109,7 +109,7 @@ def output_set(directory: str | os.PathLike[str]) -> Iterator[Path]:
     the next build into the same folder. Where the system cannot swap two folders
     in one step (not Linux), the files are moved in one at a time instead.
     """
-    target = Path(directory).absolute()
+    target = Path(directory).resolve()  # a symlinked folder: swap where it points
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not target.is_dir():
         raise NotADirectoryError(f"{target} exists and is not a directory")

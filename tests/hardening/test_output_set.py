@@ -61,6 +61,17 @@ def test_files_the_build_does_not_write_are_kept(tmp_path):
     assert (out / "a.txt").read_text() == "new"
 
 
+def test_a_symlinked_folder_stays_a_symlink(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    with output_set(tmp_path / "link") as stage:
+        (stage / "a.txt").write_text("a")
+    assert (tmp_path / "link").is_symlink()
+    assert (real / "a.txt").read_text() == "a"
+    assert leftovers(tmp_path) == []
+
+
 def test_a_killed_builds_staging_folder_is_removed_by_the_next(tmp_path):
     (tmp_path / ".out.staging-dead").mkdir()
     (tmp_path / ".out.staging-dead" / "model.xlsx").write_text("half")
