@@ -101,7 +101,9 @@ def montecarlo(
     n: Annotated[
         int, typer.Option("-n", "--draws", min=1, help="Number of draws.")
     ] = DEFAULT_DRAWS,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = DEFAULT_SEED,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="Random seed (a whole number >= 0).")
+    ] = DEFAULT_SEED,
     fmt: FormatOpt = Format.table,
     quiet: QuietOpt = False,
 ) -> None:

@@ -299,7 +299,7 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex", compact: bool = Fa
             ax.set_xlabel(t["year"])
             ax.set_xticks(yr)
         handles, labels = axes[0].get_legend_handles_labels()
-        ncol = 3 if compact else len(used)
+        ncol = 3 if compact else max(1, len(used))  # all-zero opex draws no line
         fig.legend(handles, labels, loc="lower center", ncol=ncol, bbox_to_anchor=(0.5, 0.0))
         fig.tight_layout(rect=(0, 0.07 if compact else 0.08, 1, 1))
         return to_svg(fig, prefix, t["opex_title"], tight=False)
