@@ -13,6 +13,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from costmodel.report.workbook.book import pending_v2_features
 from tests.paths import HAND
 
 FIXED = datetime(2026, 1, 1, 12, 0, 0)
@@ -63,7 +64,7 @@ def test_overlays_calculation_sheets_are_formulas(overlay, tmp_path, written_wor
         return cm.load_assumptions(default_assumptions_dir(), overlay)
 
     model = cm.build(make())
-    if model.v2_features():  # until the v2 rows are live formulas, refuse rather than mislead
+    if pending_v2_features(model):  # v2 rows not yet live: refuse rather than mislead
         with pytest.raises(NotImplementedError, match="spec-v2"):
             cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
         return

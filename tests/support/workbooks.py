@@ -58,13 +58,14 @@ def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: fl
 
 def v1_overlays() -> list[Path]:
     """The bundled scenario overlays the workbook carries as live formulas: those
-    that switch on no spec-v2 mechanism (the v2 rows land later; until then
+    that switch on no spec-v2 mechanism it does not carry yet (until then
     :func:`costmodel.write_workbook` refuses such models)."""
     import costmodel as cm
     from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+    from costmodel.report.workbook.book import pending_v2_features
 
     return [
         p
         for p in sorted(scenarios_dir().glob("*.yaml"))
-        if not cm.build(cm.load_assumptions(default_assumptions_dir(), p)).v2_features()
+        if not pending_v2_features(cm.build(cm.load_assumptions(default_assumptions_dir(), p)))
     ]

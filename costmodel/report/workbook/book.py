@@ -11,6 +11,7 @@ document's creation date is fixed; everything else is a function of the model.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from datetime import datetime, timezone
@@ -49,7 +50,28 @@ from costmodel.report.workbook.results import (
 from costmodel.report.workbook.tier import write_tier_sheet
 
 #: the summary columns the workbook carries as formulas (v1 set, until the v2 rows land)
-SUMMARY_COLUMNS = (*ALL_COLUMNS[: ALL_COLUMNS.index("availability")], "peak_funding")
+SUMMARY_COLUMNS = (*ALL_COLUMNS[: ALL_COLUMNS.index("availability") + 1], "peak_funding")
+
+#: spec-v2 features (names of ``Model.v2_features``, ``*`` for a tier) the workbook
+#: carries as live formulas; any other one is refused rather than misstated
+LIVE_V2_FEATURES = {
+    "timeline",
+    "tiers.*.timeline",
+    "tiers.*.stages",
+    "servers.<sku>.price_decline",
+    "terminal_value: market",
+    "reliability.repair_hours",
+}
+
+
+def pending_v2_features(model: Model) -> list[str]:
+    """The model's spec-v2 features that the workbook does not carry yet."""
+    return [
+        f
+        for f in model.v2_features()
+        if not any(fnmatch.fnmatchcase(f, pattern) for pattern in LIVE_V2_FEATURES)
+    ]
+
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
@@ -108,7 +130,7 @@ def write_workbook(
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     """
 
-    pending = model.v2_features()
+    pending = pending_v2_features(model)
     if pending:
         raise NotImplementedError(
             "the workbook does not yet carry these spec-v2 inputs as live formulas: "
@@ -237,9 +259,7 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
 
 def _row_values(res, key: str) -> np.ndarray:
     if key == "capex_t":
-        v = np.zeros(res.months + 1)
-        v[0] = res.metrics["capex"][0]
-        return v
+        return res.flows["capex"][0]
     if key == "dep":
         return res.flows["depreciation"][0]
     if key in res.opex:
@@ -258,7 +278,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
     pv_cost, pv_gh, pv_pf = S("pv_cost"), S("pv_gpu_hours"), S("pv_pflop_hours")
     return {
         "scale_class": f"=LOOKUP({c('gpus')},Scale_min_gpus,Scale_class)",
-        "gpus": f"={S('gpus')}",
+        "gpus": f"={S('gpus_total')}",
         "servers": f"={S('servers')}",
         "racks": f"={S('racks')}",
         "it_kw": f"={S('it_kw')}",
@@ -281,13 +301,14 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: str) -> dict[str, str]:
         f"(1+{irr_start})^12-1))",
         "payback_years": f'=IF(SUM({S("payback_flag", ":")})=0,"",'
         f"SUMPRODUCT({S('payback_flag', ':')},{S('month', ':')})/12)",
-        "roi": f'=IF({c("capex")}=0,"",(SUM({S("fcf", ":1")})-{c("capex")})/{c("capex")})',
+        "roi": f'=IF({c("capex")}=0,"",SUM({S("fcf", ":")})/{c("capex")})',
         "mtbf_hours": f"={S('mtbf_hours')}",
         "checkpoint_interval_hours": f"={S('checkpoint_interval_hours')}",
         "goodput": f"={S('goodput')}",
         "cost_per_effective_gpu_hour": f'=IF(OR({c("cost_per_gpu_hour")}="",{c("goodput")}=0),"",'
         f"{c('cost_per_gpu_hour')}/{c('goodput')})",
         "cost_per_pflop_hour": f'=IF({pv_pf}=0,"",{pv_cost}/{pv_pf})',
+        "availability": f"={S('availability')}",
         "peak_funding": f"={S('peak_funding')}",
     }
 
