@@ -62,7 +62,7 @@ def drop_electricity(wb) -> None:
 
 
 def depreciation_over_10(wb) -> None:
-    for c in month_cells(wb["thousands"], "servers: depreciation = annual / 12"):
+    for c in month_cells(wb["thousands"], "servers: depreciation = sum of its events' annual / 12"):
         c.value = c.value + "/10"
 
 
@@ -96,15 +96,18 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
     "opex total drops electricity": (drop_electricity, "opex total = sum of its six lines"),
     "depreciation divided by 10": (
         depreciation_over_10,
-        "servers: depreciation = closed form of its method",
+        "servers: depreciation = closed form per capex event",
     ),
     "hard-coded 0 over revenue": (
         zero_over("tens", "revenue (or cloud cost avoided) = GPU-hours x price x index"),
         "revenue = GPU-hours x price x price index",
     ),
     "hard-coded 0 over electricity": (
-        zero_over("tens", "electricity = avg IT kW x PUE x hours x price x index"),
-        "electricity = avg kW x PUE x hours x price x indices",
+        zero_over(
+            "tens",
+            "electricity = (idle x kW in service + (1-idle) x kW in use) x PUE x h x price x index",
+        ),
+        "electricity = kW drawn x PUE x hours x price x indices",
     ),
     "hard-coded 0 over tax": (zero_over_tax, "tax = rate x (positive annual EBIT - losses used)"),
     "hard-coded NPV on Comparison": (
