@@ -19,6 +19,7 @@ import openpyxl
 import pytest
 
 import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.grid import FIRST_COL
 from costmodel.report.workbook.labels import label_for
 from tests.support.libreoffice import recalculate_many
@@ -29,6 +30,7 @@ FIXED = datetime(2026, 1, 1)
 #: the default at a GPU-hour price at which every tier pays tax (the tax fault's base)
 PROFITABLE = {"revenue.price_per_gpu_hour": 60.0}
 MONTH_13 = FIRST_COL + 1 + 13  # openpyxl column (1-based) of month 13
+STAGED_OVERLAY = scenarios_dir() / "staged-growth.yaml"
 
 
 def row_of(ws, label: str, after: int = 0) -> int:
@@ -91,6 +93,22 @@ def comparison_value(metric_label: str, value: float) -> Callable:
     return fault
 
 
+def set_stage(wb, tier: str, stage: int, column: int, value) -> None:
+    """A cell of the Inputs sheet's Stages table (tier, stage, month, GPUs, ...)."""
+    ws = wb["Inputs"]
+    row = next(r[0].row for r in ws.iter_rows() if r[0].value == tier and r[1].value == stage)
+    ws.cell(row, column).value = value
+
+
+def stage_before_build(wb) -> None:
+    """Construction of 6 months, the hundreds tier's stage typed as month 3."""
+    set_name(wb, "timeline_build_months", 6)
+    set_stage(wb, "hundreds", 1, 3, 3)
+
+
+#: faults typed into the staged workbook (the default with staged-growth.yaml)
+STAGED = {"a stage before the build ends", "stage GPUs not whole servers"}
+
 #: fault -> (edit, a check label that must fail; None for input rules)
 FAULTS: dict[str, tuple[Callable, str | None]] = {
     "opex total drops electricity": (drop_electricity, "opex total = sum of its six lines"),
@@ -127,6 +145,14 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
     "method typo": (lambda wb: set_name(wb, "dep_servers_method", "straight-line"), None),
     "unknown facility mode": (lambda wb: set_name(wb, "facility_mode", "colo"), None),
     "horizon edited to 4 years": (lambda wb: set_name(wb, "horizon_years", 4), None),
+    "a stage before the build ends": (
+        stage_before_build,
+        "stage 1: month after the construction and before the horizon's end",
+    ),
+    "stage GPUs not whole servers": (
+        lambda wb: set_stage(wb, "hundreds", 1, 4, 12),
+        "stage 1: GPUs a positive multiple of GPUs per server",
+    ),
 }
 
 
@@ -136,9 +162,12 @@ def recalculated(soffice, tmp_path_factory) -> dict[str, Path]:
     base = cm.write_workbook(cm.build(cm.load_assumptions()), d / "base.xlsx", created=FIXED)
     profitable = cm.build(cm.load_assumptions(overrides=PROFITABLE))
     rich = cm.write_workbook(profitable, d / "profitable.xlsx", created=FIXED)
-    paths = {"untouched": base, "untouched profitable": rich}
+    staged = cm.build(cm.load_assumptions(default_assumptions_dir(), STAGED_OVERLAY))
+    grown = cm.write_workbook(staged, d / "staged.xlsx", created=FIXED)
+    paths = {"untouched": base, "untouched profitable": rich, "untouched staged": grown}
     for i, (name, (edit, _)) in enumerate(FAULTS.items()):
-        wb = openpyxl.load_workbook(rich if edit is zero_over_tax else base)
+        src = grown if name in STAGED else base
+        wb = openpyxl.load_workbook(rich if edit is zero_over_tax else src)
         edit(wb)
         paths[name] = d / f"fault{i:02d}.xlsx"
         wb.save(paths[name])
@@ -155,7 +184,7 @@ def master_check(path: Path) -> tuple[object, set[str]]:
     return master, failing
 
 
-@pytest.mark.parametrize("base", ["untouched", "untouched profitable"])
+@pytest.mark.parametrize("base", ["untouched", "untouched profitable", "untouched staged"])
 def test_untouched_workbook_is_ok(recalculated, base):
     master, failing = master_check(recalculated[base])
     assert master == "OK"
