@@ -121,10 +121,7 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
         "revenue = GPU-hours x price x price index",
     ),
     "hard-coded 0 over electricity": (
-        zero_over(
-            "tens",
-            "electricity = (idle x kW in service + (1-idle) x kW in use) x PUE x h x price x index",
-        ),
+        zero_over("tens", "electricity = kW drawn x PUE x hours x price x index"),
         "electricity = kW drawn x PUE x hours x price x indices",
     ),
     "hard-coded 0 over tax": (zero_over_tax, "tax = rate x (positive annual EBIT - losses used)"),

@@ -106,12 +106,12 @@ def _deployment_capex(x: Tier, i: int, d: dict, cur: str) -> None:
          f"={{$d_g{i}}}/{{$gpus_per_server}}", d["servers_n"], "number"),
         ("d_kw", "IT load = servers x power x (1 + aux)", "kW",
          f"={{$d_n{i}}}*{{$server_power_kw}}*(1+power_aux_power_fraction)", d["it_kw"], "number"),
-        ("d_cs", "capex: servers = servers x price x (1 - decline)^(month / 12)", cur,
+        ("d_cs", "capex: servers = n x price x (1-decline)^(t/12)", cur,
          f"={{$d_n{i}}}*{{$server_price}}*(1-{{$server_price_decline}})^({{$d_t{i}}}/12)",
          d["servers"], "money"),
         ("d_cst", "capex: storage = TB x price per TB", cur,
          f"={{$d_tb{i}}}*{{$storage_price_per_tb}}", d["storage"], "money"),
-        ("d_cn", "capex: network = share/(1-share) x (servers + storage)", cur,
+        ("d_cn", "capex: network = s/(1-s) x (servers + storage)", cur,
          f"={{$network_share}}/(1-{{$network_share}})*({{$d_cs{i}}}+{{$d_cst{i}}})",
          d["network"], "money"),
         ("d_hw", "capex: hardware", cur, f"={{$d_cs{i}}}+{{$d_cn{i}}}+{{$d_cst{i}}}",
@@ -128,7 +128,7 @@ def _facility_events(x: Tier) -> None:
     cs, cur = x.cs, x.cur
     amounts = [e.amount for e in x.events if e.cls == "facility"]
     total_kw = "+".join(f"{{$d_kw{i}}}" for i in range(len(x.deps)))
-    cs.const("d_cf0", "facility at month 0 = (final kW if reserved, else first) x cost/kW",
+    cs.const("d_cf0", "facility at month 0 = (final kW if reserved, else first) x cost",
              cur, f"=IF({{$reserve_headroom}}>0,{total_kw},{{$d_kw0}})*{{$build_cost_per_kw}}"
              "*{$build_flag}", _v(amounts[0]), "money")  # fmt: skip
     for i in range(1, len(x.deps)):
@@ -224,6 +224,11 @@ def in_service(x: Tier) -> None:
     )  # fmt: skip
     for key, label, unit, formula, values, kind in rows:
         cs.series(key, label, unit, formula, values, kind)
+    idle = x.ti["idle_fraction"]
+    drawn = sum((idle * on[i] + (1 - idle) * u[i]) * _v(d[i]["it_kw"]) for i in k)
+    cs.series("kw_drawn", "IT kW drawn = idle x kW in service + (1-idle) x kW in use", "kW",
+              "={$idle_fraction}*{kw_on}+(1-{$idle_fraction})*{kw_used}",
+              drawn, "number")  # fmt: skip
     fte = _v(d[0]["staff_fte"]) * x.ops
     cs.series("fte" if len(d) == 1 else "fte0", "staff: first team from month 1", "FTE",
               "={$staff_fte}*{ops}", fte, "number")  # fmt: skip
@@ -356,7 +361,7 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
     plus = lambda term: "+".join(term.format(i=i) for i in k)  # noqa: E731
     years = "{year:1}-1"
     rows = (
-        ("re_gpu_hours", "GPU-hours = sum of GPUs x full months x util x availability x hours",
+        ("re_gpu_hours", "GPU-hours = GPUs x full months x util x availability x h",
          "GPU-h", f"=({plus('{{$d_g{i}}}*{{$re_sold{i}}}')})*{{$utilization}}*{{$availability}}"
          "*hours_per_month", tot["gpu_hours"]),
         ("re_revenue", "revenue = price x sum of GPU-hours x price index", cur,

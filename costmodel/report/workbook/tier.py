@@ -2,10 +2,13 @@
 
 Blocks top to bottom, each written by one function sharing the row-keyed
 :class:`~costmodel.report.workbook.grid.CalcSheet`: timeline and flags; tier
-inputs (green links to Inputs); lookups; capex and capacity; reliability; then
-the time series: capex, opex, revenue, depreciation with net-book-value
-corkscrews, EBIT and annual tax with the loss-pool corkscrew, free cash flow,
-discounting and payback flags. Cached values are the engine's
+inputs (green links to Inputs); lookups; the deployments and capex events (spec
+14-15, :mod:`~costmodel.report.workbook.deployments`); capex and capacity of the
+final cluster; reliability; then the time series: capex in the month paid, what
+is in service, opex, revenue, depreciation per capex event with net-book-value
+corkscrews, EBIT and annual tax with the loss-pool corkscrew, terminal value and
+its tax, free cash flow, discounting and payback flags, and the recomputations
+the Checks sheet compares with. Cached values are the engine's
 (``Model.results``), so the file reads correctly before any recalculation.
 """
 
@@ -305,9 +308,9 @@ def opex(x: Tier) -> None:
     lines: tuple[tuple[str, str, str, str, Any], ...] = (
         ("power_index", "electricity price index (1+escalation)^(year-1)", "index",
          "=(1+power_escalation)^({year}-1)*{ops}", r.flows["power_index"][0]),
-        ("electricity", "electricity = (idle x kW in service + (1-idle) x kW in use) x PUE x h"
-         " x price x index", cur, "=({$idle_fraction}*{kw_on}+(1-{$idle_fraction})*{kw_used})"
-         f"*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}", r.opex["electricity"][0]),
+        ("electricity", "electricity = kW drawn x PUE x hours x price x index", cur,
+         f"={{kw_drawn}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
+         r.opex["electricity"][0]),
         ("colocation", "colocation = IT kW in service x fee (if colocating)", cur,
          "={kw_on}*facility_colocation_per_kw_month*(1-{$build_flag})",
          r.opex["colocation"][0]),
@@ -447,7 +450,7 @@ def cash_flow(x: Tier) -> None:
     fcf = r.flows["fcf"][0]
     cs.series(
         "fcf",
-        "free cash flow = revenue - opex - tax - capex + terminal - terminal tax",
+        "FCF = revenue - opex - tax - capex + terminal - terminal tax",
         cur,
         "={revenue}-{opex}-{tax}-{capex_t}+{terminal}-{terminal_tax}",
         fcf,
