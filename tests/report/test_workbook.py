@@ -263,3 +263,15 @@ def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(tmp_path):
         ]
         assert formulas == ["=engine_results_status"]
         assert cm.fingerprint(model.assumptions) in ws["A3"].value
+
+
+def test_guard_refuses_only_the_money_features(tmp_path):
+    """Time and growth (timeline, stages, price decline, repair hours, market terminal
+    value) are live; expiring tax losses and debt are refused until their rows land."""
+    staged = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "staged-growth.yaml",
+                                 overrides={"timeline.build_months": 3})  # fmt: skip
+    assert pending_v2_features(cm.build(staged)) == []
+    expiring = cm.build(cm.load_assumptions(overrides={"finance.loss_carryforward_years": 5}))
+    assert pending_v2_features(expiring) == ["finance.loss_carryforward_years"]
+    with pytest.raises(NotImplementedError, match="loss_carryforward_years"):
+        cm.write_workbook(expiring, tmp_path / "m.xlsx", created=FIXED)
