@@ -121,8 +121,13 @@ def name_for(path: str) -> str:
     return path.replace(".", "_")
 
 
+#: whole-number inputs shown without decimals
+_COUNT = {"build_months", "reserve_headroom"}
+
+
 def kind_for(key: str) -> str:
-    return "pct2" if key.split(".")[-1] in _PCT else "number"
+    leaf = key.split(".")[-1]
+    return "pct2" if leaf in _PCT else "count" if leaf in _COUNT else "number"
 
 
 @dataclass

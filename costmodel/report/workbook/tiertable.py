@@ -156,6 +156,8 @@ class TierRows:
 
 
 STAGE_FIELDS = ("month", "gpus", "capacity_tb", "staff_fte")
+#: short headers of the Stages table (the labels of labels.py are on the tier sheets)
+STAGE_HEADS = ("capex month", "GPUs added", "storage added", "staff from in service")
 
 
 def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
@@ -169,7 +171,7 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
 
     ws, st, a = s.ws, s.st, s.a
     s.section("Stages: later deployments of a tier (spec 15; none = one deployment)")
-    s.head("tier", "stage", *[label_for(f"stages.{f}") for f in STAGE_FIELDS], "path")
+    s.head("tier", "stage", *STAGE_HEADS, "path")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(STAGE_FIELDS):
         ws.write_string(s.row, 2 + j, unit_for(f"stages.{f}", s.cur), st.unit)
