@@ -304,3 +304,17 @@ def test_model_without_financing_has_zero_debt_rows(default_xlsx):
         assert df.loc["Equity NPV", tier] == pytest.approx(
             model.summary().loc[tier, "equity_npv"], rel=1e-12
         )
+
+
+def test_guard_refuses_nothing_bundled(tmp_path):
+    """Time and growth (timeline, stages, price decline, repair hours, market terminal
+    value) and money (expiring tax losses, debt) are all live: no bundled scenario,
+    staged or financed, is refused."""
+    staged = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "staged-growth.yaml",
+                                 overrides={"timeline.build_months": 3})  # fmt: skip
+    assert pending_v2_features(cm.build(staged)) == []
+    expiring = cm.build(cm.load_assumptions(overrides={"finance.loss_carryforward_years": 5}))
+    assert pending_v2_features(expiring) == []
+    for overlay in sorted(scenarios_dir().glob("*.yaml")):
+        model = cm.build(cm.load_assumptions(default_assumptions_dir(), overlay))
+        assert pending_v2_features(model) == [], overlay.name
