@@ -69,6 +69,10 @@ def test_timeline_table():
         "timeline.build_months": 5,
         "timeline.ramp_months": 2.5,
         "finance.loss_carryforward_years": 3,
+        "terminal_value": "book",
+        # the default's tiers with their own construction time build in 5 months here
+        "tiers.tens.timeline.build_months": 5,
+        "tiers.thousands.timeline.build_months": 5,
     }
     m = cm.build(cm.load_assumptions(DEFAULT, overrides=over))
     d = timeline_table(m)

@@ -30,6 +30,7 @@ FIXED = datetime(2026, 1, 1)
 #: the default at a GPU-hour price at which every tier pays tax (the tax fault's base)
 PROFITABLE = {"revenue.price_per_gpu_hour": 60.0}
 MONTH_13 = FIRST_COL + 1 + 13  # openpyxl column (1-based) of month 13
+STAGED_OVERLAY = scenarios_dir() / "staged-growth.yaml"
 
 
 def row_of(ws, label: str, after: int = 0) -> int:
@@ -63,7 +64,7 @@ def drop_electricity(wb) -> None:
 
 
 def depreciation_over_10(wb) -> None:
-    for c in month_cells(wb["thousands"], "servers: depreciation = annual / 12"):
+    for c in month_cells(wb["thousands"], "servers: depreciation = sum of its events' annual / 12"):
         c.value = c.value + "/10"
 
 
@@ -97,20 +98,36 @@ def comparison_value(metric_label: str, value: float) -> Callable:
     return fault
 
 
+def set_stage(wb, tier: str, stage: int, column: int, value) -> None:
+    """A cell of the Inputs sheet's Stages table (tier, stage, month, GPUs, ...)."""
+    ws = wb["Inputs"]
+    row = next(r[0].row for r in ws.iter_rows() if r[0].value == tier and r[1].value == stage)
+    ws.cell(row, column).value = value
+
+
+def stage_before_build(wb) -> None:
+    """Construction of 6 months, the hundreds tier's stage typed as month 3."""
+    set_name(wb, "timeline_build_months", 6)
+    set_stage(wb, "hundreds", 1, 3, 3)
+
+
+#: faults typed into the staged workbook (the default with staged-growth.yaml)
+STAGED = {"a stage before the build ends", "stage GPUs not whole servers"}
+
 #: fault -> (edit, a check label that must fail; None for input rules)
 FAULTS: dict[str, tuple[Callable, str | None]] = {
     "opex total drops electricity": (drop_electricity, "opex total = sum of its six lines"),
     "depreciation divided by 10": (
         depreciation_over_10,
-        "servers: depreciation = closed form of its method",
+        "servers: depreciation = closed form per capex event",
     ),
     "hard-coded 0 over revenue": (
         zero_over("tens", "revenue (or cloud cost avoided) = GPU-hours x price x index"),
         "revenue = GPU-hours x price x price index",
     ),
     "hard-coded 0 over electricity": (
-        zero_over("tens", "electricity = avg IT kW x PUE x hours x price x index"),
-        "electricity = avg kW x PUE x hours x price x indices",
+        zero_over("tens", "electricity = kW drawn x PUE x hours x price x index"),
+        "electricity = kW drawn x PUE x hours x price x indices",
     ),
     "hard-coded 0 over tax": (zero_over_tax, "tax = rate x (positive annual EBIT - losses used)"),
     "hard-coded NPV on Comparison": (
@@ -140,6 +157,14 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
         zero_over_interest,
         "debt: interest + principal paid = level payments x payments made",
     ),
+    "a stage before the build ends": (
+        stage_before_build,
+        "stage 1: month after the construction and before the horizon's end",
+    ),
+    "stage GPUs not whole servers": (
+        lambda wb: set_stage(wb, "hundreds", 1, 4, 12),
+        "stage 1: GPUs a positive multiple of GPUs per server",
+    ),
 }
 #: faults typed into another base than the default
 BASES = {zero_over_tax: "untouched profitable", zero_over_interest: "untouched financed"}
@@ -153,9 +178,17 @@ def recalculated(soffice, tmp_path_factory) -> dict[str, Path]:
     rich = cm.write_workbook(profitable, d / "profitable.xlsx", created=FIXED)
     bank = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "bank-loan.yaml")
     financed = cm.write_workbook(cm.build(bank), d / "financed.xlsx", created=FIXED)
-    paths = {"untouched": base, "untouched profitable": rich, "untouched financed": financed}
+    staged = cm.build(cm.load_assumptions(default_assumptions_dir(), STAGED_OVERLAY))
+    grown = cm.write_workbook(staged, d / "staged.xlsx", created=FIXED)
+    paths = {
+        "untouched": base,
+        "untouched profitable": rich,
+        "untouched financed": financed,
+        "untouched staged": grown,
+    }
     for i, (name, (edit, _)) in enumerate(FAULTS.items()):
-        wb = openpyxl.load_workbook(paths[BASES.get(edit, "untouched")])
+        src = "untouched staged" if name in STAGED else BASES.get(edit, "untouched")
+        wb = openpyxl.load_workbook(paths[src])
         edit(wb)
         paths[name] = d / f"fault{i:02d}.xlsx"
         wb.save(paths[name])
@@ -172,7 +205,9 @@ def master_check(path: Path) -> tuple[object, set[str]]:
     return master, failing
 
 
-@pytest.mark.parametrize("base", ["untouched", "untouched profitable", "untouched financed"])
+@pytest.mark.parametrize(
+    "base", ["untouched", "untouched profitable", "untouched financed", "untouched staged"]
+)
 def test_untouched_workbook_is_ok(recalculated, base):
     master, failing = master_check(recalculated[base])
     assert master == "OK"

@@ -95,10 +95,11 @@ ALL = ("tens", "hundreds", "thousands")
 #: keep every figure
 OVERLAY_EFFECTS = {
     "build-vs-rent": (ALL, {"revenue": None, "capex": 0, "opex_year1": 0}),
-    "colocation": (ALL, {"capex_facility": -1, "opex_year1": +1, "revenue": 0}),
+    # (tco, not opex_year1: the thousands tier is built over its whole first year)
+    "colocation": (ALL, {"capex_facility": -1, "tco": None, "revenue": 0}),
     "downside": (ALL, {"revenue": -1, "npv": -1, "capex": 0}),
     "upside": (ALL, {"revenue": +1, "npv": +1, "capex": 0}),
-    "high-power-price": (ALL, {"opex_year1": +1, "npv": -1, "revenue": 0, "capex": 0}),
+    "high-power-price": (ALL, {"tco": +1, "npv": -1, "revenue": 0, "capex": 0}),
     "h20-tens": (("tens",), {"capex_servers": None}),
     "rtx4090-tens": (("tens",), {"capex_servers": None}),
     "bank-loan": (ALL, {"debt_peak": +1, "npv": 0, "capex": 0, "revenue": 0}),

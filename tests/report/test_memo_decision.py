@@ -250,8 +250,9 @@ def test_mfu_what_if_uses_the_tiers_own_mfu(default):
 
 def test_failure_rate_against_the_sources_and_npv_untouched(default):
     """Thousands: failures per server-day x servers = failures a day as assumed, and
-    at the high end of the input's range; reliability does not reach NPV, and the
-    memo says so."""
+    at the high end of the input's range. With the default's repair downtime failures
+    reach NPV through availability only, and the memo gives the NPV at the high rate;
+    without repair downtime reliability does not reach NPV, and the memo says so."""
     m, _, pages = default
     t = "thousands"
     v, paths = m.inputs[t].values(), m.inputs[t].paths()
@@ -267,9 +268,19 @@ def test_failure_rate_against_the_sources_and_npv_untouched(default):
     assert f"({f.number(high)} per server a day, {high * servers:,.2f} a day on this cluster)" in (
         text
     )
-    assert "None of this reaches the NPV" in text
-    a = cm.load_assumptions(overrides={paths["node_failures_per_day"]: high})
-    assert np.allclose(cm.build(a).summary()["npv"], m.summary()["npv"])
+    assert v["repair_hours"] > 0
+    assert "None of this reaches the NPV" not in text
+    assert "The NPV counts only the repair downtime (" in text
+    at_high = cm.build(cm.load_assumptions(overrides={paths["node_failures_per_day"]: high}))
+    npv_high = at_high.summary().loc[t, "npv"]
+    assert npv_high < m.summary().loc[t, "npv"]  # more failures, more hours in repair
+    assert f"to {plain(f.money(npv_high))}" in text
+
+    no_repair = {"reliability.repair_hours": 0}
+    m0, _, pages0 = memo_of(no_repair, draws=40)
+    assert "None of this reaches the NPV" in text_of(pages0["en"])
+    a = cm.load_assumptions(overrides={**no_repair, paths["node_failures_per_day"]: high})
+    assert np.allclose(cm.build(a).summary()["npv"], m0.summary()["npv"])
 
 
 def test_checkpoint_write_time_is_not_rounded(default):

@@ -195,8 +195,13 @@ def test_market_value_and_expiring_losses():
     assert "can be carried forward only 5 years" in text
 
 
-def test_no_market_no_expiry_sentence(staged_loan):
-    _, _, pages = staged_loan
+def test_no_market_no_expiry_sentence():
+    """At book value and with losses carried forward without limit (the default has a
+    market terminal value and a five-year carry-forward), neither sentence appears."""
+    book = {"terminal_value": "book", "finance.loss_carryforward_years": None}
+    m, _, pages = memo(STAGED, LOAN, overrides={**TIMING, **book}, langs=("en",))
+    assert m.assumptions.terminal_value == "book"
+    assert m.assumptions.finance.loss_carryforward_years is None
     text = text_of(section(pages["en"], "summary"))
     assert "market price" not in text and "carried forward" not in text
 

@@ -304,3 +304,60 @@ def test_model_without_financing_has_zero_debt_rows(default_xlsx):
         assert df.loc["Equity NPV", tier] == pytest.approx(
             model.summary().loc[tier, "equity_npv"], rel=1e-12
         )
+
+
+def test_guard_refuses_nothing_bundled(tmp_path):
+    """Time and growth (timeline, stages, price decline, repair hours, market terminal
+    value) and money (expiring tax losses, debt) are all live: no bundled scenario,
+    staged or financed, is refused."""
+    staged = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "staged-growth.yaml",
+                                 overrides={"timeline.build_months": 3})  # fmt: skip
+    assert pending_v2_features(cm.build(staged)) == []
+    expiring = cm.build(cm.load_assumptions(overrides={"finance.loss_carryforward_years": 5}))
+    assert pending_v2_features(expiring) == []
+    for overlay in sorted(scenarios_dir().glob("*.yaml")):
+        model = cm.build(cm.load_assumptions(default_assumptions_dir(), overlay))
+        assert pending_v2_features(model) == [], overlay.name
+
+
+#: Annual sheet label -> Model.annual column
+ANNUAL_LINES = {
+    "capex": "capex",
+    "revenue": "revenue",
+    "opex: total": "opex",
+    "depreciation": "depreciation",
+    "EBIT": "ebit",
+    "tax": "tax",
+    "free cash flow": "fcf",
+    "debt drawn": "debt_draw",
+    "interest paid": "interest",
+    "principal repaid": "principal",
+    "balloon": "balloon",
+    "levered tax": "tax_levered",
+    "equity cash flow": "equity_cash_flow",
+}
+
+
+def test_annual_sheet_follows_capex_by_month(tmp_path):
+    """Staged growth: the Annual sheet's lines (capex paid in its month, a later
+    stage's in its year; year 0 = month 0) equal Model.annual year by year."""
+    staged = cm.load_assumptions(
+        default_assumptions_dir(),
+        scenarios_dir() / "staged-growth.yaml",
+        scenarios_dir() / "bank-loan.yaml",
+    )
+    model = cm.build(staged)
+    path = cm.write_workbook(model, tmp_path / "staged.xlsx", created=FIXED)
+    rows = list(openpyxl.load_workbook(path, data_only=True)["Annual"].iter_rows(values_only=True))
+    seen, tier = set(), None
+    for row in rows[3:]:
+        if row[0] in model.tiers:
+            tier = row[0]
+        elif tier and row[0] in ANNUAL_LINES:
+            expected = model.annual(tier)[ANNUAL_LINES[row[0]]].to_numpy()
+            cached = [float(x) for x in row[2 : 2 + len(expected)]]
+            assert cached == pytest.approx(list(expected), rel=1e-12, abs=1e-6), (tier, row[0])
+            seen.add((tier, row[0]))
+    assert len(seen) == len(model.tiers) * len(ANNUAL_LINES)
+    capex = model.annual("hundreds")["capex"]
+    assert capex.iloc[0] < capex.sum() and (capex.iloc[1:] > 0).sum() >= 2  # not all in year 0

@@ -58,7 +58,7 @@ def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: fl
 
 def v1_overlays() -> list[Path]:
     """The bundled scenario overlays the workbook carries as live formulas: those
-    that switch on no spec-v2 mechanism it cannot carry yet (until then
+    that switch on no spec-v2 mechanism it does not carry yet (until then
     :func:`costmodel.write_workbook` refuses such models)."""
     import costmodel as cm
     from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir

@@ -104,6 +104,32 @@ INPUTS: dict[str, tuple[str, str, str]] = {
     "checkpoint_tb": ("Checkpoint size (TB)", "检查点大小（TB）", "number"),
     "mfu": ("MFU", "MFU（模型算力利用率）", "pct"),
     "cloud_price_per_gpu_hour": ("Cloud price per GPU-hour", "云上每卡时价格", "price"),
+    # spec v2: time and growth
+    "build_months": ("Construction (months)", "建设期（月）", "number"),
+    "ramp_months": ("Ramp-up to full utilization (months)", "爬坡期（月）", "number"),
+    "server_price_decline": ("Server price decline a year", "服务器价格年降幅", "pct"),
+    "retrofit_premium": ("Retrofit premium on the build cost", "扩建改造溢价", "pct"),
+    "reserve_headroom": (
+        "Hall built for the final size (1/0)",
+        "机房按最终规模建设（1/0）",
+        "number",
+    ),
+    "repair_hours": ("Repair hours per failure", "每次故障维修时长（小时）", "number"),
+    "market_decline_servers": ("Server resale value decline a year", "服务器市场价值年降幅", "pct"),
+    "market_decline_network": (
+        "Network resale value decline a year",
+        "网络设备市场价值年降幅",
+        "pct",
+    ),
+    "market_decline_storage": ("Storage resale value decline a year", "存储市场价值年降幅", "pct"),
+    "market_decline_facility": ("Facility value decline a year", "机房市场价值年降幅", "pct"),
+    # spec v2: money
+    "debt_share": ("Debt share of capex", "债务融资比例", "pct"),
+    "interest_rate": ("Loan interest rate", "贷款利率", "pct"),
+    "term_years": ("Loan term (years)", "贷款期限（年）", "number"),
+    "cost_of_equity": ("Cost of equity", "股权资本成本", "pct"),
+    "min_dscr_covenant": ("Minimum DSCR covenant", "最低偿债覆盖率要求", "decimal"),
+    "loss_carryforward_years": ("Tax loss carry-forward (years)", "亏损结转年限（年）", "number"),
 }
 _BY_LAST = {
     "price": "server_price",
@@ -123,8 +149,11 @@ def input_key(model: Model, tier: str, path: str) -> str | None:
     if inverse.get(path) in INPUTS:
         return inverse[path]
     parts = path.split(".")
-    if parts[-1] == "salvage" and len(parts) > 1:
-        return f"salvage_{parts[-2]}" if f"salvage_{parts[-2]}" in INPUTS else None
+    if parts[-1] in ("salvage", "market_decline") and len(parts) > 1:
+        key = f"{parts[-1]}_{parts[-2]}"
+        return key if key in INPUTS else None
+    if parts[0] == "servers" and parts[-1] == "price_decline":
+        return "server_price_decline"
     for part in reversed(parts):
         if part in INPUTS:
             return part

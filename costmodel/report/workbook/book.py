@@ -50,17 +50,19 @@ from costmodel.report.workbook.results import (
 )
 from costmodel.report.workbook.tier import write_tier_sheet
 
-#: the summary columns the workbook carries as formulas (v1 set, peak funding and the
-#: financing columns of spec 17)
-SUMMARY_COLUMNS = (
-    *ALL_COLUMNS[: ALL_COLUMNS.index("availability")],
-    "peak_funding",
-    *ALL_COLUMNS[ALL_COLUMNS.index("equity_npv") : ALL_COLUMNS.index("debt_peak") + 1],
-)
+#: the summary columns the workbook carries as formulas: all of the engine's (v1 set,
+#: availability, peak funding and the financing columns of spec 17)
+SUMMARY_COLUMNS = tuple(ALL_COLUMNS)
 
 #: spec-v2 features (names of ``Model.v2_features``, ``*`` for a tier) the workbook
 #: carries as live formulas; any other one is refused rather than misstated
 LIVE_V2_FEATURES = {
+    "timeline",
+    "tiers.*.timeline",
+    "tiers.*.stages",
+    "servers.<sku>.price_decline",
+    "terminal_value: market",
+    "reliability.repair_hours",
     "financing",
     "finance.loss_carryforward_years",
 }
@@ -283,9 +285,7 @@ def _row_values(res, key: str) -> np.ndarray:
         line = MONEY_ENGINE[key]
         return (res.debt[line] if line in res.debt else res.flows[line])[0]
     if key == "capex_t":
-        v = np.zeros(res.months + 1)
-        v[0] = res.metrics["capex"][0]
-        return v
+        return res.flows["capex"][0]
     if key == "dep":
         return res.flows["depreciation"][0]
     if key in res.opex:
@@ -305,7 +305,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
     pv_cost, pv_gh, pv_pf = S("pv_cost"), S("pv_gpu_hours"), S("pv_pflop_hours")
     return {
         "scale_class": f"=LOOKUP({c('gpus')},Scale_min_gpus,Scale_class)",
-        "gpus": f"={S('gpus')}",
+        "gpus": f"={S('gpus_total')}",
         "servers": f"={S('servers')}",
         "racks": f"={S('racks')}",
         "it_kw": f"={S('it_kw')}",
@@ -327,13 +327,14 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
         "irr": _irr(S("fcf", ":"), irr_start[0]),
         "payback_years": f'=IF(SUM({S("payback_flag", ":")})=0,"",'
         f"SUMPRODUCT({S('payback_flag', ':')},{S('month', ':')})/12)",
-        "roi": f'=IF({c("capex")}=0,"",(SUM({S("fcf", ":1")})-{c("capex")})/{c("capex")})',
+        "roi": f'=IF({c("capex")}=0,"",SUM({S("fcf", ":")})/{c("capex")})',
         "mtbf_hours": f"={S('mtbf_hours')}",
         "checkpoint_interval_hours": f"={S('checkpoint_interval_hours')}",
         "goodput": f"={S('goodput')}",
         "cost_per_effective_gpu_hour": f'=IF(OR({c("cost_per_gpu_hour")}="",{c("goodput")}=0),"",'
         f"{c('cost_per_gpu_hour')}/{c('goodput')})",
         "cost_per_pflop_hour": f'=IF({pv_pf}=0,"",{pv_cost}/{pv_pf})',
+        "availability": f"={S('availability')}",
         "peak_funding": f"={S('peak_funding')}",
         "equity_npv": f"={S('ecf', '@0')}+NPV({S('equity_rate')},{S('ecf', ':1')})",
         "equity_irr": _irr(S("ecf", ":"), irr_start[1]),

@@ -209,30 +209,33 @@ def reconciliations(
     out = [
         Recon("capex timeline = capex lines", tot("capex_t"),
               "+".join(S(f"capex_{c}") for c in ASSET_CLASSES), v["capex"], cap),
+        Recon("capex of the deployments = capex lines", S("capex_by_deployment"),
+              S("capex_total"), v["capex"], cap),
         Recon("opex total = sum of its six lines", tot("opex"),
               "+".join(tot(line) for line in OPEX_LINES), v["opex"], cap),
-        Recon("electricity = avg kW x PUE x hours x price x indices", tot("electricity"),
+        Recon("electricity = kW drawn x PUE x hours x price x indices", tot("electricity"),
               S("re_electricity"), v["electricity"], cap),
         Recon("staff = FTE x cost x indices / 12", tot("staff"), S("re_staff"), v["staff"], cap),
         Recon("maintenance + insurance + software from their rates",
               f"{tot('maintenance')}+{tot('insurance')}+{tot('software')}",
               S("re_fixed_opex"), fixed, cap),
-        Recon("colocation = IT kW x fee x months", tot("colocation"), S("re_colocation"),
+        Recon("colocation = IT kW x fee x months in service", tot("colocation"), S("re_colocation"),
               v["colocation"], cap),
-        Recon("GPU-hours = GPUs x utilization x hours x months", tot("gpu_hours"),
+        Recon("GPU-hours = GPUs x ramped months x util x availability x hours",
+              tot("gpu_hours"),
               S("re_gpu_hours"), v["gpu_hours"], S("re_gpu_hours")),
         Recon("revenue = GPU-hours x price x price index", tot("revenue"), S("re_revenue"),
               v["revenue"], cap),
     ]  # fmt: skip
     for c in ASSET_CLASSES:
         out += [
-            Recon(f"{c}: depreciation = closed form of its method", tot(f"dep_{c}"),
+            Recon(f"{c}: depreciation = closed form per capex event", tot(f"dep_{c}"),
                   S(f"re_dep_{c}"), v[f"dep_{c}"], cap),
             Recon(f"{c}: depreciation + closing book value = cost",
                   f"{tot(f'dep_{c}')}+{S(f'nbv_close_{c}', '@M')}", S(f"capex_{c}"),
                   v[f"capex_{c}"], cap),
             Recon(f"{c}: book value never below salvage (shortfall)",
-                  f"MIN(0,MIN({S(f'nbv_close_{c}', ':1')})-{S(f'capex_{c}')}*dep_{c}_salvage)",
+                  f"MIN(0,MIN({S(f'nbv_above_{c}', ':1')}))",
                   "0", 0.0, cap),
         ]  # fmt: skip
     out += _cash_recons(S, tot, cap, comp, t, v)
@@ -249,9 +252,13 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
               f"{tot('revenue')}-{tot('opex')}-{tot('dep')}", v["ebit"], cap),
         Recon("annual EBIT rows = monthly EBIT", tot("ebit_year"), tot("ebit"), v["ebit"], cap),
         *_loss_recons(S, tot, cap, "", "ebit_year", "tax", v["loss_close"], v["tax"]),
-        Recon("FCF = revenue - opex - tax - capex + terminal", tot("fcf"),
-              f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
-              v["fcf"], cap),
+        Recon("FCF = revenue - opex - tax - capex + terminal - terminal tax", tot("fcf"),
+              f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}"
+              f"-{tot('terminal_tax')}", v["fcf"], cap),
+        Recon("terminal tax = tax rate x (market value - NBV at M) (market only)",
+              tot("terminal_tax"), f"finance_tax_rate*({S('tv_market')}-("
+              + "+".join(S(f"nbv_close_{c}", "@M") for c in ASSET_CLASSES)
+              + f"))*{S('market_flag')}", v["terminal_tax"], cap),
         Recon("NPV (Comparison) = sum of FCF x (1+r)^(-t)", comp[(t, "npv")], S("re_npv"),
               v["npv"], cap),
         Recon("Comparison capex = tier sheet", comp[(t, "capex")], S("capex_total"), v["capex"],
@@ -370,11 +377,30 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
              ti["rack_kw"], "<= max rack kW of the cooling",
              f"AND({S('rack_kw')}>0,{S('rack_kw')}<={S('max_rack_kw')})"),
     ]  # fmt: skip
+    out += _stage_rules(S, model, t)
     for key, path, _, _ in TIER_LINKS:
         if key == "gpus":
             continue
         out.append(Rule(f"{label_for(path)}: {describe(path)}", S(key), ti[key], describe(path),
                         condition(S(key), path)))  # fmt: skip
+    return out
+
+
+def _stage_rules(S, model: Model, t: str) -> list[Rule]:
+    """Spec 15: each stage after the construction, within the horizon, and whole
+    servers of GPUs."""
+    ti = model.inputs[t].values()
+    out = []
+    for i in range(1, model.inputs[t].config.stages + 1):
+        month, gpus = S(f"d_month{i}"), S(f"d_g{i}")
+        out += [
+            Rule(f"stage {i}: month after the construction and before the horizon's end",
+                 month, ti[f"stage{i}_month"], "build months < month < M",
+                 f"AND(INT({month})={month},{month}>{S('build_months')},{month}<model_months)"),
+            Rule(f"stage {i}: GPUs a positive multiple of GPUs per server", gpus,
+                 ti[f"stage{i}_gpus"], "multiple of GPUs per server",
+                 f"AND({gpus}>=1,MOD({gpus},{S('gpus_per_server')})=0)"),
+        ]  # fmt: skip
     return out
 
 
@@ -398,7 +424,9 @@ def global_rules(model: Model) -> list[Rule]:
             ("method", "depreciation.method", d.method),
             ("life", "depreciation.life_years", d.life_years),
             ("salvage", "depreciation.salvage", d.salvage.value),
-        )
+            ("market_decline", "depreciation.market_decline",
+             d.market_decline.value if d.market_decline is not None else 0.0),
+        )  # fmt: skip
         for suffix, path, value in fields:
             name = f"dep_{cls}_{suffix}"
             out.append(Rule(f"{cls}: {label_for(path)} {describe(path)}", name, value,

@@ -48,15 +48,17 @@ _PCT = {
     "debt_share",
     "interest_rate",
     "cost_of_equity",
+    "retrofit_premium",
+    "market_decline",
 }
 
-#: tier-overridable inputs the workbook carries as live formulas (spec v1); the
-#: spec-v2 ones (timeline, repair downtime) land with the v2 rows
-V2_KEYS = {"repair_hours", "build_months", "ramp_months"}
+#: tier-overridable inputs the workbook carries as live formulas (all of them:
+#: the spec-v2 timeline and repair downtime are live since the time rows landed)
+V2_KEYS: set[str] = set()
 TIER_OVERRIDES = {
     section: tuple(k for k in keys if k not in V2_KEYS)
     for section, keys in _OVERRIDABLE.items()
-    if section in ("operations", "revenue", "reliability")
+    if section in ("operations", "revenue", "reliability", "timeline")
 }
 
 SCALARS = [
@@ -66,6 +68,7 @@ SCALARS = [
     ("power", "escalation"),
     ("power", "aux_power_fraction"),
     ("facility", "colocation_per_kw_month"),
+    ("facility", "retrofit_premium"),
     *[(section, k) for section, keys in TIER_OVERRIDES.items() for k in keys],
 ]
 CLOUD_FIELDS = ("cloud_on_demand_per_gpu_hour", "cloud_reserved_per_gpu_hour")
@@ -76,6 +79,7 @@ SERVER_FIELDS = (
     "idle_fraction",
     "gpu_memory_gb",
     "tflops_bf16",
+    "price_decline",
 )
 COOLING_FIELDS = (
     ("pue", "power.pue"),
@@ -90,10 +94,11 @@ TIER_FIELDS = (
     "storage.write_gbps",
     "rack_kw",
     "staff_fte",
+    "reserve_headroom",
 )
 #: the text inputs chosen from a list: (label, defined name, allowed values)
 MODES = (
-    ("terminal value", "terminal_value", ("book", "none")),
+    ("terminal value", "terminal_value", ("book", "none", "market")),
     ("facility mode", "facility_mode", ("build", "colocation")),
     ("revenue mode", "revenue_mode", ("rental", "avoided_cloud")),
     ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
@@ -119,8 +124,13 @@ def name_for(path: str) -> str:
     return path.replace(".", "_")
 
 
+#: whole-number inputs shown without decimals
+_COUNT = {"build_months", "reserve_headroom"}
+
+
 def kind_for(key: str) -> str:
-    return "pct2" if key.split(".")[-1] in _PCT else "number"
+    leaf = key.split(".")[-1]
+    return "pct2" if leaf in _PCT else "count" if leaf in _COUNT else "number"
 
 
 @dataclass
@@ -243,9 +253,10 @@ def write_inputs(
     _cooling(s)
     _depreciation(s)
     _servers(s)
-    from costmodel.report.workbook.tiertable import write_tier_table
+    from costmodel.report.workbook.tiertable import write_stages, write_tier_table
 
     write_tier_table(s, tiers, value_of_gpu_hour, out)
+    write_stages(s, tiers, out)
     _lists(s)
     _sources(s)
     ws.set_landscape()
@@ -402,7 +413,13 @@ def _cooling(s: Sheet) -> None:
 def _depreciation(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Depreciation by asset class")
-    s.head("asset class", "method", "useful life (years)", "salvage (fraction of cost)")
+    s.head(
+        "asset class",
+        "method",
+        "useful life (years)",
+        "salvage (fraction of cost)",
+        "market value decline (1/yr; terminal value = market)",
+    )
     for cls in ASSET_CLASSES:
         d = getattr(a.depreciation, cls)
         ws.write_string(s.row, 0, cls, st.label)
@@ -412,8 +429,15 @@ def _depreciation(s: Sheet) -> None:
         validate(ws, s.row, 2, "depreciation.life_years")
         ws.write_number(s.row, 3, d.salvage.value, st.input("pct2"))
         validate(ws, s.row, 3, "depreciation.salvage")
+        if d.market_decline is not None:
+            ws.write_number(s.row, 4, d.market_decline.value, st.input("pct2"))
+            s.sources.append((f"depreciation.{cls}.market_decline", d.market_decline,
+                              here(s.row, 4)))  # fmt: skip
+        else:  # blank: no decline, used only when the terminal value is market
+            ws.write_blank(s.row, 4, None, st.input("pct2"))
+        validate(ws, s.row, 4, "depreciation.market_decline")
         ws.write_string(s.row, PATH_COL, f"depreciation.{cls}", st.path)
-        for suffix, col in (("method", 1), ("life", 2), ("salvage", 3)):
+        for suffix, col in (("method", 1), ("life", 2), ("salvage", 3), ("market_decline", 4)):
             s.define(f"dep_{cls}_{suffix}", s.row, col)
         s.sources.append((f"depreciation.{cls}.salvage", d.salvage, here(s.row, 3)))
         s.row += 1
@@ -423,7 +447,7 @@ def _servers(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Server catalogue (price and power per whole server)")
     fields = (*SERVER_FIELDS, *CLOUD_FIELDS)
-    s.head("server", *[label_for(f) for f in fields], "label")
+    s.head("server", *[label_for(f"servers.{f}") for f in fields], "label")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(fields):
         ws.write_string(s.row, 1 + j, unit_for(f"servers.{f}", s.cur), st.unit)

@@ -2,10 +2,13 @@
 
 Blocks top to bottom, each written by one function sharing the row-keyed
 :class:`~costmodel.report.workbook.grid.CalcSheet`: timeline and flags; tier
-inputs (green links to Inputs); lookups; capex and capacity; reliability; then
-the time series: capex, opex, revenue, depreciation with net-book-value
-corkscrews, EBIT and annual tax with the loss-pool corkscrew, free cash flow,
-discounting and payback flags. Cached values are the engine's
+inputs (green links to Inputs); lookups; the deployments and capex events (spec
+14-15, :mod:`~costmodel.report.workbook.deployments`); capex and capacity of the
+final cluster; reliability; then the time series: capex in the month paid, what
+is in service, opex, revenue, depreciation per capex event with net-book-value
+corkscrews, EBIT and annual tax with the loss-pool corkscrew, terminal value and
+its tax, free cash flow, discounting and payback flags, and the recomputations
+the Checks sheet compares with. Cached values are the engine's
 (``Model.results``), so the file reads correctly before any recalculation.
 """
 
@@ -18,11 +21,12 @@ import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core.finance import depreciation_annual
 from costmodel.core.model import Model
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
+from costmodel.report.workbook import deployments as dep
 from costmodel.report.workbook import money
+from costmodel.report.workbook.deployments import engine_parts
 from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, protect
 from costmodel.report.workbook.inputs import SERVER_FIELDS, InputsMap
 from costmodel.report.workbook.labels import label_for
@@ -44,7 +48,7 @@ def year_end_values(annual: np.ndarray, months: int) -> np.ndarray:
 
 
 @dataclass
-class Tier:
+class Tier:  # engine_parts adds q, clock, deps, events, util, on, event_of, r_event_dep
     """What every block of a tier sheet reads: the sheet, the engine's results and
     inputs of the tier, the Inputs sheet's cells and the currency code."""
 
@@ -64,6 +68,8 @@ class Tier:
         self.year = -(-self.m // 12)
         self.ops = (self.m >= 1).astype(float)
         self.met = {k: float(v[0]) for k, v in self.r.metrics.items()}
+        self.config = self.model.inputs[self.tier].config
+        engine_parts(self)
 
     def money(self, per: str = "") -> str:
         """Unit of an amount of money, optionally per something: ``CNY/GPU-h``."""
@@ -92,20 +98,23 @@ def write_tier_sheet(
         timeline,
         tier_inputs,
         lookups,
-        capex_and_capacity,
+        dep.deployments,
+        dep.capex_totals,
         reliability,
-        capex_series,
+        dep.capex_series,
+        dep.in_service,
         opex,
         revenue,
-        depreciation,
+        dep.depreciation_events,
         tax,
+        dep.terminal,
         cash_flow,
         discounting,
         money.debt,
         money.levered_tax,
         money.equity,
-        recomputations,
-        depreciation_recomputed,
+        dep.recomputations,
+        dep.depreciation_recomputed,
     ):
         block(x)
     # print: A4 landscape, about a year of months per page, titles repeated
@@ -173,6 +182,10 @@ TIER_LINKS = (
     ("restart_hours", "reliability.restart_hours", "h", "number"),
     ("checkpoint_tb", "reliability.checkpoint_tb", "TB", "number"),
     ("mfu", "reliability.mfu", "fraction", "pct2"),
+    ("repair_hours", "reliability.repair_hours", "h", "number"),
+    ("build_months", "timeline.build_months", "months", "count"),
+    ("ramp_months", "timeline.ramp_months", "months", "number"),
+    ("reserve_headroom", "reserve_headroom", "0/1", "count"),
 )
 
 
@@ -194,7 +207,8 @@ def lookups(x: Tier) -> None:
     least two cells, which every engine accepts), method index and mode flags."""
     cs, ti = x.cs, x.ti
     cs.heading("Lookups (server catalogue, cooling, depreciation, flags)")
-    keys = {"price": "server_price", "power_kw": "server_power_kw"}
+    keys = {"price": "server_price", "power_kw": "server_power_kw",
+            "price_decline": "server_price_decline"}  # fmt: skip
     units = {
         "gpus_per_server": "GPUs",
         "price": x.money("server"),
@@ -202,12 +216,13 @@ def lookups(x: Tier) -> None:
         "idle_fraction": "fraction",
         "gpu_memory_gb": "GB",
         "tflops_bf16": "TFLOPS",
+        "price_decline": "per year",
     }
     for f in SERVER_FIELDS:
         key = keys.get(f, f)
-        kind = "pct2" if f == "idle_fraction" else "number"
+        kind = "pct2" if f in ("idle_fraction", "price_decline") else "number"
         formula = f"=INDEX(Srv_{f},MATCH({{$server}},Srv_id,0))"
-        cs.const(key, f"catalogue: {label_for(f)}", units[f], formula, ti[key], kind)
+        cs.const(key, f"catalogue: {label_for(f'servers.{f}')}", units[f], formula, ti[key], kind)
     cool = "MATCH({$cooling},Cool_id,0)"
     max_rack = x.a.facility.max_rack_kw[x.t.cooling].value
     cs.const("pue", "PUE of the cooling type", "ratio", f"=INDEX(Cool_pue,{cool})", ti["pue"])
@@ -233,9 +248,11 @@ def lookups(x: Tier) -> None:
             '=(facility_mode="build")*1',
         ),
         ("terminal_flag", "Flag: terminal value = book", '=(terminal_value="book")*1'),
+        ("market_flag", "Flag: terminal value = market", '=(terminal_value="market")*1'),
     )
+    market = float(x.a.terminal_value == "market")
     for key, label, formula in flags:
-        cs.const(key, label, "flag", formula, ti[key], "flag")
+        cs.const(key, label, "flag", formula, ti.get(key, market), "flag")
     cs.const(
         "monthly_rate",
         "Monthly discount rate (1+r)^(1/12)-1",
@@ -254,47 +271,8 @@ def lookups(x: Tier) -> None:
             idx,
             "count",
         )
-
-
-def capex_and_capacity(x: Tier) -> None:
-    """Spec 4: servers, capex by asset class, IT load, racks, average IT draw."""
-    cs, met, ti, cur = x.cs, x.met, x.ti, x.cur
-    cs.heading("Capex and capacity (month 0)")
-    rows = (
-        ("servers", "servers = GPUs / GPUs per server", "servers", "={$gpus}/{$gpus_per_server}",
-         met["servers"], "number"),
-        ("capex_servers", "capex: servers = servers x price", cur, "={$servers}*{$server_price}",
-         met["capex_servers"], "money"),
-        ("capex_storage", "capex: storage = TB x price per TB", cur,
-         "={$storage_capacity_tb}*{$storage_price_per_tb}", met["capex_storage"], "money"),
-        ("capex_network", "capex: network = share/(1-share) x (servers + storage)", cur,
-         "={$network_share}/(1-{$network_share})*({$capex_servers}+{$capex_storage})",
-         met["capex_network"], "money"),
-        ("capex_hardware", "capex: hardware", cur,
-         "={$capex_servers}+{$capex_network}+{$capex_storage}", met["capex_hardware"], "money"),
-        ("it_kw", "IT load = servers x power x (1 + aux)", "kW",
-         "={$servers}*{$server_power_kw}*(1+power_aux_power_fraction)", met["it_kw"], "number"),
-        ("servers_per_rack", "servers per rack = floor(rack kW / (server kW x (1 + aux)))",
-         "servers", "=ROUNDDOWN({$rack_kw}/({$server_power_kw}*(1+power_aux_power_fraction))"
-         "+1E-9,0)", met["servers_per_rack"], "count"),
-        ("racks", "racks of whole servers = ceiling(servers / servers per rack)", "racks",
-         "=IF({$servers_per_rack}=0,0,ROUNDUP({$servers}/{$servers_per_rack},0))",
-         x.model.summary().loc[x.tier, "racks"], "count"),
-        ("capex_facility", "capex: facility = IT kW x build cost (if building)", cur,
-         "={$it_kw}*{$build_cost_per_kw}*{$build_flag}", met["capex_facility"], "money"),
-        ("capex_total", "capex: total", cur, "={$capex_hardware}+{$capex_facility}",
-         met["capex"], "money"),
-    )  # fmt: skip
-    for key, label, unit, formula, value, kind in rows:
-        cs.const(key, label, unit, formula, value, kind)
-    avg_it = met["it_kw"] * (ti["idle_fraction"] + (1 - ti["idle_fraction"]) * ti["utilization"])
-    cs.const(
-        "avg_it_kw",
-        "average IT draw = IT kW x (idle + (1-idle) x utilization)",
-        "kW",
-        "={$it_kw}*({$idle_fraction}+(1-{$idle_fraction})*{$utilization})",
-        avg_it,
-    )
+        life = getattr(x.a.depreciation, cls).life_years
+        cs.const(f"life_{cls}", f"useful life: {cls}", "years", f"=dep_{cls}_life", life, "count")
 
 
 def reliability(x: Tier) -> None:
@@ -319,33 +297,12 @@ def reliability(x: Tier) -> None:
          "fraction", "=({$tau_h}/2+{$restart_hours})*{$fph}", met["restart_waste"], "pct2"),
         ("goodput", "goodput = max(0, 1 - waste)", "fraction",
          "=IF({$fph}=0,1,MAX(0,1-{$write_waste}-{$restart_waste}))", met["goodput"], "pct2"),
+        ("availability", "availability = max(0, 1 - failures/day x repair hours / 24)",
+         "fraction", "=MAX(0,1-{$node_failures_per_day}*{$repair_hours}/24)",
+         met["availability"], "pct2"),
     )  # fmt: skip
     for key, label, unit, formula, value, kind in rows:
         cs.const(key, label, unit, formula, value, kind)
-
-
-def capex_series(x: Tier) -> None:
-    """Capex by asset class on the timeline (all at month 0 in spec v1)."""
-    cs, r, ops = x.cs, x.r, x.ops
-    cs.heading("Capex (month 0)")
-    for line in ASSET_CLASSES:
-        cs.series(
-            f"capex_{line}_t",
-            f"capex: {line}",
-            x.cur,
-            f"={{$capex_{line}}}*{{inv}}",
-            r.capex[line][0] * (1 - ops),
-            total=True,
-        )
-    cs.series(
-        "capex_t",
-        "capex: total",
-        x.cur,
-        "=" + "+".join(f"{{capex_{line}_t}}" for line in ASSET_CLASSES),
-        x.met["capex"] * (1 - ops),
-        total=True,
-        bold=True,
-    )
 
 
 def opex(x: Tier) -> None:
@@ -355,22 +312,22 @@ def opex(x: Tier) -> None:
     lines: tuple[tuple[str, str, str, str, Any], ...] = (
         ("power_index", "electricity price index (1+escalation)^(year-1)", "index",
          "=(1+power_escalation)^({year}-1)*{ops}", r.flows["power_index"][0]),
-        ("electricity", "electricity = avg IT kW x PUE x hours x price x index", cur,
-         f"={{$avg_it_kw}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
+        ("electricity", "electricity = kW drawn x PUE x hours x price x index", cur,
+         f"={{kw_drawn}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
          r.opex["electricity"][0]),
-        ("colocation", "colocation = IT kW x fee (if colocating)", cur,
-         "={$it_kw}*facility_colocation_per_kw_month*(1-{$build_flag})*{ops}",
+        ("colocation", "colocation = IT kW in service x fee (if colocating)", cur,
+         "={kw_on}*facility_colocation_per_kw_month*(1-{$build_flag})",
          r.opex["colocation"][0]),
         ("staff_index", "staff cost index (1+escalation)^(year-1)", "index",
          "=(1+{$staff_escalation})^({year}-1)*{ops}", r.flows["staff_index"][0]),
         ("staff", "staff = FTE x cost per FTE x index / 12", cur,
-         "={$staff_fte}*{$staff_cost_per_fte}*{staff_index}/12", r.opex["staff"][0]),
-        ("maintenance", "maintenance = rate x hardware capex / 12", cur,
-         "={$maintenance_rate}*{$capex_hardware}/12*{ops}", r.opex["maintenance"][0]),
-        ("insurance", "insurance = rate x capex / 12", cur,
-         "={$insurance_rate}*{$capex_total}/12*{ops}", r.opex["insurance"][0]),
-        ("software", "software = per GPU-year x GPUs / 12", cur,
-         "={$software_per_gpu_year}*{$gpus}/12*{ops}", r.opex["software"][0]),
+         "={fte}*{$staff_cost_per_fte}*{staff_index}/12", r.opex["staff"][0]),
+        ("maintenance", "maintenance = rate x hardware in service / 12", cur,
+         "={$maintenance_rate}*{hw_on}/12", r.opex["maintenance"][0]),
+        ("insurance", "insurance = rate x (hardware + facility in service) / 12", cur,
+         "={$insurance_rate}*({hw_on}+{fac_on})/12", r.opex["insurance"][0]),
+        ("software", "software = per GPU-year x GPUs in service / 12", cur,
+         "={$software_per_gpu_year}*{gpus_on}/12", r.opex["software"][0]),
     )  # fmt: skip
     for key, label, unit, formula, values in lines:
         index = unit == "index"
@@ -392,9 +349,9 @@ def revenue(x: Tier) -> None:
     cs.heading("Revenue")
     cs.series(
         "gpu_hours",
-        "GPU-hours sold = GPUs x utilization x hours",
+        "GPU-hours sold = GPUs sold (ramped) x availability x hours",
         "GPU-h",
-        f"={{$gpus}}*{{$utilization}}*{HOURS}*{{ops}}",
+        f"={{gpus_sold}}*{{$availability}}*{HOURS}",
         r.flows["gpu_hours"][0],
         "count",
         total=True,
@@ -418,83 +375,10 @@ def revenue(x: Tier) -> None:
     )
 
 
-def depreciation(x: Tier) -> None:
-    """Spec 6: per asset class, the annual amount by each method (SLN, SYD, VDB rows),
-    the one the method index selects, the monthly charge and the book-value corkscrew."""
-    cs = x.cs
-    cs.heading("Depreciation and net book value, by asset class")
-    for cls in ASSET_CLASSES:
-        _depreciation_methods(x, cls)
-        _book_value(x, cls)
-    cs.series(
-        "dep",
-        "depreciation: total",
-        x.cur,
-        "=" + "+".join(f"{{dep_{c}}}" for c in ASSET_CLASSES),
-        x.r.flows["depreciation"][0],
-        total=True,
-        bold=True,
-    )
-
-
-def _depreciation_methods(x: Tier, cls: str) -> None:
-    cs, a, year, m = x.cs, x.a, x.year, x.m
-    d = getattr(a.depreciation, cls)
-    L = d.life_years
-    dep = x.r.depreciation[cls][0]
-    flag = ((year <= L) & (m >= 1)).astype(float)
-    cs.series(
-        f"dep_flag_{cls}",
-        f"{cls}: flag, asset year within life",
-        "flag",
-        f"=({{year}}<=dep_{cls}_life)*{{ops}}",
-        flag,
-        "flag",
-    )
-    cost = float(x.r.capex[cls][0])
-    asset_year = np.clip(year, 1, L) - 1
-
-    def annual(method: str) -> np.ndarray:
-        return depreciation_annual(cost, d.salvage.value, method, L)[0][asset_year] * flag
-
-    c, s, life = f"{{$capex_{cls}}}", f"{{$capex_{cls}}}*dep_{cls}_salvage", f"dep_{cls}_life"
-    k = f"MIN(MAX({{year}},1),{life})"
-    k0 = f"MIN(MAX({{year}}-1,0),{life})"
-    on = f"{{dep_flag_{cls}}}"
-    rows = (
-        ("sln", "straight line (SLN)", f"=SLN({c},{s},{life})*{on}", "straight_line"),
-        ("syd", "sum of years (SYD)", f"=SYD({c},{s},{life},{k})*{on}", "sum_of_years"),
-        (
-            "vdb",
-            "double declining (VDB)",
-            f"=VDB({c},{s},{life},{k0},{k})*{on}",
-            "double_declining",
-        ),
-    )
-    for key, label, formula, method in rows:
-        label = f"{cls}: annual amount, {label}"
-        cs.series(f"dep_{key}_{cls}", label, x.cur, formula, annual(method))
-    cs.series(
-        f"dep_annual_{cls}",
-        f"{cls}: annual depreciation of the method chosen",
-        x.cur,
-        f"=CHOOSE({{$method_{cls}}},{{dep_sln_{cls}}},{{dep_syd_{cls}}},{{dep_vdb_{cls}}})",
-        dep * 12,
-    )
-    cs.series(
-        f"dep_{cls}",
-        f"{cls}: depreciation = annual / 12",
-        x.cur,
-        f"={{dep_annual_{cls}}}/12",
-        dep,
-        total=True,
-    )
-
-
 def _book_value(x: Tier, cls: str) -> None:
-    cs, r, ops = x.cs, x.r, x.ops
+    cs, r = x.cs, x.r
     dep = r.depreciation[cls][0]
-    added = r.capex[cls][0] * (1 - ops)
+    added = r.capex_months[cls][0]
     close = np.cumsum(added - dep)
     opening = np.concatenate([[0.0], close[:-1]])
     cs.reserve(f"nbv_open_{cls}", f"nbv_add_{cls}", f"nbv_less_{cls}", f"nbv_close_{cls}")
@@ -507,6 +391,10 @@ def _book_value(x: Tier, cls: str) -> None:
     )  # fmt: skip
     for key, label, formula, values, bold in rows:
         cs.series(f"nbv_{key}_{cls}", f"{cls}: {label}", x.cur, formula, values, bold=bold)
+    floor = close - np.cumsum(added) * getattr(x.a.depreciation, cls).salvage.value
+    cs.series(f"nbv_above_{cls}", f"{cls}: book value above the salvage of what was bought",
+              x.cur, f"={{nbv_close_{cls}}}-SUM({{capex_{cls}_t@0}}:{{capex_{cls}_t}})"
+              f"*dep_{cls}_salvage", floor)  # fmt: skip
 
 
 def tax(x: Tier) -> None:
@@ -536,24 +424,16 @@ def tax(x: Tier) -> None:
 
 
 def cash_flow(x: Tier) -> None:
-    """Spec 7: terminal value, free cash flow and cumulative cash."""
+    """Spec 7 and 19: free cash flow (after the terminal value and its tax) and
+    cumulative cash."""
     cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Free cash flow, discounting, payback")
-    nbv_sum = "+".join(f"{{nbv_close_{c}}}" for c in ASSET_CLASSES)
-    cs.series(
-        "terminal",
-        "terminal value = net book value at month M (if book)",
-        cur,
-        f"=({nbv_sum})*{{last}}*{{$terminal_flag}}",
-        r.flows["terminal_value"][0],
-        total=True,
-    )
     fcf = r.flows["fcf"][0]
     cs.series(
         "fcf",
-        "free cash flow = revenue - opex - tax - capex + terminal",
+        "FCF = revenue - opex - tax - capex + terminal - terminal tax",
         cur,
-        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}",
+        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}-{terminal_tax}",
         fcf,
         total=True,
         bold=True,
@@ -578,7 +458,7 @@ def discounting(x: Tier) -> None:
     cs.series(
         "disc_fcf", "discounted free cash flow", x.cur, "={fcf}*{discount}", fcf * df, total=True
     )
-    pv_cost = float(np.sum(r.flows["opex"][0] * df)) + x.met["capex"]
+    pv_cost = float(np.sum((r.flows["opex"][0] + r.flows["capex"][0]) * df))
     pv_gh = float(np.sum(r.flows["gpu_hours"][0] * df))
     pflop = pv_gh * x.met["goodput"] * x.ti["mfu"] * x.ti["tflops_bf16"] / 1000
     rows = (
@@ -593,11 +473,11 @@ def discounting(x: Tier) -> None:
         cs.const(key, label, unit, formula, value, "money" if unit == x.cur else "number")
     # payback (spec 8, v2): from the first month after which the cumulative cash
     # without the terminal value stays >= 0 through month M
-    cash = np.cumsum(fcf - r.flows["terminal_value"][0])
+    cash = np.cumsum(fcf - r.flows["terminal_value"][0] + r.flows["terminal_tax"][0])
     stays = np.array([float(mm >= 1 and bool(np.all(cash[mm:] >= 0))) for mm in m])
     cs.reserve("cum_cash")
-    cs.series("cum_cash", "cumulative cash without the terminal value", x.cur,
-              "={cum_cash<}+{fcf}-{terminal}", cash)  # fmt: skip
+    cs.series("cum_cash", "cumulative cash without the terminal value and its tax", x.cur,
+              "={cum_cash<}+{fcf}-{terminal}+{terminal_tax}", cash)  # fmt: skip
     cs.series(
         "paid_back",
         "flag: cumulative cash stays >= 0 from here to month M",
@@ -618,68 +498,3 @@ def discounting(x: Tier) -> None:
     cs.series(
         "payback_flag", "flag: payback month", "flag", "={paid_back}-{paid_back<}", first, "flag"
     )
-
-
-def recomputations(x: Tier) -> None:
-    """Totals over the horizon recomputed from the inputs by another route (closed
-    forms and SUMPRODUCT over the year row, not the monthly rows): the Checks sheet
-    compares each with the total of its row, so a typed-over or edited cell shows."""
-    cs, r, cur = x.cs, x.r, x.cur
-    cs.heading("Independent recomputations of the horizon totals (compared on Checks)")
-    tot = {k: float(np.sum(v[0])) for k, v in (*r.opex.items(), *r.flows.items())}
-    price = "SUMPRODUCT((1-{$price_decline})^({year:1}-1))"
-    rows = (
-        ("re_gpu_hours", "GPU-hours = GPUs x utilization x hours x months", "GPU-h",
-         "={$gpus}*{$utilization}*hours_per_month*model_months", tot["gpu_hours"]),
-        ("re_revenue", "revenue = GPUs x utilization x hours x price x sum of price indices", cur,
-         f"={{$gpus}}*{{$utilization}}*hours_per_month*{{$price_per_gpu_hour}}*{price}",
-         tot["revenue"]),
-        ("re_electricity", "electricity = avg kW x PUE x hours x price x sum of indices", cur,
-         "={$avg_it_kw}*{$pue}*hours_per_month*power_price_per_kwh"
-         "*SUMPRODUCT((1+power_escalation)^({year:1}-1))", tot["electricity"]),
-        ("re_colocation", "colocation = IT kW x fee x months (if colocating)", cur,
-         "={$it_kw}*facility_colocation_per_kw_month*(1-{$build_flag})*model_months",
-         tot["colocation"]),
-        ("re_staff", "staff = FTE x cost / 12 x sum of staff indices", cur,
-         "={$staff_fte}*{$staff_cost_per_fte}/12*SUMPRODUCT((1+{$staff_escalation})^({year:1}-1))",
-         tot["staff"]),
-        ("re_fixed_opex", "maintenance + insurance + software = annual amounts x years", cur,
-         "=({$maintenance_rate}*{$capex_hardware}+{$insurance_rate}*{$capex_total}"
-         "+{$software_per_gpu_year}*{$gpus})*model_months/12",
-         tot["maintenance"] + tot["insurance"] + tot["software"]),
-        ("re_npv", "NPV = sum of FCF x (1 + r)^(-month/12)", cur,
-         "=SUMPRODUCT({fcf:},(1+finance_discount_rate)^(-{month:}/12))", x.met["npv"]),
-    )  # fmt: skip
-    for key, label, unit, formula, value in rows:
-        cs.const(key, label, unit, formula, value, "count" if unit == "GPU-h" else "money")
-
-
-def depreciation_recomputed(x: Tier) -> None:
-    """Depreciation over the horizon in closed form per method: SLN x years,
-    SYD's arithmetic series, VDB over the whole period (0, n)."""
-    cs, a = x.cs, x.a
-    for cls in ASSET_CLASSES:
-        d = getattr(a.depreciation, cls)
-        L = d.life_years
-        cost = float(x.r.capex[cls][0])
-        n = min(x.model.months // 12, L)
-        cum = {m: float(depreciation_annual(cost, d.salvage.value, m, L)[0][:n].sum())
-               for m in DEPRECIATION_METHODS}  # fmt: skip
-        c, s, life = f"{{$capex_{cls}}}", f"{{$capex_{cls}}}*dep_{cls}_salvage", f"dep_{cls}_life"
-        nn, base = f"{{$re_years_{cls}}}", f"({c}-{s})"
-        rows = (
-            (f"re_years_{cls}", f"{cls}: asset years within the horizon", "years",
-             f"=MIN(model_months/12,{life})", n, "count"),
-            (f"re_sln_{cls}", f"{cls}: straight line over those years", x.cur,
-             f"={base}*{nn}/{life}", cum["straight_line"], "money"),
-            (f"re_syd_{cls}", f"{cls}: sum of years over those years", x.cur,
-             f"={base}*({nn}*{life}-{nn}*({nn}-1)/2)/({life}*({life}+1)/2)",
-             cum["sum_of_years"], "money"),
-            (f"re_vdb_{cls}", f"{cls}: double declining over those years", x.cur,
-             f"=VDB({c},{s},{life},0,{nn})", cum["double_declining"], "money"),
-            (f"re_dep_{cls}", f"{cls}: depreciation of the method chosen", x.cur,
-             f"=CHOOSE({{$method_{cls}}},{{$re_sln_{cls}}},{{$re_syd_{cls}}},{{$re_vdb_{cls}}})",
-             float(x.r.depreciation[cls][0].sum()), "money"),
-        )  # fmt: skip
-        for key, label, unit, formula, value, kind in rows:
-            cs.const(key, label, unit, formula, value, kind)

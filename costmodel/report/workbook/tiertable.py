@@ -52,7 +52,7 @@ def write_tier_table(
     for key in TIER_FIELDS:
         values = [_dotted_attr(T[t], key) for t in tiers]
         kind = "count" if key == "gpus" else kind_for(key)
-        cells = [("input", _q(v).value if _q(v) else v, kind) for v in values]
+        cells = [("input", _q(v).value if _q(v) else float(v), kind) for v in values]
         rows.add(key, cells, [_q(v) for v in values])
     for section, keys in TIER_OVERRIDES.items():
         glob = getattr(a, section)
@@ -153,3 +153,69 @@ class TierRows:
             validate(ws, r, c, key, gpus_rule(xl_rowcol_to_cell(r, c), server))
         else:
             validate(ws, r, c, key)
+
+
+STAGE_FIELDS = ("month", "gpus", "capacity_tb", "staff_fte")
+#: short headers of the Stages table (the labels of labels.py are on the tier sheets)
+STAGE_HEADS = ("capex month", "GPUs added", "storage added", "staff from in service")
+
+
+def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
+    """Spec 15: one row per later deployment of a tier (month, GPUs, storage, staff).
+    A stage without its own staff links to the headcount before it (black). The
+    month must be whole, after the tier's construction and within the horizon; the
+    GPUs a whole multiple of the server's GPUs per server."""
+    from xlsxwriter.utility import xl_rowcol_to_cell
+
+    from costmodel.report.workbook.inputs import SHEET, _q, here
+
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Stages: later deployments of a tier (spec 15; none = one deployment)")
+    s.head("tier", "stage", *STAGE_HEADS, "path")
+    ws.write_string(s.row, 0, "unit", st.unit)
+    for j, f in enumerate(STAGE_FIELDS):
+        ws.write_string(s.row, 2 + j, unit_for(f"stages.{f}", s.cur), st.unit)
+    s.row += 1
+    for t in tiers:
+        before = out.tier_cells[(t, "staff_fte")].split("!")[1]
+        build = out.tier_cells[(t, "timeline.build_months")].split("!")[1]
+        server = out.tier_cells[(t, "server")].split("!")[1]
+        fte = a.tiers[t].staff_fte
+        staff = fte.value if _q(fte) else float(fte)
+        for i, stage in enumerate(a.tiers[t].stages):
+            r = s.row
+            ws.write_string(r, 0, t, st.label)
+            ws.write_number(r, 1, i + 1, st.cell("count", BLACK))
+            ws.write_string(r, 6, f"tiers.{t}.stages.{i}", st.path)
+            for j, f in enumerate(STAGE_FIELDS):
+                c, v = 2 + j, getattr(stage, f)
+                cell = xl_rowcol_to_cell(r, c)
+                if f == "staff_fte" and v is None:
+                    ws.write_formula(r, c, f"={before}", st.cell("number", BLACK), staff)
+                else:
+                    q = _q(v)
+                    value = q.value if q else float(v)
+                    staff = value if f == "staff_fte" else staff
+                    kind = "number" if f == "capacity_tb" else "count"
+                    ws.write_number(r, c, value, st.input(kind))
+                    if q:
+                        s.sources.append((f"tiers.{t}.stages.{i}.{f}", q, here(r, c)))
+                    validate(ws, r, c, f"stages.{f}", _stage_rule(f, cell, build, server))
+                out.tier_cells[(t, f"stages.{i}.{f}")] = f"{SHEET}!{here(r, c)}"
+            before = here(r, 5)
+            s.row += 1
+    s.row += 1
+
+
+def _stage_rule(field: str, cell: str, build: str, server: str) -> dict[str, Any] | None:
+    """The month after the construction and before the horizon's end; GPUs a
+    multiple of the server's; others non-negative (the default rule)."""
+    if field == "month":
+        return {
+            "validate": "custom",
+            "value": f"=AND(INT({cell})={cell},{cell}>{build},{cell}<model_months)",
+            "input_message": "Whole month after the construction ends, before the horizon's end.",
+        }
+    if field == "gpus":
+        return gpus_rule(cell, server)
+    return None

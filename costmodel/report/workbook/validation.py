@@ -36,6 +36,13 @@ RULES: dict[str, dict[str, Any]] = {
                "input_message": "A server id of the catalogue."},
     "cooling": {"validate": "list", "source": "=Cool_list",
                 "input_message": "A cooling type of the cooling table."},
+    "build_months": {"validate": "integer", "criteria": ">=", "value": 0,
+                     "input_message": "Whole months from the investment date to first service."},
+    "reserve_headroom": {"validate": "integer", "criteria": "between", "minimum": 0,
+                         "maximum": 1, "input_message": "1: build the final hall at month 0; "
+                         "0: extend it at each stage (retrofit premium)."},
+    "market_decline": {**FRACTION, "maximum": 0.999999,
+                       "input_message": "Market value lost per year, in [0, 1)."},
 }  # fmt: skip
 
 
