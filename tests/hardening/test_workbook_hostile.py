@@ -50,11 +50,6 @@ def _master(path: Path) -> object:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
 def test_recalculation_equals_cache_and_checks_pass(books, name, soffice):
-    if name == "price-decline-one":
-        pytest.xfail(
-            "tier.py's price index =(1-d)^(year-1)*ops is 0^-1 at year 0 (#NUM! in "
-            "LibreOffice) although ops is 0; the workbook v2 rows own that formula"
-        )
     original, recalculated = books[name]
     cmp = compare_cached_with_recalculated(original, recalculated)
     assert cmp.errors == []

@@ -360,7 +360,7 @@ def revenue(x: Tier) -> None:
         "price_index",
         "price index (1-decline)^(year-1)",
         "index",
-        "=(1-{$price_decline})^({year}-1)*{ops}",
+        "=IF({ops}=1,(1-{$price_decline})^({year}-1),0)",  # 0^-1 at month 0 if decline = 1
         r.flows["price_index"][0],
         "factor",
     )
