@@ -483,8 +483,8 @@ def risks(x: Facts, tier: str) -> list[Markup]:
         out["io"] = _risk_io(x, n)
     out["cooling"] = _risk_cooling(x, tier, n)
     sw = x.analysis.software
-    if sw is not None and sw["big"] == tier:
-        out["software"] = _risk_software(x, sw)
+    if sw is not None and sw["big"] == tier and not is_empty(sw["ratio"]):
+        out["software"] = _risk_software(x, sw)  # nothing to compare when goodput is 0
     order = {
         "tens": ("backup", "failures", "mfu", "network"),
         "hundreds": ("network", "mfu", "io", "failures"),
