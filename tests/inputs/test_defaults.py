@@ -290,3 +290,35 @@ def test_workloads_placed_as_the_seed_places_them():
         else:
             # seed: 7-13B SFT/LoRA and 70B INT4/INT8 inference fit the tens tier
             assert tier == "tens", name
+
+
+def _sources(node, path=""):
+    """Every ``source`` string in a parsed YAML tree, with its dotted path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key == "source" and isinstance(value, str):
+                yield where, value
+            else:
+                yield from _sources(value, where)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _sources(value, f"{path}[{i}]")
+
+
+def test_no_source_is_only_estimate():
+    # issue 14: an estimate says what it rests on ("estimate: <basis>")
+    import yaml
+
+    from costmodel.inputs.resources import assumptions_dir
+
+    files = sorted(assumptions_dir().rglob("*.yaml"))
+    assert files
+    bare = [
+        f"{f.relative_to(assumptions_dir())}: {where}"
+        for f in files
+        for where, source in _sources(yaml.safe_load(f.read_text(encoding="utf-8")))
+        if source.strip().rstrip(".:;").lower() == "estimate"
+    ]
+    message = "sources that are only 'estimate' (write 'estimate: <basis>'):\n"
+    assert not bare, message + "\n".join(bare)
