@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "layer": "costmodel.inputs.loader",
     "load_assumptions": "costmodel.inputs.loader",
     "with_overrides": "costmodel.inputs.loader",
+    "example_dir": "costmodel.inputs.resources",
     "Model": "costmodel.core.model",
     "build": "costmodel.core.model",
     "run_variants": "costmodel.core.variants",
@@ -56,6 +57,7 @@ __all__ = [
     "build",
     "build_vs_rent",
     "compare",
+    "example_dir",
     "fingerprint",
     "layer",
     "load_assumptions",
@@ -100,6 +102,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
         load_assumptions,
         with_overrides,
     )
+    from costmodel.inputs.resources import example_dir
     from costmodel.inputs.schema import Assumptions
     from costmodel.report.memo.render import write_memo
     from costmodel.report.workbook.book import write_workbook

@@ -87,6 +87,22 @@ PathsArg = Annotated[
         "the bundled default (also the default when none is given)."
     ),
 ]
+ExampleOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--example",
+        help="Start from a bundled example model instead of the default (e.g. us-neocloud).",
+    ),
+]
+
+
+def with_example(paths: list[str] | None, example: str | None) -> list[str] | None:
+    """``paths`` with the bundled example ``example`` (if any) merged first."""
+    if example is None:
+        return paths
+    return [f"example:{example}", *(paths or [])]
+
+
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")]
 SetOpt = Annotated[
     list[str] | None,

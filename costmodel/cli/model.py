@@ -10,6 +10,7 @@ import typer
 
 from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
 from costmodel.cli.app import (
+    ExampleOpt,
     Format,
     FormatOpt,
     PathsArg,
@@ -24,6 +25,7 @@ from costmodel.cli.app import (
     load,
     out,
     usage_error,
+    with_example,
     write_text,
 )
 
@@ -59,6 +61,7 @@ def build_cmd(
     ] = DEFAULT_DRAWS,
     seed: Annotated[int, typer.Option(help="Monte Carlo seed.")] = DEFAULT_SEED,
     quiet: QuietOpt = False,
+    example: ExampleOpt = None,
 ) -> None:
     """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo."""
 
@@ -74,7 +77,8 @@ def build_cmd(
         check_out_dir(out_dir)
         with Steps(quiet) as steps:
             steps.step("model")
-            a, model = built(paths, set_)  # invalid input stops here: nothing is written
+            # invalid input stops here: nothing is written
+            a, model = built(with_example(paths, example), set_)
             overlays = parse_scenarios(scenario) if scenario else None
             what = f", {draws:,} Monte Carlo draws" if draws else ""
             steps.step(f"analysis (tornado, break-even{what})")
@@ -106,13 +110,14 @@ def summary(
     paths: PathsArg = None,
     set_: SetOpt = None,
     fmt: FormatOpt = Format.table,
+    example: ExampleOpt = None,
 ) -> None:
     """Print each tier's capex, opex, TCO, cost per GPU-hour, NPV, IRR and payback."""
 
     def run() -> None:
         from costmodel.report.format import by_index, csv_text
 
-        a, model = built(paths, set_)
+        a, model = built(with_example(paths, example), set_)
         df = model.summary()
 
         def table() -> None:
@@ -192,17 +197,26 @@ def init(
         Path, typer.Argument(help="Directory to create with editable assumption files.")
     ],
     force: Annotated[bool, typer.Option(help="Overwrite files that already exist.")] = False,
+    example: ExampleOpt = None,
 ) -> None:
-    """Copy the bundled default assumption files (and scenario overlays) to DIRECTORY."""
+    """Copy the bundled default assumption files (and scenario overlays) to DIRECTORY;
+    with --example NAME, the bundled example model NAME instead."""
 
     def run() -> None:
         import shutil
 
-        from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+        from costmodel.inputs.resources import default_assumptions_dir, example_dir, scenarios_dir
         from costmodel.report import output
 
-        sources = sorted(default_assumptions_dir().glob("*.yaml"))
-        scen = sorted(scenarios_dir().glob("*.yaml"))
+        if example is None:
+            sources = sorted(default_assumptions_dir().glob("*.yaml"))
+            scen = sorted(scenarios_dir().glob("*.yaml"))
+        else:
+            try:
+                sources = sorted(example_dir(example).glob("*.yaml"))
+            except FileNotFoundError as exc:
+                usage_error(str(exc))
+            scen = []  # the scenario overlays are written for the China default
         targets = [directory / f.name for f in sources] + [
             directory / "scenarios" / f.name for f in scen
         ]
@@ -217,11 +231,16 @@ def init(
         for src, dst in zip([*sources, *scen], targets, strict=True):
             dst.parent.mkdir(parents=True, exist_ok=True)
             output.write_with(dst, lambda tmp, s=src: shutil.copyfile(s, tmp))
-        example = directory / "scenarios" / (scen[0].name if scen else "x.yaml")
-        out().print(
+        message = (
             f"wrote {len(sources)} assumption files and {len(scen)} scenario overlays "
-            f"to {directory}\ntry: costmodel summary {directory}\n"
-            f" or: costmodel summary {directory} {example}",
+            f"to {directory}\ntry: costmodel summary {directory}"
+        )
+        if scen:
+            message += (
+                f"\n or: costmodel summary {directory} {directory / 'scenarios' / scen[0].name}"
+            )
+        out().print(
+            message,
             highlight=False,
         )
 

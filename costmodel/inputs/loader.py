@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.paths import join_path, key_path, split_path
-from costmodel.inputs.resources import default_assumptions_dir
+from costmodel.inputs.resources import EXAMPLE_PREFIX, default_assumptions_dir, example_dir
 from costmodel.inputs.rules import check_consistency
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import DEFAULT_WORD, did_you_mean, overlay_hint
@@ -57,10 +57,16 @@ class Source:
 
 def expand_paths(paths: Iterable[PathArg]) -> list[Path]:
     """Files to merge, in order: a directory contributes its ``*.yaml``/``*.yml``
-    files in name order; the word ``default`` is the bundled default directory."""
+    files in name order; the word ``default`` is the bundled default directory and
+    ``example:NAME`` the bundled example model NAME (e.g. ``example:us-neocloud``)."""
     out: list[Path] = []
     for p in paths:
         path = default_assumptions_dir() if str(p) == DEFAULT_WORD else Path(p)
+        if str(p).startswith(EXAMPLE_PREFIX):
+            try:
+                path = example_dir(str(p).removeprefix(EXAMPLE_PREFIX))
+            except FileNotFoundError as exc:
+                raise AssumptionError(Problem(str(p), "", "", str(exc))) from None
         if path.is_dir():
             files = sorted([*path.glob("*.yaml"), *path.glob("*.yml")], key=lambda f: f.name)
             if not files:

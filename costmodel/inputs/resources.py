@@ -34,6 +34,30 @@ def scenarios_dir() -> Path:
     return assumptions_dir() / "scenarios"
 
 
+#: Prefix of a path argument that names a bundled example model (``example:us-neocloud``).
+EXAMPLE_PREFIX = "example:"
+
+
+def examples_dir() -> Path:
+    """The bundled example models, one directory each (``assumptions/examples/``)."""
+    return assumptions_dir() / "examples"
+
+
+def example_names() -> list[str]:
+    """The names of the bundled example models."""
+    root = examples_dir()
+    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+
+
+def example_dir(name: str) -> Path:
+    """The directory of the bundled example model ``name`` (e.g. ``us-neocloud``)."""
+    path = examples_dir() / name
+    if name not in example_names():
+        known = ", ".join(example_names()) or "none"
+        raise FileNotFoundError(f"no bundled example {name!r} (bundled examples: {known})")
+    return path
+
+
 def templates_dir() -> Path:
     """The bundled Jinja2 templates of the memo."""
     return _bundled("templates")
