@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shlex
 import time
 from pathlib import Path
@@ -105,7 +106,8 @@ def test_nesting_deeper_than_libyaml_can_compose(tmp_path):
     start = time.perf_counter()
     result = CliRunner().invoke(app, ["validate", str(f)])
     assert result.exit_code == 2
-    assert "nested more than 50 levels deep" in result.stderr
+    # our event-stream check, or libyaml's own limit (PyYAML >= 6.0.4 stops at 1,000)
+    assert re.search(r"nested more than 50 levels deep|maximum nesting depth", result.stderr)
     # a guard against a hang, not a speed test (CI machines are shared and slow)
     assert time.perf_counter() - start < 60
 
