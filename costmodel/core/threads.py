@@ -2,67 +2,60 @@
 
 The engine's matrix products are small (a chunk of variants times a few dozen
 columns); a multithreaded OpenBLAS spends more time waking its threads than
-computing, and from two Monte Carlo worker threads it oversubscribes the cores.
-:func:`blas_single_thread` sets numpy's bundled OpenBLAS to one thread while any
-engine call is running (nested and concurrent uses are counted; the setting
-before the first is restored after the last). Best effort: a no-op where numpy's
-BLAS is not a bundled OpenBLAS.
+computing, and from two Monte Carlo workers it oversubscribes the cores.
+:func:`blas_single_thread` sets every BLAS library loaded in the process to one
+thread while any engine call is running (nested and concurrent uses are counted;
+the settings before the first are restored after the last). The libraries are
+found and set through ``threadpoolctl`` (its controller is made once, on first
+use: it lists the loaded libraries, about 1 ms); a process without a BLAS that
+threadpoolctl knows runs unchanged.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import glob
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import cache
 from threading import Lock
-
-import numpy as np
+from typing import Any
 
 _lock = Lock()
 _depth = 0
-_before = 1
+_before: list[tuple[Any, int]] = []
 
 
 @cache
-def _openblas() -> tuple[Callable[[], int], Callable[[int], None]] | None:
-    """numpy's bundled OpenBLAS ``(get_num_threads, set_num_threads)``, or None."""
-    with contextlib.suppress(Exception):
-        libs = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
-        lib = ctypes.CDLL(sorted(glob.glob(os.path.join(libs, "*openblas*")))[0])
-        for suffix in ("64_", "", "_64"):
-            get = getattr(lib, f"scipy_openblas_get_num_threads{suffix}", None)
-            put = getattr(lib, f"scipy_openblas_set_num_threads{suffix}", None)
-            if get is not None and put is not None:
-                return get, put
-        get = getattr(lib, "openblas_get_num_threads", None)
-        put = getattr(lib, "openblas_set_num_threads", None)
-        if get is not None and put is not None:
-            return get, put
-    return None
+def _blas() -> list[Any]:
+    """threadpoolctl's controllers of the BLAS libraries loaded now (numpy's first)."""
+    import numpy  # noqa: F401  (its BLAS must be loaded before the libraries are listed)
+    from threadpoolctl import ThreadpoolController
+
+    return list(ThreadpoolController().select(user_api="blas").lib_controllers)
+
+
+def blas_threads() -> list[int]:
+    """The thread count of each loaded BLAS library (for tests and diagnostics)."""
+    return [int(lib.num_threads) for lib in _blas()]
 
 
 @contextlib.contextmanager
 def blas_single_thread() -> Iterator[None]:
-    """Run numpy's OpenBLAS single-threaded for the duration (see module docstring)."""
+    """Run every loaded BLAS single-threaded for the duration (see module docstring)."""
     global _depth, _before
-    funcs = _openblas()
-    if funcs is None:
-        yield
-        return
-    get, put = funcs
     with _lock:
         if _depth == 0:
-            _before = int(get())
-            if _before != 1:
-                put(1)
+            _before = [(lib, int(lib.num_threads)) for lib in _blas()]
+            for lib, n in _before:
+                if n != 1:
+                    lib.set_num_threads(1)
         _depth += 1
     try:
         yield
     finally:
         with _lock:
             _depth -= 1
-            if _depth == 0 and _before != 1:
-                put(_before)
+            if _depth == 0:
+                for lib, n in _before:
+                    if n != 1:
+                        lib.set_num_threads(n)
+                _before = []

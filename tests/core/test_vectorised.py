@@ -199,3 +199,23 @@ def test_tornado_varies_timing_in_whole_months(ranged_timing):
     assert (t.loc["timeline.build_months", "low"], t.loc["timeline.build_months", "high"]) == (1, 7)
     one = cm.build(cm.with_overrides(ranged_timing, {"timeline.ramp_months": 9.0})).summary()
     _close([t.loc["timeline.ramp_months", "at_high"]], [one.loc["small", "npv"]], "npv")
+
+
+def test_blas_runs_single_threaded_inside_the_engine_and_is_restored_after():
+    """threadpoolctl sets every loaded BLAS to one thread while engine code runs
+    (nested uses counted) and puts the previous count back after the last."""
+    from threadpoolctl import ThreadpoolController
+
+    from costmodel.core.threads import blas_single_thread, blas_threads
+
+    blas = ThreadpoolController().select(user_api="blas")
+    if not blas.lib_controllers:
+        pytest.skip("no BLAS library that threadpoolctl can control is loaded")
+    with blas.limit(limits=2):
+        assert set(blas_threads()) == {2}
+        with blas_single_thread():
+            assert set(blas_threads()) == {1}
+            with blas_single_thread():
+                assert set(blas_threads()) == {1}
+            assert set(blas_threads()) == {1}  # the outer use still runs
+        assert set(blas_threads()) == {2}
