@@ -29,11 +29,14 @@ draws without an IRR (IRR percentiles are over the draws that have one).
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
+import sys
+import warnings
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -147,6 +150,102 @@ def _summarize(draws: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return df
 
 
+@dataclass(frozen=True)
+class _Job:
+    """One engine evaluation: the tiers ``group`` on the draws ``rows`` (``lo:hi``
+    of ``order``, or of the draws in order), reading the inputs ``read``."""
+
+    group: list[str]
+    order: np.ndarray | None
+    read: list[str]
+    lo: int
+    hi: int
+
+    @property
+    def rows(self) -> slice | np.ndarray:
+        return slice(self.lo, self.hi) if self.order is None else self.order[self.lo : self.hi]
+
+
+@dataclass(frozen=True)
+class _Work:
+    assumptions: Assumptions
+    draws: dict[str, np.ndarray]
+    jobs: list[_Job]
+
+
+def _metrics_of(work: _Work, k: int) -> dict[str, dict[str, np.ndarray]]:
+    """Job ``k``'s metrics: tier -> metric -> (rows,) array (the engine's monthly
+    arrays are dropped with the job)."""
+    job = work.jobs[k]
+    rows = job.rows
+    res = run_variants(work.assumptions, {p: work.draws[p][rows] for p in job.read}, job.group)
+    return {t: {m: np.asarray(res[t].metrics[m]) for m in METRICS} for t in job.group}
+
+
+#: the work a forked worker process evaluates (set in the parent before the fork)
+_FORKED: _Work | None = None
+
+
+def _forked_job(k: int) -> tuple[int, dict[str, dict[str, np.ndarray]]]:
+    with blas_single_thread():
+        return k, _metrics_of(cast(_Work, _FORKED), k)
+
+
+#: tier-draws from which two worker processes beat two threads (measured with
+#: benchmarks/bench_montecarlo.py on a 2-core machine: a fork costs ~20-40 ms)
+PROCESS_MIN_TIER_DRAWS = 150_000
+
+
+def _can_fork() -> bool:
+    return sys.platform == "linux" and "fork" in mp.get_all_start_methods()
+
+
+def _evaluate(
+    work: _Work,
+    out: dict[str, dict[str, np.ndarray]],
+    n: int,
+    n_tiers: int,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Evaluate every job into ``out``: in ``workers`` forked processes (Linux,
+    from ``PROCESS_MIN_TIER_DRAWS`` tier-draws), else in this thread. Threads do
+    not pay here (measured: two threads took more CPU and no less wall time than
+    one, the engine's many small numpy calls hold the GIL too often)."""
+    global _FORKED
+    done = 0  # tier-draws
+
+    def put(k: int, metrics: dict[str, dict[str, np.ndarray]]) -> None:
+        nonlocal done
+        job = work.jobs[k]
+        rows = job.rows
+        for t, values in metrics.items():
+            for m, v in values.items():
+                out[t][m][rows] = v
+        done += (job.hi - job.lo) * len(job.group)
+        if progress:
+            progress(done // n_tiers, n)
+
+    indices = range(len(work.jobs))
+    if workers > 1 and len(work.jobs) > 1 and n * n_tiers >= PROCESS_MIN_TIER_DRAWS and _can_fork():
+        _FORKED = work  # inherited by the forked workers, not pickled
+        try:
+            ctx = mp.get_context("fork")
+            with warnings.catch_warnings():  # Python 3.12+: BLAS threads exist at fork
+                warnings.filterwarnings(
+                    "ignore", message=".*use of fork.*", category=DeprecationWarning
+                )
+                with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+                    for k, metrics in pool.map(_forked_job, indices, chunksize=1):
+                        put(k, metrics)
+        finally:
+            _FORKED = None
+        return
+    with blas_single_thread():
+        for k in indices:
+            put(k, _metrics_of(work, k))
+
+
 def monte_carlo(
     x: Model | Assumptions,
     n: int = DEFAULT_DRAWS,
@@ -159,14 +258,15 @@ def monte_carlo(
 ) -> MonteCarloResult:
     """Draw ``n`` scenarios of the ranged inputs of ``x`` (a model or its
     assumptions) with ``seed`` and evaluate every tier on them (see module
-    docstring). ``workers`` threads (default: up to 2) evaluate chunks
-    concurrently (numpy releases the GIL); results do not depend on
-    ``workers`` or ``chunk_size``. ``progress(done, n)`` is called after each
-    chunk."""
+    docstring). ``workers`` (default: up to 2, one per core) evaluate chunks
+    concurrently in forked processes for large runs on Linux (see
+    :func:`_evaluate`); results do not depend on ``workers`` or ``chunk_size``.
+    ``progress(done, n)`` is called after each chunk."""
     if n < 1:
         raise ValueError("n must be at least 1")
     assumptions = assumptions_of(x)
     tiers = list(tiers or assumptions.tiers)
+    workers = workers or min(2, os.cpu_count() or 1)
     inputs, skipped = ranged_inputs(assumptions, include_normal=True)
     draws_in = sample(inputs, n, seed)
     out = {t: {m: np.empty(n) for m in METRICS} for t in tiers}
@@ -179,38 +279,16 @@ def monte_carlo(
     for t in tiers:
         by_timing.setdefault(_timing_paths(assumptions, t, draws_in), []).append(t)
     readers = {x.path: set(x.tiers) for x in inputs}
-    jobs = []
+    jobs: list[_Job] = []
     for paths, group in by_timing.items():
         read = [p for p in draws_in if readers[p] & set(group)]
         if not paths:
-            jobs += [(group, None, read, lo, hi) for lo, hi in bounds]
+            jobs += [_Job(group, None, read, lo, hi) for lo, hi in bounds]
             continue
         order = np.lexsort([draws_in[p] for p in reversed(paths)])
         keys = np.stack([draws_in[p][order] for p in paths], axis=1)
-        jobs += [(group, order, read, lo, hi) for lo, hi in _packed(keys, chunk_size)]
-
-    def run(job: tuple[list[str], np.ndarray | None, list[str], int, int]) -> int:
-        group, order, read, lo, hi = job
-        rows = slice(lo, hi) if order is None else order[lo:hi]
-        res = run_variants(assumptions, {p: draws_in[p][rows] for p in read}, tiers=group)
-        for t in group:
-            for m in METRICS:
-                out[t][m][rows] = res[t].metrics[m]
-        return (hi - lo) * len(group)
-
-    workers = workers or min(2, os.cpu_count() or 1)
-    done = 0  # tier-draws
-    if workers > 1 and len(jobs) > 1:
-        with blas_single_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
-            for k in pool.map(run, jobs):
-                done += k
-                if progress:
-                    progress(done // len(tiers), n)
-    else:
-        for job in jobs:
-            done += run(job)
-            if progress:
-                progress(done // len(tiers), n)
+        jobs += [_Job(group, order, read, lo, hi) for lo, hi in _packed(keys, chunk_size)]
+    _evaluate(_Work(assumptions, draws_in, jobs), out, n, len(tiers), workers, progress)
     draws = {t: pd.DataFrame(out[t], copy=False) for t in tiers}
     return MonteCarloResult(
         n=n,

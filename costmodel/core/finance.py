@@ -99,13 +99,19 @@ def npv_at_monthly_rates(values: ArrayLike, monthly_rates: ArrayLike) -> FloatAr
     return v @ powers
 
 
-def payback_years(cumulative: ArrayLike) -> FloatArray:
-    """Payback (spec 8, v2) from the cumulative cash ``c_m`` (m = 0..M, last axis;
-    the caller leaves the terminal value out): the smallest m >= 1 from which
-    ``c`` stays >= 0 through M, in years (m / 12); NaN if ``c_M < 0``."""
-    c = np.atleast_2d(np.asarray(cumulative, dtype=float))
-    width = c.shape[1]
+def payback_years(cumulative: ArrayLike, axis: int = -1) -> FloatArray:
+    """Payback (spec 8, v2) from the cumulative cash ``c_m`` (m = 0..M along
+    ``axis``, -1 or 0; the caller leaves the terminal value out): the smallest
+    m >= 1 from which ``c`` stays >= 0 through M, in years (m / 12); NaN if
+    ``c_M < 0``. The last negative month is found by one ``argmax`` over the
+    reversed months (months first, ``axis=0``, reads each month as one row)."""
+    c = np.asarray(cumulative, dtype=float)
+    c = np.atleast_2d(c) if axis == -1 else c.reshape(c.shape[0], -1)
+    width = c.shape[axis]
     negative = c < 0
-    last = width - 1 - np.argmax(negative[:, ::-1], axis=1)  # last month below 0
-    first = np.where(negative.any(axis=1), last + 1, 1)
+    flipped = negative[:, ::-1] if axis == -1 else negative[::-1]
+    last = width - 1 - np.argmax(flipped, axis=axis)  # last month below 0
+    cols = np.arange(last.size)
+    at_last = negative[cols, last] if axis == -1 else negative[last, cols]
+    first = np.where(at_last, last + 1, 1)
     return np.where(first <= width - 1, first / MONTHS_PER_YEAR, np.nan)

@@ -38,6 +38,31 @@ def test_same_seed_same_numbers_different_seed_different():
     assert (a.n, a.seed) == (3000, 11) and len(a.samples) == 3000
 
 
+def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
+    """Two forked processes (Linux) evaluate the chunks; every draw's numbers and
+    the progress reports are those of one worker."""
+    from costmodel.analysis import montecarlo as mc
+
+    if not mc._can_fork():
+        pytest.skip("forked worker processes are used on Linux only")
+    monkeypatch.setattr(mc, "PROCESS_MIN_TIER_DRAWS", 0)
+    seen: list[tuple[int, int]] = []
+    one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=400, workers=1)
+    two = cm.monte_carlo(
+        DEFAULT,
+        n=2500,
+        seed=4,
+        chunk_size=400,
+        workers=2,
+        progress=lambda d, n: seen.append((d, n)),
+    )
+    for tier in DEFAULT.tiers:
+        assert two.draws[tier].equals(one.draws[tier])
+    assert two.summary.equals(one.summary)
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and done[-1] == 2500 and {n for _, n in seen} == {2500}
+
+
 def test_uniform_on_a_linear_driver_centres_on_the_deterministic_value():
     # tax 0: NPV is linear in the electricity price; Uniform(0.5, 1.5) is symmetric about 1.0
     a = cm.load_assumptions(
