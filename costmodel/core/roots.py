@@ -211,6 +211,8 @@ def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
     has = np.zeros(n_rows, dtype=bool)
     f_lo = np.zeros(n_rows)
     f_hi = np.zeros(n_rows)
+    f_out = np.full(n_rows, np.nan)  # f at the grid points just outside the bracket
+    f_far = np.full(n_rows, np.nan)
     f = v @ powers[:, near]
     g_near, has_near = nearest_bracket(grid[near], f)
     at = np.flatnonzero(has_near)
@@ -218,6 +220,9 @@ def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
     has[at] = True
     f_lo[at] = f[at, g_near[at]]
     f_hi[at] = f[at, g_near[at] + 1]
+    last = f.shape[1] - 1
+    f_out[at] = np.where(g_near[at] > 0, f[at, np.maximum(g_near[at] - 1, 0)], np.nan)
+    f_far[at] = np.where(g_near[at] + 2 <= last, f[at, np.minimum(g_near[at] + 2, last)], np.nan)
     rest = np.flatnonzero(~has_near)
     if rest.size:  # outside the near rates: only the tails (and the near ends) are new
         cols, tail_powers, order = _tails(v.shape[1], high)
@@ -230,7 +235,22 @@ def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
         f_hi[rest] = f[np.arange(rest.size), k + 1]
     rows = np.flatnonzero(has)
     g = g[rows]
-    return rows, np.stack([grid[g], grid[g + 1], f_lo[rows], f_hi[rows]])
+    outer = np.stack([grid[np.maximum(g - 1, 0)], grid[np.minimum(g + 2, grid.size - 1)],
+                      f_out[rows], f_far[rows]])  # fmt: skip
+    return rows, np.stack([grid[g], grid[g + 1], f_lo[rows], f_hi[rows]]), outer
+
+
+def _inverse_interpolation(xs: tuple[FloatArray, ...], fs: tuple[FloatArray, ...]) -> FloatArray:
+    """x where the polynomial through the points (f_j, x_j) (x as a function of f,
+    Lagrange form) is at f = 0: ``sum_j x_j prod_{k != j} f_k / (f_k - f_j)``."""
+    out = np.zeros_like(xs[0])
+    for j, (xj, fj) in enumerate(zip(xs, fs, strict=True)):
+        term = xj
+        for k, fk in enumerate(fs):
+            if k != j:
+                term = term * (fk / (fk - fj))
+        out = out + term
+    return out
 
 
 def _horner_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -265,10 +285,12 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
     Solves ``sum_m v_m (1 + i)^(-m) = 0`` for i in (-1, ``high``]. NPV is sampled
     on :func:`irr_rate_grid`; every sign change brackets a root, and the bracket
     nearest 0 is refined by Newton's method on ``p(x) = sum v_m x^m``,
-    ``x = 1 / (1 + i)``, started at the secant point of the bracket and safeguarded
-    by bisection so that it cannot leave the bracket; a row stops when the Newton
-    step is below ``IRR_STEP_TOLERANCE x`` (or the bracket is that narrow, or
-    ``p(x) = 0``). Rows with no bracket (no sign change in the flows, or NPV never
+    ``x = 1 / (1 + i)``, started at the inverse cubic interpolation through the
+    bracket's grid points and their outer neighbours (or the secant point of the
+    bracket) and safeguarded by bisection so that it cannot leave the bracket; a row
+    stops when the Newton step is below ``IRR_STEP_TOLERANCE x``, or the step
+    predicted after it (``s_k^3 / s_(k-1)^2``, quadratic convergence) is, or the
+    bracket is that narrow, or ``p(x) = 0``. Rows with no bracket (no sign change in the flows, or NPV never
     reaching 0) give NaN, and so does a root where ``|p(x)| > IRR_ROOT_TOLERANCE
     sum |v_m| x^m`` (not a root, within rounding). Roots where NPV touches 0
     without crossing are not reported.
@@ -281,14 +303,18 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
     out = np.full(n_rows, np.nan)
     if n < 2:
         return out
-    rows, (lo_r, hi_r, fb, fa) = _bracket_rows(v, float(high))
+    rows, (lo_r, hi_r, fb, fa), (out_r, far_r, f_out, f_far) = _bracket_rows(v, float(high))
     if rows.size == 0:
         return out
     # bracket in x = 1/(1+i): x decreases as i increases, so a < b; fa = p(a), fb = p(b)
     a = 1.0 / (1.0 + hi_r)
     b = 1.0 / (1.0 + lo_r)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    c = 1.0 / (1.0 + out_r)
+    e = 1.0 / (1.0 + far_r)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         x = a - fa * (b - a) / (fb - fa)  # secant point
+        cubic = _inverse_interpolation((a, b, c, e), (fa, fb, f_out, f_far))
+    x = np.where(np.isfinite(cubic) & (cubic > a) & (cubic < b), cubic, x)
     inside = np.isfinite(x) & (x > a) & (x < b)
     x = np.where(inside, x, 0.5 * (a + b))
     x = np.where(fa == 0, a, np.where(fb == 0, b, x))  # a grid rate is an exact root
@@ -296,11 +322,13 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
     active = np.flatnonzero((fa != 0) & (fb != 0))  # positions (in rows) still iterating
     vt_act = vt if active.size == vt.shape[1] else np.take(vt, active, axis=1)
     xa, aa, ba, faa = x[active], a[active], b[active], fa[active]
+    last_step = np.full(active.size, np.inf)  # the previous Newton step (inf: none yet)
     stopped = np.zeros(active.size, dtype=bool)
     for _ in range(max_iter):
         if 4 * stopped.sum() >= max(stopped.size, 1):  # drop finished rows (from time to time)
             keep = ~stopped
             active, xa, aa, ba, faa = active[keep], xa[keep], aa[keep], ba[keep], faa[keep]
+            last_step = last_step[keep]
             vt_act = np.compress(keep, vt_act, axis=1)
             stopped = stopped[keep]
         if active.size == 0:
@@ -314,7 +342,15 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
         with np.errstate(divide="ignore", invalid="ignore"):
             newton = xa - fx / dfx
         step_ok = np.isfinite(newton) & (newton >= lo_x) & (newton <= hi_x)
-        converged = step_ok & (np.abs(newton - xa) <= IRR_STEP_TOLERANCE * np.abs(xa))
+        step = np.abs(newton - xa)
+        # converged: this step is below the tolerance, or (quadratic convergence,
+        # step_k ~ C step_(k-1)^2) the next one would be: step^3 / last^2 below it
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            next_step = step * (step / last_step) ** 2
+        tol = IRR_STEP_TOLERANCE * np.abs(xa)
+        predicted = (step < last_step) & np.isfinite(last_step) & (next_step <= tol)
+        converged = step_ok & ((step <= tol) | predicted)
+        last_step = np.where(step_ok, step, np.inf)
         ok = step_ok & (newton > lo_x) & (newton < hi_x)
         root = fx == 0
         nxt = np.where(root, xa, np.where(converged | ok, newton, 0.5 * (aa + ba)))

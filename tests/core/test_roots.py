@@ -61,6 +61,25 @@ class TestIrr:
         np.testing.assert_allclose(out[:2], [0.1, 0.1])
         assert np.isnan(out[2])
 
+    def test_a_72_month_project_takes_two_newton_passes(self, monkeypatch):
+        """The start point interpolated through four grid rates and the stop that
+        predicts the next (quadratic) step need two Horner passes for an
+        ordinary 72-month project; the root equals numpy-financial's to 1e-12."""
+        flows = np.r_[-2_000_000.0, np.full(6, -20_000.0), np.full(66, 45_000.0)]
+        flows[12::12] -= 30_000.0  # tax at year ends
+        passes = []
+        horner = roots._horner_t
+        monkeypatch.setattr(roots, "_horner_t", lambda v, x: passes.append(1) or horner(v, x))
+        got = roots.irr_monthly(flows)[0]
+        assert got == pytest.approx(npf.irr(flows), rel=1e-12)
+        assert len(passes) == 2
+
+    def test_inverse_interpolation_through_four_points_is_exact_for_a_cubic(self):
+        # x = 0.9 + 0.1 f - 0.02 f^2 + 0.003 f^3 at f = -2, -1, 1, 2: x(0) = 0.9
+        fs = tuple(np.array([f]) for f in (-2.0, -1.0, 1.0, 2.0))
+        xs = tuple(0.9 + 0.1 * f - 0.02 * f**2 + 0.003 * f**3 for f in fs)
+        assert roots._inverse_interpolation(xs, fs)[0] == pytest.approx(0.9, rel=1e-14)
+
     def test_annualize(self):
         assert roots.irr_annual([-100, 101])[0] == pytest.approx(1.01**12 - 1)
 
