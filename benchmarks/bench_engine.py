@@ -19,18 +19,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from models import load
 
 import costmodel as cm
-from costmodel.inputs.resources import default_assumptions_dir
-
-STAGED_FINANCED = """\
-schema_version: 2
-timeline: {build_months: 6, ramp_months: 6}
-financing: {debt_share: 0.6, interest_rate: 0.045, term_years: 5}
-tiers:
-  hundreds:
-    stages: [{month: 18, gpus: 64, capacity_tb: 400}]
-"""
 
 
 def best_of(fn, repeat: int = 5) -> tuple[float, float]:
@@ -86,10 +77,8 @@ def bench(name: str, a: cm.Assumptions) -> None:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        overlay = Path(tmp) / "staged-financed.yaml"
-        overlay.write_text(STAGED_FINANCED)
-        bench("default", cm.load_assumptions())
-        bench("staged-financed", cm.load_assumptions(default_assumptions_dir(), overlay))
+        for name in ("default", "staged-financed"):
+            bench(name, load(name, Path(tmp)))
 
 
 if __name__ == "__main__":

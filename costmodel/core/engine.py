@@ -1067,17 +1067,26 @@ def _shapes(months: int, timing: tuple[tuple[int, ...], float]) -> _Shapes:
 
 
 @cache
-def _depreciation_counts(months: int, in_service: int, life: int) -> FloatArray:
-    """(Y, L): months of model year y in asset year k of an asset in service from
-    ``in_service`` (asset year k covers months in_service + 12(k-1) ..
-    in_service + 12k - 1)."""
+def _depreciation_counts(
+    months: int, in_service: int, life: int
+) -> tuple[tuple[np.ndarray, FloatArray], tuple[np.ndarray, FloatArray]]:
+    """The months of each model year y in the asset years of an asset in service
+    from ``in_service`` (asset year k covers months in_service + 12(k-1) ..
+    in_service + 12k - 1; k < ``life``): a model year meets at most two, the first
+    ``(k1, c1)`` and the second ``(k2, c2)`` (Y,) each (count 0 where none)."""
     m = np.arange(1, months + 1)
     k = np.floor((m - in_service) / MONTHS_PER_YEAR).astype(np.intp)
     y = (m - 1) // MONTHS_PER_YEAR
-    out = np.zeros((months // MONTHS_PER_YEAR, life))
+    counts = np.zeros((months // MONTHS_PER_YEAR, life + 1))
     ok = (k >= 0) & (k < life)
-    np.add.at(out, (y[ok], k[ok]), 1.0)
-    out.flags.writeable = False
+    np.add.at(counts, (y[ok], k[ok]), 1.0)
+    first = np.argmax(counts[:, :life] > 0, axis=1)  # 0 with count 0 when none
+    rows = np.arange(counts.shape[0])
+    after = counts[rows, first + 1]  # column ``life`` stays 0
+    second = np.minimum(first + 1, life - 1)  # an index into the asset years
+    out = ((first, counts[rows, first]), (second, after))
+    for arr in (first, second, out[0][1], out[1][1]):
+        arr.flags.writeable = False
     return out
 
 
@@ -1317,10 +1326,10 @@ def _depreciation_by_year(
             )
             in_service = int(_when(e.in_service)[0, 0])
             monthly = annual.T / MONTHS_PER_YEAR
-            counts = _depreciation_counts(months, in_service, life)
-            per_year = np.zeros((years, size))
-            for y, k in zip(*np.nonzero(counts), strict=True):
-                per_year[y] += counts[y, k] * monthly[k]
+            (k1, c1), (k2, c2) = _depreciation_counts(months, in_service, life)
+            # a model year spans at most two asset years k1 < k2 (0 + a + b, as summed
+            # term by term; a count of 0 adds 0)
+            per_year = c1[:, None] * monthly[k1] + c2[:, None] * monthly[k2]
             dep_y = dep_y + per_year
             total = total + per_year.sum(axis=0)
         nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
@@ -1668,9 +1677,11 @@ def _per_run(shapes: _Shapes, c: FloatArray) -> FloatArray:
     """The monthly value of the line with coefficients ``c`` (Y, K, S) in each run
     of months (P, S): ``sum_k h_k c[y_p, k]`` over the shapes not 0 in the run."""
     out = np.zeros((shapes.run_year.size, c.shape[2]))
-    for p, k in zip(*np.nonzero(shapes.run_shapes), strict=True):
+    for k in range(shapes.run_shapes.shape[1]):  # k ascending: each run sums in k order
+        p = np.flatnonzero(shapes.run_shapes[:, k])
         w = shapes.run_shapes[p, k]
-        out[p] += c[shapes.run_year[p], k] if w == 1.0 else w * c[shapes.run_year[p], k]
+        part = c[shapes.run_year[p], k]
+        out[p] += part if np.all(w == 1.0) else w[:, None] * part
     return out
 
 
@@ -1852,8 +1863,7 @@ def _servers(
 def _min_dscr(dscr: FloatArray) -> FloatArray:
     """(S,): ``min_y DSCR_y`` over the years with debt service (S, Y), NaN where
     none has."""
-    any_dscr = ~np.all(np.isnan(dscr), axis=1)
-    return np.where(any_dscr, np.nanmin(np.where(np.isnan(dscr), np.inf, dscr), axis=1), np.nan)
+    return np.fmin.reduce(dscr, axis=1)  # fmin skips NaN; all NaN gives NaN
 
 
 def _with_irrs(
