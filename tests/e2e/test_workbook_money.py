@@ -72,18 +72,6 @@ def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def by_libreoffice(soffice, workbooks, tmp_path_factory) -> dict[str, Path]:
-    paths = [p for _, p in workbooks.values()]
-    return dict(zip(workbooks, recalculate_many(paths, tmp_path_factory.mktemp("lo")), strict=True))
-
-
-@pytest.fixture(scope="module")
-def by_gnumeric(ssconvert, workbooks, tmp_path_factory) -> dict[str, Path]:
-    d = tmp_path_factory.mktemp("gnumeric")
-    return {name: gnumeric.recalculate(p, d) for name, (_, p) in workbooks.items()}
-
-
 def test_cases_use_debt_and_expiring_losses(workbooks):
     bank, _ = workbooks["bank-loan"]
     assert (bank.summary()["debt_peak"] > 0).all()

@@ -20,7 +20,6 @@ import yaml
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from tests.e2e.test_workbook_recalc import assert_comparison_equals
-from tests.support import gnumeric
 from tests.support.libreoffice import recalculate_many
 from tests.support.workbooks import compare_cached_with_recalculated
 
@@ -62,18 +61,6 @@ def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
         model = cm.build(make())
         out[name] = model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED)
     return out
-
-
-@pytest.fixture(scope="module")
-def by_libreoffice(soffice, workbooks, tmp_path_factory) -> dict[str, Path]:
-    paths = [p for _, p in workbooks.values()]
-    return dict(zip(workbooks, recalculate_many(paths, tmp_path_factory.mktemp("lo")), strict=True))
-
-
-@pytest.fixture(scope="module")
-def by_gnumeric(ssconvert, workbooks, tmp_path_factory) -> dict[str, Path]:
-    d = tmp_path_factory.mktemp("gnumeric")
-    return {name: gnumeric.recalculate(p, d) for name, (_, p) in workbooks.items()}
 
 
 @pytest.mark.parametrize("case", list(CASES))
