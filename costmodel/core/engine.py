@@ -1377,9 +1377,12 @@ def _equity_by_year(
     ebit_y: FloatArray,
     tax: dict[str, FloatArray],
     margin_y: FloatArray,
-) -> tuple[Callable[[], FloatArray] | None, FloatArray, FloatArray, FloatArray]:
+) -> tuple[
+    Callable[[], FloatArray] | None, FloatArray, FloatArray, FloatArray | Callable[[], FloatArray]
+]:
     """Equity lines: ``ecf()`` (S, M+1) when borrowing (None: ECF = FCF), DSCR per
-    year (S, Y), the debt peak and the equity NPV (S,).
+    year (S, Y), the debt peak and the equity NPV (S,; without borrowing a function
+    that computes it when the metric is read).
 
     Debt draws ``debt share * capex(m)``; levered tax is the tax of ``EBIT -
     interest``; ``ECF = FCF + net debt flows + (tax - levered tax)`` at year
@@ -1392,10 +1395,14 @@ def _equity_by_year(
     full = (size,)
     share = np.broadcast_to(q["debt_share"], full)
     draws = {m: share * a for m, a in capex_at.items() if np.any(share * a)}
-    e_disc = _discount_t(q["cost_of_equity"], months)
-    if not draws:
-        equity_npv = npv if e_disc is disc else _pv_months(fcf, e_disc)
+    if not draws:  # PV(FCF) at the cost of equity, computed when read
+
+        def equity_npv() -> FloatArray:
+            e_disc = _discount_t(q["cost_of_equity"], months)
+            return npv if e_disc is disc else _pv_months(fcf, e_disc)
+
         return None, np.full((size, months // MONTHS_PER_YEAR), np.nan), np.zeros(full), equity_npv
+    e_disc = _discount_t(q["cost_of_equity"], months)
     interest_y, service_y, debt_peak, pv_net, net = _debt_by_year(
         q, draws, build, months, e_disc, one_loan
     )
@@ -1790,7 +1797,7 @@ def _summary(
     fcf_sum: FloatArray,
     payback: FloatArray,
     peak_funding: FloatArray,
-    equity_npv: FloatArray,
+    equity_npv: FloatArray | Callable[[], FloatArray],
     ecf: Callable[[], FloatArray] | None,
     dscr: FloatArray,
     debt_peak: FloatArray,

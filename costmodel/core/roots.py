@@ -290,10 +290,10 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
     bracket) and safeguarded by bisection so that it cannot leave the bracket; a row
     stops when the Newton step is below ``IRR_STEP_TOLERANCE x``, or the step
     predicted after it (``s_k^3 / s_(k-1)^2``, quadratic convergence) is, or the
-    bracket is that narrow, or ``p(x) = 0``. Rows with no bracket (no sign change in the flows, or NPV never
-    reaching 0) give NaN, and so does a root where ``|p(x)| > IRR_ROOT_TOLERANCE
-    sum |v_m| x^m`` (not a root, within rounding). Roots where NPV touches 0
-    without crossing are not reported.
+    bracket is that narrow, or ``p(x) = 0``. Rows with no bracket (no sign change
+    in the flows, or NPV never reaching 0) give NaN, and so does a root where
+    ``|p(x)| > IRR_ROOT_TOLERANCE sum |v_m| x^m`` (not a root, within rounding).
+    Roots where NPV touches 0 without crossing are not reported.
 
     Unlike ``numpy_financial.irr``, this never raises and never returns a
     polynomial root at which NPV is not zero.
