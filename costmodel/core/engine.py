@@ -996,7 +996,7 @@ _DISCOUNT_LOCK = Lock()
 
 
 def _discount_t(rate: FloatArray, months: int) -> FloatArray:
-    """:func:`_discount` of ``rate`` (S,) with months first, read-only and
+    """:func:`finance.discount_factors` of ``rate`` (S,) with months first, read-only and
     remembered for the last few rates (the tiers of one chunk share the discount
     rate and usually the cost of equity): (M+1, 1) when every variant has the
     same rate, else (M+1, S)."""
@@ -1006,7 +1006,7 @@ def _discount_t(rate: FloatArray, months: int) -> FloatArray:
         hit = _DISCOUNT_CACHE.get(key)
     if hit is not None:
         return hit
-    d = np.ascontiguousarray(_discount(r, months).T)
+    d = fin.discount_factors(r, months, months_first=True)
     d.flags.writeable = False
     with _DISCOUNT_LOCK:
         if len(_DISCOUNT_CACHE) >= 8:
