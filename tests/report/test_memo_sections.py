@@ -189,7 +189,7 @@ def test_failures_chart_is_inline_svg_with_text(memos, lang):
     html = memos[lang]
     fig = re.search(r'<figure id="fig-failures">(.*?)</figure>', html, flags=re.S)
     assert fig, "no failures chart"
-    assert fig.group(1).count("<svg") == 2  # wide and compact
+    assert fig.group(1).count('<svg xmlns="http://www.w3.org/2000/svg" id=') == 2  # two panels
     assert "<text " in fig.group(1)
     assert ("按假设" if lang == "zh" else "As assumed") in fig.group(1)
 

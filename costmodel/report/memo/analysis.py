@@ -177,27 +177,22 @@ def _tornado_chart(x: Facts, focus: str, rows: pd.DataFrame) -> dict[str, Any]:
     T, lang = TRUE[x.lang], x.lang
     title = T["tornado_title"].format(label=tier_label(x.model, focus, lang))
     paths = list(rows["input"])
-    svgs = [
-        charts.tornado_chart(
-            [input_name(x, focus, p) for p in paths],
-            [chart_value(x, focus, p, v) for p, v in zip(paths, rows["low"], strict=True)],
-            [chart_value(x, focus, p, v) for p, v in zip(paths, rows["high"], strict=True)],
-            list(rows["at_low"]),
-            list(rows["at_high"]),
-            float(rows.iloc[0]["base"]),
-            lang,
-            x.currency,
-            title,
-            f"tornado-{lang}{'-c' if compact else ''}",
-            compact,
-        )
-        for compact in (False, True)
-    ]
+    body = charts.tornado_chart(
+        [input_name(x, focus, p) for p in paths],
+        [chart_value(x, focus, p, v) for p, v in zip(paths, rows["low"], strict=True)],
+        [chart_value(x, focus, p, v) for p, v in zip(paths, rows["high"], strict=True)],
+        list(rows["at_low"]),
+        list(rows["at_high"]),
+        float(rows.iloc[0]["base"]),
+        lang,
+        x.currency,
+        title,
+        f"tornado-{lang}",
+    )
     return dict(
         title=title,
         caption=T["tornado_caption"].format(k=len(rows)),
-        svg=Markup(svgs[0]),
-        svg_compact=Markup(svgs[1]),
+        body=Markup(body),
     )
 
 
@@ -312,19 +307,15 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
     tiers = [t for t in m.tiers if t in s.index]
     n, seed = f"{mc.n:,}", mc.seed
     title = T["mc_title"].format(n=n)
-    svgs = [
-        charts.npv_distribution_chart(
-            [chart_label(m, t, lang) for t in tiers],
-            [mc.draws[t]["npv"].to_numpy(float) for t in tiers],
-            [tuple(float(s.loc[t, f"npv_{q}"]) for q in ("p10", "p50", "p90")) for t in tiers],
-            lang,
-            x.currency,
-            title,
-            f"mc-{lang}{'-c' if compact else ''}",
-            compact,
-        )
-        for compact in (False, True)
-    ]
+    body = charts.npv_distribution_chart(
+        [chart_label(m, t, lang) for t in tiers],
+        [mc.draws[t]["npv"].to_numpy(float) for t in tiers],
+        [tuple(float(s.loc[t, f"npv_{q}"]) for q in ("p10", "p50", "p90")) for t in tiers],
+        lang,
+        x.currency,
+        title,
+        f"mc-{lang}",
+    )
     return dict(
         intro=say(T["mc_intro"], n=n, seed=seed),
         n=mc.n,
@@ -334,8 +325,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
         chart=dict(
             title=title,
             caption=T["mc_caption"].format(n=n, seed=seed),
-            svg=Markup(svgs[0]),
-            svg_compact=Markup(svgs[1]),
+            body=Markup(body),
         ),
     )
 
@@ -444,19 +434,15 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
         lines.append(line)
     npv = np.array([[float(wide.loc[(s, t), "npv"]) for t in tiers] for s in names], float)
     title = S["chart_title"]
-    svgs = [
-        charts.scenario_chart(
-            [chart_label(m, t, lang) for t in tiers],
-            names,
-            npv,
-            lang,
-            x.currency,
-            title,
-            f"scen-{lang}{'-c' if compact else ''}",
-            compact,
-        )
-        for compact in (False, True)
-    ]
+    body = charts.scenario_chart(
+        [chart_label(m, t, lang) for t in tiers],
+        names,
+        npv,
+        lang,
+        x.currency,
+        title,
+        f"scen-{lang}",
+    )
     headers = [dict(metric=c, label=metric_label(METRICS[c], lang)) for c in SCENARIO_METRICS]
     return dict(
         heading=S["heading"],
@@ -467,8 +453,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
         chart=dict(
             title=title,
             caption=S["chart_caption"],
-            svg=Markup(svgs[0]),
-            svg_compact=Markup(svgs[1]),
+            body=Markup(body),
         ),
         overlays=[
             dict(name=name, text=overlay_text(cr.overlays.get(name, "")) or S["overlay_empty"])

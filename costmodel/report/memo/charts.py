@@ -1,60 +1,61 @@
-"""The memo's charts as inline SVG strings, drawn with matplotlib (Agg backend).
+"""The memo's charts as inline HTML: SVG drawings (:mod:`~costmodel.report.memo.svg`)
+and an HTML legend, each chart drawn once.
 
-Text stays text (``svg.fonttype: none``) with a CJK-capable font-family list, so
-Chinese labels render with the reader's fonts and remain searchable. Each SVG is
-made safe to inline several times in one HTML page: the XML prolog, DOCTYPE and
-metadata are dropped, every ``id`` and ``#reference`` gets a per-chart prefix,
-and the fixed width/height give way to the ``viewBox`` (CSS sizes the chart).
+One drawing serves every width. A chart with one panel per tier (opex, cash,
+Monte Carlo, scenarios, failures) is one SVG per panel in a CSS grid: three
+columns on a wide screen, one on a phone, so its text keeps its size. A chart
+with one panel (NPV, capex, cost, tornado) has its categories in rows
+(horizontal bars), so it needs no more width on a phone than on paper; CSS scales
+it with its ``viewBox``. Legends are HTML lists that wrap.
 
-Charts only read a built :class:`~costmodel.core.model.Model` (and, for the price
-chart, the break-even prices); they compute nothing financial:
+Each function returns the figure's HTML (well-formed XML: a ``div`` holding the
+SVG elements and the legend). Text stays text and is escaped; every SVG has
+``role="img"``, an ``aria-label`` and an id made from ``prefix`` (unique in the
+page). Charts only read a built :class:`~costmodel.core.model.Model` (and, for the
+price chart, the break-even prices) or numbers handed in by the memo's sections;
+they compute nothing financial:
 
-- :func:`npv_chart`: NPV per tier (horizontal bars).
-- :func:`capex_chart`: capex per GPU stacked by asset class, total capex on top.
+- :func:`npv_chart`: NPV per tier (horizontal bars, the value at the bar's end).
+- :func:`capex_chart`: capex per GPU stacked by asset class, total capex at the end.
 - :func:`opex_chart`: opex per operating year stacked by line item, one panel per tier.
 - :func:`cash_chart`: cumulative FCF per month, one panel per tier, payback marked.
 - :func:`cost_chart`: levelized and effective cost per GPU-hour vs price and break-even.
-
-``compact=True`` draws the variant for phone width: narrower, panels in one
-column, legends below the plot.
+- :func:`failures_chart`: GPU time lost and its cost a year, as assumed and faster.
+- :func:`tornado_chart`, :func:`npv_distribution_chart`, :func:`scenario_chart`:
+  the analysis (one-at-a-time swings, Monte Carlo, scenarios).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import logging
 import math
-import os
-import re
-import textwrap
-import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib import font_manager  # noqa: E402
-
-from costmodel.core.engine import CAPEX_LINES, OPEX_LINES  # noqa: E402
-from costmodel.core.model import Model  # noqa: E402
-from costmodel.report.memo import format as f  # noqa: E402
-from costmodel.report.memo.labels import chart_label  # noqa: E402
-from costmodel.report.memo.text import CHART, LINE_LABELS  # noqa: E402
-
-FONT_FAMILY = [
-    "Noto Sans CJK SC",
-    "Noto Sans SC",
-    "Source Han Sans SC",
-    "Microsoft YaHei",
-    "PingFang SC",
-    "DejaVu Sans",
-    "sans-serif",
-]
-# What matplotlib may use to measure text: the first installed of these.
-_MEASURE = [x for x in FONT_FAMILY if x != "sans-serif"]
+from costmodel.core.engine import CAPEX_LINES, OPEX_LINES
+from costmodel.core.model import Model
+from costmodel.report.memo import format as f
+from costmodel.report.memo.labels import chart_label
+from costmodel.report.memo.svg import (
+    AXIS,
+    INK,
+    MUTED,
+    SIZE,
+    TITLE,
+    Canvas,
+    Scale,
+    esc,
+    fit,
+    fit_labels,
+    nice_domain,
+    num,
+    shorten,
+    text_width,
+    tick_width,
+    wrap,
+)
+from costmodel.report.memo.text import CHART, LINE_LABELS
 
 COLORS = {
     "servers": "#2f5d8a",
@@ -69,287 +70,411 @@ COLORS = {
     "software": "#9b6fb0",
 }
 POS, NEG = "#3f8f5a", "#c4554d"
-WIDTH = 7.4  # inches: the A4 text width at 100%
-PHONE = 4.2  # inches: the compact variant shown at phone width (one column of panels)
+LOW_C, HIGH_C = "#7fa7cc", "#2f5d8a"
+LEV_C, EFF_C = "#2f5d8a", "#7fa7cc"
+DARK, LIGHT = "#c4554d", "#e8b4ae"
+RULE = "#222222"
 
-RC = {
-    "svg.fonttype": "none",
-    "font.family": "sans-serif",
-    "font.sans-serif": _MEASURE,
-    "font.size": 10.5,
-    "axes.titlesize": 11,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.edgecolor": "#666666",
-    "axes.grid": True,
-    "axes.grid.axis": "y",
-    "grid.color": "#dddddd",
-    "grid.linewidth": 0.6,
-    "axes.axisbelow": True,
-    "legend.frameon": False,
-    "axes.unicode_minus": True,
-}
+SINGLE_W = 360.0  # a one-panel chart's natural width: about a phone's (390 px) text column
+ZOOM = 1.35  # a one-panel chart is shown at most this much larger than its natural width
+PANEL_W = 270.0  # a panel's natural width (a grid cell: a third of the page, all of a phone)
+PANEL_H = 200.0
+VALUE = 10.5  # px: values written at bars
+NAME_SHARE = 0.42  # at most this share of the width for the names left of the bars
 
 
-_CJK_FILES = re.compile(
-    r"NotoSansCJK|NotoSerifCJK|NotoSansSC|SourceHanSans|msyh|PingFang|wqy|DroidSansFallback",
-    re.I,
-)
-_log = logging.getLogger(__name__)
-_cjk_checked = False
+# ----------------------------------------------------------------------------- legend, figure
 
 
-def cjk_fonts(paths: list[str] | None = None) -> list[str]:
-    """Make sure matplotlib measures Chinese text with a CJK font that is actually
-    installed, even when its font cache predates the font: look for CJK font files
-    (``paths``, default: the system's font files) and register each with the font
-    manager. Returns the CJK family names available; with none, says so once in a
-    one-line notice (charts then fall back to the reader's fonts in the browser)."""
-    global _cjk_checked
-    fm = font_manager.fontManager
-    wanted = set(_MEASURE) - {"DejaVu Sans"}
-    have = sorted({f.name for f in fm.ttflist if f.name in wanted})
-    if have and paths is None:
-        return have
-    files = paths if paths is not None else font_manager.findSystemFonts()
-    for path in files:
-        if _CJK_FILES.search(os.path.basename(path)):
-            try:
-                fm.addfont(path)
-            except (OSError, RuntimeError, ValueError):  # pragma: no cover - broken file
-                continue
-    have = sorted({f.name for f in fm.ttflist if f.name in wanted})
-    if not have and not _cjk_checked:
-        _log.warning(
-            "costmodel: no CJK font found (install fonts-noto-cjk); Chinese chart labels "
-            "are sized approximately and drawn by the browser's fonts."
+@dataclass(frozen=True)
+class Key:
+    """One legend entry: a filled box (``bar``), a line or a dashed line."""
+
+    label: str
+    color: str
+    kind: str = "bar"
+
+
+def legend(keys: Sequence[Key]) -> str:
+    """The legend as an HTML list (it wraps on a narrow screen)."""
+    items = []
+    for k in keys:
+        if k.kind == "bar":
+            shape = f'<rect x="1" y="1" width="14" height="8" fill="{k.color}"/>'
+        else:
+            dash = ' stroke-dasharray="4 2"' if k.kind == "dash" else ""
+            shape = (
+                f'<line x1="0" y1="5" x2="16" y2="5" stroke="{k.color}" stroke-width="2"{dash}/>'
+            )
+        items.append(
+            '<li><svg xmlns="http://www.w3.org/2000/svg" class="key" viewBox="0 0 16 10" '
+            f'aria-hidden="true">{shape}</svg>{esc(k.label)}</li>'
         )
-    _cjk_checked = True
-    return have
+    return '<ul class="legend">' + "".join(items) + "</ul>" if items else ""
 
 
-@contextlib.contextmanager
-def _style(rc: Mapping[str, object]):
-    """The chart style, with matplotlib's missing-glyph and font-lookup chatter kept
-    off the user's terminal (the SVG keeps text as text; the browser draws it)."""
-    if not _cjk_checked:
-        cjk_fonts()
-    quiet = logging.getLogger("matplotlib.font_manager")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
-            warnings.filterwarnings("ignore", message=r".*missing from (current )?font")
-            with plt.rc_context(dict(rc)):
-                yield
-    finally:
-        quiet.setLevel(level)
+def figure(drawings: Sequence[Canvas], keys: Sequence[Key] = (), panels: bool = False) -> str:
+    """The HTML of a chart: one drawing (``single``) or a grid of panels, and its legend."""
+    body = "".join(d.svg() for d in drawings)
+    if panels:
+        return f'<div class="drawing panels"><div class="grid">{body}</div>{legend(keys)}</div>'
+    most = drawings[0].width * ZOOM / 16
+    return f'<div class="drawing single" style="max-width:{most:.2f}rem">{body}{legend(keys)}</div>'
 
 
-def _text(s: str, limit: int = 22) -> str:
-    """Data text for matplotlib: no mathtext (``$``), shortened to ``limit``."""
-    s = s if len(s) <= limit else s[: limit - 1] + "\u2026"
-    return s.replace("$", r"\$")
+# ----------------------------------------------------------------------------- horizontal bars
 
 
-def to_svg(fig: plt.Figure, prefix: str, title: str = "", tight: bool = True) -> str:
-    """Serialize ``fig`` to an SVG element safe to inline (see module docstring).
-    ``tight=False`` when the figure was laid out already (saves a draw)."""
-    buf = io.StringIO()
-    with plt.rc_context({"svg.hashsalt": prefix}):
-        fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None, pad_inches=0.08)
-    plt.close(fig)
-    s = buf.getvalue()
-    s = s[s.index("<svg") :]
-    s = re.sub(r"<metadata>.*?</metadata>\s*", "", s, flags=re.S)
-    s = re.sub(r'\sid="([^"]+)"', rf' id="{prefix}-\1"', s)
-    s = re.sub(r'href="#([^"]+)"', rf'href="#{prefix}-\1"', s)
-    s = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}-\1)", s)
-    s = re.sub(r'\s(width|height)="[\d.]+pt"', "", s, count=2)
-    # one family list for every text element, with generic CJK fallbacks
-    family = ", ".join(f"'{x}'" if " " in x else x for x in FONT_FAMILY)
-    s = re.sub(r"font-family: [^;\"]+", f"font-family: {family}", s)
-    label = title.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
-    return s.replace("<svg ", f'<svg role="img" aria-label="{label}" class="chart" ', 1)
+@dataclass(frozen=True)
+class Bar:
+    """A horizontal bar from ``start`` to ``end`` (data units). ``label`` is written
+    beyond ``at`` (default ``end``) on side ``side`` (+1 right, -1 left, 0 away from
+    ``start``); ``inside`` writes it in white inside the bar's end when it fits."""
+
+    start: float
+    end: float
+    color: str
+    label: str = ""
+    at: float | None = None
+    side: int = 0
+    inside: bool = False
+    opacity: float = 1.0
+    cls: str = "bar"
+
+    @property
+    def where(self) -> float:
+        return self.end if self.at is None else self.at
+
+    @property
+    def right(self) -> bool:
+        return self.side > 0 if self.side else self.end >= self.start
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A vertical line at ``value``: across the whole plot (a rule) or one group."""
+
+    value: float
+    color: str
+    width: float = 1.2
+    dash: str = ""
+    cls: str = "rule"
+
+
+@dataclass
+class Rows:
+    """Groups of rows of bars (a group per category, named at the left), with
+    vertical marks per group and rules across the plot."""
+
+    names: list[str]
+    groups: list[list[list[Bar]]]
+    marks: list[list[Mark]] = field(default_factory=list)
+    rules: list[Mark] = field(default_factory=list)
+    bar_h: float = 16.0
+    bar_gap: float = 3.0
+    group_gap: float = 10.0
+    name_lines: int = 1
+    label_size: float = VALUE
+    label_fill: str = INK
+
+
+def _values(rows: Rows) -> list[float]:
+    vals = [0.0]
+    for g in rows.groups:
+        for row in g:
+            for b in row:
+                vals += [b.start, b.end]
+    vals += [m.value for ms in rows.marks for m in ms] + [m.value for m in rows.rules]
+    return [v for v in vals if math.isfinite(v)]
+
+
+def hbars(
+    rows: Rows,
+    width: float,
+    ident: str,
+    label: str,
+    axis: str = "",
+    title: str = "",
+) -> Canvas:
+    """Draw ``rows``: names left, bars on a value axis (ticks and ``axis`` title
+    under it), an optional ``title`` above; height from the number of rows."""
+    top = 24.0 if title else 4.0
+    names = [wrap(n, width * NAME_SHARE - 8, SIZE, rows.name_lines) for n in rows.names]
+    name_w = max((text_width(x) for lines in names for x in lines), default=0.0) + 8
+    bars = [len(g) * rows.bar_h + (len(g) - 1) * rows.bar_gap for g in rows.groups]
+    heights = [max(b, len(lines) * 12.5 + 2) for b, lines in zip(bars, names, strict=True)]
+    plot_h = sum(heights) + rows.group_gap * (len(heights) + 1)
+    bottom = top + plot_h
+    height = bottom + (34 if axis else 18)
+    c = Canvas(width, height, label, ident)
+    if title:
+        c.text(0, 9, fit(title, width, TITLE), size=TITLE, bold=True, cls="title")
+    x0, x1 = name_w, width - 4
+    values = _values(rows)
+    left, right = [], []
+    for g in rows.groups:
+        for row in g:
+            for b in row:
+                if b.label and not b.inside and math.isfinite(b.where):
+                    w = text_width(b.label, rows.label_size) + 4
+                    (right if b.right else left).append((b.where, w))
+    xs = fit_labels(min(values), max(values), x0, x1, right=right, left=left)
+    c.x_axis(xs, top, bottom, n=max(2, min(6, int((x1 - x0) / 62))))
+    if axis:
+        c.text(
+            (x0 + x1) / 2, bottom + 27, fit(axis, width), anchor="middle", fill=MUTED, cls="axis"
+        )
+    y = top + rows.group_gap
+    for k, (g, lines, h) in enumerate(zip(rows.groups, names, heights, strict=True)):
+        mid = y + h / 2
+        for i, line in enumerate(lines):
+            c.text(x0 - 6, mid + (i - (len(lines) - 1) / 2) * 12.5, line, anchor="end", cls="name")
+        for i, row in enumerate(g):
+            by = mid - bars[k] / 2 + i * (rows.bar_h + rows.bar_gap)
+            for b in row:
+                _bar(c, xs, b, by, rows)
+        for m in rows.marks[k] if k < len(rows.marks) else []:
+            if math.isfinite(m.value):
+                x = xs(m.value)
+                c.line(x, y - 3, x, y + h + 3, m.color, m.width, m.dash, cls=m.cls)
+        y += h + rows.group_gap
+    if xs.d0 < 0 < xs.d1:
+        c.line(xs(0), top, xs(0), bottom, "#333333", 0.8, cls="zero")
+    for m in rows.rules:
+        if math.isfinite(m.value):
+            c.line(xs(m.value), top, xs(m.value), bottom, m.color, m.width, m.dash, cls=m.cls)
+    return c
+
+
+def _bar(c: Canvas, xs: Scale, b: Bar, y: float, rows: Rows) -> None:
+    if not (math.isfinite(b.start) and math.isfinite(b.end)):
+        return
+    a, e = xs(b.start), xs(b.end)
+    if e != a:
+        extra = f' fill-opacity="{b.opacity:g}"' if b.opacity != 1 else ""
+        c.rect(a, y, e - a, rows.bar_h, b.color, b.cls, extra)
+    if not b.label or not math.isfinite(b.where):
+        return
+    mid = y + rows.bar_h / 2
+    w = text_width(b.label, rows.label_size)
+    if b.inside and abs(e - a) >= w + 8:
+        x, anchor = (e - 4, "end") if b.right else (e + 4, "start")
+        c.text(x, mid, b.label, rows.label_size, anchor, "#ffffff", cls="value")
+        return
+    at = xs(b.where)
+    x, anchor = (at + 4, "start") if b.right else (at - 4, "end")
+    c.text(x, mid, b.label, rows.label_size, anchor, rows.label_fill, cls="value")
+
+
+# ----------------------------------------------------------------------------- panels
+
+
+def _panel(title: str, unit: str, ident: str, label: str) -> tuple[Canvas, float, float]:
+    """A panel with a vertical value axis: bold ``title``, ``unit`` under it; returns
+    the canvas and the plot's top and bottom."""
+    c = Canvas(PANEL_W, PANEL_H, label, ident)
+    c.text(0, 9, fit(title, PANEL_W, TITLE), size=TITLE, bold=True, cls="title")
+    c.text(0, 26, fit(unit, PANEL_W), fill=MUTED, cls="unit")
+    return c, 42.0, PANEL_H - 34
+
+
+def _x_title(c: Canvas, text: str, x0: float, x1: float) -> None:
+    c.text((x0 + x1) / 2, PANEL_H - 7, fit(text, PANEL_W), anchor="middle", fill=MUTED, cls="axis")
 
 
 def _names(model: Model, lang: str) -> list[str]:
-    """The tiers' short names on an axis (:func:`~costmodel.report.memo.labels.chart_label`)."""
-    return [_text(chart_label(model, t, lang)) for t in model.tiers]
+    """The tiers' short names (:func:`~costmodel.report.memo.labels.chart_label`)."""
+    return [shorten(chart_label(model, t, lang), 22) for t in model.tiers]
 
 
-def _grid(n: int, compact: bool = False) -> tuple[int, int]:
-    cols = 1 if compact else min(n, 3)
-    return math.ceil(n / cols), cols
+def _finite(a: np.ndarray) -> np.ndarray:
+    return np.where(np.isfinite(a), a, 0.0)
 
 
-def _legend_right_or_below(ax: plt.Axes, compact: bool, handles=None, labels=None) -> None:
-    """Legend beside the plot (wide) or under it in two columns (compact)."""
-    if handles is None:
-        handles, labels = ax.get_legend_handles_labels()
-    if compact:
-        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
-    else:
-        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+def _stacked_columns(
+    c: Canvas,
+    series: Sequence[tuple[str, str, np.ndarray]],
+    ys: Scale,
+    x0: float,
+    x1: float,
+) -> float:
+    """Columns stacked from zero (positive parts up, negative down), one per index
+    of the arrays in ``series`` (class, colour, values); returns the width of a band."""
+    n = len(series[0][1]) if series else 0
+    band = (x1 - x0) / max(n, 1)
+    w = band * 0.7
+    up, down = np.zeros(n), np.zeros(n)
+    for cls, color, values in series:
+        for i, v in enumerate(_finite(values)):
+            if v == 0:
+                continue
+            base = up if v > 0 else down
+            top, bot = ys(base[i] + v), ys(base[i])
+            c.rect(x0 + i * band + (band - w) / 2, top, w, bot - top, color, f"bar {cls}")
+            base[i] += v
+    return band
 
 
-def npv_chart(model: Model, lang: str, prefix: str = "npv", compact: bool = False) -> str:
+def _year_ticks(c: Canvas, years: int, x0: float, band: float, y: float) -> None:
+    """Year numbers under the columns; every 1, 2, 5 or 10 years as room allows."""
+    widest = text_width(str(years))
+    step = next((s for s in (1, 2, 5, 10, 20, 50) if band * s >= widest + 6), 100)
+    for yr in range(1, years + 1):
+        if yr == 1 or yr % step == 0:
+            c.text(x0 + (yr - 0.5) * band, y + 12, str(yr), anchor="middle", fill=MUTED, cls="year")
+
+
+# ----------------------------------------------------------------------------- the charts
+
+
+def npv_chart(model: Model, lang: str, prefix: str = "npv") -> str:
     """Horizontal bar of NPV per tier, labelled with the formatted value."""
     cur = model.assumptions.currency
     t = CHART[lang]
     npv = model.summary()["npv"].to_numpy(dtype=float)
     div, unit = f.money_scale(np.nanmax(np.abs(npv)) if len(npv) else 0, lang, cur)
-    with _style(RC | {"axes.grid.axis": "x"}):
-        width = PHONE if compact else WIDTH
-        fig, ax = plt.subplots(figsize=(width, 0.55 * len(npv) + 1.1))
-        y = np.arange(len(npv))[::-1]
-        vals = np.nan_to_num(npv) / div
-        ax.barh(y, vals, color=[POS if v >= 0 else NEG for v in vals], height=0.55)
-        ax.axvline(0, color="#333333", linewidth=0.8)
-        ax.set_yticks(y, _names(model, lang))
-        ax.set_xlabel(unit)
-        span = max(np.abs(vals).max(initial=0), 1e-9)
-        lo = min(vals.min(initial=0) * 1.35, -0.05 * span)
-        ax.set_xlim(lo, max(vals.max(initial=0) * 1.35, 0.05 * span))
-        for yi, v, raw in zip(y, vals, npv, strict=True):
-            ax.annotate(
-                f.money(raw, lang, cur),
-                (v, yi),
-                xytext=(4 if v >= 0 else -4, 0),
-                textcoords="offset points",
-                ha="left" if v >= 0 else "right",
-                va="center",
-                fontsize=9.5,
-            )
-        ax.spines["left"].set_visible(False)
-        ax.tick_params(axis="y", length=0)
-        return to_svg(fig, prefix, t["npv_title"])
+    vals = _finite(npv) / div
+    groups = [
+        [[Bar(0.0, float(v), POS if v >= 0 else NEG, f.money(raw, lang, cur))]]
+        for v, raw in zip(vals, npv, strict=True)
+    ]
+    rows = Rows(_names(model, lang), groups, bar_h=18, group_gap=9)
+    return figure([hbars(rows, SINGLE_W, prefix, t["npv_title"], unit)])
 
 
-def capex_chart(model: Model, lang: str, prefix: str = "capex", compact: bool = False) -> str:
-    """Capex per GPU stacked by asset class; total capex above each bar."""
+def capex_chart(model: Model, lang: str, prefix: str = "capex") -> str:
+    """Capex per GPU stacked by asset class; total capex at the end of each bar."""
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
     s = model.summary()
-    per_gpu = {c: s[f"capex_{c}"].to_numpy(float) / s["gpus"].to_numpy(float) for c in CAPEX_LINES}
-    div, unit = f.money_scale(max(sum(per_gpu.values()).max(), 0), lang, cur)
-    with _style(RC):
-        fig, ax = plt.subplots(figsize=(PHONE if compact else WIDTH, 3.4))
-        x = np.arange(len(s))
-        bottom = np.zeros(len(s))
-        for c in CAPEX_LINES:
-            v = per_gpu[c] / div
-            if not np.any(v):
-                continue
-            ax.bar(x, v, 0.55, bottom=bottom, color=COLORS[c], label=lines[c])
-            bottom += v
-        for xi, top, total in zip(x, bottom, s["capex"], strict=True):
-            ax.annotate(
-                f"{t['total']} {f.money(total, lang, cur)}",
-                (xi, top),
-                xytext=(0, 3),
-                textcoords="offset points",
-                ha="center",
-                va="bottom",
-                fontsize=9.5,
-            )
-        ax.set_ylim(0, bottom.max(initial=0) * 1.15 or 1)
-        ax.set_xticks(x, _names(model, lang))
-        ax.set_ylabel(t["capex_axis"].format(unit=unit))
-        handles, labels = ax.get_legend_handles_labels()  # top of the stack first
-        _legend_right_or_below(ax, compact, handles[::-1], labels[::-1])
-        return to_svg(fig, prefix, t["capex_title"])
+    gpus = s["gpus"].to_numpy(float)
+    per_gpu = {c: _finite(s[f"capex_{c}"].to_numpy(float) / gpus) for c in CAPEX_LINES}
+    used = [c for c in CAPEX_LINES if np.any(per_gpu[c])]
+    total = sum((per_gpu[c] for c in used), np.zeros(len(s)))
+    div, unit = f.money_scale(max(float(np.max(np.abs(total), initial=0)), 0), lang, cur)
+    groups = []
+    for i, capex in enumerate(s["capex"].to_numpy(float)):
+        row, at = [], 0.0
+        for c in used:
+            v = per_gpu[c][i] / div
+            row.append(Bar(at, at + v, COLORS[c], cls=f"bar {c}"))
+            at += v
+        text = f"{t['total']} {f.money(capex, lang, cur)}"
+        row.append(Bar(at, at, INK, text, side=1, cls="end"))
+        groups.append([row])
+    rows = Rows(_names(model, lang), groups, bar_h=18, group_gap=9)
+    drawing = hbars(rows, SINGLE_W, prefix, t["capex_title"], t["capex_axis"].format(unit=unit))
+    return figure([drawing], [Key(lines[c], COLORS[c]) for c in used])
 
 
-def _panels(n: int, height: float, compact: bool) -> tuple[plt.Figure, list[plt.Axes]]:
-    rows, cols = _grid(n, compact)
-    width = PHONE if compact else WIDTH
-    fig, axes = plt.subplots(rows, cols, figsize=(width, height * rows), squeeze=False)
-    flat = list(axes.ravel())
-    for ax in flat[n:]:
-        ax.set_visible(False)
-    return fig, flat[:n]
+def _opex_by_year(model: Model, tier: str) -> dict[str, np.ndarray]:
+    years = model.months // 12
+    o = model.opex(tier)
+    return {c: o[c].to_numpy(float)[1:].reshape(years, 12).sum(axis=1) for c in OPEX_LINES}
 
 
-def opex_chart(model: Model, lang: str, prefix: str = "opex", compact: bool = False) -> str:
+def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
     """Opex per operating year stacked by line item; one panel (own scale) per tier."""
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
     years = model.months // 12
-    data = {}
-    for tier in model.tiers:
-        o = model.opex(tier)
-        data[tier] = {
-            c: o[c].to_numpy(float)[1:].reshape(years, 12).sum(axis=1) for c in OPEX_LINES
-        }
+    data = {tier: _opex_by_year(model, tier) for tier in model.tiers}
     used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
-    with _style(RC | {"font.size": 9.5}):
-        fig, axes = _panels(len(model.tiers), 2.3 if compact else 2.7, compact)
-        for ax, tier in zip(axes, model.tiers, strict=True):
-            total = sum(data[tier].values())
-            div, unit = f.money_scale(total.max(initial=0), lang, cur)
-            yr = np.arange(1, years + 1)
-            bottom = np.zeros(years)
-            for c in used:
-                ax.bar(yr, data[tier][c] / div, 0.7, bottom=bottom, color=COLORS[c], label=lines[c])
-                bottom += data[tier][c] / div
-            ax.set_title(_text(chart_label(model, tier, lang)))
-            ax.set_ylabel(t["opex_axis"].format(unit=unit))
-            ax.set_xlabel(t["year"])
-            ax.set_xticks(yr)
-        handles, labels = axes[0].get_legend_handles_labels()
-        ncol = 3 if compact else max(1, len(used))  # all-zero opex draws no line
-        fig.legend(handles, labels, loc="lower center", ncol=ncol, bbox_to_anchor=(0.5, 0.0))
-        fig.tight_layout(rect=(0, 0.07 if compact else 0.08, 1, 1))
-        return to_svg(fig, prefix, t["opex_title"], tight=False)
+    panels = []
+    for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
+        cols = [data[tier][c] for c in used]
+        up = sum((np.clip(_finite(v), 0, None) for v in cols), np.zeros(years))
+        down = sum((np.clip(_finite(v), None, 0) for v in cols), np.zeros(years))
+        div, unit = f.money_scale(max(up.max(initial=0), -down.min(initial=0)), lang, cur)
+        c, top, bottom = _panel(
+            name, t["opex_axis"].format(unit=unit), f"{prefix}-{k}", f"{t['opex_title']}: {name}"
+        )
+        lo, hi, yt = nice_domain(down.min(initial=0) / div, up.max(initial=0) / div, 4)
+        ys = Scale(lo, hi, bottom, top)
+        x0, x1 = tick_width(yt) + 8, PANEL_W - 4
+        c.y_axis(ys, x0, x1, yt)
+        band = _stacked_columns(
+            c, [(line, COLORS[line], data[tier][line] / div) for line in used], ys, x0, x1
+        )
+        c.line(x0, ys(0), x1, ys(0), AXIS, 0.8)
+        _year_ticks(c, years, x0, band, bottom)
+        _x_title(c, t["year"], x0, x1)
+        panels.append(c)
+    return figure(panels, [Key(lines[c], COLORS[c]) for c in used], panels=True)
 
 
-def cash_chart(model: Model, lang: str, prefix: str = "cash", compact: bool = False) -> str:
+def _crossings(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of a line plus the points where it crosses zero (so an area
+    split at zero follows the line exactly)."""
+    s = np.sign(y)
+    i = np.nonzero(s[:-1] * s[1:] < 0)[0]
+    xc = x[i] + (x[i + 1] - x[i]) * y[i] / (y[i] - y[i + 1])
+    xx = np.insert(x, i + 1, xc)
+    yy = np.insert(y, i + 1, 0.0)
+    return xx, yy
+
+
+def _points(px: np.ndarray, py: np.ndarray) -> str:
+    return " ".join(f"{num(a)},{num(b)}" for a, b in zip(px.tolist(), py.tolist(), strict=True))
+
+
+def _area(c: Canvas, px: np.ndarray, py: np.ndarray, zero: float, color: str, alpha: float) -> None:
+    """The area between a line (pixels) and the zero line."""
+    if not np.any(py != zero):
+        return
+    d = f"M{num(px[0])},{num(zero)} L{_points(px, py)} L{num(px[-1])},{num(zero)} Z"
+    c.path(d, fill=color, extra=f' fill-opacity="{alpha:g}" class="area"')
+
+
+def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
     """Cumulative FCF per tier (own scale); payback marked or 'no payback' noted."""
     cur = model.assumptions.currency
     t = CHART[lang]
     s = model.summary()
-    with _style(RC | {"font.size": 9.5}):
-        fig, axes = _panels(len(model.tiers), 2.3 if compact else 2.6, compact)
-        for ax, tier in zip(axes, model.tiers, strict=True):
-            cum = model.cash_flow(tier)["cumulative_fcf"].to_numpy(float)
-            div, unit = f.money_scale(np.abs(cum).max(initial=0), lang, cur)
-            x = np.arange(len(cum)) / 12
-            ax.plot(x, cum / div, color="#2f5d8a", linewidth=1.6)
-            ax.fill_between(x, cum / div, 0, where=cum < 0, color=NEG, alpha=0.12, linewidth=0)
-            ax.fill_between(x, cum / div, 0, where=cum >= 0, color=POS, alpha=0.15, linewidth=0)
-            ax.axhline(0, color="#333333", linewidth=0.8)
-            pb = s.loc[tier, "payback_years"]
-            if f.is_empty(pb):
-                ax.text(
-                    0.97,
-                    0.93,
-                    t["no_payback"],
-                    transform=ax.transAxes,
-                    ha="right",
-                    va="top",
-                    fontsize=9,
-                    color=NEG,
-                )
-            else:
-                m = int(round(float(pb) * 12))
-                ax.plot([pb], [cum[m] / div], "o", color=POS, markersize=6, zorder=3)
-                ax.annotate(
-                    t["payback"].format(years=f.years(pb, lang)),
-                    (pb, cum[m] / div),
-                    xytext=(0, 10),
-                    textcoords="offset points",
-                    ha="center",
-                    fontsize=9,
-                    color="#1d5c33",
-                )
-            ax.set_title(_text(chart_label(model, tier, lang)))
-            ax.set_ylabel(t["cash_axis"].format(unit=unit))
-            ax.set_xlabel(t["year"])
-            ax.set_xlim(0, x[-1])
-        fig.tight_layout()
-        return to_svg(fig, prefix, t["cash_title"], tight=False)
+    years = model.months / 12
+    panels = []
+    for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
+        cum = _finite(model.cash_flow(tier)["cumulative_fcf"].to_numpy(float))
+        div, unit = f.money_scale(np.abs(cum).max(initial=0), lang, cur)
+        c, top, bottom = _panel(
+            name, t["cash_axis"].format(unit=unit), f"{prefix}-{k}", f"{t['cash_title']}: {name}"
+        )
+        lo, hi, yt = nice_domain(
+            min(cum.min(initial=0), 0) / div, max(cum.max(initial=0), 0) / div, 4
+        )
+        ys = Scale(lo, hi, bottom, top)
+        x0, x1 = tick_width(yt) + 8, PANEL_W - 10
+        c.y_axis(ys, x0, x1, yt)
+        xs = Scale(0.0, years, x0, x1)
+        c.x_axis(xs, top, bottom, n=min(6, int(years) or 1), grid=False)
+        months = np.arange(len(cum)) / 12
+        x, y = _crossings(months, cum / div)  # the areas split exactly where the line crosses 0
+        px, py = x0 + x * xs.k, ys.r0 + (y - ys.d0) * ys.k
+        zero = ys(0)  # the y axis points up: a loss is below zero, at a larger pixel
+        _area(c, px, np.maximum(py, zero), zero, NEG, 0.12)
+        _area(c, px, np.minimum(py, zero), zero, POS, 0.15)
+        c.line(x0, zero, x1, zero, "#333333", 0.8, cls="zero")
+        line = _points(x0 + months * xs.k, ys.r0 + (cum / div - ys.d0) * ys.k)
+        c.path(
+            "M" + line.replace(" ", " L"),
+            stroke="#2f5d8a",
+            extra=' stroke-width="1.6" stroke-linejoin="round" class="line"',
+        )
+        pb = s.loc[tier, "payback_years"]
+        if f.is_empty(pb):
+            c.text(x1, top + 8, t["no_payback"], anchor="end", fill=NEG, cls="note")
+        else:
+            m = min(int(round(float(pb) * 12)), len(cum) - 1)
+            mx, my = xs(float(pb)), ys(cum[m] / div)
+            c.circle(mx, my, 3.5, POS, cls="payback")
+            text = t["payback"].format(years=f.years(pb, lang))
+            half = text_width(text) / 2
+            tx = min(max(mx, x0 + half), x1 - half)
+            ty = my - 11 if my - 11 > top + 6 else my + 12
+            c.text(tx, ty, text, anchor="middle", fill="#1d5c33", cls="note")
+        _x_title(c, t["year"], x0, x1)
+        panels.append(c)
+    return figure(panels, panels=True)
 
 
 def cost_chart(
@@ -358,54 +483,38 @@ def cost_chart(
     prices: Mapping[str, float],
     breakeven: Mapping[str, float],
     prefix: str = "cost",
-    compact: bool = False,
 ) -> str:
     """Levelized and effective cost per GPU-hour per tier as bars; the assumed
-    year-1 price (solid) and the break-even price (dashed) as markers."""
+    year-1 price (solid) and the break-even price (dashed) as marks."""
     cur = model.assumptions.currency
     t = CHART[lang]
     s = model.summary()
     lev = s["cost_per_gpu_hour"].to_numpy(float)
     eff = s["cost_per_effective_gpu_hour"].to_numpy(float)
-    price = np.array([prices[x] for x in model.tiers], float)
-    be = np.array([breakeven.get(x, math.nan) for x in model.tiers], float)
-    with _style(RC):
-        fig, ax = plt.subplots(figsize=(PHONE if compact else WIDTH, 3.5))
-        x = np.arange(len(s))
-        w = 0.32
-        for dx, vals, color, label in (
-            (-w / 2, lev, "#2f5d8a", t["levelized"]),
-            (w / 2, eff, "#7fa7cc", t["effective"]),
-        ):
-            bars = ax.bar(x + dx, np.nan_to_num(vals), w, color=color, label=label)
-            for b, v in zip(bars, vals, strict=True):
-                if not f.is_empty(float(v)):
-                    ax.annotate(
-                        f"{v:,.2f}",
-                        (b.get_x() + b.get_width() / 2, b.get_height()),
-                        xytext=(0, 2),
-                        textcoords="offset points",
-                        ha="center",
-                        va="bottom",
-                        fontsize=8.5,
-                    )
-        ax.hlines(price, x - 0.42, x + 0.42, colors="#222222", linewidth=2.2, label=t["price"])
-        ok = ~np.isnan(be)
-        ax.hlines(
-            be[ok],
-            x[ok] - 0.42,
-            x[ok] + 0.42,
-            colors=NEG,
-            linewidth=1.8,
-            linestyles=(0, (4, 2)),
-            label=t["breakeven"],
+    groups, marks = [], []
+    for i, tier in enumerate(model.tiers):
+        group = []
+        for v, color, cls in ((lev[i], LEV_C, "bar levelized"), (eff[i], EFF_C, "bar effective")):
+            label = "" if f.is_empty(float(v)) else f"{v:,.2f}"
+            end = float(v) if math.isfinite(v) else math.nan
+            group.append([Bar(0.0, end, color, label, inside=True, cls=cls)])
+        groups.append(group)
+        be = float(breakeven.get(tier, math.nan))
+        marks.append(
+            [
+                Mark(float(prices[tier]), RULE, 2.2, cls="price"),
+                Mark(be, NEG, 1.8, "4 2", cls="breakeven"),
+            ]
         )
-        top = np.nanmax(np.concatenate([lev, eff, price, be, [1.0]]))
-        ax.set_ylim(0, top * 1.18)
-        ax.set_xticks(x, _names(model, lang))
-        ax.set_ylabel(t["cost_axis"].format(currency=f.currency_unit(lang, cur)))
-        _legend_right_or_below(ax, compact)
-        return to_svg(fig, prefix, t["cost_title"])
+    rows = Rows(_names(model, lang), groups, marks, bar_h=14, bar_gap=2, group_gap=12)
+    axis = t["cost_axis"].format(currency=f.currency_unit(lang, cur))
+    keys = [
+        Key(t["levelized"], LEV_C),
+        Key(t["effective"], EFF_C),
+        Key(t["price"], RULE, "line"),
+        Key(t["breakeven"], NEG, "dash"),
+    ]
+    return figure([hbars(rows, SINGLE_W, prefix, t["cost_title"], axis)], keys)
 
 
 def failures_chart(
@@ -418,112 +527,41 @@ def failures_chart(
     currency: str = "CNY",
     factor: float = 10,
     prefix: str = "failures",
-    compact: bool = False,
 ) -> str:
-    """Two panels per tier: share of GPU time lost (1 - goodput) and its cost a
-    year, each as assumed (dark) and with faster checkpoint storage (light). The
-    numbers come from :func:`costmodel.report.memo.reliability.failures`."""
+    """Two panels, a pair of bars per tier in each: share of GPU time lost
+    (1 - goodput) and its cost a year, as assumed (dark) and with faster checkpoint
+    storage (light), each value at its bar. The numbers come from
+    :func:`costmodel.report.memo.reliability.failures`."""
     from costmodel.report.memo.text import FAILURES
 
     t = FAILURES[lang]
-    labels = (t["as_assumed"], t["faster"].format(factor=factor))
-    dark, light = "#c4554d", "#e8b4ae"
-    n = len(names)
-    money_arr = np.nan_to_num(np.asarray(money, float))
+    keys = [Key(t["as_assumed"], DARK), Key(t["faster"].format(factor=factor), LIGHT)]
+    money_arr = _finite(np.asarray(money, float))
     div, unit = f.money_scale(money_arr.max(initial=0), lang, currency)
-    with _style(RC | {"font.size": 9.5}):
-        if compact:
-            fig, axes = plt.subplots(2, 1, figsize=(PHONE, 5.4))
-        else:
-            fig, axes = plt.subplots(1, 2, figsize=(WIDTH, 2.9))
-        x = np.arange(n)
-        w = 0.36
-        panels = (
-            (axes[0], lost, lost_fast, 100.0, "%", lambda v: f.pct(v, 2), t["lost_axis"]),
-            (
-                axes[1],
-                money,
-                money_fast,
-                div,
-                unit,
-                lambda v: f.money(v, lang, currency),
-                t["money_axis"].format(unit=unit),
-            ),
-        )
-        for ax, now, fast, scale, _unit, text, ylabel in panels:
-            mult = 100.0 if scale == 100.0 else 1 / scale
-            now_a = np.nan_to_num(np.asarray(now, float)) * mult
-            fast_a = np.nan_to_num(np.asarray(fast, float)) * mult
-            ax.bar(x - w / 2, now_a, w, color=dark, label=labels[0])
-            ax.bar(x + w / 2, fast_a, w, color=light, label=labels[1])
-            # one label per pair, above the taller bar: "as assumed / faster"
-            for xi, a_, b_, ra, rb in zip(x, now_a, fast_a, now, fast, strict=True):
-                ax.annotate(
-                    f"{text(ra)}\n→ {text(rb)}",
-                    (xi, max(a_, b_)),
-                    xytext=(0, 3),
-                    textcoords="offset points",
-                    ha="center",
-                    va="bottom",
-                    fontsize=7.5 if compact or n > 3 else 8.5,
-                    linespacing=1.15,
-                )
-            top = max(now_a.max(initial=0), fast_a.max(initial=0))
-            ax.set_ylim(0, top * 1.45 or 1)
-            ax.set_xticks(x, [_text(s, 14) for s in names])
-            ax.set_ylabel(ylabel if scale != 100.0 else f"{ylabel} (%)")
-        handles, leg = axes[0].get_legend_handles_labels()
-        fig.legend(handles, leg, loc="lower center", ncol=2, bbox_to_anchor=(0.5, 0.0))
-        fig.tight_layout(rect=(0, 0.06 if compact else 0.1, 1, 1))
-        return to_svg(fig, prefix, t["chart_title"], tight=False)
+    short = [shorten(s, 14) for s in names]
+    panels = []
+    specs = (
+        (lost, lost_fast, 100.0, lambda v: f.pct(v, 2), f"{t['lost_axis']} (%)"),
+        (money, money_fast, 1 / div, lambda v: f.money(v, lang, currency), None),
+    )
+    for k, (now, fast, mult, text, title) in enumerate(specs):
+        title = title or t["money_axis"].format(unit=unit)
+        groups = [
+            [
+                [Bar(0.0, float(_finite(np.array([a]))[0]) * mult, DARK, text(a), cls="bar now")],
+                [Bar(0.0, float(_finite(np.array([b]))[0]) * mult, LIGHT, text(b), cls="bar fast")],
+            ]
+            for a, b in zip(now, fast, strict=True)
+        ]
+        rows = Rows(short, groups, bar_h=12, bar_gap=2, group_gap=10)
+        label = f"{t['chart_title']}: {title}"
+        panels.append(hbars(rows, PANEL_W, f"{prefix}-{k}", label, title=title))
+    return figure(panels, keys, panels=True)
 
 
 # ----------------------------------------------------------------------------- analysis charts
 # Drawn from the numbers of a finished costmodel.analysis.bundle.Analysis, passed in by
 # costmodel.report.memo.analysis; words in costmodel.report.memo.text_analysis.
-
-LOW_C, HIGH_C = "#7fa7cc", "#2f5d8a"
-
-
-def _text_inches(s: str, size: float) -> float:
-    """Rough width of ``s`` at ``size`` points (CJK characters count double):
-    enough to reserve a margin without a measuring draw."""
-    import unicodedata
-
-    em = sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.56 for c in s)
-    return em * size / 72
-
-
-def _adjust(
-    fig: plt.Figure,
-    rows: int,
-    cols: int,
-    left: float = 0.62,
-    right: float = 0.12,
-    top: float = 0.3,
-    bottom: float = 0.52,
-    wgap: float = 0.7,
-    hgap: float = 0.85,
-) -> None:
-    """Place a grid of panels with margins and gaps in inches, in place of
-    ``tight_layout`` (which costs a full extra draw)."""
-    w, h = fig.get_size_inches()
-    axw = max((w - left - right - (cols - 1) * wgap) / cols, 0.1)
-    axh = max((h - top - bottom - (rows - 1) * hgap) / rows, 0.1)
-    fig.subplots_adjust(
-        left=left / w,
-        right=1 - right / w,
-        bottom=bottom / h,
-        top=1 - top / h,
-        wspace=wgap / axw,
-        hspace=hgap / axh,
-    )
-
-
-def _wrap_label(label: str, width: int) -> str:
-    """An input's name on lines of at most ``width`` characters, broken at spaces
-    (Chinese names are short enough for one line)."""
-    return "\n".join(_text(x, width + 6) for x in textwrap.wrap(label, width) or [""])
 
 
 def tornado_chart(
@@ -537,7 +575,6 @@ def tornado_chart(
     currency: str,
     title: str,
     prefix: str = "tornado",
-    compact: bool = False,
 ) -> str:
     """Tornado of one tier: per input (largest swing on top) a bar from the base
     NPV to the NPV with the input at its low value and one to its high value; the
@@ -545,47 +582,39 @@ def tornado_chart(
     from costmodel.report.memo.text_analysis import TRUE
 
     t = TRUE[lang]
-    n = len(inputs)
     lo_v, hi_v = np.asarray(at_low, float), np.asarray(at_high, float)
     allv = np.concatenate([lo_v, hi_v, [base, 0.0]])
     div, unit = f.money_scale(np.nanmax(np.abs(allv)), lang, currency)
-    with _style(RC | {"axes.grid.axis": "x", "font.size": 9.5}):
-        width = PHONE if compact else WIDTH
-        fig, ax = plt.subplots(figsize=(width, 0.42 * n + 1.3))
-        y = np.arange(n)[::-1]
-        b = base / div
-        ax.barh(y, lo_v / div - b, left=b, height=0.6, color=LOW_C, label=t["low_legend"])
-        ax.barh(y, hi_v / div - b, left=b, height=0.6, color=HIGH_C, label=t["high_legend"])
-        ax.axvline(b, color="#222222", linewidth=1.2, label=t["base_legend"])
-        ax.axvline(0, color=NEG, linewidth=1.2, linestyle=(0, (4, 2)), label=t["zero_legend"])
-        for yi, lv, hv, a, c in zip(y, low, high, lo_v / div, hi_v / div, strict=True):
-            for value, end, other in ((lv, a, c), (hv, c, a)):
-                right = end >= other
-                ax.annotate(
-                    value if isinstance(value, str) else f.short(value),
-                    (end, yi),
-                    xytext=(3 if right else -3, 0),
-                    textcoords="offset points",
-                    ha="left" if right else "right",
-                    va="center",
-                    fontsize=8,
-                    color="#444444",
-                )
-        lo_x, hi_x = np.nanmin(allv) / div, np.nanmax(allv) / div
-        pad = 0.16 * (hi_x - lo_x or 1)
-        ax.set_xlim(lo_x - pad, hi_x + pad)
-        ax.set_ylim(-0.7, n - 0.3)
-        wrap = 24 if compact else 40
-        ax.set_yticks(y, [_wrap_label(p, wrap) for p in inputs], fontsize=8 if compact else 8.5)
-        ax.set_xlabel(t["npv_axis"].format(unit=unit))
-        ax.spines["left"].set_visible(False)
-        ax.tick_params(axis="y", length=0)
-        if compact:  # under the axis label: axes height ~ figure height - 0.7 in
-            below = -0.62 / max(0.42 * n + 0.6, 0.5)
-            ax.legend(loc="upper center", bbox_to_anchor=(0.35, below), ncol=2, fontsize=8.5)
-        else:
-            ax.legend(loc="lower right", fontsize=8.5, framealpha=0.9, frameon=True)
-        return to_svg(fig, prefix, title)
+    b = base / div
+    groups = []
+    for lv, hv, a, c in zip(low, high, lo_v / div, hi_v / div, strict=True):
+        texts = [v if isinstance(v, str) else f.short(v) for v in (lv, hv)]
+        groups.append(
+            [
+                [
+                    Bar(b, float(a), LOW_C, texts[0], side=1 if a >= c else -1, cls="bar low"),
+                    Bar(b, float(c), HIGH_C, texts[1], side=1 if c >= a else -1, cls="bar high"),
+                ]
+            ]
+        )
+    rows = Rows(
+        list(inputs),
+        groups,
+        rules=[Mark(b, RULE, 1.2, cls="base"), Mark(0.0, NEG, 1.2, "4 2", cls="zero-npv")],
+        bar_h=16,
+        group_gap=8,
+        name_lines=2,
+        label_size=10,
+        label_fill="#444444",
+    )
+    keys = [
+        Key(t["low_legend"], LOW_C),
+        Key(t["high_legend"], HIGH_C),
+        Key(t["base_legend"], RULE, "line"),
+        Key(t["zero_legend"], NEG, "dash"),
+    ]
+    axis = t["npv_axis"].format(unit=unit)
+    return figure([hbars(rows, SINGLE_W, prefix, title, axis)], keys)
 
 
 def npv_distribution_chart(
@@ -596,42 +625,47 @@ def npv_distribution_chart(
     currency: str,
     title: str,
     prefix: str = "mc",
-    compact: bool = False,
 ) -> str:
     """Histogram of the NPV draws per tier (own scale), bins left of 0 red and
     right of it green, P10/P50/P90 dotted."""
     from costmodel.report.memo.text_analysis import TRUE
 
     t = TRUE[lang]
-    with _style(RC | {"font.size": 9}):
-        fig, axes = _panels(len(names), 2.2 if compact else 2.5, compact)
-        for ax, name, d, q in zip(axes, names, draws, quantiles, strict=True):
-            v = np.asarray(d, float)
-            v = v[np.isfinite(v)]
-            div, unit = f.money_scale(np.abs(v).max(initial=0), lang, currency)
-            counts, edges = np.histogram(v / div, bins=36)
-            share = counts / max(len(v), 1) * 100
-            mid = (edges[:-1] + edges[1:]) / 2
-            ax.bar(
-                edges[:-1],
-                share,
-                np.diff(edges),
-                align="edge",
-                color=[POS if m > 0 else NEG for m in mid],
-                alpha=0.8,
-                linewidth=0,
-            )
-            for x in q:
-                ax.axvline(x / div, color="#222222", linewidth=0.9, linestyle=(0, (1, 1.5)))
-            if edges[0] < 0 < edges[-1]:
-                ax.axvline(0, color="#222222", linewidth=1.0)
-            ax.set_title(_text(name))
-            ax.set_xlabel(unit)
-            ax.set_ylabel(f"{t['share_axis']} (%)")
-            ax.locator_params(axis="x", nbins=4)
-        rows, cols = _grid(len(names), compact)
-        _adjust(fig, rows, cols, left=0.62, wgap=0.72, hgap=0.75)
-        return to_svg(fig, prefix, title, tight=False)
+    panels = []
+    for k, (name, d, q) in enumerate(zip(names, draws, quantiles, strict=True)):
+        name = shorten(name, 22)
+        v = np.asarray(d, float)
+        v = v[np.isfinite(v)]
+        div, unit = f.money_scale(np.abs(v).max(initial=0), lang, currency)
+        counts, edges = np.histogram(v / div, bins=36)
+        share = counts / max(len(v), 1) * 100
+        c, top, bottom = _panel(name, f"{t['share_axis']} (%)", f"{prefix}-{k}", f"{title}: {name}")
+        lo, hi, yt = nice_domain(0.0, float(share.max(initial=0)), 4)
+        ys = Scale(lo, hi, bottom, top)
+        x0, x1 = tick_width(yt) + 8, PANEL_W - 14
+        c.y_axis(ys, x0, x1, yt)
+        xs = Scale(float(edges[0]), float(edges[-1]), x0, x1)
+        for e0, e1, sh in zip(edges[:-1].tolist(), edges[1:].tolist(), share.tolist(), strict=True):
+            if sh > 0:
+                color = POS if (e0 + e1) / 2 > 0 else NEG
+                c.rect(
+                    xs(e0),
+                    ys(sh),
+                    xs(e1) - xs(e0),
+                    ys(0) - ys(sh),
+                    color,
+                    "bar",
+                    ' fill-opacity="0.8"',
+                )
+        for x in q:
+            if math.isfinite(x) and edges[0] <= x / div <= edges[-1]:
+                c.line(xs(x / div), top, xs(x / div), bottom, RULE, 0.9, "1 1.5", cls="quantile")
+        if edges[0] < 0 < edges[-1]:
+            c.line(xs(0), top, xs(0), bottom, RULE, 1.0, cls="zero")
+        c.x_axis(xs, top, bottom, n=4, grid=False)
+        _x_title(c, unit, x0, x1)
+        panels.append(c)
+    return figure(panels, panels=True)
 
 
 def scenario_chart(
@@ -642,54 +676,32 @@ def scenario_chart(
     currency: str,
     title: str,
     prefix: str = "scenarios",
-    compact: bool = False,
 ) -> str:
     """NPV per scenario (rows of ``npv``) and tier (columns): one panel per tier,
-    own scale, a horizontal bar per scenario labelled with its value."""
-    n_s, n_t = len(scenarios), len(tiers)
-    labels = [_text(s, 18) for s in scenarios]
-    with _style(RC | {"axes.grid.axis": "x", "font.size": 9}):
-        height = 0.38 * n_s + 0.9
-        if compact:
-            fig, axes = plt.subplots(n_t, 1, figsize=(PHONE, height * n_t), squeeze=False)
-        else:
-            fig, axes = plt.subplots(1, n_t, figsize=(WIDTH, height + 0.2), squeeze=False)
-        y = np.arange(n_s)[::-1]
-        for k, (ax, tier) in enumerate(zip(axes.ravel(), tiers, strict=True)):
-            vals = np.asarray(npv[:, k], float)
-            div, unit = f.money_scale(np.nanmax(np.abs(vals)) if n_s else 0, lang, currency)
-            v = np.nan_to_num(vals) / div
-            ax.barh(y, v, height=0.6, color=[POS if x >= 0 else NEG for x in v])
-            ax.axvline(0, color="#333333", linewidth=0.8)
-            span = max(np.abs(v).max(initial=0), 1e-9)
-            # every value is written right of its bar's outer end (positive) or right
-            # of zero (negative), so no label runs into the scenario names
-            ax.set_xlim(
-                min(v.min(initial=0), 0) - 0.04 * span,
-                max(v.max(initial=0), 0) + (1.1 if compact else 1.25) * span,
-            )
-            for yi, x, raw in zip(y, v, vals, strict=True):
-                ax.annotate(
-                    f.money(raw, lang, currency),
-                    (max(x, 0), yi),
-                    xytext=(3, 0),
-                    textcoords="offset points",
-                    ha="left",
-                    va="center",
-                    fontsize=7.5,
-                )
-            ax.set_title(_text(tier))
-            ax.set_xlabel(unit)
-            ax.locator_params(axis="x", nbins=3)
-            if compact or k == 0:
-                ax.set_yticks(y, labels)
-            else:
-                ax.set_yticks(y, [""] * n_s)
-            ax.spines["left"].set_visible(False)
-            ax.tick_params(axis="y", length=0)
-        left = max(_text_inches(s, 9) for s in labels) + 0.2 if n_s else 0.3
-        if compact:
-            _adjust(fig, n_t, 1, left=left, right=0.15, top=0.28, bottom=0.5, hgap=0.8)
-        else:
-            _adjust(fig, 1, n_t, left=left, right=0.15, top=0.28, bottom=0.5, wgap=0.25)
-        return to_svg(fig, prefix, title, tight=False)
+    own scale, a horizontal bar per scenario labelled with its value (right of the
+    bar's outer end, or right of zero for a loss, so no label runs into a name)."""
+    labels = [shorten(s, 18) for s in scenarios]
+    panels = []
+    for k, tier in enumerate(tiers):
+        vals = np.asarray(npv[:, k], float)
+        div, unit = f.money_scale(np.nanmax(np.abs(vals)) if len(vals) else 0, lang, currency)
+        v = _finite(vals) / div
+        groups = [
+            [
+                [
+                    Bar(
+                        0.0,
+                        float(x),
+                        POS if x >= 0 else NEG,
+                        f.money(raw, lang, currency),
+                        at=max(float(x), 0.0),
+                        side=1,
+                    )
+                ]
+            ]
+            for x, raw in zip(v, vals, strict=True)
+        ]
+        rows = Rows(labels, groups, bar_h=14, group_gap=8)
+        name = shorten(tier, 22)
+        panels.append(hbars(rows, PANEL_W, f"{prefix}-{k}", f"{title}: {name}", unit, name))
+    return figure(panels, panels=True)

@@ -167,21 +167,17 @@ def failures(x: Facts) -> dict[str, Any]:
                     g_big=f.pct(nums[hi]["goodput"], 2),
                 )
             )
-    figures = {
-        compact: charts.failures_chart(
-            [chart_label(m, t, x.lang) for t in m.tiers],
-            [1 - nums[t]["goodput"] for t in m.tiers],
-            [1 - nums[t]["goodput_fast"] for t in m.tiers],
-            [nums[t]["lost_money"] for t in m.tiers],
-            [nums[t]["lost_money"] - nums[t]["recovered_money"] for t in m.tiers],
-            lang,
-            x.currency,
-            _speedup(x),
-            f"failures-{lang}{'-c' if compact else ''}",
-            compact,
-        )
-        for compact in (False, True)
-    }
+    body = charts.failures_chart(
+        [chart_label(m, t, x.lang) for t in m.tiers],
+        [1 - nums[t]["goodput"] for t in m.tiers],
+        [1 - nums[t]["goodput_fast"] for t in m.tiers],
+        [nums[t]["lost_money"] for t in m.tiers],
+        [nums[t]["lost_money"] - nums[t]["recovered_money"] for t in m.tiers],
+        lang,
+        x.currency,
+        _speedup(x),
+        f"failures-{lang}",
+    )
     return dict(
         heading=F["heading"],
         intro=intro,
@@ -195,8 +191,7 @@ def failures(x: Facts) -> dict[str, Any]:
         chart=dict(
             title=F["chart_title"],
             caption=F["chart_caption"].format(factor=_speedup(x)),
-            svg=Markup(figures[False]),
-            svg_compact=Markup(figures[True]),
+            body=Markup(body),
         ),
     )
 

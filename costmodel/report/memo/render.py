@@ -133,21 +133,13 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
     facts = ctx.Facts(model, lang, analysis)
     T = TEXT[lang]
     C = CHART[lang]
-    figures = {}
-    for compact in (False, True):
-        tag = f"{lang}-c" if compact else lang
-        figures[compact] = [
-            ("npv", charts.npv_chart(model, lang, f"npv-{tag}", compact)),
-            ("capex", charts.capex_chart(model, lang, f"capex-{tag}", compact)),
-            ("opex", charts.opex_chart(model, lang, f"opex-{tag}", compact)),
-            ("cash", charts.cash_chart(model, lang, f"cash-{tag}", compact)),
-            (
-                "cost",
-                charts.cost_chart(
-                    model, lang, facts.prices, facts.breakeven, f"cost-{tag}", compact
-                ),
-            ),
-        ]
+    figures = [
+        ("npv", charts.npv_chart(model, lang, f"npv-{lang}")),
+        ("capex", charts.capex_chart(model, lang, f"capex-{lang}")),
+        ("opex", charts.opex_chart(model, lang, f"opex-{lang}")),
+        ("cash", charts.cash_chart(model, lang, f"cash-{lang}")),
+        ("cost", charts.cost_chart(model, lang, facts.prices, facts.breakeven, f"cost-{lang}")),
+    ]
     fp = fingerprint(a)
     return dict(
         lang=lang,
@@ -168,14 +160,8 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         decision=ctx.decision(facts) | {"timing": mfin.timing(facts)},
         table=ctx.comparison(facts),
         charts=[
-            dict(
-                id=k,
-                title=C[f"{k}_title"],
-                caption=C[f"{k}_caption"],
-                svg=Markup(svg),
-                svg_compact=Markup(small),
-            )
-            for (k, svg), (_, small) in zip(figures[False], figures[True], strict=True)
+            dict(id=k, title=C[f"{k}_title"], caption=C[f"{k}_caption"], body=Markup(html))
+            for k, html in figures
         ],
         profiles=ctx.profiles(facts),
         maxims=ctx.maxims(lang),

@@ -433,7 +433,7 @@ CHART: dict[str, dict[str, str]] = {
         "of zero lose money.",
         "capex_title": "Capex per GPU by component",
         "capex_caption": "Initial investment per GPU, stacked by asset class; the total "
-        "capex of each option is written above its bar.",
+        "capex of each option is written at the end of its bar.",
         "capex_axis": "{unit} per GPU",
         "opex_title": "Annual opex by line item",
         "opex_caption": "Operating cost of each operating year, stacked by line item (each "
@@ -461,7 +461,7 @@ CHART: dict[str, dict[str, str]] = {
         "npv_title": "各方案净现值",
         "npv_caption": "按假设价格计算的各方案净现值；零线左侧为亏损。",
         "capex_title": "每卡初始投资构成",
-        "capex_caption": "按资产类别堆叠的每卡初始投资；柱顶标注各方案初始投资总额。",
+        "capex_caption": "按资产类别堆叠的每卡初始投资；条形末端标注各方案初始投资总额。",
         "capex_axis": "每卡{unit}",
         "opex_title": "年度运营成本构成",
         "opex_caption": "各运营年度的运营成本，按成本项目堆叠（各方案纵轴刻度不同）。",
