@@ -8,11 +8,9 @@ import math
 import re
 
 import costmodel as cm
-from tests.support.charts import use_placeholder_charts
 
 
-def test_no_nan_or_inf_in_either_memo(tmp_path, monkeypatch):
-    use_placeholder_charts(monkeypatch)
+def test_no_nan_or_inf_in_either_memo(tmp_path):
     m = cm.build(cm.load_assumptions(overrides={"tiers.thousands.gpus": 100_000}))
     assert m.summary().loc["thousands", "goodput"] == 0
     assert math.isnan(m.summary().loc["thousands", "cost_per_effective_gpu_hour"])

@@ -1,6 +1,5 @@
 """Fixtures of the writer tests: the bundled default's model and memos, built
-once per session; workbooks written once per session and case; ``text_only_charts``
-(see tests/support/charts.py)."""
+once per session; workbooks written once per session and case."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import costmodel as cm
-from tests.support.charts import use_placeholder_charts
 
 
 @pytest.fixture(scope="session")
@@ -35,12 +33,6 @@ def memos(model, tmp_path_factory) -> dict[str, str]:
             lang: cm.write_memo(model, d / f"memo.{lang}.html", lang=lang).read_text("utf-8")
             for lang in ("en", "zh")
         }
-
-
-@pytest.fixture
-def text_only_charts(monkeypatch) -> None:
-    """Charts are placeholders in this test."""
-    use_placeholder_charts(monkeypatch)
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,6 @@ from costmodel.inputs.schema import Quantity
 from costmodel.report.memo import format as f
 from costmodel.report.memo.context import walk
 from costmodel.report.memo.render import render_memo, write_memo
-from tests.support.charts import use_placeholder_charts
 
 HEADLINE = ("capex", "opex_year1", "npv", "irr", "payback_years", "cost_per_gpu_hour", "tco")
 
@@ -258,7 +257,6 @@ def test_breakeven_price_zeroes_npv_for_tier_overrides():
     assert resolve_tier(a, "tens").paths()["price_per_gpu_hour"].startswith("tiers.tens.")
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_positive_branch_recommends_highest_npv():
     a = cm.load_assumptions(
         overrides={
@@ -295,7 +293,7 @@ def test_assumption_appendix_lists_every_quantity(model, memos):
 EVIL = "<script>alert(1)</script>"
 
 
-def test_text_from_assumption_files_is_escaped(tmp_path, monkeypatch):
+def test_text_from_assumption_files_is_escaped(tmp_path):
     overlay = tmp_path / "evil.yaml"
     overlay.write_text(
         f"""
@@ -317,9 +315,7 @@ tiers:
         default_assumptions_dir(), overlay, overrides={"power.price_per_kwh.note": "<b>bold</b>"}
     )
     m = cm.build(a)
-    for lang in ("en", "zh"):  # real charts in English: tier labels are drawn in them
-        if lang == "zh":
-            use_placeholder_charts(monkeypatch)
+    for lang in ("en", "zh"):  # tier labels are drawn in the charts too
         html = write_memo(m, tmp_path / f"evil.{lang}.html", lang=lang).read_text(encoding="utf-8")
         assert "<script" not in html.lower()
         assert "<b>bold</b>" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
@@ -330,7 +326,6 @@ tiers:
         assert all(u.startswith(("#", "data:")) for _, _, u in p.urls)
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_template_dir_overrides_and_falls_back(model, tmp_path):
     brand = tmp_path / "brand"
     brand.mkdir()
@@ -345,7 +340,6 @@ def test_template_dir_overrides_and_falls_back(model, tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_failure_writes_nothing_and_bad_lang_is_rejected(model, tmp_path):
     out = tmp_path / "memo.html"
     with pytest.raises(ValueError, match="lang"):

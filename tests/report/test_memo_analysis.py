@@ -16,7 +16,6 @@ from costmodel.analysis.decision import choose
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import format as f
 from costmodel.report.memo.render import render_memo, write_memo
-from tests.support.charts import use_placeholder_charts
 
 XSS = "<script>alert(1)</script>"
 BOLD = "<b>bold</b>"
@@ -150,12 +149,8 @@ def analysis(model):
 
 @pytest.fixture(scope="module")
 def html(model, analysis):
-    """Both memos with the analysis; the analysis charts drawn in English only."""
-    out = {"en": render_memo(model, "en", analysis=analysis)}
-    with pytest.MonkeyPatch.context() as mp:
-        use_placeholder_charts(mp)
-        out["zh"] = render_memo(model, "zh", analysis=analysis)
-    return out
+    """Both memos with the analysis."""
+    return {lang: render_memo(model, lang, analysis=analysis) for lang in ("en", "zh")}
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +179,6 @@ def test_sections_and_navigation(pages):
         assert h in pages["zh"].headings
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_without_analysis_the_memo_uses_the_deterministic_one(model, tmp_path):
     """No analysis given: write_memo computes analyze(model, draws=0) itself, so the
     tornado, break-even and build-or-rent sections are there, Monte Carlo and
@@ -199,7 +193,6 @@ def test_without_analysis_the_memo_uses_the_deterministic_one(model, tmp_path):
         assert "scenarios" not in p.sections
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_no_scenarios_no_monte_carlo(model):
     an = analyze(model, draws=0)
     p = Page(render_memo(model, "en", analysis=an))
@@ -210,7 +203,6 @@ def test_no_scenarios_no_monte_carlo(model):
     assert "What moves the NPV" in p.headings
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_an_analysis_of_another_model_is_rejected(model, analysis):
     other = dataclasses.replace(analysis, break_even=analysis.break_even.iloc[:1])
     with pytest.raises(ValueError, match="not of this model"):
@@ -396,7 +388,6 @@ def test_build_vs_rent_table_equals_the_analysis(model, analysis, pages, lang):
         assert got["npv_cloud"] == nb(f.money(r["npv_vs_cloud"], lang))
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_build_vs_rent_sentences_follow_the_revenue_mode(model, analysis, pages, rent_model):
     rental = pages["en"]
     an = analyze(rent_model, draws=0)
@@ -430,7 +421,6 @@ def test_build_vs_rent_sentences_follow_the_revenue_mode(model, analysis, pages,
     assert "净现值本身就是自建相对租用的价值" in zh.all_text
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_a_tier_without_a_cloud_price_says_so(model, analysis, pages):
     df = analysis.build_vs_rent.copy()
     df.loc["tens", df.columns.drop(["server", "cloud_term"])] = float("nan")

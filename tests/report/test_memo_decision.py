@@ -14,7 +14,6 @@ import costmodel as cm
 from costmodel.analysis.bundle import analyze
 from costmodel.report.memo import format as f
 from costmodel.report.memo.render import render_memo
-from tests.support.charts import use_placeholder_charts
 
 
 def text_of(page: str, keep_marked_english: bool = True) -> str:
@@ -59,9 +58,7 @@ SPLIT = {"tiers.tens.revenue.price_per_gpu_hour": 10.0}
 
 @pytest.fixture(scope="module")
 def split():
-    with pytest.MonkeyPatch.context() as mp:
-        use_placeholder_charts(mp)  # its tests read the summary's sentences
-        return memo_of(SPLIT)
+    return memo_of(SPLIT)
 
 
 def on_demand(m, price: float) -> dict[str, float]:
@@ -87,10 +84,9 @@ def quantity(a, path: str):
 # ----------------------------------------------------------------------------- build vs rent
 
 
-def test_build_wins_when_cloud_prices_are_raised(default, monkeypatch):
+def test_build_wins_when_cloud_prices_are_raised(default):
     """Cloud prices far above the cost of building: the summary says building is
     cheaper, and no sentence says renting is."""
-    use_placeholder_charts(monkeypatch)  # the test reads sentences, not charts
     a = cm.load_assumptions(overrides=on_demand(default[0], 60.0))
     m = cm.build(a)
     an = analyze(m, draws=0)
@@ -122,8 +118,7 @@ def test_rent_wins_in_the_default(default):
 # ----------------------------------------------------------------------------- decision
 
 
-def test_positive_npv_is_recommended_and_measured_per_capex(monkeypatch):
-    use_placeholder_charts(monkeypatch)  # the test reads sentences, not charts
+def test_positive_npv_is_recommended_and_measured_per_capex():
     a = cm.load_assumptions(overrides={"tiers.tens.revenue.price_per_gpu_hour": 40.0})
     m = cm.build(a)
     s = m.summary()
@@ -198,10 +193,9 @@ def test_base_case_percentile_in_the_monte_carlo(split):
     ) in summary
 
 
-def test_selling_price_above_cloud_price_is_flagged(default, monkeypatch):
+def test_selling_price_above_cloud_price_is_flagged(default):
     """Hundreds sold at 1.25 x the on-demand price of its GPU: flagged with both
     prices and the gap; at or below the cloud price (the default): no flag."""
-    use_placeholder_charts(monkeypatch)  # the test reads sentences, not charts
     m, _, pages = default
     o = m.inputs["hundreds"].values()
     assert o["price_per_gpu_hour"] <= o["cloud_price_per_gpu_hour"]
@@ -218,8 +212,7 @@ def test_selling_price_above_cloud_price_is_flagged(default, monkeypatch):
     assert "customers can rent the same hour for less" in summary
 
 
-def test_utilization_above_its_sources_range_is_flagged(monkeypatch):
-    use_placeholder_charts(monkeypatch)  # the test reads sentences, not charts
+def test_utilization_above_its_sources_range_is_flagged():
     a = cm.load_assumptions(overrides={"tiers.hundreds.operations.utilization": 0.95})
     m = cm.build(a)
     summary = text_of(section(render_memo(m, "en", analysis=analyze(m, draws=0)), "summary"))
@@ -323,8 +316,7 @@ def test_software_problem_in_numbers(default):
     assert plain(expected) in text_of(pages["en"])
 
 
-def test_no_software_comparison_without_both_scales(monkeypatch):
-    use_placeholder_charts(monkeypatch)  # the test reads sentences, not charts
+def test_no_software_comparison_without_both_scales():
     a = cm.load_assumptions()
     m = cm.build(a.model_copy(update={"tiers": {"tens": a.tiers["tens"]}}))
     text = text_of(render_memo(m, "en"))
@@ -437,11 +429,10 @@ def test_chinese_memo_prints_nothing_and_warns_nothing(capfd):
 
 
 @pytest.mark.parametrize("rate", [None, 0.005])
-def test_source_failure_rate_sentence_follows_the_rate(default, rate, monkeypatch):
+def test_source_failure_rate_sentence_follows_the_rate(default, rate):
     """Thousands: failures a day = rate x servers against the source's 'more than one
     a day'; the sentence says the model assumes as much, or reaches it only at the
     high end of the range."""
-    use_placeholder_charts(monkeypatch)  # the test reads sentences, not charts
     m, _, pages = default
     t = "thousands"
     path = m.inputs[t].paths()["node_failures_per_day"]
@@ -460,10 +451,9 @@ def test_source_failure_rate_sentence_follows_the_rate(default, rate, monkeypatc
         assert "the model assumes as much." not in text
 
 
-def test_repair_downtime_reaches_the_npv_and_the_memo_says_so(monkeypatch):
+def test_repair_downtime_reaches_the_npv_and_the_memo_says_so():
     """With repair hours, failures take sold hours away: availability = 1 - failures a
     day x repair hours / 24 per server; the memo prices the high failure rate in NPV."""
-    use_placeholder_charts(monkeypatch)  # the test reads sentences, not charts
     a = cm.load_assumptions(overrides={"reliability.repair_hours": 12.0})
     m = cm.build(a)
     t = "tens"

@@ -15,7 +15,6 @@ from costmodel.core.engine import goodput
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import format as f
 from costmodel.report.memo.render import render_memo
-from tests.support.charts import use_placeholder_charts
 
 FACTOR = 10  # the memo's faster storage: 10x each tier's write bandwidth
 
@@ -194,7 +193,7 @@ def test_failures_chart_is_inline_svg_with_text(memos, lang):
     assert ("按假设" if lang == "zh" else "As assumed") in fig.group(1)
 
 
-def test_no_failures_assumed_says_so(monkeypatch):
+def test_no_failures_assumed_says_so():
     tiers = cm.load_assumptions().tiers
     a = cm.load_assumptions(
         overrides={
@@ -207,14 +206,13 @@ def test_no_failures_assumed_says_so(monkeypatch):
         }
     )
     m = cm.build(a)
-    en = render_memo(m, "en")  # real charts: the failures chart with no failures
+    en = render_memo(m, "en")  # the failures chart with no failures is drawn too
     p = Sections(en)
     for t in m.tiers:
         assert p.facts[(t, "goodput")] == "100.00%"
         assert p.facts[(t, "lost_hours")] == "0"
         assert p.facts[(t, "mtbf")] == f.EMPTY
     assert "No node failures are assumed" in text_of(en)
-    use_placeholder_charts(monkeypatch)
     assert "未假设节点故障" in text_of(render_memo(m, "zh"))
 
 
@@ -287,7 +285,6 @@ def overlay(tmp_path, text: str):
     return cm.build(cm.load_assumptions(default_assumptions_dir(), p))
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_workload_names_are_escaped(tmp_path):
     m = overlay(
         tmp_path,
@@ -311,7 +308,6 @@ def test_workload_names_are_escaped(tmp_path):
     assert "没有方案能完成“65B 模型预训练”" in zh and "13B 模型 LoRA 微调" in zh
 
 
-@pytest.mark.usefixtures("text_only_charts")
 def test_no_workloads_no_section(tmp_path):
     m = overlay(tmp_path, "workloads: []\n")
     assert not m.assumptions.workloads

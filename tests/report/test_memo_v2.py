@@ -18,7 +18,6 @@ from costmodel.report.memo import format as f
 from costmodel.report.memo.render import render_memo
 from tests.paths import ROOT
 from tests.report.test_memo_decision import ALLOWED_LATIN, plain, section, text_of
-from tests.support.charts import use_placeholder_charts
 
 DEFAULT = ROOT / "assumptions" / "default"
 SCENARIOS = ROOT / "assumptions" / "scenarios"
@@ -29,22 +28,18 @@ TIMING = {"timeline.build_months": 6, "timeline.ramp_months": 9}
 COLUMNS = ("npv", "peak_funding", "cost_per_gpu_hour", "capex_initial", "capex")
 
 
-def memo(*files, overrides=None, langs=("en", "zh"), charts=False):
-    """Model, deterministic analysis and memos of the default with ``files`` layered
-    on; charts are placeholders unless ``charts`` (these tests read text)."""
+def memo(*files, overrides=None, langs=("en", "zh")):
+    """Model, deterministic analysis and memos of the default with ``files`` layered on."""
     a = cm.load_assumptions(DEFAULT, *files, overrides=overrides or {})
     m = cm.build(a)
     an = analyze(m, draws=0)
-    with pytest.MonkeyPatch.context() as mp:
-        if not charts:
-            use_placeholder_charts(mp)
-        return m, an, {lang: render_memo(m, lang, analysis=an) for lang in langs}
+    return m, an, {lang: render_memo(m, lang, analysis=an) for lang in langs}
 
 
 @pytest.fixture(scope="module")
 def staged_loan():
     over = {**TIMING, "facility.retrofit_premium": 0.35}
-    return memo(STAGED, LOAN, overrides=over, charts=True)  # the zh check reads the charts
+    return memo(STAGED, LOAN, overrides=over)
 
 
 @pytest.fixture(scope="module")

@@ -170,7 +170,6 @@ def test_inputs_are_blue_and_named(default_xlsx):
     assert c.font.color.rgb.endswith("0000FF")
 
 
-@pytest.mark.usefixtures("text_only_charts")  # the memo is written too
 def test_build_cli_writes_the_workbook(tmp_path):
     from typer.testing import CliRunner
 
@@ -186,7 +185,6 @@ def test_build_cli_writes_the_workbook(tmp_path):
     assert bad.exit_code == 2 and not (tmp_path / "x").exists()
 
 
-@pytest.mark.usefixtures("text_only_charts")  # the memo is written too
 def test_scenarios_sheet_agrees_with_api(tmp_path):
     from typer.testing import CliRunner
 
