@@ -70,7 +70,7 @@ def build_cmd(
         from costmodel.cli.compare import parse_scenarios
         from costmodel.cli.tables import show, summary_grid
         from costmodel.core.metrics import HEADLINE
-        from costmodel.report.memo.render import write_memo
+        from costmodel.report.memo.render import write_memos
         from costmodel.report.output import output_set
         from costmodel.report.workbook.book import write_workbook
 
@@ -87,17 +87,9 @@ def build_cmd(
             with output_set(out_dir) as stage:  # all files or none replace the previous set
                 steps.step("workbook")
                 written = [write_workbook(model, stage / "model.xlsx", analysis=analysis)]
-                for code in langs:
-                    steps.step(f"memo ({code})")
-                    written.append(
-                        write_memo(
-                            model,
-                            stage / MEMO_NAMES[code],
-                            lang=code,
-                            template_dir=template_dir,
-                            analysis=analysis,
-                        )
-                    )
+                steps.step(f"memo ({', '.join(langs)})")
+                memos = {code: stage / MEMO_NAMES[code] for code in langs}
+                written += write_memos(model, memos, template_dir, analysis)
         for p in written:
             out().print(f"wrote {out_dir / p.name}", highlight=False)
         show(summary_grid(model.summary()[list(HEADLINE)], a.name, a.currency), out())

@@ -368,3 +368,40 @@ def test_templates_ship_with_readme():
     names = {p.name for p in templates_dir().iterdir()}
     assert {"memo.html.j2", "memo.css", "brand.html.j2", "README.md"} <= names
     assert Path(templates_dir() / "README.md").read_text(encoding="utf-8").count("memo") > 2
+
+
+def test_write_memos_shares_the_analysis_and_writes_what_write_memo_writes(
+    model, memos, tmp_path, monkeypatch
+):
+    """Both languages in one call (as ``costmodel build`` does): the deterministic
+    analysis is computed once, and each file has the bytes ``write_memo`` writes."""
+    from costmodel.report.memo import render
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")
+    calls = []
+    real = render.analyze
+    monkeypatch.setattr(render, "analyze", lambda m, **kw: calls.append(kw) or real(m, **kw))
+    paths = render.write_memos(model, {"en": tmp_path / "a.html", "zh": tmp_path / "b.html"})
+    assert calls == [{"draws": 0}]
+    assert [p.read_text(encoding="utf-8") for p in paths] == [memos["en"], memos["zh"]]
+    with pytest.raises(ValueError, match="lang"):
+        render.write_memos(model, {"en": tmp_path / "c.html", "fr": tmp_path / "d.html"})
+    assert not (tmp_path / "c.html").exists()  # nothing is written
+
+
+def test_the_summary_is_read_once_for_both_memos(tmp_path):
+    """What does not depend on the language is computed once per model: rendering
+    the English and the Chinese memo reads the model's summary once."""
+    from costmodel.analysis.bundle import analyze
+    from costmodel.report.memo import cache
+    from costmodel.report.memo.render import write_memos
+
+    m = cm.build(cm.load_assumptions())
+    an = analyze(m, draws=0)
+    calls = []
+    real = m.summary
+    m.summary = lambda: calls.append(1) or real()
+    write_memos(m, {"en": tmp_path / "a.html", "zh": tmp_path / "b.html"}, analysis=an)
+    assert len(calls) == 1
+    assert cache.summary(m) is cache.summary(m)
+    assert cache.summary(m).equals(real())

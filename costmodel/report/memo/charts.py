@@ -35,6 +35,7 @@ import numpy as np
 
 from costmodel.core.engine import CAPEX_LINES, OPEX_LINES
 from costmodel.core.model import Model
+from costmodel.report.memo import cache
 from costmodel.report.memo import format as f
 from costmodel.report.memo.labels import chart_label
 from costmodel.report.memo.svg import (
@@ -331,7 +332,7 @@ def npv_chart(model: Model, lang: str, prefix: str = "npv") -> str:
     """Horizontal bar of NPV per tier, labelled with the formatted value."""
     cur = model.assumptions.currency
     t = CHART[lang]
-    npv = model.summary()["npv"].to_numpy(dtype=float)
+    npv = cache.summary(model)["npv"].to_numpy(dtype=float)
     div, unit = f.money_scale(np.nanmax(np.abs(npv)) if len(npv) else 0, lang, cur)
     vals = _finite(npv) / div
     groups = [
@@ -346,7 +347,7 @@ def capex_chart(model: Model, lang: str, prefix: str = "capex") -> str:
     """Capex per GPU stacked by asset class; total capex at the end of each bar."""
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
-    s = model.summary()
+    s = cache.summary(model)
     gpus = s["gpus"].to_numpy(float)
     per_gpu = {c: _finite(s[f"capex_{c}"].to_numpy(float) / gpus) for c in CAPEX_LINES}
     used = [c for c in CAPEX_LINES if np.any(per_gpu[c])]
@@ -367,18 +368,12 @@ def capex_chart(model: Model, lang: str, prefix: str = "capex") -> str:
     return figure([drawing], [Key(lines[c], COLORS[c]) for c in used])
 
 
-def _opex_by_year(model: Model, tier: str) -> dict[str, np.ndarray]:
-    years = model.months // 12
-    o = model.opex(tier)
-    return {c: o[c].to_numpy(float)[1:].reshape(years, 12).sum(axis=1) for c in OPEX_LINES}
-
-
 def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
     """Opex per operating year stacked by line item; one panel (own scale) per tier."""
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
     years = model.months // 12
-    data = {tier: _opex_by_year(model, tier) for tier in model.tiers}
+    data = {t: {c: cache.annual(model, t, "opex", c) for c in OPEX_LINES} for t in model.tiers}
     used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
     panels = []
     for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
@@ -430,11 +425,11 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
     """Cumulative FCF per tier (own scale); payback marked or 'no payback' noted."""
     cur = model.assumptions.currency
     t = CHART[lang]
-    s = model.summary()
+    s = cache.summary(model)
     years = model.months / 12
     panels = []
     for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
-        cum = _finite(model.cash_flow(tier)["cumulative_fcf"].to_numpy(float))
+        cum = _finite(cache.monthly(model, tier, "cash_flow", "cumulative_fcf"))
         div, unit = f.money_scale(np.abs(cum).max(initial=0), lang, cur)
         c, top, bottom = _panel(
             name, t["cash_axis"].format(unit=unit), f"{prefix}-{k}", f"{t['cash_title']}: {name}"
@@ -488,7 +483,7 @@ def cost_chart(
     year-1 price (solid) and the break-even price (dashed) as marks."""
     cur = model.assumptions.currency
     t = CHART[lang]
-    s = model.summary()
+    s = cache.summary(model)
     lev = s["cost_per_gpu_hour"].to_numpy(float)
     eff = s["cost_per_effective_gpu_hour"].to_numpy(float)
     groups, marks = [], []

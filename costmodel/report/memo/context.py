@@ -31,6 +31,7 @@ from costmodel.inputs.schema import Quantity
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
+from costmodel.report.memo import cache
 from costmodel.report.memo import format as f
 from costmodel.report.memo.labels import gpu_name, input_key, input_label, metric_label, tier_label
 from costmodel.report.memo.profiles import ASPECT_LABELS, ASPECTS, MAXIMS, PROFILES
@@ -72,7 +73,7 @@ class Facts:
     choice: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.summary = self.model.summary()
+        self.summary = cache.summary(self.model)
         self.options = self.analysis.options
         self.choice = choose(self.options)
         be = self.analysis.break_even["price_per_gpu_hour"]

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from costmodel.report.memo.cache import summary
+
 if TYPE_CHECKING:
     from costmodel.core.model import Model
 
@@ -35,7 +37,7 @@ def _zh_label(model: Model, tier: str) -> str:
     own = getattr(t, "label_zh", None)
     if own:
         return str(own)
-    s = model.summary().loc[tier]
+    s = summary(model).loc[tier]
     cls = CLASS_ZH.get(str(s["scale_class"]), "")
     return f"{cls}方案（{int(s['gpus']):,} 张 {gpu_name(model, tier)}）"
 

@@ -25,6 +25,8 @@ numbers are formatted by
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from collections.abc import Mapping
 from importlib import metadata
 from os import PathLike
 from pathlib import Path
@@ -69,13 +71,22 @@ def memo_date() -> dt.date:
 
 def environment(template_dir: str | PathLike[str] | None = None) -> jinja2.Environment:
     """Jinja2 environment: ``template_dir`` first, the bundled templates as
-    fallback for every file it lacks; autoescape on; undefined names are errors."""
+    fallback for every file it lacks; autoescape on; undefined names are errors.
+    One environment per folder is kept for the process, so a template is compiled
+    once (Jinja2 compiles it again when its file changes)."""
+    if template_dir is None:
+        return _environment(None)
+    d = Path(template_dir)
+    if not d.is_dir():
+        raise NotADirectoryError(f"template_dir {str(d)!r} is not a directory")
+    return _environment(str(d.resolve()))
+
+
+@functools.lru_cache(maxsize=8)
+def _environment(folder: str | None) -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = []
-    if template_dir is not None:
-        d = Path(template_dir)
-        if not d.is_dir():
-            raise NotADirectoryError(f"template_dir {str(d)!r} is not a directory")
-        loaders.append(jinja2.FileSystemLoader(str(d)))
+    if folder is not None:
+        loaders.append(jinja2.FileSystemLoader(folder))
     loaders.append(jinja2.FileSystemLoader(str(templates_dir())))
     return jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
@@ -200,6 +211,28 @@ def write_memo(
     overrides any of the bundled templates (``memo.html.j2``, ``memo.css``,
     ``brand.html.j2``). ``analysis``: :func:`costmodel.analysis.bundle.analyze` of this
     model, for the sections "What has to be true", "Scenarios" and "Build or
-    rent?" (left out without it). Returns the path written."""
-    html = render_memo(model, lang, template_dir, analysis)
-    return write_text(path, html)
+    rent?" (without one, the deterministic analysis). Returns the path written."""
+    return write_memos(model, {lang: path}, template_dir, analysis)[0]
+
+
+def write_memos(
+    model: Model,
+    paths: Mapping[str, str | PathLike[str]],
+    template_dir: str | PathLike[str] | None = None,
+    analysis: Analysis | None = None,
+) -> list[Path]:
+    """Write the memo of ``model`` in each language of ``paths`` (``{"en": path,
+    "zh": path}``), as :func:`write_memo` does, sharing what does not depend on the
+    language: the analysis (``analyze(model, draws=0)`` once when none is given),
+    the numbers read from the model (:mod:`~costmodel.report.memo.cache`) and the
+    compiled template. Each file is written atomically; returns the paths written."""
+    for lang in paths:
+        if lang not in LANGS:
+            raise ValueError(f"lang must be one of {', '.join(LANGS)}, not {lang!r}")
+    if analysis is None:
+        analysis = analyze(model, draws=0)
+    template = environment(template_dir).get_template(TEMPLATE)
+    return [
+        write_text(path, template.render(**context(model, lang, analysis)))
+        for lang, path in paths.items()
+    ]

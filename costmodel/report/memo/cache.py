@@ -1,0 +1,55 @@
+"""Numbers the memo reads many times that depend on the model alone, not on the
+language: computed once per model and shared by the English and the Chinese memo.
+
+A built :class:`~costmodel.core.model.Model` does not change, so what is derived
+from it alone can be kept with it; the entries live in a
+:class:`weakref.WeakKeyDictionary` and go when the model goes. Callers must not
+change what they get (a DataFrame or an array is shared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
+
+import numpy as np
+import pandas as pd
+
+from costmodel.core.model import Model
+
+T = TypeVar("T")
+_CACHE: WeakKeyDictionary[Model, dict[Hashable, Any]] = WeakKeyDictionary()
+
+
+def once(model: Model, key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, computed the first time ``key`` is asked of ``model``."""
+    mine = _CACHE.setdefault(model, {})
+    if key not in mine:
+        mine[key] = make()
+    return mine[key]
+
+
+def summary(model: Model) -> pd.DataFrame:
+    """``model.summary()``: read by every label, sentence and chart of the memo."""
+    return once(model, "summary", model.summary)
+
+
+def annual(model: Model, tier: str, frame: str, column: str) -> np.ndarray:
+    """Operating-year sums of ``column`` of ``model.<frame>(tier)`` (months 1..M)."""
+
+    def make() -> np.ndarray:
+        years = model.months // 12
+        values = getattr(model, frame)(tier)[column].to_numpy(float)[1:]
+        return values.reshape(years, 12).sum(axis=1)
+
+    return once(model, ("annual", tier, frame, column), make)
+
+
+def monthly(model: Model, tier: str, frame: str, column: str) -> np.ndarray:
+    """``column`` of ``model.<frame>(tier)``, months 0..M."""
+    return once(
+        model,
+        ("monthly", tier, frame, column),
+        lambda: getattr(model, frame)(tier)[column].to_numpy(float),
+    )
