@@ -131,6 +131,13 @@ def test_opex_columns_are_annual_opex_and_ticks_are_nice(model):
             got = [float(r.get("height")) for r in rects(svg, line)]
             assert got == pytest.approx(list(v[v != 0] / div * per_unit), abs=TOL), line
         assert texts(svg, "year") == [str(i) for i in range(1, years + 1)]
+        labels = [float(e.get("x")) for e in svg.iter(f"{NS}text") if e.get("class") == "year"]
+        widths = {float(r.get("width")) for r in rects(svg, "bar")}
+        (w,) = widths
+        assert [k + w / 2 for k in sorted(columns)] == pytest.approx(labels, abs=TOL)
+        band = labels[1] - labels[0]  # the columns fill the plot: the last band ends at its end
+        right = max(float(e.get("x2")) for e in svg.iter(f"{NS}line") if e.get("class") == "grid")
+        assert labels[-1] + band / 2 == pytest.approx(right, abs=TOL)
 
 
 def test_payback_marker_sits_at_the_payback_month(paying):

@@ -301,7 +301,7 @@ def _stacked_columns(
 ) -> float:
     """Columns stacked from zero (positive parts up, negative down), one per index
     of the arrays in ``series`` (class, colour, values); returns the width of a band."""
-    n = len(series[0][1]) if series else 0
+    n = len(series[0][2]) if series else 0
     band = (x1 - x0) / max(n, 1)
     w = band * 0.7
     up, down = np.zeros(n), np.zeros(n)
