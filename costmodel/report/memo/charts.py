@@ -225,7 +225,9 @@ def hbars(
         c.text(
             (x0 + x1) / 2, bottom + 27, fit(axis, width), anchor="middle", fill=MUTED, cls="axis"
         )
+    # bars, then marks and rules over them, then the values over everything
     y = top + rows.group_gap
+    labelled: list[tuple[Bar, float]] = []
     for k, (g, lines, h) in enumerate(zip(rows.groups, names, heights, strict=True)):
         mid = y + h / 2
         for i, line in enumerate(lines):
@@ -234,6 +236,7 @@ def hbars(
             by = mid - bars[k] / 2 + i * (rows.bar_h + rows.bar_gap)
             for b in row:
                 _bar(c, xs, b, by, rows)
+                labelled.append((b, by))
         for m in rows.marks[k] if k < len(rows.marks) else []:
             if math.isfinite(m.value):
                 x = xs(m.value)
@@ -244,6 +247,8 @@ def hbars(
     for m in rows.rules:
         if math.isfinite(m.value):
             c.line(xs(m.value), top, xs(m.value), bottom, m.color, m.width, m.dash, cls=m.cls)
+    for b, by in labelled:
+        _label(c, xs, b, by, rows)
     return c
 
 
@@ -254,17 +259,22 @@ def _bar(c: Canvas, xs: Scale, b: Bar, y: float, rows: Rows) -> None:
     if e != a:
         extra = f' fill-opacity="{b.opacity:g}"' if b.opacity != 1 else ""
         c.rect(a, y, e - a, rows.bar_h, b.color, b.cls, extra)
-    if not b.label or not math.isfinite(b.where):
+
+
+def _label(c: Canvas, xs: Scale, b: Bar, y: float, rows: Rows) -> None:
+    """A bar's value: inside it from its start (white, clear of marks near its
+    end) when ``inside`` and it fits, else beyond ``at`` with a white halo."""
+    if not b.label or not (math.isfinite(b.where) and math.isfinite(b.start)):
         return
     mid = y + rows.bar_h / 2
-    w = text_width(b.label, rows.label_size)
-    if b.inside and abs(e - a) >= w + 8:
-        x, anchor = (e - 4, "end") if b.right else (e + 4, "start")
+    a, e = xs(b.start), xs(b.end) if math.isfinite(b.end) else xs(b.start)
+    if b.inside and abs(e - a) >= text_width(b.label, rows.label_size) + 8:
+        x, anchor = (a + 4, "start") if b.right else (a - 4, "end")
         c.text(x, mid, b.label, rows.label_size, anchor, "#ffffff", cls="value")
         return
     at = xs(b.where)
     x, anchor = (at + 4, "start") if b.right else (at - 4, "end")
-    c.text(x, mid, b.label, rows.label_size, anchor, rows.label_fill, cls="value")
+    c.text(x, mid, b.label, rows.label_size, anchor, rows.label_fill, cls="value", halo=True)
 
 
 # ----------------------------------------------------------------------------- panels
@@ -457,7 +467,7 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
         )
         pb = s.loc[tier, "payback_years"]
         if f.is_empty(pb):
-            c.text(x1, top + 8, t["no_payback"], anchor="end", fill=NEG, cls="note")
+            c.text(x1, top + 8, t["no_payback"], anchor="end", fill=NEG, cls="note", halo=True)
         else:
             m = min(int(round(float(pb) * 12)), len(cum) - 1)
             mx, my = xs(float(pb)), ys(cum[m] / div)
@@ -466,7 +476,7 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
             half = text_width(text) / 2
             tx = min(max(mx, x0 + half), x1 - half)
             ty = my - 11 if my - 11 > top + 6 else my + 12
-            c.text(tx, ty, text, anchor="middle", fill="#1d5c33", cls="note")
+            c.text(tx, ty, text, anchor="middle", fill="#1d5c33", cls="note", halo=True)
         _x_title(c, t["year"], x0, x1)
         panels.append(c)
     return figure(panels, panels=True)

@@ -43,6 +43,7 @@ GRID = "#e2e2e2"
 SIZE = 11.0  # px: tick labels, names and values
 TITLE = 12.0  # px: a panel's title
 MINUS = "\u2212"
+HALO = ' stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"'
 ELLIPSIS = "\u2026"
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
@@ -323,16 +324,19 @@ class Canvas:
         bold: bool = False,
         cls: str = "",
         middle: bool = True,
+        halo: bool = False,
     ) -> None:
         """``s`` at ``x`` (start, middle or end by ``anchor``); vertically centred on
-        ``y`` (``middle``) or with its baseline on ``y``."""
+        ``y`` (``middle``) or with its baseline on ``y``; ``halo``: a white outline
+        keeps it legible where it crosses a line."""
         base = y + 0.36 * size if middle else y
         c = f' class="{cls}"' if cls else ""
         a = f' text-anchor="{anchor}"' if anchor != "start" else ""
         f = f' fill="{fill}"' if fill != INK else ""
         w = ' font-weight="bold"' if bold else ""
         z = f' font-size="{size:g}"' if size != SIZE else ""
-        self.parts.append(f'<text{c} x="{num(x)}" y="{num(base)}"{a}{f}{w}{z}>{esc(s)}</text>')
+        h = HALO if halo else ""
+        self.parts.append(f'<text{c} x="{num(x)}" y="{num(base)}"{a}{f}{w}{z}{h}>{esc(s)}</text>')
 
     def svg(self) -> str:
         return (
