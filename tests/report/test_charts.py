@@ -140,6 +140,18 @@ def test_opex_columns_are_annual_opex_and_ticks_are_nice(model):
         assert labels[-1] + band / 2 == pytest.approx(right, abs=TOL)
 
 
+def test_year_labels_of_a_long_horizon_do_not_touch():
+    m = cm.build(cm.load_assumptions(overrides={"horizon_years": 20}))
+    for svg in drawings(charts.opex_chart(m, "en")):
+        years = [e for e in svg.iter(f"{NS}text") if e.get("class") == "year"]
+        labels = [int(e.text) for e in years]
+        step = labels[1] - labels[0]
+        assert labels == list(range(step, 21, step)) and step in (2, 5)
+        x = [float(e.get("x")) for e in years]
+        assert min(np.diff(x)) >= 2 * 0.58 * 11 + 4  # two digits and a gap
+        assert len(rects(svg, "staff")) == 20
+
+
 def test_payback_marker_sits_at_the_payback_month(paying):
     s = paying.summary()
     svgs = drawings(charts.cash_chart(paying, "en"))

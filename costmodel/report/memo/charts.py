@@ -327,11 +327,12 @@ def _stacked_columns(
 
 
 def _year_ticks(c: Canvas, years: int, x0: float, band: float, y: float) -> None:
-    """Year numbers under the columns; every 1, 2, 5 or 10 years as room allows."""
+    """Year numbers under the columns: every year, or every 2nd, 5th, 10th ... as
+    room allows."""
     widest = text_width(str(years))
     step = next((s for s in (1, 2, 5, 10, 20, 50) if band * s >= widest + 6), 100)
     for yr in range(1, years + 1):
-        if yr == 1 or yr % step == 0:
+        if yr % step == 0 or step == 1:
             c.text(x0 + (yr - 0.5) * band, y + 12, str(yr), anchor="middle", fill=MUTED, cls="year")
 
 
@@ -467,7 +468,7 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
         )
         pb = s.loc[tier, "payback_years"]
         if f.is_empty(pb):
-            c.text(x1, top + 8, t["no_payback"], anchor="end", fill=NEG, cls="note", halo=True)
+            c.text(x1, top + 15, t["no_payback"], anchor="end", fill=NEG, cls="note", halo=True)
         else:
             m = min(int(round(float(pb) * 12)), len(cum) - 1)
             mx, my = xs(float(pb)), ys(cum[m] / div)
