@@ -82,7 +82,7 @@ def verdict(ok: bool) -> str:
 def build_rows(repeat: int) -> list[Row]:
     from costmodel.analysis.bundle import analyze
     from costmodel.analysis.defaults import DEFAULT_DRAWS
-    from costmodel.report.memo.render import write_memo
+    from costmodel.report.memo.render import write_memos
     from costmodel.report.workbook.book import write_workbook
 
     model = cm.build(cm.load_assumptions())
@@ -92,8 +92,8 @@ def build_rows(repeat: int) -> list[Row]:
         def build() -> None:
             analysis = analyze(model, draws=DEFAULT_DRAWS, seed=0)
             write_workbook(model, out / "model.xlsx", analysis=analysis)
-            for lang in ("en", "zh"):
-                write_memo(model, out / f"memo.{lang}.html", lang=lang, analysis=analysis)
+            memos = {lang: out / f"memo.{lang}.html" for lang in ("en", "zh")}
+            write_memos(model, memos, analysis=analysis)  # as costmodel build does
 
         build()  # warm: imports, fonts, caches
         _, cpu = timed(build, repeat)

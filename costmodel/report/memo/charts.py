@@ -211,15 +211,7 @@ def hbars(
     if title:
         c.text(0, 9, fit(title, width, TITLE), size=TITLE, bold=True, cls="title")
     x0, x1 = name_w, width - 4
-    values = _values(rows)
-    left, right = [], []
-    for g in rows.groups:
-        for row in g:
-            for b in row:
-                if b.label and not b.inside and math.isfinite(b.where):
-                    w = text_width(b.label, rows.label_size) + 4
-                    (right if b.right else left).append((b.where, w))
-    xs = fit_labels(min(values), max(values), x0, x1, right=right, left=left)
+    xs = _scale(rows, x0, x1)
     c.x_axis(xs, top, bottom, n=max(2, min(6, int((x1 - x0) / 62))))
     if axis:
         c.text(
@@ -250,6 +242,20 @@ def hbars(
     for b, by in labelled:
         _label(c, xs, b, by, rows)
     return c
+
+
+def _scale(rows: Rows, x0: float, x1: float) -> Scale:
+    """The value axis on ``[x0, x1]``: every bar, mark and rule, and room for the
+    values written beyond the bars."""
+    values = _values(rows)
+    left, right = [], []
+    for g in rows.groups:
+        for row in g:
+            for b in row:
+                if b.label and not b.inside and math.isfinite(b.where):
+                    w = text_width(b.label, rows.label_size) + 4
+                    (right if b.right else left).append((b.where, w))
+    return fit_labels(min(values), max(values), x0, x1, right=right, left=left)
 
 
 def _bar(c: Canvas, xs: Scale, b: Bar, y: float, rows: Rows) -> None:
