@@ -259,3 +259,43 @@ def test_executive_summary_prints_on_the_first_pages(memos, tmp_path, lang):
     }[lang]
     for mark in marks:
         assert mark in first, mark
+
+
+# Appended to a copy of the memo without its CSP: per chart drawing, every text
+# that reaches outside the drawing's viewBox and every two texts that overlap, as
+# the browser lays them out with its own fonts.
+TEXT_BOXES = """<pre id="measure"></pre><script>
+const out = [];
+document.querySelectorAll("svg.chart").forEach((svg) => {
+  const vb = svg.viewBox.baseVal;
+  const boxes = [...svg.querySelectorAll("text")].map((t) => [t.getBBox(), t.textContent]);
+  for (const [b, s] of boxes) {
+    if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > vb.width + 0.5 || b.y + b.height > vb.height + 0.5)
+      out.push(`cut ${svg.id}: ${s}`);
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, s] = boxes[i], [c, u] = boxes[j];
+    const w = Math.min(a.x + a.width, c.x + c.width) - Math.max(a.x, c.x);
+    const h = Math.min(a.y + a.height, c.y + c.height) - Math.max(a.y, c.y);
+    if (w > 1 && h > 3) out.push(`overlap ${svg.id}: ${s} / ${u}`);
+  }
+});
+out.push(`checked ${document.querySelectorAll("svg.chart").length}`);
+document.getElementById("measure").textContent = out.join("\\n");
+</script>"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chart_text_stays_inside_and_apart(memos, tmp_path, lang):
+    """The text widths the charts estimate hold in a real browser: no label of a
+    chart reaches outside its drawing or into another label."""
+    html = memos[lang].read_text(encoding="utf-8")
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    page = tmp_path / "boxes.html"
+    page.write_text(html.replace("</body>", TEXT_BOXES + "</body>"), encoding="utf-8")
+    r = chromium(page.as_uri(), tmp_path, "--dump-dom", "--window-size=1280,4000")
+    found = re.search(r'<pre id="measure">(.*?)</pre>', r.stdout, re.S)
+    assert found, r.stdout[-500:]
+    lines = found.group(1).splitlines()
+    assert lines[-1].startswith("checked ") and int(lines[-1].split()[1]) >= 15
+    assert lines[:-1] == []

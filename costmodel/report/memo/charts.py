@@ -82,6 +82,7 @@ PANEL_W = 270.0  # a panel's natural width (a grid cell: a third of the page, al
 PANEL_H = 200.0
 VALUE = 10.5  # px: values written at bars
 NAME_SHARE = 0.42  # at most this share of the width for the names left of the bars
+LINE = 13.5  # px between the lines of a name on two lines
 
 
 # ----------------------------------------------------------------------------- legend, figure
@@ -203,10 +204,10 @@ def hbars(
     names = [wrap(n, width * NAME_SHARE - 8, SIZE, rows.name_lines) for n in rows.names]
     name_w = max((text_width(x) for lines in names for x in lines), default=0.0) + 8
     bars = [len(g) * rows.bar_h + (len(g) - 1) * rows.bar_gap for g in rows.groups]
-    heights = [max(b, len(lines) * 12.5 + 2) for b, lines in zip(bars, names, strict=True)]
+    heights = [max(b, len(lines) * LINE + 2) for b, lines in zip(bars, names, strict=True)]
     plot_h = sum(heights) + rows.group_gap * (len(heights) + 1)
     bottom = top + plot_h
-    height = bottom + (34 if axis else 18)
+    height = bottom + (34 if axis else 22)
     c = Canvas(width, height, label, ident)
     if title:
         c.text(0, 9, fit(title, width, TITLE), size=TITLE, bold=True, cls="title")
@@ -223,7 +224,7 @@ def hbars(
     for k, (g, lines, h) in enumerate(zip(rows.groups, names, heights, strict=True)):
         mid = y + h / 2
         for i, line in enumerate(lines):
-            c.text(x0 - 6, mid + (i - (len(lines) - 1) / 2) * 12.5, line, anchor="end", cls="name")
+            c.text(x0 - 6, mid + (i - (len(lines) - 1) / 2) * LINE, line, anchor="end", cls="name")
         for i, row in enumerate(g):
             by = mid - bars[k] / 2 + i * (rows.bar_h + rows.bar_gap)
             for b in row:
