@@ -240,6 +240,28 @@ def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
     return rows, np.stack([grid[g], grid[g + 1], f_lo[rows], f_hi[rows]]), outer
 
 
+def _newton_start(
+    bracket: FloatArray, outer: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The bracket in x = 1/(1+i), ``a < b`` (x falls as i rises), ``p(a)`` and the
+    start of Newton's method: the inverse cubic interpolation through the bracket's
+    ends and their outer neighbours when strictly inside (``outer``: their rates
+    and NPVs, NaN where the grid has none), else the secant point, else the
+    middle; an end where p is exactly 0 is the root."""
+    lo_r, hi_r, fb, fa = bracket
+    out_r, far_r, f_out, f_far = outer
+    a = 1.0 / (1.0 + hi_r)
+    b = 1.0 / (1.0 + lo_r)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x = a - fa * (b - a) / (fb - fa)  # secant point
+        xs = (a, b, 1.0 / (1.0 + out_r), 1.0 / (1.0 + far_r))
+        cubic = _inverse_interpolation(xs, (fa, fb, f_out, f_far))
+    x = np.where(np.isfinite(cubic) & (cubic > a) & (cubic < b), cubic, x)
+    inside = np.isfinite(x) & (x > a) & (x < b)
+    x = np.where(inside, x, 0.5 * (a + b))
+    return a, b, fa, np.where(fa == 0, a, np.where(fb == 0, b, x))
+
+
 def _inverse_interpolation(xs: tuple[FloatArray, ...], fs: tuple[FloatArray, ...]) -> FloatArray:
     """x where the polynomial through the points (f_j, x_j) (x as a function of f,
     Lagrange form) is at f = 0: ``sum_j x_j prod_{k != j} f_k / (f_k - f_j)``."""
@@ -303,23 +325,12 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
     out = np.full(n_rows, np.nan)
     if n < 2:
         return out
-    rows, (lo_r, hi_r, fb, fa), (out_r, far_r, f_out, f_far) = _bracket_rows(v, float(high))
+    rows, bracket, outer = _bracket_rows(v, float(high))
     if rows.size == 0:
         return out
-    # bracket in x = 1/(1+i): x decreases as i increases, so a < b; fa = p(a), fb = p(b)
-    a = 1.0 / (1.0 + hi_r)
-    b = 1.0 / (1.0 + lo_r)
-    c = 1.0 / (1.0 + out_r)
-    e = 1.0 / (1.0 + far_r)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        x = a - fa * (b - a) / (fb - fa)  # secant point
-        cubic = _inverse_interpolation((a, b, c, e), (fa, fb, f_out, f_far))
-    x = np.where(np.isfinite(cubic) & (cubic > a) & (cubic < b), cubic, x)
-    inside = np.isfinite(x) & (x > a) & (x < b)
-    x = np.where(inside, x, 0.5 * (a + b))
-    x = np.where(fa == 0, a, np.where(fb == 0, b, x))  # a grid rate is an exact root
+    a, b, fa, x = _newton_start(bracket, outer)
     vt = np.ascontiguousarray(v[rows].T) if rows.size < n_rows else np.ascontiguousarray(v.T)
-    active = np.flatnonzero((fa != 0) & (fb != 0))  # positions (in rows) still iterating
+    active = np.flatnonzero((fa != 0) & (bracket[2] != 0))  # positions (in rows) iterating
     vt_act = vt if active.size == vt.shape[1] else np.take(vt, active, axis=1)
     xa, aa, ba, faa = x[active], a[active], b[active], fa[active]
     last_step = np.full(active.size, np.inf)  # the previous Newton step (inf: none yet)
