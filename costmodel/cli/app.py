@@ -10,7 +10,9 @@ stderr, nothing written), 1 on any other error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -170,6 +172,10 @@ def guard(fn: Callable[[], Any]) -> None:
         raise typer.Exit(2) from None
     except typer.Exit:
         raise
+    except OutputError as exc:
+        err().print("[bold red]error:[/] ", end="", markup=True)
+        err().print(str(exc), markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
     except Exception as exc:  # noqa: BLE001 - the CLI reports, the library raises
         err().print(
             f"[bold red]error:[/] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
@@ -179,6 +185,61 @@ def guard(fn: Callable[[], Any]) -> None:
 
 class UsageError(Exception):
     """A command given something it cannot use (exit 2, nothing written)."""
+
+
+class OutputError(Exception):
+    """The output could not be written (a full disk, no permission; exit 1)."""
+
+
+def os_error_of(exc: BaseException) -> OSError | None:
+    """The operating-system error behind ``exc`` (itself, one it wraps, e.g.
+    XlsxWriter's ``FileCreateError``, or its cause), or None."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, OSError) and e.errno is not None:
+            return e
+        todo += [a for a in getattr(e, "args", ()) if isinstance(a, BaseException)]
+        todo += [e.__cause__, e.__context__]
+    return None
+
+
+def _quiet_zip_cleanup() -> None:
+    """After a failed write, a half-written zip file (the workbook) is closed again
+    when it is garbage-collected and fails again, which Python reports as an
+    'Exception ignored in ZipFile.__del__' traceback: the error was reported
+    already, so that report is dropped (only that one)."""
+    previous = sys.unraisablehook
+
+    def hook(u: Any) -> None:
+        if isinstance(u.exc_value, OSError) and "ZipFile" in repr(u.object):
+            return
+        previous(u)
+
+    sys.unraisablehook = hook
+
+
+@contextlib.contextmanager
+def writing(out_dir: Path) -> Iterator[None]:
+    """Turn a failure to write into ``out_dir`` into an :class:`OutputError` that
+    names the folder and the system's reason and says the folder kept its files."""
+    try:
+        yield
+    except Exception as exc:
+        os_err = os_error_of(exc)
+        if os_err is None:
+            raise
+        reason = os_err.strerror or str(os_err)
+        where = f" ({os_err.filename})" if os_err.filename else ""
+        _quiet_zip_cleanup()
+        raise OutputError(
+            f"cannot write {out_dir}: {reason}{where}; nothing was written, "
+            f"and {out_dir} keeps the files it had"
+        ) from None
 
 
 def usage_error(message: str) -> None:

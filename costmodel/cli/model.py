@@ -27,6 +27,7 @@ from costmodel.cli.app import (
     usage_error,
     with_example,
     write_text,
+    writing,
 )
 
 
@@ -84,7 +85,8 @@ def build_cmd(
             steps.step(f"analysis (tornado, break-even{what})")
             analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
             langs = ["en", "zh"] if lang is Lang.both else [lang.value]
-            with output_set(out_dir) as stage:  # all files or none replace the previous set
+            # all files or none replace the previous set; a failure to write names the folder
+            with writing(out_dir), output_set(out_dir) as stage:
                 steps.step("workbook")
                 written = [write_workbook(model, stage / "model.xlsx", analysis=analysis)]
                 steps.step(f"memo ({', '.join(langs)})")

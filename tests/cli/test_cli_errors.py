@@ -253,3 +253,40 @@ def test_dot_slash_default_is_a_folder(tmp_path, monkeypatch):
     local = json.loads(runner.invoke(app, ["summary", "./default", "-f", "json"]).stdout)
     bundled = json.loads(runner.invoke(app, ["summary", "default", "-f", "json"]).stdout)
     assert (local["tens"]["gpus"], bundled["tens"]["gpus"]) == (16, 32)
+
+
+def test_a_full_disk_names_the_folder_and_keeps_its_files(tmp_path, monkeypatch):
+    """A write that fails (here: the memo, after the workbook was written into the
+    staging folder) ends with exit 1 and one line naming the folder and the
+    system's reason; the folder keeps its previous files and nothing else."""
+    import errno
+
+    from costmodel.report.memo import render
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "memo.html").write_text("previous memo")
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "memo.html")
+
+    monkeypatch.setattr(render, "write_memos", full)
+    res = runner.invoke(app, ["build", "-o", str(out), "--draws", "0", "--quiet"])
+    assert res.exit_code == 1, res.stderr
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+    assert f"cannot write {out}: No space left on device (memo.html)" in res.stderr
+    assert "keeps the files it had" in res.stderr
+    assert snapshot(out) == {str(out / "memo.html"): b"previous memo"}
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging folder left
+
+
+def test_os_error_of_finds_the_error_xlsxwriter_wraps():
+    import errno
+
+    from xlsxwriter.exceptions import FileCreateError
+
+    from costmodel.cli.app import os_error_of
+
+    inner = OSError(errno.ENOSPC, "No space left on device")
+    assert os_error_of(FileCreateError(inner)) is inner
+    assert os_error_of(ValueError("not a file system error")) is None
