@@ -315,3 +315,19 @@ def test_no_workloads_no_section(tmp_path):
         p = Sections(render_memo(m, lang))
         assert "fit" not in p.sections and "#fit" not in p.nav
         assert "failures" in p.sections
+
+
+def test_an_override_of_gpus_restates_the_count_in_the_english_label():
+    """The file's label says "(1024x H200)"; built with 2,048 GPUs on H20 servers
+    the memo must not repeat the file's count or GPU."""
+    from costmodel.report.memo.labels import tier_label
+
+    a = cm.load_assumptions(
+        overrides={"tiers.thousands.gpus": 2048, "tiers.thousands.server": "h20"}
+    )
+    model = cm.build(a)
+    assert "(1024x H200)" in a.tiers["thousands"].label
+    assert tier_label(model, "thousands") == a.tiers["thousands"].label.replace(
+        "(1024x H200)", "(2048x H20)"
+    )
+    assert tier_label(model, "tens") == a.tiers["tens"].label  # its count is right

@@ -1,6 +1,7 @@
 """Names the reader sees, in English and Chinese: tiers, GPUs, inputs.
 
-- :func:`tier_label`: the tier's own label in English (``tiers.<t>.label``); in
+- :func:`tier_label`: the tier's own label in English (``tiers.<t>.label``, its
+  "(N x GPU)" restated from the numbers); in
   Chinese its ``label_zh`` when the assumptions carry one, else a label derived
   from the numbers: scale class, GPU count and GPU name (``数十卡方案（32 张 A800）``).
 - :func:`chart_label`: the short name of a tier on a chart axis: ``32× A800`` /
@@ -42,10 +43,31 @@ def _zh_label(model: Model, tier: str) -> str:
     return f"{cls}方案（{int(s['gpus']):,} 张 {gpu_name(model, tier)}）"
 
 
+#: "(1024x H200)" in an English tier label: the GPU count and name it states
+_COUNT = re.compile(r"\((\d[\d,]*)\s*[x×]\s*([^()]+)\)")
+
+
+def _en_label(model: Model, tier: str) -> str:
+    """The tier's label; a "(N x GPU)" in it is rewritten from the numbers (the GPU
+    count and model of the tier as built), so that an override of ``gpus`` or
+    ``server`` cannot leave the label stating the file's count."""
+    own = model.assumptions.tiers[tier].label or tier
+    gpus = int(summary(model).loc[tier, "gpus"])
+    gpu = gpu_name(model, tier)
+
+    def restate(m: re.Match[str]) -> str:
+        stated, name = m.group(1), m.group(2).strip()
+        if int(stated.replace(",", "")) == gpus and name == gpu:
+            return m.group(0)  # right as written
+        return f"({gpus:,}x {gpu})" if "," in stated else f"({gpus}x {gpu})"
+
+    return _COUNT.sub(restate, own, count=1)
+
+
 def tier_label(model: Model, tier: str, lang: str = "en") -> str:
     if lang == "zh":
         return _zh_label(model, tier)
-    return model.assumptions.tiers[tier].label or tier
+    return _en_label(model, tier)
 
 
 def chart_label(model: Model, tier: str, lang: str = "en") -> str:
