@@ -19,15 +19,19 @@ that do not recalculate see the right numbers.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
+
+from costmodel.report.workbook.sheet import RowWorksheet
 
 LABEL_COL, UNIT_COL, CONST_COL, TOTAL_COL, FIRST_COL = 0, 1, 2, 3, 5
 TOKEN = re.compile(r"\{([$]?)([A-Za-z0-9_]+)(<|:1|:|@0|@M)?\}")
@@ -129,17 +133,42 @@ def excel_value(x: Any) -> Any:
     return v if np.isfinite(v) else ""
 
 
+def excel_values(values: np.ndarray) -> list[Any]:
+    """:func:`excel_value` of each of the floats ``values``."""
+    out = values.tolist()
+    if not np.isfinite(values).all():
+        out = [v if math.isfinite(v) else "" for v in out]
+    return out
+
+
+@cache
+def _col_name(col: int) -> str:
+    return xl_col_to_name(col)
+
+
+@cache
+def _col_names(last: int) -> tuple[str, ...]:
+    """Column letters of columns 0..``last``."""
+    return tuple(xl_col_to_name(c) for c in range(last + 1))
+
+
+def _braces(text: str) -> str:
+    """``text`` as literal text of a :meth:`str.format` pattern."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 @dataclass
 class CalcSheet:
     """A calculation sheet with one timeline of months 0..``months``."""
 
-    ws: Worksheet
+    ws: RowWorksheet
     name: str
     months: int
     styles: Styles
     rows: dict[str, int] = field(default_factory=dict)
     row: int = 0
     pending: set[str] = field(default_factory=set)
+    _patterns: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def last_col(self) -> int:
@@ -174,19 +203,34 @@ class CalcSheet:
         return f"{a}:{b}"
 
     def render(self, template: str, col: int) -> str:
-        def sub(m: re.Match[str]) -> str:
+        """``template`` with its tokens replaced by references from column ``col``."""
+        return self.pattern(template).format(_col_name(col), _col_name(col - 1) if col else "")
+
+    def pattern(self, template: str) -> str:
+        """``template`` as a :meth:`str.format` pattern of two fields, ``{0}`` the
+        column's letters and ``{1}`` the previous column's; every other reference
+        is fixed. Patterns are cached per template."""
+        out = self._patterns.get(template)
+        if out is None:
+            out = self._patterns[template] = self._compile(template)
+        return out
+
+    def _compile(self, template: str) -> str:
+        parts, at = [], 0
+        for m in TOKEN.finditer(template):
+            parts.append(_braces(template[at : m.start()]))
+            at = m.end()
             dollar, key, suffix = m.group(1), m.group(2), m.group(3) or ""
             if key not in self.rows:
                 raise KeyError(f"formula refers to unknown row {key!r}: {template}")
             if dollar:
-                return self.ref(key, "$")
-            if suffix == "<":
-                return self.ref(key, col=col - 1)
-            if suffix in (":", ":1", "@0", "@M"):
-                return self.ref(key, suffix)
-            return self.ref(key, col=col)
-
-        return TOKEN.sub(sub, template)
+                parts.append(_braces(self.ref(key, "$")))
+            elif suffix in (":", ":1", "@0", "@M"):
+                parts.append(_braces(self.ref(key, suffix)))
+            else:
+                parts.append(("{1}" if suffix == "<" else "{0}") + str(self.rows[key] + 1))
+        parts.append(_braces(template[at:]))
+        return "".join(parts)
 
     # --------------------------------------------------------------- writing
 
@@ -232,10 +276,13 @@ class CalcSheet:
         """A time-series row: ``formula`` copied across months 0..M, cached ``values``."""
         r = self._new_row(key, label, unit)
         fmt = self.styles.cell(kind, BLACK, bold)
+        n = self.months + 1
         vals = np.asarray(values, dtype=float)
-        for m in range(self.months + 1):
-            c = self.col(m)
-            self.ws.write_formula(r, c, self.render(formula, c), fmt, excel_value(vals[m]))
+        if len(vals) < n:
+            raise IndexError(f"row {key!r}: {len(vals)} values for {n} months")
+        pattern, names = self.pattern(formula), _col_names(self.last_col)
+        formulas = [pattern.format(names[c], names[c - 1]) for c in range(FIRST_COL, FIRST_COL + n)]
+        self.ws.write_formula_row(r, FIRST_COL, formulas, fmt, excel_values(vals[:n]))
         if total:
             self.ws.write_formula(
                 r,

@@ -1,0 +1,153 @@
+"""The fast worksheet class writes the same bytes as XlsxWriter's own code, and
+leaves every formula that needs XlsxWriter's preparation to it."""
+
+from __future__ import annotations
+
+import io
+import string
+
+import pytest
+import xlsxwriter
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xlsxwriter.worksheet import Worksheet
+
+import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from costmodel.report.workbook import book
+from costmodel.report.workbook.sheet import (
+    PLAIN_FUNCTIONS,
+    FastWorksheet,
+    RowWorksheet,
+    needs_preparation,
+)
+
+#: 2026-01-01 00:00 UTC
+EPOCH = "1767225600"
+
+CASES = {
+    "default": lambda: cm.load_assumptions(),
+    "staged-growth + bank-loan": lambda: cm.load_assumptions(
+        default_assumptions_dir(),
+        scenarios_dir() / "staged-growth.yaml",
+        scenarios_dir() / "bank-loan.yaml",
+    ),
+}
+
+
+def written(model: cm.Model, path, worksheet_class, monkeypatch) -> bytes:
+    monkeypatch.setattr(book, "WORKSHEET_CLASS", worksheet_class)
+    return cm.write_workbook(model, path).read_bytes()
+
+
+def test_the_workbook_uses_the_fast_class():
+    assert book.WORKSHEET_CLASS is FastWorksheet
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fast_worksheet_writes_the_stock_bytes(case, tmp_path, monkeypatch):
+    """Byte for byte the workbook that XlsxWriter's own code writes for every cell
+    (:class:`RowWorksheet`), for the default and a v2 model (stages, debt)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    model = cm.build(CASES[case]())
+    stock = written(model, tmp_path / "stock.xlsx", RowWorksheet, monkeypatch)
+    fast = written(model, tmp_path / "fast.xlsx", FastWorksheet, monkeypatch)
+    assert len(fast) > 100_000
+    assert fast == stock
+
+
+class CountingWorksheet(FastWorksheet):
+    """Counts the formulas handed to XlsxWriter's preparation."""
+
+    prepared = 0
+
+    def _prepare_formula(self, formula, expand_future_functions=False):
+        if needs_preparation(formula):
+            CountingWorksheet.prepared += 1
+        return super()._prepare_formula(formula, expand_future_functions)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_formula_of_ours_needs_preparation(case, tmp_path, monkeypatch):
+    """Every formula the writer produces takes the fast path (the speed rests on it)."""
+    CountingWorksheet.prepared = 0
+    written(cm.build(CASES[case]()), tmp_path / "x.xlsx", CountingWorksheet, monkeypatch)
+    assert CountingWorksheet.prepared == 0
+
+
+#: rows of formulas (one formula copied along a row) that XlsxWriter changes, and
+#: plain ones; each row is written with write_formula_row
+ROWS = [
+    ["=IFNA(A{r},0)"],  # a future function: prefixed when use_future_functions is set
+    ["=STDEV.S(A{r}:B{r})"],
+    ["=SORT(A{r}:A9)"],  # a dynamic-array function: a dynamic array formula
+    ["=XLOOKUP(1,A{r}:A9,B{r}:B9)"],
+    ["{=SUM(A{r}:A9*B{r}:B9)}"],  # an array formula
+    ["=_xlfn.CONCAT(A{r},B{r})"],  # already prefixed
+    ["=SUM(A{r}:B{r})+IF(A{r}>0,1,0)", '="a<b"&A{r}'],  # plain, with escaped characters
+    ["=MAX(0,MIN(1,A{r}))"],
+]
+
+
+def sheet_bytes(worksheet_class: type[RowWorksheet], future: bool) -> bytes:
+    out = io.BytesIO()
+    wb = xlsxwriter.Workbook(out, {"in_memory": True, "use_future_functions": future})
+    ws = wb.add_worksheet("s", worksheet_class=worksheet_class)
+    fmt = wb.add_format({"num_format": "0.0"})
+    r = 0
+    for templates in ROWS:
+        for template in templates:
+            formulas = [template.replace("{r}", str(c + 1)) for c in range(5)]
+            values = [1.5, "", "text", True, 0]
+            ws.write_formula_row(r, 2, formulas, fmt, values)
+            ws.write_formula_row(r + 1, 2, formulas, None, [0.25] * 5)
+            ws.write_formula(r + 2, 0, formulas[0], fmt, 2.0)
+            r += 3
+    wb.close()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("future", [False, True])
+def test_formulas_that_need_preparation_still_get_it(future):
+    fast = sheet_bytes(FastWorksheet, future)
+    assert fast == sheet_bytes(RowWorksheet, future)
+    xml = xlsxwriter_sheet_xml(fast)
+    assert ("_xlfn.IFNA(A1,0)" in xml) is future
+    assert ("_xlfn.STDEV.S(A1:B1)" in xml) is future
+    assert "_xlfn._xlws.SORT(A1:A9)" in xml and 't="array"' in xml
+    assert "_xlfn.XLOOKUP(1,A1:A9,B1:B9)" in xml
+    assert "<f>SUM(A1:B1)+IF(A1&gt;0,1,0)</f><v>1.5</v>" in xml
+
+
+def xlsxwriter_sheet_xml(data: bytes) -> str:
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return z.read("xl/worksheets/sheet1.xml").decode()
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN_FUNCTIONS - {""}))
+def test_plain_functions_are_never_prefixed(name):
+    """XlsxWriter leaves every name of PLAIN_FUNCTIONS alone after any character,
+    with the future functions on (the check rests on this)."""
+    ws = Worksheet()
+    for c in string.punctuation + " =":
+        formula = f"={c}{name}(1)"
+        assert ws._prepare_formula(formula, True) == formula[1:], formula
+
+
+#: pieces of formulas: plain and prefixed names, references, strings, punctuation
+PIECES = st.sampled_from(
+    [*sorted(PLAIN_FUNCTIONS), "SORT", "IFNA", "STDEV.S", "T.TEST", "XLOOKUP", "SINGLE",
+     "_xlfn.", "LET", "X.SUM", "SUM2", "(", ")", ",", "+", "&", "<", ".", " ", "A1",
+     "$C$7", "'SORT('!", "'a b'!", '"x("', "{", "}", "=", "1", "@"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PIECES, max_size=12), st.booleans(), st.booleans())
+def test_fast_preparation_equals_xlsxwriters(pieces, equals, future):
+    formula = ("=" if equals else "") + "".join(pieces)
+    ws = FastWorksheet()
+    expected = Worksheet._prepare_formula(ws, formula, future)
+    assert ws._prepare_formula(formula, future) == expected
