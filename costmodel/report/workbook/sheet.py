@@ -21,8 +21,16 @@ where it can show it, and leaves everything else to XlsxWriter:
 - ``_prepare_formula`` skips the substitutions when every function name in the
   formula is one of :data:`PLAIN_FUNCTIONS` (none of them is, or ends like, a name
   XlsxWriter prefixes); any other formula is prepared by XlsxWriter.
-- ``_write_cell`` writes a formula cell with a format and a number (or empty)
-  result in one step, exactly as XlsxWriter's inner loop writes it.
+- Such a row is a *run*: formula cells with one format and number (or empty)
+  results. When the file is written, ``_write_rows`` (XlsxWriter's loop, for
+  sheets without comments) writes each run that the sheet still holds, unchanged,
+  in one piece with the elements XlsxWriter's ``_write_cell`` writes for each cell;
+  every other cell goes through ``_write_cell``. ``_calculate_spans`` finds the
+  same row spans from each row's first and last column.
+
+These overrides mirror XlsxWriter 3.x internals (the cell table, the formula cell
+tuple, the row and cell writers); the tests compare the bytes with the stock
+class's for bundled models and for formulas that need preparation.
 
 :class:`RowWorksheet` is XlsxWriter's ``Worksheet`` with ``write_formula_row`` as
 a loop over ``write_formula``: the reference the tests compare bytes against.
@@ -31,8 +39,11 @@ a loop over ``write_formula``: the reference the tests compare bytes against.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
+from itertools import repeat
+from operator import is_, itemgetter
 from typing import Any
 
 from xlsxwriter.format import Format
@@ -53,13 +64,6 @@ PLAIN_FUNCTIONS = frozenset({
 #: every name before a ``(``: the whole run of word characters and dots, so that a
 #: dotted or prefixed name (``STDEV.S``, ``_xlfn.X``) is never read as its tail
 CALLED = re.compile(r"[\w.]*\(")
-#: characters XlsxWriter escapes in cell data
-ESCAPED = re.compile(r"[&<>]")
-
-
-@cache
-def _col_name(col: int) -> str:
-    return xl_col_to_name(col)
 
 
 def needs_preparation(formula: str) -> bool:
@@ -92,6 +96,12 @@ class RowWorksheet(Worksheet):
 class FastWorksheet(RowWorksheet):
     """A :class:`RowWorksheet` that writes the same bytes faster (module docstring)."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: row -> runs of formula cells stored by write_formula_row: (first column,
+        #: the cell tuples); written in one piece if the table still holds them
+        self._runs: dict[int, list[tuple[int, list[Any]]]] = {}
+
     def write_formula_row(
         self,
         row: int,
@@ -104,7 +114,7 @@ class FastWorksheet(RowWorksheet):
         if n < 2 or self.constant_memory or len(values) != n:
             super().write_formula_row(row, first_col, formulas, cell_format, values)
             return
-        first, last = formulas[0], first_col + n - 1
+        first = formulas[0]
         self.write_formula(row, first_col, first, cell_format, values[0])
         stored = self.table[row].get(first_col)
         plain = (
@@ -112,29 +122,104 @@ class FastWorksheet(RowWorksheet):
             and first.startswith("=")
             and stored.formula == first[1:]
         )
-        if not plain or self._check_dimensions(row, last):
+        if not plain or self._check_dimensions(row, first_col + n - 1):
             super().write_formula_row(row, first_col + 1, formulas[1:], cell_format, values[1:])
             return
-        cells = self.table[row]
-        for i in range(1, n):
-            cells[first_col + i] = CellFormulaTuple(formulas[i][1:], cell_format, values[i])
+        bodies = map(_AFTER_EQUALS, formulas[1:])
+        cells = [stored, *map(_formula_cell, zip(bodies, repeat(cell_format), values[1:]))]
+        self.table[row].update(zip(range(first_col, first_col + n), cells, strict=True))
+        if cell_format is not None and _numbers_or_empty(values):
+            self._runs.setdefault(row, []).append((first_col, cells))
 
     def _prepare_formula(self, formula: str, expand_future_functions: bool = False) -> str:
         if needs_preparation(formula):
             return super()._prepare_formula(formula, expand_future_functions)
         return formula[1:] if formula.startswith("=") else formula
 
-    def _write_cell(self, row: int, col: int, cell: Any) -> None:
-        if type(cell) is CellFormulaTuple and cell.format is not None:
-            value = cell.value
-            if type(value) is float or (type(value) is str and not value):
-                formula = cell.formula
-                if ESCAPED.search(formula):
-                    formula = formula.replace("&", "&amp;").replace("<", "&lt;")
-                    formula = formula.replace(">", "&gt;")
-                self.fh.write(
-                    f'<c r="{_col_name(col)}{row + 1}" s="{cell.format._get_xf_index()}">'
-                    f"<f>{formula}</f><v>{value}</v></c>"
-                )
-                return
-        super()._write_cell(row, col, cell)
+    # XlsxWriter's _calculate_spans and _write_rows, for sheets without comments,
+    # with the runs of formula cells written in one piece each (the same elements in
+    # the same order)
+
+    def _calculate_spans(self) -> None:
+        if self.comments or self.dim_rowmin is None:
+            super()._calculate_spans()
+            return
+        rows, cols = range(self.dim_rowmin, self.dim_rowmax + 1), self._columns()
+        blocks: dict[int, tuple[int, int]] = {}
+        for r, cells in self.table.items():
+            if r in rows and cells:
+                lo, hi = min(cells), max(cells)
+                if lo not in cols or hi not in cols:
+                    super()._calculate_spans()
+                    return
+                b = blocks.get(r // 16)
+                blocks[r // 16] = (lo, hi) if b is None else (min(b[0], lo), max(b[1], hi))
+        self.row_spans = {i: f"{lo + 1}:{hi + 1}" for i, (lo, hi) in blocks.items()}
+
+    def _write_rows(self) -> None:
+        if self.comments or self.constant_memory:
+            super()._write_rows()
+            return
+        self._calculate_spans()
+        for r in range(self.dim_rowmin, self.dim_rowmax + 1):
+            cells = self.table.get(r)
+            if cells:
+                self._write_row(r, self.row_spans.get(r // 16), self.row_info.get(r))
+                self._write_cells(r, cells)
+                self._xml_end_tag("row")
+            elif r in self.row_info:
+                self._write_empty_row(r, self.row_spans.get(r // 16), self.row_info[r])
+
+    def _columns(self) -> range:
+        return range(self.dim_colmin, self.dim_colmax + 1)
+
+    def _write_cells(self, row: int, cells: dict[int, Any]) -> None:
+        """The cells of a row in column order: each run that the table still holds
+        in one piece, every other cell by XlsxWriter's ``_write_cell``."""
+        cols, within, done = sorted(cells), self._columns(), 0
+        if cols[0] not in within or cols[-1] not in within:
+            cols = [c for c in cols if c in within]
+        for first, run in sorted(self._runs.get(row, ()), key=_FIRST):
+            if all(map(is_, map(cells.get, range(first, first + len(run))), run)):
+                at = bisect_left(cols, first)
+                for col in cols[done:at]:
+                    self._write_cell(row, col, cells[col])
+                self._write_run(row, first, run)
+                done = at + len(run)
+        for col in cols[done:]:
+            self._write_cell(row, col, cells[col])
+
+    def _write_run(self, row: int, first: int, run: list[Any]) -> None:
+        """Formula cells with one format and number or empty results, as
+        XlsxWriter's ``_write_cell`` writes each."""
+        fmt = run[0].format
+        xf = fmt.xf_index if fmt.xf_index is not None else fmt._get_xf_index()
+        cell = f'<c r="{{}}{row + 1}" s="{xf}"><f>{{}}</f><v>{{}}</v></c>'
+        formulas = list(map(_FORMULA, run))
+        if any(c in "".join(formulas) for c in "&<>"):
+            formulas = [
+                f.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for f in formulas
+            ]
+        names = _col_names(first + len(run) - 1)[first:]
+        self.fh.write("".join(map(cell.format, names, formulas, map(_VALUE, run))))
+
+
+def _numbers_or_empty(values: Sequence[Any]) -> bool:
+    """Whether every value is a float or the empty string."""
+    types = set(map(type, values))
+    if types <= {float}:
+        return True
+    return types <= {float, str} and all(v == "" for v in values if type(v) is str)
+
+
+#: ``CellFormulaTuple(*fields)`` and ``formula[1:]`` without a Python frame per cell
+_formula_cell = partial(tuple.__new__, CellFormulaTuple)
+_AFTER_EQUALS = itemgetter(slice(1, None))
+_FIRST = _FORMULA = itemgetter(0)
+_VALUE = itemgetter(2)
+
+
+@cache
+def _col_names(last: int) -> tuple[str, ...]:
+    """Column letters of columns 0..``last``."""
+    return tuple(xl_col_to_name(c) for c in range(last + 1))
