@@ -72,8 +72,10 @@ def loss_years(x: Tier) -> float:
 
 
 def _vintages(base: np.ndarray, n: float, months: int) -> dict[str, np.ndarray]:
-    """The loss-vintage table's values (the formulas' rules, month by month):
-    ``base`` is the year's taxable result at each year's last month."""
+    """The loss-vintage table's values (the formulas' rules, month by month, all
+    vintages at once): ``base`` is the year's taxable result at each year's last
+    month. Sums run oldest vintage first from 0.0 and minima and maxima keep the
+    first argument on ties, as the formulas evaluate them (signed zeros included)."""
     years = months // MONTHS_PER_YEAR
     m = np.arange(months + 1)
     year = -(-m // MONTHS_PER_YEAR)
@@ -81,19 +83,19 @@ def _vintages(base: np.ndarray, n: float, months: int) -> dict[str, np.ndarray]:
     added = np.maximum(-base, 0.0)
     profit = np.maximum(base, 0.0)
     out = {k: np.zeros((years, months + 1)) for k in ("rem", "cum", "used", "exp")}
+    v = np.arange(1, years + 1)
+    prev = np.zeros(years)
     for c in range(months + 1):
-        prev = out["rem"][:, c - 1] if c else np.zeros(years)
-        below = 0.0
-        for i in range(years):
-            v = i + 1
-            elig = float(year[c] > v and year[c] - v <= n)
-            cum = below + prev[i] * elig
-            used = yearend[c] * max(0.0, min(profit[c], cum) - below)
-            new = added[c] if year[c] == v else 0.0
-            exp = float(year[c] == v + n) * yearend[c] * (prev[i] + new - used)
-            out["cum"][i, c], out["used"][i, c], out["exp"][i, c] = cum, used, exp
-            out["rem"][i, c] = prev[i] + new - used - exp
-            below = cum
+        elig = ((year[c] > v) & (year[c] - v <= n)).astype(float)
+        sums = np.cumsum(np.concatenate(([0.0], prev * elig)))  # S_0 = 0, S_1, .., S_V
+        below, cum = sums[:-1], sums[1:]
+        short = np.where(cum < profit[c], cum, profit[c]) - below  # min(profit, S_v) - S_v-1
+        used = yearend[c] * np.where(short > 0.0, short, 0.0)  # max(0, ...)
+        new = np.where(year[c] == v, added[c], 0.0)
+        exp = (year[c] == v + n) * yearend[c] * (prev + new - used)
+        prev = prev + new - used - exp
+        out["cum"][:, c], out["used"][:, c], out["exp"][:, c] = cum, used, exp
+        out["rem"][:, c] = prev
     return out
 
 
