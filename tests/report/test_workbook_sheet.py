@@ -90,19 +90,28 @@ ROWS = [
 
 
 def sheet_bytes(worksheet_class: type[RowWorksheet], future: bool) -> bytes:
+    """A sheet of the rows of :data:`ROWS`, each written in several ways: runs of
+    numbers and empty results, mixed results, no format, three runs in one row
+    written right to left with a cell of one overwritten afterwards, cells before
+    and after a run."""
     out = io.BytesIO()
     wb = xlsxwriter.Workbook(out, {"in_memory": True, "use_future_functions": future})
     ws = wb.add_worksheet("s", worksheet_class=worksheet_class)
-    fmt = wb.add_format({"num_format": "0.0"})
+    fmt, fmt2 = wb.add_format({"num_format": "0.0"}), wb.add_format({"bold": True})
     r = 0
     for templates in ROWS:
         for template in templates:
             formulas = [template.replace("{r}", str(c + 1)) for c in range(5)]
-            values = [1.5, "", "text", True, 0]
-            ws.write_formula_row(r, 2, formulas, fmt, values)
-            ws.write_formula_row(r + 1, 2, formulas, None, [0.25] * 5)
-            ws.write_formula(r + 2, 0, formulas[0], fmt, 2.0)
-            r += 3
+            ws.write_formula(r, 0, formulas[0], fmt, 2.0)
+            ws.write_formula_row(r, 2, formulas, fmt, [1.5, "", 2.0, -0.0, 1e-7])
+            ws.write_string(r, 9, "after")
+            ws.write_formula_row(r + 1, 2, formulas, fmt, ["text", True, 0, 1.5, ""])
+            ws.write_formula_row(r + 2, 2, formulas, None, [0.25] * 5)
+            ws.write_formula_row(r + 3, 14, formulas, fmt2, [5.0] * 5)
+            ws.write_formula_row(r + 3, 8, formulas, fmt2, [3.0] * 5)
+            ws.write_formula_row(r + 3, 2, formulas, fmt, [4.0] * 5)
+            ws.write_number(r + 3, 10, 7)
+            r += 4
     wb.close()
     return out.getvalue()
 
@@ -117,6 +126,7 @@ def test_formulas_that_need_preparation_still_get_it(future):
     assert "_xlfn._xlws.SORT(A1:A9)" in xml and 't="array"' in xml
     assert "_xlfn.XLOOKUP(1,A1:A9,B1:B9)" in xml
     assert "<f>SUM(A1:B1)+IF(A1&gt;0,1,0)</f><v>1.5</v>" in xml
+    assert "<f>MAX(0,MIN(1,A2))</f><v></v>" in xml and "<v>-0.0</v>" in xml
 
 
 def xlsxwriter_sheet_xml(data: bytes) -> str:
