@@ -281,7 +281,8 @@ class CalcSheet:
         if len(vals) < n:
             raise IndexError(f"row {key!r}: {len(vals)} values for {n} months")
         pattern, names = self.pattern(formula), _col_names(self.last_col)
-        formulas = [pattern.format(names[c], names[c - 1]) for c in range(FIRST_COL, FIRST_COL + n)]
+        cols = slice(FIRST_COL, FIRST_COL + n)
+        formulas = list(map(pattern.format, names[cols], names[FIRST_COL - 1 : FIRST_COL + n - 1]))
         self.ws.write_formula_row(r, FIRST_COL, formulas, fmt, excel_values(vals[:n]))
         if total:
             self.ws.write_formula(
