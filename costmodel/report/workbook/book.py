@@ -12,8 +12,11 @@ document's creation date is fixed; everything else is a function of the model.
 from __future__ import annotations
 
 import fnmatch
+import gc
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -125,6 +128,21 @@ def _created(created: datetime | None) -> datetime:
     return datetime.now().replace(microsecond=0)
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (restored on exit, also on error).
+    A workbook holds one small object per cell until the file is written (about
+    700,000 for 10 tiers x 20 years), all alive, so collections while it is built
+    only traverse them: a fifth to a quarter of the writing time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def write_workbook(
     model: Model,
     path: str | os.PathLike[str],
@@ -147,13 +165,15 @@ def write_workbook(
         )
 
     def write(tmp: Path) -> None:
-        wb = xlsxwriter.Workbook(
-            str(tmp),
-            {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False},
-        )
-        wb.worksheet_class = WORKSHEET_CLASS  # every add_worksheet's class
-        _build(wb, model, _created(created), analysis)
-        wb.close()
+        with collector_paused():
+            wb = xlsxwriter.Workbook(
+                str(tmp),
+                {"strings_to_formulas": False, "strings_to_urls": False,
+                 "strings_to_numbers": False},
+            )  # fmt: skip
+            wb.worksheet_class = WORKSHEET_CLASS  # every add_worksheet's class
+            _build(wb, model, _created(created), analysis)
+            wb.close()
 
     return atomic.write_with(path, write)
 

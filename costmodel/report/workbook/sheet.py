@@ -131,6 +131,14 @@ class FastWorksheet(RowWorksheet):
         if cell_format is not None and _numbers_or_empty(values):
             self._runs.setdefault(row, []).append((first_col, cells))
 
+    def _assemble_xml_file(self) -> None:
+        super()._assemble_xml_file()
+        # the sheet's XML is written (chart caches were read before): free the cells
+        # now, by reference counting, rather than in a full collection of the
+        # workbook's reference cycles later
+        self.table.clear()
+        self._runs.clear()
+
     def _prepare_formula(self, formula: str, expand_future_functions: bool = False) -> str:
         if needs_preparation(formula):
             return super()._prepare_formula(formula, expand_future_functions)
