@@ -48,7 +48,13 @@ from typing import Any
 
 from xlsxwriter.format import Format
 from xlsxwriter.utility import xl_col_to_name
-from xlsxwriter.worksheet import CellFormulaTuple, Worksheet
+from xlsxwriter.worksheet import (
+    CellBlankTuple,
+    CellFormulaTuple,
+    CellNumberTuple,
+    CellStringTuple,
+    Worksheet,
+)
 
 #: Excel 2007 functions, none of which XlsxWriter prefixes with ``_xlfn.`` (they
 #: have no prefix in the file format), and none with a dot in its name; the empty
@@ -197,6 +203,33 @@ class FastWorksheet(RowWorksheet):
         for col in cols[done:]:
             self._write_cell(row, col, cells[col])
 
+    def _write_cell(self, row: int, col: int, cell: Any) -> None:
+        """XlsxWriter's ``_write_cell`` for the common cells with a format: blanks,
+        numbers, shared strings and formulas with a number or empty result; any
+        other cell by XlsxWriter's."""
+        kind, fmt = type(cell), cell.format
+        if fmt is None or kind not in _QUICK:
+            super()._write_cell(row, col, cell)
+            return
+        if kind is CellFormulaTuple:
+            value = cell.value
+            if not (type(value) is float or (type(value) is str and not value)):
+                super()._write_cell(row, col, cell)
+                return
+        xf = fmt.xf_index if fmt.xf_index is not None else fmt._get_xf_index()
+        head = f'<c r="{_col_name(col)}{row + 1}" s="{xf}"'
+        if kind is CellBlankTuple:
+            self.fh.write(f"{head}/>")
+        elif kind is CellNumberTuple:
+            self.fh.write(f"{head}><v>{cell.number:.16G}</v></c>")
+        elif kind is CellStringTuple:
+            self.fh.write(f'{head} t="s"><v>{cell.string}</v></c>')
+        else:
+            formula = cell.formula
+            if "&" in formula or "<" in formula or ">" in formula:
+                formula = formula.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            self.fh.write(f"{head}><f>{formula}</f><v>{cell.value}</v></c>")
+
     def _write_run(self, row: int, first: int, run: list[Any]) -> None:
         """Formula cells with one format and number or empty results, as
         XlsxWriter's ``_write_cell`` writes each."""
@@ -225,6 +258,11 @@ _formula_cell = partial(tuple.__new__, CellFormulaTuple)
 _AFTER_EQUALS = itemgetter(slice(1, None))
 _FIRST = _FORMULA = itemgetter(0)
 _VALUE = itemgetter(2)
+#: the cells FastWorksheet._write_cell writes itself
+_QUICK = frozenset({CellBlankTuple, CellNumberTuple, CellStringTuple, CellFormulaTuple})
+
+
+_col_name = cache(xl_col_to_name)
 
 
 @cache

@@ -35,9 +35,10 @@ HOURS = "hours_per_month"
 OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
 
 
-def excel_serial(p: pd.Period) -> float:
-    """Excel date serial of the last day of period ``p``."""
-    return float((p.end_time.normalize() - pd.Timestamp("1899-12-30")).days)
+def excel_serials(periods: pd.PeriodIndex) -> np.ndarray:
+    """Excel date serials of the last day of each period."""
+    days = (periods.end_time.normalize() - pd.Timestamp("1899-12-30")).days
+    return days.to_numpy(dtype=float)
 
 
 def year_end_values(annual: np.ndarray, months: int) -> np.ndarray:
@@ -140,7 +141,7 @@ def timeline(x: Tier) -> None:
         m,
         "count",
     )
-    periods = [excel_serial(p) for p in x.model.periods]
+    periods = excel_serials(x.model.periods)
     cs.series("period", "Month end", "date", "=EOMONTH(start,{month}-1)", periods, "date")
     cs.series("year", "Operating year", "year", "=ROUNDUP({month}/12,0)", x.year, "count")
     cs.series("ops", "Flag: operating month", "flag", "=({month}>=1)*1", x.ops, "flag")
