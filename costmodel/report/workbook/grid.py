@@ -152,11 +152,6 @@ def _col_names(last: int) -> tuple[str, ...]:
     return tuple(xl_col_to_name(c) for c in range(last + 1))
 
 
-def _braces(text: str) -> str:
-    """``text`` as literal text of a :meth:`str.format` pattern."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
 @dataclass
 class CalcSheet:
     """A calculation sheet with one timeline of months 0..``months``."""
@@ -168,7 +163,7 @@ class CalcSheet:
     rows: dict[str, int] = field(default_factory=dict)
     row: int = 0
     pending: set[str] = field(default_factory=set)
-    _patterns: dict[str, str] = field(default_factory=dict, repr=False)
+    _patterns: dict[str, tuple[str, tuple[int, ...]]] = field(default_factory=dict, repr=False)
 
     @property
     def last_col(self) -> int:
@@ -204,33 +199,45 @@ class CalcSheet:
 
     def render(self, template: str, col: int) -> str:
         """``template`` with its tokens replaced by references from column ``col``."""
-        return self.pattern(template).format(_col_name(col), _col_name(col - 1) if col else "")
+        pattern, fields = self.pattern(template)
+        letters = (_col_name(col), _col_name(col - 1) if col else "")
+        return pattern % tuple(letters[f] for f in fields)
 
-    def pattern(self, template: str) -> str:
-        """``template`` as a :meth:`str.format` pattern of two fields, ``{0}`` the
-        column's letters and ``{1}`` the previous column's; every other reference
-        is fixed. Patterns are cached per template."""
+    def formulas(self, template: str, first: int, last: int) -> list[str]:
+        """``template`` rendered for each of columns ``first``..``last`` (``first`` > 0)."""
+        pattern, fields = self.pattern(template)
+        names = _col_names(last)
+        letters = (names[first:], names[first - 1 : last])  # the column's, the previous one's
+        if not fields:
+            return [pattern % ()] * (last - first + 1)
+        if len(fields) == 1:
+            return list(map(pattern.__mod__, letters[fields[0]]))
+        return list(map(pattern.__mod__, zip(*(letters[f] for f in fields), strict=True)))
+
+    def pattern(self, template: str) -> tuple[str, tuple[int, ...]]:
+        """``template`` as a ``%`` pattern whose ``%s`` fields are column letters,
+        with which column each takes (0: the formula's own, 1: the previous one);
+        every other reference is fixed. Patterns are cached per template."""
         out = self._patterns.get(template)
         if out is None:
             out = self._patterns[template] = self._compile(template)
         return out
 
-    def _compile(self, template: str) -> str:
-        parts, at = [], 0
+    def _compile(self, template: str) -> tuple[str, tuple[int, ...]]:
+        parts, fields, at = [], [], 0
         for m in TOKEN.finditer(template):
-            parts.append(_braces(template[at : m.start()]))
+            parts.append(template[at : m.start()].replace("%", "%%"))
             at = m.end()
             dollar, key, suffix = m.group(1), m.group(2), m.group(3) or ""
             if key not in self.rows:
                 raise KeyError(f"formula refers to unknown row {key!r}: {template}")
-            if dollar:
-                parts.append(_braces(self.ref(key, "$")))
-            elif suffix in (":", ":1", "@0", "@M"):
-                parts.append(_braces(self.ref(key, suffix)))
+            if dollar or suffix in (":", ":1", "@0", "@M"):
+                parts.append(self.ref(key, "$" if dollar else suffix).replace("%", "%%"))
             else:
-                parts.append(("{1}" if suffix == "<" else "{0}") + str(self.rows[key] + 1))
-        parts.append(_braces(template[at:]))
-        return "".join(parts)
+                parts.append(f"%s{self.rows[key] + 1}")
+                fields.append(1 if suffix == "<" else 0)
+        parts.append(template[at:].replace("%", "%%"))
+        return "".join(parts), tuple(fields)
 
     # --------------------------------------------------------------- writing
 
@@ -280,9 +287,7 @@ class CalcSheet:
         vals = np.asarray(values, dtype=float)
         if len(vals) < n:
             raise IndexError(f"row {key!r}: {len(vals)} values for {n} months")
-        pattern, names = self.pattern(formula), _col_names(self.last_col)
-        cols = slice(FIRST_COL, FIRST_COL + n)
-        formulas = list(map(pattern.format, names[cols], names[FIRST_COL - 1 : FIRST_COL + n - 1]))
+        formulas = self.formulas(formula, FIRST_COL, FIRST_COL + n - 1)
         self.ws.write_formula_row(r, FIRST_COL, formulas, fmt, excel_values(vals[:n]))
         if total:
             self.ws.write_formula(
