@@ -93,7 +93,7 @@ def sheet_bytes(worksheet_class: type[RowWorksheet], future: bool) -> bytes:
     """A sheet of the rows of :data:`ROWS`, each written in several ways: runs of
     numbers and empty results, mixed results, no format, three runs in one row
     written right to left with a cell of one overwritten afterwards, cells before
-    and after a run."""
+    and after a run, formulas without their ``=``, blank rows."""
     out = io.BytesIO()
     wb = xlsxwriter.Workbook(out, {"in_memory": True, "use_future_functions": future})
     ws = wb.add_worksheet("s", worksheet_class=worksheet_class)
@@ -111,7 +111,11 @@ def sheet_bytes(worksheet_class: type[RowWorksheet], future: bool) -> bytes:
             ws.write_formula_row(r + 3, 8, formulas, fmt2, [3.0] * 5)
             ws.write_formula_row(r + 3, 2, formulas, fmt, [4.0] * 5)
             ws.write_number(r + 3, 10, 7)
-            r += 4
+            ws.write_formula_row(r + 4, 2, [f.removeprefix("=") for f in formulas], fmt, [1.0] * 5)
+            ws.write_blank_row(r + 4, 8, 12, fmt2)
+            ws.write_blank_row(r + 4, 13, 15, None)  # no format: nothing written
+            ws.write_blank(r + 4, 10, None, fmt)
+            r += 5
     wb.close()
     return out.getvalue()
 

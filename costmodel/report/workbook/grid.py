@@ -204,8 +204,10 @@ class CalcSheet:
         return pattern % tuple(letters[f] for f in fields)
 
     def formulas(self, template: str, first: int, last: int) -> list[str]:
-        """``template`` rendered for each of columns ``first``..``last`` (``first`` > 0)."""
+        """``template`` rendered for each of columns ``first``..``last`` (``first`` >
+        0), without its leading ``=`` (optional for XlsxWriter, which removes it)."""
         pattern, fields = self.pattern(template)
+        pattern = pattern.removeprefix("=")
         names = _col_names(last)
         letters = (names[first:], names[first - 1 : last])  # the column's, the previous one's
         if not fields:
@@ -244,8 +246,7 @@ class CalcSheet:
     def heading(self, text: str) -> None:
         self.row += 1
         self.ws.write_string(self.row, LABEL_COL, text, self.styles.h2)
-        for c in range(UNIT_COL, self.last_col + 1):
-            self.ws.write_blank(self.row, c, None, self.styles.h2)
+        self.ws.write_blank_row(self.row, UNIT_COL, self.last_col, self.styles.h2)
         self.row += 1
 
     def const(

@@ -98,6 +98,11 @@ class RowWorksheet(Worksheet):
         for i, (formula, value) in enumerate(zip(formulas, values, strict=True)):
             self.write_formula(row, first_col + i, formula, cell_format, value)
 
+    def write_blank_row(self, row: int, first_col: int, last_col: int, cell_format: Format) -> None:
+        """Blank cells with ``cell_format`` in columns ``first_col``..``last_col``."""
+        for col in range(first_col, last_col + 1):
+            self.write_blank(row, col, None, cell_format)
+
 
 class FastWorksheet(RowWorksheet):
     """A :class:`RowWorksheet` that writes the same bytes faster (module docstring)."""
@@ -121,21 +126,32 @@ class FastWorksheet(RowWorksheet):
             super().write_formula_row(row, first_col, formulas, cell_format, values)
             return
         first = formulas[0]
+        equals = first.startswith("=")
         self.write_formula(row, first_col, first, cell_format, values[0])
         stored = self.table[row].get(first_col)
-        plain = (
-            type(stored) is CellFormulaTuple
-            and first.startswith("=")
-            and stored.formula == first[1:]
+        plain = type(stored) is CellFormulaTuple and stored.formula == (
+            first[1:] if equals else first
         )
         if not plain or self._check_dimensions(row, first_col + n - 1):
             super().write_formula_row(row, first_col + 1, formulas[1:], cell_format, values[1:])
             return
-        bodies = map(_AFTER_EQUALS, formulas[1:])
+        bodies = map(_AFTER_EQUALS, formulas[1:]) if equals else formulas[1:]
         cells = [stored, *map(_formula_cell, zip(bodies, repeat(cell_format), values[1:]))]
         self.table[row].update(zip(range(first_col, first_col + n), cells, strict=True))
         if cell_format is not None and _numbers_or_empty(values):
             self._runs.setdefault(row, []).append((first_col, cells))
+
+    def write_blank_row(self, row: int, first_col: int, last_col: int, cell_format: Format) -> None:
+        if (
+            cell_format is None
+            or self.constant_memory
+            or self._check_dimensions(row, first_col)
+            or self._check_dimensions(row, last_col)
+        ):
+            super().write_blank_row(row, first_col, last_col, cell_format)
+            return
+        blank = CellBlankTuple(cell_format)  # one tuple for all: they are immutable
+        self.table[row].update(zip(range(first_col, last_col + 1), repeat(blank)))
 
     def _assemble_xml_file(self) -> None:
         super()._assemble_xml_file()
