@@ -124,13 +124,16 @@ def _grid(L: Layout) -> None:
         ws.write_string(head, L.col_br[t], f"bracket distance: {title(t)}", st.header)
     ws.write_string(head, dist_col, "distance of interval to 0", st.header)
     first = L.trace[tiers[0]]
+    flows = {t: (cs.ref(t[1], "@0", sheet=True), cs.ref(t[1], ":1", sheet=True))
+             for t, cs in L.sheets.items()}  # fmt: skip
+    factor, money = st.cell("factor", BLACK), st.cell("money", BLACK)
     for i, g in enumerate(first.grid):
         r = L.r0 + i
-        ws.write_number(r, 1, float(g), st.cell("factor", BLACK))
+        ws.write_number(r, 1, float(g), factor)
         rate = xl_rowcol_to_cell(r, 1)
-        for t, cs in L.sheets.items():
-            f = f"={cs.ref(t[1], '@0', sheet=True)}+NPV({rate},{cs.ref(t[1], ':1', sheet=True)})"
-            ws.write_formula(r, L.col_npv[t], f, st.cell("money", BLACK), float(L.trace[t].npv[i]))
+        for t, (f0, f1) in flows.items():
+            ws.write_formula(r, L.col_npv[t], f"={f0}+NPV({rate},{f1})", money,
+                             float(L.trace[t].npv[i]))  # fmt: skip
     # brackets over intervals i = 0..G-2 (written on the interval's lower row)
     for i in range(L.G - 1):
         r = L.r0 + i
@@ -139,7 +142,7 @@ def _grid(L: Layout) -> None:
             r,
             dist_col,
             f"=IF(AND({a}<=0,{b}>=0),0,MIN(ABS({a}),ABS({b})))",
-            st.cell("factor", BLACK),
+            factor,
             float(first.distance[i]),
         )
         d = xl_rowcol_to_cell(r, dist_col)
@@ -149,7 +152,7 @@ def _grid(L: Layout) -> None:
             # the interval's distance to 0 where NPV changes sign across it, else empty
             f = f'=IF((SIGN({fa})*SIGN({fb})<=0)*(1-({fa}=0)*({fb}=0))=1,{d},"")'
             value = float(first.distance[i]) if L.trace[t].bracketed[i] else ""
-            ws.write_formula(r, L.col_br[t], f, st.cell("factor", BLACK), value)
+            ws.write_formula(r, L.col_br[t], f, factor, value)
 
 
 def _bisect(L: Layout, j: int, t: Flow) -> str:
