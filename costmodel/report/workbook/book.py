@@ -262,28 +262,23 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
         *MONEY_LINES,
     ]
     r = 4
+    year_of_month = -(-np.arange(model.months + 1) // 12)
+    year_cells = [xl_rowcol_to_cell(2, 2 + y, row_abs=True) for y in range(years + 1)]
     for t, cs in sheets.items():
         res = model.results[t]
         ws.write_string(r, 0, t, st.h2)
         r += 1
+        years_rng = cs.ref("year", ":", sheet=True)
         for key, label in lines:
             ws.write_string(r, 0, label, st.label)
             ws.write_string(r, 1, model.assumptions.currency, st.unit)
             values = _row_values(res, key)
-            by_year = np.bincount(
-                -(-np.arange(model.months + 1) // 12), weights=values, minlength=years + 1
-            )
-            for y in range(years + 1):
-                yc = xl_rowcol_to_cell(2, 2 + y, row_abs=True)
-                rng, years_rng = cs.ref(key, ":", sheet=True), cs.ref("year", ":", sheet=True)
+            by_year = np.bincount(year_of_month, weights=values, minlength=years + 1)
+            rng = cs.ref(key, ":", sheet=True)
+            fmt = st.cell("money", BLACK, key in ("opex", "fcf", "ecf"))
+            for y, yc in enumerate(year_cells):
                 f = f"=SUMIFS({rng},{years_rng},{yc})"
-                ws.write_formula(
-                    r,
-                    2 + y,
-                    f,
-                    st.cell("money", BLACK, key in ("opex", "fcf", "ecf")),
-                    float(by_year[y]),
-                )
+                ws.write_formula(r, 2 + y, f, fmt, float(by_year[y]))
             r += 1
         r += 1
     ws.set_landscape()

@@ -67,9 +67,12 @@ PLAIN_FUNCTIONS = frozenset({
     "TEXT", "UPPER", "VDB", "YEAR", "",
 })  # fmt: skip
 
-#: every name before a ``(``: the whole run of word characters and dots, so that a
-#: dotted or prefixed name (``STDEV.S``, ``_xlfn.X``) is never read as its tail
-CALLED = re.compile(r"[\w.]*\(")
+#: a call of a function outside PLAIN_FUNCTIONS: a whole run of word characters and
+#: dots before a ``(`` (so that a dotted or prefixed name, ``STDEV.S`` or
+#: ``_xlfn.X``, is never read as its tail) that is not exactly a plain name
+OTHER_CALL = re.compile(
+    r"(?<![\w.])(?!(?:" + "|".join(sorted(PLAIN_FUNCTIONS - {""})) + r")\()[\w.]+\("
+)
 
 
 def needs_preparation(formula: str) -> bool:
@@ -77,7 +80,7 @@ def needs_preparation(formula: str) -> bool:
     its leading ``=`` (False only when that is certain)."""
     if formula.startswith("{") or formula.endswith("}"):
         return True
-    return not all(m[:-1] in PLAIN_FUNCTIONS for m in CALLED.findall(formula))
+    return OTHER_CALL.search(formula) is not None
 
 
 class RowWorksheet(Worksheet):
