@@ -8,7 +8,7 @@ import string
 
 import pytest
 import xlsxwriter
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xlsxwriter.worksheet import Worksheet
 
@@ -158,7 +158,7 @@ PIECES = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(PIECES, max_size=12), st.booleans(), st.booleans())
 def test_fast_preparation_equals_xlsxwriters(pieces, equals, future):
     formula = ("=" if equals else "") + "".join(pieces)

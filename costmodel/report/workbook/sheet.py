@@ -18,7 +18,8 @@ where it can show it, and leaves everything else to XlsxWriter:
   with only the ``=`` removed, the rest of the row is stored the same way, because
   a reference (``F12``, ``$C$7``) never forms or breaks a function name followed
   by ``(``. Otherwise every cell of the row takes the stock path.
-- ``_prepare_formula`` skips the substitutions when every function name in the
+- ``_write_formula`` (behind ``write_formula``) and ``_prepare_formula`` skip the
+  dynamic-array check and the substitutions when every function name in the
   formula is one of :data:`PLAIN_FUNCTIONS` (none of them is, or ends like, a name
   XlsxWriter prefixes); any other formula is prepared by XlsxWriter.
 - Such a row is a *run*: formula cells with one format and number (or empty)
@@ -44,7 +45,7 @@ from collections.abc import Sequence
 from functools import cache, partial
 from itertools import repeat
 from operator import is_, itemgetter
-from typing import Any
+from typing import Any, Literal
 
 from xlsxwriter.format import Format
 from xlsxwriter.utility import xl_col_to_name
@@ -67,12 +68,11 @@ PLAIN_FUNCTIONS = frozenset({
     "TEXT", "UPPER", "VDB", "YEAR", "",
 })  # fmt: skip
 
-#: a call of a function outside PLAIN_FUNCTIONS: a whole run of word characters and
-#: dots before a ``(`` (so that a dotted or prefixed name, ``STDEV.S`` or
-#: ``_xlfn.X``, is never read as its tail) that is not exactly a plain name
-OTHER_CALL = re.compile(
-    r"(?<![\w.])(?!(?:" + "|".join(sorted(PLAIN_FUNCTIONS - {""})) + r")\()[\w.]+\("
-)
+#: every name before a ``(`` with its ``(``: the whole run of word characters and
+#: dots, so that a dotted or prefixed name (``STDEV.S``, ``_xlfn.X``) is never read
+#: as its tail
+CALLED = re.compile(r"[\w.]*\(")
+PLAIN_CALLS = frozenset(name + "(" for name in PLAIN_FUNCTIONS)
 
 
 def needs_preparation(formula: str) -> bool:
@@ -80,7 +80,7 @@ def needs_preparation(formula: str) -> bool:
     its leading ``=`` (False only when that is certain)."""
     if formula.startswith("{") or formula.endswith("}"):
         return True
-    return OTHER_CALL.search(formula) is not None
+    return not PLAIN_CALLS.issuperset(CALLED.findall(formula))
 
 
 class RowWorksheet(Worksheet):
@@ -163,6 +163,22 @@ class FastWorksheet(RowWorksheet):
         # workbook's reference cycles later
         self.table.clear()
         self._runs.clear()
+
+    def _write_formula(
+        self,
+        row: int,
+        col: int,
+        formula: str,
+        cell_format: Format | None = None,
+        value: Any = 0,
+    ) -> Literal[0, -1, -2]:
+        if not formula or self.constant_memory or needs_preparation(formula):
+            return super()._write_formula(row, col, formula, cell_format, value)
+        if self._check_dimensions(row, col):
+            return -1
+        body = formula[1:] if formula.startswith("=") else formula
+        self.table[row][col] = CellFormulaTuple(body, cell_format, value)
+        return 0
 
     def _prepare_formula(self, formula: str, expand_future_functions: bool = False) -> str:
         if needs_preparation(formula):
