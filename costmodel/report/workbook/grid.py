@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
+from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
@@ -176,26 +176,20 @@ class CalcSheet:
 
     def ref(self, key: str, kind: str = "", col: int | None = None, sheet: bool = False) -> str:
         """A reference to row ``key`` (see module docstring for ``kind``)."""
-        r = self.rows[key]
+        r = self.rows[key] + 1
         if kind == "$":
-            out = xl_rowcol_to_cell(r, CONST_COL, row_abs=True, col_abs=True)
-        elif kind == ":":
-            out = self._range(r, FIRST_COL)
-        elif kind == ":1":
-            out = self._range(r, FIRST_COL + 1)
+            out = f"${_col_name(CONST_COL)}${r}"
+        elif kind in (":", ":1"):
+            first = _col_name(FIRST_COL + (kind == ":1"))
+            out = f"${first}${r}:${_col_name(self.last_col)}${r}"
         elif kind == "@0":
-            out = xl_rowcol_to_cell(r, FIRST_COL, row_abs=True, col_abs=True)
+            out = f"${_col_name(FIRST_COL)}${r}"
         elif kind == "@M":
-            out = xl_rowcol_to_cell(r, self.last_col, row_abs=True, col_abs=True)
+            out = f"${_col_name(self.last_col)}${r}"
         else:
             assert col is not None
-            out = xl_rowcol_to_cell(r, col)
+            out = f"{_col_name(col)}{r}"
         return f"{quote_sheet(self.name)}!{out}" if sheet else out
-
-    def _range(self, r: int, first: int) -> str:
-        a = xl_rowcol_to_cell(r, first, row_abs=True, col_abs=True)
-        b = xl_rowcol_to_cell(r, self.last_col, row_abs=True, col_abs=True)
-        return f"{a}:{b}"
 
     def render(self, template: str, col: int) -> str:
         """``template`` with its tokens replaced by references from column ``col``."""

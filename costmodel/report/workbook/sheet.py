@@ -270,14 +270,20 @@ class FastWorksheet(RowWorksheet):
         XlsxWriter's ``_write_cell`` writes each."""
         fmt = run[0].format
         xf = fmt.xf_index if fmt.xf_index is not None else fmt._get_xf_index()
-        cell = f'<c r="{{}}{row + 1}" s="{xf}"><f>{{}}</f><v>{{}}</v></c>'
+        cell = f'<c r="%s{row + 1}" s="{xf}"><f>%s</f><v>%s</v></c>'
         formulas = list(map(_FORMULA, run))
-        if any(c in "".join(formulas) for c in "&<>"):
-            formulas = [
-                f.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for f in formulas
-            ]
+        text = "\0".join(formulas)
+        if "&" in text or "<" in text or ">" in text:
+            text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            formulas = text.split("\0") if text.count("\0") == len(run) - 1 else _escaped(formulas)
         names = _col_names(first + len(run) - 1)[first:]
-        self.fh.write("".join(map(cell.format, names, formulas, map(_VALUE, run))))
+        values = map(_VALUE, run)  # floats (str is repr) or ""
+        self.fh.write("".join(map(cell.__mod__, zip(names, formulas, values, strict=True))))
+
+
+def _escaped(formulas: list[str]) -> list[str]:
+    """XlsxWriter's escapes of cell data in each formula."""
+    return [f.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for f in formulas]
 
 
 def _numbers_or_empty(values: Sequence[Any]) -> bool:
