@@ -113,6 +113,7 @@ def sheet_bytes(worksheet_class: type[RowWorksheet], future: bool) -> bytes:
             ws.write_number(r + 3, 10, 7)
             ws.write_formula_row(r + 4, 2, [f.removeprefix("=") for f in formulas], fmt, [1.0] * 5)
             ws.write_blank_row(r + 4, 8, 12, fmt2)
+            ws.write_blank_row(r + 4, 20, 22, fmt)
             ws.write_blank_row(r + 4, 13, 15, None)  # no format: nothing written
             ws.write_blank(r + 4, 10, None, fmt)
             r += 5

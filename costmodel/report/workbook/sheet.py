@@ -112,8 +112,9 @@ class FastWorksheet(RowWorksheet):
 
     def __init__(self) -> None:
         super().__init__()
-        #: row -> runs of formula cells stored by write_formula_row: (first column,
-        #: the cell tuples); written in one piece if the table still holds them
+        #: row -> runs of cells stored by write_formula_row and write_blank_row:
+        #: (first column, the cell tuples); written in one piece if the table still
+        #: holds them
         self._runs: dict[int, list[tuple[int, list[Any]]]] = {}
 
     def write_formula_row(
@@ -153,8 +154,9 @@ class FastWorksheet(RowWorksheet):
         ):
             super().write_blank_row(row, first_col, last_col, cell_format)
             return
-        blank = CellBlankTuple(cell_format)  # one tuple for all: they are immutable
-        self.table[row].update(zip(range(first_col, last_col + 1), repeat(blank)))
+        cells = [CellBlankTuple(cell_format)] * (last_col - first_col + 1)  # immutable: shared
+        self.table[row].update(zip(range(first_col, last_col + 1), cells, strict=True))
+        self._runs.setdefault(row, []).append((first_col, cells))
 
     def _assemble_xml_file(self) -> None:
         super()._assemble_xml_file()
@@ -266,17 +268,20 @@ class FastWorksheet(RowWorksheet):
             self.fh.write(f"{head}><f>{formula}</f><v>{cell.value}</v></c>")
 
     def _write_run(self, row: int, first: int, run: list[Any]) -> None:
-        """Formula cells with one format and number or empty results, as
-        XlsxWriter's ``_write_cell`` writes each."""
+        """Formula cells with one format and number or empty results, or blank cells
+        with one format, as XlsxWriter's ``_write_cell`` writes each."""
         fmt = run[0].format
         xf = fmt.xf_index if fmt.xf_index is not None else fmt._get_xf_index()
+        names = _col_names(first + len(run) - 1)[first:]
+        if type(run[0]) is CellBlankTuple:
+            self.fh.write("".join(map(f'<c r="%s{row + 1}" s="{xf}"/>'.__mod__, names)))
+            return
         cell = f'<c r="%s{row + 1}" s="{xf}"><f>%s</f><v>%s</v></c>'
         formulas = list(map(_FORMULA, run))
         text = "\0".join(formulas)
         if "&" in text or "<" in text or ">" in text:
             text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             formulas = text.split("\0") if text.count("\0") == len(run) - 1 else _escaped(formulas)
-        names = _col_names(first + len(run) - 1)[first:]
         values = map(_VALUE, run)  # floats (str is repr) or ""
         self.fh.write("".join(map(cell.__mod__, zip(names, formulas, values, strict=True))))
 
