@@ -200,8 +200,9 @@ def _build(
     cover = wb.add_worksheet("Cover")
     prices = {t: model.inputs[t].values()["price_per_gpu_hour"] for t in model.tiers}
     inputs = write_inputs(wb, st, a, model.tiers, prices)
+    summary = model.summary()
     sheets: dict[str, CalcSheet] = {
-        t: write_tier_sheet(wb, st, model, t, names[t], inputs) for t in model.tiers
+        t: write_tier_sheet(wb, st, model, t, names[t], inputs, summary) for t in model.tiers
     }
     irr_starts = write_irr_sheet(wb, st, model, sheets)
     _annual(wb, st, model, sheets)

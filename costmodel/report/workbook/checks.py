@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
@@ -156,11 +157,12 @@ def write_checks(
     for rule in global_rules(model):
         ck.rule(rule)
     counts["inputs"] = ck.subtotal("failing: model-wide inputs", first)
+    summary = model.summary()
     for t, cs in sheets.items():
         first = ck.heading(f"Tier {t}")
         for c in (*reconciliations(cs, model, comp, t), *money_recons(cs, model, comp, t)):
             ck.recon(c)
-        ck.rule(irr_rule(cs, model, comp, t))
+        ck.rule(irr_rule(cs, model, summary, comp, t))
         for rule in tier_rules(cs, model, t):
             ck.rule(rule)
         counts[t] = ck.subtotal(f"failing: tier {t}", first)
@@ -174,7 +176,7 @@ def write_checks(
     wb.define_name("master_check", f"=Checks!{xl_rowcol_to_cell(r + 1, 6, True, True)}")
     ws.conditional_format(5, 6, r + 1, 6, {"type": "cell", "criteria": "==",
                           "value": '"ERROR"', "format": st.error})  # fmt: skip
-    _stamp(wb, ck, model, comp, r + 3)
+    _stamp(wb, ck, model, summary, comp, r + 3)
     ws.freeze_panes(5, 1)
     protect(ws)
     ws.set_paper(9)
@@ -341,7 +343,9 @@ def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
     return out
 
 
-def irr_rule(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str) -> Rule:
+def irr_rule(
+    cs: CalcSheet, model: Model, summary: pd.DataFrame, comp: dict[tuple[str, str], str], t: str
+) -> Rule:
     """The reported IRR is a root: NPV changes sign between the monthly IRR -/+ 1e-6.
     Shown: the sign of the NPV just below the root (well conditioned, unlike the
     NPV at the root itself, which is a cancellation)."""
@@ -351,7 +355,7 @@ def irr_rule(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: s
     below = f'IF({irr}="",0,SIGN({f0}+NPV({rate}-1E-6,{f1})))'
     above = f"SIGN({f0}+NPV({rate}+1E-6,{f1}))"
     fcf = model.results[t].flows["fcf"][0]
-    annual = float(model.summary().loc[t, "irr"])
+    annual = float(summary.loc[t, "irr"])
     value = 0.0
     if annual == annual:  # not NaN
         i = (1 + annual) ** (1 / 12) - 1 - 1e-6
@@ -476,7 +480,9 @@ def _table_rules(model: Model) -> list[Rule]:
 STAMP_METRICS = ("npv", "capex", "cost_per_gpu_hour")
 
 
-def _stamp(wb: Workbook, ck: ChecksSheet, model: Model, comp: dict, r: int) -> None:
+def _stamp(
+    wb: Workbook, ck: ChecksSheet, model: Model, summary: pd.DataFrame, comp: dict, r: int
+) -> None:
     """Not a check: the headline results at the build (values) beside their live
     formulas; ``engine_results_status`` reads STALE once they differ, which marks
     the engine-valued sheets (Scenarios, Sensitivity, Monte Carlo) as out of date."""
@@ -485,7 +491,6 @@ def _stamp(wb: Workbook, ck: ChecksSheet, model: Model, comp: dict, r: int) -> N
     ws.write_string(r + 1, 0, "headline result", st.header)
     ws.write_string(r + 1, 1, "at the build", st.header)
     ws.write_string(r + 1, 2, "now", st.header)
-    summary = model.summary()
     first = r = r + 2
     for t in model.tiers:
         for metric in STAMP_METRICS:

@@ -167,7 +167,7 @@ def capex_totals(x: Tier) -> None:
          "+1E-9,0)", met["servers_per_rack"], "count"),
         ("racks", "racks of whole servers = ceiling(servers / servers per rack)", "racks",
          "=IF({$servers_per_rack}=0,0,ROUNDUP({$servers}/{$servers_per_rack},0))",
-         x.model.summary().loc[x.tier, "racks"], "count"),
+         x.summary.loc[x.tier, "racks"], "count"),
         ("capex_facility", "capex: facility (month 0 and extensions)", cur, total("d_cf"),
          met["capex_facility"], "money"),
         ("capex_total", "capex: total", cur, "={$capex_hardware}+{$capex_facility}",

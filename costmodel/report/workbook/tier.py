@@ -57,6 +57,7 @@ class Tier:  # engine_parts adds q, clock, deps, events, util, on, event_of, r_e
     model: Model
     tier: str
     inputs: InputsMap
+    summary: pd.DataFrame  # Model.summary(), computed once per workbook
 
     def __post_init__(self) -> None:
         M = self.model.months
@@ -78,7 +79,13 @@ class Tier:  # engine_parts adds q, clock, deps, events, util, on, event_of, r_e
 
 
 def write_tier_sheet(
-    wb: Workbook, st: Styles, model: Model, tier: str, sheet_name: str, inputs: InputsMap
+    wb: Workbook,
+    st: Styles,
+    model: Model,
+    tier: str,
+    sheet_name: str,
+    inputs: InputsMap,
+    summary: pd.DataFrame,
 ) -> CalcSheet:
     M = model.months
     ws = wb.add_worksheet(sheet_name)
@@ -94,7 +101,7 @@ def write_tier_sheet(
     ws.write_string(0, 3, "total", st.header)
     cs.rows["header"] = 0  # the counter counts this row's columns
     cs.row = 1
-    x = Tier(cs, model, tier, inputs)
+    x = Tier(cs, model, tier, inputs, summary)
     for block in (
         timeline,
         tier_inputs,
@@ -492,7 +499,7 @@ def discounting(x: Tier) -> None:
         "peak funding = max(0, -lowest cumulative cash without the terminal value)",
         x.cur,
         "=MAX(0,-MIN({cum_cash:}))",
-        x.model.summary().loc[x.tier, "peak_funding"],
+        x.summary.loc[x.tier, "peak_funding"],
         "money",
     )
     first = stays - np.concatenate([[0.0], stays[:-1]])
