@@ -83,17 +83,22 @@ def _vintages(base: np.ndarray, n: float, months: int) -> dict[str, np.ndarray]:
     added = np.maximum(-base, 0.0)
     profit = np.maximum(base, 0.0)
     out = {k: np.zeros((years, months + 1)) for k in ("rem", "cum", "used", "exp")}
-    v = np.arange(1, years + 1)
+    v = np.arange(1, years + 1)[:, None]
+    # the rules that do not depend on the balances, vintage x month
+    elig = ((year > v) & (year - v <= n)).astype(float)
+    new = np.where(year == v, added, 0.0)
+    expiring = (year == v + n) * yearend
+    sums = np.zeros(years + 1)  # S_0 = 0, S_1, .., S_V
     prev = np.zeros(years)
     for c in range(months + 1):
-        elig = ((year[c] > v) & (year[c] - v <= n)).astype(float)
-        sums = np.cumsum(np.concatenate(([0.0], prev * elig)))  # S_0 = 0, S_1, .., S_V
+        np.multiply(prev, elig[:, c], out=sums[1:])
+        np.cumsum(sums, out=sums)
         below, cum = sums[:-1], sums[1:]
         short = np.where(cum < profit[c], cum, profit[c]) - below  # min(profit, S_v) - S_v-1
         used = yearend[c] * np.where(short > 0.0, short, 0.0)  # max(0, ...)
-        new = np.where(year[c] == v, added[c], 0.0)
-        exp = (year[c] == v + n) * yearend[c] * (prev + new - used)
-        prev = prev + new - used - exp
+        gross = prev + new[:, c] - used
+        exp = expiring[:, c] * gross
+        prev = gross - exp
         out["cum"][:, c], out["used"][:, c], out["exp"][:, c] = cum, used, exp
         out["rem"][:, c] = prev
     return out
