@@ -23,11 +23,15 @@ where it can show it, and leaves everything else to XlsxWriter:
   formula is one of :data:`PLAIN_FUNCTIONS` (none of them is, or ends like, a name
   XlsxWriter prefixes); any other formula is prepared by XlsxWriter.
 - Such a row is a *run*: formula cells with one format and number (or empty)
-  results. When the file is written, ``_write_rows`` (XlsxWriter's loop, for
-  sheets without comments) writes each run that the sheet still holds, unchanged,
-  in one piece with the elements XlsxWriter's ``_write_cell`` writes for each cell;
-  every other cell goes through ``_write_cell``. ``_calculate_spans`` finds the
-  same row spans from each row's first and last column.
+  results; so is a band of blank cells with one format (the headings, by
+  :meth:`~RowWorksheet.write_blank_row`). When the file is written, ``_write_rows``
+  (XlsxWriter's loop, for sheets without comments) writes each run that the sheet
+  still holds, unchanged, in one piece with the elements XlsxWriter's
+  ``_write_cell`` writes for each cell; every other cell goes through
+  ``_write_cell``, which writes the common ones (blanks, numbers, shared strings,
+  formulas with a number or empty result, each with a format) in one step.
+  ``_calculate_spans`` finds the same row spans from each row's first and last
+  column. Once its XML is written, the sheet frees its cells.
 
 These overrides mirror XlsxWriter 3.x internals (the cell table, the formula cell
 tuple, the row and cell writers); the tests compare the bytes with the stock
@@ -101,8 +105,11 @@ class RowWorksheet(Worksheet):
         for i, (formula, value) in enumerate(zip(formulas, values, strict=True)):
             self.write_formula(row, first_col + i, formula, cell_format, value)
 
-    def write_blank_row(self, row: int, first_col: int, last_col: int, cell_format: Format) -> None:
-        """Blank cells with ``cell_format`` in columns ``first_col``..``last_col``."""
+    def write_blank_row(
+        self, row: int, first_col: int, last_col: int, cell_format: Format | None
+    ) -> None:
+        """Blank cells with ``cell_format`` in columns ``first_col``..``last_col``
+        (a band of colour; without a format nothing is written)."""
         for col in range(first_col, last_col + 1):
             self.write_blank(row, col, None, cell_format)
 
@@ -145,9 +152,12 @@ class FastWorksheet(RowWorksheet):
         if cell_format is not None and _numbers_or_empty(values):
             self._runs.setdefault(row, []).append((first_col, cells))
 
-    def write_blank_row(self, row: int, first_col: int, last_col: int, cell_format: Format) -> None:
+    def write_blank_row(
+        self, row: int, first_col: int, last_col: int, cell_format: Format | None
+    ) -> None:
         if (
             cell_format is None
+            or last_col < first_col
             or self.constant_memory
             or self._check_dimensions(row, first_col)
             or self._check_dimensions(row, last_col)
