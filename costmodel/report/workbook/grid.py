@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -163,7 +164,9 @@ class CalcSheet:
     rows: dict[str, int] = field(default_factory=dict)
     row: int = 0
     pending: set[str] = field(default_factory=set)
-    _patterns: dict[str, tuple[str, tuple[int, ...]]] = field(default_factory=dict, repr=False)
+    _patterns: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = field(
+        default_factory=dict, repr=False
+    )
 
     @property
     def last_col(self) -> int:
@@ -193,47 +196,52 @@ class CalcSheet:
 
     def render(self, template: str, col: int) -> str:
         """``template`` with its tokens replaced by references from column ``col``."""
-        pattern, fields = self.pattern(template)
+        pieces, fields = self.pattern(template)
         letters = (_col_name(col), _col_name(col - 1) if col else "")
-        return pattern % tuple(letters[f] for f in fields)
+        out = [pieces[0]]
+        for f, piece in zip(fields, pieces[1:], strict=True):
+            out += (letters[f], piece)
+        return "".join(out)
 
     def formulas(self, template: str, first: int, last: int) -> list[str]:
         """``template`` rendered for each of columns ``first``..``last`` (``first`` >
         0), without its leading ``=`` (optional for XlsxWriter, which removes it)."""
-        pattern, fields = self.pattern(template)
-        pattern = pattern.removeprefix("=")
+        pieces, fields = self.pattern(template)
+        head = pieces[0].removeprefix("=")
+        if not fields:
+            return [head] * (last - first + 1)
         names = _col_names(last)
         letters = (names[first:], names[first - 1 : last])  # the column's, the previous one's
-        if not fields:
-            return [pattern % ()] * (last - first + 1)
-        if len(fields) == 1:
-            return list(map(pattern.__mod__, letters[fields[0]]))
-        return list(map(pattern.__mod__, zip(*(letters[f] for f in fields), strict=True)))
+        parts: list[Iterable[str]] = [repeat(head)]
+        for f, piece in zip(fields, pieces[1:], strict=True):
+            parts += (letters[f], repeat(piece))
+        return list(map("".join, zip(*parts, strict=False)))  # as long as the columns
 
-    def pattern(self, template: str) -> tuple[str, tuple[int, ...]]:
-        """``template`` as a ``%`` pattern whose ``%s`` fields are column letters,
-        with which column each takes (0: the formula's own, 1: the previous one);
-        every other reference is fixed. Patterns are cached per template."""
+    def pattern(self, template: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """``template`` as its fixed pieces and, between each two, the column whose
+        letters go there (0: the formula's own, 1: the previous one); references to
+        constants and whole rows are fixed. Cached per template."""
         out = self._patterns.get(template)
         if out is None:
             out = self._patterns[template] = self._compile(template)
         return out
 
-    def _compile(self, template: str) -> tuple[str, tuple[int, ...]]:
-        parts, fields, at = [], [], 0
+    def _compile(self, template: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        pieces, fields, text, at = [], [], "", 0
         for m in TOKEN.finditer(template):
-            parts.append(template[at : m.start()].replace("%", "%%"))
+            text += template[at : m.start()]
             at = m.end()
             dollar, key, suffix = m.group(1), m.group(2), m.group(3) or ""
             if key not in self.rows:
                 raise KeyError(f"formula refers to unknown row {key!r}: {template}")
             if dollar or suffix in (":", ":1", "@0", "@M"):
-                parts.append(self.ref(key, "$" if dollar else suffix).replace("%", "%%"))
+                text += self.ref(key, "$" if dollar else suffix)
             else:
-                parts.append(f"%s{self.rows[key] + 1}")
+                pieces.append(text)
                 fields.append(1 if suffix == "<" else 0)
-        parts.append(template[at:].replace("%", "%%"))
-        return "".join(parts), tuple(fields)
+                text = str(self.rows[key] + 1)
+        pieces.append(text + template[at:])
+        return tuple(pieces), tuple(fields)
 
     # --------------------------------------------------------------- writing
 

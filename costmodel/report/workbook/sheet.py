@@ -286,14 +286,15 @@ class FastWorksheet(RowWorksheet):
         if type(run[0]) is CellBlankTuple:
             self.fh.write("".join(map(f'<c r="%s{row + 1}" s="{xf}"/>'.__mod__, names)))
             return
-        cell = f'<c r="%s{row + 1}" s="{xf}"><f>%s</f><v>%s</v></c>'
         formulas = list(map(_FORMULA, run))
         text = "\0".join(formulas)
         if "&" in text or "<" in text or ">" in text:
             text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             formulas = text.split("\0") if text.count("\0") == len(run) - 1 else _escaped(formulas)
-        values = map(_VALUE, run)  # floats (str is repr) or ""
-        self.fh.write("".join(map(cell.__mod__, zip(names, formulas, values, strict=True))))
+        values = map(str, map(_VALUE, run))  # floats (str is repr) or ""
+        parts = (repeat('<c r="'), names, repeat(f'{row + 1}" s="{xf}"><f>'), formulas,
+                 repeat("</f><v>"), values, repeat("</v></c>"))  # fmt: skip
+        self.fh.write("".join(map("".join, zip(*parts, strict=False))))  # as long as names
 
 
 def _escaped(formulas: list[str]) -> list[str]:
