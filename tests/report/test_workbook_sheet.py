@@ -166,3 +166,23 @@ def test_fast_preparation_equals_xlsxwriters(pieces, equals, future):
     ws = FastWorksheet()
     expected = Worksheet._prepare_formula(ws, formula, future)
     assert ws._prepare_formula(formula, future) == expected
+
+
+def test_calc_sheet_renders_each_token():
+    """Row templates: same column, previous column, constant, whole timeline,
+    operating months, month 0 and month M; literal text (braces and % included)
+    kept; a row's formulas are the template rendered column by column."""
+    from costmodel.report.workbook.grid import CalcSheet, Styles
+
+    wb = xlsxwriter.Workbook(io.BytesIO(), {"in_memory": True})
+    cs = CalcSheet(wb.add_worksheet("s", worksheet_class=FastWorksheet), "s", 3, Styles(wb))
+    cs.rows.update({"a": 9, "b": 10})  # rows 10 and 11 of the sheet
+    template = '={a}*{b<}+{$a}+SUM({b:})-SUM({a:1})+{a@0}/{b@M}&"{1,2}%"'
+    assert (
+        cs.render(template, 6)
+        == '=G10*F11+$C$10+SUM($F$11:$I$11)-SUM($G$10:$I$10)+$F$10/$I$11&"{1,2}%"'
+    )
+    assert cs.formulas(template, 5, 8) == [cs.render(template, c)[1:] for c in range(5, 9)]
+    assert cs.formulas("=1+{$b}", 5, 6) == ["1+$C$11", "1+$C$11"]
+    with pytest.raises(KeyError, match="unknown row 'c'"):
+        cs.render("={c}", 5)
