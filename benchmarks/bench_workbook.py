@@ -1,7 +1,7 @@
 """CPU time to write the investor workbook, next to its targets.
 
 Two models: the bundled default (3 tiers x 72 months), and 10 tiers x 20 years
-(tiers made by scaling the default's GPU counts, horizon_years = 20). Each is
+(``models.tiers(10, 20)``: the default's tiers at growing GPU counts). Each is
 written with the workbook's own worksheet class (FastWorksheet) and, in the same
 run, with RowWorksheet (XlsxWriter's own code for every cell, the same bytes): the
 ratio is what the fast class buys on this machine today. CPU seconds are
@@ -10,7 +10,7 @@ before timing. Targets (issue 15, this 2-core machine): 10 x 20 under 2 s; the
 default about 0.5-0.6 s, so that ``costmodel build`` fits in 1.5 s.
 
 Run: python benchmarks/bench_workbook.py [--no-stock]   (--no-stock skips the slow
-stock-class reference runs, about 20 s at 10 x 20)
+stock-class reference runs, about 30 s at 10 x 20)
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+
+from models import tiers
 
 import costmodel as cm
 from costmodel.report.workbook import book
@@ -50,23 +52,10 @@ def formulas_in(path: Path) -> int:
         return sum(z.read(n).count(b"<f>") for n in z.namelist() if n.startswith("xl/worksheets/"))
 
 
-def ten_tiers(horizon_years: int = 20) -> cm.Assumptions:
-    """The default with 10 tiers (its three scaled 1x, 2x, 3x, 4x) and the horizon."""
-    a = cm.load_assumptions()
-    tiers = {}
-    for i in range(10):
-        base = list(a.tiers.values())[i % 3]
-        tiers[f"option_{i + 1}"] = base.model_copy(update={"gpus": base.gpus * (1 + i // 3)})
-    data = a.model_dump(exclude_none=True)
-    data["tiers"] = {k: t.model_dump(exclude_none=True) for k, t in tiers.items()}
-    data["horizon_years"] = horizon_years
-    return cm.Assumptions.model_validate(data)
-
-
 def main(stock: bool = True) -> None:
     cases = {
         "default": ("default (3 tiers x 72 months)", cm.load_assumptions(), 5),
-        "10x20": ("10 tiers x 20 years (240 months)", ten_tiers(20), 3),
+        "10x20": ("10 tiers x 20 years (240 months)", tiers(10, 20), 3),
     }
     print("workbook CPU seconds (time.process_time, model built beforehand)")
     head = ("", "formulas", "fast", "target", "", "stock", "stock/fast")
