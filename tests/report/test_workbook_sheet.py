@@ -41,6 +41,8 @@ def written(model: cm.Model, path, worksheet_class, monkeypatch) -> bytes:
 
 
 def test_the_workbook_uses_the_fast_class():
+    """FastWorksheet is verified with XlsxWriter 3.x (the version installed here)."""
+    assert xlsxwriter.__version__.startswith("3.")
     assert book.WORKSHEET_CLASS is FastWorksheet
 
 

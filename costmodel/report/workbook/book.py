@@ -55,8 +55,12 @@ from costmodel.report.workbook.sheet import FastWorksheet, RowWorksheet
 from costmodel.report.workbook.tier import write_tier_sheet
 
 #: the worksheet class of every sheet: :class:`FastWorksheet` writes the same bytes
-#: as :class:`RowWorksheet` (XlsxWriter's own code for every cell), faster
-WORKSHEET_CLASS: type[RowWorksheet] = FastWorksheet
+#: as :class:`RowWorksheet` (XlsxWriter's own code for every cell), faster. It mirrors
+#: XlsxWriter 3.x internals, so under another major version the stock code writes
+#: (and a test fails until the byte comparisons have been run with it)
+WORKSHEET_CLASS: type[RowWorksheet] = (
+    FastWorksheet if xlsxwriter.__version__.startswith("3.") else RowWorksheet
+)
 
 #: the summary columns the workbook carries as formulas: all of the engine's (v1 set,
 #: availability, peak funding and the financing columns of spec 17)

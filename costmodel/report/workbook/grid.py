@@ -23,16 +23,14 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import repeat
 from typing import Any
 
 import numpy as np
-from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from costmodel.report.workbook.sheet import RowWorksheet
+from costmodel.report.workbook.sheet import RowWorksheet, col_letters, col_name
 
 LABEL_COL, UNIT_COL, CONST_COL, TOTAL_COL, FIRST_COL = 0, 1, 2, 3, 5
 TOKEN = re.compile(r"\{([$]?)([A-Za-z0-9_]+)(<|:1|:|@0|@M)?\}")
@@ -142,17 +140,6 @@ def excel_values(values: np.ndarray) -> list[Any]:
     return out
 
 
-@cache
-def _col_name(col: int) -> str:
-    return xl_col_to_name(col)
-
-
-@cache
-def _col_names(last: int) -> tuple[str, ...]:
-    """Column letters of columns 0..``last``."""
-    return tuple(xl_col_to_name(c) for c in range(last + 1))
-
-
 @dataclass
 class CalcSheet:
     """A calculation sheet with one timeline of months 0..``months``."""
@@ -181,23 +168,23 @@ class CalcSheet:
         """A reference to row ``key`` (see module docstring for ``kind``)."""
         r = self.rows[key] + 1
         if kind == "$":
-            out = f"${_col_name(CONST_COL)}${r}"
+            out = f"${col_name(CONST_COL)}${r}"
         elif kind in (":", ":1"):
-            first = _col_name(FIRST_COL + (kind == ":1"))
-            out = f"${first}${r}:${_col_name(self.last_col)}${r}"
+            first = col_name(FIRST_COL + (kind == ":1"))
+            out = f"${first}${r}:${col_name(self.last_col)}${r}"
         elif kind == "@0":
-            out = f"${_col_name(FIRST_COL)}${r}"
+            out = f"${col_name(FIRST_COL)}${r}"
         elif kind == "@M":
-            out = f"${_col_name(self.last_col)}${r}"
+            out = f"${col_name(self.last_col)}${r}"
         else:
             assert col is not None
-            out = f"{_col_name(col)}{r}"
+            out = f"{col_name(col)}{r}"
         return f"{quote_sheet(self.name)}!{out}" if sheet else out
 
     def render(self, template: str, col: int) -> str:
         """``template`` with its tokens replaced by references from column ``col``."""
         pieces, fields = self.pattern(template)
-        letters = (_col_name(col), _col_name(col - 1) if col else "")
+        letters = (col_name(col), col_name(col - 1) if col else "")
         out = [pieces[0]]
         for f, piece in zip(fields, pieces[1:], strict=True):
             out += (letters[f], piece)
@@ -210,7 +197,7 @@ class CalcSheet:
         head = pieces[0].removeprefix("=")
         if not fields:
             return [head] * (last - first + 1)
-        names = _col_names(last)
+        names = col_letters(last)
         letters = (names[first:], names[first - 1 : last])  # the column's, the previous one's
         parts: list[Iterable[str]] = [repeat(head)]
         for f, piece in zip(fields, pieces[1:], strict=True):
@@ -325,10 +312,6 @@ class CalcSheet:
         self.ws.write_string(r, UNIT_COL, unit, self.styles.unit)
         self.row += 1
         return r
-
-
-def col_name(col: int) -> str:
-    return xl_col_to_name(col)
 
 
 #: sheet protection without a password: formulas cannot be typed over by accident,

@@ -264,7 +264,7 @@ class FastWorksheet(RowWorksheet):
                 super()._write_cell(row, col, cell)
                 return
         xf = fmt.xf_index if fmt.xf_index is not None else fmt._get_xf_index()
-        head = f'<c r="{_col_name(col)}{row + 1}" s="{xf}"'
+        head = f'<c r="{col_name(col)}{row + 1}" s="{xf}"'
         if kind is CellBlankTuple:
             self.fh.write(f"{head}/>")
         elif kind is CellNumberTuple:
@@ -282,7 +282,7 @@ class FastWorksheet(RowWorksheet):
         with one format, as XlsxWriter's ``_write_cell`` writes each."""
         fmt = run[0].format
         xf = fmt.xf_index if fmt.xf_index is not None else fmt._get_xf_index()
-        names = _col_names(first + len(run) - 1)[first:]
+        names = col_letters(first + len(run) - 1)[first:]
         if type(run[0]) is CellBlankTuple:
             self.fh.write("".join(map(f'<c r="%s{row + 1}" s="{xf}"/>'.__mod__, names)))
             return
@@ -319,10 +319,11 @@ _VALUE = itemgetter(2)
 _QUICK = frozenset({CellBlankTuple, CellNumberTuple, CellStringTuple, CellFormulaTuple})
 
 
-_col_name = cache(xl_col_to_name)
+#: the letters of column ``col`` (0 = ``A``), cached
+col_name = cache(xl_col_to_name)
 
 
 @cache
-def _col_names(last: int) -> tuple[str, ...]:
-    """Column letters of columns 0..``last``."""
+def col_letters(last: int) -> tuple[str, ...]:
+    """The letters of columns 0..``last``."""
     return tuple(xl_col_to_name(c) for c in range(last + 1))
