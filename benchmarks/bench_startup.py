@@ -61,6 +61,9 @@ def measure(repeat: int) -> dict[str, float]:
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
     env.setdefault("COLUMNS", "100")
+    # an installed package has its bytecode compiled (pip does it on install); let the
+    # warm-up write it for a source checkout too, or every run compiles the sources
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     runs = {name: [sys.executable, "-c", code] for name, code in FLOORS.items()}
     runs |= {name: [sys.executable, "-m", "costmodel", *args] for name, args in COMMANDS.items()}
     for argv in runs.values():  # warm the file cache (and the .pyc files)
