@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from clock import cpu_now, timed
 from models import tiers
 
 import costmodel as cm
@@ -57,22 +58,6 @@ class Row:
     value: str
     reference: str
     verdict: str = ""
-
-
-def cpu_now() -> float:
-    """CPU seconds of this process and its waited-for children."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-
-
-def timed(fn: Callable[[], object], repeat: int = 1) -> tuple[float, float]:
-    """Best (wall, CPU) seconds of ``fn()`` over ``repeat`` runs."""
-    best = (float("inf"), float("inf"))
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), cpu_now()
-        fn()
-        best = min(best, (time.perf_counter() - t0, cpu_now() - c0))
-    return best
 
 
 def verdict(ok: bool) -> str:
