@@ -17,14 +17,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
-from PIL import Image
 
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo.render import write_memo
+from tests.support.png import grey
 
 pytestmark = pytest.mark.slow
 
@@ -100,7 +99,7 @@ def memos(tmp_path_factory) -> dict[str, Path]:
 
 def not_blank(png: Path, width: int) -> None:
     assert png.exists(), "no screenshot written"
-    img = np.asarray(Image.open(png).convert("L"), dtype=float)
+    img = grey(png)
     assert img.shape[1] == width
     assert img.std() > 20, "screenshot looks blank"
     dark = (img < 128).mean()
