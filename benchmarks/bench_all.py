@@ -10,7 +10,7 @@ Monte Carlo too; wall seconds are shown where a user waits):
 - ``Monte Carlo``: 100,000 draws of the default, draws and tier-months per
   CPU-second, against a memory-bandwidth bound of this machine (a numpy sum
   streaming an array of one float per tier-month of the same run);
-- ``30 tiers / 3 tiers``: CPU of 10,000 draws;
+- ``30 tiers / 3 tiers``: CPU of 10,000 draws in one process;
 - ``1e6 draws``: a fresh process: wall, CPU, peak resident memory of the process
   and of its largest worker;
 - ``LibreOffice``: a persistent headless Calc (Debian's python3-uno) recalculating
@@ -158,10 +158,11 @@ def montecarlo_rows(draws: int) -> tuple[list[Row], float]:
 
 
 def scaling_rows(draws: int) -> list[Row]:
+    # one worker for both: the engine's cost per tier, not when worker processes start
     few, many = tiers(3), tiers(30)
-    cm.monte_carlo(few, n=500, seed=0)
-    _, cpu3 = timed(lambda: cm.monte_carlo(few, n=draws, seed=1), 2)
-    _, cpu30 = timed(lambda: cm.monte_carlo(many, n=draws, seed=1), 2)
+    cm.monte_carlo(few, n=500, seed=0, workers=1)
+    _, cpu3 = timed(lambda: cm.monte_carlo(few, n=draws, seed=1, workers=1), 2)
+    _, cpu30 = timed(lambda: cm.monte_carlo(many, n=draws, seed=1, workers=1), 2)
     ratio = cpu30 / cpu3
     return [
         Row(
