@@ -199,7 +199,14 @@ PROCESS_MIN_TIER_DRAWS = 150_000
 
 
 def _can_fork() -> bool:
-    return sys.platform == "linux" and "fork" in mp.get_all_start_methods()
+    """Forked workers: on Linux, and not from a daemonic process (a worker of a
+    ``multiprocessing.Pool`` may not have children) nor from one of our workers."""
+    return (
+        sys.platform == "linux"
+        and "fork" in mp.get_all_start_methods()
+        and not mp.current_process().daemon
+        and _FORKED is None
+    )
 
 
 def _evaluate(

@@ -135,3 +135,26 @@ def test_probability_of_a_positive_npv_on_a_linear_driver():
     res = cm.monte_carlo(a, n=n, seed=9)
     se = (0.75 * 0.25 / n) ** 0.5
     assert res.summary.loc["small", "p_npv_positive"] == pytest.approx(0.75, abs=4 * se)
+
+
+def _draws_in_a_pool_worker(n: int) -> list[float]:
+    from costmodel.analysis import montecarlo as mc
+
+    mc.PROCESS_MIN_TIER_DRAWS = 0  # would fork, were it allowed
+    res = cm.monte_carlo(DEFAULT, n=n, seed=4, chunk_size=400, workers=2)
+    return res.draws["tens"]["npv"].tolist()
+
+
+def test_a_pool_worker_runs_the_draws_itself():
+    """A daemonic multiprocessing worker may not have children: there the draws
+    run in the worker's own thread, with the same numbers."""
+    import multiprocessing as mp
+
+    from costmodel.analysis import montecarlo as mc
+
+    if not mc._can_fork():
+        pytest.skip("forked worker processes are used on Linux only")
+    with mp.get_context("fork").Pool(1) as pool:
+        got = pool.apply(_draws_in_a_pool_worker, (1200,))
+    one = cm.monte_carlo(DEFAULT, n=1200, seed=4, chunk_size=400, workers=1)
+    assert got == one.draws["tens"]["npv"].tolist()
