@@ -1167,7 +1167,7 @@ def _run_by_year(
 
     ebit_y = rev_y - opex_y - dep_y
     tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years)
-    fcf, payback, peak_funding = _fcf_by_month(shapes, rev - opex, tax["tax"], capex_at, size)
+    fcf, payback_and_peak = _fcf_by_month(shapes, rev - opex, tax["tax"], capex_at, size)
     fcf[-1] += terminal - terminal_tax
     npv = _pv_months(fcf, disc)
     ecf, dscr, debt_peak, equity_npv = _equity_by_year(
@@ -1189,8 +1189,8 @@ def _run_by_year(
         npv=npv,
         fcf=fcf.T,
         fcf_sum=fcf.sum(axis=0),
-        payback=payback,
-        peak_funding=peak_funding,
+        payback=lambda: payback_and_peak()[0],  # not read by a Monte Carlo
+        peak_funding=lambda: payback_and_peak()[1],
         equity_npv=equity_npv,
         ecf=ecf,
         dscr=dscr,
@@ -1342,12 +1342,14 @@ def _fcf_by_month(
     tax_y: FloatArray,
     capex_at: dict[int, FloatArray],
     size: int,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+) -> tuple[FloatArray, Callable[[], tuple[FloatArray, FloatArray]]]:
     """FCF month by month without the terminal value (M+1, S), months first:
     ``FCF(m) = sum_k h_k(m) margin[y(m), k] - tax_y [m = 12 y] - capex(m)``
-    (``margin``: revenue minus opex coefficients (Y, K, S)); the payback (years:
-    the first month from which cumulative FCF stays >= 0, over 12; NaN if never)
-    and the peak funding ``max(0, -min_m cumulative FCF)`` (S,)."""
+    (``margin``: revenue minus opex coefficients (Y, K, S)); and a function that
+    gives, when first called, the payback (years: the first month from which
+    cumulative FCF stays >= 0, over 12; NaN if never) and the peak funding
+    ``max(0, -min_m cumulative FCF)`` (S,), of this FCF even after the caller
+    adds the terminal value to its last month."""
     months = shapes.run_of.size
     fcf = np.empty((months + 1, size))
     fcf[0] = 0.0
@@ -1355,14 +1357,19 @@ def _fcf_by_month(
     fcf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax_y
     for month, amount in capex_at.items():
         fcf[month] -= amount
-    cash = fcf.copy()
-    # np.cumsum(fcf, axis=0), the same sums in the same order: numpy accumulates
-    # along axis 0 element by element, 3x slower than these M row additions
-    for m in range(1, months + 1):
-        cash[m] += cash[m - 1]
-    payback = fin.payback_years(cash, axis=0)
-    peak_funding = np.maximum(0.0, -cash.min(axis=0))
-    return fcf, payback, peak_funding
+    last = fcf[-1].copy()  # before the terminal value
+
+    @cache
+    def payback_and_peak() -> tuple[FloatArray, FloatArray]:
+        cash = fcf.copy()
+        cash[-1] = last
+        # np.cumsum(fcf, axis=0), the same sums in the same order: numpy accumulates
+        # along axis 0 element by element, 3x slower than these M row additions
+        for m in range(1, months + 1):
+            cash[m] += cash[m - 1]
+        return fin.payback_years(cash, axis=0), np.maximum(0.0, -cash.min(axis=0))
+
+    return fcf, payback_and_peak
 
 
 def _equity_by_year(
@@ -1795,8 +1802,8 @@ def _summary(
     npv: FloatArray,
     fcf: FloatArray,
     fcf_sum: FloatArray,
-    payback: FloatArray,
-    peak_funding: FloatArray,
+    payback: FloatArray | Callable[[], FloatArray],
+    peak_funding: FloatArray | Callable[[], FloatArray],
     equity_npv: FloatArray | Callable[[], FloatArray],
     ecf: Callable[[], FloatArray] | None,
     dscr: FloatArray,
