@@ -23,7 +23,7 @@ from costmodel.inputs.resources import default_assumptions_dir
 from tests.paths import HAND
 from tests.support import gnumeric
 from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import compare_cached_with_recalculated
+from tests.support.workbooks import assert_recalculation_equals_cache
 
 pytestmark = pytest.mark.slow
 
@@ -89,11 +89,7 @@ def by_gnumeric(ssconvert, workbooks, tmp_path_factory) -> dict[str, Path]:
 @pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
 def test_engine_reproduces_every_cached_value(request, workbooks, case, engine):
     recalculated = request.getfixturevalue(f"by_{engine}")[case]
-    cmp = compare_cached_with_recalculated(workbooks[case], recalculated)
-    assert cmp.errors == [], cmp.errors[:5]
-    assert cmp.mismatches == [], cmp.mismatches[:5]
-    assert cmp.formulas > 1500
-    print(f"{engine} {case}: {cmp.formulas} formula cells equal")
+    assert_recalculation_equals_cache(workbooks[case], recalculated, 1500, f"{engine} {case}")
 
 
 def test_gnumeric_harness_really_recalculates(ssconvert, tmp_path):

@@ -23,6 +23,7 @@ from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.grid import FIRST_COL
 from costmodel.report.workbook.labels import label_for
 from tests.support.libreoffice import recalculate_many
+from tests.support.workbooks import set_name
 
 pytestmark = pytest.mark.slow
 
@@ -44,11 +45,6 @@ def row_of(ws, label: str, after: int = 0) -> int:
 def month_cells(ws, label: str):
     r = row_of(ws, label)
     return [ws.cell(r, c) for c in range(FIRST_COL + 1, ws.max_column + 1) if ws.cell(r, c).value]
-
-
-def set_name(wb, name: str, value) -> None:
-    sheet, ref = next(iter(wb.defined_names[name].destinations))
-    wb[sheet][ref.replace("$", "")].value = value
 
 
 def set_tier_input(wb, tier: str, key: str, value) -> None:

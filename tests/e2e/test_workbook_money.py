@@ -23,7 +23,7 @@ from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import HAND
 from tests.support import gnumeric
 from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import compare_cached_with_recalculated
+from tests.support.workbooks import assert_recalculation_equals_cache, set_name
 
 pytestmark = pytest.mark.slow
 
@@ -86,11 +86,7 @@ def test_cases_use_debt_and_expiring_losses(workbooks):
 @pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
 def test_engine_reproduces_every_cached_value(request, workbooks, case, engine):
     recalculated = request.getfixturevalue(f"by_{engine}")[case]
-    cmp = compare_cached_with_recalculated(workbooks[case][1], recalculated)
-    assert cmp.errors == [], cmp.errors[:5]
-    assert cmp.mismatches == [], cmp.mismatches[:5]
-    assert cmp.formulas > 5000
-    print(f"{engine} {case}: {cmp.formulas} formula cells equal")
+    assert_recalculation_equals_cache(workbooks[case][1], recalculated, 5000, f"{engine} {case}")
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -104,11 +100,6 @@ def master_check(path: Path) -> object:
     cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
     row = next(r for r in cover.iter_rows() if r[0].value == "Master check")
     return row[1].value
-
-
-def set_name(wb, name: str, value) -> None:
-    sheet, ref = next(iter(wb.defined_names[name].destinations))
-    wb[sheet][ref.replace("$", "")].value = value
 
 
 def tier_total(path: Path, sheet: str, label: str) -> float:
@@ -250,11 +241,9 @@ def test_staged_financed_cases_borrow_per_stage(staged_books):
 @pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
 def test_staged_financed_recalculates_to_the_engine(request, staged_books, case, engine):
     recalculated = request.getfixturevalue(f"staged_by_{engine}")[case]
-    cmp = compare_cached_with_recalculated(staged_books[case][1], recalculated)
-    assert cmp.errors == [], cmp.errors[:5]
-    assert cmp.mismatches == [], cmp.mismatches[:5]
-    assert cmp.formulas > 20000
-    print(f"{engine} {case}: {cmp.formulas} formula cells equal")
+    assert_recalculation_equals_cache(
+        staged_books[case][1], recalculated, 20000, f"{engine} {case}"
+    )
 
 
 @pytest.mark.parametrize("case", list(STAGED_FINANCED))

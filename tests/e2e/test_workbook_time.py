@@ -21,7 +21,7 @@ import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import compare_cached_with_recalculated
+from tests.support.workbooks import assert_recalculation_equals_cache, set_name
 
 pytestmark = pytest.mark.slow
 
@@ -69,11 +69,7 @@ def test_staged_workbook_recalculates_to_the_engine(request, workbooks, case, en
     model, path = workbooks[case]
     assert model.results["hundreds"].deployments[1]["month"][0] == 18
     recalculated = request.getfixturevalue(f"by_{engine}")[case]
-    cmp = compare_cached_with_recalculated(path, recalculated)
-    assert cmp.errors == [], cmp.errors[:5]
-    assert cmp.mismatches == [], cmp.mismatches[:5]
-    assert cmp.formulas > 20000
-    print(f"{engine} {case}: {cmp.formulas} formula cells equal")
+    assert_recalculation_equals_cache(path, recalculated, 20000, f"{engine} {case}")
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -85,11 +81,6 @@ def test_staged_comparison_equals_summary(workbooks, by_libreoffice, case):
 
 
 # ----------------------------------------------------------------------------- live edits
-
-
-def set_name(wb, name: str, value) -> None:
-    sheet, ref = next(iter(wb.defined_names[name].destinations))
-    wb[sheet][ref.replace("$", "")].value = value
 
 
 def set_tier_input(wb, tier: str, label: str, value) -> None:

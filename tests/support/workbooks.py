@@ -56,6 +56,26 @@ def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: fl
     return out
 
 
+def assert_recalculation_equals_cache(
+    original: Path, recalculated: Path, min_formulas: int, label: str = ""
+) -> Comparison:
+    """:func:`compare_cached_with_recalculated` found no error value and no
+    mismatch over more than ``min_formulas`` formula cells (a harness that compared
+    nothing cannot pass)."""
+    cmp = compare_cached_with_recalculated(original, recalculated)
+    assert cmp.errors == [], cmp.errors[:5]
+    assert cmp.mismatches == [], cmp.mismatches[:5]
+    assert cmp.formulas > min_formulas
+    print(f"{label}: {cmp.formulas} formula cells equal")
+    return cmp
+
+
+def set_name(wb: openpyxl.Workbook, name: str, value) -> None:
+    """Type ``value`` into the cell of the defined name ``name`` (an openpyxl edit)."""
+    sheet, ref = next(iter(wb.defined_names[name].destinations))
+    wb[sheet][ref.replace("$", "")].value = value
+
+
 def v1_overlays() -> list[Path]:
     """The bundled scenario overlays the workbook carries as live formulas: those
     that switch on no spec-v2 mechanism it does not carry yet (until then
