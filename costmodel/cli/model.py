@@ -94,7 +94,7 @@ def build_cmd(
                 written += write_memos(model, memos, template_dir, analysis)
         for p in written:
             out().print(f"wrote {out_dir / p.name}", highlight=False)
-        show(summary_grid(model.summary()[list(HEADLINE)], a.name, a.currency), out())
+        show(summary_grid(model.summary_rows(), a.name, a.currency, HEADLINE), out())
 
     guard(run)
 
@@ -112,19 +112,18 @@ def summary(
         from costmodel.report.format import by_index, csv_text
 
         a, model = built(with_example(paths, example), set_)
-        df = model.summary()
 
-        def table() -> None:
+        def table() -> None:  # from the plain rows: printing needs no pandas
             from costmodel.cli.tables import show, summary_grid
 
             title = f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})"
-            show(summary_grid(df, title, a.currency), out())
+            show(summary_grid(model.summary_rows(), title, a.currency), out())
             out().print(
                 "Empty cells (-): no IRR root, no payback within the horizon, or no denominator.",
                 style="dim",
             )
 
-        emit(fmt, lambda: by_index(df), lambda: csv_text(df), table)
+        emit(fmt, lambda: by_index(model.summary()), lambda: csv_text(model.summary()), table)
 
     guard(run)
 

@@ -15,6 +15,7 @@ console's width so that no number ever loses a digit, on a terminal or piped
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -220,15 +221,23 @@ def show(grid: Grid, console: Console) -> None:
 # ----------------------------------------------------------------------------- grids
 
 
-def summary_grid(df: pd.DataFrame, title: str, currency: str) -> Grid:
-    """Metrics down, tiers across, formatted for reading."""
+def summary_grid(
+    rows: Mapping[str, Mapping[str, object]],
+    title: str,
+    currency: str,
+    columns: Sequence[str] | None = None,
+) -> Grid:
+    """Metrics down, tiers across, formatted for reading: ``rows`` is tier ->
+    column -> value (:meth:`costmodel.Model.summary_rows`, no pandas needed);
+    ``columns`` (default: every column of the first tier) in their order."""
+    tiers = list(rows)
     cols = [Col("metric", key=True, wrap=True, justify="left"),
             Col("unit", key=True, justify="left", style="dim")]  # fmt: skip
-    cols += [Col(str(t)) for t in df.index]
+    cols += [Col(str(t)) for t in tiers]
     grid = Grid(title, cols)
-    for col in df.columns:
+    for col in columns if columns is not None else list(rows[tiers[0]]) if tiers else []:
         meta = METRICS[col]
-        cells = [cell(df.at[t, col], meta.kind) for t in df.index]
+        cells = [cell(rows[t][col], meta.kind) for t in tiers]
         grid.rows.append([meta.label, unit_label(meta.kind, currency), *cells])
     return grid
 

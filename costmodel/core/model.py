@@ -1,12 +1,16 @@
-"""Build a model from assumptions and read it as DataFrames (spec 8, 12)."""
+"""Build a model from assumptions and read it as DataFrames (spec 8, 12).
+
+pandas is imported by the methods that return a DataFrame, not by this module: a
+command that only prints the summary (:meth:`Model.summary_rows`) never loads it.
+"""
 
 from __future__ import annotations
 
 import html
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from costmodel.core.engine import (
     CAPEX_LINES,
@@ -20,6 +24,12 @@ from costmodel.core.roots import BisectionTrace, bisect_trace
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.params import TierInputs, resolve_tier
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: a summary cell: the scale class (text), a count (GPUs, servers, racks) or a float
+SummaryValue = str | int | float
 
 
 class Model:
@@ -49,6 +59,8 @@ class Model:
     def periods(self) -> pd.PeriodIndex:
         """Calendar month of months 0..M: month 1 is ``start``; month 0, the
         investment date, is the month before."""
+        import pandas as pd
+
         first = pd.Period(self.assumptions.start, freq="M") - 1
         return pd.period_range(first, periods=self.months + 1, freq="M")
 
@@ -58,6 +70,8 @@ class Model:
         return self.results[tier]
 
     def _frame(self, columns: dict[str, np.ndarray]) -> pd.DataFrame:
+        import pandas as pd
+
         df = pd.DataFrame({k: np.asarray(v)[0] for k, v in columns.items()})
         df.index = pd.RangeIndex(self.months + 1, name="month")
         df.insert(0, "period", self.periods)
@@ -65,21 +79,35 @@ class Model:
 
     # ------------------------------------------------------------------ summary
 
+    def summary_rows(self) -> dict[str, dict[str, SummaryValue]]:
+        """The summary as plain Python values: tier -> column -> value, tiers in
+        tier order and the columns of spec 8 and 9 in :data:`SUMMARY_COLUMNS`
+        order; ``scale_class`` text, ``gpus``, ``servers`` and ``racks`` whole
+        numbers, every other column a float (NaN where a metric is empty: no IRR,
+        no payback, a zero denominator). :meth:`summary` is this as a DataFrame."""
+        rows: dict[str, dict[str, SummaryValue]] = {}
+        for t in self.tiers:
+            m = self.results[t].metrics
+            values = {c: float(m[c][0]) for c in SUMMARY_COLUMNS if c in m}
+            racks = values["racks"] if np.isfinite(values["racks"]) else 0.0
+            counts = {"gpus": values["gpus"], "servers": values["servers"], "racks": racks}
+            row: dict[str, SummaryValue] = {
+                **values,
+                **{c: int(round(v)) for c, v in counts.items()},
+                "scale_class": scale_class(int(round(values["gpus"]))),
+            }
+            rows[t] = {c: row[c] for c in SUMMARY_COLUMNS}
+        return rows
+
     def summary(self) -> pd.DataFrame:
-        """One row per tier (in tier order), the columns of spec 8 and 9.
+        """One row per tier (in tier order), the columns of spec 8 and 9
+        (:meth:`summary_rows`), indexed by ``tier``.
 
         Empty metrics (no IRR, no payback, zero denominators) are NaN.
         """
-        rows = {}
-        for t in self.tiers:
-            m = self.results[t].metrics
-            row = {c: float(m[c][0]) for c in SUMMARY_COLUMNS if c in m}
-            row["scale_class"] = scale_class(int(round(row["gpus"])))
-            row["racks"] = row["racks"] if np.isfinite(row["racks"]) else 0
-            for c in ("gpus", "servers", "racks"):
-                row[c] = int(round(row[c]))
-            rows[t] = row
-        df = pd.DataFrame.from_dict(rows, orient="index")[list(SUMMARY_COLUMNS)]
+        import pandas as pd
+
+        df = pd.DataFrame.from_dict(self.summary_rows(), orient="index")[list(SUMMARY_COLUMNS)]
         df.index.name = "tier"
         return df
 
@@ -115,6 +143,8 @@ class Model:
                     "hardware_capex": float(np.asarray(d["hardware"])[0]),
                 }
             )
+        import pandas as pd
+
         return pd.DataFrame(rows).set_index("deployment")
 
     def debt(self, tier: str) -> pd.DataFrame:
@@ -185,6 +215,8 @@ class Model:
         tax, debt service and DSCR. ``annual().fcf.sum() == cash_flow().fcf.sum()``
         and likewise for every summed line; the year-only lines (EBIT's tax
         treatment, loss pool, DSCR) are 0 or empty in year 0."""
+        import pandas as pd
+
         r = self._check(tier)
         years = self.months // MONTHS_PER_YEAR
         f = r.flows
@@ -224,6 +256,8 @@ class Model:
         """Every monthly schedule of every tier in one long table for pivoting:
         columns ``tier, month, period, schedule, line, value`` (schedules
         ``capex``, ``opex``, ``depreciation``, ``cash_flow``, ``debt``)."""
+        import pandas as pd
+
         frames = []
         for t in self.tiers:
             for name in ("capex", "opex", "depreciation", "cash_flow", "debt"):

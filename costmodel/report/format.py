@@ -19,11 +19,12 @@ the workbook's number formats are :data:`costmodel.report.workbook.grid.NUMBER_F
 
 from __future__ import annotations
 
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from costmodel.core.metrics import Kind, is_empty
+
+if TYPE_CHECKING:  # pandas is imported where a DataFrame is written (csv_text)
+    import pandas as pd
 
 EMPTY_CELL = "-"
 
@@ -59,6 +60,8 @@ def plain(v: Any) -> Any:
 
 def csv_text(df: pd.DataFrame, index: bool = True) -> str:
     """``df`` as CSV with the numbers of :func:`plain` (empty cell for empty)."""
+    import pandas as pd
+
     out = df.copy()
     for c in out.columns:
         if pd.api.types.is_float_dtype(out[c].dtype):

@@ -66,6 +66,16 @@ def test_commands_that_print_load_no_writer_library():
         ["recommend", str(HAND)],
     ]
     after = loaded(*runs)
-    assert {"numpy", "pandas", "rich"} <= after[0]  # the probe sees what a command loads
+    assert {"numpy", "pydantic", "rich"} <= after[0]  # the probe sees what a command loads
+    assert "pandas" in after[1]  # the JSON of a DataFrame
     for argv, names in zip(runs, after, strict=True):
         assert names & WRITERS == set(), argv
+
+
+def test_summary_table_and_validate_load_no_pandas():
+    """The summary table is printed from ``Model.summary_rows()``: pandas (about
+    two thirds of the start-up floor) is loaded only for a DataFrame (JSON, CSV)."""
+    runs = [["summary"], ["summary", "--set", "finance.tax_rate=0.2"], ["validate", str(HAND)]]
+    for argv, names in zip(runs, loaded(*runs), strict=True):
+        assert {"numpy", "pydantic", "rich"} <= names, argv
+        assert "pandas" not in names, argv

@@ -145,8 +145,7 @@ def test_layout_keeps_every_cell_whole_at_any_width(width):
 
     from costmodel.cli.tables import show, summary_grid
 
-    s = model().summary()
-    grid = summary_grid(s, "title", "CNY")
+    grid = summary_grid(model().summary_rows(), "title", "CNY")
     buf = StringIO()
     show(grid, Console(file=buf, width=width, color_system=None))
     text = buf.getvalue()

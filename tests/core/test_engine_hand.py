@@ -60,6 +60,18 @@ def model() -> cm.Model:
     return cm.build(cm.load_assumptions(DATA / "hand.yaml"))
 
 
+def test_summary_rows_are_plain_python_values(model):
+    """``summary_rows`` (what the CLI prints, without pandas): the hand case's
+    figures as Python numbers, counts whole, columns in summary order."""
+    row = model.summary_rows()["small"]
+    assert list(row) == list(cm.build(cm.load_assumptions(DATA / "hand.yaml")).summary().columns)
+    assert (row["gpus"], row["servers"], row["racks"]) == (16, SERVERS, RACKS)
+    assert all(type(row[c]) is int for c in ("gpus", "servers", "racks"))
+    assert row["scale_class"] == "tens"
+    assert type(row["capex"]) is float and row["capex"] == pytest.approx(CAPEX)
+    assert row["npv"] == pytest.approx(NPV_AT_0)
+
+
 def test_capex(model):
     s = model.summary().loc["small"]
     assert s.servers == SERVERS
