@@ -1170,8 +1170,12 @@ def _run_by_year(
     fcf, payback_and_peak = _fcf_by_month(shapes, rev - opex, tax["tax"], capex_at, size)
     fcf[-1] += terminal - terminal_tax
     npv = _pv_months(fcf, disc)
-    ecf, dscr, debt_peak, equity_npv = _equity_by_year(
-        q, config, t[0], one_loan, capex_at, fcf, npv, disc, ebit_y, tax, rev_y - opex_y
+    # the equity lines (debt, levered tax, DSCR, equity NPV) are computed when one
+    # of their metrics is first read (a Monte Carlo reads none of them)
+    equity = cache(
+        lambda: _equity_by_year(
+            q, config, t[0], one_loan, capex_at, fcf, npv, disc, ebit_y, tax, rev_y - opex_y
+        )
     )
 
     pv_capex = sum(a * disc[m] for m, a in capex_at.items())
@@ -1191,10 +1195,10 @@ def _run_by_year(
         fcf_sum=fcf.sum(axis=0),
         payback=lambda: payback_and_peak()[0],  # not read by a Monte Carlo
         peak_funding=lambda: payback_and_peak()[1],
-        equity_npv=equity_npv,
-        ecf=ecf,
-        dscr=dscr,
-        debt_peak=debt_peak,
+        equity_npv=lambda: _value(equity()[3]),
+        ecf=(lambda: equity()[0]()) if _borrows(q, capex_at) else None,  # type: ignore[misc]
+        dscr=lambda: equity()[1],
+        debt_peak=lambda: equity()[2],
         terminal=terminal,
         terminal_tax=terminal_tax,
     )
@@ -1400,8 +1404,7 @@ def _equity_by_year(
     months = config.months
     size = fcf.shape[1]
     full = (size,)
-    share = np.broadcast_to(q["debt_share"], full)
-    draws = {m: share * a for m, a in capex_at.items() if np.any(share * a)}
+    draws = _draws(q, capex_at)
     if not draws:  # PV(FCF) at the cost of equity, computed when read
 
         def equity_npv() -> FloatArray:
@@ -1427,6 +1430,23 @@ def _equity_by_year(
     pv_fcf = npv if e_disc is disc else _pv_months(fcf, e_disc)
     pv_tax = (tax_saved * e_disc[MONTHS_PER_YEAR::MONTHS_PER_YEAR]).sum(axis=0)
     return ecf, dscr, debt_peak, pv_fcf + pv_net + pv_tax
+
+
+def _draws(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> dict[int, FloatArray]:
+    """The debt drawn at each capex month, ``debt share * capex(m)`` (S,), for the
+    months where some variant borrows."""
+    share = q["debt_share"]
+    return {m: share * a for m, a in capex_at.items() if np.any(share * a)}
+
+
+def _borrows(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> bool:
+    """Whether any variant borrows (else ECF = FCF and the equity IRR is the IRR)."""
+    return bool(_draws(q, capex_at))
+
+
+def _value(x: FloatArray | Callable[[], FloatArray]) -> FloatArray:
+    """``x``, or ``x()`` when it is computed when read."""
+    return x() if callable(x) else x
 
 
 def _debt_by_year(
@@ -1806,8 +1826,8 @@ def _summary(
     peak_funding: FloatArray | Callable[[], FloatArray],
     equity_npv: FloatArray | Callable[[], FloatArray],
     ecf: Callable[[], FloatArray] | None,
-    dscr: FloatArray,
-    debt_peak: FloatArray,
+    dscr: FloatArray | Callable[[], FloatArray],
+    debt_peak: FloatArray | Callable[[], FloatArray],
     terminal: FloatArray,
     terminal_tax: FloatArray,
 ) -> _Metrics:
@@ -1848,7 +1868,7 @@ def _summary(
         "peak_funding": peak_funding,
         "equity_npv": equity_npv,
         "equity_irr": lambda: _irr(ecf()),
-        "min_dscr": _min_dscr(dscr),
+        "min_dscr": (lambda: _min_dscr(dscr())) if callable(dscr) else _min_dscr(dscr),
         "debt_peak": debt_peak,
         "failures_per_hour": goodput_m["failures_per_hour"],
         "checkpoint_write_hours": goodput_m["checkpoint_write_hours"],
