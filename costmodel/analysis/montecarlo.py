@@ -12,9 +12,11 @@ Every ranged input (see :func:`costmodel.analysis.sensitivity.ranged_inputs`: ``
 A zero-width range (``low == high``) or ``sd = 0`` gives the value itself.
 Timing inputs (``build_months``, ``ramp_months``, a stage's ``month``) are drawn
 in whole months: each draw is rounded (``numpy.round``, half to even).
-All draws are made up front from ``numpy.random.default_rng(seed)``, input by input
-in model order, so the numbers depend only on the assumptions, ``n`` and ``seed``
-(not on the chunk size). The draws then go through
+All draws are made up front: the numbers of ``numpy.random.default_rng(seed)``
+drawing input by input in model order, so they depend only on the assumptions,
+``n`` and ``seed`` (not on the chunk size). Inputs whose place in that stream is
+known in advance are drawn from generators advanced to it, in two threads for
+large runs (:func:`sample`). The draws then go through
 :func:`costmodel.core.model.run_variants` in chunks of ``chunk_size`` scenarios (one
 vectorised engine evaluation per tier and chunk; memory stays bounded). A tier
 whose timing is drawn takes its draws in order of timing, in chunks of whole
@@ -34,7 +36,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -72,28 +74,77 @@ class MonteCarloResult:
     skipped: list[str]
 
 
+#: values drawn from which :func:`sample` uses two threads (numpy's generators
+#: release the GIL while they fill an array)
+THREAD_MIN_VALUES = 500_000
+
+
+def _draws_used(x: RangedInput, n: int) -> int | None:
+    """How many 64-bit outputs of the bit generator ``n`` draws of ``x`` use: ``n``
+    for triangular and uniform (one double each), 0 when the value is not drawn,
+    None for a drawn normal (the ziggurat uses a variable number)."""
+    if x.dist == "normal":
+        return 0 if not (x.sd or 0.0) > 0 else None
+    return 0 if x.low == x.high else n
+
+
+def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` draws of ``x`` from ``rng`` (see the module docstring)."""
+    drawn = True
+    if x.dist == "normal":
+        sd = x.sd or 0.0
+        drawn = sd > 0
+        draw = rng.normal(x.value, sd, n) if drawn else np.full(n, x.value)
+        draw = np.clip(draw, x.lower, x.upper)
+    elif x.low == x.high:
+        drawn = False
+        draw = np.full(n, x.value)
+    elif x.dist == "uniform":
+        draw = rng.uniform(x.low, x.high, n)
+    else:
+        draw = rng.triangular(x.low, x.value, x.high, n)
+    if drawn and x.whole_months:
+        draw = np.round(draw)
+    return draw
+
+
+def _generator_at(seed: int, position: int) -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` after ``position`` 64-bit outputs."""
+    bits = np.random.PCG64(seed)
+    bits.advance(position)
+    return np.random.Generator(bits)
+
+
 def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray]:
-    """``n`` draws of each input (see module docstring), path -> (n,) array."""
-    rng = np.random.default_rng(seed)
-    out: dict[str, np.ndarray] = {}
+    """``n`` draws of each input (see module docstring), path -> (n,) array: the
+    numbers of one ``numpy.random.default_rng(seed)`` drawing input after input.
+
+    Each input before the first drawn normal starts at a known position of the
+    stream (the outputs its predecessors used, :func:`_draws_used`), so those
+    inputs are drawn independently, each from a generator advanced to its
+    position, in two threads for large runs (:data:`THREAD_MIN_VALUES`); from the
+    first drawn normal on, input after input from one generator."""
+    starts: list[int] = []
+    position = 0
     for x in inputs:
-        drawn = True
-        if x.dist == "normal":
-            sd = x.sd or 0.0
-            drawn = sd > 0
-            draw = rng.normal(x.value, sd, n) if drawn else np.full(n, x.value)
-            draw = np.clip(draw, x.lower, x.upper)
-        elif x.low == x.high:
-            drawn = False
-            draw = np.full(n, x.value)
-        elif x.dist == "uniform":
-            draw = rng.uniform(x.low, x.high, n)
-        else:
-            draw = rng.triangular(x.low, x.value, x.high, n)
-        if drawn and x.whole_months:
-            draw = np.round(draw)
-        out[x.path] = draw
-    return out
+        used = _draws_used(x, n)
+        if used is None:
+            break
+        starts.append(position)
+        position += used
+    known = len(starts)
+
+    def one(k: int) -> np.ndarray:
+        return _draw(inputs[k], n, _generator_at(seed, starts[k]))
+
+    if n * known >= THREAD_MIN_VALUES and (os.cpu_count() or 1) > 1:
+        with ThreadPoolExecutor(2) as pool:
+            drawn = list(pool.map(one, range(known)))
+    else:
+        drawn = [one(k) for k in range(known)]
+    rng = _generator_at(seed, position)
+    drawn += [_draw(x, n, rng) for x in inputs[known:]]
+    return {x.path: d for x, d in zip(inputs, drawn, strict=True)}
 
 
 def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tuple[str, ...]:

@@ -158,3 +158,51 @@ def test_a_pool_worker_runs_the_draws_itself():
         got = pool.apply(_draws_in_a_pool_worker, (1200,))
     one = cm.monte_carlo(DEFAULT, n=1200, seed=4, chunk_size=400, workers=1)
     assert got == one.draws["tens"]["npv"].tolist()
+
+
+def _one_generator(inputs, n: int, seed: int) -> dict[str, np.ndarray]:
+    """The documented definition of the draws, written out: one
+    ``default_rng(seed)``, input after input in order."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for x in inputs:
+        if x.dist == "normal":
+            drawn = bool(x.sd)
+            v = rng.normal(x.value, x.sd, n) if drawn else np.full(n, x.value)
+            v = np.clip(v, x.lower, x.upper)
+        elif x.low == x.high:
+            drawn, v = False, np.full(n, x.value)
+        elif x.dist == "uniform":
+            drawn, v = True, rng.uniform(x.low, x.high, n)
+        else:
+            drawn, v = True, rng.triangular(x.low, x.value, x.high, n)
+        out[x.path] = np.round(v) if drawn and x.whole_months else v
+    return out
+
+
+@pytest.mark.parametrize("threshold", [0, 10**12])  # two threads; one
+def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, threshold):
+    """``sample`` draws the inputs before the first drawn normal each from its own
+    generator advanced to its position (in two threads for large runs): every
+    number equals the one-generator definition, also after a normal input, a
+    zero-width range, a zero sd and whole months."""
+    from costmodel.analysis import montecarlo
+    from costmodel.analysis.sensitivity import RangedInput
+
+    monkeypatch.setattr(montecarlo, "THREAD_MIN_VALUES", threshold)
+
+    def x(path, dist="triangular", low=1.0, value=2.0, high=4.0, sd=None):
+        return RangedInput(path, value, low, high, dist, sd, None, lower=0.0, upper=9.0)
+
+    def kinds(i):
+        return [x(f"a{i}"), x(f"b{i}", "uniform"), x(f"c{i}", low=2.0, high=2.0),
+                x(f"tiers.t{i}.timeline.build_months"), x(f"d{i}", "normal", sd=0.0)]  # fmt: skip
+
+    inputs = [*kinds(1), *kinds(2), x("f", "normal", sd=1.5), *kinds(3), x("g", "normal", sd=2.0)]
+    got = montecarlo.sample(inputs, 1_001, seed=11)
+    want = _one_generator(inputs, 1_001, seed=11)
+    assert list(got) == list(want)
+    for path in want:
+        assert np.array_equal(got[path], want[path]), path
+    months = got["tiers.t1.timeline.build_months"]
+    assert np.all(months == np.round(months)) and len(set(months)) > 1
