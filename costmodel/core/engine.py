@@ -1182,14 +1182,29 @@ def _run_by_year(
 
     ebit_y = rev_y - opex_y - dep_y
     tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years)
-    fcf, payback_and_peak = _fcf_by_month(shapes, rev - opex, tax["tax"], capex_at, size)
-    fcf[-1] += terminal - terminal_tax
-    npv = _pv_months(fcf, disc)
+    # the FCF per segment of months over which it is constant; month by month only
+    # when read (payback, peak funding, equity lines, ROI, schedules)
+    seg = _segments(months, (tuple(t), r), tuple(capex_at))
+    per_run = _per_run(shapes, rev - opex)
+    fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
+        seg, per_run, tax["tax"], capex_at, terminal - terminal_tax
+    )
+    npv = _sum_rows(fcf * _segment_discounts(seg, disc))
     # the equity lines (debt, levered tax, DSCR, equity NPV) are computed when one
     # of their metrics is first read (a Monte Carlo reads none of them)
     equity = cache(
         lambda: _equity_by_year(
-            q, config, t[0], one_loan, capex_at, fcf, npv, disc, ebit_y, tax, rev_y - opex_y
+            q,
+            config,
+            t[0],
+            one_loan,
+            capex_at,
+            fcf_monthly(),
+            npv,
+            disc,
+            ebit_y,
+            tax,
+            rev_y - opex_y,
         )
     )
 
@@ -1206,8 +1221,9 @@ def _run_by_year(
         gpu_hours=hours_y.sum(axis=0),
         revenue=rev_y.sum(axis=0),
         npv=npv,
-        fcf=fcf.T,
-        fcf_sum=fcf.sum(axis=0),
+        fcf=lambda: fcf_monthly().T,
+        fcf_sum=lambda: fcf_monthly().sum(axis=0),
+        irr=lambda: _irr(fcf.T, seg.runs),
         payback=lambda: payback_and_peak()[0],  # not read by a Monte Carlo
         peak_funding=lambda: payback_and_peak()[1],
         equity_npv=lambda: _value(equity()[3]),
@@ -1344,51 +1360,114 @@ def _depreciation_by_year(
                 e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
             )
             in_service = int(_when(e.in_service)[0, 0])
-            monthly = annual.T / MONTHS_PER_YEAR
             (k1, c1), (k2, c2) = _depreciation_counts(months, in_service, life)
             # a model year spans at most two asset years k1 < k2 (0 + a + b, as summed
             # term by term; a count of 0 adds 0)
-            per_year = c1[:, None] * monthly[k1] + c2[:, None] * monthly[k2]
+            if annual.strides[1] == 0:  # straight line: one charge for every asset year
+                row = annual[:, 0] / MONTHS_PER_YEAR
+                per_year = c1[:, None] * row + c2[:, None] * row
+            else:
+                monthly = annual.T / MONTHS_PER_YEAR
+                per_year = c1[:, None] * monthly[k1] + c2[:, None] * monthly[k2]
             dep_y = dep_y + per_year
             total = total + per_year.sum(axis=0)
         nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
     return dep_y, nbv
 
 
-def _fcf_by_month(
-    shapes: _Shapes,
-    margin: FloatArray,
+@dataclass(frozen=True)
+class _Segments:
+    """Months 0..M cut into segments over which the FCF of a by-year run is
+    constant: the runs of :func:`_shapes`, split so that month 0, each year end
+    (tax is paid), each capex month and month M (terminal value) is a segment of
+    its own. ``row`` (Q,): the row of :func:`_per_run` a segment takes its
+    operating value from (0 for month 0); ``start`` (Q,): its first month;
+    ``runs``: the lengths; ``year_ends`` (Y,): the segments of months 12y;
+    ``at``: month -> segment for every one-month segment."""
+
+    row: np.ndarray
+    start: np.ndarray
+    runs: tuple[int, ...]
+    year_ends: np.ndarray
+    at: dict[int, int]
+
+
+@cache
+def _segments(
+    months: int, timing: tuple[tuple[int, ...], float], capex_months: tuple[int, ...]
+) -> _Segments:
+    row = _shapes(months, timing).month_row
+    points = {0, months, *range(MONTHS_PER_YEAR, months + 1, MONTHS_PER_YEAR), *capex_months}
+    m = np.arange(1, months + 1)
+    single = np.isin(m, list(points)) | np.isin(m - 1, list(points))
+    new = np.r_[True, single | (row[1:] != row[:-1])]
+    start = np.flatnonzero(new)
+    runs = tuple(int(k) for k in np.diff(np.r_[start, months + 1]))
+    at = {int(a): q for q, (a, k) in enumerate(zip(start, runs, strict=True)) if k == 1}
+    year_ends = np.array([at[y] for y in range(MONTHS_PER_YEAR, months + 1, MONTHS_PER_YEAR)])
+    out = _Segments(row[start], start, runs, year_ends, at)
+    for arr in (out.row, out.start, out.year_ends):
+        arr.flags.writeable = False
+    return out
+
+
+def _fcf_by_segment(
+    seg: _Segments,
+    per_run: FloatArray,
     tax_y: FloatArray,
     capex_at: dict[int, FloatArray],
-    size: int,
-) -> tuple[FloatArray, Callable[[], tuple[FloatArray, FloatArray]]]:
-    """FCF month by month without the terminal value (M+1, S), months first:
-    ``FCF(m) = sum_k h_k(m) margin[y(m), k] - tax_y [m = 12 y] - capex(m)``
-    (``margin``: revenue minus opex coefficients (Y, K, S)); and a function that
-    gives, when first called, the payback (years: the first month from which
-    cumulative FCF stays >= 0, over 12; NaN if never) and the peak funding
-    ``max(0, -min_m cumulative FCF)`` (S,), of this FCF even after the caller
-    adds the terminal value to its last month."""
-    months = shapes.run_of.size
-    # month 0 is row 0 of the runs (0); a new array, not ``out=`` a view of one
-    # (numpy takes into a view by a slower path: 1.5 against 0.2 ms a chunk)
-    fcf = np.take(_per_run(shapes, margin), shapes.month_row, axis=0)
-    fcf[MONTHS_PER_YEAR::MONTHS_PER_YEAR] -= tax_y
+    terminal_net: FloatArray,
+) -> tuple[FloatArray, Callable[[], FloatArray], Callable[[], tuple[FloatArray, FloatArray]]]:
+    """The FCF per segment (Q, S): ``FCF(m) = sum_k h_k(m) margin[y(m), k] - tax_y
+    [m = 12 y] - capex(m)`` (``per_run``: :func:`_per_run` of the revenue minus
+    opex coefficients), plus ``terminal_net`` (terminal value minus its tax) at M;
+    a function that gives it month by month (M+1, S), the same numbers as
+    computed month by month; and a function that gives, when first called, the
+    payback (years: the first month from which the cumulative FCF without the
+    terminal value stays >= 0, over 12; NaN if never) and the peak funding
+    ``max(0, -min_m cumulative FCF)`` (S,)."""
+    c = np.take(per_run, seg.row, axis=0)
+    c[seg.year_ends] -= tax_y
     for month, amount in capex_at.items():
-        fcf[month] -= amount
-    last = fcf[-1].copy()  # before the terminal value
+        c[seg.at[month]] -= amount
+    last = c[-1].copy()  # before the terminal value
+    c[-1] += terminal_net
+    monthly = cache(lambda: np.repeat(c, seg.runs, axis=0))
 
     @cache
     def payback_and_peak() -> tuple[FloatArray, FloatArray]:
-        cash = fcf.copy()
+        cash = monthly().copy()
         cash[-1] = last
-        # np.cumsum(fcf, axis=0), the same sums in the same order: numpy accumulates
+        # np.cumsum(cash, axis=0), the same sums in the same order: numpy accumulates
         # along axis 0 element by element, 3x slower than these M row additions
-        for m in range(1, months + 1):
+        for m in range(1, cash.shape[0]):
             cash[m] += cash[m - 1]
         return fin.payback_years(cash, axis=0), np.maximum(0.0, -cash.min(axis=0))
 
-    return fcf, payback_and_peak
+    return c, monthly, payback_and_peak
+
+
+_SEGMENT_DISCOUNTS: dict[tuple[int, int], tuple[_Segments, FloatArray, FloatArray]] = {}
+
+
+def _segment_discounts(seg: _Segments, disc: FloatArray) -> FloatArray:
+    """``sum_{m in segment q} d(m)`` (Q, 1 or S) for the discount factors ``disc``
+    (M+1, 1 or S), month after month; remembered for the last few (the tiers of a
+    chunk share the discount)."""
+    key = (id(seg), id(disc))
+    with _DISCOUNT_LOCK:
+        hit = _SEGMENT_DISCOUNTS.get(key)
+    if hit is not None and hit[0] is seg and hit[1] is disc:
+        return hit[2]
+    out = np.empty((len(seg.runs), disc.shape[1]))
+    for q, (a, k) in enumerate(zip(seg.start, seg.runs, strict=True)):
+        out[q] = disc[a] if k == 1 else _sum_rows(disc[a : a + k])
+    out.flags.writeable = False
+    with _DISCOUNT_LOCK:
+        if len(_SEGMENT_DISCOUNTS) >= 8:
+            _SEGMENT_DISCOUNTS.pop(next(iter(_SEGMENT_DISCOUNTS)))
+        _SEGMENT_DISCOUNTS[key] = (seg, disc, out)
+    return out
 
 
 def _equity_by_year(
@@ -1834,8 +1913,8 @@ def _summary(
     gpu_hours: FloatArray,
     revenue: FloatArray,
     npv: FloatArray,
-    fcf: FloatArray,
-    fcf_sum: FloatArray,
+    fcf: FloatArray | Callable[[], FloatArray],
+    fcf_sum: FloatArray | Callable[[], FloatArray],
     payback: FloatArray | Callable[[], FloatArray],
     peak_funding: FloatArray | Callable[[], FloatArray],
     equity_npv: FloatArray | Callable[[], FloatArray],
@@ -1844,10 +1923,12 @@ def _summary(
     debt_peak: FloatArray | Callable[[], FloatArray],
     terminal: FloatArray,
     terminal_tax: FloatArray,
+    irr: Callable[[], FloatArray] | None = None,
 ) -> _Metrics:
     """Summary columns (spec 8, 9, 14, 16, 17, 20) from the sums, present values
     and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
-    IRRs are computed when read."""
+    IRRs are computed when read (``irr``: a cheaper solve of the same IRR, None:
+    from the monthly FCF)."""
     capex = sum(capex_by.values())
     hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
     tco = capex + opex_sum
@@ -1870,9 +1951,9 @@ def _summary(
         "cost_per_gpu_hour": cost_per_gpu_hour,
         "revenue": revenue,
         "npv": npv,
-        "irr": lambda: _irr(fcf),
+        "irr": irr or (lambda: _irr(_value(fcf))),
         "payback_years": payback,
-        "roi": fin.safe_divide(fcf_sum, capex),
+        "roi": lambda: fin.safe_divide(_value(fcf_sum), capex),
         "mtbf_hours": goodput_m["mtbf_hours"],
         "checkpoint_interval_hours": goodput_m["checkpoint_interval_hours"],
         "goodput": gp,
@@ -1916,22 +1997,24 @@ def _min_dscr(dscr: FloatArray) -> FloatArray:
 
 def _with_irrs(
     values: dict[str, FloatArray | Callable[[], FloatArray]],
-    fcf: FloatArray,
+    fcf: FloatArray | Callable[[], FloatArray],
     ecf: Callable[[], FloatArray] | None,
 ) -> _Metrics:
     """The metrics ``values`` with the IRR of the monthly FCF and the equity IRR
     of the ECF, annualised (:func:`_irr`), solved when read; without borrowing
     (``ecf`` None) ECF = FCF and the equity IRR is the IRR."""
-    flows = {"irr": lambda: fcf} | ({} if ecf is None else {"equity_irr": ecf})
+    flows = {"irr": lambda: _value(fcf)} | ({} if ecf is None else {"equity_irr": ecf})
     metrics = _Metrics(values, flows)
     if ecf is None:  # ECF = FCF: the same IRR
         values["equity_irr"] = lambda: metrics["irr"]
     return metrics
 
 
-def _irr(values: FloatArray) -> FloatArray:
+def _irr(values: FloatArray, runs: tuple[int, ...] | None = None) -> FloatArray:
+    """The annual IRR of each row of ``values`` (months, or runs of months of the
+    lengths ``runs``: :func:`costmodel.core.roots.irr_monthly`)."""
     with blas_single_thread():
-        return irr_annual(values)
+        return irr_annual(values, runs)
 
 
 def goodput(

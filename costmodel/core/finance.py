@@ -57,7 +57,8 @@ def safe_divide(num: ArrayLike, den: ArrayLike) -> FloatArray:
 def depreciation_annual(
     cost: ArrayLike, salvage_fraction: ArrayLike, method: str, life_years: int
 ) -> FloatArray:
-    """Annual depreciation for asset years k = 1..L; shape ``(S, L)``.
+    """Annual depreciation for asset years k = 1..L; shape ``(S, L)`` (straight
+    line: a read-only view, every column the same).
 
     With cost C, salvage S = salvage_fraction * C and life L:
 
@@ -73,7 +74,7 @@ def depreciation_annual(
     k = np.arange(1, L + 1, dtype=float)[None, :]
     base = (c - s)[:, None]
     if method == "straight_line":
-        return np.broadcast_to(base / L, (c.size, L)).copy()
+        return np.broadcast_to(base / L, (c.size, L))
     if method == "sum_of_years":
         return base * (L - k + 1) / (L * (L + 1) / 2)
     if method == "double_declining":

@@ -169,25 +169,34 @@ def irr_rate_grid(periods: int, high: float = IRR_HIGH) -> FloatArray:
     return np.unique(np.concatenate([neg, near, pos]))
 
 
-@lru_cache(maxsize=8)
-def _grid_powers(n: int, high: float) -> tuple[FloatArray, FloatArray, slice]:
-    """:func:`irr_rate_grid` for ``n`` periods, ``(1 + i_g)^(-m)`` of shape ``(n, G)``,
+#: lengths of runs of months (see :func:`irr_monthly`); None: one month each
+Runs = tuple[int, ...] | None
+
+
+@lru_cache(maxsize=16)
+def _grid_powers(n: int, high: float, runs: Runs = None) -> tuple[FloatArray, FloatArray, slice]:
+    """:func:`irr_rate_grid` for ``n`` periods, ``(1 + i_g)^(-m)`` of shape ``(n, G)``
+    (with ``runs``: summed over each run of months, month after month, ``(R, G)``),
     and the slice of grid points within ``[-NEAR, NEAR]``."""
     grid = irr_rate_grid(n, high)
     powers = np.power(1.0 + grid[None, :], -np.arange(n, dtype=float)[:, None])
+    if runs is not None:
+        starts = np.cumsum((0, *runs[:-1]))
+        sums = [powers[a : a + k].sum(axis=0) for a, k in zip(starts, runs, strict=True)]
+        powers = np.stack(sums)
     near = np.flatnonzero(np.abs(grid) <= NEAR)
     for arr in (grid, powers):
         arr.flags.writeable = False
     return grid, powers, slice(int(near[0]), int(near[-1]) + 1)
 
 
-@lru_cache(maxsize=8)
-def _tails(n: int, high: float) -> tuple[np.ndarray, FloatArray, np.ndarray]:
+@lru_cache(maxsize=16)
+def _tails(n: int, high: float, runs: Runs = None) -> tuple[np.ndarray, FloatArray, np.ndarray]:
     """The grid without the rates strictly inside ``(-NEAR, NEAR)``: its grid
     indices, their powers (contiguous), and the order in which
     :func:`nearest_bracket` visits its intervals (nearest 0 first, ties: the lower),
     without the one interval that spans the near rates (not a grid interval)."""
-    grid, powers, near = _grid_powers(n, high)
+    grid, powers, near = _grid_powers(n, high, runs)
     cols = np.r_[np.arange(near.start + 1), np.arange(near.stop - 1, grid.size)]
     order = np.argsort(interval_distance(grid[cols]), kind="stable")
     order = order[order != near.start]  # the gap [-NEAR, NEAR]
@@ -197,15 +206,16 @@ def _tails(n: int, high: float) -> tuple[np.ndarray, FloatArray, np.ndarray]:
     return cols, tail_powers, order
 
 
-def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
+def _bracket_rows(v: FloatArray, high: float, runs: Runs = None) -> tuple[np.ndarray, FloatArray]:
     """Rows of ``v`` that have an IRR bracket, with ``(lo_rate, hi_rate, f_lo, f_hi)``
     of the :func:`nearest_bracket` to rate 0.
 
     NPV is first sampled at the grid rates in ``[-NEAR, NEAR]`` only; an interval
     there is always nearer 0 than any interval outside it, so only rows without a
     near bracket need the full grid. The result is the bracket the full grid
-    would select."""
-    grid, powers, near = _grid_powers(v.shape[1], high)
+    would select. With ``runs``, ``v`` holds one value per run of months."""
+    n = v.shape[1] if runs is None else sum(runs)
+    grid, powers, near = _grid_powers(n, high, runs)
     n_rows = v.shape[0]
     g = np.zeros(n_rows, dtype=np.intp)
     has = np.zeros(n_rows, dtype=bool)
@@ -225,7 +235,7 @@ def _bracket_rows(v: FloatArray, high: float) -> tuple[np.ndarray, FloatArray]:
     f_far[at] = np.where(g_near[at] + 2 <= last, f[at, np.minimum(g_near[at] + 2, last)], np.nan)
     rest = np.flatnonzero(~has_near)
     if rest.size:  # outside the near rates: only the tails (and the near ends) are new
-        cols, tail_powers, order = _tails(v.shape[1], high)
+        cols, tail_powers, order = _tails(n, high, runs)
         f = v[rest] @ tail_powers
         mask = brackets(f)
         k = order[np.argmax(mask[:, order], axis=1)]  # nearest_bracket without the gap
@@ -288,6 +298,56 @@ def _horner_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArr
     return p, dp
 
 
+def _run_tables(x: FloatArray, runs: tuple[int, ...]) -> dict[int, tuple[FloatArray, ...]]:
+    """For each run length L > 1 among ``runs``: ``x^L``, ``S_L = sum_{j<L} x^j``,
+    ``S_L' = sum_{j<L} j x^(j-1)`` and ``L x^(L-1)`` (the terms of a run of L
+    equal values in Horner's scheme)."""
+    top = max(runs)
+    power, s, ds = x, 1.0 + x, np.ones_like(x)  # x^1, S_2, S_2'
+    out = {}
+    for j in range(2, top + 1):  # power = x^(j-1), s = S_j, ds = S_j'
+        if j in runs:
+            out[j] = (power * x, s, ds, j * power)
+        ds = ds + j * power
+        power = power * x
+        s = s + power
+    return out
+
+
+def _horner_runs_t(
+    values_t: FloatArray, x: FloatArray, runs: tuple[int, ...], absolute: bool = False
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`_horner_t` (with ``absolute``: :func:`_horner_abs_t`) of flows given
+    per run of months (``values_t`` (R, rows), each of the ``runs[r]`` months of
+    run r carrying ``values_t[r]``): from the last run, ``A_r = v_r S_L + x^L
+    A_(r+1)``, ``A_r' = v_r S_L' + L x^(L-1) A_(r+1) + x^L A_(r+1)'`` and the size
+    of the terms ``|v_r| S_L + x^L B_(r+1)`` (:func:`_run_tables`); a run of one
+    month takes the steps of :func:`_horner_t` and :func:`_horner_abs_t`."""
+    tables = _run_tables(x, runs)
+    last, k = values_t[-1], runs[-1]
+    p = last.copy() if k == 1 else last * tables[k][1]
+    if absolute:
+        second = np.abs(last) if k == 1 else np.abs(last) * tables[k][1]
+    else:
+        second = np.zeros_like(x) if k == 1 else last * tables[k][2]
+    for r in range(values_t.shape[0] - 2, -1, -1):
+        v, k = values_t[r], runs[r]
+        power, s, ds, slope = tables[k] if k > 1 else (x, None, None, None)
+        if absolute:  # second: the size of the terms
+            second *= power
+            second += np.abs(v) if k == 1 else np.abs(v) * s
+        elif k == 1:  # second: the derivative
+            second *= x
+            second += p
+        else:
+            second *= power
+            second += p * slope
+            second += v * ds
+        p *= power
+        p += v if k == 1 else v * s
+    return p, second
+
+
 def _horner_abs_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``p(x)`` and ``sum_m |v_m| x^m`` (the size of the terms) per column."""
     p = values_t[-1].copy()
@@ -301,8 +361,14 @@ def _horner_abs_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, Floa
     return p, mag
 
 
-def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) -> FloatArray:
-    """Monthly internal rate of return of each row of ``values`` (t = 0, 1, ...).
+def irr_monthly(
+    values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200, runs: Runs = None
+) -> FloatArray:
+    """Monthly internal rate of return of each row of ``values`` (t = 0, 1, ...);
+    with ``runs`` (lengths of runs of months), ``values[:, r]`` is the flow of
+    each of the ``runs[r]`` months of run r (the same IRR as the flows written
+    out month by month, up to rounding: NPV at the grid rates and Horner's scheme
+    sum each run as one term).
 
     Solves ``sum_m v_m (1 + i)^(-m) = 0`` for i in (-1, ``high``]. NPV is sampled
     on :func:`irr_rate_grid`; every sign change brackets a root, and the bracket
@@ -323,9 +389,11 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
     v = np.atleast_2d(np.asarray(values, dtype=float))
     n_rows, n = v.shape
     out = np.full(n_rows, np.nan)
-    if n < 2:
+    if runs is not None and all(k == 1 for k in runs):
+        runs = None  # month by month
+    if (n if runs is None else sum(runs)) < 2:
         return out
-    rows, bracket, outer = _bracket_rows(v, float(high))
+    rows, bracket, outer = _bracket_rows(v, float(high), runs)
     if rows.size == 0:
         return out
     a, b, fa, x = _newton_start(bracket, outer)
@@ -344,7 +412,7 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
             stopped = stopped[keep]
         if active.size == 0:
             break
-        fx, dfx = _horner_t(vt_act, xa)
+        fx, dfx = _horner_t(vt_act, xa) if runs is None else _horner_runs_t(vt_act, xa, runs)
         same = np.sign(fx) == np.sign(faa)
         aa = np.where(same, xa, aa)
         faa = np.where(same, fx, faa)
@@ -368,15 +436,17 @@ def irr_monthly(values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200) 
         xa = np.where(stopped, xa, nxt)
         stopped |= root | converged | (hi_x - lo_x <= IRR_STEP_TOLERANCE * xa)
         x[active] = xa
-    p, magnitude = _horner_abs_t(vt, x)  # magnitude: the rounding scale of p at the root
+    # magnitude: sum |v_m| x^m, the rounding scale of p at the root
+    p, magnitude = _horner_abs_t(vt, x) if runs is None else _horner_runs_t(vt, x, runs, True)
     good = np.abs(p) <= IRR_ROOT_TOLERANCE * np.maximum(magnitude, 1e-300)
     out[rows] = np.where(good, 1.0 / x - 1.0, np.nan)
     return out
 
 
-def irr_annual(values: ArrayLike) -> FloatArray:
-    """Annualized monthly IRR, ``(1 + i)^12 - 1``; NaN where no IRR exists."""
-    return annualize(irr_monthly(values))
+def irr_annual(values: ArrayLike, runs: Runs = None) -> FloatArray:
+    """Annualized monthly IRR, ``(1 + i)^12 - 1``; NaN where no IRR exists (``runs``:
+    see :func:`irr_monthly`)."""
+    return annualize(irr_monthly(values, runs=runs))
 
 
 # ----------------------------------------------------------------------------- workbook trace
