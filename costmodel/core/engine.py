@@ -1153,13 +1153,16 @@ def _run_by_year(
     Every operating line is ``sum_k c_k(y, s) h_k(m)``: a coefficient per model
     year and variant (inputs times the year's escalation or price index) times a
     monthly shape shared by all variants (:func:`_shapes`). Nominal and
-    discounted sums come from the (Y, K, S) coefficients and the shapes' (and
-    discounted shapes') year sums; only the cash flows the metrics need month by
-    month (FCF for IRR, payback and peak funding, ECF with debt) are built, with
-    months first ((M+1, S): each month one contiguous row). Depreciation is
-    summed per model year (:func:`_depreciation_counts`); debt is the draws times
-    the schedules of unit loans (:func:`_unit_debt`) when every variant borrows
-    at the same rate and term.
+    discounted sums come from the coefficients (:data:`Coefficients`) and the
+    shapes' (and discounted shapes') year sums. The FCF is built per segment of
+    months over which it is constant (:func:`_fcf_by_segment`), months first
+    ((Q, S): each segment one contiguous row); its NPV and IRR are computed on
+    the segments, and month by month (M+1, S) only what reads it: payback, peak
+    funding, ROI, the equity lines. Depreciation is summed per model year
+    (:func:`_depreciation_counts`); debt is the draws times the schedules of unit
+    loans (:func:`_unit_debt`) when every variant borrows at the same rate and
+    term; the equity lines are computed when one of their metrics is read (a
+    Monte Carlo reads none).
     """
     months = config.months
     t, r = timing
@@ -1170,41 +1173,24 @@ def _run_by_year(
     goodput_m = _goodput(q, deps)
     rev, hours, opex = _operating_coefficients(q, deps, events, goodput_m, months, size)
     rev_y, opex_y, hours_y = (_year_sums(c, shapes.sums) for c in (rev, opex, hours))
-
     disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
     # discounted shapes: sum over the months of year y of h_k(m) d(m), (Y, K, 1 or S)
     disc_shapes = _discounted_shapes(shapes, disc)
     capex_by, capex_at = _capex_by_month(events, full)
     dep_y, nbv = _depreciation_by_year(q, config, events, capex_by, size)
-    terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
-    terminal = np.broadcast_to(terminal, full)
-    terminal_tax = np.broadcast_to(terminal_tax, full)
-
+    terminal_all = terminal_lines(q, events, sum(nbv.values()), config)
+    terminal, terminal_tax = (np.broadcast_to(v, full) for v in terminal_all)
     ebit_y = rev_y - opex_y - dep_y
+    margin_y = rev_y - opex_y
     tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years)
-    # the FCF per segment of months over which it is constant; month by month only
-    # when read (payback, peak funding, equity lines, ROI, schedules)
     seg = _segments(months, (tuple(t), r), tuple(capex_at))
-    per_run = _per_run(shapes, rev - opex)
     fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
-        seg, per_run, tax["tax"], capex_at, terminal - terminal_tax
+        seg, _per_run(shapes, _margin(rev, opex)), tax["tax"], capex_at, terminal - terminal_tax
     )
     npv = _sum_rows(fcf * _segment_discounts(seg, disc))
-    # the equity lines (debt, levered tax, DSCR, equity NPV) are computed when one
-    # of their metrics is first read (a Monte Carlo reads none of them)
     equity = cache(
         lambda: _equity_by_year(
-            q,
-            config,
-            t[0],
-            one_loan,
-            capex_at,
-            fcf_monthly(),
-            npv,
-            disc,
-            ebit_y,
-            tax,
-            rev_y - opex_y,
+            q, config, t[0], one_loan, capex_at, fcf_monthly(), npv, disc, ebit_y, tax, margin_y
         )
     )
 
@@ -1246,6 +1232,11 @@ def _year_index(g: ArrayLike, years: int) -> FloatArray:
     return np.power(1.0 + _when(g), year_no).T
 
 
+#: a line's coefficients on the shapes of :func:`_shapes`: shape k -> (Y, S), only
+#: the shapes the line has (a missing shape has coefficient 0), k ascending
+Coefficients = dict[int, FloatArray]
+
+
 def _operating_coefficients(
     q: Mapping[str, FloatArray],
     deps: list[dict[str, FloatArray]],
@@ -1253,9 +1244,9 @@ def _operating_coefficients(
     goodput_m: Mapping[str, FloatArray],
     months: int,
     size: int,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Coefficients (Y, K, S) of revenue, GPU-hours and opex on the shapes of
-    :func:`_shapes` (K = 3D: in service, ramp share, staffing of deployment d).
+) -> tuple[Coefficients, Coefficients, Coefficients]:
+    """Coefficients (shape -> (Y, S)) of revenue, GPU-hours and opex on the shapes
+    of :func:`_shapes` (K = 3D: in service, ramp share, staffing of deployment d).
 
     With ``sold = utilization * availability * 730 h``, price index ``P_y``,
     power index ``E_y`` and staff index ``W_y``:
@@ -1268,10 +1259,9 @@ def _operating_coefficients(
     - staffing: opex ``W_y cost per FTE / 12 FTE``."""
     years = months // MONTHS_PER_YEAR
     n_dep = len(deps)
-    k_all = 3 * n_dep
-    rev = np.zeros((years, k_all, size))
-    hours = np.zeros((years, k_all, size))
-    opex = np.zeros((years, k_all, size))
+    rev: Coefficients = {}
+    hours: Coefficients = {}
+    opex: Coefficients = {}
     util = q["utilization"]
     idle = q["idle_fraction"]
     sold = util * goodput_m["availability"] * HOURS_PER_MONTH
@@ -1291,27 +1281,46 @@ def _operating_coefficients(
             + q["insurance_rate"] * (d["hardware"] + facility[i].amount) * per_month
             + q["software_per_gpu_year"] * d["gpus"] * per_month
         )
-        opex[:, i] = power * (kw * idle) + fixed
-        opex[:, n_dep + i] = power * (kw * (1.0 - idle) * util)
-        opex[:, 2 * n_dep + i] = staff * d["staff_fte"]
-        hours[:, n_dep + i] = d["gpus"] * sold
-        rev[:, n_dep + i] = price * (d["gpus"] * sold)
-    return rev, hours, opex
+        opex[i] = power * (kw * idle) + fixed
+        opex[n_dep + i] = power * (kw * (1.0 - idle) * util)
+        opex[2 * n_dep + i] = staff * d["staff_fte"]
+        hours[n_dep + i] = np.broadcast_to(d["gpus"] * sold, (years, size))
+        rev[n_dep + i] = price * (d["gpus"] * sold)
+    return rev, hours, {k: opex[k] for k in sorted(opex)}
 
 
-def _year_sums(c: FloatArray, h_sums: FloatArray) -> FloatArray:
+def _margin(rev: Coefficients, opex: Coefficients) -> Coefficients:
+    """Revenue minus opex, shape by shape (0 where a line has no coefficient)."""
+    out: Coefficients = {}
+    for k in sorted(set(rev) | set(opex)):
+        r, o = rev.get(k), opex.get(k)
+        out[k] = r if o is None else (0.0 - o if r is None else r - o)  # type: ignore[operator]
+    return out
+
+
+def _year_sums(c: Coefficients, h_sums: FloatArray) -> FloatArray:
     """(Y, S): ``sum_k c[y, k] H[y, k]``, the year sums of the line with
-    coefficients ``c`` (Y, K, S), H the shapes' year sums (Y, K). Elementwise
-    products summed over a leading axis: each variant's result does not depend on
+    coefficients ``c``, H the shapes' year sums (Y, K), added shape after shape.
+    Elementwise products summed in order: each variant's result does not depend on
     its position in the chunk (BLAS and einsum kernels may round the first or
     last few columns otherwise)."""
-    return (c * h_sums[:, :, None]).sum(axis=1)
+    out = None
+    for k, ck in c.items():
+        term = ck * h_sums[:, k, None]
+        out = term if out is None else out + term
+    return out if out is not None else np.zeros((h_sums.shape[0], 1))
 
 
-def _pv_lines(c: FloatArray, disc_shapes: FloatArray) -> FloatArray:
+def _pv_lines(c: Coefficients, disc_shapes: FloatArray) -> FloatArray:
     """(S,): present value ``sum_y sum_k c[y, k] D[y, k]`` of the line with
-    coefficients ``c`` (Y, K, S), D the discounted shapes (Y, K, 1 or S)."""
-    return (c * disc_shapes).sum(axis=(0, 1))
+    coefficients ``c``, D the discounted shapes (Y, K, 1 or S), added year after
+    year and within a year shape after shape."""
+    out = None
+    for y in range(disc_shapes.shape[0]):
+        for k, ck in c.items():
+            term = ck[y] * disc_shapes[y, k]
+            out = term if out is None else out + term
+    return out if out is not None else np.zeros(disc_shapes.shape[2])
 
 
 def _pv_months(x: FloatArray, d: FloatArray) -> FloatArray:
@@ -1801,14 +1810,16 @@ def _net_debt_flows(
     return out
 
 
-def _per_run(shapes: _Shapes, c: FloatArray) -> FloatArray:
-    """The monthly value of the line with coefficients ``c`` (Y, K, S) in each run
+def _per_run(shapes: _Shapes, c: Coefficients) -> FloatArray:
+    """The monthly value of the line with coefficients ``c`` (shape -> (Y, S)) in each run
     of months, after a row of zeros for month 0 (1 + P, S): ``sum_k h_k c[y_p, k]``
     over the shapes not 0 in run p (row 1 + p)."""
-    out = np.zeros((1 + shapes.run_year.size, c.shape[2]))
+    size = next(iter(c.values())).shape[1]
+    out = np.zeros((1 + shapes.run_year.size, size))
     for k, (rows, years, w) in enumerate(shapes.terms):  # k ascending: runs sum in k order
-        part = c[years, k]
-        out[rows] += part if w is None else w * part
+        if k in c:
+            part = c[k][years]
+            out[rows] += part if w is None else w * part
     return out
 
 
