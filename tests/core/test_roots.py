@@ -74,6 +74,52 @@ class TestIrr:
         assert got == pytest.approx(npf.irr(flows), rel=1e-12)
         assert len(passes) == 2
 
+    def test_flows_given_per_run_of_months_give_the_irr_of_the_months(self):
+        """``runs``: each of the runs[r] months of run r carries values[:, r]; the
+        IRR equals the IRR of the same flows written out month by month (and
+        numpy-financial's), rows without an IRR stay NaN."""
+        runs = (1, 5, 1, 1, 1, 1, 1, 1, 11, 1, 11, 1, 23, 1, 13)
+        capex, build, ramp, steady, tax = -2_000_000.0, -20_000.0, 30_000.0, 45_000.0, -60_000.0
+        by_run = np.array(
+            [
+                [capex, build, build, ramp, ramp, ramp, ramp, ramp, steady, tax, steady,
+                 tax, steady, tax, steady],
+                [100.0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],  # no sign change: no IRR
+                [50.0, -30, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            ]
+        )  # fmt: skip
+        months = np.repeat(by_run, runs, axis=1)
+        assert months.shape[1] == sum(runs) == 73
+        got = roots.irr_monthly(by_run, runs=runs)
+        want = roots.irr_monthly(months)
+        assert got[0] == pytest.approx(want[0], rel=1e-12)
+        assert got[0] == pytest.approx(npf.irr(months[0]), rel=1e-12)
+        assert np.isnan(got[1]) and np.isnan(want[1])
+        assert got[2] == pytest.approx(npf.irr(months[2]), rel=1e-12)  # -40%: 50 - 30 / (1 + i)
+        assert roots.irr_annual(by_run, runs=runs)[0] == pytest.approx((1 + want[0]) ** 12 - 1)
+
+    def test_horner_on_runs_equals_horner_on_the_months(self):
+        """A run of L months of value v is v x^a (1 + x + ... + x^(L-1)): the
+        polynomial, its derivative and the size of its terms equal those of the
+        months written out (to rounding)."""
+        rng = np.random.default_rng(4)
+        runs = (1, 12, 3, 1, 7, 1, 2)
+        values = rng.normal(size=(len(runs), 9))
+        months = np.repeat(values, runs, axis=0)
+        x = rng.uniform(0.8, 1.1, 9)
+        p, dp = roots._horner_runs_t(values, x.copy(), runs)
+        np.testing.assert_allclose(p, roots._horner_t(months, x.copy())[0], rtol=1e-12)
+        np.testing.assert_allclose(dp, roots._horner_t(months, x.copy())[1], rtol=1e-12)
+        # written out: p(x) = sum_m v_m x^m, p'(x) = sum_m m v_m x^(m-1)
+        m = np.arange(months.shape[0])[:, None]
+        np.testing.assert_allclose(p, (months * x**m).sum(axis=0), rtol=1e-12)
+        np.testing.assert_allclose(
+            dp, (m * months * x ** np.maximum(m - 1, 0)).sum(axis=0), rtol=1e-12
+        )
+        signed, size = roots._horner_runs_t(values, x.copy(), runs, absolute=True)
+        np.testing.assert_allclose(signed, p, rtol=1e-12)
+        np.testing.assert_allclose(size, (np.abs(months) * x**m).sum(axis=0), rtol=1e-12)
+
     def test_inverse_interpolation_through_four_points_is_exact_for_a_cubic(self):
         # x = 0.9 + 0.1 f - 0.02 f^2 + 0.003 f^3 at f = -2, -1, 1, 2: x(0) = 0.9
         fs = tuple(np.array([f]) for f in (-2.0, -1.0, 1.0, 2.0))

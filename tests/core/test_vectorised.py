@@ -116,6 +116,31 @@ def test_summary_by_year_equals_the_monthly_engine(staged):
                    monthly.metrics[name], name)  # fmt: skip
 
 
+def test_segments_cut_the_months_where_the_fcf_can_change(staged):
+    """A by-year run computes NPV and IRR on segments of months over which the
+    FCF is constant: they cover months 0..M in order, month 0, every year end,
+    capex month and M stand alone, and the monthly engine's FCF is constant over
+    each segment (and a segment's neighbours differ from it somewhere)."""
+    ti = resolve_tier(staged, "small")
+    q = _defaults(_inputs(ti.values()))
+    deps = deployments(q, ti.config.stages, ti.config.months)
+    fcf = _run_monthly(q, ti.config, deps).flows["fcf"][0]
+    months = ti.config.months
+    t, ramp = engine._shared_timing(q, deps)
+    capex_months = tuple(sorted({int(e.month[0]) for e in engine.capex_events(q, deps)}))
+    seg = engine._segments(months, (tuple(t), ramp), capex_months)
+    assert sum(seg.runs) == months + 1
+    np.testing.assert_array_equal(seg.start, np.cumsum((0, *seg.runs[:-1])))
+    for m in {0, months, *range(12, months + 1, 12), *capex_months}:
+        assert seg.runs[seg.at[m]] == 1 and seg.start[seg.at[m]] == m
+    scale = np.abs(fcf).max()
+    for a, k in zip(seg.start, seg.runs, strict=True):
+        assert np.ptp(fcf[a : a + k]) <= 1e-12 * scale, (a, k)
+    assert len(seg.runs) < months / 2  # fewer terms than months
+    by_segment = np.repeat(fcf[seg.start], seg.runs)
+    np.testing.assert_allclose(by_segment, fcf, rtol=0, atol=1e-12 * scale)
+
+
 def test_a_variant_does_not_depend_on_its_position(staged, varied):
     """Monte Carlo results do not depend on the chunk size: a variant computed in a
     chunk or in part of it gives the same numbers to the last digit."""
