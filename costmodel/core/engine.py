@@ -644,8 +644,9 @@ def _run_grouped(
 ) -> TierResult:
     """:func:`run_tier` for variants whose timing differs: :func:`_run_by_year`
     for the variants of each timing (a lone variant twice, so that it is summed as
-    in a group: see the module docstring), the summary scattered back in order;
-    the monthly schedules are built by :func:`_run_monthly` on first access."""
+    in a group: see the module docstring), the summary (IRRs included, each
+    group's computed when read) scattered back in order; the monthly schedules
+    are built by :func:`_run_monthly` on first access."""
     size = q["gpus"].shape[0]
     parts = []
     for idx, timing in groups:
@@ -667,23 +668,9 @@ def _run_grouped(
     def lazy(name: str) -> Callable[[], FloatArray]:
         return lambda: scatter(lambda r: r.metrics[name])
 
-    def irr(name: str) -> Callable[[], FloatArray]:
-        """One IRR solve for the flows of every group, put back in order."""
-
-        def solve() -> FloatArray:
-            flows = np.empty((config.months + 1, size))  # months first, as the solver
-            for idx, r in parts:
-                get = r.metrics.flows.get(name) or r.metrics.flows["irr"]  # type: ignore[attr-defined]
-                flows[:, idx] = get()[: idx.size].T
-            return _irr(flows.T)
-
-        return solve
-
-    values = {name: lazy(name) for name in parts[0][1].metrics}
-    values["irr"] = irr("irr")
-    borrowed = any("equity_irr" in r.metrics.flows for _, r in parts)  # type: ignore[attr-defined]
-    values["equity_irr"] = irr("equity_irr") if borrowed else lambda: metrics["irr"]
-    metrics = _Metrics(values)
+    # every metric, the IRRs too (solved on each group's segments of months), is
+    # each group's, put back in order
+    metrics = _Metrics({name: lazy(name) for name in parts[0][1].metrics})
     full_run = cache(lambda: _run_monthly(q, config, deps))
     return TierResult(
         months=config.months,
