@@ -204,17 +204,18 @@ def _summarize(draws: dict[str, pd.DataFrame]) -> pd.DataFrame:
 @dataclass(frozen=True)
 class _Job:
     """One engine evaluation: the tiers ``group`` on the draws ``rows`` (``lo:hi``
-    of ``order``, or of the draws in order), reading the inputs ``read``."""
+    of the draws in order, or the draws ``picked``, ascending), reading the
+    inputs ``read``."""
 
     group: list[str]
-    order: np.ndarray | None
+    picked: np.ndarray | None
     read: list[str]
     lo: int
     hi: int
 
     @property
     def rows(self) -> slice | np.ndarray:
-        return slice(self.lo, self.hi) if self.order is None else self.order[self.lo : self.hi]
+        return slice(self.lo, self.hi) if self.picked is None else self.picked
 
 
 @dataclass(frozen=True)
@@ -347,7 +348,11 @@ def monte_carlo(
             continue
         order = np.lexsort([draws_in[p] for p in reversed(paths)])
         keys = np.stack([draws_in[p][order] for p in paths], axis=1)
-        jobs += [_Job(group, order, read, lo, hi) for lo, hi in _packed(keys, chunk_size)]
+        # a chunk's draws in ascending order: gathered with fewer cache misses (the
+        # engine groups them by timing itself)
+        jobs += [
+            _Job(group, np.sort(order[lo:hi]), read, lo, hi) for lo, hi in _packed(keys, chunk_size)
+        ]
     _evaluate(_Work(assumptions, draws_in, jobs), out, n, len(tiers), workers, progress)
     draws = {t: pd.DataFrame(out[t], copy=False) for t in tiers}
     return MonteCarloResult(
