@@ -546,9 +546,15 @@ def terminal_lines(
 
 
 def _inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:
-    """Every input broadcast to (S,)."""
+    """Every input broadcast to (S,) (an (S,) float array as it is)."""
     size = int(np.broadcast_shapes(*[np.shape(v) for v in p.values()], (1,))[0])
-    return {k: np.broadcast_to(np.asarray(v, dtype=float), (size,)) for k, v in p.items()}
+    full = (size,)
+    return {
+        k: v
+        if isinstance(v, np.ndarray) and v.shape == full and v.dtype == np.float64
+        else np.broadcast_to(np.asarray(v, dtype=float), full)
+        for k, v in p.items()
+    }
 
 
 def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:

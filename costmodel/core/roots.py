@@ -82,8 +82,14 @@ def nearest_bracket(grid: FloatArray, f: FloatArray, target: float = 0.0) -> tup
     lower interval), and whether any exists."""
     mask = brackets(f)
     order = np.argsort(interval_distance(grid, target), kind="stable")
-    g = order[np.argmax(mask[:, order], axis=1)]
-    return g, mask[np.arange(f.shape[0]), g]
+    # a row with one bracket has it first; only rows with several visit the order
+    count = np.count_nonzero(mask, axis=1)
+    g = np.argmax(mask, axis=1)
+    g[count == 0] = order[0]
+    many = np.flatnonzero(count > 1)
+    if many.size:
+        g[many] = order[np.argmax(mask[many][:, order], axis=1)]
+    return g, count > 0
 
 
 def secant_root(lo: ArrayLike, hi: ArrayLike, f_lo: ArrayLike, f_hi: ArrayLike) -> FloatArray:
