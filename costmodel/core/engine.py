@@ -1163,9 +1163,10 @@ def _run_by_year(
     size = int(np.broadcast_shapes(*[np.shape(v) for v in q.values()], (1,))[0])
     full = (size,)
     shapes = _shapes(months, (tuple(t), r))
-    goodput_m = _goodput(q, deps)
-    rev, hours, opex = _operating_coefficients(q, deps, events, goodput_m, months, size)
-    rev_y, opex_y, hours_y = (_year_sums(c, shapes.sums) for c in (rev, opex, hours))
+    goodput_m = _Lazy(lambda: _goodput(q, deps))  # read by metrics a Monte Carlo skips
+    available = availability(q["node_failures_per_day"], q["repair_hours"])
+    rev, hours, opex = _operating_coefficients(q, deps, events, available, months, size)
+    rev_y, opex_y = (_year_sums(c, shapes.sums) for c in (rev, opex))
     disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
     # discounted shapes: sum over the months of year y of h_k(m) d(m), (Y, K, 1 or S)
     disc_shapes = _discounted_shapes(shapes, disc)
@@ -1197,7 +1198,7 @@ def _run_by_year(
         opex_year1=opex_y[0] + 0.0,
         pv_cost=pv_capex + _pv_lines(opex, disc_shapes),
         pv_gpu_hours=_pv_lines(hours, disc_shapes),
-        gpu_hours=hours_y.sum(axis=0),
+        gpu_hours=lambda: _year_sums(hours, shapes.sums).sum(axis=0),
         revenue=rev_y.sum(axis=0),
         npv=npv,
         fcf=lambda: fcf_monthly().T,
@@ -1234,14 +1235,15 @@ def _operating_coefficients(
     q: Mapping[str, FloatArray],
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
-    goodput_m: Mapping[str, FloatArray],
+    available: FloatArray,
     months: int,
     size: int,
 ) -> tuple[Coefficients, Coefficients, Coefficients]:
     """Coefficients (shape -> (Y, S)) of revenue, GPU-hours and opex on the shapes
     of :func:`_shapes` (K = 3D: in service, ramp share, staffing of deployment d).
 
-    With ``sold = utilization * availability * 730 h``, price index ``P_y``,
+    With ``sold = utilization * availability * 730 h`` (``available``: the
+    availability, :func:`availability`), price index ``P_y``,
     power index ``E_y`` and staff index ``W_y``:
 
     - in service: opex ``E_y PUE 730 h price/kWh (kW idle) + fixed``, fixed =
@@ -1257,7 +1259,7 @@ def _operating_coefficients(
     opex: Coefficients = {}
     util = q["utilization"]
     idle = q["idle_fraction"]
-    sold = util * goodput_m["availability"] * HOURS_PER_MONTH
+    sold = util * available * HOURS_PER_MONTH
     price = _year_index(-np.asarray(q["price_decline"]), years) * q["price_per_gpu_hour"]
     power = _year_index(q["power_escalation"], years) * (
         q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"]
@@ -1907,14 +1909,14 @@ def _annual(
 def _summary(
     q: Mapping[str, FloatArray],
     deps: list[dict[str, FloatArray]],
-    goodput_m: dict[str, FloatArray],
+    goodput_m: Mapping[str, FloatArray],
     *,
     capex_by: dict[str, FloatArray],
     opex_sum: FloatArray,
     opex_year1: FloatArray,
     pv_cost: FloatArray,
     pv_gpu_hours: FloatArray,
-    gpu_hours: FloatArray,
+    gpu_hours: FloatArray | Callable[[], FloatArray],
     revenue: FloatArray,
     npv: FloatArray,
     fcf: FloatArray | Callable[[], FloatArray],
@@ -1936,52 +1938,68 @@ def _summary(
     capex = sum(capex_by.values())
     hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
     tco = capex + opex_sum
-    servers, per_rack = _servers(q, deps)
+    rack = cache(lambda: _servers(q, deps))  # (servers, servers per rack)
     cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
-    gp = goodput_m["goodput"]
-    pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
+
+    def goodput(key: str) -> Callable[[], FloatArray]:
+        return lambda: goodput_m[key]
+
+    def per_pflop_hour() -> FloatArray:
+        gp = goodput_m["goodput"]
+        pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
+        return fin.safe_divide(pv_cost, pv_pflop_hours)
+
+    # columns a Monte Carlo does not read are computed when read
     values: dict[str, FloatArray | Callable[[], FloatArray]] = {
-        "gpus": sum(d["gpus"] for d in deps),
-        "servers": servers,
-        "racks": np.ceil(fin.safe_divide(servers, per_rack)),
-        "it_kw": sum(d["it_kw"] for d in deps),
+        "gpus": lambda: sum(d["gpus"] for d in deps),
+        "servers": lambda: rack()[0],
+        "racks": lambda: np.ceil(fin.safe_divide(*rack())),
+        "it_kw": lambda: sum(d["it_kw"] for d in deps),
         "capex": capex,
         **{f"capex_{c}": v for c, v in capex_by.items()},
-        "network_share": fin.safe_divide(capex_by["network"], hardware),
+        "network_share": lambda: fin.safe_divide(capex_by["network"], hardware),
         "opex_year1": opex_year1,
         "tco": tco,
         "gpu_hours": gpu_hours,
-        "tco_per_gpu_hour": fin.safe_divide(tco, gpu_hours),
+        "tco_per_gpu_hour": lambda: fin.safe_divide(tco, _value(gpu_hours)),
         "cost_per_gpu_hour": cost_per_gpu_hour,
         "revenue": revenue,
         "npv": npv,
         "irr": irr or (lambda: _irr(_value(fcf))),
         "payback_years": payback,
         "roi": lambda: fin.safe_divide(_value(fcf_sum), capex),
-        "mtbf_hours": goodput_m["mtbf_hours"],
-        "checkpoint_interval_hours": goodput_m["checkpoint_interval_hours"],
-        "goodput": gp,
-        "cost_per_effective_gpu_hour": fin.safe_divide(cost_per_gpu_hour, gp),
-        "cost_per_pflop_hour": fin.safe_divide(pv_cost, pv_pflop_hours),
-        "availability": goodput_m["availability"],
+        "mtbf_hours": goodput("mtbf_hours"),
+        "checkpoint_interval_hours": goodput("checkpoint_interval_hours"),
+        "goodput": goodput("goodput"),
+        "cost_per_effective_gpu_hour": lambda: fin.safe_divide(
+            cost_per_gpu_hour, goodput_m["goodput"]
+        ),
+        "cost_per_pflop_hour": per_pflop_hour,
+        "availability": goodput("availability"),
         "peak_funding": peak_funding,
         "equity_npv": equity_npv,
         "equity_irr": lambda: _irr(ecf()),
         "min_dscr": (lambda: _min_dscr(dscr())) if callable(dscr) else _min_dscr(dscr),
         "debt_peak": debt_peak,
-        "failures_per_hour": goodput_m["failures_per_hour"],
-        "checkpoint_write_hours": goodput_m["checkpoint_write_hours"],
-        "young_interval_hours": goodput_m["young_interval_hours"],
-        "write_waste": goodput_m["write_waste"],
-        "restart_waste": goodput_m["restart_waste"],
+        **{k: goodput(k) for k in GOODPUT_DETAILS},
         "pv_cost": pv_cost,
         "pv_gpu_hours": pv_gpu_hours,
         "capex_hardware": hardware,
         "terminal_value": terminal,
         "terminal_tax": terminal_tax,
-        "servers_per_rack": per_rack,
+        "servers_per_rack": lambda: rack()[1],
     }
     return _with_irrs(values, fcf, ecf)
+
+
+#: the intermediates of :func:`goodput` shown in the summary's detail
+GOODPUT_DETAILS = (
+    "failures_per_hour",
+    "checkpoint_write_hours",
+    "young_interval_hours",
+    "write_waste",
+    "restart_waste",
+)
 
 
 def _servers(
@@ -2071,7 +2089,12 @@ def goodput(
         "write_waste": np.broadcast_to(write_waste, shape).astype(float),
         "restart_waste": np.broadcast_to(restart_waste, shape).astype(float),
         "goodput": gp,
-        "availability": np.broadcast_to(
-            np.maximum(0.0, 1.0 - f * np.asarray(repair_hours, dtype=float) / HOURS_PER_DAY), shape
-        ).astype(float),
+        "availability": np.broadcast_to(availability(f, repair_hours), shape).astype(float),
     }
+
+
+def availability(node_failures_per_day: ArrayLike, repair_hours: ArrayLike) -> FloatArray:
+    """``max(0, 1 - node_failures_per_day * repair_hours / 24)`` (spec 20): the share
+    of node-hours not under repair."""
+    f = np.asarray(node_failures_per_day, dtype=float)
+    return np.maximum(0.0, 1.0 - f * np.asarray(repair_hours, dtype=float) / HOURS_PER_DAY)
