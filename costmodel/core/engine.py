@@ -1160,7 +1160,7 @@ def _run_by_year(
     months = config.months
     t, r = timing
     events = capex_events(q, deps)
-    size = int(np.broadcast_shapes(*[np.shape(v) for v in q.values()], (1,))[0])
+    size = q["gpus"].shape[0]  # every input is (S,) (_inputs)
     full = (size,)
     shapes = _shapes(months, (tuple(t), r))
     goodput_m = _Lazy(lambda: _goodput(q, deps))  # read by metrics a Monte Carlo skips
@@ -1168,8 +1168,7 @@ def _run_by_year(
     rev, hours, opex = _operating_coefficients(q, deps, events, available, months, size)
     rev_y, opex_y = (_year_sums(c, shapes.sums) for c in (rev, opex))
     disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
-    # discounted shapes: sum over the months of year y of h_k(m) d(m), (Y, K, 1 or S)
-    disc_shapes = _discounted_shapes(shapes, disc)
+    disc_shapes = _discounted_shapes(shapes, disc)  # (Y, K, 1 or S)
     capex_by, capex_at = _capex_by_month(events, full)
     dep_y, nbv = _depreciation_by_year(q, config, events, capex_by, size)
     terminal_all = terminal_lines(q, events, sum(nbv.values()), config)
@@ -1187,7 +1186,6 @@ def _run_by_year(
             q, config, t[0], one_loan, capex_at, fcf_monthly(), npv, disc, ebit_y, tax, margin_y
         )
     )
-
     pv_capex = sum(a * disc[m] for m, a in capex_at.items())
     metrics = _summary(
         q,
@@ -1941,14 +1939,6 @@ def _summary(
     rack = cache(lambda: _servers(q, deps))  # (servers, servers per rack)
     cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
 
-    def goodput(key: str) -> Callable[[], FloatArray]:
-        return lambda: goodput_m[key]
-
-    def per_pflop_hour() -> FloatArray:
-        gp = goodput_m["goodput"]
-        pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
-        return fin.safe_divide(pv_cost, pv_pflop_hours)
-
     # columns a Monte Carlo does not read are computed when read
     values: dict[str, FloatArray | Callable[[], FloatArray]] = {
         "gpus": lambda: sum(d["gpus"] for d in deps),
@@ -1968,20 +1958,12 @@ def _summary(
         "irr": irr or (lambda: _irr(_value(fcf))),
         "payback_years": payback,
         "roi": lambda: fin.safe_divide(_value(fcf_sum), capex),
-        "mtbf_hours": goodput("mtbf_hours"),
-        "checkpoint_interval_hours": goodput("checkpoint_interval_hours"),
-        "goodput": goodput("goodput"),
-        "cost_per_effective_gpu_hour": lambda: fin.safe_divide(
-            cost_per_gpu_hour, goodput_m["goodput"]
-        ),
-        "cost_per_pflop_hour": per_pflop_hour,
-        "availability": goodput("availability"),
+        **_goodput_columns(q, goodput_m, pv_cost, pv_gpu_hours, cost_per_gpu_hour),
         "peak_funding": peak_funding,
         "equity_npv": equity_npv,
         "equity_irr": lambda: _irr(ecf()),
         "min_dscr": (lambda: _min_dscr(dscr())) if callable(dscr) else _min_dscr(dscr),
         "debt_peak": debt_peak,
-        **{k: goodput(k) for k in GOODPUT_DETAILS},
         "pv_cost": pv_cost,
         "pv_gpu_hours": pv_gpu_hours,
         "capex_hardware": hardware,
@@ -1992,14 +1974,37 @@ def _summary(
     return _with_irrs(values, fcf, ecf)
 
 
-#: the intermediates of :func:`goodput` shown in the summary's detail
-GOODPUT_DETAILS = (
-    "failures_per_hour",
-    "checkpoint_write_hours",
-    "young_interval_hours",
-    "write_waste",
-    "restart_waste",
-)
+def _goodput_columns(
+    q: Mapping[str, FloatArray],
+    goodput_m: Mapping[str, FloatArray],
+    pv_cost: FloatArray,
+    pv_gpu_hours: FloatArray,
+    cost_per_gpu_hour: FloatArray,
+) -> dict[str, Callable[[], FloatArray]]:
+    """The summary columns of spec 9 and 20, computed when read: :func:`goodput`
+    and its intermediates, ``cost_per_effective_gpu_hour = cost_per_gpu_hour /
+    goodput`` and ``cost_per_pflop_hour = PV_cost / (PV_gpu_hours goodput mfu
+    tflops_bf16 / 1000)``."""
+
+    def read(key: str) -> Callable[[], FloatArray]:
+        return lambda: goodput_m[key]
+
+    def per_pflop_hour() -> FloatArray:
+        gp = goodput_m["goodput"]
+        pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
+        return fin.safe_divide(pv_cost, pv_pflop_hours)
+
+    keys = ("mtbf_hours", "checkpoint_interval_hours", "goodput", "availability")
+    details = ("failures_per_hour", "checkpoint_write_hours", "young_interval_hours",
+               "write_waste", "restart_waste")  # fmt: skip
+    return {
+        **{k: read(k) for k in keys},
+        "cost_per_effective_gpu_hour": lambda: fin.safe_divide(
+            cost_per_gpu_hour, goodput_m["goodput"]
+        ),
+        "cost_per_pflop_hour": per_pflop_hour,
+        **{k: read(k) for k in details},
+    }
 
 
 def _servers(
