@@ -31,6 +31,7 @@ draws without an IRR (IRR percentiles are over the draws that have one).
 
 from __future__ import annotations
 
+import mmap
 import multiprocessing as mp
 import os
 import sys
@@ -249,13 +250,39 @@ def _metrics_of(work: _Work, k: int) -> dict[str, dict[str, np.ndarray]]:
     return {t: {m: np.asarray(res[t].metrics[m]) for m in METRICS} for t in job.group}
 
 
-#: the work a forked worker process evaluates (set in the parent before the fork)
-_FORKED: _Work | None = None
+#: the work a forked worker process evaluates and the arrays, in memory shared
+#: with the parent, it writes the metrics into (set in the parent before the fork)
+_FORKED: tuple[_Work, dict[str, dict[str, np.ndarray]]] | None = None
 
 
-def _forked_job(k: int) -> tuple[int, dict[str, dict[str, np.ndarray]]]:
+def _put(job: _Job, metrics: dict[str, dict[str, np.ndarray]], out: dict) -> None:
+    """Job ``job``'s metrics into the rows of ``out`` (tier -> metric -> (n,))."""
+    rows = job.rows
+    for t, values in metrics.items():
+        for m, v in values.items():
+            out[t][m][rows] = v
+
+
+def _forked_job(k: int) -> int:
+    """Run job ``k`` in a forked worker; its metrics go straight to the shared
+    arrays (nothing is pickled back but ``k``)."""
+    work, out = cast(tuple, _FORKED)
     with blas_single_thread():
-        return k, _metrics_of(cast(_Work, _FORKED), k)
+        _put(work.jobs[k], _metrics_of(work, k), out)
+    return k
+
+
+def _shared(out: dict[str, dict[str, np.ndarray]]) -> None:
+    """Replace the arrays of ``out`` by arrays of the same size in one anonymous
+    shared mapping, which processes forked afterwards write into."""
+    sizes = [v.size for values in out.values() for v in values.values()]
+    block = mmap.mmap(-1, max(1, 8 * sum(sizes)))
+    flat = np.frombuffer(block, dtype=float)
+    start = 0
+    for values in out.values():
+        for m, v in values.items():
+            values[m] = flat[start : start + v.size]
+            start += v.size
 
 
 #: tier-draws from which two worker processes beat one thread (measured on a
@@ -285,26 +312,25 @@ def _evaluate(
     progress: Callable[[int, int], None] | None,
 ) -> None:
     """Evaluate every job into ``out``: in ``workers`` forked processes (Linux,
-    from ``PROCESS_MIN_TIER_DRAWS`` tier-draws), else in this thread. Threads do
-    not pay here (measured: two threads took more CPU and no less wall time than
-    one, the engine's many small numpy calls hold the GIL too often)."""
+    from ``PROCESS_MIN_TIER_DRAWS`` tier-draws), which write the metrics into
+    ``out``'s arrays moved to shared memory (:func:`_shared`), else in this
+    thread. Threads do not pay here (measured: two threads took more CPU and no
+    less wall time than one, the engine's many small numpy calls hold the GIL too
+    often)."""
     global _FORKED
     done = 0  # tier-draws
 
-    def put(k: int, metrics: dict[str, dict[str, np.ndarray]]) -> None:
+    def report(k: int) -> None:
         nonlocal done
         job = work.jobs[k]
-        rows = job.rows
-        for t, values in metrics.items():
-            for m, v in values.items():
-                out[t][m][rows] = v
         done += (job.hi - job.lo) * len(job.group)
         if progress:
             progress(done // n_tiers, n)
 
     indices = range(len(work.jobs))
     if workers > 1 and len(work.jobs) > 1 and n * n_tiers >= PROCESS_MIN_TIER_DRAWS and _can_fork():
-        _FORKED = work  # inherited by the forked workers, not pickled
+        _shared(out)
+        _FORKED = (work, out)  # inherited by the forked workers, not pickled
         try:
             ctx = mp.get_context("fork")
             with warnings.catch_warnings():  # Python 3.12+: BLAS threads exist at fork
@@ -312,14 +338,15 @@ def _evaluate(
                     "ignore", message=".*use of fork.*", category=DeprecationWarning
                 )
                 with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-                    for k, metrics in pool.map(_forked_job, indices, chunksize=1):
-                        put(k, metrics)
+                    for k in pool.map(_forked_job, indices, chunksize=1):
+                        report(k)
         finally:
             _FORKED = None
         return
     with blas_single_thread():
         for k in indices:
-            put(k, _metrics_of(work, k))
+            _put(work.jobs[k], _metrics_of(work, k), out)
+            report(k)
 
 
 def monte_carlo(
