@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from clock import timed
+from clock import peak_mb, timed
 from models import MODELS, load
 
 import costmodel as cm
@@ -78,9 +78,9 @@ def million(folder: Path) -> None:
     """Run in a fresh process: 1e6 draws of the staged, financed model."""
     a = load("staged-financed", folder)
     cm.monte_carlo(a, n=2_000, seed=0)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    before = peak_mb()
     wall, cpu = timed(lambda: cm.monte_carlo(a, n=MILLION, seed=1))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = peak_mb()
     worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(json.dumps({"wall": wall, "cpu": cpu, "before_mb": before, "peak_mb": peak,
                       "worker_mb": worker}))  # fmt: skip

@@ -1,9 +1,11 @@
 """Clocks the benchmarks share: CPU seconds that count the worker processes of a
-Monte Carlo (forked workers are children of the process), and best-of timing."""
+Monte Carlo (forked workers are children of the process), best-of timing, and the
+peak resident memory of this process."""
 
 from __future__ import annotations
 
 import os
+import resource
 import time
 from collections.abc import Callable
 
@@ -22,3 +24,15 @@ def timed(fn: Callable[[], object], repeat: int = 1) -> tuple[float, float]:
         fn()
         best = min(best, (time.perf_counter() - t0, cpu_now() - c0))
     return best
+
+
+def peak_mb() -> float:
+    """Peak resident memory of this process in MB: ``VmHWM`` on Linux (the high
+    water mark of this program's memory; ``ru_maxrss`` also counts the process
+    that started it, as it survives fork and exec), else ``ru_maxrss``."""
+    try:
+        with open("/proc/self/status") as f:
+            status = f.read()
+        return int(status.split("VmHWM:")[1].split()[0]) / 1024
+    except (OSError, IndexError, ValueError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
