@@ -160,6 +160,22 @@ def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tu
     return tuple(p for p in dict.fromkeys(timing) if p in draws)
 
 
+def _timing_order(columns: list[np.ndarray]) -> np.ndarray:
+    """The draws in order of their timing, ``np.lexsort`` of ``columns`` (the
+    first the most significant; stable: draws ascending within a timing). Whole
+    months from 0 whose combinations fit in 16 bits are sorted as one integer key
+    (numpy sorts those by radix: about 6x faster for a million draws)."""
+    whole = all(
+        c.size and np.all(c >= 0) and np.all(c == np.round(c)) and c.max() < 2**16 for c in columns
+    )
+    if not whole or np.prod([float(c.max()) + 1 for c in columns]) > 2**16:
+        return np.lexsort(columns[::-1])
+    key = np.zeros(columns[0].size, dtype=np.int64)
+    for c in columns:
+        key = key * (int(c.max()) + 1) + c.astype(np.int64)
+    return np.argsort(key.astype(np.uint16), kind="stable")
+
+
 def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
     """Chunks ``(lo, hi)`` of rows sorted by ``keys`` (n, k): whole runs of equal
     keys, packed up to ``chunk_size`` rows (a longer run in pieces of
@@ -388,7 +404,7 @@ def monte_carlo(
         if not paths:
             jobs += [_Job(group, None, read, lo, hi) for lo, hi in bounds]
             continue
-        order = np.lexsort([draws_in[p] for p in reversed(paths)])
+        order = _timing_order([draws_in[p] for p in paths])
         keys = np.stack([draws_in[p][order] for p in paths], axis=1)
         # a chunk's draws in ascending order: gathered with fewer cache misses (the
         # engine groups them by timing itself)

@@ -206,3 +206,22 @@ def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, thresh
         assert np.array_equal(got[path], want[path]), path
     months = got["tiers.t1.timeline.build_months"]
     assert np.all(months == np.round(months)) and len(set(months)) > 1
+
+
+def test_timing_order_is_the_stable_lexicographic_order():
+    """Draws sorted by timing: the order of ``np.lexsort`` (first column most
+    significant, ties in draw order), whether the months fit one 16-bit key (radix
+    sort) or not (more months, fractions, negatives: lexsort itself)."""
+    from costmodel.analysis.montecarlo import _timing_order
+
+    rng = np.random.default_rng(5)
+    cases = [
+        [np.round(rng.uniform(0, 12, 5_000)), np.round(rng.uniform(0, 30, 5_000))],
+        [np.round(rng.uniform(0, 300, 999)), np.round(rng.uniform(0, 300, 999)),
+         np.round(rng.uniform(0, 3, 999))],
+        [rng.uniform(0, 3, 100)],
+        [np.round(rng.uniform(-2, 3, 100))],
+        [np.zeros(7), np.zeros(7)],
+    ]  # fmt: skip
+    for columns in cases:
+        np.testing.assert_array_equal(_timing_order(columns), np.lexsort(columns[::-1]))
