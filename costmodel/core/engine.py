@@ -1449,27 +1449,17 @@ def _fcf_by_segment(
     return c, monthly, payback_and_peak
 
 
-_SEGMENT_DISCOUNTS: dict[tuple[int, int], tuple[_Segments, FloatArray, FloatArray]] = {}
-
-
 def _segment_discounts(seg: _Segments, disc: FloatArray) -> FloatArray:
     """``sum_{m in segment q} d(m)`` (Q, 1 or S) for the discount factors ``disc``
-    (M+1, 1 or S), month after month; remembered for the last few (the tiers of a
-    chunk share the discount)."""
-    key = (id(seg), id(disc))
-    with _DISCOUNT_LOCK:
-        hit = _SEGMENT_DISCOUNTS.get(key)
-    if hit is not None and hit[0] is seg and hit[1] is disc:
-        return hit[2]
-    out = np.empty((len(seg.runs), disc.shape[1]))
-    for q, (a, k) in enumerate(zip(seg.start, seg.runs, strict=True)):
-        out[q] = disc[a] if k == 1 else _sum_rows(disc[a : a + k])
-    out.flags.writeable = False
-    with _DISCOUNT_LOCK:
-        if len(_SEGMENT_DISCOUNTS) >= 8:
-            _SEGMENT_DISCOUNTS.pop(next(iter(_SEGMENT_DISCOUNTS)))
-        _SEGMENT_DISCOUNTS[key] = (seg, disc, out)
-    return out
+    (M+1, 1 or S), month after month (:func:`_remembered`)."""
+
+    def compute() -> FloatArray:
+        out = np.empty((len(seg.runs), disc.shape[1]))
+        for q, (a, k) in enumerate(zip(seg.start, seg.runs, strict=True)):
+            out[q] = disc[a] if k == 1 else _sum_rows(disc[a : a + k])
+        return out
+
+    return _remembered("segment_discounts", seg, disc, compute)
 
 
 def _equity_by_year(
@@ -1816,52 +1806,59 @@ def _per_run(shapes: _Shapes, c: Coefficients) -> FloatArray:
     return out
 
 
-_DISCOUNTED_SHAPES: dict[tuple[int, int], tuple[FloatArray, _Shapes, FloatArray]] = {}
+#: results remembered by :func:`_remembered`, per function
+_REMEMBERED: dict[str, dict[tuple[int, int], tuple[object, object, FloatArray]]] = {}
+
+
+def _remembered(
+    name: str, first: object, second: object, compute: Callable[[], FloatArray]
+) -> FloatArray:
+    """``compute()`` of the objects ``first`` and ``second``, read-only and
+    remembered (by identity) for the last 8 pairs of each function ``name``: the
+    tiers of a chunk share the discount factors and the shapes or draws."""
+    key = (id(first), id(second))
+    with _DISCOUNT_LOCK:
+        store = _REMEMBERED.setdefault(name, {})
+        hit = store.get(key)
+    if hit is not None and hit[0] is first and hit[1] is second:
+        return hit[2]
+    out = compute()
+    out.flags.writeable = False
+    with _DISCOUNT_LOCK:
+        if len(store) >= 8:
+            store.pop(next(iter(store)))
+        store[key] = (first, second, out)
+    return out
 
 
 def _discounted_shapes(shapes: _Shapes, disc: FloatArray) -> FloatArray:
     """``sum_{m in year y} h_k(m) d(m)`` (Y, K, 1 or S) for the discount factors
-    ``disc`` (M+1, 1 or S), from the discount sums over each run of months;
-    remembered for the last few (the tiers of a chunk share the discount)."""
-    key = (id(shapes), id(disc))
-    with _DISCOUNT_LOCK:
-        hit = _DISCOUNTED_SHAPES.get(key)
-    if hit is not None and hit[0] is disc and hit[1] is shapes:
-        return hit[2]
-    ends = np.r_[shapes.run_starts[1:], shapes.run_of.size] + 1
-    out = np.zeros((shapes.sums.shape[0], shapes.sums.shape[1], disc.shape[1]))
-    for p, (a, b) in enumerate(zip(shapes.run_starts + 1, ends, strict=True)):
-        run = disc[a] if b == a + 1 else _sum_rows(disc[a:b])
-        y = shapes.run_year[p]
-        for k in np.flatnonzero(shapes.run_shapes[p]):
-            w = shapes.run_shapes[p, k]
-            out[y, k] += run if w == 1.0 else w * run
-    out.flags.writeable = False
-    with _DISCOUNT_LOCK:
-        if len(_DISCOUNTED_SHAPES) >= 8:
-            _DISCOUNTED_SHAPES.pop(next(iter(_DISCOUNTED_SHAPES)))
-        _DISCOUNTED_SHAPES[key] = (disc, shapes, out)
-    return out
+    ``disc`` (M+1, 1 or S), from the discount sums over each run of months
+    (:func:`_remembered`)."""
 
+    def compute() -> FloatArray:
+        ends = np.r_[shapes.run_starts[1:], shapes.run_of.size] + 1
+        out = np.zeros((shapes.sums.shape[0], shapes.sums.shape[1], disc.shape[1]))
+        for p, (a, b) in enumerate(zip(shapes.run_starts + 1, ends, strict=True)):
+            run = disc[a] if b == a + 1 else _sum_rows(disc[a:b])
+            y = shapes.run_year[p]
+            for k in np.flatnonzero(shapes.run_shapes[p]):
+                w = shapes.run_shapes[p, k]
+                out[y, k] += run if w == 1.0 else w * run
+        return out
 
-_UNIT_PV: dict[tuple[int, int], tuple[FloatArray, FloatArray, FloatArray]] = {}
+    return _remembered("discounted_shapes", shapes, disc, compute)
 
 
 def _unit_pv(units: FloatArray, disc: FloatArray) -> FloatArray:
     """Present values (T, 1 or S) of the unit lines ``units`` (M+1, T) at ``disc``
-    (M+1, 1 or S), remembered for the last few (tiers with the same draws share
-    them)."""
-    key = (id(units), id(disc))
-    with _DISCOUNT_LOCK:
-        hit = _UNIT_PV.get(key)
-    if hit is not None and hit[0] is units and hit[1] is disc:
-        return hit[2]
-    out = np.stack([_sum_rows(units[:, j, None] * disc) for j in range(units.shape[1])])
-    with _DISCOUNT_LOCK:
-        if len(_UNIT_PV) >= 8:
-            _UNIT_PV.pop(next(iter(_UNIT_PV)))
-        _UNIT_PV[key] = (units, disc, out)
-    return out
+    (M+1, 1 or S) (:func:`_remembered`: tiers with the same draws share them)."""
+    return _remembered(
+        "unit_pv",
+        units,
+        disc,
+        lambda: np.stack([_sum_rows(units[:, j, None] * disc) for j in range(units.shape[1])]),
+    )
 
 
 def _combine(units: FloatArray, amounts: FloatArray) -> FloatArray:
