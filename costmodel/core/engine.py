@@ -1063,7 +1063,7 @@ def _shapes(months: int, timing: tuple[tuple[int, ...], float]) -> _Shapes:
     out = _Shapes(
         sums=np.ascontiguousarray(h.reshape(h.shape[0], -1, MONTHS_PER_YEAR).sum(axis=2).T),
         run_year=year[starts],
-        run_shapes=np.ascontiguousarray(h[:, starts].T),
+        run_shapes=np.ascontiguousarray(run_shapes),
         run_starts=starts,
         run_of=np.cumsum(new_run) - 1,
         month_row=np.r_[0, np.cumsum(new_run)],
@@ -1398,6 +1398,9 @@ class _Segments:
 def _segments(
     months: int, timing: tuple[tuple[int, ...], float], capex_months: tuple[int, ...]
 ) -> _Segments:
+    """The :class:`_Segments` of a timing (:func:`_shapes`) with capex paid at
+    ``capex_months``: a new segment where the run of months changes, and at and
+    after every point month."""
     row = _shapes(months, timing).month_row
     points = {0, months, *range(MONTHS_PER_YEAR, months + 1, MONTHS_PER_YEAR), *capex_months}
     m = np.arange(1, months + 1)

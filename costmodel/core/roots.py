@@ -395,6 +395,8 @@ def irr_monthly(
     v = np.atleast_2d(np.asarray(values, dtype=float))
     n_rows, n = v.shape
     out = np.full(n_rows, np.nan)
+    if runs is not None and (len(runs) != n or min(runs, default=1) < 1):
+        raise ValueError(f"runs must give {n} lengths of at least 1 month, not {runs!r}")
     if runs is not None and all(k == 1 for k in runs):
         runs = None  # month by month
     if (n if runs is None else sum(runs)) < 2:
