@@ -367,6 +367,16 @@ def _horner_abs_t(values_t: FloatArray, x: FloatArray) -> tuple[FloatArray, Floa
     return p, mag
 
 
+def _checked_runs(runs: Runs, n: int) -> Runs:
+    """``runs`` for ``n`` values (None where every run is one month); a
+    ``ValueError`` unless it gives n lengths of at least 1."""
+    if runs is None:
+        return None
+    if len(runs) != n or min(runs, default=1) < 1:
+        raise ValueError(f"runs must give {n} lengths of at least 1 month, not {runs!r}")
+    return None if all(k == 1 for k in runs) else tuple(runs)
+
+
 def irr_monthly(
     values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200, runs: Runs = None
 ) -> FloatArray:
@@ -395,10 +405,7 @@ def irr_monthly(
     v = np.atleast_2d(np.asarray(values, dtype=float))
     n_rows, n = v.shape
     out = np.full(n_rows, np.nan)
-    if runs is not None and (len(runs) != n or min(runs, default=1) < 1):
-        raise ValueError(f"runs must give {n} lengths of at least 1 month, not {runs!r}")
-    if runs is not None and all(k == 1 for k in runs):
-        runs = None  # month by month
+    runs = _checked_runs(runs, n)
     if (n if runs is None else sum(runs)) < 2:
         return out
     rows, bracket, outer = _bracket_rows(v, float(high), runs)

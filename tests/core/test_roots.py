@@ -97,6 +97,9 @@ class TestIrr:
         assert np.isnan(got[1]) and np.isnan(want[1])
         assert got[2] == pytest.approx(npf.irr(months[2]), rel=1e-12)  # -40%: 50 - 30 / (1 + i)
         assert roots.irr_annual(by_run, runs=runs)[0] == pytest.approx((1 + want[0]) ** 12 - 1)
+        for wrong in (runs[:-1], (0, *runs[1:])):  # a length per value, each at least 1
+            with pytest.raises(ValueError, match="runs must give 15 lengths"):
+                roots.irr_monthly(by_run, runs=wrong)
 
     def test_horner_on_runs_equals_horner_on_the_months(self):
         """A run of L months of value v is v x^a (1 + x + ... + x^(L-1)): the
