@@ -80,6 +80,10 @@ class MonteCarloResult:
 THREAD_MIN_VALUES = 500_000
 
 
+#: draws of an input made at a time (a tile well under numpy's 4 MB huge-page size)
+TILE_DRAWS = 65_536
+
+
 def _draws_used(x: RangedInput, n: int) -> int | None:
     """How many 64-bit outputs of the bit generator ``n`` draws of ``x`` use: ``n``
     for triangular and uniform (one double each), 0 when the value is not drawn,
@@ -124,7 +128,9 @@ def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray
     stream (the outputs its predecessors used, :func:`_draws_used`), so those
     inputs are drawn independently, each from a generator advanced to its
     position, in two threads for large runs (:data:`THREAD_MIN_VALUES`); from the
-    first drawn normal on, input after input from one generator."""
+    first drawn normal on, input after input from one generator. Every input is
+    drawn :data:`TILE_DRAWS` at a time into one anonymous memory mapping (the
+    arrays returned are its rows)."""
     starts: list[int] = []
     position = 0
     for x in inputs:
@@ -134,18 +140,31 @@ def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray
         starts.append(position)
         position += used
     known = len(starts)
+    # one mapping for all the draws, filled a tile at a time: numpy would advise
+    # huge pages for each array over 4 MB, which on some machines stalls the
+    # first writes for as long as the drawing takes
+    private = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS  # forked workers read it, not write
+    block = np.frombuffer(mmap.mmap(-1, max(1, 8 * n * len(inputs)), flags=private), dtype=float)
+    block = block[: n * len(inputs)].reshape(len(inputs), n)
 
-    def one(k: int) -> np.ndarray:
-        return _draw(inputs[k], n, _generator_at(seed, starts[k]))
+    def fill(k: int, rng: np.random.Generator) -> None:
+        for a in range(0, n, TILE_DRAWS):
+            b = min(a + TILE_DRAWS, n)
+            block[k, a:b] = _draw(inputs[k], b - a, rng)
+
+    def one(k: int) -> None:
+        fill(k, _generator_at(seed, starts[k]))
 
     if n * known >= THREAD_MIN_VALUES and (os.cpu_count() or 1) > 1:
         with ThreadPoolExecutor(2) as pool:
-            drawn = list(pool.map(one, range(known)))
+            list(pool.map(one, range(known)))
     else:
-        drawn = [one(k) for k in range(known)]
-    rng = _generator_at(seed, position)
-    drawn += [_draw(x, n, rng) for x in inputs[known:]]
-    return {x.path: d for x, d in zip(inputs, drawn, strict=True)}
+        for k in range(known):
+            one(k)
+    rng = _generator_at(seed, position)  # drawn in tiles, the stream runs on
+    for k in range(known, len(inputs)):
+        fill(k, rng)
+    return {x.path: block[k] for k, x in enumerate(inputs)}
 
 
 def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tuple[str, ...]:

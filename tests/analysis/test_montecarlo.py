@@ -180,16 +180,19 @@ def _one_generator(inputs, n: int, seed: int) -> dict[str, np.ndarray]:
     return out
 
 
-@pytest.mark.parametrize("threshold", [0, 10**12])  # two threads; one
-def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, threshold):
+@pytest.mark.parametrize(
+    ("threshold", "tile"), [(0, 97), (10**12, 97), (0, 65_536)]
+)  # two threads or one; tiles of 97 draws or one tile
+def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, threshold, tile):
     """``sample`` draws the inputs before the first drawn normal each from its own
-    generator advanced to its position (in two threads for large runs): every
-    number equals the one-generator definition, also after a normal input, a
-    zero-width range, a zero sd and whole months."""
+    generator advanced to its position (in two threads for large runs), a tile at
+    a time: every number equals the one-generator definition, also after a normal
+    input, a zero-width range, a zero sd and whole months."""
     from costmodel.analysis import montecarlo
     from costmodel.analysis.sensitivity import RangedInput
 
     monkeypatch.setattr(montecarlo, "THREAD_MIN_VALUES", threshold)
+    monkeypatch.setattr(montecarlo, "TILE_DRAWS", tile)
 
     def x(path, dist="triangular", low=1.0, value=2.0, high=4.0, sd=None):
         return RangedInput(path, value, low, high, dist, sd, None, lower=0.0, upper=9.0)
