@@ -144,7 +144,8 @@ def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray
     # huge pages for each array over 4 MB, which on some machines stalls the
     # first writes for as long as the drawing takes
     private = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS  # forked workers read it, not write
-    block = np.frombuffer(mmap.mmap(-1, max(1, 8 * n * len(inputs)), flags=private), dtype=float)
+    size = 8 * max(1, n * len(inputs))  # (a mapping is never empty)
+    block = np.frombuffer(mmap.mmap(-1, size, flags=private), dtype=float)
     block = block[: n * len(inputs)].reshape(len(inputs), n)
 
     def fill(k: int, rng: np.random.Generator) -> None:

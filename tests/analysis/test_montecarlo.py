@@ -228,3 +228,13 @@ def test_timing_order_is_the_stable_lexicographic_order():
     ]  # fmt: skip
     for columns in cases:
         np.testing.assert_array_equal(_timing_order(columns), np.lexsort(columns[::-1]))
+
+
+def test_nothing_to_draw():
+    """No ranged input, or only fixed ones: no draws, or the values themselves."""
+    from costmodel.analysis.montecarlo import sample
+    from costmodel.analysis.sensitivity import RangedInput
+
+    assert sample([], 10, seed=1) == {}
+    fixed = RangedInput("a", 2.0, 2.0, 2.0, "triangular", None, None)
+    np.testing.assert_array_equal(sample([fixed], 3, seed=1)["a"], [2.0, 2.0, 2.0])
