@@ -740,16 +740,9 @@ class _Lazy(Mapping):
 class _Metrics(Mapping):
     """Summary columns; the IRRs (the costliest) are computed when first read."""
 
-    def __init__(
-        self,
-        values: dict[str, FloatArray | Callable[[], FloatArray]],
-        flows: dict[str, Callable[[], FloatArray]] | None = None,
-    ):
+    def __init__(self, values: dict[str, FloatArray | Callable[[], FloatArray]]):
         self._values = values
         self._lock = Lock()
-        #: the cash flows (S, M+1) of the IRRs: ``irr`` (FCF) and ``equity_irr``
-        #: (ECF; absent when the same as FCF)
-        self.flows = flows or {}
 
     def __getitem__(self, key: str) -> FloatArray:
         v = self._values[key]
@@ -1052,17 +1045,17 @@ def _shapes(months: int, timing: tuple[tuple[int, ...], float]) -> _Shapes:
     new_run = np.ones(months, dtype=bool)
     new_run[1:] = (year[1:] != year[:-1]) | np.any(h[:, 1:] != h[:, :-1], axis=0)
     starts = np.flatnonzero(new_run)
-    run_shapes = h[:, starts].T
+    run_shapes, run_year = h[:, starts].T, year[starts]
     terms = []
     for k in range(h.shape[0]):
         p = np.flatnonzero(run_shapes[:, k])
         w = run_shapes[p, k]
         consecutive = p.size > 0 and p[-1] - p[0] == p.size - 1
         rows = slice(1 + p[0], 2 + p[-1]) if consecutive else 1 + p
-        terms.append((rows, year[starts][p], None if np.all(w == 1.0) else w[:, None]))
+        terms.append((rows, run_year[p], None if np.all(w == 1.0) else w[:, None]))
     out = _Shapes(
         sums=np.ascontiguousarray(h.reshape(h.shape[0], -1, MONTHS_PER_YEAR).sum(axis=2).T),
-        run_year=year[starts],
+        run_year=run_year,
         run_shapes=np.ascontiguousarray(run_shapes),
         run_starts=starts,
         run_of=np.cumsum(new_run) - 1,
@@ -1524,8 +1517,8 @@ def _equity_by_year(
 def _draws(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> dict[int, FloatArray]:
     """The debt drawn at each capex month, ``debt share * capex(m)`` (S,), for the
     months where some variant borrows."""
-    share = q["debt_share"]
-    return {m: share * a for m, a in capex_at.items() if np.any(share * a)}
+    drawn = {m: q["debt_share"] * a for m, a in capex_at.items()}
+    return {m: d for m, d in drawn.items() if np.any(d)}
 
 
 def _borrows(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> bool:
@@ -1971,7 +1964,7 @@ def _summary(
         "terminal_tax": terminal_tax,
         "servers_per_rack": lambda: rack()[1],
     }
-    return _with_irrs(values, fcf, ecf)
+    return _with_irrs(values, ecf)
 
 
 def _goodput_columns(
@@ -2024,14 +2017,11 @@ def _min_dscr(dscr: FloatArray) -> FloatArray:
 
 def _with_irrs(
     values: dict[str, FloatArray | Callable[[], FloatArray]],
-    fcf: FloatArray | Callable[[], FloatArray],
     ecf: Callable[[], FloatArray] | None,
 ) -> _Metrics:
-    """The metrics ``values`` with the IRR of the monthly FCF and the equity IRR
-    of the ECF, annualised (:func:`_irr`), solved when read; without borrowing
+    """The metrics ``values`` (their IRRs solved when read); without borrowing
     (``ecf`` None) ECF = FCF and the equity IRR is the IRR."""
-    flows = {"irr": lambda: _value(fcf)} | ({} if ecf is None else {"equity_irr": ecf})
-    metrics = _Metrics(values, flows)
+    metrics = _Metrics(values)
     if ecf is None:  # ECF = FCF: the same IRR
         values["equity_irr"] = lambda: metrics["irr"]
     return metrics
