@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from costmodel.core.model import Model
 
 METRICS = ("npv", "irr", "cost_per_gpu_hour")
-CHUNK_SIZE = 5_000  # measured: 2,500-20,000 within noise, 1,000 30% slower (CPU per draw)
+CHUNK_SIZE = 5_000  # measured: 10,000-20,000 within noise, 2,000 20% slower (CPU per draw)
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,16 @@ THREAD_MIN_VALUES = 500_000
 
 #: draws of an input made at a time (a tile well under numpy's 4 MB huge-page size)
 TILE_DRAWS = 65_536
+
+
+def _mapped(count: int, shared: bool) -> np.ndarray:
+    """``count`` floats in an anonymous memory mapping of their own: ``shared``
+    with processes forked afterwards (they write into it), else private (they
+    read it). Not numpy's allocator, which advises huge pages for arrays over
+    4 MB (on some machines that stalls the first writes)."""
+    flags = mmap.MAP_ANONYMOUS | (mmap.MAP_SHARED if shared else mmap.MAP_PRIVATE)
+    block = mmap.mmap(-1, 8 * max(1, count), flags=flags)  # (a mapping is never empty)
+    return np.frombuffer(block, dtype=float)[:count]
 
 
 def _draws_used(x: RangedInput, n: int) -> int | None:
@@ -140,13 +150,8 @@ def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray
         starts.append(position)
         position += used
     known = len(starts)
-    # one mapping for all the draws, filled a tile at a time: numpy would advise
-    # huge pages for each array over 4 MB, which on some machines stalls the
-    # first writes for as long as the drawing takes
-    private = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS  # forked workers read it, not write
-    size = 8 * max(1, n * len(inputs))  # (a mapping is never empty)
-    block = np.frombuffer(mmap.mmap(-1, size, flags=private), dtype=float)
-    block = block[: n * len(inputs)].reshape(len(inputs), n)
+    # one mapping for all the draws, filled a tile at a time (small numpy arrays)
+    block = _mapped(n * len(inputs), shared=False).reshape(len(inputs), n)
 
     def fill(k: int, rng: np.random.Generator) -> None:
         for a in range(0, n, TILE_DRAWS):
@@ -311,9 +316,7 @@ def _forked_job(k: int) -> int:
 def _shared(out: dict[str, dict[str, np.ndarray]]) -> None:
     """Replace the arrays of ``out`` by arrays of the same size in one anonymous
     shared mapping, which processes forked afterwards write into."""
-    sizes = [v.size for values in out.values() for v in values.values()]
-    block = mmap.mmap(-1, max(1, 8 * sum(sizes)))
-    flat = np.frombuffer(block, dtype=float)
+    flat = _mapped(sum(v.size for values in out.values() for v in values.values()), shared=True)
     start = 0
     for values in out.values():
         for m, v in values.items():
