@@ -272,10 +272,7 @@ class FastWorksheet(RowWorksheet):
         elif kind is CellStringTuple:
             self.fh.write(f'{head} t="s"><v>{cell.string}</v></c>')
         else:
-            formula = cell.formula
-            if "&" in formula or "<" in formula or ">" in formula:
-                formula = formula.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            self.fh.write(f"{head}><f>{formula}</f><v>{cell.value}</v></c>")
+            self.fh.write(f"{head}><f>{_escape(cell.formula)}</f><v>{cell.value}</v></c>")
 
     def _write_run(self, row: int, first: int, run: list[Any]) -> None:
         """Formula cells with one format and number or empty results, or blank cells
@@ -288,18 +285,22 @@ class FastWorksheet(RowWorksheet):
             return
         formulas = list(map(_FORMULA, run))
         text = "\0".join(formulas)
-        if "&" in text or "<" in text or ">" in text:
-            text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            formulas = text.split("\0") if text.count("\0") == len(run) - 1 else _escaped(formulas)
+        escaped = _escape(text)
+        if escaped is not text:
+            split = escaped.count("\0") == len(run) - 1
+            formulas = escaped.split("\0") if split else list(map(_escape, formulas))
         values = map(str, map(_VALUE, run))  # floats (str is repr) or ""
         parts = (repeat('<c r="'), names, repeat(f'{row + 1}" s="{xf}"><f>'), formulas,
                  repeat("</f><v>"), values, repeat("</v></c>"))  # fmt: skip
         self.fh.write("".join(map("".join, zip(*parts, strict=False))))  # as long as names
 
 
-def _escaped(formulas: list[str]) -> list[str]:
-    """XlsxWriter's escapes of cell data in each formula."""
-    return [f.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for f in formulas]
+def _escape(text: str) -> str:
+    """XlsxWriter's escapes of cell data (``&``, ``<``, ``>``); ``text`` itself when
+    it has none."""
+    if "&" in text or "<" in text or ">" in text:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text
 
 
 def _numbers_or_empty(values: Sequence[Any]) -> bool:
