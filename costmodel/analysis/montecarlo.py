@@ -201,6 +201,22 @@ def _timing_order(columns: list[np.ndarray]) -> np.ndarray:
     return np.argsort(key.astype(np.uint16), kind="stable")
 
 
+def _shared_orders(timing: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], list[str]]:
+    """Tiers that run on one order of the draws: sort key (drawn timing paths, the
+    first the most significant) -> tiers. A tier whose timing paths are all among
+    another's shares that tier's order when they lead its sort key (its timings
+    are then runs of that order too): tiers are taken by number of paths, and
+    each extends the first key made only of its own paths, or starts its own.
+    Tiers without drawn timing run together in draw order (key ``()``)."""
+    out: dict[tuple[str, ...], list[str]] = {}
+    for t in sorted(timing, key=lambda t: len(timing[t])):  # stable: tier order within a size
+        paths = timing[t]
+        key = next((k for k in out if k and set(k) <= set(paths)), paths)
+        tiers = out.pop(key, [])
+        out[key + tuple(p for p in paths if p not in key)] = [*tiers, t]
+    return out
+
+
 def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
     """Chunks ``(lo, hi)`` of rows sorted by ``keys`` (n, k): whole runs of equal
     keys, packed up to ``chunk_size`` rows (a longer run in pieces of
@@ -417,9 +433,7 @@ def monte_carlo(
     # that a chunk holds few distinct timings, which the engine computes by year
     # (results are put back in draw order; a draw's numbers do not depend on
     # the other draws of its chunk); the others run together in draw order
-    by_timing: dict[tuple[str, ...], list[str]] = {}
-    for t in tiers:
-        by_timing.setdefault(_timing_paths(assumptions, t, draws_in), []).append(t)
+    by_timing = _shared_orders({t: _timing_paths(assumptions, t, draws_in) for t in tiers})
     readers = {x.path: set(x.tiers) for x in inputs}
     jobs: list[_Job] = []
     for paths, group in by_timing.items():

@@ -238,3 +238,28 @@ def test_nothing_to_draw():
     assert sample([], 10, seed=1) == {}
     fixed = RangedInput("a", 2.0, 2.0, 2.0, "triangular", None, None)
     np.testing.assert_array_equal(sample([fixed], 3, seed=1)["a"], [2.0, 2.0, 2.0])
+
+
+def test_tiers_share_an_order_of_the_draws_when_their_timing_leads_it():
+    """A tier whose drawn timing paths are among another's runs in that tier's
+    order (its paths first in the key); the others get their own; its numbers are
+    the ones it gets run alone, in its own order."""
+    from costmodel.analysis.montecarlo import _shared_orders
+
+    assert _shared_orders({"a": ("r",), "b": ("b", "r"), "c": ("c", "r")}) == {
+        ("r", "b"): ["a", "b"],
+        ("c", "r"): ["c"],
+    }
+    assert _shared_orders({"a": ("x", "y"), "b": ("y", "x"), "c": ()}) == {
+        (): ["c"],
+        ("x", "y"): ["a", "b"],
+    }
+    # neither {x} nor {y} leads the other's key; {x, y, z} extends the first made
+    assert _shared_orders({"c": ("x", "y", "z"), "a": ("x",), "b": ("y",)}) == {
+        ("y",): ["b"],
+        ("x", "y", "z"): ["a", "c"],
+    }
+    together = cm.monte_carlo(DEFAULT, n=2000, seed=4, chunk_size=300, workers=1)
+    for tier in DEFAULT.tiers:
+        alone = cm.monte_carlo(DEFAULT, n=2000, seed=4, tiers=[tier], chunk_size=300, workers=1)
+        assert together.draws[tier].equals(alone.draws[tier])
