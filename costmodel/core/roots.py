@@ -180,23 +180,31 @@ Runs = tuple[int, ...] | None
 
 
 @lru_cache(maxsize=16)
-def _grid_powers(n: int, high: float, runs: Runs = None) -> tuple[FloatArray, FloatArray, slice]:
+def _month_powers(n: int, high: float) -> tuple[FloatArray, FloatArray, slice]:
     """:func:`irr_rate_grid` for ``n`` periods, ``(1 + i_g)^(-m)`` of shape ``(n, G)``
-    (with ``runs``: summed over each run of months, month after month, ``(R, G)``),
     and the slice of grid points within ``[-NEAR, NEAR]``."""
     grid = irr_rate_grid(n, high)
     powers = np.power(1.0 + grid[None, :], -np.arange(n, dtype=float)[:, None])
-    if runs is not None:
-        starts = np.cumsum((0, *runs[:-1]))
-        sums = [powers[a : a + k].sum(axis=0) for a, k in zip(starts, runs, strict=True)]
-        powers = np.stack(sums)
     near = np.flatnonzero(np.abs(grid) <= NEAR)
     for arr in (grid, powers):
         arr.flags.writeable = False
     return grid, powers, slice(int(near[0]), int(near[-1]) + 1)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=256)  # a Monte Carlo meets a few hundred timings, each its runs
+def _grid_powers(n: int, high: float, runs: Runs = None) -> tuple[FloatArray, FloatArray, slice]:
+    """:func:`_month_powers`; with ``runs``, the powers summed over each run of
+    months, month after month, ``(R, G)``."""
+    grid, powers, near = _month_powers(n, high)
+    if runs is None:
+        return grid, powers, near
+    starts = np.cumsum((0, *runs[:-1]))
+    sums = np.stack([powers[a : a + k].sum(axis=0) for a, k in zip(starts, runs, strict=True)])
+    sums.flags.writeable = False
+    return grid, sums, near
+
+
+@lru_cache(maxsize=256)
 def _tails(n: int, high: float, runs: Runs = None) -> tuple[np.ndarray, FloatArray, np.ndarray]:
     """The grid without the rates strictly inside ``(-NEAR, NEAR)``: its grid
     indices, their powers (contiguous), and the order in which
