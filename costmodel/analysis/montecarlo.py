@@ -299,16 +299,19 @@ class _Work:
 
 
 def _metrics_of(work: _Work, k: int) -> dict[str, dict[str, np.ndarray]]:
-    """Job ``k``'s metrics: tier -> metric -> (rows,) array (the engine's monthly
-    arrays are dropped with the job)."""
+    """Job ``k``'s metrics: tier -> metric -> (rows,) array (each tier's engine
+    arrays are dropped as soon as its metrics are read)."""
     job = work.jobs[k]
     rows = job.rows
     if isinstance(rows, slice):
         inputs = {p: work.draws[p][rows] for p in job.read}
     else:  # np.take: a fifth faster than indexing with the array (measured)
         inputs = {p: np.take(work.draws[p], rows) for p in job.read}
-    res = run_variants(work.assumptions, inputs, job.group)
-    return {t: {m: np.asarray(res[t].metrics[m]) for m in METRICS} for t in job.group}
+    out = {}
+    for t in job.group:  # a tier's arrays are dropped before the next tier is computed
+        tier = run_variants(work.assumptions, inputs, [t])[t]
+        out[t] = {m: np.asarray(tier.metrics[m]) for m in METRICS}
+    return out
 
 
 #: the work a forked worker process evaluates and the arrays, in memory shared
@@ -411,6 +414,39 @@ def _evaluate(
             report(k)
 
 
+def _plan(
+    assumptions: Assumptions,
+    tiers: list[str],
+    inputs: list[RangedInput],
+    draws_in: dict[str, np.ndarray],
+    n: int,
+    chunk_size: int,
+) -> list[_Job]:
+    """The jobs of a run of ``n`` draws: chunks of draws for each group of tiers
+    (the sort keys are freed on return, before worker processes are forked)."""
+    bounds = [(s, min(s + chunk_size, n)) for s in range(0, n, max(1, chunk_size))]
+    # tiers whose timing is drawn run their draws in order of timing (stably), so
+    # that a chunk holds few distinct timings, which the engine computes by year
+    # (results are put back in draw order; a draw's numbers do not depend on
+    # the other draws of its chunk); the others run together in draw order
+    by_timing = _shared_orders({t: _timing_paths(assumptions, t, draws_in) for t in tiers})
+    readers = {x.path: set(x.tiers) for x in inputs}
+    jobs: list[_Job] = []
+    for paths, group in by_timing.items():
+        read = [p for p in draws_in if readers[p] & set(group)]
+        if not paths:
+            jobs += [_Job(group, None, read, lo, hi) for lo, hi in bounds]
+            continue
+        order = _timing_order([draws_in[p] for p in paths])
+        keys = np.stack([draws_in[p][order] for p in paths], axis=1)
+        # a chunk's draws in ascending order: gathered with fewer cache misses (the
+        # engine groups them by timing itself)
+        jobs += [
+            _Job(group, np.sort(order[lo:hi]), read, lo, hi) for lo, hi in _packed(keys, chunk_size)
+        ]
+    return jobs
+
+
 def monte_carlo(
     x: Model | Assumptions,
     n: int = DEFAULT_DRAWS,
@@ -435,26 +471,7 @@ def monte_carlo(
     inputs, skipped = ranged_inputs(assumptions, include_normal=True)
     draws_in = sample(inputs, n, seed)
     out = {t: {m: np.empty(n) for m in METRICS} for t in tiers}
-    bounds = [(s, min(s + chunk_size, n)) for s in range(0, n, max(1, chunk_size))]
-    # tiers whose timing is drawn run their draws in order of timing (stably), so
-    # that a chunk holds few distinct timings, which the engine computes by year
-    # (results are put back in draw order; a draw's numbers do not depend on
-    # the other draws of its chunk); the others run together in draw order
-    by_timing = _shared_orders({t: _timing_paths(assumptions, t, draws_in) for t in tiers})
-    readers = {x.path: set(x.tiers) for x in inputs}
-    jobs: list[_Job] = []
-    for paths, group in by_timing.items():
-        read = [p for p in draws_in if readers[p] & set(group)]
-        if not paths:
-            jobs += [_Job(group, None, read, lo, hi) for lo, hi in bounds]
-            continue
-        order = _timing_order([draws_in[p] for p in paths])
-        keys = np.stack([draws_in[p][order] for p in paths], axis=1)
-        # a chunk's draws in ascending order: gathered with fewer cache misses (the
-        # engine groups them by timing itself)
-        jobs += [
-            _Job(group, np.sort(order[lo:hi]), read, lo, hi) for lo, hi in _packed(keys, chunk_size)
-        ]
+    jobs = _plan(assumptions, tiers, inputs, draws_in, n, chunk_size)
     _evaluate(_Work(assumptions, draws_in, jobs), out, n, len(tiers), workers, progress)
     draws = {t: pd.DataFrame(out[t], copy=False) for t in tiers}
     return MonteCarloResult(
