@@ -212,14 +212,18 @@ def _quiet_zip_cleanup() -> None:
     """After a failed write, a half-written zip file (the workbook) is closed again
     when it is garbage-collected and fails again, which Python reports as an
     'Exception ignored in ZipFile.__del__' traceback: the error was reported
-    already, so that report is dropped (only that one)."""
+    already, so that report is dropped (only that one). Installed once per process,
+    however many writes fail."""
     previous = sys.unraisablehook
+    if getattr(previous, "quiet_zip_cleanup", False):
+        return
 
     def hook(u: Any) -> None:
         if isinstance(u.exc_value, OSError) and "ZipFile" in repr(u.object):
             return
         previous(u)
 
+    hook.quiet_zip_cleanup = True  # type: ignore[attr-defined]
     sys.unraisablehook = hook
 
 

@@ -290,3 +290,23 @@ def test_os_error_of_finds_the_error_xlsxwriter_wraps():
     inner = OSError(errno.ENOSPC, "No space left on device")
     assert os_error_of(FileCreateError(inner)) is inner
     assert os_error_of(ValueError("not a file system error")) is None
+
+
+def test_the_zip_cleanup_filter_is_installed_once_and_drops_only_that_report(monkeypatch):
+    """After failed writes, one filter drops the half-written zip file's second
+    failure report; other unraisable reports still reach the previous hook."""
+    from types import SimpleNamespace
+
+    from costmodel.cli.app import _quiet_zip_cleanup
+
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    _quiet_zip_cleanup()
+    first = sys.unraisablehook
+    _quiet_zip_cleanup()
+    assert sys.unraisablehook is first
+    zip_report = SimpleNamespace(exc_value=OSError("disk full"), object="<ZipFile.__del__>")
+    other = SimpleNamespace(exc_value=ValueError("x"), object="<something>")
+    sys.unraisablehook(zip_report)
+    sys.unraisablehook(other)
+    assert seen == [other]
