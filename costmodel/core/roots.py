@@ -191,7 +191,7 @@ def _month_powers(n: int, high: float) -> tuple[FloatArray, FloatArray, slice]:
     return grid, powers, slice(int(near[0]), int(near[-1]) + 1)
 
 
-@lru_cache(maxsize=256)  # a Monte Carlo meets a few hundred timings, each its runs
+@lru_cache(maxsize=64)
 def _grid_powers(n: int, high: float, runs: Runs = None) -> tuple[FloatArray, FloatArray, slice]:
     """:func:`_month_powers`; with ``runs``, the powers summed over each run of
     months, month after month, ``(R, G)``."""
@@ -204,7 +204,7 @@ def _grid_powers(n: int, high: float, runs: Runs = None) -> tuple[FloatArray, Fl
     return grid, sums, near
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _tails(n: int, high: float, runs: Runs = None) -> tuple[np.ndarray, FloatArray, np.ndarray]:
     """The grid without the rates strictly inside ``(-NEAR, NEAR)``: its grid
     indices, their powers (contiguous), and the order in which
