@@ -31,6 +31,7 @@ draws without an IRR (IRR percentiles are over the draws that have one).
 
 from __future__ import annotations
 
+import gc
 import mmap
 import multiprocessing as mp
 import os
@@ -396,6 +397,12 @@ def _evaluate(
     if workers > 1 and len(work.jobs) > 1 and n * n_tiers >= PROCESS_MIN_TIER_DRAWS and _can_fork():
         _shared(out)
         _FORKED = (work, out)  # inherited by the forked workers, not pickled
+        # the objects that exist now are left out of the workers' garbage
+        # collections, which would otherwise touch, and so copy, the pages they
+        # share with this process (measured: 6-10% less CPU for a million draws);
+        # a caller's own frozen objects stay frozen
+        thaw = gc.get_freeze_count() == 0
+        gc.freeze()
         try:
             ctx = mp.get_context("fork")
             with warnings.catch_warnings():  # Python 3.12+: BLAS threads exist at fork
@@ -407,6 +414,8 @@ def _evaluate(
                         report(k)
         finally:
             _FORKED = None
+            if thaw:
+                gc.unfreeze()
         return
     with blas_single_thread():
         for k in indices:

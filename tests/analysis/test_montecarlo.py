@@ -3,6 +3,8 @@ tests/cli)."""
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 
@@ -61,6 +63,16 @@ def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
     assert two.summary.equals(one.summary)
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] == 2500 and {n for _, n in seen} == {2500}
+    # the objects frozen for the workers are thawed again; a caller's stay frozen
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        again = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=400, workers=2)
+        assert gc.get_freeze_count() >= frozen > 0
+        assert again.summary.equals(one.summary)
+    finally:
+        gc.unfreeze()
 
 
 def test_uniform_on_a_linear_driver_centres_on_the_deterministic_value():
