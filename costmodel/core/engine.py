@@ -43,7 +43,7 @@ others in the last digit (numpy sums a single column pairwise).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from threading import Lock
@@ -977,23 +977,68 @@ def _goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> 
 # ----------------------------------------------------------------------------- by year
 
 
-_DISCOUNT_CACHE: dict[tuple[int, bytes], FloatArray] = {}
+class _Discount:
+    """Discounting at the annual ``rate`` of each variant ((1,) when all share it,
+    else (S,)): the factors ``d(m) = exp(-m L)``, ``L = ln(1 + r_m)``
+    (:func:`finance.discount_factors`), month by month (:meth:`table`) or summed
+    over runs of months in closed form (:meth:`sums`)."""
+
+    def __init__(self, rate: FloatArray):
+        self.rate = rate
+        self.log_base = np.log(1.0 + fin.monthly_rate(rate))
+        self._tables: dict[int, FloatArray] = {}
+        self._ratios: dict[int, FloatArray] = {}
+
+    def table(self, months: int) -> FloatArray:
+        """(M+1, 1 or S), read-only: ``d(m)`` for m = 0..M."""
+        out = self._tables.get(months)
+        if out is None:
+            out = fin.discount_factors(self.rate, months, months_first=True)
+            out.flags.writeable = False
+            self._tables[months] = out
+        return out
+
+    def _ratio(self, k: int) -> FloatArray:
+        """``sum_{j<k} e^(-jL) = (1 - e^(-kL)) / (1 - e^(-L))`` (k where L = 0), by
+        ``expm1``; exactly 1 for k = 1."""
+        out = self._ratios.get(k)
+        if out is None:
+            with np.errstate(invalid="ignore"):
+                out = np.expm1(-k * self.log_base) / np.expm1(-self.log_base)
+            out = np.where(self.log_base == 0.0, float(k), out)
+            self._ratios[k] = out
+        return out
+
+    def sums(self, starts: np.ndarray, lengths: Sequence[int]) -> FloatArray:
+        """(R, 1 or S): ``sum_{m=a}^{a+k-1} d(m) = d(a) sum_{j<k} e^(-jL)`` for each
+        run of months (first month a, k months): one exponential per run, within a
+        few units in the last place of the k factors added; a run of one month is
+        ``d(a)`` itself."""
+        out = np.exp(np.multiply.outer(-np.asarray(starts, dtype=float), self.log_base))
+        for r, k in enumerate(lengths):
+            if k != 1:
+                out[r] *= self._ratio(k)
+        return out
+
+    def same_rates(self, other: _Discount) -> bool:
+        return other is self or np.array_equal(other.rate, self.rate)
+
+
+_DISCOUNT_CACHE: dict[bytes, _Discount] = {}
 _DISCOUNT_LOCK = Lock()
 
 
-def _discount_t(rate: FloatArray, months: int) -> FloatArray:
-    """:func:`finance.discount_factors` of ``rate`` (S,) with months first, read-only and
-    remembered for the last few rates (the tiers of one chunk share the discount
-    rate and usually the cost of equity): (M+1, 1) when every variant has the
-    same rate, else (M+1, S)."""
+def _discounting(rate: FloatArray) -> _Discount:
+    """The :class:`_Discount` of ``rate`` (S,), remembered for the last few rates
+    (the tiers of one chunk share the discount rate and usually the cost of
+    equity, and so what :func:`_remembered` keeps of it)."""
     r = _when(rate)[:, 0]
-    key = (months, r.tobytes())
+    key = r.tobytes()
     with _DISCOUNT_LOCK:
         hit = _DISCOUNT_CACHE.get(key)
     if hit is not None:
         return hit
-    d = fin.discount_factors(r, months, months_first=True)
-    d.flags.writeable = False
+    d = _Discount(r)
     with _DISCOUNT_LOCK:
         if len(_DISCOUNT_CACHE) >= 8:
             _DISCOUNT_CACHE.pop(next(iter(_DISCOUNT_CACHE)))
@@ -1160,7 +1205,7 @@ def _run_by_year(
     available = availability(q["node_failures_per_day"], q["repair_hours"])
     rev, hours, opex = _operating_coefficients(q, deps, events, available, months, size)
     rev_y, opex_y = (_year_sums(c, shapes.sums) for c in (rev, opex))
-    disc = _discount_t(q["discount_rate"], months)  # (M+1, 1 or S)
+    disc = _discounting(q["discount_rate"])
     disc_shapes = _discounted_shapes(shapes, disc)  # (Y, K, 1 or S)
     capex_by, capex_at = _capex_by_month(events, full)
     dep_y, nbv = _depreciation_by_year(q, config, events, capex_by, size)
@@ -1179,7 +1224,8 @@ def _run_by_year(
             q, config, t[0], one_loan, capex_at, fcf_monthly(), npv, disc, ebit_y, tax, margin_y
         )
     )
-    pv_capex = sum(a * disc[m] for m, a in capex_at.items())
+    at_capex = disc.sums(np.array(list(capex_at), dtype=float), [1] * len(capex_at))
+    pv_capex = sum(a * d for a, d in zip(capex_at.values(), at_capex, strict=True))
     metrics = _summary(
         q,
         deps,
@@ -1445,17 +1491,10 @@ def _fcf_by_segment(
     return c, monthly, payback_and_peak
 
 
-def _segment_discounts(seg: _Segments, disc: FloatArray) -> FloatArray:
-    """``sum_{m in segment q} d(m)`` (Q, 1 or S) for the discount factors ``disc``
-    (M+1, 1 or S), month after month (:func:`_remembered`)."""
-
-    def compute() -> FloatArray:
-        out = np.empty((len(seg.runs), disc.shape[1]))
-        for q, (a, k) in enumerate(zip(seg.start, seg.runs, strict=True)):
-            out[q] = disc[a] if k == 1 else _sum_rows(disc[a : a + k])
-        return out
-
-    return _remembered("segment_discounts", seg, disc, compute)
+def _segment_discounts(seg: _Segments, disc: _Discount) -> FloatArray:
+    """``sum_{m in segment q} d(m)`` (Q, 1 or S) (:meth:`_Discount.sums`,
+    :func:`_remembered`)."""
+    return _remembered("segment_discounts", seg, disc, lambda: disc.sums(seg.start, seg.runs))
 
 
 def _equity_by_year(
@@ -1466,7 +1505,7 @@ def _equity_by_year(
     capex_at: dict[int, FloatArray],
     fcf: FloatArray,
     npv: FloatArray,
-    disc: FloatArray,
+    disc: _Discount,
     ebit_y: FloatArray,
     tax: dict[str, FloatArray],
     margin_y: FloatArray,
@@ -1490,11 +1529,12 @@ def _equity_by_year(
     if not draws:  # PV(FCF) at the cost of equity, computed when read
 
         def equity_npv() -> FloatArray:
-            e_disc = _discount_t(q["cost_of_equity"], months)
-            return npv if e_disc is disc else _pv_months(fcf, e_disc)
+            equity = _discounting(q["cost_of_equity"])
+            return npv if equity.same_rates(disc) else _pv_months(fcf, equity.table(months))
 
         return None, np.full((size, months // MONTHS_PER_YEAR), np.nan), np.zeros(full), equity_npv
-    e_disc = _discount_t(q["cost_of_equity"], months)
+    equity = _discounting(q["cost_of_equity"])
+    e_disc = equity.table(months)
     interest_y, service_y, debt_peak, pv_net, net = _debt_by_year(
         q, draws, build, months, e_disc, one_loan
     )
@@ -1509,7 +1549,7 @@ def _equity_by_year(
     cfads_y = margin_y - levered["tax"]
     dscr = np.where(service_y > 0, fin.safe_divide(cfads_y, service_y), np.nan).T
     # PV of ECF = PV of FCF + PV of the net debt flows + PV of the tax saved
-    pv_fcf = npv if e_disc is disc else _pv_months(fcf, e_disc)
+    pv_fcf = npv if equity.same_rates(disc) else _pv_months(fcf, e_disc)
     pv_tax = (tax_saved * e_disc[MONTHS_PER_YEAR::MONTHS_PER_YEAR]).sum(axis=0)
     return ecf, dscr, debt_peak, pv_fcf + pv_net + pv_tax
 
@@ -1827,16 +1867,15 @@ def _remembered(
     return out
 
 
-def _discounted_shapes(shapes: _Shapes, disc: FloatArray) -> FloatArray:
-    """``sum_{m in year y} h_k(m) d(m)`` (Y, K, 1 or S) for the discount factors
-    ``disc`` (M+1, 1 or S), from the discount sums over each run of months
-    (:func:`_remembered`)."""
+def _discounted_shapes(shapes: _Shapes, disc: _Discount) -> FloatArray:
+    """``sum_{m in year y} h_k(m) d(m)`` (Y, K, 1 or S), from the discount sums over
+    each run of months (:meth:`_Discount.sums`, :func:`_remembered`)."""
 
     def compute() -> FloatArray:
-        ends = np.r_[shapes.run_starts[1:], shapes.run_of.size] + 1
-        out = np.zeros((shapes.sums.shape[0], shapes.sums.shape[1], disc.shape[1]))
-        for p, (a, b) in enumerate(zip(shapes.run_starts + 1, ends, strict=True)):
-            run = disc[a] if b == a + 1 else _sum_rows(disc[a:b])
+        lengths = np.diff(np.r_[shapes.run_starts, shapes.run_of.size]).tolist()
+        runs = disc.sums(shapes.run_starts + 1, lengths)
+        out = np.zeros((shapes.sums.shape[0], shapes.sums.shape[1], runs.shape[1]))
+        for p, run in enumerate(runs):
             y = shapes.run_year[p]
             for k in np.flatnonzero(shapes.run_shapes[p]):
                 w = shapes.run_shapes[p, k]

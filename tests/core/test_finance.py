@@ -109,3 +109,22 @@ def test_payback_is_when_cumulative_cash_stays_non_negative():
 def test_safe_divide_gives_nan_not_inf():
     out = fin.safe_divide([1.0, 0.0, 2.0], [0.0, 0.0, 4.0])
     assert np.isnan(out[0]) and np.isnan(out[1]) and out[2] == 0.5
+
+
+def test_discount_sums_over_runs_of_months_in_closed_form():
+    """The engine's discount sums over runs of months (first month a, k months):
+    the factors (1 + r_m)^-m written out and added, to rounding; a run of one month
+    is the month's factor itself, exactly; a zero rate gives k."""
+    from costmodel.core.engine import _Discount
+
+    annual = np.array([0.0, 0.1268250301319698, 0.5])  # r_m = 0, 1%, 3.4366...%
+    starts, lengths = np.array([0, 1, 13, 25, 60]), [1, 12, 11, 1, 13]
+    got = _Discount(annual).sums(starts, lengths)
+    r_m = (1 + annual) ** (1 / 12) - 1
+    for s, r in enumerate(r_m):
+        runs = zip(starts, lengths, strict=True)
+        want = [sum((1 + r) ** -m for m in range(a, a + k)) for a, k in runs]
+        np.testing.assert_allclose(got[:, s], want, rtol=1e-14)
+    np.testing.assert_array_equal(got[:, 0], lengths)
+    table = fin.discount_factors(annual, 72, months_first=True)
+    np.testing.assert_array_equal(got[[0, 3]], table[[0, 25]])
