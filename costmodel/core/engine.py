@@ -1021,6 +1021,7 @@ class _Discount:
         return out
 
     def same_rates(self, other: _Discount) -> bool:
+        """Whether ``other`` discounts every variant at the same rate."""
         return other is self or np.array_equal(other.rate, self.rate)
 
 
