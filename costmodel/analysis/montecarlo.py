@@ -287,9 +287,18 @@ class _Job:
     lo: int
     hi: int
 
-    @property
-    def rows(self) -> slice | np.ndarray:
-        return slice(self.lo, self.hi) if self.picked is None else self.picked
+    def gather(self, column: np.ndarray) -> np.ndarray:
+        """``column`` at the job's rows (``np.take``: a fifth faster than indexing
+        with the row array, measured)."""
+        return column[self.lo : self.hi] if self.picked is None else np.take(column, self.picked)
+
+    def put(self, column: np.ndarray, values: np.ndarray) -> None:
+        """``values`` into ``column`` at the job's rows (``np.put``: twice as fast as
+        assigning through the row array, measured)."""
+        if self.picked is None:
+            column[self.lo : self.hi] = values
+        else:
+            np.put(column, self.picked, values)
 
 
 @dataclass(frozen=True)
@@ -303,11 +312,7 @@ def _metrics_of(work: _Work, k: int) -> dict[str, dict[str, np.ndarray]]:
     """Job ``k``'s metrics: tier -> metric -> (rows,) array (each tier's engine
     arrays are dropped as soon as its metrics are read)."""
     job = work.jobs[k]
-    rows = job.rows
-    if isinstance(rows, slice):
-        inputs = {p: work.draws[p][rows] for p in job.read}
-    else:  # np.take: a fifth faster than indexing with the array (measured)
-        inputs = {p: np.take(work.draws[p], rows) for p in job.read}
+    inputs = {p: job.gather(work.draws[p]) for p in job.read}
     out = {}
     for t in job.group:  # a tier's arrays are dropped before the next tier is computed
         tier = run_variants(work.assumptions, inputs, [t])[t]
@@ -322,13 +327,9 @@ _FORKED: tuple[_Work, dict[str, dict[str, np.ndarray]]] | None = None
 
 def _put(job: _Job, metrics: dict[str, dict[str, np.ndarray]], out: dict) -> None:
     """Job ``job``'s metrics into the rows of ``out`` (tier -> metric -> (n,))."""
-    rows = job.rows
     for t, values in metrics.items():
         for m, v in values.items():
-            if isinstance(rows, slice):
-                out[t][m][rows] = v
-            else:  # np.put: twice as fast as assigning through the row array (measured)
-                np.put(out[t][m], rows, v)
+            job.put(out[t][m], v)
 
 
 def _forked_job(k: int) -> int:
