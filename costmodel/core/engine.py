@@ -986,6 +986,7 @@ class _Discount:
     def __init__(self, rate: FloatArray):
         self.rate = rate
         self.log_base = np.log(1.0 + fin.monthly_rate(rate))
+        self._step = np.expm1(-self.log_base)  # e^(-L) - 1, every ratio's denominator
         self._tables: dict[int, FloatArray] = {}
         self._ratios: dict[int, FloatArray] = {}
 
@@ -1004,7 +1005,7 @@ class _Discount:
         out = self._ratios.get(k)
         if out is None:
             with np.errstate(invalid="ignore"):
-                out = np.expm1(-k * self.log_base) / np.expm1(-self.log_base)
+                out = np.expm1(-k * self.log_base) / self._step
             out = np.where(self.log_base == 0.0, float(k), out)
             self._ratios[k] = out
         return out
@@ -1995,7 +1996,7 @@ def _summary(
         "peak_funding": peak_funding,
         "equity_npv": equity_npv,
         "equity_irr": lambda: _irr(ecf()),
-        "min_dscr": (lambda: _min_dscr(dscr())) if callable(dscr) else _min_dscr(dscr),
+        "min_dscr": lambda: _min_dscr(_value(dscr)),
         "debt_peak": debt_peak,
         "pv_cost": pv_cost,
         "pv_gpu_hours": pv_gpu_hours,
