@@ -235,7 +235,9 @@ def summary_grid(
             Col("unit", key=True, justify="left", style="dim")]  # fmt: skip
     cols += [Col(str(t)) for t in tiers]
     grid = Grid(title, cols)
-    for col in columns if columns is not None else list(rows[tiers[0]]) if tiers else []:
+    if columns is None:
+        columns = list(rows[tiers[0]]) if tiers else []
+    for col in columns:
         meta = METRICS[col]
         cells = [cell(rows[t][col], meta.kind) for t in tiers]
         grid.rows.append([meta.label, unit_label(meta.kind, currency), *cells])
