@@ -602,14 +602,17 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     timing_inputs = {"build_months", "ramp_months"}
     timing_inputs |= {f"stage{i}_month" for i in range(1, config.stages + 1)}
     one_loan = not varied & {"interest_rate", "term_years"}
+    size = q["gpus"].shape[0]
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
-        if not varied & timing_inputs:
+        # one timing for every variant (a Monte Carlo's chunk usually has one):
+        # computed by year at once, as the one group of :func:`_run_grouped` would
+        # be (a lone variant with varied timing goes there, to be run twice)
+        if not varied & timing_inputs or size > 1:
             timing = _shared_timing(q, deps)
             if timing is not None:
                 return _run_by_year(q, config, deps, timing, one_loan)
         groups = _timing_groups(q, deps)
-        size = q["gpus"].shape[0]
         if len(groups) > max(MAX_TIMING_GROUPS, size / 20):
             return _run_monthly(q, config, deps)
         return _run_grouped(q, config, deps, groups, one_loan)
