@@ -198,20 +198,25 @@ def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tu
     return tuple(p for p in dict.fromkeys(timing) if p in draws)
 
 
-def _timing_order(columns: list[np.ndarray]) -> np.ndarray:
+def _timing_order(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The draws in order of their timing, ``np.lexsort`` of ``columns`` (the
-    first the most significant; stable: draws ascending within a timing). Whole
-    months from 0 whose combinations fit in 16 bits are sorted as one integer key
-    (numpy sorts those by radix: about 6x faster for a million draws)."""
+    first the most significant; stable: draws ascending within a timing), and
+    their timing keys in that order: (n,) or (n, columns), equal where the
+    timings are. Whole months from 0 whose combinations fit in 16 bits are sorted
+    as one integer key (numpy sorts those by radix: about 6x faster for a million
+    draws), which is also the key returned."""
     whole = all(
         c.size and np.all(c >= 0) and np.all(c == np.round(c)) and c.max() < 2**16 for c in columns
     )
     if not whole or np.prod([float(c.max()) + 1 for c in columns]) > 2**16:
-        return np.lexsort(columns[::-1])
+        order = np.lexsort(columns[::-1])
+        return order, np.stack([c[order] for c in columns], axis=1)
     key = np.zeros(columns[0].size, dtype=np.int64)
     for c in columns:
         key = key * (int(c.max()) + 1) + c.astype(np.int64)
-    return np.argsort(key.astype(np.uint16), kind="stable")
+    short = key.astype(np.uint16)
+    order = np.argsort(short, kind="stable")
+    return order, short[order]
 
 
 def _shared_orders(timing: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], list[str]]:
@@ -231,13 +236,14 @@ def _shared_orders(timing: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], 
 
 
 def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
-    """Chunks ``(lo, hi)`` of rows sorted by ``keys`` (n, k): whole runs of equal
-    keys, packed up to ``chunk_size`` rows (a longer run in pieces of
+    """Chunks ``(lo, hi)`` of rows sorted by ``keys`` ((n,) or (n, k)): whole runs of
+    equal keys, packed up to ``chunk_size`` rows (a longer run in pieces of
     ``chunk_size``), so that a timing is split between chunks only when it has
     more draws than a chunk."""
     n = keys.shape[0]
     new = np.ones(n, dtype=bool)
-    new[1:] = np.any(keys[1:] != keys[:-1], axis=1)
+    differ = keys[1:] != keys[:-1]
+    new[1:] = differ if differ.ndim == 1 else np.any(differ, axis=1)
     starts = np.r_[np.flatnonzero(new), n]
     size = max(1, chunk_size)
     out: list[tuple[int, int]] = []
@@ -459,23 +465,28 @@ def _plan(
     # the other draws of its chunk); the others run together in draw order
     by_timing = _shared_orders({t: _timing_paths(assumptions, t, draws_in) for t in tiers})
     readers = {x.path: set(x.tiers) for x in inputs}
-    jobs: list[_Job] = []
-    for paths, group in by_timing.items():
+
+    def jobs_of(paths: tuple[str, ...], group: list[str]) -> list[_Job]:
         read = np.array(
             [k for k, p in enumerate(draws_in) if readers[p] & set(group)], dtype=np.intp
         )
         if not paths:
-            jobs += [_Job(group, None, read, lo, hi) for lo, hi in bounds]
-            continue
-        columns = [np.ascontiguousarray(draws_in[p]) for p in paths]  # one pass each
-        order = _timing_order(columns)
-        keys = np.stack([c[order] for c in columns], axis=1)
+            return [_Job(group, None, read, lo, hi) for lo, hi in bounds]
+        # the timing columns contiguous (the draws are rows: one strided pass each)
+        order, keys = _timing_order([np.ascontiguousarray(draws_in[p]) for p in paths])
         # a chunk's draws in ascending order: gathered with fewer cache misses (the
         # engine groups them by timing itself)
-        jobs += [
+        return [
             _Job(group, np.sort(order[lo:hi]), read, lo, hi) for lo, hi in _packed(keys, chunk_size)
         ]
-    return jobs
+
+    # the orders in two threads for large runs (numpy sorts without the GIL)
+    if n * len(by_timing) >= THREAD_MIN_VALUES and len(by_timing) > 1 and (os.cpu_count() or 1) > 1:
+        with ThreadPoolExecutor(2) as pool:
+            parts = list(pool.map(jobs_of, by_timing, by_timing.values()))
+    else:
+        parts = [jobs_of(paths, group) for paths, group in by_timing.items()]
+    return [job for part in parts for job in part]
 
 
 def monte_carlo(

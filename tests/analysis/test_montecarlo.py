@@ -226,7 +226,8 @@ def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, thresh
 def test_timing_order_is_the_stable_lexicographic_order():
     """Draws sorted by timing: the order of ``np.lexsort`` (first column most
     significant, ties in draw order), whether the months fit one 16-bit key (radix
-    sort) or not (more months, fractions, negatives: lexsort itself)."""
+    sort) or not (more months, fractions, negatives: lexsort itself); the keys
+    returned tell the same timings apart."""
     from costmodel.analysis.montecarlo import _timing_order
 
     rng = np.random.default_rng(5)
@@ -239,7 +240,15 @@ def test_timing_order_is_the_stable_lexicographic_order():
         [np.zeros(7), np.zeros(7)],
     ]  # fmt: skip
     for columns in cases:
-        np.testing.assert_array_equal(_timing_order(columns), np.lexsort(columns[::-1]))
+        order, keys = _timing_order(columns)
+        want = np.lexsort(columns[::-1])
+        np.testing.assert_array_equal(order, want)
+        # the keys returned are equal exactly where the timings (in that order) are
+        timings = np.stack([c[want] for c in columns], axis=1)
+        keys = keys.reshape(keys.shape[0], -1)
+        np.testing.assert_array_equal(
+            np.all(keys[1:] == keys[:-1], axis=1), np.all(timings[1:] == timings[:-1], axis=1)
+        )
 
 
 def test_nothing_to_draw():
