@@ -262,11 +262,12 @@ def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
 
 def _stats(v: np.ndarray) -> tuple[float, float, float, float]:
     """P10, P50, P90 and mean of the draws ``v`` that are not NaN (NaN if none)."""
-    ok = v[~np.isnan(v)]
+    ok = v[~np.isnan(v)]  # a copy, partitioned in place by the percentiles
     if not ok.size:
         return (np.nan,) * 4
-    p10, p50, p90 = np.percentile(ok, [10, 50, 90])
-    return p10, p50, p90, float(ok.mean())
+    mean = float(ok.mean())
+    p10, p50, p90 = np.percentile(ok, [10, 50, 90], overwrite_input=True)
+    return p10, p50, p90, mean
 
 
 def _summarize(draws: dict[str, pd.DataFrame]) -> pd.DataFrame:
