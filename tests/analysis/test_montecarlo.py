@@ -284,3 +284,33 @@ def test_tiers_share_an_order_of_the_draws_when_their_timing_leads_it():
     for tier in DEFAULT.tiers:
         alone = cm.monte_carlo(DEFAULT, n=2000, seed=4, tiers=[tier], chunk_size=300, workers=1)
         assert together.draws[tier].equals(alone.draws[tier])
+
+
+def test_plan_in_two_threads_is_the_plan_in_one(monkeypatch):
+    """Large runs plan the timing orders of the tier groups in two threads: the same
+    jobs, in the same order, as one thread makes; every draw of a timing-ordered
+    group is in exactly one job, and a job's draws are ascending."""
+    from costmodel.analysis import montecarlo as mc
+
+    inputs, _ = ranged_inputs(DEFAULT, include_normal=True)
+    n = 3_000
+    block = mc.sample_block(inputs, n, seed=2)
+    draws = {x.path: block[:, k] for k, x in enumerate(inputs)}
+    tiers = list(DEFAULT.tiers)
+
+    def plan(threshold: int) -> list:
+        monkeypatch.setattr(mc, "THREAD_MIN_VALUES", threshold)
+        return mc._plan(DEFAULT, tiers, inputs, draws, n, chunk_size=400)
+
+    one, two = plan(10**12), plan(0)
+    assert len(one) == len(two) > 2
+    groups = {tuple(j.group) for j in one}
+    assert len(groups) == 2  # tens with hundreds; thousands on its own order
+    for a, b in zip(one, two, strict=True):
+        assert (a.group, a.lo, a.hi) == (b.group, b.lo, b.hi)
+        np.testing.assert_array_equal(a.picked, b.picked)
+        np.testing.assert_array_equal(a.read, b.read)
+    for group in groups:
+        picked = [j.picked for j in two if tuple(j.group) == group]
+        assert all(np.all(np.diff(p) > 0) for p in picked)
+        np.testing.assert_array_equal(np.sort(np.concatenate(picked)), np.arange(n))
