@@ -417,33 +417,43 @@ def tax_with_losses(
 
 
 def _tax_t(
-    taxable: FloatArray, tax_rate: ArrayLike, carryforward_years: int | None
+    taxable: FloatArray,
+    tax_rate: ArrayLike,
+    carryforward_years: int | None,
+    pool: bool = True,
 ) -> dict[str, FloatArray]:
-    """:func:`tax_with_losses` with years first: ``taxable`` and the rows (Y, S)."""
+    """:func:`tax_with_losses` with years first: ``taxable`` and the rows (Y, S);
+    without ``pool``, the tax alone (a by-year run reads no other row)."""
     years, size = taxable.shape
     n = years + 1 if carryforward_years is None else carryforward_years
     vintage = np.zeros((years, size))
-    rows = {k: np.zeros((years, size)) for k in ("open", "added", "used", "expired", "tax")}
+    names = ("open", "added", "used", "expired", "tax") if pool else ("tax",)
+    rows = {k: np.zeros((years, size)) for k in names}
     rate = np.broadcast_to(np.asarray(tax_rate, dtype=float), (size,))
     for y in range(years):
         e = taxable[y]
-        rows["open"][y] = vintage[:y].sum(axis=0)
+        if pool:
+            rows["open"][y] = vintage[:y].sum(axis=0)
         loss = e <= 0
-        need = np.where(loss, 0.0, e)
+        profit = np.where(loss, 0.0, e)
+        need = profit.copy()
         for v in range(max(0, y - n), y):
             take = np.minimum(vintage[v], need)
             vintage[v] -= take
             need -= take
-        used = np.where(loss, 0.0, e) - need
-        rows["used"][y] = used
-        rows["added"][y] = np.where(loss, -e, 0.0)
-        vintage[y] = rows["added"][y]
+        used = profit - need
+        vintage[y] = np.where(loss, -e, 0.0)
         rows["tax"][y] = np.where(loss, 0.0, rate * (e - used))
+        if pool:
+            rows["used"][y] = used
+            rows["added"][y] = vintage[y]
         if 0 <= y - n < years:
-            rows["expired"][y] = vintage[y - n]
+            if pool:
+                rows["expired"][y] = vintage[y - n]
             vintage[y - n] = 0.0
-    close = vintage.sum(axis=0)
-    rows["close"] = np.concatenate([rows["open"][1:], close[None, :]], axis=0)
+    if pool:
+        close = vintage.sum(axis=0)
+        rows["close"] = np.concatenate([rows["open"][1:], close[None, :]], axis=0)
     return rows
 
 
@@ -1218,7 +1228,7 @@ def _run_by_year(
     terminal, terminal_tax = (np.broadcast_to(v, full) for v in terminal_all)
     ebit_y = rev_y - opex_y - dep_y
     margin_y = rev_y - opex_y
-    tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years)
+    tax = _tax_t(ebit_y, q["tax_rate"], config.loss_carryforward_years, pool=False)
     seg = _segments(months, (tuple(t), r), tuple(capex_at))
     fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
         seg, _per_run(shapes, _margin(rev, opex)), tax["tax"], capex_at, terminal - terminal_tax
@@ -1543,7 +1553,7 @@ def _equity_by_year(
     interest_y, service_y, debt_peak, pv_net, net = _debt_by_year(
         q, draws, build, months, e_disc, one_loan
     )
-    levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years)
+    levered = _tax_t(ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years, pool=False)
     tax_saved = tax["tax"] - levered["tax"]
 
     def ecf() -> FloatArray:  # only for the equity IRR, when read
