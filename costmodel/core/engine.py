@@ -668,13 +668,10 @@ def _run_grouped(
     are built by :func:`_run_monthly` on first access."""
     size = q["gpus"].shape[0]
     parts = []
-    for idx, timing in groups:
-        if idx.size == size > 1:  # one timing: every variant in order
-            qg, deps_g = q, deps
-        else:
-            take = idx if idx.size > 1 else np.repeat(idx, 2)
-            qg = {k: v[take] for k, v in q.items()}
-            deps_g = [{k: np.broadcast_to(v, (size,))[take] for k, v in d.items()} for d in deps]
+    for idx, timing in groups:  # (one timing for all of several variants: run_tier)
+        take = idx if idx.size > 1 else np.repeat(idx, 2)
+        qg = {k: v[take] for k, v in q.items()}
+        deps_g = [{k: np.broadcast_to(v, (size,))[take] for k, v in d.items()} for d in deps]
         parts.append((idx, _run_by_year(qg, config, deps_g, timing, one_loan)))
 
     def scatter(get: Callable[[TierResult], FloatArray]) -> FloatArray:
