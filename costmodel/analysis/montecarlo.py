@@ -465,12 +465,10 @@ def _plan(
     # (results are put back in draw order; a draw's numbers do not depend on
     # the other draws of its chunk); the others run together in draw order
     by_timing = _shared_orders({t: _timing_paths(assumptions, t, draws_in) for t in tiers})
-    readers = {x.path: set(x.tiers) for x in inputs}
 
     def jobs_of(paths: tuple[str, ...], group: list[str]) -> list[_Job]:
-        read = np.array(
-            [k for k, p in enumerate(draws_in) if readers[p] & set(group)], dtype=np.intp
-        )
+        # the draws' columns (the inputs, in order) that the group's tiers read
+        read = np.array([k for k, x in enumerate(inputs) if set(x.tiers) & set(group)], np.intp)
         if not paths:
             return [_Job(group, None, read, lo, hi) for lo, hi in bounds]
         # the timing columns contiguous (the draws are rows: one strided pass each)
