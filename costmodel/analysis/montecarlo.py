@@ -81,9 +81,10 @@ class MonteCarloResult:
 THREAD_MIN_VALUES = 500_000
 
 
-#: draws made at a time: a tile of rows, drawn input after input into a buffer and
-#: copied into the rows at once (measured, a million draws of 52 inputs: 8,192
-#: and 16,384 rows took 0.35 s, 4,096 and 65,536 rows 0.40 s)
+#: draws made at a time: a tile of rows, drawn input after input into a buffer (a
+#: mapping of its own, as the draws: over 4 MB once a model has more than 64
+#: inputs) and copied into the rows at once (measured, a million draws of 52
+#: inputs: 8,192 and 16,384 rows took 0.35 s, 4,096 and 65,536 rows 0.40 s)
 TILE_DRAWS = 8_192
 
 
@@ -165,7 +166,7 @@ def sample_block(inputs: list[RangedInput], n: int, seed: int) -> np.ndarray:
 
     def rows(lo: int, hi: int) -> None:  # the known inputs' draws lo:hi
         rngs = [_generator_at(seed, starts[k] + lo) for k in range(known)]
-        tile = np.empty((known, TILE_DRAWS))
+        tile = _mapped(known * TILE_DRAWS, shared=False).reshape(known, TILE_DRAWS)
         for a in range(lo, hi, TILE_DRAWS):
             b = min(a + TILE_DRAWS, hi)
             for k, rng in enumerate(rngs):
