@@ -193,9 +193,10 @@ def _one_generator(inputs, n: int, seed: int) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize(
-    ("threshold", "tile"), [(0, 97), (10**12, 97), (0, 65_536)]
-)  # two threads or one; tiles of 97 draws or one tile
-def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, threshold, tile):
+    ("threshold", "tile", "huge"),
+    [(0, 97, 1 << 22), (10**12, 97, 1 << 22), (0, 65_536, 1 << 22), (0, 97, 0)],
+)  # two threads or one; tiles of 97 draws or one tile; tile buffer from numpy or mapped
+def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, threshold, tile, huge):
     """``sample`` draws the inputs before the first drawn normal each from its own
     generator advanced to its position (in two threads for large runs), a tile at
     a time: every number equals the one-generator definition, also after a normal
@@ -205,6 +206,7 @@ def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, thresh
 
     monkeypatch.setattr(montecarlo, "THREAD_MIN_VALUES", threshold)
     monkeypatch.setattr(montecarlo, "TILE_DRAWS", tile)
+    monkeypatch.setattr(montecarlo, "HUGE_PAGE_ADVICE_BYTES", huge)
 
     def x(path, dist="triangular", low=1.0, value=2.0, high=4.0, sd=None):
         return RangedInput(path, value, low, high, dist, sd, None, lower=0.0, upper=9.0)
