@@ -40,7 +40,7 @@ import warnings
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -358,9 +358,44 @@ def _metrics_of(work: _Work, k: int) -> dict[str, np.ndarray]:
     return out
 
 
-#: the work a forked worker process evaluates and the arrays, in memory shared
-#: with the parent, it writes the metrics into (set in the parent before the fork)
-_FORKED: tuple[_Work, dict[str, np.ndarray]] | None = None
+@dataclass(frozen=True)
+class _Shared:
+    """What this process and its forked helpers share while they evaluate: the work,
+    the metrics' arrays (in shared memory) and, in a shared array under one lock,
+    the next job to take and the tier-draws done."""
+
+    work: _Work
+    out: dict[str, np.ndarray]
+    counts: Any  # multiprocessing.Array("q", 2): [next job, tier-draws done]
+
+    def take(self) -> int | None:
+        """The next job nobody has taken (None: none left)."""
+        with self.counts.get_lock():
+            counts = self.counts.get_obj()
+            k = counts[0]
+            if k >= len(self.work.jobs):
+                return None
+            counts[0] = k + 1
+        return k
+
+    def run(self, k: int) -> int:
+        """Evaluate job ``k`` into the shared arrays; the tier-draws done so far."""
+        job = self.work.jobs[k]
+        _put(job, _metrics_of(self.work, k), self.out)
+        with self.counts.get_lock():
+            counts = self.counts.get_obj()
+            counts[1] += (job.hi - job.lo) * len(job.group)
+            return int(counts[1])
+
+    def stop(self) -> None:
+        """Leave no job to take (the others finish the one they are on)."""
+        with self.counts.get_lock():
+            self.counts.get_obj()[0] = len(self.work.jobs)
+
+
+#: what the forked helper processes evaluate (set in this process before the fork,
+#: inherited by them, not pickled)
+_FORKED: _Shared | None = None
 
 
 def _put(job: _Job, metrics: dict[str, np.ndarray], out: dict[str, np.ndarray]) -> None:
@@ -370,13 +405,13 @@ def _put(job: _Job, metrics: dict[str, np.ndarray], out: dict[str, np.ndarray]) 
         job.put(out[t], values)
 
 
-def _forked_job(k: int) -> int:
-    """Run job ``k`` in a forked worker; its metrics go straight to the shared
-    arrays (nothing is pickled back but ``k``)."""
-    work, out = cast(tuple, _FORKED)
+def _forked_jobs() -> None:
+    """In a forked helper: take and evaluate jobs until none is left; the metrics go
+    straight to the shared arrays (nothing is pickled back)."""
+    shared = cast(_Shared, _FORKED)
     with blas_single_thread():
-        _put(work.jobs[k], _metrics_of(work, k), out)
-    return k
+        while (k := shared.take()) is not None:
+            shared.run(k)
 
 
 def _shared(out: dict[str, np.ndarray]) -> None:
@@ -389,16 +424,16 @@ def _shared(out: dict[str, np.ndarray]) -> None:
         start += v.size
 
 
-#: tier-draws from which two worker processes beat one thread (measured on a
-#: 2-core machine: at 30,000 tier-draws one thread was faster, forking and
-#: starting the workers costs about 0.1 s; at 300,000 two processes took 0.65x
-#: its wall time)
+#: tier-draws from which a forked helper joins this process (measured on a 2-core
+#: machine, the default's 3 tiers: at 30,000 tier-draws the two took 0.83x the
+#: wall time of this process alone but 1.5x its CPU; at 150,000, 0.69x and 1.2x;
+#: at 300,000, 0.70x and 1.25x)
 PROCESS_MIN_TIER_DRAWS = 150_000
 
 
 def _can_fork() -> bool:
-    """Forked workers: on Linux, and not from a daemonic process (a worker of a
-    ``multiprocessing.Pool`` may not have children) nor from one of our workers."""
+    """Forked helpers: on Linux, and not from a daemonic process (a worker of a
+    ``multiprocessing.Pool`` may not have children) nor from one of our helpers."""
     return (
         sys.platform == "linux"
         and "fork" in mp.get_all_start_methods()
@@ -415,50 +450,77 @@ def _evaluate(
     workers: int,
     progress: Callable[[int, int], None] | None,
 ) -> None:
-    """Evaluate every job into ``out``: in ``workers`` forked processes (Linux,
-    from ``PROCESS_MIN_TIER_DRAWS`` tier-draws), which write the metrics into
-    ``out``'s arrays moved to shared memory (:func:`_shared`), else in this
-    thread. Threads do not pay here (measured: two threads took more CPU and no
-    less wall time than one, the engine's many small numpy calls hold the GIL too
-    often)."""
-    global _FORKED
-    done = 0  # tier-draws
-
-    def report(k: int) -> None:
-        nonlocal done
-        job = work.jobs[k]
-        done += (job.hi - job.lo) * len(job.group)
-        if progress:
-            progress(done // n_tiers, n)
-
-    indices = range(len(work.jobs))
+    """Evaluate every job into ``out``: in this thread and ``workers - 1`` forked
+    helper processes (Linux, from ``PROCESS_MIN_TIER_DRAWS`` tier-draws), each
+    taking the next job nobody has taken and writing its metrics into ``out``'s
+    arrays moved to shared memory (:func:`_shared`); else in this thread alone.
+    This process works too, rather than only handing out jobs and collecting
+    results (measured in turn, a million draws of the default: 6-8% less wall time
+    and CPU than two worker processes fed by a pool; this process's heap is
+    already warm, and one process less is forked). Threads do not pay here
+    (measured: two threads took more CPU and no less wall time than one, the
+    engine's many small numpy calls hold the GIL too often). ``progress`` is
+    called in this thread after each of its jobs, with every process's draws done."""
     if workers > 1 and len(work.jobs) > 1 and n * n_tiers >= PROCESS_MIN_TIER_DRAWS and _can_fork():
-        _shared(out)
-        _FORKED = (work, out)  # inherited by the forked workers, not pickled
-        # the objects that exist now are left out of the workers' garbage
-        # collections, which would otherwise touch, and so copy, the pages they
-        # share with this process (measured: 6-10% less CPU for a million draws);
-        # a caller's own frozen objects stay frozen
-        thaw = gc.get_freeze_count() == 0
-        gc.freeze()
-        try:
-            ctx = mp.get_context("fork")
+        _evaluate_forked(work, out, n, n_tiers, workers, progress)
+        return
+    done = 0  # tier-draws
+    with blas_single_thread():
+        for k, job in enumerate(work.jobs):
+            _put(job, _metrics_of(work, k), out)
+            done += (job.hi - job.lo) * len(job.group)
+            if progress:
+                progress(done // n_tiers, n)
+
+
+def _evaluate_forked(
+    work: _Work,
+    out: dict[str, np.ndarray],
+    n: int,
+    n_tiers: int,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """:func:`_evaluate` in this thread and ``workers - 1`` forked helpers. A
+    helper's error (or its end: killed, out of memory) is raised here as soon as
+    this thread finishes its job; an error here leaves the helpers no job to take."""
+    global _FORKED
+    _shared(out)
+    ctx = mp.get_context("fork")
+    shared = _Shared(work, out, ctx.Array("q", 2))
+    _FORKED = shared  # inherited by the forked helpers, not pickled
+    # the objects that exist now are left out of the helpers' garbage collections,
+    # which would otherwise touch, and so copy, the pages they share with this
+    # process (measured: 6-10% less CPU for a million draws); a caller's own
+    # frozen objects stay frozen
+    thaw = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(workers - 1, mp_context=ctx) as pool:
             with warnings.catch_warnings():  # Python 3.12+: BLAS threads exist at fork
                 warnings.filterwarnings(
                     "ignore", message=".*use of fork.*", category=DeprecationWarning
                 )
-                with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-                    for k in pool.map(_forked_job, indices, chunksize=1):
-                        report(k)
-        finally:
-            _FORKED = None
-            if thaw:
-                gc.unfreeze()
-        return
-    with blas_single_thread():
-        for k in indices:
-            _put(work.jobs[k], _metrics_of(work, k), out)
-            report(k)
+                helpers = [pool.submit(_forked_jobs) for _ in range(workers - 1)]
+            try:
+                with blas_single_thread():
+                    while (k := shared.take()) is not None:
+                        done = shared.run(k)
+                        if progress:
+                            progress(done // n_tiers, n)
+                        for f in helpers:
+                            if f.done():
+                                f.result()  # a helper's error, raised now
+            finally:
+                shared.stop()
+            for f in helpers:
+                f.result()
+        if progress:
+            progress(n, n)
+    finally:
+        _FORKED = None
+        if thaw:
+            gc.unfreeze()
 
 
 def _plan(
@@ -470,7 +532,7 @@ def _plan(
     chunk_size: int,
 ) -> list[_Job]:
     """The jobs of a run of ``n`` draws: chunks of draws for each group of tiers
-    (the sort keys are freed on return, before worker processes are forked)."""
+    (the sort keys are freed on return, before helper processes are forked)."""
     bounds = [(s, min(s + chunk_size, n)) for s in range(0, n, max(1, chunk_size))]
     # tiers whose timing is drawn run their draws in order of timing (stably), so
     # that a chunk holds few distinct timings, which the engine computes by year
@@ -513,8 +575,9 @@ def monte_carlo(
     """Draw ``n`` scenarios of the ranged inputs of ``x`` (a model or its
     assumptions) with ``seed`` and evaluate every tier on them (see module
     docstring). ``workers`` (default: up to 2, one per core) evaluate chunks
-    concurrently in forked processes for large runs on Linux (see
-    :func:`_evaluate`); results do not depend on ``workers`` or ``chunk_size``.
+    concurrently for large runs on Linux: this process and ``workers - 1`` forked
+    ones (see :func:`_evaluate`); results do not depend on ``workers`` or
+    ``chunk_size``.
     ``progress(done, n)`` is called after each chunk."""
     if n < 1:
         raise ValueError("n must be at least 1")

@@ -4,6 +4,8 @@ tests/cli)."""
 from __future__ import annotations
 
 import gc
+import os
+import time
 
 import numpy as np
 import pytest
@@ -73,6 +75,67 @@ def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
         assert again.summary.equals(one.summary)
     finally:
         gc.unfreeze()
+
+
+def _forking(monkeypatch):
+    """The Monte Carlo module, set to fork a helper for any run (skips off Linux)."""
+    from costmodel.analysis import montecarlo as mc
+
+    if not mc._can_fork():
+        pytest.skip("forked helper processes are used on Linux only")
+    monkeypatch.setattr(mc, "PROCESS_MIN_TIER_DRAWS", 0)
+    return mc
+
+
+def test_this_process_and_a_forked_helper_share_the_jobs(monkeypatch, tmp_path):
+    """With two workers this process evaluates jobs itself beside one forked helper;
+    each job is evaluated once, by one of the two."""
+    mc = _forking(monkeypatch)
+    log = tmp_path / "jobs.txt"
+    here, metrics_of = os.getpid(), mc._metrics_of
+
+    def logged(work, k):
+        if os.getpid() == here:
+            time.sleep(0.01)  # so that the helper, still starting, gets jobs too
+        with log.open("a") as f:
+            f.write(f"{os.getpid()} {k}\n")
+        return metrics_of(work, k)
+
+    monkeypatch.setattr(mc, "_metrics_of", logged)
+    two = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
+    rows = [line.split() for line in log.read_text().splitlines()]
+    by = {pid for pid, _ in rows}
+    assert str(here) in by and len(by) == 2
+    assert sorted(int(k) for _, k in rows) == list(range(len(rows)))
+    log.unlink()
+    one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=1)
+    assert len(log.read_text().splitlines()) == len(rows)  # the same jobs, here alone
+    for tier in DEFAULT.tiers:
+        assert two.draws[tier].equals(one.draws[tier])
+
+
+@pytest.mark.parametrize("where", ["helper", "here"])
+def test_an_error_in_either_process_is_raised_and_leaves_nothing_behind(monkeypatch, where):
+    """An error in the forked helper is raised in this process, and so is one here
+    (the helper then takes no further job); either way the module is left ready for
+    the next run: nothing shared, nothing frozen."""
+    mc = _forking(monkeypatch)
+    here, metrics_of = os.getpid(), mc._metrics_of
+
+    def failing(work, k):
+        if (os.getpid() == here) == (where == "here"):
+            raise RuntimeError(f"job {k} failed in the {where}")
+        time.sleep(0.005)
+        return metrics_of(work, k)
+
+    monkeypatch.setattr(mc, "_metrics_of", failing)
+    with pytest.raises(RuntimeError, match=f"failed in the {where}"):
+        cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
+    assert mc._FORKED is None and gc.get_freeze_count() == 0
+    monkeypatch.setattr(mc, "_metrics_of", metrics_of)
+    again = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
+    one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=1)
+    assert again.summary.equals(one.summary)
 
 
 def test_uniform_on_a_linear_driver_centres_on_the_deterministic_value():
