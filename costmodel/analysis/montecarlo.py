@@ -578,7 +578,8 @@ def monte_carlo(
     concurrently for large runs on Linux: this process and ``workers - 1`` forked
     ones (see :func:`_evaluate`); results do not depend on ``workers`` or
     ``chunk_size``.
-    ``progress(done, n)`` is called after each chunk."""
+    ``progress(done, n)`` is called after each chunk this thread evaluates (``done``:
+    the draws every process has done)."""
     if n < 1:
         raise ValueError("n must be at least 1")
     assumptions = assumptions_of(x)
