@@ -455,35 +455,37 @@ def _evaluate(
     taking the next job nobody has taken and writing its metrics into ``out``'s
     arrays moved to shared memory (:func:`_shared`); else in this thread alone.
     This process works too, rather than only handing out jobs and collecting
-    results (measured in turn, a million draws of the default: 6-8% less wall time
-    and CPU than two worker processes fed by a pool; this process's heap is
-    already warm, and one process less is forked). Threads do not pay here
-    (measured: two threads took more CPU and no less wall time than one, the
-    engine's many small numpy calls hold the GIL too often). ``progress`` is
-    called in this thread after each of its jobs, with every process's draws done."""
+    results (measured in turn, four pairs of fresh-process runs of a million draws
+    of the default: 3% less wall time and CPU than two worker processes fed by a
+    pool; this process's heap is already warm, and one process less is forked).
+    Threads do not pay here (measured: two threads took more CPU and no less wall
+    time than one, the engine's many small numpy calls hold the GIL too often).
+    ``progress`` is called in this thread after each of its jobs, with every
+    process's draws done."""
+
+    def report(done: int) -> None:  # ``done``: tier-draws
+        if progress:
+            progress(done // n_tiers, n)
+
     if workers > 1 and len(work.jobs) > 1 and n * n_tiers >= PROCESS_MIN_TIER_DRAWS and _can_fork():
-        _evaluate_forked(work, out, n, n_tiers, workers, progress)
+        _evaluate_forked(work, out, workers, report)
+        report(n * n_tiers)
         return
-    done = 0  # tier-draws
+    done = 0
     with blas_single_thread():
         for k, job in enumerate(work.jobs):
             _put(job, _metrics_of(work, k), out)
             done += (job.hi - job.lo) * len(job.group)
-            if progress:
-                progress(done // n_tiers, n)
+            report(done)
 
 
 def _evaluate_forked(
-    work: _Work,
-    out: dict[str, np.ndarray],
-    n: int,
-    n_tiers: int,
-    workers: int,
-    progress: Callable[[int, int], None] | None,
+    work: _Work, out: dict[str, np.ndarray], workers: int, report: Callable[[int], None]
 ) -> None:
-    """:func:`_evaluate` in this thread and ``workers - 1`` forked helpers. A
-    helper's error (or its end: killed, out of memory) is raised here as soon as
-    this thread finishes its job; an error here leaves the helpers no job to take."""
+    """:func:`_evaluate` in this thread and ``workers - 1`` forked helpers,
+    ``report(tier-draws done)`` after each job of this thread. A helper's error (or
+    its end: killed, out of memory) is raised here as soon as this thread finishes
+    its job; an error here leaves the helpers no job to take."""
     global _FORKED
     _shared(out)
     ctx = mp.get_context("fork")
@@ -505,9 +507,7 @@ def _evaluate_forked(
             try:
                 with blas_single_thread():
                     while (k := shared.take()) is not None:
-                        done = shared.run(k)
-                        if progress:
-                            progress(done // n_tiers, n)
+                        report(shared.run(k))
                         for f in helpers:
                             if f.done():
                                 f.result()  # a helper's error, raised now
@@ -515,8 +515,6 @@ def _evaluate_forked(
                 shared.stop()
             for f in helpers:
                 f.result()
-        if progress:
-            progress(n, n)
     finally:
         _FORKED = None
         if thaw:
