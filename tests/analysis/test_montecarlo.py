@@ -43,8 +43,8 @@ def test_same_seed_same_numbers_different_seed_different():
 
 
 def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
-    """Two forked processes (Linux) evaluate the chunks; every draw's numbers and
-    the progress reports are those of one worker."""
+    """Two processes (this one and a forked helper, Linux) evaluate the chunks; every
+    draw's numbers are those of one process, and the progress reports rise to n."""
     from costmodel.analysis import montecarlo as mc
 
     if not mc._can_fork():
