@@ -113,7 +113,8 @@ def choose(df: pd.DataFrame) -> dict[str, object]:
     positive = npv[npv > 0]
     by_npv = str(npv.idxmax()) if len(npv) else str(df.index[0])
     by_pi = str(pi.idxmax()) if len(pi) else by_npv
-    by_funding = str(df["peak_funding"].idxmin())
+    funding = df["peak_funding"].dropna()
+    by_funding = str(funding.idxmin()) if len(funding) else by_npv
     worth = bool(len(positive))
     return dict(
         tier=str(positive.idxmax()) if worth else by_pi,

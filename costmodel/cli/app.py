@@ -162,10 +162,16 @@ class Steps:
 
 def guard(fn: Callable[[], Any]) -> None:
     """Run ``fn``; map invalid input to exit 2 and other failures to exit 1."""
+    import warnings
+
     from costmodel.inputs.errors import AssumptionError
 
     try:
-        fn()
+        with warnings.catch_warnings():
+            # numpy's overflow and invalid-value warnings from inputs too large to
+            # compute with: such results are empty cells, and `build` names the input
+            warnings.filterwarnings("ignore", category=RuntimeWarning, module="costmodel")
+            fn()
     except (AssumptionError, UsageError) as exc:
         err().print("[bold red]error:[/] ", end="", markup=True)
         err().print(str(exc), markup=False, highlight=False, soft_wrap=True)

@@ -71,6 +71,7 @@ def build_cmd(
         from costmodel.cli.compare import parse_scenarios
         from costmodel.cli.tables import show, summary_grid
         from costmodel.core.metrics import HEADLINE
+        from costmodel.core.model import require_finite
         from costmodel.report.memo.render import write_memos
         from costmodel.report.output import output_set
         from costmodel.report.workbook.book import write_workbook
@@ -80,6 +81,7 @@ def build_cmd(
             steps.step("model")
             # invalid input stops here: nothing is written
             a, model = built(with_example(paths, example), set_)
+            require_finite(model)  # inputs too large to compute with, before the analysis
             overlays = parse_scenarios(scenario) if scenario else None
             what = f", {draws:,} Monte Carlo draws" if draws else ""
             steps.step(f"analysis (tornado, break-even{what})")
@@ -119,7 +121,8 @@ def summary(
             title = f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})"
             show(summary_grid(model.summary_rows(), title, a.currency), out())
             out().print(
-                "Empty cells (-): no IRR root, no payback within the horizon, or no denominator.",
+                "Empty cells (-): no IRR root, no payback within the horizon, no denominator, "
+                "or a result too large to compute.",
                 style="dim",
             )
 

@@ -22,6 +22,7 @@ from costmodel.core.engine import (
 )
 from costmodel.core.roots import BisectionTrace, bisect_trace
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class
+from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.params import TierInputs, resolve_tier
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
 
@@ -315,6 +316,54 @@ class Model:
 def build(assumptions: Assumptions) -> Model:
     """Compute every tier of ``assumptions`` (see :class:`Model`)."""
     return Model(assumptions)
+
+
+#: the results every document is built from (label -> metric)
+BASE_RESULTS = {"capex": "capex", "TCO": "tco", "NPV": "npv"}
+
+
+def nonfinite_results(model: Model) -> list[Problem]:
+    """Problems (:class:`~costmodel.inputs.errors.Problem`) for tiers whose capex,
+    TCO or NPV is not a finite number: inputs the schema accepts (finite, in range)
+    but too large to compute with, e.g. a server price of 1e308 (capex = servers x
+    price overflows). Each names the largest input of such tiers (the likely
+    cause), where it is set, and the tiers and results affected."""
+    a = model.assumptions
+    hit: dict[str, tuple[float, list[str], list[str]]] = {}  # path -> value, tiers, results
+    for t in model.tiers:
+        metrics = model.results[t].metrics
+        bad = [label for label, m in BASE_RESULTS.items() if not np.all(np.isfinite(metrics[m]))]
+        if not bad:
+            continue
+        values, paths = model.inputs[t].values(), model.inputs[t].paths()
+        key = max(values, key=lambda k: float(np.max(np.abs(values[k]))))
+        _, tiers, results = hit.setdefault(paths[key], (float(values[key]), [], []))
+        tiers.append(t)
+        results += [r for r in bad if r not in results]
+    out = []
+    for path, (value, tiers, results) in hit.items():
+        where = a._source.where(f"{path}.value") if a._source is not None else "assumptions"
+        names = _joined([repr(t) for t in tiers])
+        verb = "are not finite numbers" if len(results) > 1 else "is not a finite number"
+        rule = (
+            f"too large to compute with: the {_joined(results)} of tier{'s' * (len(tiers) > 1)} "
+            f"{names} {verb} (this is the largest input there)"
+        )
+        out.append(Problem(where, path, f"{value:g}", rule))
+    return out
+
+
+def require_finite(model: Model) -> None:
+    """Raise :class:`~costmodel.inputs.errors.AssumptionError` with the problems of
+    :func:`nonfinite_results`, if any: the writers' guard (a document whose base
+    results are not finite numbers would be blanks, or a workbook Excel repairs)."""
+    if problems := nonfinite_results(model):
+        raise AssumptionError(problems)
+
+
+def _joined(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def assumptions_of(x: Model | Assumptions) -> Assumptions:

@@ -219,15 +219,25 @@ def test_fault_turns_master_check_to_error(recalculated, fault):
         assert expected in failing, (fault, failing)
 
 
-def test_engine_result_sheets_turn_stale_when_an_input_changes(soffice, tmp_path):
+@pytest.mark.parametrize(
+    ("overrides", "name", "value"),
+    [
+        ({}, "power_price_per_kwh", 0.9),
+        # no GPU-hours sold: cost per GPU-hour is empty at the build, and appears
+        ({"operations.utilization": 0}, "operations_utilization", 0.5),
+    ],
+)
+def test_engine_result_sheets_turn_stale_when_an_input_changes(
+    soffice, tmp_path, overrides, name, value
+):
     """The Sensitivity sheet's stamp reads "current" as built and "STALE" once an
     input that moves a headline result is edited (the master check stays OK: a
     changed input is not an error)."""
-    model = cm.build(cm.load_assumptions())
+    model = cm.build(cm.load_assumptions(overrides=overrides))
     analysis = cm.analyze(model, draws=0)
     base = cm.write_workbook(model, tmp_path / "built.xlsx", created=FIXED, analysis=analysis)
     wb = openpyxl.load_workbook(base)
-    set_name(wb, "power_price_per_kwh", 0.9)
+    set_name(wb, name, value)
     edited = tmp_path / "edited.xlsx"
     wb.save(edited)
     built_out, edited_out = recalculate_many([base, edited], tmp_path / "out")

@@ -25,6 +25,9 @@ CASES = {
     "formula-tier-names": ([CORPUS / "formula-tier-names.yaml"], {}),
     "dotted-tier": ([CORPUS / "dotted-tier.yaml"], {}),
     "price-decline-one": ([], {"revenue.price_decline": 1}),
+    # no GPU-hours sold: cost per GPU-hour has no denominator (the Checks stamp
+    # wrote it as a NaN number, which XlsxWriter refuses)
+    "utilization-zero": ([], {"operations.utilization": 0}),
 }
 
 

@@ -36,7 +36,7 @@ import jinja2
 from markupsafe import Markup
 
 from costmodel.analysis.bundle import Analysis, analyze
-from costmodel.core.model import Model
+from costmodel.core.model import Model, require_finite
 from costmodel.inputs.loader import assumption_files, fingerprint
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo import analysis as mana
@@ -225,7 +225,10 @@ def write_memos(
     "zh": path}``), as :func:`write_memo` does, sharing what does not depend on the
     language: the analysis (``analyze(model, draws=0)`` once when none is given),
     the numbers read from the model (:mod:`~costmodel.report.memo.cache`) and the
-    compiled template. Each file is written atomically; returns the paths written."""
+    compiled template. Each file is written atomically; returns the paths written.
+    Raises :class:`~costmodel.inputs.errors.AssumptionError` when an input is too
+    large to compute with (:func:`~costmodel.core.model.require_finite`)."""
+    require_finite(model)
     for lang in paths:
         if lang not in LANGS:
             raise ValueError(f"lang must be one of {', '.join(LANGS)}, not {lang!r}")

@@ -28,7 +28,7 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core.engine import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.core.metrics import METRICS
-from costmodel.core.model import Model
+from costmodel.core.model import Model, require_finite
 from costmodel.inputs.loader import fingerprint
 from costmodel.report import output as atomic
 from costmodel.report.format import unit_label
@@ -159,8 +159,10 @@ def write_workbook(
     With an ``analysis`` (:func:`costmodel.analyze`), sheets of engine results are
     added, labelled as values rather than formulas: Scenarios (if it has scenarios),
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
+    Raises :class:`~costmodel.inputs.errors.AssumptionError` when an input is too
+    large to compute with (:func:`~costmodel.core.model.require_finite`).
     """
-
+    require_finite(model)
     pending = pending_v2_features(model)
     if pending:
         raise NotImplementedError(

@@ -29,7 +29,7 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core.model import Model
 from costmodel.inputs.schema import ASSET_CLASSES
-from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, protect
+from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, excel_value, protect
 from costmodel.report.workbook.inputs import (
     COOLING_FIELDS,
     FINANCING,
@@ -480,6 +480,21 @@ def _table_rules(model: Model) -> list[Rule]:
 STAMP_METRICS = ("npv", "capex", "cost_per_gpu_hour")
 
 
+def _unmoved(top: int, bottom: int, empty: list[int]) -> str:
+    """The condition that the stamp's rows ``top..bottom`` (1-based) still hold their
+    results at the build: ``sum (now - build)^2 <= tolerance^2 sum build^2``; a row
+    without a result at the build (``empty``) is left out of the sums and must
+    still have none (text in a sum is an error, which reads STALE)."""
+    if not empty:
+        b, c = f"$B${top}:$B${bottom}", f"$C${top}:$C${bottom}"
+        return f"SUMPRODUCT(({c}-{b})^2)<=check_tolerance^2*SUMPRODUCT({b}^2)"
+    rows = [x for x in range(top, bottom + 1) if x not in empty]
+    moved = "+".join(f"($C${x}-$B${x})^2" for x in rows) or "0"
+    size = "+".join(f"$B${x}^2" for x in rows) or "0"
+    appeared = "+".join(f"ISNUMBER($C${x})" for x in empty)
+    return f"AND({moved}<=check_tolerance^2*({size}),{appeared}=0)"
+
+
 def _stamp(
     wb: Workbook, ck: ChecksSheet, model: Model, summary: pd.DataFrame, comp: dict, r: int
 ) -> None:
@@ -492,16 +507,17 @@ def _stamp(
     ws.write_string(r + 1, 1, "at the build", st.header)
     ws.write_string(r + 1, 2, "now", st.header)
     first = r = r + 2
+    empty = []  # rows (1-based) without a result at the build (no denominator)
     for t in model.tiers:
         for metric in STAMP_METRICS:
             ws.write_string(r, 0, f"{metric}: {t}", st.label)
-            value = float(summary.loc[t, metric])
-            ws.write_number(r, 1, value, st.cell("money2", "#7F7F7F"))
+            value = excel_value(summary.loc[t, metric])  # empty when not finite
+            ws.write(r, 1, value if value != "" else None, st.cell("money2", "#7F7F7F"))
             ws.write_formula(r, 2, f"={comp[(t, metric)]}", st.cell("money2", GREEN), value)
+            if value == "":
+                empty.append(r + 1)
             r += 1
-    b = f"$B${first + 1}:$B${r}"
-    c = f"$C${first + 1}:$C${r}"
     ws.write_string(r, 0, "engine results (Scenarios, Sensitivity, Monte Carlo)", st.label_bold)
-    moved = f"SUMPRODUCT(({c}-{b})^2)<=check_tolerance^2*SUMPRODUCT({b}^2)"
-    ws.write_formula(r, 2, f'=IFERROR(IF({moved},"current","STALE"),"STALE")', st.ok, "current")
+    unmoved = _unmoved(first + 1, r, empty)
+    ws.write_formula(r, 2, f'=IFERROR(IF({unmoved},"current","STALE"),"STALE")', st.ok, "current")
     wb.define_name("engine_results_status", f"=Checks!$C${r + 1}")
