@@ -63,3 +63,12 @@ def test_choose_with_every_npv_negative_ranks_per_unit_of_capex():
     c = choose(table({"a": -3.0, "b": -30.0}, {"a": 4.0, "b": 100.0}))
     assert not c["worth"] and c["criterion"] == "pi"
     assert c["tier"] == "b" and c["by_npv"] == "a" and c["by_funding"] == "a"
+
+
+def test_choose_without_a_funding_figure_names_the_npv_leader():
+    """No option has a peak funding figure (all empty): the funding ranking falls back
+    to the NPV's, as the NPV and per-unit rankings fall back when theirs are empty."""
+    df = table({"a": -3.0, "b": -30.0}, {"a": 4.0, "b": 100.0})
+    df["peak_funding"] = np.nan
+    c = choose(df)
+    assert c["by_funding"] == c["by_npv"] == "a"

@@ -368,8 +368,6 @@ def _needs_costlier(
         if rec is None or rec == cheapest:
             continue
         cheaper = [t for t in m.tiers if tco[t] < tco[rec]]
-        if not cheaper:  # TCOs not finite: nothing to compare
-            continue
         near = max(cheaper, key=lambda t: tco[t])
         r = df.loc[(n, near)]
         fields = dict(
