@@ -1,19 +1,28 @@
 """A memo says nothing about a metric that does not exist: with 100,000 GPUs a
 whole-cluster job never finishes (goodput 0), so cost per effective GPU-hour and
-the software-problem comparison are empty, and no 'nan' or 'inf' reaches the text."""
+the software-problem comparison are empty, and no 'nan' or 'inf' reaches the text;
+nor with no GPU-hours sold (utilization 0: no levelized cost)."""
 
 from __future__ import annotations
 
 import math
 import re
 
+import pytest
+
 import costmodel as cm
 
 
-def test_no_nan_or_inf_in_either_memo(tmp_path):
-    m = cm.build(cm.load_assumptions(overrides={"tiers.thousands.gpus": 100_000}))
-    assert m.summary().loc["thousands", "goodput"] == 0
-    assert math.isnan(m.summary().loc["thousands", "cost_per_effective_gpu_hour"])
+@pytest.mark.parametrize(
+    ("overrides", "tier", "empty"),
+    [
+        ({"tiers.thousands.gpus": 100_000}, "thousands", "cost_per_effective_gpu_hour"),
+        ({"operations.utilization": 0}, "tens", "cost_per_gpu_hour"),
+    ],
+)
+def test_no_nan_or_inf_in_either_memo(tmp_path, overrides, tier, empty):
+    m = cm.build(cm.load_assumptions(overrides=overrides))
+    assert math.isnan(m.summary().loc[tier, empty])
     for lang in ("en", "zh"):
         text = cm.write_memo(m, tmp_path / f"memo.{lang}.html", lang=lang).read_text()
         assert re.findall(r"\b(?:inf|nan|NaN|Infinity)\b", text) == []

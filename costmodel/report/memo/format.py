@@ -205,7 +205,9 @@ def duration(h: float | None, lang: str = "en") -> str:
 
 def seconds(s: float, lang: str = "en") -> str:
     """``12.5 s`` / ``12.5 秒``: one decimal below 100 s (a write time is not
-    rounded to the next whole second), else whole seconds."""
+    rounded to the next whole second), else whole seconds; empty: ``–``."""
+    if is_empty(s):
+        return EMPTY
     text = f"{s:,.1f}" if s < 100 else f"{s:,.0f}"
     return _nb(f"{text} 秒" if lang == "zh" else f"{text} s")
 
