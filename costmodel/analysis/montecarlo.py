@@ -318,6 +318,11 @@ class _Job:
     lo: int
     hi: int
 
+    @property
+    def tier_draws(self) -> int:
+        """Draws times tiers: the job's share of a run's progress."""
+        return (self.hi - self.lo) * len(self.group)
+
     def gather(self, block: np.ndarray) -> np.ndarray:
         """The columns ``read`` of ``block`` (n, k) at the job's rows, one contiguous
         row per column: whole rows are taken (``np.take``, a draw's inputs side
@@ -384,7 +389,7 @@ class _Shared:
         _put(job, _metrics_of(self.work, k), self.out)
         with self.counts.get_lock():
             counts = self.counts.get_obj()
-            counts[1] += (job.hi - job.lo) * len(job.group)
+            counts[1] += job.tier_draws
             return int(counts[1])
 
     def stop(self) -> None:
@@ -475,7 +480,7 @@ def _evaluate(
     with blas_single_thread():
         for k, job in enumerate(work.jobs):
             _put(job, _metrics_of(work, k), out)
-            done += (job.hi - job.lo) * len(job.group)
+            done += job.tier_draws
             report(done)
 
 
