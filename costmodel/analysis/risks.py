@@ -3,7 +3,7 @@ that carry sources (``risks:`` of the assumptions), and read by the memo.
 
 Per tier, with the summary's levelized ``cost`` per GPU-hour, GPU-hours sold in
 an average year ``annual_hours = gpu_hours / horizon_years`` and the goodput
-intermediates of :func:`costmodel.core.engine.goodput`:
+intermediates of :func:`costmodel.core.lines.goodput`:
 
 - failures: ``per_year = 8760 / mtbf``, ``per_day = per_year / 365``;
   ``lost_hours = (1 - goodput) * annual_hours``; ``lost_money = lost_hours * cost``;
@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from costmodel.core.engine import goodput
+from costmodel.core.lines import goodput
 from costmodel.core.units import DAYS_PER_YEAR, HOURS_PER_DAY, HOURS_PER_YEAR
 from costmodel.core.variants import run_variants
 from costmodel.inputs.schema import Quantity

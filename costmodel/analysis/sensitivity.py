@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
-from costmodel.core.engine import SUMMARY_COLUMNS
 from costmodel.core.model import assumptions_of
+from costmodel.core.result import SUMMARY_COLUMNS
 from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions, Bounds, Quantity

@@ -21,9 +21,8 @@ import math
 
 import pandas as pd
 
-from costmodel.core.engine import ASSET_CLASSES
 from costmodel.core.model import Model, model_of
-from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
 
 
 def _row(m: Model, tier: str) -> dict[str, object]:

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from costmodel.core.engine import (
+from costmodel.core.engine import run_tier
+from costmodel.core.result import (
     CAPEX_LINES,
     DEBT_LINES,
     OPEX_LINES,
     SUMMARY_COLUMNS,
     TierResult,
-    run_tier,
 )
 from costmodel.core.roots import BisectionTrace, bisect_trace
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class

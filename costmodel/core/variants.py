@@ -6,7 +6,8 @@ from collections.abc import Mapping
 
 from numpy.typing import ArrayLike
 
-from costmodel.core.engine import TierResult, run_tier
+from costmodel.core.engine import run_tier
+from costmodel.core.result import TierResult
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel as cm
-from costmodel.core.engine import goodput
+from costmodel.core.lines import goodput
 from tests.paths import HAND
 
 

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import costmodel as cm
-from costmodel.core.engine import tax_with_losses
+from costmodel.core.tax import tax_with_losses
 from tests.paths import HAND
 
 H = 730

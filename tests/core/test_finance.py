@@ -115,7 +115,7 @@ def test_discount_sums_over_runs_of_months_in_closed_form():
     """The engine's discount sums over runs of months (first month a, k months):
     the factors (1 + r_m)^-m written out and added, to rounding; a run of one month
     is the month's factor itself, exactly; a zero rate gives k."""
-    from costmodel.core.engine import _Discount
+    from costmodel.core.discount import Discount as _Discount
 
     annual = np.array([0.0, 0.1268250301319698, 0.5])  # r_m = 0, 1%, 3.4366...%
     starts, lengths = np.array([0, 1, 13, 25, 60]), [1, 12, 11, 1, 13]

@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 import costmodel as cm
-from costmodel.core import engine
-from costmodel.core.engine import _defaults, _inputs, _run_monthly, deployments
+from costmodel.core import engine, timing
+from costmodel.core.engine import run_monthly, tier_inputs
+from costmodel.core.timing import deployments
 from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
 from tests.paths import HAND
@@ -108,8 +109,8 @@ def test_summary_by_year_equals_the_monthly_engine(staged):
             if path in varied:
                 values[key] = varied[path]
         fast = cm.run_variants(staged, varied)["small"].metrics
-        q = _defaults(_inputs(values))
-        monthly = _run_monthly(q, ti.config, deployments(q, ti.config.stages, ti.config.months))
+        q = tier_inputs(values)
+        monthly = run_monthly(q, ti.config, deployments(q, ti.config.stages, ti.config.months))
         assert list(fast) == list(monthly.metrics)
         for name in fast:
             _close(np.broadcast_to(fast[name], np.shape(monthly.metrics[name])),
@@ -122,13 +123,13 @@ def test_segments_cut_the_months_where_the_fcf_can_change(staged):
     capex month and M stand alone, and the monthly engine's FCF is constant over
     each segment (and a segment's neighbours differ from it somewhere)."""
     ti = resolve_tier(staged, "small")
-    q = _defaults(_inputs(ti.values()))
+    q = tier_inputs(ti.values())
     deps = deployments(q, ti.config.stages, ti.config.months)
-    fcf = _run_monthly(q, ti.config, deps).flows["fcf"][0]
+    fcf = run_monthly(q, ti.config, deps).flows["fcf"][0]
     months = ti.config.months
-    t, ramp = engine._shared_timing(q, deps)
-    capex_months = tuple(sorted({int(e.month[0]) for e in engine.capex_events(q, deps)}))
-    seg = engine._segments(months, (tuple(t), ramp), capex_months)
+    t, ramp = engine.shared_timing(q, deps)
+    capex_months = tuple(sorted({int(e.month[0]) for e in timing.capex_events(q, deps)}))
+    seg = timing.segments(months, (tuple(t), ramp), capex_months)
     assert sum(seg.runs) == months + 1
     np.testing.assert_array_equal(seg.start, np.cumsum((0, *seg.runs[:-1])))
     for m in {0, months, *range(12, months + 1, 12), *capex_months}:
@@ -155,8 +156,8 @@ def test_the_path_follows_the_number_of_timings(staged, monkeypatch):
     """Variants of a few timings go by year (per timing); of more timings than
     the engine groups, month by month."""
     calls = []
-    monthly = engine._run_monthly
-    monkeypatch.setattr(engine, "_run_monthly", lambda *a: calls.append(1) or monthly(*a))
+    monthly = engine.run_monthly
+    monkeypatch.setattr(engine, "run_monthly", lambda *a: calls.append(1) or monthly(*a))
     run_variants(staged, TIMING | RATES)["small"].metrics["npv"]
     assert calls == []
     monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", 1)
@@ -201,8 +202,8 @@ def test_monte_carlo_draws_timing_in_whole_months_and_goes_by_year(ranged_timing
     """Ranged timing is drawn in whole months; the draws go by year (a few
     timings) and equal single builds; chunks and threads do not matter."""
     calls = []
-    monthly = engine._run_monthly
-    monkeypatch.setattr(engine, "_run_monthly", lambda *a: calls.append(1) or monthly(*a))
+    monthly = engine.run_monthly
+    monkeypatch.setattr(engine, "run_monthly", lambda *a: calls.append(1) or monthly(*a))
     mc = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=250)
     assert calls == []
     for path in ("timeline.build_months", "timeline.ramp_months"):

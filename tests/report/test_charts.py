@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import costmodel as cm
-from costmodel.core.engine import CAPEX_LINES, OPEX_LINES
+from costmodel.core.result import CAPEX_LINES, OPEX_LINES
 from costmodel.report.memo import charts
 from costmodel.report.memo import format as f
 

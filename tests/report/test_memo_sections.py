@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 import costmodel as cm
-from costmodel.core.engine import goodput
+from costmodel.core.lines import goodput
 from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import format as f
 from costmodel.report.memo.render import render_memo

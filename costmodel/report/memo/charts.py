@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from costmodel.core.engine import CAPEX_LINES, OPEX_LINES
 from costmodel.core.model import Model
+from costmodel.core.result import CAPEX_LINES, OPEX_LINES
 from costmodel.report.memo import cache
 from costmodel.report.memo import format as f
 from costmodel.report.memo.labels import chart_label

@@ -26,9 +26,9 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core.engine import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model, require_finite
+from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.loader import fingerprint
 from costmodel.report import output as atomic
 from costmodel.report.format import unit_label

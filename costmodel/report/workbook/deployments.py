@@ -40,7 +40,7 @@ CAPEX_KEY = {"servers": "d_cs", "network": "d_cn", "storage": "d_cst", "facility
 
 def engine_parts(x: Tier) -> None:
     """The engine's deployments, capex events and ramps of the tier (S = 1)."""
-    x.q = engine._defaults(engine._inputs(x.ti))
+    x.q = engine.tier_inputs(x.ti)
     x.clock = engine.Clock(x.model.months)
     x.deps = engine.deployments(x.q, x.config.stages, x.model.months)
     x.events = engine.capex_events(x.q, x.deps)

@@ -1,0 +1,104 @@
+"""Book depreciation of the capex events, month by month and per model year."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+import numpy as np
+
+from costmodel.core import finance as fin
+from costmodel.core.finance import FloatArray
+from costmodel.core.timing import CapexEvent, Clock, when
+from costmodel.core.units import (
+    MONTHS_PER_YEAR,
+)
+from costmodel.inputs.params import TierConfig
+from costmodel.inputs.schema import ASSET_CLASSES
+
+
+def depreciation_lines(
+    q: Mapping[str, FloatArray], events: list[CapexEvent], config: TierConfig, clock: Clock
+) -> dict[str, FloatArray]:
+    """Monthly depreciation per asset class (spec 6 and 14): each event's annual
+    amounts (:func:`finance.depreciation_annual`), asset year k covering months
+    ``in_service + 12(k-1) .. in_service + 12k - 1``, each month 1/12 of it."""
+    out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    for e in events:
+        life = config.depreciation_life_years[e.cls]
+        annual = fin.depreciation_annual(
+            e.amount, q[f"salvage_{e.cls}"], config.depreciation_method[e.cls], life
+        )
+        k = np.floor((clock.m - when(e.in_service)) / MONTHS_PER_YEAR)
+        idx = np.where((k >= 0) & (k < life), k, life).astype(np.intp)  # life: the 0 column
+        monthly = np.concatenate([annual / MONTHS_PER_YEAR, np.zeros((annual.shape[0], 1))], 1)
+        if idx.shape[0] == 1:
+            out[e.cls] = out[e.cls] + monthly[:, idx[0]]
+        else:
+            out[e.cls] = out[e.cls] + np.take_along_axis(monthly, idx, axis=1)
+    return out
+
+
+@cache
+def depreciation_counts(
+    months: int, in_service: int, life: int
+) -> tuple[tuple[np.ndarray, FloatArray], tuple[np.ndarray, FloatArray]]:
+    """The months of each model year y in the asset years of an asset in service
+    from ``in_service`` (asset year k covers months in_service + 12(k-1) ..
+    in_service + 12k - 1; k < ``life``): a model year meets at most two, the first
+    ``(k1, c1)`` and the second ``(k2, c2)`` (Y,) each (count 0 where none)."""
+    m = np.arange(1, months + 1)
+    k = np.floor((m - in_service) / MONTHS_PER_YEAR).astype(np.intp)
+    y = (m - 1) // MONTHS_PER_YEAR
+    counts = np.zeros((months // MONTHS_PER_YEAR, life + 1))
+    ok = (k >= 0) & (k < life)
+    np.add.at(counts, (y[ok], k[ok]), 1.0)
+    first = np.argmax(counts[:, :life] > 0, axis=1)  # 0 with count 0 when none
+    rows = np.arange(counts.shape[0])
+    after = counts[rows, first + 1]  # column ``life`` stays 0
+    second = np.minimum(first + 1, life - 1)  # an index into the asset years
+    out = ((first, counts[rows, first]), (second, after))
+    for arr in (first, second, out[0][1], out[1][1]):
+        arr.flags.writeable = False
+    return out
+
+
+def depreciation_by_year(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    events: list[CapexEvent],
+    capex_by: dict[str, FloatArray],
+    size: int,
+) -> tuple[FloatArray, dict[str, FloatArray]]:
+    """Depreciation per model year (Y, S) and net book value per asset class at
+    the horizon (S,): an event's charge in asset year k (``fin.depreciation_annual``
+    / 12 a month) falls in model year y for the months counted by
+    :func:`depreciation_counts`; ``NBV = capex - sum of its charges``."""
+    months = config.months
+    years = months // MONTHS_PER_YEAR
+    full = (size,)
+    dep_y = np.zeros((years, size))
+    nbv = {}
+    for cls in ASSET_CLASSES:
+        life = config.depreciation_life_years[cls]
+        total = np.zeros(full)
+        for e in events:
+            if e.cls != cls:
+                continue
+            annual = fin.depreciation_annual(
+                e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
+            )
+            in_service = int(when(e.in_service)[0, 0])
+            (k1, c1), (k2, c2) = depreciation_counts(months, in_service, life)
+            # a model year spans at most two asset years k1 < k2 (0 + a + b, as summed
+            # term by term; a count of 0 adds 0)
+            if annual.strides[1] == 0:  # straight line: one charge for every asset year
+                row = annual[:, 0] / MONTHS_PER_YEAR
+                per_year = c1[:, None] * row + c2[:, None] * row
+            else:
+                monthly = annual.T / MONTHS_PER_YEAR
+                per_year = c1[:, None] * monthly[k1] + c2[:, None] * monthly[k2]
+            dep_y = dep_y + per_year
+            total = total + per_year.sum(axis=0)
+        nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
+    return dep_y, nbv

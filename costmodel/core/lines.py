@@ -1,0 +1,301 @@
+"""The operating lines: opex, revenue and GPU-hours, goodput and availability."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from costmodel.core import finance as fin
+from costmodel.core.discount import Discount, remembered
+from costmodel.core.finance import FloatArray
+from costmodel.core.timing import CapexEvent, Clock, Shapes, col, when
+from costmodel.core.units import (
+    GB_PER_TB,
+    HOURS_PER_DAY,
+    HOURS_PER_MONTH,
+    MONTHS_PER_YEAR,
+    SECONDS_PER_HOUR,
+)
+
+
+def opex_lines(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    utilization: list[FloatArray],
+    clock: Clock,
+) -> dict[str, FloatArray]:
+    """Monthly opex (spec 5 and 14), only for capacity in service (I_d = m > t_d),
+    except staff, hired from month 1 (construction included):
+
+    - ``electricity = sum_d it_kw_d (idle + (1 - idle) u_d(m)) I_d * pue * H *
+      price_per_kwh * (1 + escalation)^(y-1)``
+    - ``colocation = sum_d it_kw_d I_d * colocation_per_kw_month`` (mode colocation)
+    - ``staff = staff_fte(m) * staff_cost_per_fte * (1 + staff_escalation)^(y-1) / 12``
+    - ``maintenance = maintenance_rate * sum_d hardware_d I_d / 12``
+    - ``insurance = insurance_rate * (in-service hardware + facility capex) / 12``
+    - ``software = software_per_gpu_year * sum_d gpus_d I_d / 12``
+    """
+    idle = col(q["idle_fraction"])
+    live = [clock.after(d["month"]) for d in deps]
+    kw_live = sum(col(d["it_kw"]) * i for d, i in zip(deps, live, strict=True))
+    kw_used = sum(col(d["it_kw"]) * u for d, u in zip(deps, utilization, strict=True))
+    energy = (idle * kw_live + (1.0 - idle) * kw_used) * col(q["pue"]) * HOURS_PER_MONTH
+    hardware = sum(col(d["hardware"]) * i for d, i in zip(deps, live, strict=True))
+    facility = sum(
+        col(e.amount) * clock.after(e.in_service - 1) for e in events if e.cls == "facility"
+    )
+    fte = col(deps[0]["staff_fte"]) * clock.ops
+    for d in deps[1:]:
+        fte = np.where(clock.m > col(d["month"]), col(d["staff_fte"]), fte)
+    gpus_live = sum(col(d["gpus"]) * i for d, i in zip(deps, live, strict=True))
+    per_month = 1.0 / MONTHS_PER_YEAR
+    colo = col(q["colocation_per_kw_month"] * (1.0 - q["build_flag"]))
+    return {
+        "electricity": energy * col(q["price_per_kwh"]) * clock.index(q["power_escalation"]),
+        "colocation": kw_live * colo,
+        "staff": fte
+        * col(q["staff_cost_per_fte"])
+        * clock.index(q["staff_escalation"])
+        * per_month,
+        "maintenance": col(q["maintenance_rate"]) * hardware * per_month,
+        "insurance": col(q["insurance_rate"]) * (hardware + facility) * per_month,
+        "software": col(q["software_per_gpu_year"]) * gpus_live * per_month,
+    }
+
+
+def revenue_lines(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    utilization: list[FloatArray],
+    goodput_m: Mapping[str, FloatArray],
+    clock: Clock,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """GPU-hours sold ``sum_d GPUs_d u_d(m) * availability * 730 h``, the price
+    index ``(1 - price decline)^(y(m) - 1)`` and ``revenue = GPU-hours * price per
+    GPU-hour * price index``, month by month."""
+    gpu_hours = (
+        sum(col(d["gpus"]) * u for d, u in zip(deps, utilization, strict=True))
+        * col(goodput_m["availability"])
+        * HOURS_PER_MONTH
+    )
+    price_index = clock.index(-np.asarray(q["price_decline"]))
+    revenue = gpu_hours * col(q["price_per_gpu_hour"]) * price_index
+    return gpu_hours, price_index, revenue
+
+
+def tier_goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> dict:
+    return goodput(
+        sum(d["servers_n"] for d in deps),
+        q["node_failures_per_day"],
+        q["checkpoint_tb"],
+        q["write_gbps"],
+        q["restart_hours"],
+        q["repair_hours"],
+    )
+
+
+def goodput(
+    servers: ArrayLike,
+    node_failures_per_day: ArrayLike,
+    checkpoint_tb: ArrayLike,
+    write_gbps: ArrayLike,
+    restart_hours: ArrayLike,
+    repair_hours: ArrayLike = 0.0,
+) -> dict[str, FloatArray]:
+    """Goodput of a whole-cluster job under failures and checkpoints (spec 9), with
+    every intermediate the writers show:
+
+    - ``failures_per_hour = node_failures_per_day * servers / 24``;
+      ``mtbf_hours = 1 / failures_per_hour`` (NaN with no failures);
+    - ``checkpoint_write_hours = checkpoint_tb * 1000 / write_gbps / 3600`` (blocking);
+    - ``young_interval_hours = sqrt(2 * write_hours * mtbf)`` (0 with no failures);
+      ``checkpoint_interval_hours`` is the same, NaN with no failures or no write;
+    - ``write_waste = write_hours / interval`` (0 without failures or write);
+    - ``restart_waste = (interval / 2 + restart_hours) / mtbf``;
+    - ``goodput = max(0, 1 - write_waste - restart_waste)`` (1 with no failures);
+    - ``availability = max(0, 1 - node_failures_per_day * repair_hours / 24)``
+      (spec 20: the share of node-hours not under repair).
+    """
+    n = np.asarray(servers, dtype=float)
+    f = np.asarray(node_failures_per_day, dtype=float)
+    per_hour = f * n / HOURS_PER_DAY
+    mtbf = fin.safe_divide(HOURS_PER_DAY, f * n)
+    delta = (
+        np.asarray(checkpoint_tb, dtype=float)
+        * GB_PER_TB
+        / np.asarray(write_gbps, dtype=float)
+        / SECONDS_PER_HOUR
+    )
+    tau = np.sqrt(2.0 * delta * mtbf)
+    failing = f * n > 0
+    write_waste = np.where(failing & (delta > 0), fin.safe_divide(delta, tau), 0.0)
+    restart_waste = np.where(
+        failing, fin.safe_divide(tau / 2.0 + np.asarray(restart_hours, dtype=float), mtbf), 0.0
+    )
+    gp = np.where(failing, np.maximum(0.0, 1.0 - (write_waste + restart_waste)), 1.0)
+    interval = np.where(failing & (delta > 0), tau, np.nan)
+    shape = gp.shape
+    return {
+        "failures_per_hour": np.broadcast_to(per_hour, shape).astype(float),
+        "mtbf_hours": np.broadcast_to(mtbf, shape).astype(float),
+        "checkpoint_write_hours": np.broadcast_to(delta, shape).astype(float),
+        "young_interval_hours": np.broadcast_to(np.where(failing, tau, 0.0), shape).astype(float),
+        "checkpoint_interval_hours": interval,
+        "write_waste": np.broadcast_to(write_waste, shape).astype(float),
+        "restart_waste": np.broadcast_to(restart_waste, shape).astype(float),
+        "goodput": gp,
+        "availability": np.broadcast_to(availability(f, repair_hours), shape).astype(float),
+    }
+
+
+def availability(node_failures_per_day: ArrayLike, repair_hours: ArrayLike) -> FloatArray:
+    """``max(0, 1 - node_failures_per_day * repair_hours / 24)`` (spec 20): the share
+    of node-hours not under repair."""
+    f = np.asarray(node_failures_per_day, dtype=float)
+    return np.maximum(0.0, 1.0 - f * np.asarray(repair_hours, dtype=float) / HOURS_PER_DAY)
+
+
+def weighted_utilization(
+    deps: list[dict[str, FloatArray]], utilization: list[FloatArray]
+) -> FloatArray:
+    """GPU-weighted utilization of the deployments in service (0 before any)."""
+    gpus = [col(d["gpus"]) for d in deps]
+    sold = sum(g * u for g, u in zip(gpus, utilization, strict=True))
+    live = sum(g * (u > 0) for g, u in zip(gpus, utilization, strict=True))
+    return fin.safe_divide(sold, live)
+
+
+def _year_index(g: ArrayLike, years: int) -> FloatArray:
+    """(Y, S or 1): Clock.index per year, ``(1 + g)^y`` for model years y = 0 ..
+    Y-1. The power runs along the years (as in Clock.index) and is then
+    transposed: vectorised transcendental functions may round differently by
+    position, and the variants' results must not depend on their position in a
+    chunk."""
+    year_no = np.arange(years, dtype=float)[None, :]
+    return np.power(1.0 + when(g), year_no).T
+
+
+#: a line's coefficients on the shapes of :func:`timing_shapes`: shape k -> (Y, S), only
+#: the shapes the line has (a missing shape has coefficient 0), k ascending
+Coefficients = dict[int, FloatArray]
+
+
+def operating_coefficients(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    available: FloatArray,
+    months: int,
+    size: int,
+) -> tuple[Coefficients, Coefficients, Coefficients]:
+    """Coefficients (shape -> (Y, S)) of revenue, GPU-hours and opex on the shapes
+    of :func:`timing_shapes` (K = 3D: in service, ramp share, staffing of deployment d).
+
+    With ``sold = utilization * availability * 730 h`` (``available``: the
+    availability, :func:`availability`), price index ``P_y``,
+    power index ``E_y`` and staff index ``W_y``:
+
+    - in service: opex ``E_y PUE 730 h price/kWh (kW idle) + fixed``, fixed =
+      ``kW colocation (1 - build) + (maintenance hardware + insurance (hardware
+      + facility) + software per GPU-year GPUs) / 12``;
+    - ramp share: opex ``E_y PUE 730 h price/kWh kW (1 - idle) utilization``,
+      GPU-hours ``GPUs sold``, revenue ``P_y price per GPU-hour GPUs sold``;
+    - staffing: opex ``W_y cost per FTE / 12 FTE``."""
+    years = months // MONTHS_PER_YEAR
+    n_dep = len(deps)
+    rev: Coefficients = {}
+    hours: Coefficients = {}
+    opex: Coefficients = {}
+    util = q["utilization"]
+    idle = q["idle_fraction"]
+    sold = util * available * HOURS_PER_MONTH
+    price = _year_index(-np.asarray(q["price_decline"]), years) * q["price_per_gpu_hour"]
+    power = _year_index(q["power_escalation"], years) * (
+        q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"]
+    )
+    staff = _year_index(q["staff_escalation"], years) * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
+    colo = q["colocation_per_kw_month"] * (1.0 - q["build_flag"])
+    facility = [e for e in events if e.cls == "facility"]  # in service with deployment i
+    per_month = 1.0 / MONTHS_PER_YEAR
+    for i, d in enumerate(deps):
+        kw = d["it_kw"]
+        fixed = (
+            kw * colo
+            + q["maintenance_rate"] * d["hardware"] * per_month
+            + q["insurance_rate"] * (d["hardware"] + facility[i].amount) * per_month
+            + q["software_per_gpu_year"] * d["gpus"] * per_month
+        )
+        opex[i] = power * (kw * idle) + fixed
+        opex[n_dep + i] = power * (kw * (1.0 - idle) * util)
+        opex[2 * n_dep + i] = staff * d["staff_fte"]
+        hours[n_dep + i] = np.broadcast_to(d["gpus"] * sold, (years, size))
+        rev[n_dep + i] = price * (d["gpus"] * sold)
+    return rev, hours, {k: opex[k] for k in sorted(opex)}
+
+
+def margin(rev: Coefficients, opex: Coefficients) -> Coefficients:
+    """Revenue minus opex, shape by shape (0 where a line has no coefficient)."""
+    out: Coefficients = {}
+    for k in sorted(set(rev) | set(opex)):
+        r, o = rev.get(k), opex.get(k)
+        out[k] = r if o is None else (0.0 - o if r is None else r - o)  # type: ignore[operator]
+    return out
+
+
+def year_sums(c: Coefficients, h_sums: FloatArray) -> FloatArray:
+    """(Y, S): ``sum_k c[y, k] H[y, k]``, the year sums of the line with
+    coefficients ``c``, H the shapes' year sums (Y, K), added shape after shape.
+    Elementwise products summed in order: each variant's result does not depend on
+    its position in the chunk (BLAS and einsum kernels may round the first or
+    last few columns otherwise)."""
+    out = None
+    for k, ck in c.items():
+        term = ck * h_sums[:, k, None]
+        out = term if out is None else out + term
+    return out if out is not None else np.zeros((h_sums.shape[0], 1))
+
+
+def pv_lines(c: Coefficients, disc_shapes: FloatArray) -> FloatArray:
+    """(S,): present value ``sum_y sum_k c[y, k] D[y, k]`` of the line with
+    coefficients ``c``, D the discounted shapes (Y, K, 1 or S), added year after
+    year and within a year shape after shape."""
+    out = None
+    for y in range(disc_shapes.shape[0]):
+        for k, ck in c.items():
+            term = ck[y] * disc_shapes[y, k]
+            out = term if out is None else out + term
+    return out if out is not None else np.zeros(disc_shapes.shape[2])
+
+
+def per_run(shapes: Shapes, c: Coefficients) -> FloatArray:
+    """The monthly value of the line with coefficients ``c`` (shape -> (Y, S)) in each run
+    of months, after a row of zeros for month 0 (1 + P, S): ``sum_k h_k c[y_p, k]``
+    over the shapes not 0 in run p (row 1 + p)."""
+    size = next(iter(c.values())).shape[1]
+    out = np.zeros((1 + shapes.run_year.size, size))
+    for k, (rows, years, w) in enumerate(shapes.terms):  # k ascending: runs sum in k order
+        if k in c:
+            part = c[k][years]
+            out[rows] += part if w is None else w * part
+    return out
+
+
+def discounted_shapes(shapes: Shapes, disc: Discount) -> FloatArray:
+    """``sum_{m in year y} h_k(m) d(m)`` (Y, K, 1 or S), from the discount sums over
+    each run of months (:meth:`Discount.sums`, :func:`remembered`)."""
+
+    def compute() -> FloatArray:
+        lengths = np.diff(np.r_[shapes.run_starts, shapes.run_of.size]).tolist()
+        runs = disc.sums(shapes.run_starts + 1, lengths)
+        out = np.zeros((shapes.sums.shape[0], shapes.sums.shape[1], runs.shape[1]))
+        for p, run in enumerate(runs):
+            y = shapes.run_year[p]
+            for k in np.flatnonzero(shapes.run_shapes[p]):
+                w = shapes.run_shapes[p, k]
+                out[y, k] += run if w == 1.0 else w * run
+        return out
+
+    return remembered("discounted_shapes", shapes, disc, compute)

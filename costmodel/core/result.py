@@ -1,0 +1,156 @@
+"""What the engine returns for one tier: the line names, :class:`TierResult`
+and the mappings whose values are computed when first read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from threading import Lock
+
+from costmodel.core.finance import FloatArray
+
+CAPEX_LINES = ("servers", "network", "storage", "facility")
+
+
+OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
+
+
+SUMMARY_COLUMNS = (
+    "scale_class",
+    "gpus",
+    "servers",
+    "racks",
+    "it_kw",
+    "capex",
+    "capex_servers",
+    "capex_network",
+    "capex_storage",
+    "capex_facility",
+    "network_share",
+    "opex_year1",
+    "tco",
+    "gpu_hours",
+    "tco_per_gpu_hour",
+    "cost_per_gpu_hour",
+    "revenue",
+    "npv",
+    "irr",
+    "payback_years",
+    "roi",
+    "mtbf_hours",
+    "checkpoint_interval_hours",
+    "goodput",
+    "cost_per_effective_gpu_hour",
+    "cost_per_pflop_hour",
+    "availability",
+    "peak_funding",
+    "equity_npv",
+    "equity_irr",
+    "min_dscr",
+    "debt_peak",
+)
+
+
+DEBT_LINES = (
+    "balance_open",
+    "draw",
+    "capitalized_interest",
+    "interest",
+    "principal",
+    "balloon",
+    "balance_close",
+)
+
+
+@dataclass(frozen=True)
+class TierResult:
+    """Everything computed for one tier, for S scenario variants.
+
+    ``capex``: asset class -> (S,) nominal sum of its capex events;
+    ``capex_months``: asset class -> (S, M+1); ``opex`` and ``depreciation``:
+    line -> (S, M+1); ``flows``: monthly cash-flow lines (revenue, opex, capex,
+    depreciation, ebit, tax, terminal_value, terminal_tax, fcf, the levered lines
+    and the indices) -> (S, M+1); ``debt``: :data:`DEBT_LINES` -> (S, M+1);
+    ``annual``: year tables (EBIT, tax and the loss corkscrew, unlevered and
+    levered, debt service) -> (S, Y); ``deployments``: one mapping per vintage
+    (month, gpus, servers, it_kw, capex per class, total) of (S,) arrays;
+    ``metrics``: summary column -> (S,); ``nbv``: asset class -> (S,) net book
+    value at month M.
+    """
+
+    months: int
+    capex: dict[str, FloatArray]
+    capex_months: Mapping[str, FloatArray]
+    opex: Mapping[str, FloatArray]
+    depreciation: Mapping[str, FloatArray]
+    nbv: dict[str, FloatArray]
+    flows: Mapping[str, FloatArray]
+    annual: Mapping[str, FloatArray]
+    metrics: Mapping[str, FloatArray]
+    debt: Mapping[str, FloatArray] = field(default_factory=dict)
+    deployments: list[dict[str, FloatArray]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return int(self.metrics["npv"].shape[0])
+
+
+class Lazy(Mapping):
+    """A mapping whose contents are computed by ``source()`` on first access."""
+
+    def __init__(self, source: Callable[[], Mapping[str, FloatArray]]):
+        self._source = source
+        self._data: Mapping[str, FloatArray] | None = None
+        self._lock = Lock()
+
+    def _get(self) -> Mapping[str, FloatArray]:
+        if self._data is None:
+            with self._lock:
+                if self._data is None:
+                    self._data = self._source()
+        return self._data
+
+    def __getitem__(self, key: str) -> FloatArray:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return f"<lazy lines {list(self) if self._data is not None else '(not built)'}>"
+
+
+class Metrics(Mapping):
+    """Summary columns; the IRRs (the costliest) are computed when first read."""
+
+    def __init__(self, values: dict[str, FloatArray | Callable[[], FloatArray]]):
+        self._values = values
+        self._lock = Lock()
+
+    def __getitem__(self, key: str) -> FloatArray:
+        v = self._values[key]
+        if callable(v):
+            with self._lock:
+                v = self._values[key]
+                if callable(v):
+                    v = v()
+                    self._values[key] = v
+        return v
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+
+def value_of(x: FloatArray | Callable[[], FloatArray]) -> FloatArray:
+    """``x``, or ``x()`` when it is computed when read."""
+    return x() if callable(x) else x

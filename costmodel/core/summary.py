@@ -1,0 +1,155 @@
+"""The summary columns of a tier, from the sums and present values of a run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+
+import numpy as np
+
+from costmodel.core import finance as fin
+from costmodel.core.finance import FloatArray
+from costmodel.core.result import Metrics, value_of
+from costmodel.core.roots import irr_annual
+from costmodel.core.threads import blas_single_thread
+from costmodel.core.units import (
+    TFLOPS_PER_PFLOPS,
+)
+from costmodel.inputs.params import servers_per_rack
+
+
+def summary(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    goodput_m: Mapping[str, FloatArray],
+    *,
+    capex_by: dict[str, FloatArray],
+    opex_sum: FloatArray,
+    opex_year1: FloatArray,
+    pv_cost: FloatArray,
+    pv_gpu_hours: FloatArray,
+    gpu_hours: FloatArray | Callable[[], FloatArray],
+    revenue: FloatArray,
+    npv: FloatArray,
+    fcf: FloatArray | Callable[[], FloatArray],
+    fcf_sum: FloatArray | Callable[[], FloatArray],
+    payback: FloatArray | Callable[[], FloatArray],
+    peak_funding: FloatArray | Callable[[], FloatArray],
+    equity_npv: FloatArray | Callable[[], FloatArray],
+    ecf: Callable[[], FloatArray] | None,
+    dscr: FloatArray | Callable[[], FloatArray],
+    debt_peak: FloatArray | Callable[[], FloatArray],
+    terminal: FloatArray,
+    terminal_tax: FloatArray,
+    irr: Callable[[], FloatArray] | None = None,
+) -> Metrics:
+    """Summary columns (spec 8, 9, 14, 16, 17, 20) from the sums, present values
+    and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
+    IRRs are computed when read (``irr``: a cheaper solve of the same IRR, None:
+    from the monthly FCF)."""
+    capex = sum(capex_by.values())
+    hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
+    tco = capex + opex_sum
+    rack = cache(lambda: _servers(q, deps))  # (servers, servers per rack)
+    cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
+
+    # columns a Monte Carlo does not read are computed when read
+    values: dict[str, FloatArray | Callable[[], FloatArray]] = {
+        "gpus": lambda: sum(d["gpus"] for d in deps),
+        "servers": lambda: rack()[0],
+        "racks": lambda: np.ceil(fin.safe_divide(*rack())),
+        "it_kw": lambda: sum(d["it_kw"] for d in deps),
+        "capex": capex,
+        **{f"capex_{c}": v for c, v in capex_by.items()},
+        "network_share": lambda: fin.safe_divide(capex_by["network"], hardware),
+        "opex_year1": opex_year1,
+        "tco": tco,
+        "gpu_hours": gpu_hours,
+        "tco_per_gpu_hour": lambda: fin.safe_divide(tco, value_of(gpu_hours)),
+        "cost_per_gpu_hour": cost_per_gpu_hour,
+        "revenue": revenue,
+        "npv": npv,
+        "irr": irr or (lambda: irr_of(value_of(fcf))),
+        "payback_years": payback,
+        "roi": lambda: fin.safe_divide(value_of(fcf_sum), capex),
+        **_goodput_columns(q, goodput_m, pv_cost, pv_gpu_hours, cost_per_gpu_hour),
+        "peak_funding": peak_funding,
+        "equity_npv": equity_npv,
+        "equity_irr": lambda: irr_of(ecf()),
+        "min_dscr": lambda: _min_dscr(value_of(dscr)),
+        "debt_peak": debt_peak,
+        "pv_cost": pv_cost,
+        "pv_gpu_hours": pv_gpu_hours,
+        "capex_hardware": hardware,
+        "terminal_value": terminal,
+        "terminal_tax": terminal_tax,
+        "servers_per_rack": lambda: rack()[1],
+    }
+    return _with_irrs(values, ecf)
+
+
+def _goodput_columns(
+    q: Mapping[str, FloatArray],
+    goodput_m: Mapping[str, FloatArray],
+    pv_cost: FloatArray,
+    pv_gpu_hours: FloatArray,
+    cost_per_gpu_hour: FloatArray,
+) -> dict[str, Callable[[], FloatArray]]:
+    """The summary columns of spec 9 and 20, computed when read: :func:`goodput`
+    and its intermediates, ``cost_per_effective_gpu_hour = cost_per_gpu_hour /
+    goodput`` and ``cost_per_pflop_hour = PV_cost / (PV_gpu_hours goodput mfu
+    tflops_bf16 / 1000)``."""
+
+    def read(key: str) -> Callable[[], FloatArray]:
+        return lambda: goodput_m[key]
+
+    def per_pflop_hour() -> FloatArray:
+        gp = goodput_m["goodput"]
+        pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
+        return fin.safe_divide(pv_cost, pv_pflop_hours)
+
+    keys = ("mtbf_hours", "checkpoint_interval_hours", "goodput", "availability")
+    details = ("failures_per_hour", "checkpoint_write_hours", "young_interval_hours",
+               "write_waste", "restart_waste")  # fmt: skip
+    return {
+        **{k: read(k) for k in keys},
+        "cost_per_effective_gpu_hour": lambda: fin.safe_divide(
+            cost_per_gpu_hour, goodput_m["goodput"]
+        ),
+        "cost_per_pflop_hour": per_pflop_hour,
+        **{k: read(k) for k in details},
+    }
+
+
+def _servers(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+) -> tuple[FloatArray, FloatArray]:
+    """Servers ``sum_d servers_d`` and servers per rack (:func:`servers_per_rack`
+    of rack kW, server kW and the auxiliary power share)."""
+    servers = sum(d["servers_n"] for d in deps)
+    return servers, servers_per_rack(q["rack_kw"], q["server_power_kw"], q["aux_power_fraction"])
+
+
+def _min_dscr(dscr: FloatArray) -> FloatArray:
+    """(S,): ``min_y DSCR_y`` over the years with debt service (S, Y), NaN where
+    none has."""
+    return np.fmin.reduce(dscr, axis=1)  # fmin skips NaN; all NaN gives NaN
+
+
+def _with_irrs(
+    values: dict[str, FloatArray | Callable[[], FloatArray]],
+    ecf: Callable[[], FloatArray] | None,
+) -> Metrics:
+    """The metrics ``values`` (their IRRs solved when read); without borrowing
+    (``ecf`` None) ECF = FCF and the equity IRR is the IRR."""
+    metrics = Metrics(values)
+    if ecf is None:  # ECF = FCF: the same IRR
+        values["equity_irr"] = lambda: metrics["irr"]
+    return metrics
+
+
+def irr_of(values: FloatArray, runs: tuple[int, ...] | None = None) -> FloatArray:
+    """The annual IRR of each row of ``values`` (months, or runs of months of the
+    lengths ``runs``: :func:`costmodel.core.roots.irr_monthly`)."""
+    with blas_single_thread():
+        return irr_annual(values, runs)

@@ -1,0 +1,95 @@
+"""Tax with a loss pool, and the terminal value with its tax."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from costmodel.core.finance import FloatArray
+from costmodel.core.timing import CapexEvent
+from costmodel.core.units import (
+    MONTHS_PER_YEAR,
+)
+from costmodel.inputs.params import TierConfig
+
+
+def tax_with_losses(
+    taxable: FloatArray, tax_rate: ArrayLike, carryforward_years: int | None
+) -> dict[str, FloatArray]:
+    """Annual tax with a loss pool (spec 7 and 18), ``taxable`` of shape (S, Y).
+
+    A loss of year v (``taxable_v <= 0``) adds ``-taxable_v`` to vintage v; a profit
+    in year y uses the vintages v with ``y - v <= N`` oldest first, up to the
+    profit; ``tax_y = tax_rate * (taxable_y - used_y)``; after year y the vintage
+    ``v = y - N`` expires (``N = carryforward_years``; ``None``: never, 0: no
+    carry-forward). Returns tax, the pool corkscrew (open, added, used, expired,
+    close) per year.
+    """
+    rows = tax_rows(np.asarray(taxable, dtype=float).T, tax_rate, carryforward_years)
+    return {k: np.ascontiguousarray(v.T) for k, v in rows.items()}
+
+
+def tax_rows(
+    taxable: FloatArray,
+    tax_rate: ArrayLike,
+    carryforward_years: int | None,
+    pool: bool = True,
+) -> dict[str, FloatArray]:
+    """:func:`tax_with_losses` with years first: ``taxable`` and the rows (Y, S);
+    without ``pool``, the tax alone (a by-year run reads no other row)."""
+    years, size = taxable.shape
+    n = years + 1 if carryforward_years is None else carryforward_years
+    vintage = np.zeros((years, size))
+    names = ("open", "added", "used", "expired", "tax") if pool else ("tax",)
+    rows = {k: np.zeros((years, size)) for k in names}
+    rate = np.broadcast_to(np.asarray(tax_rate, dtype=float), (size,))
+    for y in range(years):
+        e = taxable[y]
+        if pool:
+            rows["open"][y] = vintage[:y].sum(axis=0)
+        loss = e <= 0
+        profit = np.where(loss, 0.0, e)
+        need = profit.copy()
+        for v in range(max(0, y - n), y):
+            take = np.minimum(vintage[v], need)
+            vintage[v] -= take
+            need -= take
+        used = profit - need
+        vintage[y] = np.where(loss, -e, 0.0)
+        rows["tax"][y] = np.where(loss, 0.0, rate * (e - used))
+        if pool:
+            rows["used"][y] = used
+            rows["added"][y] = vintage[y]
+        if 0 <= y - n < years:
+            if pool:
+                rows["expired"][y] = vintage[y - n]
+            vintage[y - n] = 0.0
+    if pool:
+        close = vintage.sum(axis=0)
+        rows["close"] = np.concatenate([rows["open"][1:], close[None, :]], axis=0)
+    return rows
+
+
+def terminal_lines(
+    q: Mapping[str, FloatArray],
+    events: list[CapexEvent],
+    nbv_total: FloatArray,
+    config: TierConfig,
+) -> tuple[FloatArray, FloatArray]:
+    """Terminal value at M and its tax (spec 7 and 19): ``book``: the net book
+    value, untaxed; ``none``: 0; ``market``: ``sum_events cost (1 -
+    market_decline_class)^((M - t) / 12)``, taxed ``tax_rate (value - NBV)`` (a
+    negative tax is a refund)."""
+    zero = np.zeros_like(nbv_total)
+    if config.terminal_value == "book":
+        return nbv_total, zero
+    if config.terminal_value == "none":
+        return zero, zero
+    value = sum(
+        e.amount
+        * np.power(1.0 - q[f"market_decline_{e.cls}"], (config.months - e.month) / MONTHS_PER_YEAR)
+        for e in events
+    )
+    return value, q["tax_rate"] * (value - nbv_total)

@@ -1,0 +1,308 @@
+"""Time in the engine: the month clock, the deployments (vintages), the capex
+events, the ramp of sold hours and the monthly shapes of a shared timing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from costmodel.core.finance import FloatArray
+from costmodel.core.units import (
+    MONTHS_PER_YEAR,
+)
+from costmodel.inputs.schema import ASSET_CLASSES
+
+
+def col(x: ArrayLike) -> FloatArray:
+    """(S,) -> (S, 1) for broadcasting against months."""
+    return np.atleast_1d(np.asarray(x, dtype=float))[:, None]
+
+
+def when(x: ArrayLike) -> FloatArray:
+    """A month or a rate as a column: (1, 1) when every variant has the same value
+    (the usual case: timing is rarely varied), else (S, 1). Shapes built from it
+    are then (1, M+1), and products with them one pass over (S, M+1)."""
+    v = np.atleast_1d(np.asarray(x, dtype=float))
+    if v.size > 1 and np.all(v == v[0]):
+        v = v[:1]
+    return v[:, None]
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Month index ``m = 0..M`` (shape (1, M+1)), model year ``y(m) = ceil(m/12)``
+    and the operating flag (m >= 1), shared by every line item."""
+
+    months: int
+
+    @property
+    def m(self) -> FloatArray:
+        return np.arange(self.months + 1, dtype=float)[None, :]
+
+    @property
+    def years_in(self) -> FloatArray:
+        """``y(m) - 1`` for m >= 1 (0 at month 0)."""
+        return np.maximum(np.ceil(self.m / MONTHS_PER_YEAR) - 1, 0)
+
+    @property
+    def ops(self) -> FloatArray:
+        return (self.m >= 1).astype(float)
+
+    def index(self, annual_change: ArrayLike) -> FloatArray:
+        """``(1 + g)^(y(m) - 1)`` for m >= 1, 0 at month 0 (escalation g > 0,
+        decline g < 0); computed per year and expanded to months."""
+        years = np.arange(-(-self.months // MONTHS_PER_YEAR), dtype=float)[None, :]
+        table = np.power(1.0 + when(annual_change), years)
+        table = np.concatenate([np.zeros((table.shape[0], 1)), table], axis=1)
+        year_of = np.ceil(np.arange(self.months + 1) / MONTHS_PER_YEAR).astype(np.intp)
+        return table[:, year_of]
+
+    def by_year(self, x: FloatArray) -> FloatArray:
+        """Sum of months 12(y-1)+1 .. 12y for y = 1..Y: shape (S, Y)."""
+        size = x.shape[0]
+        return x[:, 1:].reshape(size, -1, MONTHS_PER_YEAR).sum(axis=2)
+
+    def at_year_ends(self, table: FloatArray) -> FloatArray:
+        """A year table (S, Y) placed at months 12y of an (S, M+1) array."""
+        out = np.zeros((table.shape[0], self.months + 1))
+        out[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] = table
+        return out
+
+    def at(self, month: ArrayLike, amount: ArrayLike) -> FloatArray:
+        """``amount`` (S,) placed at month ``month`` (S,) of an (S, M+1) array."""
+        t = when(month)
+        a = col(amount)
+        if t.shape[0] == 1:
+            out = np.zeros((a.shape[0], self.months + 1))
+            out[:, int(t[0, 0])] = a[:, 0]
+            return out
+        return np.where(self.m == t, a, 0.0)
+
+    def after(self, month: ArrayLike) -> FloatArray:
+        """In-service flag: 1 for m > ``month``."""
+        return (self.m > when(month)).astype(float)
+
+
+def deployments(
+    q: Mapping[str, FloatArray], stages: int, months: int
+) -> list[dict[str, FloatArray]]:
+    """The tier's vintages (spec 14-16). Deployment 0 holds the tier's ``gpus`` and
+    storage and is bought at ``t_0 = B = round(build_months)``; stage i at
+    ``t_i = max(stage_i.month, B)`` (a Monte Carlo draw may put B after a stage).
+    For each, with ``n = gpus / gpus_per_server``:
+
+    - ``servers = n * price * (1 - price_decline)^(t / 12)``
+    - ``storage = capacity_tb * price_per_tb``
+    - ``network = share / (1 - share) * (servers + storage)``
+    - ``it_kw = n * power_kw * (1 + aux_power_fraction)``
+    - ``staff_fte``: the tier's headcount from ``t + 1`` on.
+    """
+    build = np.clip(np.round(q["build_months"]), 0, months - 1)
+    out = []
+    for i in range(stages + 1):
+        key = "" if i == 0 else f"stage{i}_"
+        month = build if i == 0 else np.maximum(q[f"stage{i}_month"], build)
+        gpus = q["gpus"] if i == 0 else q[f"stage{i}_gpus"]
+        capacity = q["storage_capacity_tb"] if i == 0 else q[f"stage{i}_capacity_tb"]
+        n = gpus / q["gpus_per_server"]
+        decline = np.power(1.0 - q["server_price_decline"], month / MONTHS_PER_YEAR)
+        servers = n * q["server_price"] * decline
+        storage = capacity * q["storage_price_per_tb"]
+        share = q["network_share"]
+        network = share / (1.0 - share) * (servers + storage)
+        out.append(
+            {
+                "month": month,
+                "gpus": gpus,
+                "servers_n": n,
+                "it_kw": n * q["server_power_kw"] * (1.0 + q["aux_power_fraction"]),
+                "staff_fte": q[f"{key}staff_fte"],
+                "servers": servers,
+                "network": network,
+                "storage": storage,
+                "hardware": servers + network + storage,
+            }
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class CapexEvent:
+    """One purchase: ``amount`` (S,) of asset class ``cls`` paid at ``month`` and
+    in service (depreciating, insured) from ``in_service``."""
+
+    cls: str
+    amount: FloatArray
+    month: FloatArray
+    in_service: FloatArray
+
+
+def capex_events(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+) -> list[CapexEvent]:
+    """Hardware of each deployment at its month, in service the month after; the
+    facility (mode build, spec 15):
+
+    - ``reserve_headroom``: one build at month 0 for the final IT kW,
+      ``sum_d it_kw_d * build_cost_per_kw``, in service from ``B + 1``;
+    - otherwise month 0 for deployment 0, and each stage adds
+      ``it_kw_d * build_cost_per_kw * (1 + retrofit_premium)`` at its month.
+    """
+    build = deps[0]["month"]
+    zero = np.zeros_like(build)
+    rate = q["build_cost_per_kw"] * q["build_flag"]
+    reserve = q["reserve_headroom"]
+    total_kw = sum(d["it_kw"] for d in deps)
+    first = np.where(reserve > 0, total_kw, deps[0]["it_kw"]) * rate
+    events = [CapexEvent("facility", first, zero, build + 1)]
+    for i, d in enumerate(deps):
+        for cls in ("servers", "network", "storage"):
+            events.append(CapexEvent(cls, d[cls], d["month"], d["month"] + 1))
+        if i:
+            extra = (1.0 - reserve) * d["it_kw"] * rate * (1.0 + q["retrofit_premium"])
+            events.append(CapexEvent("facility", extra, d["month"], d["month"] + 1))
+    return events
+
+
+def ramp(q: Mapping[str, FloatArray], month: FloatArray, clock: Clock) -> FloatArray:
+    """Sold share of a deployment's hours (spec 14): ``u_d(m) = utilization *
+    min(1, (m - t_d) / ramp_months)`` for m > t_d, 0 before (flat at
+    ``utilization`` from t_d + 1 when ``ramp_months = 0``)."""
+    r = when(q["ramp_months"])
+    since = clock.m - when(month)
+    share = np.where(r > 0, np.clip(since / np.where(r > 0, r, 1.0), 0.0, 1.0), since > 0)
+    return col(q["utilization"]) * share
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """The monthly shapes of a tier whose deployments d (months ``t_d``, ramp R)
+    are shared by every variant, K = 3D of them: in service ``I_d(m) = [m > t_d]``
+    (k = d); ramp share ``min(1, (m - t_d) / R)`` for m > t_d (``[m > t_d]`` at
+    R = 0) (k = D + d); staffing ``W_d(m)``: 1 where deployment d's headcount
+    applies (k = 2D + d).
+
+    ``sums`` (Y, K): their sums per model year. Months 1..M split into runs of
+    months in one model year over which every shape is constant: ``run_year``
+    (P,), ``run_shapes`` (P, K) the shapes' values, ``run_starts`` (P,) first
+    months - 1 (for ``np.add.reduceat`` over months 1..M), ``run_of`` (M,) the run
+    of each month, ``month_row`` (M+1,) ``0`` for month 0 and ``1 + run_of`` for
+    months 1..M (rows of :func:`per_run`, whose row 0 is month 0's zero)."""
+
+    sums: FloatArray
+    run_year: np.ndarray
+    run_shapes: FloatArray
+    run_starts: np.ndarray
+    run_of: np.ndarray
+    month_row: np.ndarray
+    #: per shape k: the rows of :func:`per_run` where it is not 0 (a slice when they
+    #: are consecutive), their model years and their values (None: all 1)
+    terms: tuple[tuple[slice | np.ndarray, np.ndarray, FloatArray | None], ...] = ()
+
+
+@cache
+def timing_shapes(months: int, timing: tuple[tuple[int, ...], float]) -> Shapes:
+    t, r = timing
+    m = np.arange(months + 1, dtype=float)
+    live = [(m > td).astype(float) for td in t]
+    share = []
+    for td in t:
+        since = m - td
+        share.append(np.clip(since / r, 0.0, 1.0) if r > 0 else (since > 0).astype(float))
+    who = np.where(m >= 1, 0, -1)
+    for d in range(1, len(t)):
+        who = np.where(m > t[d], d, who)
+    staff = [(who == d).astype(float) for d in range(len(t))]
+    h = np.stack(live + share + staff)[:, 1:]  # (K, M): months 1..M
+    year = np.arange(months) // MONTHS_PER_YEAR
+    new_run = np.ones(months, dtype=bool)
+    new_run[1:] = (year[1:] != year[:-1]) | np.any(h[:, 1:] != h[:, :-1], axis=0)
+    starts = np.flatnonzero(new_run)
+    run_shapes, run_year = h[:, starts].T, year[starts]
+    terms = []
+    for k in range(h.shape[0]):
+        p = np.flatnonzero(run_shapes[:, k])
+        w = run_shapes[p, k]
+        consecutive = p.size > 0 and p[-1] - p[0] == p.size - 1
+        rows = slice(1 + p[0], 2 + p[-1]) if consecutive else 1 + p
+        terms.append((rows, run_year[p], None if np.all(w == 1.0) else w[:, None]))
+    out = Shapes(
+        sums=np.ascontiguousarray(h.reshape(h.shape[0], -1, MONTHS_PER_YEAR).sum(axis=2).T),
+        run_year=run_year,
+        run_shapes=np.ascontiguousarray(run_shapes),
+        run_starts=starts,
+        run_of=np.cumsum(new_run) - 1,
+        month_row=np.r_[0, np.cumsum(new_run)],
+        terms=tuple(terms),
+    )
+    for arr in (out.sums, out.run_year, out.run_shapes, out.run_starts, out.run_of, out.month_row):
+        arr.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Months 0..M cut into segments over which the FCF of a by-year run is
+    constant: the runs of :func:`timing_shapes`, split so that month 0, each year end
+    (tax is paid), each capex month and month M (terminal value) is a segment of
+    its own. ``row`` (Q,): the row of :func:`per_run` a segment takes its
+    operating value from (0 for month 0); ``start`` (Q,): its first month;
+    ``runs``: the lengths; ``year_ends`` (Y,): the segments of months 12y;
+    ``at``: month -> segment for every one-month segment."""
+
+    row: np.ndarray
+    start: np.ndarray
+    runs: tuple[int, ...]
+    year_ends: np.ndarray
+    at: dict[int, int]
+
+
+@cache
+def segments(
+    months: int, timing: tuple[tuple[int, ...], float], capex_months: tuple[int, ...]
+) -> Segments:
+    """The :class:`Segments` of a timing (:func:`timing_shapes`) with capex paid at
+    ``capex_months``: a new segment where the run of months changes, and at and
+    after every point month."""
+    row = timing_shapes(months, timing).month_row
+    points = {0, months, *range(MONTHS_PER_YEAR, months + 1, MONTHS_PER_YEAR), *capex_months}
+    m = np.arange(1, months + 1)
+    single = np.isin(m, list(points)) | np.isin(m - 1, list(points))
+    new = np.r_[True, single | (row[1:] != row[:-1])]
+    start = np.flatnonzero(new)
+    runs = tuple(int(k) for k in np.diff(np.r_[start, months + 1]))
+    at = {int(a): q for q, (a, k) in enumerate(zip(start, runs, strict=True)) if k == 1}
+    year_ends = np.array([at[y] for y in range(MONTHS_PER_YEAR, months + 1, MONTHS_PER_YEAR)])
+    out = Segments(row[start], start, runs, year_ends, at)
+    for arr in (out.row, out.start, out.year_ends):
+        arr.flags.writeable = False
+    return out
+
+
+def monthly_capex(events: list[CapexEvent], clock: Clock) -> dict[str, FloatArray]:
+    """Capex per asset class month by month (1 or S, M+1): each event's amount at
+    its month."""
+    capex_months = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    for e in events:
+        capex_months[e.cls] = capex_months[e.cls] + clock.at(e.month, e.amount)
+    return capex_months
+
+
+def capex_by_month(
+    events: list[CapexEvent], full: tuple[int]
+) -> tuple[dict[str, FloatArray], dict[int, FloatArray]]:
+    """Capex per asset class (S,) (the sum of its events) and per payment month
+    (month -> (S,), months in order); every event's month is shared by the
+    variants."""
+    capex_by = {c: np.zeros(full) for c in ASSET_CLASSES}
+    capex_at: dict[int, FloatArray] = {}
+    for e in events:
+        month = int(when(e.month)[0, 0])
+        capex_by[e.cls] = capex_by[e.cls] + e.amount
+        capex_at[month] = capex_at.get(month, 0.0) + e.amount
+    return capex_by, {m: np.broadcast_to(a, full) for m, a in sorted(capex_at.items())}
