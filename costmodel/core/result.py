@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from threading import Lock
+from threading import RLock
 
 from costmodel.core.finance import FloatArray
 
@@ -102,7 +102,7 @@ class Lazy(Mapping):
     def __init__(self, source: Callable[[], Mapping[str, FloatArray]]):
         self._source = source
         self._data: Mapping[str, FloatArray] | None = None
-        self._lock = Lock()
+        self._lock = RLock()
 
     def _get(self) -> Mapping[str, FloatArray]:
         if self._data is None:
@@ -129,7 +129,7 @@ class Metrics(Mapping):
 
     def __init__(self, values: dict[str, FloatArray | Callable[[], FloatArray]]):
         self._values = values
-        self._lock = Lock()
+        self._lock = RLock()
 
     def __getitem__(self, key: str) -> FloatArray:
         v = self._values[key]
