@@ -8,24 +8,32 @@ from functools import cache
 import numpy as np
 
 from costmodel.core import finance as fin
-from costmodel.core.debt import borrows, debt_by_year, debt_draws
+from costmodel.core.debt import borrowing_variants, borrows, debt_by_year, debt_draws
 from costmodel.core.depreciation import depreciation_by_year
 from costmodel.core.discount import Discount, discounting, pv_months, remembered, sum_rows
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import (
-    availability,
+    Coefficients,
     discounted_shapes,
     margin,
     operating_coefficients,
     per_run,
     pv_lines,
     tier_goodput,
+    total,
     year_sums,
 )
-from costmodel.core.result import Lazy, Metrics, TierResult, value_of
+from costmodel.core.result import OPEX_LINES, Lazy, Metrics, TierResult, value_of
 from costmodel.core.summary import irr_of, summary
 from costmodel.core.tax import tax_rows, terminal_lines
-from costmodel.core.timing import Segments, capex_by_month, capex_events, segments, timing_shapes
+from costmodel.core.timing import (
+    CapexEvent,
+    Segments,
+    capex_by_month,
+    capex_events,
+    segments,
+    timing_shapes,
+)
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
@@ -63,8 +71,7 @@ def run_by_year(
     full = (size,)
     shapes = timing_shapes(months, (tuple(t), r))
     goodput_m = Lazy(lambda: tier_goodput(q, deps))  # read by metrics a Monte Carlo skips
-    available = availability(q["node_failures_per_day"], q["repair_hours"])
-    rev, hours, opex = operating_coefficients(q, deps, events, available, months, size)
+    rev, hours, opex = _operating(q, deps, events, months)
     rev_y, opex_y = (year_sums(c, shapes.sums) for c in (rev, opex))
     disc = discounting(q["discount_rate"])
     disc_shapes = discounted_shapes(shapes, disc)  # (Y, K, 1 or S)
@@ -85,8 +92,6 @@ def run_by_year(
             q, config, t[0], one_loan, capex_at, fcf_monthly(), npv, disc, ebit_y, tax, margin_y
         )
     )
-    at_capex = disc.sums(np.array(list(capex_at), dtype=float), [1] * len(capex_at))
-    pv_capex = sum(a * d for a, d in zip(capex_at.values(), at_capex, strict=True))
     metrics = summary(
         q,
         deps,
@@ -94,7 +99,7 @@ def run_by_year(
         capex_by=capex_by,
         opex_sum=opex_y.sum(axis=0),
         opex_year1=opex_y[0] + 0.0,
-        pv_cost=pv_capex + pv_lines(opex, disc_shapes),
+        pv_cost=_pv_capex(capex_at, disc) + pv_lines(opex, disc_shapes),
         pv_gpu_hours=pv_lines(hours, disc_shapes),
         gpu_hours=lambda: year_sums(hours, shapes.sums).sum(axis=0),
         revenue=rev_y.sum(axis=0),
@@ -106,12 +111,31 @@ def run_by_year(
         peak_funding=lambda: payback_and_peak()[1],
         equity_npv=lambda: value_of(equity()[3]),
         ecf=(lambda: equity()[0]()) if borrows(q, capex_at) else None,  # type: ignore[misc]
+        borrowers=borrowing_variants(q, capex_at),
         dscr=lambda: equity()[1],
         debt_peak=lambda: equity()[2],
         terminal=terminal,
         terminal_tax=terminal_tax,
     )
     return _lazy_schedules(monthly, config, deps, capex_by, nbv, metrics)
+
+
+def _operating(
+    q: Mapping[str, FloatArray],
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    months: int,
+) -> tuple[Coefficients, Coefficients, Coefficients]:
+    """The coefficients of revenue, GPU-hours and total opex (the sum of
+    :data:`OPEX_LINES`), from :func:`operating_coefficients`."""
+    lines = operating_coefficients(q, deps, events, months // MONTHS_PER_YEAR)
+    return lines["revenue"], lines["gpu_hours"], total([lines[line] for line in OPEX_LINES])
+
+
+def _pv_capex(capex_at: dict[int, FloatArray], disc: Discount) -> FloatArray:
+    """(S,): ``sum_t capex(t) d(t)`` over the capex months."""
+    at_capex = disc.sums(np.array(list(capex_at), dtype=float), [1] * len(capex_at))
+    return sum(a * d for a, d in zip(capex_at.values(), at_capex, strict=True))
 
 
 def _fcf_by_segment(

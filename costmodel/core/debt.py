@@ -367,6 +367,12 @@ def debt_draws(
     return {m: d for m, d in drawn.items() if np.any(d)}
 
 
+def borrowing_variants(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> np.ndarray:
+    """(S,) bool: the variants that draw debt at some capex month."""
+    drawn = list(debt_draws(q, capex_at).values())
+    return np.any(np.stack(drawn) != 0, axis=0) if drawn else np.zeros(q["gpus"].shape, bool)
+
+
 def borrows(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> bool:
     """Whether any variant borrows (else ECF = FCF and the equity IRR is the IRR)."""
     return bool(debt_draws(q, capex_at))

@@ -56,7 +56,13 @@ from costmodel.core.debt import debt_schedule
 from costmodel.core.depreciation import depreciation_lines
 from costmodel.core.discount import discount_table
 from costmodel.core.finance import FloatArray
-from costmodel.core.lines import opex_lines, revenue_lines, tier_goodput, weighted_utilization
+from costmodel.core.lines import (
+    operating_coefficients,
+    opex_lines,
+    revenue_lines,
+    tier_goodput,
+    weighted_utilization,
+)
 from costmodel.core.result import Lazy, Metrics, TierResult
 from costmodel.core.summary import summary
 from costmodel.core.tax import tax_with_losses, terminal_lines
@@ -67,6 +73,7 @@ from costmodel.core.timing import (
     capex_events,
     deployments,
     monthly_capex,
+    operating_shapes,
     ramp,
     when,
 )
@@ -259,12 +266,15 @@ def run_monthly(
     clock = Clock(config.months)
     events = capex_events(q, deps)
     utilization = [ramp(q, d["month"], clock) for d in deps]
-    opex = opex_lines(q, deps, events, utilization, clock)
+    coefficients = operating_coefficients(q, deps, events, config.months // MONTHS_PER_YEAR)
+    starts = [when(d["month"]) for d in deps]
+    shapes = operating_shapes(clock.m, starts, when(q["ramp_months"]))
+    opex = opex_lines(coefficients, shapes, clock)
     opex_total = sum(opex.values())
     capex_months = monthly_capex(events, clock)
     dep = depreciation_lines(q, events, config, clock)
     goodput_m = tier_goodput(q, deps)
-    gpu_hours, price_index, revenue = revenue_lines(q, deps, utilization, goodput_m, clock)
+    gpu_hours, price_index, revenue = revenue_lines(q, coefficients, shapes, clock)
     ebit = revenue - opex_total - sum(dep.values())
     cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total, ebit)
     shape = cf["fcf"].shape
@@ -414,6 +424,7 @@ def _monthly_metrics(
         peak_funding=np.maximum(0.0, -cash.min(axis=1)),
         equity_npv=fin.present_value(ecf, flows["equity_discount_factor"]),
         ecf=(lambda: ecf) if cf["borrowed"] else None,
+        borrowers=np.any(debt["draw"] != 0, axis=1),
         dscr=annual["dscr"],
         debt_peak=(debt["balance_close"] + debt["balloon"]).max(axis=1),
         terminal=flows["terminal_value"][:, -1],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 from costmodel.core import finance as fin
 from costmodel.core.discount import Discount, remembered
 from costmodel.core.finance import FloatArray
+from costmodel.core.result import OPEX_LINES
 from costmodel.core.timing import CapexEvent, Clock, Shapes, col, when
 from costmodel.core.units import (
     GB_PER_TB,
@@ -20,70 +21,40 @@ from costmodel.core.units import (
 )
 
 
-def opex_lines(
-    q: Mapping[str, FloatArray],
-    deps: list[dict[str, FloatArray]],
-    events: list[CapexEvent],
-    utilization: list[FloatArray],
-    clock: Clock,
-) -> dict[str, FloatArray]:
-    """Monthly opex (spec 5 and 14), only for capacity in service (I_d = m > t_d),
-    except staff, hired from month 1 (construction included):
+def monthly_line(c: Coefficients, shapes: list[FloatArray], clock: Clock) -> FloatArray:
+    """A line month by month (S, M+1): ``x(m) = sum_k c_k[y(m)] h_k(m)``, its
+    coefficients ``c`` (shape k -> (Y, S)) on the monthly shapes ``h_k``
+    (:func:`operating_shapes`, 0 at month 0), added shape after shape."""
+    year = np.maximum(np.ceil(np.arange(clock.months + 1) / MONTHS_PER_YEAR) - 1, 0)
+    year = year.astype(np.intp)
+    out = None
+    for k, ck in c.items():
+        term = ck.T[:, year] * shapes[k]
+        out = term if out is None else out + term
+    return out if out is not None else np.zeros((1, clock.months + 1))
 
-    - ``electricity = sum_d it_kw_d (idle + (1 - idle) u_d(m)) I_d * pue * H *
-      price_per_kwh * (1 + escalation)^(y-1)``
-    - ``colocation = sum_d it_kw_d I_d * colocation_per_kw_month`` (mode colocation)
-    - ``staff = staff_fte(m) * staff_cost_per_fte * (1 + staff_escalation)^(y-1) / 12``
-    - ``maintenance = maintenance_rate * sum_d hardware_d I_d / 12``
-    - ``insurance = insurance_rate * (in-service hardware + facility capex) / 12``
-    - ``software = software_per_gpu_year * sum_d gpus_d I_d / 12``
-    """
-    idle = col(q["idle_fraction"])
-    live = [clock.after(d["month"]) for d in deps]
-    kw_live = sum(col(d["it_kw"]) * i for d, i in zip(deps, live, strict=True))
-    kw_used = sum(col(d["it_kw"]) * u for d, u in zip(deps, utilization, strict=True))
-    energy = (idle * kw_live + (1.0 - idle) * kw_used) * col(q["pue"]) * HOURS_PER_MONTH
-    hardware = sum(col(d["hardware"]) * i for d, i in zip(deps, live, strict=True))
-    facility = sum(
-        col(e.amount) * clock.after(e.in_service - 1) for e in events if e.cls == "facility"
-    )
-    fte = col(deps[0]["staff_fte"]) * clock.ops
-    for d in deps[1:]:
-        fte = np.where(clock.m > col(d["month"]), col(d["staff_fte"]), fte)
-    gpus_live = sum(col(d["gpus"]) * i for d, i in zip(deps, live, strict=True))
-    per_month = 1.0 / MONTHS_PER_YEAR
-    colo = col(q["colocation_per_kw_month"] * (1.0 - q["build_flag"]))
-    return {
-        "electricity": energy * col(q["price_per_kwh"]) * clock.index(q["power_escalation"]),
-        "colocation": kw_live * colo,
-        "staff": fte
-        * col(q["staff_cost_per_fte"])
-        * clock.index(q["staff_escalation"])
-        * per_month,
-        "maintenance": col(q["maintenance_rate"]) * hardware * per_month,
-        "insurance": col(q["insurance_rate"]) * (hardware + facility) * per_month,
-        "software": col(q["software_per_gpu_year"]) * gpus_live * per_month,
-    }
+
+def opex_lines(
+    coefficients: Mapping[str, Coefficients], shapes: list[FloatArray], clock: Clock
+) -> dict[str, FloatArray]:
+    """Monthly opex (methodology §5 and §14), each line of :data:`OPEX_LINES`
+    month by month from its coefficients (:func:`operating_coefficients`) on the
+    monthly shapes (:func:`monthly_line`)."""
+    return {line: monthly_line(coefficients[line], shapes, clock) for line in OPEX_LINES}
 
 
 def revenue_lines(
     q: Mapping[str, FloatArray],
-    deps: list[dict[str, FloatArray]],
-    utilization: list[FloatArray],
-    goodput_m: Mapping[str, FloatArray],
+    coefficients: Mapping[str, Coefficients],
+    shapes: list[FloatArray],
     clock: Clock,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """GPU-hours sold ``sum_d GPUs_d u_d(m) * availability * 730 h``, the price
-    index ``(1 - price decline)^(y(m) - 1)`` and ``revenue = GPU-hours * price per
-    GPU-hour * price index``, month by month."""
-    gpu_hours = (
-        sum(col(d["gpus"]) * u for d, u in zip(deps, utilization, strict=True))
-        * col(goodput_m["availability"])
-        * HOURS_PER_MONTH
-    )
-    price_index = clock.index(-np.asarray(q["price_decline"]))
-    revenue = gpu_hours * col(q["price_per_gpu_hour"]) * price_index
-    return gpu_hours, price_index, revenue
+    """GPU-hours sold and revenue month by month from their coefficients
+    (:func:`operating_coefficients`, :func:`monthly_line`), and the price index
+    ``(1 - price decline)^(y(m) - 1)`` shown beside them."""
+    gpu_hours = monthly_line(coefficients["gpu_hours"], shapes, clock)
+    revenue = monthly_line(coefficients["revenue"], shapes, clock)
+    return gpu_hours, clock.index(-np.asarray(q["price_decline"])), revenue
 
 
 def tier_goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> dict:
@@ -178,62 +149,77 @@ def _year_index(g: ArrayLike, years: int) -> FloatArray:
     return np.power(1.0 + when(g), year_no).T
 
 
-#: a line's coefficients on the shapes of :func:`timing_shapes`: shape k -> (Y, S), only
-#: the shapes the line has (a missing shape has coefficient 0), k ascending
+#: a line's coefficients on the shapes of :func:`operating_shapes`: shape k -> (Y, S),
+#: only the shapes the line has (a missing shape has coefficient 0), k ascending
 Coefficients = dict[int, FloatArray]
+
+#: the operating lines, each defined once by its coefficients
+OPERATING_LINES = (*OPEX_LINES, "gpu_hours", "revenue")
 
 
 def operating_coefficients(
     q: Mapping[str, FloatArray],
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
-    available: FloatArray,
-    months: int,
-    size: int,
-) -> tuple[Coefficients, Coefficients, Coefficients]:
-    """Coefficients (shape -> (Y, S)) of revenue, GPU-hours and opex on the shapes
-    of :func:`timing_shapes` (K = 3D: in service, ramp share, staffing of deployment d).
+    years: int,
+) -> dict[str, Coefficients]:
+    """Every operating line (:data:`OPERATING_LINES`) as coefficients per model
+    year and variant (Y, S) on the shapes of :func:`operating_shapes` (k = d in
+    service, D + d ramp share, 2D + d staffing of deployment d): the one
+    definition of each line, read month by month (:func:`monthly_line`) and by
+    year (:func:`year_sums`, :func:`pv_lines`, :func:`per_run`). With the power
+    index ``E_y = (1 + power escalation)^(y-1)``, staff index ``W_y``, price index
+    ``P_y = (1 - price decline)^(y-1)``, ``H = 730 h`` and ``sold = utilization *
+    availability * H`` (methodology §5, §14, §20):
 
-    With ``sold = utilization * availability * 730 h`` (``available``: the
-    availability, :func:`availability`), price index ``P_y``,
-    power index ``E_y`` and staff index ``W_y``:
-
-    - in service: opex ``E_y PUE 730 h price/kWh (kW idle) + fixed``, fixed =
-      ``kW colocation (1 - build) + (maintenance hardware + insurance (hardware
-      + facility) + software per GPU-year GPUs) / 12``;
-    - ramp share: opex ``E_y PUE 730 h price/kWh kW (1 - idle) utilization``,
-      GPU-hours ``GPUs sold``, revenue ``P_y price per GPU-hour GPUs sold``;
-    - staffing: opex ``W_y cost per FTE / 12 FTE``."""
-    years = months // MONTHS_PER_YEAR
+    - electricity: in service ``E_y PUE H price/kWh kW_d idle``, ramp share
+      ``E_y PUE H price/kWh kW_d (1 - idle) utilization``;
+    - colocation: in service ``kW_d colocation per kW-month`` (mode colocation);
+    - staff: staffing ``W_y cost per FTE FTE_d / 12``;
+    - maintenance: in service ``maintenance rate hardware_d / 12``;
+    - insurance: in service ``insurance rate (hardware_d + facility_d) / 12``;
+    - software: in service ``software per GPU-year GPUs_d / 12``;
+    - gpu_hours: ramp share ``GPUs_d sold``; revenue: ramp share ``P_y price per
+      GPU-hour GPUs_d sold``."""
+    size = q["gpus"].shape[0]
     n_dep = len(deps)
-    rev: Coefficients = {}
-    hours: Coefficients = {}
-    opex: Coefficients = {}
-    util = q["utilization"]
-    idle = q["idle_fraction"]
-    sold = util * available * HOURS_PER_MONTH
+    util, idle = q["utilization"], q["idle_fraction"]
+    sold = util * availability(q["node_failures_per_day"], q["repair_hours"]) * HOURS_PER_MONTH
     price = _year_index(-np.asarray(q["price_decline"]), years) * q["price_per_gpu_hour"]
     power = _year_index(q["power_escalation"], years) * (
         q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"]
     )
     staff = _year_index(q["staff_escalation"], years) * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
     colo = q["colocation_per_kw_month"] * (1.0 - q["build_flag"])
-    facility = [e for e in events if e.cls == "facility"]  # in service with deployment i
+    facility = [e for e in events if e.cls == "facility"]  # in service with deployment d
     per_month = 1.0 / MONTHS_PER_YEAR
+
+    def flat(x: FloatArray) -> FloatArray:  # the same every year
+        return np.broadcast_to(x, (years, size))
+
+    out: dict[str, Coefficients] = {line: {} for line in OPERATING_LINES}
     for i, d in enumerate(deps):
-        kw = d["it_kw"]
-        fixed = (
-            kw * colo
-            + q["maintenance_rate"] * d["hardware"] * per_month
-            + q["insurance_rate"] * (d["hardware"] + facility[i].amount) * per_month
-            + q["software_per_gpu_year"] * d["gpus"] * per_month
-        )
-        opex[i] = power * (kw * idle) + fixed
-        opex[n_dep + i] = power * (kw * (1.0 - idle) * util)
-        opex[2 * n_dep + i] = staff * d["staff_fte"]
-        hours[n_dep + i] = np.broadcast_to(d["gpus"] * sold, (years, size))
-        rev[n_dep + i] = price * (d["gpus"] * sold)
-    return rev, hours, {k: opex[k] for k in sorted(opex)}
+        kw, ramped = d["it_kw"], n_dep + i
+        out["electricity"][i] = power * (kw * idle)
+        out["electricity"][ramped] = power * (kw * (1.0 - idle) * util)
+        out["colocation"][i] = flat(kw * colo)
+        out["staff"][2 * n_dep + i] = staff * d["staff_fte"]
+        out["maintenance"][i] = flat(q["maintenance_rate"] * d["hardware"] * per_month)
+        hardware_and_facility = d["hardware"] + facility[i].amount
+        out["insurance"][i] = flat(q["insurance_rate"] * hardware_and_facility * per_month)
+        out["software"][i] = flat(q["software_per_gpu_year"] * d["gpus"] * per_month)
+        out["gpu_hours"][ramped] = flat(d["gpus"] * sold)
+        out["revenue"][ramped] = price * (d["gpus"] * sold)
+    return {line: dict(sorted(c.items())) for line, c in out.items()}
+
+
+def total(lines: Sequence[Coefficients]) -> Coefficients:
+    """The sum of lines, shape by shape (k ascending)."""
+    out: Coefficients = {}
+    for c in lines:
+        for k, ck in c.items():
+            out[k] = ck if k not in out else out[k] + ck
+    return dict(sorted(out.items()))
 
 
 def margin(rev: Coefficients, opex: Coefficients) -> Coefficients:

@@ -37,6 +37,7 @@ def summary(
     peak_funding: FloatArray | Callable[[], FloatArray],
     equity_npv: FloatArray | Callable[[], FloatArray],
     ecf: Callable[[], FloatArray] | None,
+    borrowers: np.ndarray | None,
     dscr: FloatArray | Callable[[], FloatArray],
     debt_peak: FloatArray | Callable[[], FloatArray],
     terminal: FloatArray,
@@ -85,7 +86,7 @@ def summary(
         "terminal_tax": terminal_tax,
         "servers_per_rack": lambda: rack()[1],
     }
-    return _with_irrs(values, ecf)
+    return _with_irrs(values, ecf, borrowers)
 
 
 def _goodput_columns(
@@ -139,12 +140,17 @@ def _min_dscr(dscr: FloatArray) -> FloatArray:
 def _with_irrs(
     values: dict[str, FloatArray | Callable[[], FloatArray]],
     ecf: Callable[[], FloatArray] | None,
+    borrowers: np.ndarray | None,
 ) -> Metrics:
-    """The metrics ``values`` (their IRRs solved when read); without borrowing
-    (``ecf`` None) ECF = FCF and the equity IRR is the IRR."""
+    """The metrics ``values`` (their IRRs solved when read); a variant that does
+    not borrow has ECF = FCF and its equity IRR is its IRR (``ecf`` None: no
+    variant borrows; ``borrowers`` (S,): which do), so that it does not depend on
+    which variants it was computed with."""
     metrics = Metrics(values)
     if ecf is None:  # ECF = FCF: the same IRR
         values["equity_irr"] = lambda: metrics["irr"]
+    elif borrowers is not None and not np.all(borrowers):
+        values["equity_irr"] = lambda: np.where(borrowers, irr_of(ecf()), metrics["irr"])
     return metrics
 
 

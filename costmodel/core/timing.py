@@ -4,7 +4,7 @@ events, the ramp of sold hours and the monthly shapes of a shared timing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -169,23 +169,46 @@ def capex_events(
     return events
 
 
+def ramp_share(since: ArrayLike, ramp_months: ArrayLike) -> FloatArray:
+    """Share of a deployment's sold hours reached ``since`` months after it
+    (methodology §14): ``min(1, since / R)`` for since > 0, 0 before; 1 from the
+    first month when ``R = ramp_months = 0``."""
+    r = np.asarray(ramp_months, dtype=float)
+    since = np.asarray(since, dtype=float)
+    return np.where(r > 0, np.clip(since / np.where(r > 0, r, 1.0), 0.0, 1.0), since > 0)
+
+
 def ramp(q: Mapping[str, FloatArray], month: FloatArray, clock: Clock) -> FloatArray:
-    """Sold share of a deployment's hours (spec 14): ``u_d(m) = utilization *
-    min(1, (m - t_d) / ramp_months)`` for m > t_d, 0 before (flat at
-    ``utilization`` from t_d + 1 when ``ramp_months = 0``)."""
-    r = when(q["ramp_months"])
-    since = clock.m - when(month)
-    share = np.where(r > 0, np.clip(since / np.where(r > 0, r, 1.0), 0.0, 1.0), since > 0)
+    """Sold share of a deployment's hours: ``u_d(m) = utilization *
+    ramp_share(m - t_d, ramp_months)`` (:func:`ramp_share`)."""
+    share = ramp_share(clock.m - when(month), when(q["ramp_months"]))
     return col(q["utilization"]) * share
+
+
+def operating_shapes(m: FloatArray, months: Sequence[ArrayLike], ramp_months: ArrayLike) -> list:
+    """The K = 3D monthly shapes every operating line is a sum over (methodology
+    §14), for deployments bought at ``months`` t_d (d = 0..D-1) and months ``m``:
+
+    - k = d, in service: ``I_d(m) = [m > t_d]``;
+    - k = D + d, ramp share: :func:`ramp_share` ``(m - t_d, ramp_months)``;
+    - k = 2D + d, staffing: 1 where deployment d's headcount applies (the last
+      deployment in service, deployment 0 from month 1 on, construction included).
+
+    Each is 0 at month 0. Shapes broadcast like ``m - t_d``: (M+1,) for a shared
+    timing, (1 or S, M+1) month by month."""
+    live = [(m > t).astype(float) for t in months]
+    share = [ramp_share(m - t, ramp_months) for t in months]
+    who = np.where(m >= 1, 0, -1)
+    for d in range(1, len(months)):
+        who = np.where(m > months[d], d, who)
+    staff = [(who == d).astype(float) for d in range(len(months))]
+    return live + share + staff
 
 
 @dataclass(frozen=True)
 class Shapes:
-    """The monthly shapes of a tier whose deployments d (months ``t_d``, ramp R)
-    are shared by every variant, K = 3D of them: in service ``I_d(m) = [m > t_d]``
-    (k = d); ramp share ``min(1, (m - t_d) / R)`` for m > t_d (``[m > t_d]`` at
-    R = 0) (k = D + d); staffing ``W_d(m)``: 1 where deployment d's headcount
-    applies (k = 2D + d).
+    """The K = 3D monthly shapes (:func:`operating_shapes`) of a tier whose
+    deployments d (months ``t_d``, ramp R) are shared by every variant.
 
     ``sums`` (Y, K): their sums per model year. Months 1..M split into runs of
     months in one model year over which every shape is constant: ``run_year``
@@ -209,16 +232,7 @@ class Shapes:
 def timing_shapes(months: int, timing: tuple[tuple[int, ...], float]) -> Shapes:
     t, r = timing
     m = np.arange(months + 1, dtype=float)
-    live = [(m > td).astype(float) for td in t]
-    share = []
-    for td in t:
-        since = m - td
-        share.append(np.clip(since / r, 0.0, 1.0) if r > 0 else (since > 0).astype(float))
-    who = np.where(m >= 1, 0, -1)
-    for d in range(1, len(t)):
-        who = np.where(m > t[d], d, who)
-    staff = [(who == d).astype(float) for d in range(len(t))]
-    h = np.stack(live + share + staff)[:, 1:]  # (K, M): months 1..M
+    h = np.stack(operating_shapes(m, t, r))[:, 1:]  # (K, M): months 1..M
     year = np.arange(months) // MONTHS_PER_YEAR
     new_run = np.ones(months, dtype=bool)
     new_run[1:] = (year[1:] != year[:-1]) | np.any(h[:, 1:] != h[:, :-1], axis=0)

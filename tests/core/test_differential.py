@@ -1,0 +1,156 @@
+"""The engine's two evaluations of one definition agree on generated cases.
+
+:func:`costmodel.core.engine.run_tier` computes a tier whose variants share their
+timing by year (:mod:`costmodel.core.byyear`: the operating lines' coefficients
+times the year sums of their monthly shapes, debt from unit loans, depreciation
+counted per model year); :func:`costmodel.core.engine.run_monthly` computes every
+line month by month from the same coefficients and shapes. Hypothesis draws
+assumption sets (horizon, construction, ramp, up to two stages, reserved or
+retrofitted facility, a loan of any share, rate and term, each terminal value
+mode, loss carry-forward, depreciation methods, prices and escalations) and
+every summary column, net book value and capex of the two must agree to 1e-12
+(relative, or of the column's largest value near 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import costmodel as cm
+from costmodel.core.engine import run_monthly, run_tier, tier_inputs
+from costmodel.core.timing import deployments
+from costmodel.inputs.params import resolve_tier
+from tests.paths import HAND
+
+CLASSES = ("servers", "network", "storage", "facility")
+METHODS = ("straight_line", "sum_of_years", "double_declining")
+rates = st.floats(0.0, 0.15, allow_nan=False)
+
+
+@st.composite
+def overlays(draw) -> dict:
+    """An overlay of the hand case (tests/data/hand.yaml) with its v2 features."""
+    years = draw(st.integers(1, 5))
+    months = 12 * years
+    build = draw(st.integers(0, min(months - 1, 18)))
+    later = st.integers(build + 1, months - 1) if build + 1 < months else st.nothing()
+    stage_months = draw(st.lists(later, max_size=2, unique=True)) if build + 1 < months else []
+    stages = [
+        {
+            "month": month,
+            "gpus": 8 * draw(st.integers(1, 4)),
+            "capacity_tb": draw(st.sampled_from([0.0, 50.0])),
+        }
+        for month in sorted(stage_months)
+    ]
+    depreciation = {
+        c: {
+            "method": draw(st.sampled_from(METHODS)),
+            "life_years": draw(st.integers(1, 6)),
+            "salvage": draw(st.sampled_from([0.0, 0.1])),
+            "market_decline": draw(st.floats(0.0, 0.7)),
+        }
+        for c in CLASSES
+    }
+    return {
+        "schema_version": 2,
+        "horizon_years": years,
+        "terminal_value": draw(st.sampled_from(["book", "none", "market"])),
+        "timeline": {"build_months": build, "ramp_months": draw(st.sampled_from([0, 1.5, 6]))},
+        "finance": {
+            "discount_rate": draw(rates),
+            "tax_rate": draw(st.sampled_from([0.0, 0.15, 0.25])),
+            "loss_carryforward_years": draw(st.sampled_from([None, 0, 1, 5])),
+        },
+        "financing": {
+            "debt_share": draw(st.sampled_from([0.0, 0.3, 0.7])),
+            "interest_rate": draw(st.sampled_from([0.0, 0.045, 0.12])),
+            "term_years": draw(st.integers(1, 8)),
+            "cost_of_equity": draw(rates),
+        },
+        "power": {"escalation": draw(st.floats(0.0, 0.1))},
+        "operations": {
+            "utilization": draw(st.floats(0.1, 1.0)),
+            "staff_escalation": draw(st.floats(0.0, 0.1)),
+        },
+        "revenue": {
+            "price_per_gpu_hour": draw(st.floats(5.0, 400.0)),
+            "price_decline": draw(st.floats(0.0, 0.3)),
+        },
+        "depreciation": depreciation,
+        "tiers": {
+            "small": {
+                "reserve_headroom": draw(st.booleans()),
+                "stages": stages,
+            }
+        },
+    }
+
+
+#: columns in money: sums of flows, whose rounding is that of the flows they add
+MONEY = {"npv", "equity_npv", "revenue", "tco", "opex_year1", "peak_funding", "debt_peak",
+         "terminal_value", "terminal_tax", "pv_cost", "capex_hardware", "capex"}  # fmt: skip
+
+
+def close(a, b, what: str, magnitude: float = 1.0) -> None:
+    """Equal to rel 1e-12, or within 1e-12 of ``magnitude`` (the size of the terms
+    the value adds: 1 for ratios, the tier's TCO and revenue for money)."""
+    a = np.asarray(a, dtype=float).ravel()
+    b = np.asarray(b, dtype=float).ravel()
+    np.testing.assert_array_equal(np.isnan(a), np.isnan(b), err_msg=what)
+    ok = ~np.isnan(a)
+    scale = max(np.max(np.abs(b[ok]), initial=0.0), magnitude)
+    np.testing.assert_allclose(a[ok], b[ok], rtol=1e-12, atol=1e-12 * scale, err_msg=what)
+
+
+def both(a: cm.Assumptions):
+    ti = resolve_tier(a, "small")
+    by_year = run_tier(ti.values(), ti.config)
+    q = tier_inputs(ti.values())
+    monthly = run_monthly(q, ti.config, deployments(q, ti.config.stages, ti.config.months))
+    return by_year, monthly
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(overlay=overlays())
+def test_by_year_equals_month_by_month(tmp_path_factory, overlay):
+    path = tmp_path_factory.mktemp("diff") / "case.yaml"
+    path.write_text(yaml.safe_dump(overlay))
+    by_year, monthly = both(cm.load_assumptions(HAND, path))
+    assert list(by_year.metrics) == list(monthly.metrics)
+    m = monthly.metrics
+    money = float(m["tco"][0] + m["revenue"][0] + m["terminal_value"][0])
+    for name in by_year.metrics:
+        size = money if name in MONEY or name.startswith("capex_") else 1.0
+        close(by_year.metrics[name], monthly.metrics[name], name, size)
+    for cls in CLASSES:
+        close(by_year.nbv[cls], monthly.nbv[cls], f"nbv {cls}", money)
+        close(by_year.capex[cls], monthly.capex[cls], f"capex {cls}", money)
+
+
+def test_the_comparison_fails_when_one_path_changes(monkeypatch, tmp_path):
+    """A line changed in the by-year path only (its year sums of the revenue,
+    read by the NPV, the revenue and the cost columns) is caught."""
+    from costmodel.core import byyear
+
+    path = tmp_path / "case.yaml"
+    path.write_text(yaml.safe_dump({"schema_version": 2, "horizon_years": 2}))
+    a = cm.load_assumptions(HAND, path)
+    by_year, monthly = both(a)
+    close(by_year.metrics["revenue"], monthly.metrics["revenue"], "revenue")  # same before
+    original = byyear.year_sums
+    monkeypatch.setattr(byyear, "year_sums", lambda c, h: original(c, h) * (1 + 1e-9))
+    by_year, monthly = both(a)
+    try:
+        close(by_year.metrics["revenue"], monthly.metrics["revenue"], "revenue")
+    except AssertionError:
+        return
+    raise AssertionError("a line changed in one path only went unnoticed")
