@@ -10,7 +10,7 @@ import numpy as np
 from costmodel.core import finance as fin
 from costmodel.core.debt import borrowing_variants, borrows, debt_by_year, debt_draws
 from costmodel.core.depreciation import depreciation_by_year
-from costmodel.core.discount import Discount, discounting, pv_months, remembered, sum_rows
+from costmodel.core.discount import DISCOUNTED, Discount, discounting, pv_months, sum_rows
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import (
     Coefficients,
@@ -176,8 +176,9 @@ def _fcf_by_segment(
 
 def _segment_discounts(seg: Segments, disc: Discount) -> FloatArray:
     """``sum_{m in segment q} d(m)`` (Q, 1 or S) (:meth:`Discount.sums`,
-    :func:`remembered`)."""
-    return remembered("segment_discounts", seg, disc, lambda: disc.sums(seg.start, seg.runs))
+    :data:`DISCOUNTED`)."""
+    key = ("segments", seg.key, disc.key)
+    return DISCOUNTED.get(key, lambda: disc.sums(seg.start, seg.runs))
 
 
 def _equity_by_year(
@@ -219,7 +220,7 @@ def _equity_by_year(
     equity = discounting(q["cost_of_equity"])
     e_disc = equity.table(months)
     interest_y, service_y, debt_peak, pv_net, net = debt_by_year(
-        q, draws, build, months, e_disc, one_loan
+        q, draws, build, months, equity, one_loan
     )
     levered = tax_rows(
         ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years, pool=False

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import cache
 
 import numpy as np
 
 from costmodel.core import finance as fin
-from costmodel.core.discount import remembered, sum_rows
+from costmodel.core.discount import DISCOUNTED, Discount, sum_rows
 from costmodel.core.finance import FloatArray
+from costmodel.core.memo import memoized
 from costmodel.core.result import DEBT_LINES
 from costmodel.core.timing import Clock, col, when
 from costmodel.core.units import (
@@ -84,7 +84,7 @@ def debt_schedule(
     return lines
 
 
-@cache
+@memoized()
 def unit_debt(months: int, draws: tuple[int, ...], build: int, rate: float, term: float):
     """Loans of 1 drawn at each month of ``draws`` (:func:`debt_schedule`), as
     matrices over the draws T: net debt cash flow ``draw - interest - principal -
@@ -124,19 +124,20 @@ def debt_by_year(
     draws: dict[int, FloatArray],
     build: int,
     months: int,
-    e_disc: FloatArray,
+    equity: Discount,
     one_loan: bool,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, Callable[[], FloatArray]]:
     """Interest and debt service per model year (Y, S), the debt peak and the PV
-    of the net debt flows at ``e_disc`` (S,), and ``net()`` those flows month by
+    of the net debt flows at the cost of equity (``equity``) (S,), and ``net()``
+    those flows month by
     month (M+1, S): with one rate and term for every variant, the draws (T, S)
     times the schedules of unit loans (:func:`unit_debt`), else :func:`_loans`."""
     rate, term = when(q["interest_rate"]), when(q["term_years"])
     amounts = np.stack(list(draws.values()))  # (T, S)
+    e_disc = equity.table(months)
     if one_loan and rate.shape[0] == term.shape[0] == 1 and rate[0, 0] >= 0:
-        net_u, interest_u, service_u, peak_u = unit_debt(
-            months, tuple(draws), build, float(rate[0, 0]), float(term[0, 0])
-        )
+        unit = (months, tuple(draws), build, float(rate[0, 0]), float(term[0, 0]))
+        net_u, interest_u, service_u, peak_u = unit_debt(*unit)
 
         def net() -> FloatArray:
             return _combine(net_u, amounts)
@@ -145,7 +146,7 @@ def debt_by_year(
             _combine(interest_u, amounts),
             _combine(service_u, amounts),
             _combine(peak_u, amounts).max(axis=0),
-            (_unit_pv(net_u, e_disc) * amounts).sum(axis=0),
+            (_unit_pv(unit, equity) * amounts).sum(axis=0),
             net,
         )
     # rates or terms differ between variants
@@ -338,15 +339,16 @@ def _net_debt_flows(
     return out
 
 
-def _unit_pv(units: FloatArray, disc: FloatArray) -> FloatArray:
-    """Present values (T, 1 or S) of the unit lines ``units`` (M+1, T) at ``disc``
-    (M+1, 1 or S) (:func:`remembered`: tiers with the same draws share them)."""
-    return remembered(
-        "unit_pv",
-        units,
-        disc,
-        lambda: np.stack([sum_rows(units[:, j, None] * disc) for j in range(units.shape[1])]),
-    )
+def _unit_pv(unit: tuple, equity: Discount) -> FloatArray:
+    """Present values (T, 1 or S) of the net flows of the unit loans of
+    :func:`unit_debt` ``(*unit)`` at the cost of equity, kept in
+    :data:`DISCOUNTED` (tiers with the same draws share them)."""
+
+    def compute() -> FloatArray:
+        units, disc = unit_debt(*unit)[0], equity.table(unit[0])
+        return np.stack([sum_rows(units[:, j, None] * disc) for j in range(units.shape[1])])
+
+    return DISCOUNTED.get(("unit loans", unit, equity.key), compute)
 
 
 def _combine(units: FloatArray, amounts: FloatArray) -> FloatArray:

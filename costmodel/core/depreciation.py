@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 
 import numpy as np
 
 from costmodel.core import finance as fin
 from costmodel.core.finance import FloatArray
+from costmodel.core.memo import memoized
 from costmodel.core.timing import CapexEvent, Clock, when
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
@@ -39,7 +39,7 @@ def depreciation_lines(
     return out
 
 
-@cache
+@memoized()
 def depreciation_counts(
     months: int, in_service: int, life: int
 ) -> tuple[tuple[np.ndarray, FloatArray], tuple[np.ndarray, FloatArray]]:

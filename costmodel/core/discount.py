@@ -4,14 +4,14 @@ closed form, and the engine's cache of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from threading import Lock
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
 from costmodel.core.finance import FloatArray
+from costmodel.core.memo import Memo
 from costmodel.core.timing import when
 
 
@@ -34,6 +34,7 @@ class Discount:
 
     def __init__(self, rate: FloatArray):
         self.rate = rate
+        self.key = rate.tobytes()  # what it is computed from, for the caches
         self.log_base = np.log(1.0 + fin.monthly_rate(rate))
         self._step = np.expm1(-self.log_base)  # e^(-L) - 1, every ratio's denominator
         self._tables: dict[int, FloatArray] = {}
@@ -75,53 +76,20 @@ class Discount:
         return other is self or np.array_equal(other.rate, self.rate)
 
 
-_DISCOUNT_CACHE: dict[bytes, Discount] = {}
+#: the discounting of the last few rates (the tiers of one chunk share the discount
+#: rate and usually the cost of equity)
+DISCOUNTS = Memo("discounting", 8)
 
-
-_DISCOUNT_LOCK = Lock()
+#: sums of discount factors over a tier's runs of months or segments, by (what, the
+#: key of the shapes or segments, the key of the rates)
+DISCOUNTED = Memo("discounted sums", 16)
 
 
 def discounting(rate: FloatArray) -> Discount:
-    """The :class:`Discount` of ``rate`` (S,), remembered for the last few rates
-    (the tiers of one chunk share the discount rate and usually the cost of
-    equity, and so what :func:`remembered` keeps of it)."""
+    """The :class:`Discount` of ``rate`` (S,) (one for all variants when they
+    share it), kept in :data:`DISCOUNTS`."""
     r = when(rate)[:, 0]
-    key = r.tobytes()
-    with _DISCOUNT_LOCK:
-        hit = _DISCOUNT_CACHE.get(key)
-    if hit is not None:
-        return hit
-    d = Discount(r)
-    with _DISCOUNT_LOCK:
-        if len(_DISCOUNT_CACHE) >= 8:
-            _DISCOUNT_CACHE.pop(next(iter(_DISCOUNT_CACHE)))
-        _DISCOUNT_CACHE[key] = d
-    return d
-
-
-#: results remembered by :func:`remembered`, per function
-_REMEMBERED: dict[str, dict[tuple[int, int], tuple[object, object, FloatArray]]] = {}
-
-
-def remembered(
-    name: str, first: object, second: object, compute: Callable[[], FloatArray]
-) -> FloatArray:
-    """``compute()`` of the objects ``first`` and ``second``, read-only and
-    remembered (by identity) for the last 8 pairs of each function ``name``: the
-    tiers of a chunk share the discount factors and the shapes or draws."""
-    key = (id(first), id(second))
-    with _DISCOUNT_LOCK:
-        store = _REMEMBERED.setdefault(name, {})
-        hit = store.get(key)
-    if hit is not None and hit[0] is first and hit[1] is second:
-        return hit[2]
-    out = compute()
-    out.flags.writeable = False
-    with _DISCOUNT_LOCK:
-        if len(store) >= 8:
-            store.pop(next(iter(store)))
-        store[key] = (first, second, out)
-    return out
+    return DISCOUNTS.get(r.tobytes(), lambda: Discount(r))
 
 
 def sum_rows(x: FloatArray) -> FloatArray:

@@ -63,6 +63,7 @@ from costmodel.core.lines import (
     tier_goodput,
     weighted_utilization,
 )
+from costmodel.core.memo import clear_caches  # noqa: F401 (the engine's caches)
 from costmodel.core.result import Lazy, Metrics, TierResult
 from costmodel.core.summary import summary
 from costmodel.core.tax import tax_with_losses, terminal_lines

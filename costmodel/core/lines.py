@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
-from costmodel.core.discount import Discount, remembered
+from costmodel.core.discount import DISCOUNTED, Discount
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import OPEX_LINES
 from costmodel.core.timing import CapexEvent, Clock, Shapes, col, when
@@ -271,7 +271,7 @@ def per_run(shapes: Shapes, c: Coefficients) -> FloatArray:
 
 def discounted_shapes(shapes: Shapes, disc: Discount) -> FloatArray:
     """``sum_{m in year y} h_k(m) d(m)`` (Y, K, 1 or S), from the discount sums over
-    each run of months (:meth:`Discount.sums`, :func:`remembered`)."""
+    each run of months (:meth:`Discount.sums`, kept in :data:`DISCOUNTED`)."""
 
     def compute() -> FloatArray:
         lengths = np.diff(np.r_[shapes.run_starts, shapes.run_of.size]).tolist()
@@ -284,4 +284,4 @@ def discounted_shapes(shapes: Shapes, disc: Discount) -> FloatArray:
                 out[y, k] += run if w == 1.0 else w * run
         return out
 
-    return remembered("discounted_shapes", shapes, disc, compute)
+    return DISCOUNTED.get(("shapes", shapes.key, disc.key), compute)

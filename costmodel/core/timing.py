@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.finance import FloatArray
+from costmodel.core.memo import memoized
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
@@ -226,9 +226,11 @@ class Shapes:
     #: per shape k: the rows of :func:`per_run` where it is not 0 (a slice when they
     #: are consecutive), their model years and their values (None: all 1)
     terms: tuple[tuple[slice | np.ndarray, np.ndarray, FloatArray | None], ...] = ()
+    #: what they are computed from (months, timing), for the caches
+    key: tuple = ()
 
 
-@cache
+@memoized()
 def timing_shapes(months: int, timing: tuple[tuple[int, ...], float]) -> Shapes:
     t, r = timing
     m = np.arange(months + 1, dtype=float)
@@ -253,6 +255,7 @@ def timing_shapes(months: int, timing: tuple[tuple[int, ...], float]) -> Shapes:
         run_of=np.cumsum(new_run) - 1,
         month_row=np.r_[0, np.cumsum(new_run)],
         terms=tuple(terms),
+        key=(months, timing),
     )
     for arr in (out.sums, out.run_year, out.run_shapes, out.run_starts, out.run_of, out.month_row):
         arr.flags.writeable = False
@@ -274,9 +277,11 @@ class Segments:
     runs: tuple[int, ...]
     year_ends: np.ndarray
     at: dict[int, int]
+    #: what they are computed from (months, timing, capex months), for the caches
+    key: tuple = ()
 
 
-@cache
+@memoized()
 def segments(
     months: int, timing: tuple[tuple[int, ...], float], capex_months: tuple[int, ...]
 ) -> Segments:
@@ -292,7 +297,7 @@ def segments(
     runs = tuple(int(k) for k in np.diff(np.r_[start, months + 1]))
     at = {int(a): q for q, (a, k) in enumerate(zip(start, runs, strict=True)) if k == 1}
     year_ends = np.array([at[y] for y in range(MONTHS_PER_YEAR, months + 1, MONTHS_PER_YEAR)])
-    out = Segments(row[start], start, runs, year_ends, at)
+    out = Segments(row[start], start, runs, year_ends, at, (months, timing, capex_months))
     for arr in (out.row, out.start, out.year_ends):
         arr.flags.writeable = False
     return out
