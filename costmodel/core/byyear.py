@@ -269,4 +269,5 @@ def _lazy_schedules(
         metrics=metrics,
         debt=Lazy(lambda: full_run().debt),
         deployments=deps,
+        schedules_of=lambda: full_run().schedules,
     )

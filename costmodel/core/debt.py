@@ -18,28 +18,45 @@ from costmodel.core.units import (
 )
 
 
-def debt_schedule(
+@dataclass(frozen=True)
+class Loan:
+    """One loan of :func:`loans`: drawn at month ``month`` by the variants ``rows``
+    (a slice for all), ``draw`` (R,), first payment month ``first_payment`` (R,),
+    the balance capitalized until then ``capitalized_balance`` (R,), the level
+    ``payment`` (R,), the monthly rate, and its lines (R, M+1) of
+    :data:`DEBT_LINES` (the balloon at M)."""
+
+    month: int
+    rows: slice | np.ndarray
+    draw: FloatArray
+    first_payment: FloatArray
+    capitalized_balance: FloatArray
+    payment: FloatArray
+    monthly_rate: FloatArray
+    lines: dict[str, FloatArray]
+
+
+def loans(
     q: Mapping[str, FloatArray], capex_m: FloatArray, build: FloatArray, clock: Clock
-) -> dict[str, FloatArray]:
-    """Debt of spec 17: the capex of each month t is financed ``debt_share`` by a
-    loan ``D`` drawn at t. With ``r = (1 + interest_rate)^(1/12) - 1``, first
-    payment ``p = max(t, B) + 1`` and ``n = 12 term_years``: interest accrues from
-    t + 1 and is capitalized until p (``b = D (1 + r)^(p - 1 - t)``); then level
-    payments ``P = b r / (1 - (1 + r)^-n)`` (``b / n`` at r = 0), interest ``r`` x
-    the opening balance, principal ``P - interest``; what is owed at M is repaid
-    at M (balloon). Lines (S, M+1): :data:`DEBT_LINES`.
-    """
+) -> list[Loan]:
+    """The loans of methodology §8.2: the capex of each month t is financed
+    ``debt_share`` by a loan ``D`` drawn at t. With ``r = monthly_rate(interest
+    rate)``, first payment ``p = max(t, B) + 1`` and ``n = 12 term_years``:
+    interest accrues from t + 1 and is capitalized until p (``b = D (1 + r)^(p - 1
+    - t)``); then level payments ``P = b r / (1 - (1 + r)^-n)`` (``b / n`` at r =
+    0), interest ``r`` x the opening balance, principal ``P - interest``; what is
+    owed at M is repaid at M (balloon). One :class:`Loan` per month where some
+    variant borrows, with the lines of those variants."""
     size, width = capex_m.shape
     r_all = np.broadcast_to(col(fin.monthly_rate(q["interest_rate"])), (size, 1))
     term = np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR
     n_all = np.broadcast_to(col(term), (size, 1))
     share = np.broadcast_to(col(q["debt_share"]), (size, 1))
     build_all = np.broadcast_to(np.asarray(build, dtype=float), (size,))
-    lines = {k: np.zeros((size, width)) for k in DEBT_LINES}
     if not np.any(share):
-        return lines
+        return []
     full_all = np.power(1.0 + r_all, n_all)
-    m = clock.m
+    out = []
     for t in range(width - 1):
         draw = share[:, 0] * capex_m[:, t]
         rows = np.flatnonzero(draw)
@@ -47,40 +64,78 @@ def debt_schedule(
             continue
         # only the variants that borrow at t (the others' lines get exact zeros)
         at = slice(None) if rows.size == size else rows
-        r, n, full = r_all[at], n_all[at], full_all[at]
-        growth = 1.0 + r
-        d = col(draw[at])
-        p = col(np.maximum(t, build_all[at]) + 1)
-        b = d * np.power(growth, p - 1 - t)
-        k = m - p  # payments made before month m
-        paying = (m >= p) & (k < n)
-        if np.any(r > 0):
-            left = np.where(r > 0, (full - np.power(growth, k)) / np.where(r > 0, full - 1, 1), 0)
-            left_after = np.where(
-                r > 0, (full - np.power(growth, k + 1)) / np.where(r > 0, full - 1, 1), 0
-            )
-        else:
-            left = left_after = 0.0
-        flat = r == 0
-        left = np.where(flat, 1.0 - k / n, left)
-        left_after = np.where(flat, 1.0 - (k + 1) / n, left_after)
-        opening = b * left
-        interest = np.where(paying, r * opening, 0.0)
-        principal = np.where(paying, b * (left - left_after), 0.0)
-        building = (m > t) & (m < p)
-        accrued = d * np.power(growth, m - t)
-        capitalized = np.where(building, accrued - d * np.power(growth, m - 1 - t), 0.0)
-        close = np.where(m == t, d, 0.0) + np.where(building, accrued, 0.0)
-        close = close + np.where(paying, b * np.maximum(left_after, 0.0), 0.0)
-        lines["draw"][:, t] += draw
-        lines["capitalized_interest"][at] += capitalized
-        lines["interest"][at] += interest
-        lines["principal"][at] += principal
-        lines["balance_close"][at] += close
-    before = lines["balance_close"].copy()  # closing balances before the balloon
-    lines["balloon"][:, -1] = before[:, -1]
-    lines["balance_close"][:, -1] = 0.0
-    lines["balance_open"][:, 1:] = before[:, :-1]
+        out.append(_loan(t, at, draw[at], r_all[at], n_all[at], full_all[at], build_all[at], clock))
+    return out
+
+
+def _loan(
+    t: int,
+    at: slice | np.ndarray,
+    draw: FloatArray,
+    r: FloatArray,
+    n: FloatArray,
+    full: FloatArray,
+    build: FloatArray,
+    clock: Clock,
+) -> Loan:
+    """The :class:`Loan` of ``draw`` (R,) at month t (:func:`loans`), rates ``r``,
+    terms ``n`` and ``full = (1 + r)^n`` (R, 1), construction months ``build``."""
+    m = clock.m
+    growth = 1.0 + r
+    d = col(draw)
+    p = col(np.maximum(t, build) + 1)
+    b = d * np.power(growth, p - 1 - t)
+    k = m - p  # payments made before month m
+    paying = (m >= p) & (k < n)
+    if np.any(r > 0):
+        left = np.where(r > 0, (full - np.power(growth, k)) / np.where(r > 0, full - 1, 1), 0)
+        left_after = np.where(
+            r > 0, (full - np.power(growth, k + 1)) / np.where(r > 0, full - 1, 1), 0
+        )
+    else:
+        left = left_after = 0.0
+    flat = r == 0
+    left = np.where(flat, 1.0 - k / n, left)
+    left_after = np.where(flat, 1.0 - (k + 1) / n, left_after)
+    opening = b * left
+    building = (m > t) & (m < p)
+    accrued = d * np.power(growth, m - t)
+    close = np.where(m == t, d, 0.0) + np.where(building, accrued, 0.0)
+    close = close + np.where(paying, b * np.maximum(left_after, 0.0), 0.0)
+    lines = {
+        "draw": clock.at(t, draw),
+        "capitalized_interest": np.where(building, accrued - d * np.power(growth, m - 1 - t), 0.0),
+        "interest": np.where(paying, r * opening, 0.0),
+        "principal": np.where(paying, b * (left - left_after), 0.0),
+        "balance_close": close,
+    }
+    payment = np.where(flat, b / n, b * r / np.where(flat, 1.0, 1.0 - 1.0 / full))[:, 0]
+    return Loan(t, at, draw, p[:, 0], b[:, 0], payment, r[:, 0], _with_balloon(lines))
+
+
+def _with_balloon(lines: dict[str, FloatArray]) -> dict[str, FloatArray]:
+    """``lines`` with what is owed at M repaid at M (the balloon) and the opening
+    balances (the closing balances of the month before)."""
+    before = lines["balance_close"]  # closing balances before the balloon
+    balloon = np.zeros_like(before)
+    balloon[:, -1] = before[:, -1]
+    close = before.copy()
+    close[:, -1] = 0.0
+    opening = np.zeros_like(before)
+    opening[:, 1:] = before[:, :-1]
+    return {**lines, "balloon": balloon, "balance_close": close, "balance_open": opening}
+
+
+def debt_schedule(
+    q: Mapping[str, FloatArray], capex_m: FloatArray, build: FloatArray, clock: Clock
+) -> dict[str, FloatArray]:
+    """The tier's debt (S, M+1) per line of :data:`DEBT_LINES`: the sum of its
+    :func:`loans`' lines."""
+    size, width = capex_m.shape
+    lines = {k: np.zeros((size, width)) for k in DEBT_LINES}
+    for loan in loans(q, capex_m, build, clock):
+        for k in DEBT_LINES:
+            lines[k][loan.rows] += loan.lines[k]
     return lines
 
 

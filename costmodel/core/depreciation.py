@@ -25,18 +25,27 @@ def depreciation_lines(
     ``in_service + 12(k-1) .. in_service + 12k - 1``, each month 1/12 of it."""
     out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
     for e in events:
-        life = config.depreciation_life_years[e.cls]
-        annual = fin.depreciation_annual(
-            e.amount, q[f"salvage_{e.cls}"], config.depreciation_method[e.cls], life
-        )
-        k = np.floor((clock.m - when(e.in_service)) / MONTHS_PER_YEAR)
-        idx = np.where((k >= 0) & (k < life), k, life).astype(np.intp)  # life: the 0 column
-        monthly = np.concatenate([annual / MONTHS_PER_YEAR, np.zeros((annual.shape[0], 1))], 1)
-        if idx.shape[0] == 1:
-            out[e.cls] = out[e.cls] + monthly[:, idx[0]]
-        else:
-            out[e.cls] = out[e.cls] + np.take_along_axis(monthly, idx, axis=1)
+        out[e.cls] = out[e.cls] + event_depreciation(q, e, config, clock)
     return out
+
+
+def event_depreciation(
+    q: Mapping[str, FloatArray], e: CapexEvent, config: TierConfig, clock: Clock
+) -> FloatArray:
+    """One event's depreciation month by month (S, M+1): its annual amounts
+    (:func:`finance.depreciation_annual` of its cost, class salvage, method and
+    life), asset year k covering months ``in_service + 12(k-1) .. in_service + 12k
+    - 1``, each month 1/12 of it."""
+    life = config.depreciation_life_years[e.cls]
+    annual = fin.depreciation_annual(
+        e.amount, q[f"salvage_{e.cls}"], config.depreciation_method[e.cls], life
+    )
+    k = np.floor((clock.m - when(e.in_service)) / MONTHS_PER_YEAR)
+    idx = np.where((k >= 0) & (k < life), k, life).astype(np.intp)  # life: the 0 column
+    monthly = np.concatenate([annual / MONTHS_PER_YEAR, np.zeros((annual.shape[0], 1))], 1)
+    if idx.shape[0] == 1:
+        return monthly[:, idx[0]]
+    return np.take_along_axis(monthly, idx, axis=1)
 
 
 @memoized()

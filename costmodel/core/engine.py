@@ -65,6 +65,7 @@ from costmodel.core.lines import (
 )
 from costmodel.core.memo import clear_caches  # noqa: F401 (the engine's caches)
 from costmodel.core.result import Lazy, Metrics, TierResult
+from costmodel.core.schedules import TierParts, tier_schedules
 from costmodel.core.summary import summary
 from costmodel.core.tax import tax_with_losses, terminal_lines
 from costmodel.core.threads import blas_single_thread
@@ -321,6 +322,23 @@ def run_monthly(
         metrics=metrics,
         debt=cf["debt"],
         deployments=deps,
+        schedules_of=cache(
+            lambda: tier_schedules(
+                TierParts(
+                    q,
+                    config,
+                    clock,
+                    deps,
+                    events,
+                    coefficients,
+                    shapes,
+                    utilization,
+                    cf["capex"],
+                    ebit,
+                    cf["debt"]["interest"],
+                )
+            )
+        ),  # fmt: skip
     )
 
 

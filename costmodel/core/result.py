@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from threading import RLock
+from typing import Any
 
 from costmodel.core.finance import FloatArray
 
@@ -76,7 +77,9 @@ class TierResult:
     levered, debt service) -> (S, Y); ``deployments``: one mapping per vintage
     (month, gpus, servers, it_kw, capex per class, total) of (S,) arrays;
     ``metrics``: summary column -> (S,); ``nbv``: asset class -> (S,) net book
-    value at month M.
+    value at month M; ``schedules``: each capex event, loan, loss vintage and
+    deployment (:class:`costmodel.core.schedules.TierSchedules`), built when first
+    read.
     """
 
     months: int
@@ -90,6 +93,14 @@ class TierResult:
     metrics: Mapping[str, FloatArray]
     debt: Mapping[str, FloatArray] = field(default_factory=dict)
     deployments: list[dict[str, FloatArray]] = field(default_factory=list)
+    schedules_of: Callable[[], Any] | None = None
+
+    @property
+    def schedules(self) -> Any:
+        """The tier's :class:`~costmodel.core.schedules.TierSchedules`."""
+        if self.schedules_of is None:
+            raise ValueError("this result has no schedules")
+        return self.schedules_of()
 
     @property
     def size(self) -> int:

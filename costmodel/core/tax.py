@@ -36,15 +36,21 @@ def tax_rows(
     tax_rate: ArrayLike,
     carryforward_years: int | None,
     pool: bool = True,
+    vintages: bool = False,
 ) -> dict[str, FloatArray]:
     """:func:`tax_with_losses` with years first: ``taxable`` and the rows (Y, S);
-    without ``pool``, the tax alone (a by-year run reads no other row)."""
+    without ``pool``, the tax alone (a by-year run reads no other row). With
+    ``vintages``, also each vintage v's loss used in year y
+    (``vintage_used[y, v]``), expired after year y (``vintage_expired[y, v]``) and
+    its balance at the end of year y (``vintage_balance[y, v]``), (Y, Y, S)."""
     years, size = taxable.shape
     n = years + 1 if carryforward_years is None else carryforward_years
     vintage = np.zeros((years, size))
     names = ("open", "added", "used", "expired", "tax") if pool else ("tax",)
     rows = {k: np.zeros((years, size)) for k in names}
     rate = np.broadcast_to(np.asarray(tax_rate, dtype=float), (size,))
+    kinds = ("used", "expired", "balance")
+    detail = {k: np.zeros((years, years, size)) for k in kinds} if vintages else None
     for y in range(years):
         e = taxable[y]
         if pool:
@@ -56,6 +62,8 @@ def tax_rows(
             take = np.minimum(vintage[v], need)
             vintage[v] -= take
             need -= take
+            if detail is not None:
+                detail["used"][y, v] = take
         used = profit - need
         vintage[y] = np.where(loss, -e, 0.0)
         rows["tax"][y] = np.where(loss, 0.0, rate * (e - used))
@@ -65,10 +73,16 @@ def tax_rows(
         if 0 <= y - n < years:
             if pool:
                 rows["expired"][y] = vintage[y - n]
+            if detail is not None:
+                detail["expired"][y, y - n] = vintage[y - n]
             vintage[y - n] = 0.0
+        if detail is not None:
+            detail["balance"][y] = vintage
     if pool:
         close = vintage.sum(axis=0)
         rows["close"] = np.concatenate([rows["open"][1:], close[None, :]], axis=0)
+    if detail is not None:
+        rows.update({f"vintage_{k}": v for k, v in detail.items()})
     return rows
 
 
