@@ -44,6 +44,7 @@ others in the last digit (numpy sums a single column pairwise).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import cache, partial
 from typing import Any
 
@@ -305,6 +306,8 @@ def run_monthly(
         "equity_discount_factor": discount_table(q["cost_of_equity"], config.months),
     }
     annual = _annual(clock, cf["tax"], cf["levered"], cf["cfads"], cf["service"], ebit)
+    parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
+    parts = replace(parts, capex=cf["capex"], ebit=ebit, interest=cf["debt"]["interest"])
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     metrics = _monthly_metrics(
@@ -322,23 +325,7 @@ def run_monthly(
         metrics=metrics,
         debt=cf["debt"],
         deployments=deps,
-        schedules_of=cache(
-            lambda: tier_schedules(
-                TierParts(
-                    q,
-                    config,
-                    clock,
-                    deps,
-                    events,
-                    coefficients,
-                    shapes,
-                    utilization,
-                    cf["capex"],
-                    ebit,
-                    cf["debt"]["interest"],
-                )
-            )
-        ),  # fmt: skip
+        schedules_of=cache(partial(tier_schedules, parts)),
     )
 
 

@@ -91,9 +91,9 @@ class TierParts:
     coefficients: dict[str, Coefficients]
     shapes: list[FloatArray]
     utilization: list[FloatArray]
-    capex: FloatArray
-    ebit: FloatArray
-    interest: FloatArray
+    capex: FloatArray | None = None
+    ebit: FloatArray | None = None
+    interest: FloatArray | None = None
 
 
 def event_of(events: list[CapexEvent]) -> list[int]:

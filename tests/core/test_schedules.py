@@ -23,7 +23,9 @@ OVERLAY = {
     "finance": {"loss_carryforward_years": 2},
     "revenue": {"price_per_gpu_hour": 30},
     "financing": {"debt_share": 0.5, "interest_rate": 0.06, "term_years": 3},
-    "depreciation": {c: {"market_decline": 0.3} for c in ("servers", "network", "storage", "facility")},
+    "depreciation": {
+        c: {"market_decline": 0.3} for c in ("servers", "network", "storage", "facility")
+    },
     "tiers": {"small": {"reserve_headroom": False, "stages": [{"month": 14, "gpus": 8}]}},
 }
 
