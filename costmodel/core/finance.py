@@ -109,7 +109,7 @@ def npv_at_monthly_rates(values: ArrayLike, monthly_rates: ArrayLike) -> FloatAr
 
 
 def payback_years(cumulative: ArrayLike, axis: int = -1) -> FloatArray:
-    """Payback (spec 8, v2) from the cumulative cash ``c_m`` (m = 0..M along
+    """Payback (methodology §8.4, choice 8) from the cumulative cash ``c_m`` (m = 0..M along
     ``axis``, -1 or 0; the caller leaves the terminal value out): the smallest
     m >= 1 from which ``c`` stays >= 0 through M, in years (m / 12); NaN if
     ``c_M < 0``. The last negative month is found by one ``argmax`` over the

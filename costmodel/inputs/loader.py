@@ -1,6 +1,6 @@
 """Load assumption files: read YAML safely, deep-merge, apply overrides, validate.
 
-Merging (spec 2): mappings merge key by key, recursively; anything else replaces
+Merging (methodology §2.1): mappings merge key by key, recursively; anything else replaces
 what was there. An override ``dotted.path=value`` that targets a value written as
 a ``{value: ...}`` mapping replaces only its ``value`` and keeps range and source.
 
