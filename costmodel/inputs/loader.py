@@ -223,8 +223,8 @@ def _node_origins(node: yaml.Node, prefix: str, file: str, out: dict[str, str]) 
             _node_origins(item, path, file, out)
 
 
-#: libyaml's safe loader where PyYAML was built with it (about 20x faster), else
-#: the pure-Python one; both build the same data and nodes with the same marks.
+#: libyaml's safe loader where PyYAML was built with it, else the pure-Python one;
+#: both build the same data and nodes with the same marks.
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
