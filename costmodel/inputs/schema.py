@@ -1,4 +1,4 @@
-"""Pydantic models of the assumption files (spec section 2), one per section.
+"""Pydantic models of the assumption files (methodology §2), one per section.
 
 Every numeric input is a :class:`Quantity`; in a file it may be written as a bare
 number or as a mapping ``{value, low, high, unit, source, note, dist, sd}``.
