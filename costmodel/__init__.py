@@ -1,14 +1,55 @@
 """costmodel: cost, cash flow and return of GPU compute centers by scale tier.
 
-Quick start::
-
-    import costmodel as cm
-    model = cm.build(cm.load_assumptions())      # the bundled default
-    model.summary()                              # one row per tier
-    model.cash_flow("hundreds")                  # monthly schedule
-
 The public names below are imported on first use, so ``import costmodel`` loads
 no numerical, templating, plotting or spreadsheet library.
+
+Functions
+---------
+load_assumptions(*paths, overrides=None)
+    Read, merge and validate assumption files (no paths: the bundled default);
+    ``overrides`` maps dotted paths to values.
+with_overrides(assumptions, overrides)
+    A copy of loaded assumptions with overrides applied by the same rules.
+build(assumptions)
+    Run the engine on every tier: a :class:`Model` (``summary()``,
+    ``summary_rows()``, ``capex(t)``, ``opex(t)``, ``cash_flow(t)``, ...).
+run_variants(assumptions, variants, tiers)
+    Many variants at once: ``variants`` maps dotted input paths to arrays, one
+    value per variant; per tier a result whose ``metrics`` hold one value per variant.
+tornado, break_even, monte_carlo, compare, build_vs_rent, recommend, analyze
+    The analysis layer; each takes a built model or its assumptions.
+write_workbook(model, path), write_memo(model, path, lang="en")
+    The investor workbook and the HTML memo.
+
+Examples
+--------
+>>> import costmodel as cm
+>>> a = cm.load_assumptions()  # the bundled default
+>>> list(a.tiers), a.horizon_years
+(['tens', 'hundreds', 'thousands'], 6)
+>>> model = cm.build(a)
+>>> tens = model.summary_rows()["tens"]
+>>> tens["gpus"], f"{tens['capex']:,.0f}", f"{tens['npv']:,.0f}"
+(32, '7,683,742', '-5,154,027')
+
+The discounted free cash flow of the monthly schedule sums to the NPV:
+
+>>> round(float(model.cash_flow("tens").discounted_fcf.sum()) - tens["npv"], 6)
+0.0
+
+An override changes one value and keeps its unit, source and range:
+
+>>> cheap = cm.with_overrides(a, {"power.price_per_kwh": 0.5})
+>>> cheap.power.price_per_kwh.value, cheap.power.price_per_kwh.unit
+(0.5, 'CNY/kWh')
+>>> f"{cm.build(cheap).summary_rows()['tens']['npv']:,.0f}"
+'-4,872,829'
+
+Variants go through the engine at once, one value per variant:
+
+>>> runs = cm.run_variants(a, {"operations.utilization": [0.6, 0.8]}, ["tens"])
+>>> [f"{npv:,.0f}" for npv in runs["tens"].metrics["npv"]]
+['-5,154,027', '-2,628,027']
 """
 
 from __future__ import annotations

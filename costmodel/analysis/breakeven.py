@@ -1,4 +1,4 @@
-"""Break-even (spec 11): the input value at which a tier's NPV is 0.
+"""Break-even (methodology §9): the input value at which a tier's NPV is 0.
 
 Every search goes through :func:`costmodel.core.roots.solve` (one bracketing
 root finder for the package), each round one :func:`run_variants` call for all

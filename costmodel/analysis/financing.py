@@ -1,4 +1,4 @@
-"""What the loan does to the owners (spec 17), per tier, read by the memo's
+"""What the loan does to the owners (methodology §8.2), per tier, read by the memo's
 financing section.
 
 :func:`financing_table`: one row per tier when the model uses debt

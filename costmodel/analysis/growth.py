@@ -1,4 +1,4 @@
-"""Growth options of a staged tier (spec 15): build the final size at once, grow
+"""Growth options of a staged tier (methodology §8.1): build the final size at once, grow
 in stages with the headroom reserved, or grow in stages and extend the hall later.
 
 For every tier with ``stages``, the three options are computed from the same

@@ -1,4 +1,4 @@
-"""Ranged inputs and the tornado (spec 11), on the engine's scenario axis.
+"""Ranged inputs and the tornado (methodology §9), on the engine's scenario axis.
 
 Every variant goes through :func:`costmodel.core.variants.run_variants` in one
 vectorised evaluation; nothing loops over builds. Break-even is in

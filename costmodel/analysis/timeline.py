@@ -1,4 +1,4 @@
-"""When each tier spends, earns and ends (spec 14, 18, 19), read by the memo's
+"""When each tier spends, earns and ends (methodology §8.1 and §8.3), read by the memo's
 decision.
 
 :func:`timeline_table`, one row per tier:

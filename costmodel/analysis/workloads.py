@@ -1,4 +1,4 @@
-"""Workload sizing and tier recommendation (spec 10): "the task decides the
+"""Workload sizing and tier recommendation (methodology §5b): "the task decides the
 scale, not the budget".
 
 For each workload of the assumptions and each tier:

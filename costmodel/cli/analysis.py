@@ -1,4 +1,4 @@
-"""``costmodel sensitivity`` and ``costmodel montecarlo`` (spec 11).
+"""``costmodel sensitivity`` and ``costmodel montecarlo`` (methodology §9).
 
 Output formats: ``table`` (rich), ``csv`` (sensitivity: the tornado rows, a blank
 line, then the break-even rows) and ``json`` (one object; null for an empty value).

@@ -1,4 +1,4 @@
-"""``costmodel build | summary | recommend | validate | init | schema`` (spec 12)."""
+"""``costmodel build | summary | recommend | validate | init | schema`` (methodology §10)."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ HEADLINE = (
     "peak_funding",
 )
 
-#: the financing metrics (spec 17), shown where a model borrows
+#: the financing metrics (methodology §8.2), shown where a model borrows
 FINANCING = ("equity_npv", "equity_irr", "min_dscr", "debt_peak")
 
 

@@ -12,6 +12,22 @@ whole package).
   steps. The workbook's IRR sheet uses the same grid (:func:`irr_rate_grid`) and
   its bisection (:func:`bisect_trace`).
 
+The IRR: :func:`irr_monthly` solves ``sum_m v_m (1 + i)^(-m) = 0`` for i in (-1,
+``high``]. NPV is sampled on :func:`irr_rate_grid`; every sign change brackets a
+root, and the bracket nearest 0 is refined by Newton's method on ``p(x) = sum v_m
+x^m``, ``x = 1 / (1 + i)``, started at the inverse cubic interpolation through the
+bracket's grid points and their outer neighbours (or the secant point of the
+bracket) and safeguarded by bisection so that it cannot leave the bracket; a row
+stops when the Newton step is below ``IRR_STEP_TOLERANCE x``, or the step predicted
+after it (``s_k^3 / s_(k-1)^2``, quadratic convergence) is, or the bracket is that
+narrow, or ``p(x) = 0``. Rows with no bracket (no sign change in the flows, or NPV
+never reaching 0) give NaN, and so does a root where ``|p(x)| > IRR_ROOT_TOLERANCE
+sum |v_m| x^m`` (not a root, within rounding). Roots where NPV touches 0 without
+crossing are not reported.
+
+Unlike ``numpy_financial.irr``, it never raises and never returns a
+polynomial root at which NPV is not zero.
+
 Failure policy: a root that does not exist is ``NaN``, never an exception.
 """
 
@@ -33,7 +49,25 @@ from costmodel.core.units import IRR_ROOT_TOLERANCE, IRR_STEP_TOLERANCE
 def brackets(f: ArrayLike) -> np.ndarray:
     """Boolean ``(..., G - 1)``: interval ``[g, g + 1]`` brackets a root of the
     sampled values ``f`` (``(..., G)``): the signs of its ends differ (so one end
-    exactly 0 and the other not counts; both 0 does not). NaN ends never bracket."""
+    exactly 0 and the other not counts; both 0 does not). NaN ends never bracket.
+
+    Parameters
+    ----------
+    f : array_like
+        ``(..., G)`` values of a function at G increasing grid points.
+
+    Returns
+    -------
+    ndarray of bool
+        ``(..., G - 1)``, True where the interval brackets a root.
+
+    Examples
+    --------
+    >>> brackets([-1.0, 2.0, 3.0, 0.0, 1.0]).tolist()
+    [True, False, True, True]
+    >>> brackets([1.0, float("nan"), -1.0]).tolist()
+    [False, False]
+    """
     f = np.asarray(f, dtype=float)
     sign = (f > 0).view(np.int8) - (f < 0).view(np.int8)
     out = sign[..., :-1] != sign[..., 1:]
@@ -47,7 +81,26 @@ def first_bracket(grid: ArrayLike, f: ArrayLike) -> tuple[FloatArray, ...]:
     """Per row of ``f`` (values at ``grid``, both ``(R, G)`` or ``grid`` ``(G,)``): the
     first root, as ``(lo, hi, f_lo, f_hi)``: the first point where ``f`` is exactly
     0 (then ``lo = hi``) or the first interval of :func:`brackets`, whichever comes
-    first; NaNs where there is none."""
+    first; NaNs where there is none.
+
+    Parameters
+    ----------
+    grid : array_like
+        ``(G,)`` or ``(R, G)`` increasing points.
+    f : array_like
+        ``(R, G)`` values at ``grid``.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(lo, hi, f_lo, f_hi)``, each ``(R,)``.
+
+    Examples
+    --------
+    >>> lo, hi, f_lo, f_hi = first_bracket([0.0, 1.0, 2.0, 3.0], [[2.0, 1.0, -1.0, 1.0]])
+    >>> float(lo[0]), float(hi[0]), float(f_lo[0]), float(f_hi[0])
+    (1.0, 2.0, 1.0, -1.0)
+    """
     f = np.atleast_2d(np.asarray(f, dtype=float))
     g = np.broadcast_to(np.asarray(grid, dtype=float), f.shape)
     zero = f[:, :-1] == 0
@@ -138,6 +191,30 @@ def solve(
     :func:`first_bracket`; a problem stops early when a sample is exactly 0. The
     root is the :func:`secant_root` of the final bracket; NaN where f has no sign
     change (and no zero) on the first grid.
+
+    Parameters
+    ----------
+    evaluate : callable
+        ``evaluate(xs) -> fs``: for a list of J arrays of points, the J arrays of f_j.
+    lo, hi : array_like
+        ``(J,)`` ends of the search ranges.
+    points : int, optional
+        Candidates per round and problem.
+    rounds : int, optional
+        Rounds of refinement; each narrows a bracket ``points - 1`` times.
+
+    Returns
+    -------
+    Solution
+        ``root``, ``lo`` and ``hi`` per problem.
+
+    Examples
+    --------
+    >>> s = solve(lambda xs: [x**2 - 2.0 for x in xs], [0.0], [2.0])
+    >>> round(float(s.root[0]), 12), round(2**0.5, 12)
+    (1.414213562373, 1.414213562373)
+    >>> float(solve(lambda xs: [x + 5.0 for x in xs], [0.0], [1.0]).root[0])  # no root
+    nan
     """
     lo = np.array(lo, dtype=float, ndmin=1)
     hi = np.array(hi, dtype=float, ndmin=1)
@@ -167,7 +244,26 @@ def irr_rate_grid(periods: int, high: float = IRR_HIGH) -> FloatArray:
     """The monthly rates at which NPV is sampled to bracket the IRR of ``periods``
     cash flows (t = 0..periods-1): dense near 0 (61 points in [-6%, 6%]), then
     geometric out to ``high`` and down to ``10^(-250/(periods-1)) - 1`` (about -100% a
-    year; lower rates make ``(1 + i)^-M`` overflow)."""
+    year; lower rates make ``(1 + i)^-M`` overflow).
+
+    Parameters
+    ----------
+    periods : int
+        Number of cash flows (M + 1).
+    high : float, optional
+        The highest monthly rate.
+
+    Returns
+    -------
+    ndarray
+        The increasing rates.
+
+    Examples
+    --------
+    >>> g = irr_rate_grid(73)
+    >>> g.size, float(g[0]), float(g[-1])
+    (129, -0.99, 10.0)
+    """
     low = max(-0.99, 10.0 ** (-250.0 / max(periods - 1, 1)) - 1.0)
     near = np.linspace(-NEAR, NEAR, 61)
     neg = -np.geomspace(NEAR, -low, 30)
@@ -388,27 +484,28 @@ def _checked_runs(runs: Runs, n: int) -> Runs:
 def irr_monthly(
     values: ArrayLike, high: float = IRR_HIGH, max_iter: int = 200, runs: Runs = None
 ) -> FloatArray:
-    """Monthly internal rate of return of each row of ``values`` (t = 0, 1, ...);
-    with ``runs`` (lengths of runs of months), ``values[:, r]`` is the flow of
-    each of the ``runs[r]`` months of run r (the same IRR as the flows written
-    out month by month, up to rounding: NPV at the grid rates and Horner's scheme
-    sum each run as one term).
+    """Monthly IRR of each row of ``values``, by the method of the module docstring.
 
-    Solves ``sum_m v_m (1 + i)^(-m) = 0`` for i in (-1, ``high``]. NPV is sampled
-    on :func:`irr_rate_grid`; every sign change brackets a root, and the bracket
-    nearest 0 is refined by Newton's method on ``p(x) = sum v_m x^m``,
-    ``x = 1 / (1 + i)``, started at the inverse cubic interpolation through the
-    bracket's grid points and their outer neighbours (or the secant point of the
-    bracket) and safeguarded by bisection so that it cannot leave the bracket; a row
-    stops when the Newton step is below ``IRR_STEP_TOLERANCE x``, or the step
-    predicted after it (``s_k^3 / s_(k-1)^2``, quadratic convergence) is, or the
-    bracket is that narrow, or ``p(x) = 0``. Rows with no bracket (no sign change
-    in the flows, or NPV never reaching 0) give NaN, and so does a root where
-    ``|p(x)| > IRR_ROOT_TOLERANCE sum |v_m| x^m`` (not a root, within rounding).
-    Roots where NPV touches 0 without crossing are not reported.
+    Parameters
+    ----------
+    values : array_like
+        ``(R, n)`` or ``(n,)`` cash flows, month 0 first.
+    high, max_iter : float, int, optional
+        The highest monthly rate searched; Newton iterations at most.
+    runs : tuple of int, optional
+        ``runs[r]`` months each carry ``values[:, r]`` (the flows' IRR written out).
 
-    Unlike ``numpy_financial.irr``, this never raises and never returns a
-    polynomial root at which NPV is not zero.
+    Returns
+    -------
+    ndarray
+        ``(R,)`` monthly IRRs.
+
+    Examples
+    --------
+    >>> [round(float(i), 12) for i in irr_monthly([[-100.0, 110.0], [-100.0, 50.0]])]
+    [0.1, -0.5]
+    >>> round(float(irr_monthly([[-100.0, 5.0, 105.0]], runs=(1, 2, 1))[0]), 12)
+    0.05
     """
     v = np.atleast_2d(np.asarray(values, dtype=float))
     n_rows, n = v.shape
@@ -468,7 +565,26 @@ def irr_monthly(
 
 def irr_annual(values: ArrayLike, runs: Runs = None) -> FloatArray:
     """Annualized monthly IRR, ``(1 + i)^12 - 1``; NaN where no IRR exists (``runs``:
-    see :func:`irr_monthly`)."""
+    see :func:`irr_monthly`).
+
+    Parameters
+    ----------
+    values : array_like
+        ``(R, n)`` or ``(n,)`` monthly cash flows, month 0 first.
+    runs : tuple of int, optional
+        Lengths of runs of months (:func:`irr_monthly`).
+
+    Returns
+    -------
+    ndarray
+        ``(R,)`` annual IRRs.
+
+    Examples
+    --------
+    >>> flows = [-100.0] + [0.0] * 11 + [108.0]  # 8% after a year
+    >>> round(float(irr_annual(flows)[0]), 12)
+    0.08
+    """
     return annualize(irr_monthly(values, runs=runs))
 
 
@@ -499,7 +615,25 @@ class BisectionTrace:
 
 
 def bisect_trace(values: ArrayLike, steps: int) -> BisectionTrace:
-    """The :class:`BisectionTrace` of one row of cash flows ``values`` (t = 0..M)."""
+    """The :class:`BisectionTrace` of one row of cash flows ``values`` (t = 0..M).
+
+    Parameters
+    ----------
+    values : array_like
+        ``(M + 1,)`` cash flows.
+    steps : int
+        Bisection halvings of the chosen bracket.
+
+    Returns
+    -------
+    BisectionTrace
+
+    Examples
+    --------
+    >>> trace = bisect_trace([-100.0, 110.0], steps=30)
+    >>> trace.found, round(trace.start, 8)
+    (True, 0.1)
+    """
     v = np.asarray(values, dtype=float)
     grid = irr_rate_grid(v.size)
     f = npv_at_monthly_rates(v, grid)

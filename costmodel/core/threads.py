@@ -7,8 +7,7 @@ computing, and from two Monte Carlo workers it oversubscribes the cores.
 thread while any engine call is running (nested and concurrent uses are counted;
 the settings before the first are restored after the last). The libraries are
 found and set through ``threadpoolctl`` (its controller is made once, on first
-use: it lists the loaded libraries, about 1 ms); a process without a BLAS that
-threadpoolctl knows runs unchanged.
+use); a process without a BLAS that threadpoolctl knows runs unchanged.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Units, calendar constants, the scale classes and the named tolerances (spec 1, 3).
+"""Units, calendar constants, the scale classes and the named tolerances (methodology §1 and §4).
 
 Every other module takes these from here, so a constant is written once.
 """
@@ -9,7 +9,7 @@ MONTHS_PER_YEAR = 12
 HOURS_PER_DAY = 24.0
 DAYS_PER_YEAR = 365.0
 HOURS_PER_YEAR = 8760.0  # 365 x 24
-HOURS_PER_MONTH = HOURS_PER_YEAR / MONTHS_PER_YEAR  # 730, the same for every month (spec 1)
+HOURS_PER_MONTH = HOURS_PER_YEAR / MONTHS_PER_YEAR  # 730, the same for every month (methodology §1)
 SECONDS_PER_HOUR = 3600.0
 SECONDS_PER_DAY = 86400.0
 GB_PER_TB = 1000.0  # decimal units: 1 TB = 10^12 bytes, 1 GB = 10^9 bytes
@@ -18,7 +18,7 @@ FLOP_PER_TFLOP = 1e12
 TFLOPS_PER_PFLOPS = 1000.0
 PARAMS_PER_BILLION = 1e9
 
-#: scale classes of spec 3 as (name, largest GPU count of the class); the last has no bound
+#: scale classes of methodology §4 as (name, largest GPU count of the class); the last has no bound
 SCALE_CLASSES: tuple[tuple[str, int | None], ...] = (
     ("tens", 64),
     ("hundreds", 511),
@@ -27,7 +27,7 @@ SCALE_CLASSES: tuple[tuple[str, int | None], ...] = (
 
 
 def scale_class(gpus: float) -> str:
-    """``tens`` if gpus <= 64, ``hundreds`` if gpus <= 511, else ``thousands`` (spec 3)."""
+    """``tens`` if gpus <= 64, ``hundreds`` if gpus <= 511, else ``thousands`` (methodology §4)."""
     for name, top in SCALE_CLASSES:
         if top is None or gpus <= top:
             return name

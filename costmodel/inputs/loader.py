@@ -1,6 +1,6 @@
 """Load assumption files: read YAML safely, deep-merge, apply overrides, validate.
 
-Merging (spec 2): mappings merge key by key, recursively; anything else replaces
+Merging (methodology §2.1): mappings merge key by key, recursively; anything else replaces
 what was there. An override ``dotted.path=value`` that targets a value written as
 a ``{value: ...}`` mapping replaces only its ``value`` and keeps range and source.
 
@@ -223,8 +223,8 @@ def _node_origins(node: yaml.Node, prefix: str, file: str, out: dict[str, str]) 
             _node_origins(item, path, file, out)
 
 
-#: libyaml's safe loader where PyYAML was built with it (about 20x faster), else
-#: the pure-Python one; both build the same data and nodes with the same marks.
+#: libyaml's safe loader where PyYAML was built with it, else the pure-Python one;
+#: both build the same data and nodes with the same marks.
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

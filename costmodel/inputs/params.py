@@ -49,12 +49,12 @@ class TierInputs:
 
 
 #: servers per rack = floor(rack_kw / server kW + this), so 3 x 10 kW fit a 30 kW
-#: rack despite rounding in the division (spec 16)
+#: rack despite rounding in the division (methodology §3.1)
 RACK_FIT_EPSILON = 1e-9
 
 
 def servers_per_rack(rack_kw: Any, server_kw: Any, aux_power_fraction: Any) -> Any:
-    """``floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + 1e-9)`` (spec 16);
+    """``floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + 1e-9)`` (methodology §3.1);
     works on floats and numpy arrays alike."""
     return np.floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + RACK_FIT_EPSILON)
 
@@ -229,7 +229,7 @@ def _put_revenue(
 
 
 def _put_financing(a: Assumptions, put: _Put) -> None:
-    """Financing inputs (spec 17); without a financing section the debt share is
+    """Financing inputs (methodology §8.2); without a financing section the debt share is
     0 and equity is discounted at the discount rate."""
     f = a.financing
     if f is None:

@@ -1,4 +1,4 @@
-"""Rules that relate several sections of the assumptions (spec 2, "Validation").
+"""Rules that relate several sections of the assumptions (methodology §2.4).
 
 Each rule yields ``(dotted_path, rendered_value, rule)`` so that the loader can
 name the file and line of the offending value.
@@ -74,7 +74,7 @@ def _name_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
 
 
 def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
-    """Rules of spec 14 and 19 that do not depend on a tier."""
+    """Rules of methodology §8.1 and §8.3 that do not depend on a tier."""
     months = 12 * a.horizon_years
     year = int(a.start[:4])
     if not FIRST_YEAR <= year <= LAST_YEAR - a.horizon_years:

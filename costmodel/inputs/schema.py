@@ -1,4 +1,4 @@
-"""Pydantic models of the assumption files (spec section 2), one per section.
+"""Pydantic models of the assumption files (methodology §2), one per section.
 
 Every numeric input is a :class:`Quantity`; in a file it may be written as a bare
 number or as a mapping ``{value, low, high, unit, source, note, dist, sd}``.
@@ -128,7 +128,7 @@ _PLAIN_KEYS = {"value", "unit", "source", "note"}
 
 def _plain(v: Any) -> Any:
     """A whole number or a choice may be written as ``{value: ..., source: ...}``
-    like every other input (spec 2); its value is what counts."""
+    like every other input (methodology §2.2); its value is what counts."""
     if isinstance(v, dict) and "value" in v and set(v) <= _PLAIN_KEYS:
         return v["value"]
     return v
@@ -154,7 +154,7 @@ def _given_months(value: int) -> Any:
 
 class Finance(Section):
     """``discount_rate`` (annual, nominal), corporate ``tax_rate`` and how many
-    years a tax loss may be carried forward (spec 18; ``None``: without limit,
+    years a tax loss may be carried forward (methodology §8.3; ``None``: without limit,
     ``0``: not at all)."""
 
     discount_rate: Rate
@@ -177,7 +177,7 @@ WholeMonths = Annotated[Months, AfterValidator(_whole)]
 
 
 class Timeline(Section):
-    """Construction and ramp-up (spec 14): hardware is paid at ``build_months``
+    """Construction and ramp-up (methodology §8.1): hardware is paid at ``build_months``
     and revenue starts the month after; each deployment ramps linearly to the
     utilization over ``ramp_months``."""
 
@@ -191,7 +191,7 @@ class TimelineOverride(Section):
 
 
 class Financing(Section):
-    """Debt financing of every capex event (spec 17): ``debt_share`` of it is
+    """Debt financing of every capex event (methodology §8.2): ``debt_share`` of it is
     borrowed at ``interest_rate`` (annual) and repaid in level monthly payments
     over ``term_years`` from operations start; equity cash flow is discounted at
     ``cost_of_equity`` (the discount rate if absent)."""
@@ -217,7 +217,7 @@ class Power(Section):
 class Facility(Section):
     """Build a hall (capex per kW of IT load) or rent colocation (per kW-month).
     ``retrofit_premium``: extra cost, as a fraction, of adding facility capacity
-    after the first build (spec 15)."""
+    after the first build (methodology §8.1)."""
 
     mode: Annotated[Literal["build", "colocation"], Plain]
     build_cost_per_kw: dict[str, NonNegative] = Field(min_length=1)
@@ -293,7 +293,7 @@ class Server(Section):
 
 
 class Reliability(Section):
-    """Failure, restart and checkpoint inputs of the goodput model (spec 9)."""
+    """Failure, restart and checkpoint inputs of the goodput model (methodology §5)."""
 
     node_failures_per_day: NonNegative
     restart_hours: NonNegative
@@ -343,7 +343,7 @@ class Storage(Section):
 
 
 class Stage(Section):
-    """A later deployment of a tier (spec 15): ``gpus`` more GPUs and
+    """A later deployment of a tier (methodology §8.1): ``gpus`` more GPUs and
     ``capacity_tb`` more storage bought at capex month ``month``, in service
     from ``month + 1``; ``staff_fte`` (if given) is the tier's headcount from then."""
 
@@ -355,7 +355,7 @@ class Stage(Section):
 
 class Tier(Section):
     """One scale option to compare. ``gpus`` and ``storage.capacity_tb`` are the
-    first deployment; ``stages`` add later ones (spec 15)."""
+    first deployment; ``stages`` add later ones (methodology §8.1)."""
 
     label: Text | None = None
     description: Text = ""
@@ -376,7 +376,7 @@ class Tier(Section):
 
 
 class Workload(Section):
-    """A task to size against the tiers (spec 10)."""
+    """A task to size against the tiers (methodology §5b)."""
 
     name: Text
     kind: Annotated[Literal["pretrain", "finetune", "lora", "inference"], Plain]
@@ -406,7 +406,7 @@ AtLeastOne = Annotated[_Q, _bounded(1, None, rule="must be >= 1")]
 
 
 class Sizing(Section):
-    """Constants of workload sizing (spec 10). The defaults are the spec's; the
+    """Constants of workload sizing (methodology §5b). The defaults are the spec's; the
     bundled default carries them with sources."""
 
     training_bytes_per_param: Positive = _given(

@@ -49,7 +49,7 @@ def test_electricity_price_changes_only_electricity_driven_lines(base, tmp_path)
             ob, om = b.opex(t), m.opex(t)
             for line in ("colocation", "staff", "maintenance", "insurance", "software"):
                 pd.testing.assert_series_equal(ob[line], om[line], check_exact=True)
-            # electricity is proportional to the price per kWh (spec 5)
+            # electricity is proportional to the price per kWh (methodology §3.2)
             pd.testing.assert_series_equal(
                 om.electricity, ob.electricity * ratio, check_exact=False, rtol=1e-12
             )
@@ -64,7 +64,7 @@ def test_electricity_price_changes_only_electricity_driven_lines(base, tmp_path)
             for col in ("gpu_hours", "revenue", "depreciation", "capex", "terminal_value"):
                 pd.testing.assert_series_equal(cb[col], cf[col], check_exact=True)
             pd.testing.assert_frame_equal(b.capex(t), m.capex(t), check_exact=True)
-            # (no electricity while the hall is being built, spec 14)
+            # (no electricity while the hall is being built, methodology §8.1)
             live = ob.electricity > 0
             assert live.sum() >= om.electricity.size - 13
             assert (om.electricity[live] > ob.electricity[live]).all()
@@ -76,7 +76,7 @@ def test_electricity_price_changes_only_electricity_driven_lines(base, tmp_path)
         unchanged = ["capex", "gpus", "it_kw", "revenue", "gpu_hours", "goodput"]
         pd.testing.assert_frame_equal(w[unchanged], wb[unchanged], check_exact=True)
         assert (w.npv < wb.npv).all()
-        # (a tier built over the whole first year draws no power in it, spec 14)
+        # (a tier built over the whole first year draws no power in it, methodology §8.1)
         assert (w.opex_year1 >= wb.opex_year1).all() and (w.opex_year1 > wb.opex_year1).any()
         assert (w.cost_per_gpu_hour > wb.cost_per_gpu_hour).all()
     pd.testing.assert_frame_equal(r.wide.loc["file"], r.wide.loc["set"], check_exact=True)

@@ -1,4 +1,4 @@
-"""Monte Carlo (spec 11): reproducibility, degenerate ranges, a linear check (the CLI:
+"""Monte Carlo (methodology §9): reproducibility, degenerate ranges, a linear check (the CLI:
 tests/cli)."""
 
 from __future__ import annotations

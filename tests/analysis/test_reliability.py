@@ -1,4 +1,4 @@
-"""Goodput (spec 9) and workload sizing (spec 10) against hand calculations."""
+"""Goodput (methodology §5) and workload sizing (methodology §5b) against hand calculations."""
 
 from __future__ import annotations
 

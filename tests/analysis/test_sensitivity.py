@@ -1,4 +1,4 @@
-"""Tornado and break-even (spec 11), checked against independent rebuilds."""
+"""Tornado and break-even (methodology §9), checked against independent rebuilds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The money rows (spec 17-18: debt, levered tax, expiring losses, equity) are live.
+"""The money rows (methodology §8.2-8.3: debt, levered tax, expiring losses, equity) are live.
 
 Financed cases (and two staged, financed ones) are recalculated by LibreOffice and by Gnumeric: every formula
 cell equals the engine's cached value (relative 1e-9) and no cell is an error. Then
@@ -120,7 +120,7 @@ LIVE_EDITS = {
     "loss carry-forward 2 years, no cost of equity": (
         "bank-loan-profitable",
         {"finance_loss_carryforward_years": 2, "financing_cost_of_equity": None},
-        # a blank cost of equity is the discount rate (spec 17)
+        # a blank cost of equity is the discount rate (methodology §8.2)
         {"finance.loss_carryforward_years": 2, "financing.cost_of_equity": DISCOUNT},
     ),
     "losses unlimited": (

@@ -1,4 +1,4 @@
-"""Spec v2's time and growth rows are live formulas (sections 14-16, 19, 20).
+"""The time and growth rows (methodology §8.1, §8.3) are live formulas.
 
 A staged model (the default with the staged-growth or staged-rebuild overlay, a
 construction time, a fractional ramp-up, a server price decline, repair downtime

@@ -1,6 +1,6 @@
 """The bundled default stays inside the seed's picture of the three scale tiers
-(seed: compute-center-scale-tiers.zh.txt; METHODOLOGY.md section 13) and next to the
-dated sources its notes cite (issue 14; docs/defaults.md)."""
+(the domain source, compute-center-scale-tiers.zh.txt) and next to the
+dated sources its notes cite (issue 14; docs/assumptions.md)."""
 
 from __future__ import annotations
 

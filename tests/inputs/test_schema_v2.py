@@ -1,4 +1,4 @@
-"""Whole numbers and choices in the value-mapping form (spec 2: every numeric input
+"""Whole numbers and choices in the value-mapping form (methodology §2.2: every numeric input
 may be a mapping), and the v2 keys' ranges."""
 
 from __future__ import annotations

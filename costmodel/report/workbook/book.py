@@ -63,7 +63,7 @@ WORKSHEET_CLASS: type[RowWorksheet] = (
 )
 
 #: the summary columns the workbook carries as formulas: all of the engine's (v1 set,
-#: availability, peak funding and the financing columns of spec 17)
+#: availability, peak funding and the financing columns of methodology §8.2)
 SUMMARY_COLUMNS = tuple(ALL_COLUMNS)
 
 #: spec-v2 features (names of ``Model.v2_features``, ``*`` for a tier) the workbook
@@ -295,7 +295,7 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
     ws.repeat_rows(2)
 
 
-#: the Annual sheet's money lines (spec 17): tier-sheet row, label, engine line
+#: the Annual sheet's money lines (methodology §8.2): tier-sheet row, label, engine line
 MONEY_LINES = (
     ("debt_draw", "debt drawn"),
     ("debt_interest", "interest paid"),

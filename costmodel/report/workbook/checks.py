@@ -7,7 +7,7 @@ Two kinds of row, each with a status (OK/ERROR) and a fail flag (1 = fails):
   an independent recomputation (a closed form on the tier sheet, a SUMPRODUCT
   over other rows); it fails when they differ by more than ``check_tolerance``
   times a scale;
-- an input check tests a rule of spec 2 (fractions in [0, 1], GPUs a multiple of
+- an input check tests a rule of methodology §2.4 (fractions in [0, 1], GPUs a multiple of
   the server size, rack kW within the cooling's kW limit, methods and modes from
   their lists, prices >= 0, the horizon unchanged since the build).
 
@@ -297,7 +297,7 @@ def _loss_recons(S, tot, cap: str, p: str, base: str, tax: str, close: float,
 
 def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
                  t: str) -> list[Recon]:  # fmt: skip
-    """Per tier (spec 17-18): the debt corkscrew, the loan table against the
+    """Per tier (methodology §8.2-8.3): the debt corkscrew, the loan table against the
     draws, the vintage tables against their pools, levered tax, equity NPV."""
     S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
     tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
@@ -365,7 +365,7 @@ def irr_rule(
 
 
 def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
-    """Per tier: the tier's inputs obey spec 2's rules."""
+    """Per tier: the tier's inputs obey the rules of methodology §2.4."""
     S = lambda key: cs.ref(key, "$", sheet=True)  # noqa: E731
     ti = model.inputs[t].values()
     tier = model.assumptions.tiers[t]
@@ -443,7 +443,7 @@ def global_rules(model: Model) -> list[Rule]:
 
 
 def financing_rules(model: Model) -> list[Rule]:
-    """Financing and loss inputs (spec 17-18): debt share and rates in [0, 1], term
+    """Financing and loss inputs (methodology §8.2-8.3): debt share and rates in [0, 1], term
     a whole number of years 1..30, carry-forward blank or a whole number >= 0."""
     out = []
     for path, blank_ok, _ in FINANCING:

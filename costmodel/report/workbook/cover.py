@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 #: the Cover's headline rows (those present in the summary), in order
 COVER_METRICS = ("npv", "irr", "peak_funding", "cost_per_gpu_hour", "capex", "payback_years")
-#: added when debt is used (spec 17): equity return and cover
+#: added when debt is used (methodology §8.2): equity return and cover
 FINANCED_METRICS = ("equity_irr", "equity_npv", "min_dscr", "debt_peak")
 CONVENTIONS = (
     ("Sign convention", "Costs are positive in schedules; in cash flow, outflows are negative."),

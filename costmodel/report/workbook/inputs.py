@@ -103,7 +103,8 @@ MODES = (
     ("revenue mode", "revenue_mode", ("rental", "avoided_cloud")),
     ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
 )
-SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))  # spec 3: <=64, <=511, else
+#: methodology §4: <=64, <=511, else
+SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))
 #: columns of the scalar and sources tables
 HEAD = ("input", "value", "unit", "low", "high", "path", "source", "note")
 PATH_COL, SOURCE_COL, NOTE_COL = 5, 6, 7
@@ -327,7 +328,7 @@ def _scalars(s: Sheet) -> None:
         s.define(name_for(f"{section}.{key}"), r, 1)
 
 
-#: financing and loss inputs (spec 17-18): (path, blank allowed, number format)
+#: financing and loss inputs (methodology §8.2-8.3): (path, blank allowed, number format)
 FINANCING = (
     ("financing.debt_share", False, "pct2"),
     ("financing.interest_rate", False, "pct2"),

@@ -479,7 +479,7 @@ def discounting(x: Tier) -> None:
     )  # fmt: skip
     for key, label, unit, formula, value in rows:
         cs.const(key, label, unit, formula, value, "money" if unit == x.cur else "number")
-    # payback (spec 8, v2): from the first month after which the cumulative cash
+    # payback (methodology §8.4, choice 8): from the first month after which the cumulative cash
     # without the terminal value stays >= 0 through month M
     cash = np.cumsum(fcf - r.flows["terminal_value"][0] + r.flows["terminal_tax"][0])
     stays = np.array([float(mm >= 1 and bool(np.all(cash[mm:] >= 0))) for mm in m])

@@ -170,7 +170,7 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
     from costmodel.report.workbook.inputs import SHEET, _q, here
 
     ws, st, a = s.ws, s.st, s.a
-    s.section("Stages: later deployments of a tier (spec 15; none = one deployment)")
+    s.section("Stages: later deployments of a tier (methodology §8.1; none = one deployment)")
     s.head("tier", "stage", *STAGE_HEADS, "path")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(STAGE_FIELDS):

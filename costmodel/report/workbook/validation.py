@@ -1,4 +1,4 @@
-"""Data validation of input cells, from the rules of the schema (spec 2): lists for
+"""Data validation of input cells, from the rules of the schema (methodology §2.4): lists for
 methods, modes, cooling and server ids; fractions in [0, 1]; non-negative prices,
 sizes and powers; whole numbers where the schema wants integers. Each rule carries
 an input message. The Checks sheet tests the same rules by formula, since data
@@ -12,7 +12,7 @@ FRACTION = {"validate": "decimal", "criteria": "between", "minimum": 0, "maximum
             "input_message": "A fraction between 0 and 1 (e.g. 0.08 for 8%)."}  # fmt: skip
 NON_NEGATIVE = {"validate": "decimal", "criteria": ">=", "value": 0,
                 "input_message": "A number >= 0."}  # fmt: skip
-#: leaf key -> rule (keys of spec 2's validation)
+#: leaf key -> rule (keys of the validation of methodology §2.4)
 RULES: dict[str, dict[str, Any]] = {
     **dict.fromkeys(
         ("discount_rate", "tax_rate", "escalation", "aux_power_fraction", "utilization",
