@@ -26,6 +26,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
+from costmodel.core.calendar import year_sums
 from costmodel.core.engine import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model, require_finite
@@ -269,7 +270,6 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
         *MONEY_LINES,
     ]
     r = 4
-    year_of_month = -(-np.arange(model.months + 1) // 12)
     year_cells = [xl_rowcol_to_cell(2, 2 + y, row_abs=True) for y in range(years + 1)]
     for t, cs in sheets.items():
         res = model.results[t]
@@ -280,7 +280,7 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
             ws.write_string(r, 0, label, st.label)
             ws.write_string(r, 1, model.assumptions.currency, st.unit)
             values = _row_values(res, key)
-            by_year = np.bincount(year_of_month, weights=values, minlength=years + 1)
+            by_year = np.concatenate([values[:1], year_sums(values)])  # year 0: month 0
             rng = cs.ref(key, ":", sheet=True)
             fmt = st.cell("money", BLACK, key in ("opex", "fcf", "ecf"))
             for y, yc in enumerate(year_cells):
