@@ -124,7 +124,7 @@ EDITS = {
     ),
     "reserve headroom off": (
         lambda wb: set_tier_input(
-            wb, "hundreds", "hall for the final IT load at month 0 (1) or per stage (0)", 0
+            wb, "hundreds", "Hall built for the final size (1/0)", 0
         ),
         lambda tmp: staged("staged-growth", **{"tiers.hundreds.reserve_headroom": False}),
     ),

@@ -24,8 +24,8 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.inputs.params import _OVERRIDABLE
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS, Assumptions, Quantity
+from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK, Styles
-from costmodel.report.workbook.labels import label_for, unit_for
 from costmodel.report.workbook.validation import validate
 
 SHEET = "Inputs"
@@ -214,14 +214,14 @@ class Sheet:
         """label, value (blue input, or a black link), unit, low, high, path, source, note."""
         ws, st, r, kind = self.ws, self.st, self.row, kind_for(path)
         base, qualifier = split_path(path)
-        label = label_for(base) + (f" ({qualifier})" if qualifier else "")
+        label = input_label(base) + (f" ({qualifier})" if qualifier else "")
         ws.write_string(r, 0, label, st.label)
         if value_formula is None:
             ws.write_number(r, 1, q.value, st.input(kind))
             validate(ws, r, 1, path)
         else:
             ws.write_formula(r, 1, value_formula, st.cell(kind, BLACK), q.value)
-        unit = unit_for(base, self.cur, q.unit)
+        unit = input_unit(base, self.cur, q.unit)
         ws.write_string(r, 2, unit, st.unit_wrap)
         for c, v in ((3, q.low), (4, q.high)):
             if v is not None:
@@ -366,13 +366,13 @@ def _financing(s: Sheet) -> None:
         else:
             r = s.row
             value = financing_value(a, path)
-            ws.write_string(r, 0, label_for(path), st.label)
+            ws.write_string(r, 0, input_label(path), st.label)
             if value is None:
                 ws.write_blank(r, 1, None, st.input(kind))
             else:
                 ws.write_number(r, 1, value, st.input(kind))
             validate(ws, r, 1, path)
-            unit = unit_for(path, s.cur)
+            unit = input_unit(path, s.cur)
             ws.write_string(r, 2, f"{unit} ({blanks[path]})" if path in blanks else unit,
                             st.unit_wrap)  # fmt: skip
             ws.write_string(r, PATH_COL, path, st.path)
@@ -386,10 +386,10 @@ def _financing(s: Sheet) -> None:
 def _cooling(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Cooling types")
-    s.head("cooling", *[label_for(f) for f, _ in COOLING_FIELDS])
+    s.head("cooling", *[input_label(f) for f, _ in COOLING_FIELDS])
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, (_, path) in enumerate(COOLING_FIELDS):
-        ws.write_string(s.row, 1 + j, unit_for(path, s.cur), st.unit)
+        ws.write_string(s.row, 1 + j, input_unit(path, s.cur), st.unit)
     s.row += 1
     first = s.row
     for c in a.power.pue:
@@ -447,10 +447,10 @@ def _servers(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Server catalogue (price and power per whole server)")
     fields = (*SERVER_FIELDS, *CLOUD_FIELDS)
-    s.head("server", *[label_for(f"servers.{f}") for f in fields], "label")
+    s.head("server", *[input_label(f"servers.{f}") for f in fields], "label")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(fields):
-        ws.write_string(s.row, 1 + j, unit_for(f"servers.{f}", s.cur), st.unit)
+        ws.write_string(s.row, 1 + j, input_unit(f"servers.{f}", s.cur), st.unit)
     s.row += 1
     first = s.row
     for sid, srv in a.servers.items():

@@ -34,11 +34,11 @@ def _num(ws, r: int, c: int, v: Any, fmt) -> None:
 def readable(path: str) -> str:
     """A tornado input's readable label: ``tiers.tens.network.share`` ->
     "network share of hardware capex (tens)"."""
+    from costmodel.inputs.vocabulary import input_label
     from costmodel.report.workbook.inputs import split_path
-    from costmodel.report.workbook.labels import label_for
 
     base, qualifier = split_path(path)
-    return label_for(base) + (f" ({qualifier})" if qualifier else "")
+    return input_label(base) + (f" ({qualifier})" if qualifier else "")
 
 
 def _banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:

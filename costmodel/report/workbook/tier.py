@@ -24,12 +24,12 @@ from xlsxwriter.workbook import Workbook
 from costmodel.core.model import Model
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
+from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook import deployments as dep
 from costmodel.report.workbook import money
 from costmodel.report.workbook.deployments import engine_parts
 from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, protect
 from costmodel.report.workbook.inputs import SERVER_FIELDS, InputsMap
-from costmodel.report.workbook.labels import label_for
 
 HOURS = "hours_per_month"
 OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
@@ -203,11 +203,11 @@ def tier_inputs(x: Tier) -> None:
     cs.heading("Tier inputs (links to Inputs)")
     for key, value in (("server", x.t.server), ("cooling", x.t.cooling)):
         cell = x.inputs.tier_cells[(x.tier, key)]
-        cs.const(key, label_for(key), "id", f"={cell}", value, "text", GREEN)
+        cs.const(key, input_label(key), "id", f"={cell}", value, "text", GREEN)
     for key, path, unit, kind in TIER_LINKS:
         cell = x.inputs.tier_cells[(x.tier, path)]
         unit = unit.format(cur=x.cur)
-        cs.const(key, label_for(path), unit, f"={cell}", x.ti[key], kind, GREEN)
+        cs.const(key, input_label(path), unit, f"={cell}", x.ti[key], kind, GREEN)
 
 
 def lookups(x: Tier) -> None:
@@ -230,7 +230,7 @@ def lookups(x: Tier) -> None:
         key = keys.get(f, f)
         kind = "pct2" if f in ("idle_fraction", "price_decline") else "number"
         formula = f"=INDEX(Srv_{f},MATCH({{$server}},Srv_id,0))"
-        cs.const(key, f"catalogue: {label_for(f'servers.{f}')}", units[f], formula, ti[key], kind)
+        cs.const(key, f"catalogue: {input_label(f'servers.{f}')}", units[f], formula, ti[key], kind)
     cool = "MATCH({$cooling},Cool_id,0)"
     max_rack = x.a.facility.max_rack_kw[x.t.cooling].value
     cs.const("pue", "PUE of the cooling type", "ratio", f"=INDEX(Cool_pue,{cool})", ti["pue"])

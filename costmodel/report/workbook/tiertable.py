@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from costmodel.core.units import scale_class
+from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK
-from costmodel.report.workbook.labels import label_for, unit_for
 from costmodel.report.workbook.validation import gpus_rule, validate
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def write_tier_table(
 def _live_label(s: Sheet, tiers: list[str], out: InputsMap, r: int, path_col: int) -> None:
     """Row ``r``: "Hundreds (128x H800)" from the live GPU count and server id."""
     ws, st, a = s.ws, s.st, s.a
-    ws.write_string(r, 0, label_for("live_label"), st.label)
+    ws.write_string(r, 0, input_label("live_label"), st.label)
     ws.write_string(r, 1, "text", st.unit)
     ws.write_string(r, path_col, "(formula)", st.path)
     for t in tiers:
@@ -124,8 +124,8 @@ class TierRows:
 
         s, ws, st = self.s, self.s.ws, self.s.st
         r = s.row
-        ws.write_string(r, 0, label_for(key), st.label)
-        ws.write_string(r, 1, unit_for(key, s.cur, unit), st.unit)
+        ws.write_string(r, 0, input_label(key), st.label)
+        ws.write_string(r, 1, input_unit(key, s.cur, unit), st.unit)
         ws.write_string(r, self.path_col, f"tiers.<tier>.{key}", st.path)
         for j, (t, (how, value, kind)) in enumerate(zip(self.tiers, cells, strict=True)):
             c = self.out.tier_columns[t]
@@ -174,7 +174,7 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
     s.head("tier", "stage", *STAGE_HEADS, "path")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(STAGE_FIELDS):
-        ws.write_string(s.row, 2 + j, unit_for(f"stages.{f}", s.cur), st.unit)
+        ws.write_string(s.row, 2 + j, input_unit(f"stages.{f}", s.cur), st.unit)
     s.row += 1
     for t in tiers:
         before = out.tier_cells[(t, "staff_fte")].split("!")[1]
