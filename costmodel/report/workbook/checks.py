@@ -39,8 +39,8 @@ from costmodel.report.workbook.inputs import (
     SERVER_FIELDS,
     financing_value,
     mode_value,
-    name_for,
 )
+from costmodel.report.workbook.inputsmap import name_for
 from costmodel.report.workbook.tier import OPEX_LINES, TIER_LINKS
 from costmodel.report.workbook.validation import condition, describe, rule_for
 

@@ -33,9 +33,9 @@ def _num(ws, r: int, c: int, v: Any, fmt) -> None:
 
 def readable(path: str) -> str:
     """A tornado input's readable label: ``tiers.tens.network.share`` ->
-    "network share of hardware capex (tens)"."""
+    "Network share of hardware capex (tens)"."""
     from costmodel.inputs.vocabulary import input_label
-    from costmodel.report.workbook.inputs import split_path
+    from costmodel.report.workbook.inputsmap import split_path
 
     base, qualifier = split_path(path)
     return input_label(base) + (f" ({qualifier})" if qualifier else "")
