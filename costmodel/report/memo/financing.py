@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 def ratio(v: float) -> str:
     """A coverage ratio: ``1.20×``, ``−0.89×``."""
-    return f.EMPTY if is_empty(v) else f._signed(v, f"{abs(v):,.2f}") + "×"
+    return f.EMPTY if is_empty(v) else f.with_sign(v, f"{abs(v):,.2f}") + "×"
 
 
 def month_text(period: str, lang: str) -> str:
