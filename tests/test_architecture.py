@@ -199,6 +199,29 @@ def test_imports_of_reads_from_submodule_imports(tmp_path):
     assert imp.target == "costmodel.core.engine" and imp.top_level
 
 
+def duplicate_file_names(root: Path) -> dict[str, list[str]]:
+    """File names used by more than one module below ``root`` (``__init__.py`` and
+    ``__main__.py`` aside), each with the paths that use it."""
+    paths: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        if path.name not in ("__init__.py", "__main__.py"):
+            paths.setdefault(path.name, []).append(path.relative_to(root.parent).as_posix())
+    return {name: where for name, where in paths.items() if len(where) > 1}
+
+
+def test_no_two_modules_share_a_file_name():
+    """A file name says which module it is: ``model.py`` is the core's model, not
+    also a command-line module."""
+    assert duplicate_file_names(PACKAGE) == {}
+
+
+def test_a_shared_file_name_is_found(copy):
+    (copy / "report" / "memo" / "finance.py").write_text("X = 1\n", encoding="utf-8")
+    assert duplicate_file_names(copy) == {
+        "finance.py": ["costmodel/core/finance.py", "costmodel/report/memo/finance.py"]
+    }
+
+
 #: issue 10: short, named pieces
 MAX_FUNCTION_LINES = 80
 

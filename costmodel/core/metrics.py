@@ -3,7 +3,7 @@ and the policy for empty metrics.
 
 Shared by the CLI table, the workbook and the memo so that every output names
 and formats a metric the same way (formatting itself is in
-:mod:`costmodel.report.format` and :mod:`costmodel.report.memo.format`).
+:mod:`costmodel.report.format` and :mod:`costmodel.report.memo.numbers`).
 """
 
 from __future__ import annotations

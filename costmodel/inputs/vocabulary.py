@@ -168,6 +168,9 @@ INPUTS: dict[str, Term] = {
     "life_years": Term("Useful life", "使用年限", "years", "number"),
     "method": Term("Depreciation method", "折旧方法", "list", "text"),
     "mode": Term("Mode", "模式", "list", "text"),
+    "facility.mode": Term(
+        "Facility mode (build or colocation)", "机房模式（自建或托管）", "list", "text"
+    ),
     "revenue.mode": Term("Revenue mode (rental or avoided cloud)", "收入模式", "list", "text"),
     "cloud_term": Term("Cloud price term", "云价格期限", "list", "text"),
     "network.fabric": Term("Network fabric", "网络架构", "text", "text"),

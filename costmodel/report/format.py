@@ -14,7 +14,7 @@
   decimals, shares as percentages, ``-`` for an empty value (units are
   :func:`costmodel.core.metrics.metric_unit`).
 
-The memo's reading text (English and Chinese) is :mod:`costmodel.report.memo.format`;
+The memo's reading text (English and Chinese) is :mod:`costmodel.report.memo.numbers`;
 the workbook's number formats are :data:`costmodel.report.workbook.grid.NUMBER_FORMATS`.
 """
 
