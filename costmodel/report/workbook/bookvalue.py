@@ -9,7 +9,7 @@ from costmodel.report.workbook.tiercontext import Tier
 
 def book_value(x: Tier, cls: str) -> None:
     """Opening + additions - depreciation = closing, by month, and the book value
-    above the salvage of what was bought (never negative)."""
+    above the salvage of what was bought (the Checks sheet flags it below 0)."""
     cs, r = x.cs, x.r
     dep = r.depreciation[cls][0]
     added = r.capex_months[cls][0]
