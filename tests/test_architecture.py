@@ -18,6 +18,7 @@ from tests.support.layers import (
     cycles,
     imports_of,
     module_names,
+    private_uses,
 )
 
 PACKAGE = ROOT / "costmodel"
@@ -165,6 +166,17 @@ def test_own_private_names_dunders_and_private_attributes_of_objects_pass(copy):
         """,
     )
     assert check(copy) == []
+
+
+def test_every_allowance_is_still_used():
+    """An allowance goes when its use goes (it is temporary, not a licence)."""
+    names = module_names(PACKAGE)
+    used = {
+        (module, name)
+        for module, path in names.items()
+        for _, name in private_uses(module, path, set(names))
+    }
+    assert PRIVATE_ALLOWED - used == set()
 
 
 def test_the_allowance_is_for_the_listed_module_only(copy):
