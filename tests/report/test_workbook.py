@@ -337,3 +337,22 @@ def test_annual_sheet_follows_capex_by_month(tmp_path):
     assert len(seen) == len(model.tiers) * len(ANNUAL_LINES)
     capex = model.annual("hundreds")["capex"]
     assert capex.iloc[0] < capex.sum() and (capex.iloc[1:] > 0).sum() >= 2  # not all in year 0
+
+
+def test_sensitivity_sheet_shows_each_input_in_its_own_kind(tmp_path):
+    """Low and high of a share read as percentages, of the ramp (3 to 12 months) as
+    plain numbers, as in `costmodel sensitivity` (kinds from the one vocabulary)."""
+    model = cm.build(cm.load_assumptions())
+    analysis = cm.analyze(model, draws=0)
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED, analysis=analysis)
+    sens = openpyxl.load_workbook(path)["Sensitivity"]
+    rows = list(sens.iter_rows())
+    header = next(i for i, r in enumerate(rows) if r[0].value == "tier")
+    col = {c.value: j for j, c in enumerate(rows[header])}
+    formats = {}
+    for r in rows[header + 1 :]:
+        if r[0].value == model.tiers[0] and isinstance(r[1].value, str):
+            formats[r[1].value] = (r[col["low"]].number_format, r[col["low"]].value)
+    assert formats["timeline.ramp_months"] == ("#,##0.00", 3)
+    assert formats["operations.utilization"][0] == "0.00%"
+    assert formats["operations.utilization"][1] == pytest.approx(0.3)

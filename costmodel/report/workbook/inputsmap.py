@@ -17,33 +17,11 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.inputs.params import OVERRIDABLE
 from costmodel.inputs.schema import Assumptions, Quantity
-from costmodel.inputs.vocabulary import input_label, input_unit
+from costmodel.inputs.vocabulary import input_kind, input_label, input_unit
 from costmodel.report.workbook.grid import BLACK, Styles
 from costmodel.report.workbook.validation import validate
 
 SHEET = "Inputs"
-
-# kind of number format per scalar input
-PCT_KEYS = {
-    "discount_rate",
-    "tax_rate",
-    "escalation",
-    "aux_power_fraction",
-    "utilization",
-    "maintenance_rate",
-    "insurance_rate",
-    "staff_escalation",
-    "price_decline",
-    "mfu",
-    "share",
-    "salvage",
-    "idle_fraction",
-    "debt_share",
-    "interest_rate",
-    "cost_of_equity",
-    "retrofit_premium",
-    "market_decline",
-}
 
 #: tier-overridable inputs, each carried as a live formula on the Inputs sheet
 TIER_OVERRIDES = {
@@ -87,8 +65,12 @@ COUNT_KEYS = {"build_months", "reserve_headroom"}
 
 
 def kind_for(key: str) -> str:
-    leaf = key.split(".")[-1]
-    return "pct2" if leaf in PCT_KEYS else "count" if leaf in COUNT_KEYS else "number"
+    """The number format of the input at dotted ``key`` on the Inputs sheet: a share
+    or rate (kind ``pct`` in :mod:`costmodel.inputs.vocabulary`) as a percentage,
+    months and the headroom switch whole, any other number with two decimals."""
+    if input_kind(key) == "pct":
+        return "pct2"
+    return "count" if key.split(".")[-1] in COUNT_KEYS else "number"
 
 
 @dataclass
