@@ -17,8 +17,9 @@ import pandas as pd
 from xlsxwriter.workbook import Workbook
 
 from costmodel.core.metrics import HEADLINE, METRICS
-from costmodel.inputs.vocabulary import input_kind
+from costmodel.inputs.vocabulary import input_kind, input_label
 from costmodel.report.workbook.grid import INPUT_KIND_FORMAT, KIND_FORMAT, Styles
+from costmodel.report.workbook.inputsmap import split_path
 from costmodel.report.workbook.names import chart_text
 
 SCENARIO_METRICS = (*HEADLINE[1:], "goodput", "cost_per_effective_gpu_hour")
@@ -35,9 +36,6 @@ def _num(ws, r: int, c: int, v: Any, fmt) -> None:
 def readable(path: str) -> str:
     """A tornado input's readable label: ``tiers.tens.network.share`` ->
     "Network share of hardware capex (tens)"."""
-    from costmodel.inputs.vocabulary import input_label
-    from costmodel.report.workbook.inputsmap import split_path
-
     base, qualifier = split_path(path)
     return input_label(base) + (f" ({qualifier})" if qualifier else "")
 
