@@ -1,8 +1,8 @@
 """Layer 5, cli: the ``costmodel`` command. Thin: parse, call the layers below,
 print. Heavy libraries are imported inside the commands, so ``--help`` is fast.
 
-Commands: :mod:`~costmodel.cli.model` (build, summary, recommend, validate,
-init, schema), :mod:`~costmodel.cli.analysis` (sensitivity, montecarlo) and
+Commands: :mod:`~costmodel.cli.model_commands` (build, summary, recommend, validate,
+init, schema), :mod:`~costmodel.cli.analysis_commands` (sensitivity, montecarlo) and
 :mod:`~costmodel.cli.compare` (compare, build-vs-rent).
 """
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 #: in the order ``costmodel --help`` lists their commands
-COMMAND_MODULES = ("model", "analysis", "compare")
+COMMAND_MODULES = ("model_commands", "analysis_commands", "compare")
 
 
 def get_app() -> typer.Typer:

@@ -23,8 +23,9 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-from costmodel.core.metrics import HEADLINE, METRICS
-from costmodel.report.format import cell, input_kind, residue, unit_label
+from costmodel.core.metrics import HEADLINE, METRICS, kind_unit, metric_unit
+from costmodel.inputs.vocabulary import input_kind
+from costmodel.report.format import cell, residue
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -240,7 +241,7 @@ def summary_grid(
     for col in columns:
         meta = METRICS[col]
         cells = [cell(rows[t][col], meta.kind) for t in tiers]
-        grid.rows.append([meta.label, unit_label(meta.kind, currency), *cells])
+        grid.rows.append([meta.label, metric_unit(col, currency), *cells])
     return grid
 
 
@@ -288,7 +289,7 @@ def montecarlo_grid(summary: pd.DataFrame, title: str, currency: str) -> Grid:
     for stat in summary.columns:
         k = kind(str(stat))
         cells = [cell(summary.at[t, stat], k) for t in summary.index]
-        grid.rows.append([str(stat), unit_label(k, currency), *cells])  # type: ignore[arg-type]
+        grid.rows.append([str(stat), kind_unit(k, currency), *cells])  # type: ignore[arg-type]
     return grid
 
 
@@ -303,7 +304,7 @@ def tornado_grid(df: pd.DataFrame, tier: str, metric: str, currency: str, top: i
     cols += [Col(h) for h in ("low", "high", "at low", "at high", "swing")]
     grid = Grid(title, cols)
     for _, r in df.head(top).iterrows():
-        k = input_kind(r["unit"])
+        k = "pct" if input_kind(str(r["input"])) == "pct" else "number"
         grid.rows.append([
             str(r["input"]), cell(r["low"], k), cell(r["high"], k),
             cell(r["at_low"], show), cell(r["at_high"], show), cell(r["swing"], show),

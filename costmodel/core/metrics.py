@@ -3,7 +3,7 @@ and the policy for empty metrics.
 
 Shared by the CLI table, the workbook and the memo so that every output names
 and formats a metric the same way (formatting itself is in
-:mod:`costmodel.report.format` and :mod:`costmodel.report.memo.format`).
+:mod:`costmodel.report.format` and :mod:`costmodel.report.memo.numbers`).
 """
 
 from __future__ import annotations
@@ -86,6 +86,43 @@ METRICS: dict[str, Metric] = {
         Metric("debt_peak", "Peak debt", "峰值债务", "money"),
     )
 }
+
+
+#: the unit shown next to a metric of each kind (``{cur}`` is the model currency)
+KIND_UNITS: dict[str, str] = {
+    "money": "{cur}",
+    "money_per_hour": "{cur}/GPU-h",
+    "pct": "%",
+    "years": "years",
+    "hours": "h",
+    "kw": "kW",
+}
+
+#: metrics whose unit is not the one of their kind
+OWN_UNITS: dict[str, str] = {
+    "cost_per_pflop_hour": "{cur}/PFLOP-h",
+    "gpu_hours": "GPU-h",
+    "gpus": "GPUs",
+    "servers": "servers",
+    "racks": "racks",
+    "min_dscr": "x (CFADS / debt service)",
+}
+
+
+def kind_unit(kind: str, currency: str) -> str:
+    """The unit of a figure of ``kind`` (money, a share, years ...), "" if it has none."""
+    return KIND_UNITS.get(kind, "").format(cur=currency)
+
+
+def metric_unit(column: str, currency: str) -> str:
+    """The unit of the summary metric ``column``, the same in the command line's
+    tables, the workbook and the memo: ``CNY``, ``CNY/GPU-h``, ``CNY/PFLOP-h``, ``%``.
+
+    >>> metric_unit("cost_per_pflop_hour", "CNY"), metric_unit("irr", "USD")
+    ('CNY/PFLOP-h', '%')
+    """
+    own = OWN_UNITS.get(column)
+    return own.format(cur=currency) if own else kind_unit(METRICS[column].kind, currency)
 
 
 #: the metrics a short table shows (build output, scenario comparison)

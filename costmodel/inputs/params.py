@@ -59,7 +59,7 @@ def servers_per_rack(rack_kw: Any, server_kw: Any, aux_power_fraction: Any) -> A
     return np.floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + RACK_FIT_EPSILON)
 
 
-_OVERRIDABLE = {
+OVERRIDABLE = {
     "operations": (
         "utilization",
         "maintenance_rate",
@@ -198,11 +198,11 @@ def _put_stages(
 
 
 def _put_overridable(a: Assumptions, tier_name: str, put: _Put) -> None:
-    """The inputs a tier may override (``_OVERRIDABLE``): the tier's own value,
+    """The inputs a tier may override (``OVERRIDABLE``): the tier's own value,
     else the global one."""
     t = a.tiers[tier_name]
     tp = f"tiers.{tier_name}"
-    for section, keys in _OVERRIDABLE.items():
+    for section, keys in OVERRIDABLE.items():
         glob = getattr(a, section)
         own = getattr(t, section)
         for key in keys:

@@ -10,10 +10,11 @@
   significant digits) and drop binary-float noise (from the 16th digit).
 - Solver residues (:func:`residue`): a value that is zero up to the solver's
   tolerance relative to the figures around it is written as 0.
-- Tables (:func:`table_value`, :func:`unit_label`): thousands separators, money
-  whole, prices to two decimals, shares as percentages, ``-`` for an empty value.
+- Tables (:func:`table_value`): thousands separators, money whole, prices to two
+  decimals, shares as percentages, ``-`` for an empty value (units are
+  :func:`costmodel.core.metrics.metric_unit`).
 
-The memo's reading text (English and Chinese) is :mod:`costmodel.report.memo.format`;
+The memo's reading text (English and Chinese) is :mod:`costmodel.report.memo.numbers`;
 the workbook's number formats are :data:`costmodel.report.workbook.grid.NUMBER_FORMATS`.
 """
 
@@ -80,13 +81,6 @@ def by_index(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return {str(i): {str(k): plain(v) for k, v in row.items()} for i, row in df.iterrows()}
 
 
-def unit_label(kind: Kind, currency: str) -> str:
-    """The unit shown next to a metric of ``kind``."""
-    units = {"money": currency, "money_per_hour": f"{currency}/h", "pct": "%", "years": "years",
-             "hours": "h", "kw": "kW"}  # fmt: skip
-    return units.get(kind, "")
-
-
 def table_value(x: object, kind: Kind) -> str:
     """Plain-text rendering for tables: thousands separators, % and years."""
     if is_empty(x):
@@ -120,17 +114,6 @@ def number(v: Any, digits: int = 4) -> str:
 def millions(v: Any) -> str:
     """Money in millions with one decimal; ``-`` for an empty value."""
     return EMPTY_CELL if is_empty(v) else f"{v / 1e6:,.1f}"
-
-
-#: units of inputs that are shares or rates (shown as percentages in tables)
-SHARE_UNIT_WORDS = ("fraction", "1/yr", "utilization", " / ")
-
-
-def input_kind(unit: str) -> str:
-    """``pct`` for an input whose unit is a share or a yearly rate, else ``number``."""
-    u = str(unit or "")
-    share = u.startswith(SHARE_UNIT_WORDS[:2]) or any(w in u for w in SHARE_UNIT_WORDS[2:])
-    return "pct" if share else "number"
 
 
 def cell(v: Any, kind: str) -> str:

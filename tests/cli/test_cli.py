@@ -102,3 +102,38 @@ def test_recommend_cli_json():
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["recommended"] == cm.recommend(cm.build(cm.load_assumptions())).attrs["recommended"]
+
+
+def _table_rows(stdout: str) -> list[list[str]]:
+    """The cells of each row of a table printed with box characters."""
+    return [
+        [c.strip() for c in line.strip("│ ").split("│")]
+        for line in stdout.splitlines()
+        if "│" in line
+    ]
+
+
+def test_summary_table_states_cost_per_pflop_hour_per_pflop_hour():
+    """The unit of cost per PFLOP-hour is currency per PFLOP-hour (it was printed
+    as "CNY/h", the unit of a GPU-hour price), as on the workbook's Comparison sheet."""
+    result = runner.invoke(app, ["summary", "--format", "table"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.stderr
+    units = {row[0]: row[1] for row in _table_rows(result.stdout)}
+    assert units["Cost per PFLOP-hour"] == "CNY/PFLOP-h"
+    assert units["Levelized cost per GPU-hour"] == "CNY/GPU-h"
+    assert units["IRR"] == "%"
+
+
+def test_sensitivity_table_shows_ramp_months_as_months():
+    """The tornado prints an input's low and high in the input's own kind: the ramp
+    of 3 to 12 months is "3" and "12" (it was "300.0%" and "1200.0%", its unit text
+    "months from first service to full utilization" read as a share), a share as a
+    percentage."""
+    result = runner.invoke(app, ["sensitivity", "-q", "--format", "table"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.stderr
+    rows = {row[0]: row[1:3] for row in _table_rows(result.stdout) if len(row) == 6}
+    a = cm.load_assumptions()
+    ramp = a.timeline.ramp_months
+    assert rows["timeline.ramp_months"] == [f"{ramp.low:g}", f"{ramp.high:g}"] == ["3", "12"]
+    u = a.operations.utilization
+    assert rows["operations.utilization"] == [f"{u.low:.1%}", f"{u.high:.1%}"]

@@ -20,7 +20,8 @@ import costmodel as cm
 from costmodel.analysis.buildrent import COLUMNS
 from costmodel.cli.tables import BVR_TABLE
 from costmodel.core.metrics import HEADLINE, METRICS
-from costmodel.report.format import cell, input_kind, table_value
+from costmodel.inputs.vocabulary import input_kind
+from costmodel.report.format import cell, table_value
 from tests.paths import ROOT
 
 COLO = str(ROOT / "assumptions" / "scenarios" / "colocation.yaml")
@@ -125,7 +126,7 @@ def test_sensitivity_every_number_whole_no_residue_no_skipped_list():
     cells = []
     for tier in model().tiers:
         for _, r in tor[tor["tier"] == tier].head(12).iterrows():
-            k = input_kind(r["unit"])
+            k = "pct" if input_kind(r["input"]) == "pct" else "number"
             cells += [cell(r["low"], k), cell(r["high"], k), cell(r["swing"], "millions")]
     be = cm.break_even(model())
     cells += [cell(v, "pct") for v in be["utilization"]]

@@ -20,8 +20,8 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import FIRST_COL
-from costmodel.report.workbook.labels import label_for
 from tests.support.libreoffice import recalculate_many
 from tests.support.workbooks import set_name
 
@@ -51,7 +51,7 @@ def set_tier_input(wb, tier: str, key: str, value) -> None:
     ws = wb["Inputs"]
     header = next(r for r in ws.iter_rows() if r[0].value == "tier")
     col = next(c.column for c in header if c.value == tier)
-    ws.cell(row_of(ws, label_for(key), after=header[0].row), col).value = value
+    ws.cell(row_of(ws, input_label(key), after=header[0].row), col).value = value
 
 
 def drop_electricity(wb) -> None:

@@ -20,7 +20,7 @@ from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.book import SUMMARY_COLUMNS
 from tests.paths import HAND
 from tests.support.libreoffice import recalculate, recalculate_many
-from tests.support.workbooks import compare_cached_with_recalculated, v1_overlays
+from tests.support.workbooks import compare_cached_with_recalculated, overlays
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +30,7 @@ CASES = {
     "default": lambda: cm.load_assumptions(),
     **{
         f"overlay-{p.stem}": (lambda p=p: cm.load_assumptions(default_assumptions_dir(), p))
-        for p in v1_overlays()
+        for p in overlays()
     },
     # every depreciation method, losses carried forward, colocation, no terminal value
     "hand-variants": lambda: cm.load_assumptions(
@@ -178,7 +178,7 @@ def test_checks_sheet_can_fail(soffice, tmp_path):
     inputs = wb["Inputs"]
     header = next(r for r in inputs.iter_rows() if r[0].value == "tier")
     col = next(c.column for c in header if c.value == "tens")
-    row = next(r[0].row for r in inputs.iter_rows() if r[0].value == "rack power")
+    row = next(r[0].row for r in inputs.iter_rows() if r[0].value == "Power per rack (kW)")
     inputs.cell(row, col).value = 60  # air cooling allows 30 kW
     changed = tmp_path / "broken.xlsx"
     wb.save(changed)

@@ -123,9 +123,7 @@ EDITS = {
         lambda tmp: staged("staged-growth", stage_overlay(tmp, 18, 128)),
     ),
     "reserve headroom off": (
-        lambda wb: set_tier_input(
-            wb, "hundreds", "hall for the final IT load at month 0 (1) or per stage (0)", 0
-        ),
+        lambda wb: set_tier_input(wb, "hundreds", "Hall built for the final size (1/0)", 0),
         lambda tmp: staged("staged-growth", **{"tiers.hundreds.reserve_headroom": False}),
     ),
     "servers' market decline 0.3 -> 0.5": (

@@ -13,7 +13,7 @@ import pytest
 import costmodel as cm
 from costmodel.core.result import CAPEX_LINES, OPEX_LINES
 from costmodel.report.memo import charts
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 
 NS = "{http://www.w3.org/2000/svg}"
 TOL = 0.25  # px: coordinates are written with one decimal

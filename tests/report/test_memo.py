@@ -16,7 +16,7 @@ from costmodel.core.metrics import METRICS
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.resources import default_assumptions_dir, templates_dir
 from costmodel.inputs.schema import Quantity
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import walk
 from costmodel.report.memo.render import render_memo, write_memo
 

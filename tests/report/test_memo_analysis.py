@@ -14,7 +14,7 @@ import costmodel as cm
 from costmodel.analysis.bundle import analyze
 from costmodel.analysis.decision import choose
 from costmodel.inputs.resources import default_assumptions_dir
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo, write_memo
 
 XSS = "<script>alert(1)</script>"

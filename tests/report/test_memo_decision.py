@@ -12,7 +12,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
 
 

@@ -13,7 +13,7 @@ import pytest
 import costmodel as cm
 from costmodel.core.lines import goodput
 from costmodel.inputs.resources import default_assumptions_dir
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
 
 FACTOR = 10  # the memo's faster storage: 10x each tier's write bandwidth

@@ -13,7 +13,6 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from costmodel.report.workbook.book import pending_v2_features
 from tests.paths import HAND
 
 FIXED = datetime(2026, 1, 1, 12, 0, 0)
@@ -63,11 +62,6 @@ def test_overlays_calculation_sheets_are_formulas(overlay, tmp_path, written_wor
     def make() -> cm.Assumptions:
         return cm.load_assumptions(default_assumptions_dir(), overlay)
 
-    model = cm.build(make())
-    if pending_v2_features(model):  # v2 rows not yet live: refuse rather than mislead
-        with pytest.raises(NotImplementedError, match="spec-v2"):
-            cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
-        return
     model, path = written_workbook(f"overlay-{overlay.stem}", make)  # shared with the audit
     assert formula_share(path, model.tiers) >= 0.95
 
@@ -274,8 +268,6 @@ def test_financed_model_is_written_with_its_money_rows(tmp_path):
         encoding="utf-8",
     )
     model = cm.build(cm.load_assumptions(HAND, over))
-    assert set(model.v2_features()) == {"financing", "finance.loss_carryforward_years"}
-    assert pending_v2_features(model) == []
     path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
     df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
     s = model.summary()
@@ -302,20 +294,6 @@ def test_model_without_financing_has_zero_debt_rows(default_xlsx):
         assert df.loc["Equity NPV", tier] == pytest.approx(
             model.summary().loc[tier, "equity_npv"], rel=1e-12
         )
-
-
-def test_guard_refuses_nothing_bundled(tmp_path):
-    """Time and growth (timeline, stages, price decline, repair hours, market terminal
-    value) and money (expiring tax losses, debt) are all live: no bundled scenario,
-    staged or financed, is refused."""
-    staged = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "staged-growth.yaml",
-                                 overrides={"timeline.build_months": 3})  # fmt: skip
-    assert pending_v2_features(cm.build(staged)) == []
-    expiring = cm.build(cm.load_assumptions(overrides={"finance.loss_carryforward_years": 5}))
-    assert pending_v2_features(expiring) == []
-    for overlay in sorted(scenarios_dir().glob("*.yaml")):
-        model = cm.build(cm.load_assumptions(default_assumptions_dir(), overlay))
-        assert pending_v2_features(model) == [], overlay.name
 
 
 #: Annual sheet label -> Model.annual column
@@ -359,3 +337,22 @@ def test_annual_sheet_follows_capex_by_month(tmp_path):
     assert len(seen) == len(model.tiers) * len(ANNUAL_LINES)
     capex = model.annual("hundreds")["capex"]
     assert capex.iloc[0] < capex.sum() and (capex.iloc[1:] > 0).sum() >= 2  # not all in year 0
+
+
+def test_sensitivity_sheet_shows_each_input_in_its_own_kind(tmp_path):
+    """Low and high of a share read as percentages, of the ramp (3 to 12 months) as
+    plain numbers, as in `costmodel sensitivity` (kinds from the one vocabulary)."""
+    model = cm.build(cm.load_assumptions())
+    analysis = cm.analyze(model, draws=0)
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED, analysis=analysis)
+    sens = openpyxl.load_workbook(path)["Sensitivity"]
+    rows = list(sens.iter_rows())
+    header = next(i for i, r in enumerate(rows) if r[0].value == "tier")
+    col = {c.value: j for j, c in enumerate(rows[header])}
+    formats = {}
+    for r in rows[header + 1 :]:
+        if r[0].value == model.tiers[0] and isinstance(r[1].value, str):
+            formats[r[1].value] = (r[col["low"]].number_format, r[col["low"]].value)
+    assert formats["timeline.ramp_months"] == ("#,##0.00", 3)
+    assert formats["operations.utilization"][0] == "0.00%"
+    assert formats["operations.utilization"][1] == pytest.approx(0.3)

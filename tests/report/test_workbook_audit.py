@@ -14,7 +14,7 @@ from openpyxl.utils import range_boundaries
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir
 from tests.paths import HAND, ROOT
-from tests.support.workbooks import v1_overlays
+from tests.support.workbooks import overlays
 
 FIXED = datetime(2026, 1, 1)
 MAX_FORMULA = 200
@@ -23,7 +23,7 @@ CASES = {
     "hand": lambda: cm.load_assumptions(HAND),
     **{
         f"overlay-{p.stem}": (lambda p=p: cm.load_assumptions(default_assumptions_dir(), p))
-        for p in v1_overlays()
+        for p in overlays()
     },
 }
 
@@ -128,7 +128,7 @@ def test_tier_labels_follow_the_gpu_count(book):
     model, wb, _ = book
     ws = wb["Inputs"]
     row = next(
-        r for r in ws.iter_rows() if r[0].value == "label from the live GPU count and server"
+        r for r in ws.iter_rows() if r[0].value == "Label from the live GPU count and server"
     )
     cells = [c for c in row[2 : 2 + len(model.tiers)]]
     assert all(c.value.startswith("=") and "LOOKUP(" in c.value for c in cells)

@@ -76,16 +76,8 @@ def set_name(wb: openpyxl.Workbook, name: str, value) -> None:
     wb[sheet][ref.replace("$", "")].value = value
 
 
-def v1_overlays() -> list[Path]:
-    """The bundled scenario overlays the workbook carries as live formulas: those
-    that switch on no spec-v2 mechanism it does not carry yet (until then
-    :func:`costmodel.write_workbook` refuses such models)."""
-    import costmodel as cm
-    from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-    from costmodel.report.workbook.book import pending_v2_features
+def overlays() -> list[Path]:
+    """The bundled scenario overlays (the workbook carries every one as live formulas)."""
+    from costmodel.inputs.resources import scenarios_dir
 
-    return [
-        p
-        for p in sorted(scenarios_dir().glob("*.yaml"))
-        if not pending_v2_features(cm.build(cm.load_assumptions(default_assumptions_dir(), p)))
-    ]
+    return sorted(scenarios_dir().glob("*.yaml"))

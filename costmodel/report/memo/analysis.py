@@ -1,6 +1,6 @@
 """Three memo sections built from a finished :class:`costmodel.analysis.bundle.Analysis`
 (nothing is recomputed here; every number is a value of the analysis, formatted
-by :mod:`costmodel.report.memo.format`; words in :mod:`costmodel.report.memo.text_analysis`):
+by :mod:`costmodel.report.memo.numbers`; words in :mod:`costmodel.report.memo.text_analysis`):
 
 - :func:`risk`, "What has to be true": the tornado of the focus tier (the
   recommended option, or the closest to paying by NPV per unit of capex) as a chart of its
@@ -40,7 +40,7 @@ from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
 from costmodel.core.metrics import METRICS, is_empty
 from costmodel.inputs.params import revenue_mode
 from costmodel.report.memo import charts
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, signed_pct, tier_label
 from costmodel.report.memo.labels import chart_label, input_label, metric_label
 from costmodel.report.memo.text_analysis import RENT, SCEN, TRUE

@@ -16,8 +16,8 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import pandas as pd
 
+from costmodel.core.calendar import year_sums
 from costmodel.core.model import Model
-from costmodel.core.units import MONTHS_PER_YEAR
 
 T = TypeVar("T")
 _CACHE: WeakKeyDictionary[Model, dict[Hashable, Any]] = WeakKeyDictionary()
@@ -39,12 +39,11 @@ def summary(model: Model) -> pd.DataFrame:
 def annual(model: Model, tier: str, frame: str, column: str) -> np.ndarray:
     """Operating-year sums of ``column`` of ``model.<frame>(tier)`` (months 1..M)."""
 
-    def make() -> np.ndarray:
-        years = model.months // MONTHS_PER_YEAR
-        values = getattr(model, frame)(tier)[column].to_numpy(float)[1:]
-        return values.reshape(years, MONTHS_PER_YEAR).sum(axis=1)
-
-    return once(model, ("annual", tier, frame, column), make)
+    return once(
+        model,
+        ("annual", tier, frame, column),
+        lambda: year_sums(getattr(model, frame)(tier)[column].to_numpy(float)),
+    )
 
 
 def monthly(model: Model, tier: str, frame: str, column: str) -> np.ndarray:

@@ -36,7 +36,7 @@ import numpy as np
 from costmodel.core.model import Model
 from costmodel.core.result import CAPEX_LINES, OPEX_LINES
 from costmodel.report.memo import cache
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.labels import chart_label
 from costmodel.report.memo.svg import (
     AXIS,

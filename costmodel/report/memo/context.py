@@ -32,12 +32,19 @@ from costmodel.inputs.schema import Quantity
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
 from costmodel.report.memo import cache
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.labels import gpu_name, input_key, input_label, metric_label, tier_label
 from costmodel.report.memo.profiles import ASPECT_LABELS, ASPECTS, MAXIMS, PROFILES
-from costmodel.report.memo.text import COOLING, METHOD, RISKS, SECTIONS, SUMMARY, TEXT
+from costmodel.report.memo.text import (
+    COOLING,
+    METHOD,
+    METHOD_RULES,
+    RISKS,
+    SECTIONS,
+    SUMMARY,
+    TEXT,
+)
 from costmodel.report.memo.text_analysis import RENT
-from costmodel.report.memo.text_v2 import METHOD_RULES
 
 
 def say(pattern: str, **fields: Any) -> Markup:

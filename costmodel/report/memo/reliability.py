@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from costmodel.core.metrics import is_empty
 from costmodel.report.memo import charts
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, tier_label, times
 from costmodel.report.memo.labels import chart_label, workload_label
 from costmodel.report.memo.text import FAILURES, FIT

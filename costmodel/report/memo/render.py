@@ -13,12 +13,13 @@ no Monte Carlo, no scenarios). What it says is assembled in
 :mod:`~costmodel.report.memo.context`, :mod:`~costmodel.report.memo.reliability`
 (failures, which scale fits which task) and :mod:`~costmodel.report.memo.analysis`
 ("What has to be true", "Scenarios" when the analysis has scenarios, "Build or
-rent?"), :mod:`~costmodel.report.memo.growth` (staged growth) and
-:mod:`~costmodel.report.memo.financing` (the loan; construction and ramp in the
+rent?"), :mod:`~costmodel.report.memo.growth_section` (staged growth) and
+:mod:`~costmodel.report.memo.financing_section` (the loan; construction and ramp in the
 decision); its words are in :mod:`~costmodel.report.memo.text`,
-:mod:`~costmodel.report.memo.text_v2` and :mod:`~costmodel.report.memo.profiles`;
+:mod:`~costmodel.report.memo.text_analysis`, the growth and financing section
+modules and :mod:`~costmodel.report.memo.profiles`;
 numbers are formatted by
-:mod:`~costmodel.report.memo.format`; charts come from
+:mod:`~costmodel.report.memo.numbers`; charts come from
 :mod:`~costmodel.report.memo.charts`.
 """
 
@@ -42,9 +43,9 @@ from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo import analysis as mana
 from costmodel.report.memo import charts
 from costmodel.report.memo import context as ctx
-from costmodel.report.memo import financing as mfin
-from costmodel.report.memo import format as f
-from costmodel.report.memo import growth as mgrowth
+from costmodel.report.memo import financing_section as mfin
+from costmodel.report.memo import growth_section as mgrowth
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo import reliability as rel
 from costmodel.report.memo.text import CHART, TEXT
 from costmodel.report.output import source_date_epoch, write_text

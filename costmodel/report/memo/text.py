@@ -3,7 +3,7 @@
 Sentence patterns are trusted HTML with ``{named}`` fields; :mod:`costmodel.report.memo.render`
 fills them with ``markupsafe.Markup(pattern).format(...)``, which HTML-escapes
 every field, so text from assumption files (tier labels, fabric names) can never
-inject markup. Numbers arrive already formatted by :mod:`costmodel.report.memo.format`.
+inject markup. Numbers arrive already formatted by :mod:`costmodel.report.memo.numbers`.
 """
 
 from __future__ import annotations
@@ -653,6 +653,27 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "÷ 间隔）随之乘以 {factor}。",
         ),
     ],
+}
+
+# The method's rules that depend on the inputs: how long tax losses last and what
+# the assets are worth at the end (costmodel.report.memo.context.method).
+METHOD_RULES: dict[str, dict[str, str]] = {
+    "en": {
+        "loss_unlimited": "without limit",
+        "loss_years": "for {years} years, oldest first, after which they expire",
+        "terminal_book": "the net book value",
+        "terminal_none": "nothing",
+        "terminal_market": "the assets' market value (cost × (1 − annual market decline) ^ "
+        "years held), less tax on its difference from the net book value",
+    },
+    "zh": {
+        "loss_unlimited": "可无限期结转",
+        "loss_years": "可结转 {years} 年，先到期先用，逾期作废",
+        "terminal_book": "资产账面净值",
+        "terminal_none": "不计残值",
+        "terminal_market": "资产的市场价值（原值 ×（1 − 年市场贬值率）^ 持有年数），并就其与账面"
+        "净值之差纳税",
+    },
 }
 
 # ----------------------------------------------------------------------------- failures

@@ -5,7 +5,7 @@
 As in :mod:`costmodel.report.memo.text`: sentence patterns are trusted HTML with
 ``{named}`` fields, filled by :func:`costmodel.report.memo.context.say`, which escapes
 every field (scenario names and tier labels are data). Numbers arrive formatted
-by :mod:`costmodel.report.memo.format`.
+by :mod:`costmodel.report.memo.numbers`.
 """
 
 from __future__ import annotations

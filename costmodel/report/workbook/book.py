@@ -11,7 +11,6 @@ document's creation date is fixed; everything else is a function of the model.
 
 from __future__ import annotations
 
-import fnmatch
 import gc
 import os
 import re
@@ -26,12 +25,12 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core.metrics import METRICS
+from costmodel.core.calendar import year_sums
+from costmodel.core.metrics import METRICS, metric_unit
 from costmodel.core.model import Model, require_finite
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.loader import fingerprint
 from costmodel.report import output as atomic
-from costmodel.report.format import unit_label
 from costmodel.report.workbook.checks import write_checks
 from costmodel.report.workbook.cover import write_cover
 from costmodel.report.workbook.grid import (
@@ -65,29 +64,6 @@ WORKSHEET_CLASS: type[RowWorksheet] = (
 #: the summary columns the workbook carries as formulas: all of the engine's (v1 set,
 #: availability, peak funding and the financing columns of methodology §8.2)
 SUMMARY_COLUMNS = tuple(ALL_COLUMNS)
-
-#: spec-v2 features (names of ``Model.v2_features``, ``*`` for a tier) the workbook
-#: carries as live formulas; any other one is refused rather than misstated
-LIVE_V2_FEATURES = {
-    "timeline",
-    "tiers.*.timeline",
-    "tiers.*.stages",
-    "servers.<sku>.price_decline",
-    "terminal_value: market",
-    "reliability.repair_hours",
-    "financing",
-    "finance.loss_carryforward_years",
-}
-
-
-def pending_v2_features(model: Model) -> list[str]:
-    """The model's spec-v2 features that the workbook does not carry yet."""
-    return [
-        f
-        for f in model.v2_features()
-        if not any(fnmatch.fnmatchcase(f, pattern) for pattern in LIVE_V2_FEATURES)
-    ]
-
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
@@ -163,12 +139,6 @@ def write_workbook(
     large to compute with (:func:`~costmodel.core.model.require_finite`).
     """
     require_finite(model)
-    pending = pending_v2_features(model)
-    if pending:
-        raise NotImplementedError(
-            "the workbook does not yet carry these spec-v2 inputs as live formulas: "
-            + ", ".join(pending)
-        )
 
     def write(tmp: Path) -> None:
         with collector_paused():
@@ -224,17 +194,6 @@ def _build(
     write_cover(cover, st, model, created, comp_cells, analysis)
 
 
-def metric_unit(metric: str, model: Model) -> str:
-    """Unit of a summary metric: the currency code, per GPU-hour or per PFLOP-hour."""
-    cur = model.assumptions.currency
-    per_gpu_hour = ("cost_per_gpu_hour", "tco_per_gpu_hour", "cost_per_effective_gpu_hour")
-    special = {m: f"{cur}/GPU-h" for m in per_gpu_hour}
-    special |= {"cost_per_pflop_hour": f"{cur}/PFLOP-h", "gpu_hours": "GPU-h", "gpus": "GPUs",
-                "servers": "servers", "racks": "racks",
-                "min_dscr": "x (CFADS / debt service)"}  # fmt: skip
-    return special.get(metric) or unit_label(METRICS[metric].kind, cur)
-
-
 # ----------------------------------------------------------------------------- Annual
 
 
@@ -269,7 +228,6 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
         *MONEY_LINES,
     ]
     r = 4
-    year_of_month = -(-np.arange(model.months + 1) // 12)
     year_cells = [xl_rowcol_to_cell(2, 2 + y, row_abs=True) for y in range(years + 1)]
     for t, cs in sheets.items():
         res = model.results[t]
@@ -280,7 +238,7 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
             ws.write_string(r, 0, label, st.label)
             ws.write_string(r, 1, model.assumptions.currency, st.unit)
             values = _row_values(res, key)
-            by_year = np.bincount(year_of_month, weights=values, minlength=years + 1)
+            by_year = np.concatenate([values[:1], year_sums(values)])  # year 0: month 0
             rng = cs.ref(key, ":", sheet=True)
             fmt = st.cell("money", BLACK, key in ("opex", "fcf", "ecf"))
             for y, yc in enumerate(year_cells):
@@ -410,7 +368,7 @@ def _comparison(
             r = row_of[metric]
             if j == 0:
                 ws.write_string(r, 0, meta.label, st.label)
-                ws.write_string(r, 1, metric_unit(metric, model), st.unit)
+                ws.write_string(r, 1, metric_unit(metric, model.assumptions.currency), st.unit)
             value = summary.loc[t, metric]
             link = formulas[metric].count("!") == 1 and formulas[metric].startswith("='")
             fmt = st.cell(KIND_FORMAT[meta.kind], GREEN if link else BLACK)

@@ -29,6 +29,7 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core.model import Model
 from costmodel.inputs.schema import ASSET_CLASSES
+from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, excel_value, protect
 from costmodel.report.workbook.inputs import (
     COOLING_FIELDS,
@@ -38,9 +39,8 @@ from costmodel.report.workbook.inputs import (
     SERVER_FIELDS,
     financing_value,
     mode_value,
-    name_for,
 )
-from costmodel.report.workbook.labels import label_for
+from costmodel.report.workbook.inputsmap import name_for
 from costmodel.report.workbook.tier import OPEX_LINES, TIER_LINKS
 from costmodel.report.workbook.validation import condition, describe, rule_for
 
@@ -385,7 +385,7 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
     for key, path, _, _ in TIER_LINKS:
         if key == "gpus":
             continue
-        out.append(Rule(f"{label_for(path)}: {describe(path)}", S(key), ti[key], describe(path),
+        out.append(Rule(f"{input_label(path)}: {describe(path)}", S(key), ti[key], describe(path),
                         condition(S(key), path)))  # fmt: skip
     return out
 
@@ -414,7 +414,7 @@ def global_rules(model: Model) -> list[Rule]:
     out = []
     for section, key in SCALARS:
         path, name = f"{section}.{key}", f"{section}_{key}"
-        out.append(Rule(f"{label_for(path)}: {describe(path)}", name,
+        out.append(Rule(f"{input_label(path)}: {describe(path)}", name,
                         getattr(getattr(a, section), key).value, describe(path),
                         condition(name, path)))  # fmt: skip
     for label, name, allowed in MODES:
@@ -433,7 +433,7 @@ def global_rules(model: Model) -> list[Rule]:
         )  # fmt: skip
         for suffix, path, value in fields:
             name = f"dep_{cls}_{suffix}"
-            out.append(Rule(f"{cls}: {label_for(path)} {describe(path)}", name, value,
+            out.append(Rule(f"{cls}: {input_label(path)} {describe(path)}", name, value,
                             describe(path), condition(name, path)))  # fmt: skip
     out += financing_rules(model)
     out += _table_rules(model)
@@ -453,7 +453,7 @@ def financing_rules(model: Model) -> list[Rule]:
         if blank_ok:
             cond = f"IF(ISBLANK({name}),TRUE,{cond})"
         rule = describe(path) + (" or blank" if blank_ok else "")
-        out.append(Rule(f"{label_for(path)}: {rule}", f'IF(ISBLANK({name}),"",{name})',
+        out.append(Rule(f"{input_label(path)}: {rule}", f'IF(ISBLANK({name}),"",{name})',
                         "" if value is None else value, rule, cond))  # fmt: skip
     return out
 
@@ -472,7 +472,7 @@ def _table_rules(model: Model) -> list[Rule]:
             bad += f'+COUNTIF({name},">{rule["maximum"]}")'
         # (whole numbers: a fractional GPUs per server breaks the tiers' multiple rule;
         # INT over a range needs an array formula in Gnumeric, so it is not tested here)
-        out.append(Rule(f"{what}: {label_for(path)} {describe(path)} (cells breaking it)",
+        out.append(Rule(f"{what}: {input_label(path)} {describe(path)} (cells breaking it)",
                         bad, 0, describe(path), f"{bad}=0"))  # fmt: skip
     return out
 

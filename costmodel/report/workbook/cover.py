@@ -8,7 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from costmodel.core.metrics import METRICS
+from costmodel.analysis.financing import uses_debt
+from costmodel.core.metrics import METRICS, metric_unit
 from costmodel.core.model import Model
 from costmodel.inputs.loader import assumption_files, fingerprint
 from costmodel.inputs.resources import assumptions_dir
@@ -100,8 +101,6 @@ def write_cover(
 
 def _headline(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
     """Headline results per tier: green links to the Comparison sheet."""
-    from costmodel.report.workbook.book import metric_unit
-
     ws.write_string(r, 0, "Headline results (live links to Comparison)", st.h1)
     r += 1
     ws.write_string(r, 0, "metric", st.header)
@@ -111,7 +110,7 @@ def _headline(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
     r += 1
     summary = model.summary()
     carried = {m for _, m in comp}
-    financed = "financing" in model.v2_features()
+    financed = uses_debt(model.assumptions)
     metrics = COVER_METRICS + (FINANCED_METRICS if financed else ())
     for metric in (m for m in metrics if m in carried):
         meta = METRICS[metric]
@@ -120,7 +119,7 @@ def _headline(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
             fmt = st.cell(KIND_FORMAT[meta.kind], GREEN)
             value = excel_value(summary.loc[t, metric])
             ws.write_formula(r, 1 + j, f"={comp[(t, metric)]}", fmt, value)
-        unit = metric_unit(metric, model)
+        unit = metric_unit(metric, model.assumptions.currency)
         if metric == "payback_years":
             unit += " (empty: not within the horizon)"
         ws.write_string(r, 1 + len(model.tiers), unit, st.unit)

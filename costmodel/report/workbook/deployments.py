@@ -4,7 +4,7 @@ A tier is a list of deployments (the first at the construction's end, each stage
 at ``max(stage month, B)``) and a list of capex events (hardware of each
 deployment at its month; the hall at month 0, and, without reserved headroom, an
 extension at each stage's month). Each block is one function of the shared
-:class:`~costmodel.report.workbook.tier.Tier` context, writing rows by key:
+:class:`~costmodel.report.workbook.tiercontext.Tier` context, writing rows by key:
 
 - :func:`deployments`: per deployment its capex month, GPUs, servers, IT kW and
   capex by class (servers at the price of its month), then the facility events,
@@ -21,17 +21,14 @@ per deployment and per event with the engine's own functions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from costmodel.core import engine
 from costmodel.core.finance import depreciation_annual
 from costmodel.inputs.schema import ASSET_CLASSES
+from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.grid import GREEN
-
-if TYPE_CHECKING:
-    from costmodel.report.workbook.tier import Tier
+from costmodel.report.workbook.tiercontext import Tier
 
 HW = ("servers", "network", "storage")
 #: row key prefix of each class's capex per deployment
@@ -275,14 +272,12 @@ def depreciation_events(x: Tier) -> None:
         )
         cs.series(f"ev_dep_{sfx}", f"{cls} of deployment {i}: annual depreciation (method)",
                   cur, formula, annual[kc.astype(int) - 1] * on)  # fmt: skip
-    from costmodel.report.workbook.tier import _book_value
-
     for cls in ASSET_CLASSES:
         sfx = [x.event_of[j] for j in range(len(x.events)) if x.event_of[j][0] == cls]
         cs.series(f"dep_{cls}", f"{cls}: depreciation = sum of its events' annual / 12", cur,
                   "=(" + "+".join(f"{{ev_dep_{c}{i}}}" for c, i in sfx) + ")/12",
                   x.r.depreciation[cls][0], total=True)  # fmt: skip
-        _book_value(x, cls)
+        book_value(x, cls)
     cs.series("dep", "depreciation: total", cur,
               "=" + "+".join(f"{{dep_{c}}}" for c in ASSET_CLASSES),
               x.r.flows["depreciation"][0], total=True, bold=True)  # fmt: skip

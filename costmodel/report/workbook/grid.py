@@ -63,6 +63,16 @@ KIND_FORMAT = {
     "ratio": "number",
 }
 
+#: number format of each input kind (:data:`costmodel.inputs.vocabulary.InputKind`)
+INPUT_KIND_FORMAT = {
+    "pct": "pct2",
+    "money": "money",
+    "price": "money2",
+    "decimal": "number",
+    "number": "number",
+    "text": "text",
+}
+
 
 class Styles:
     """Cell formats: blue inputs, black calculations, green links (FAST colours)."""

@@ -15,51 +15,29 @@ the assumption files is always written as a string, never a formula.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
-from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.inputs.params import _OVERRIDABLE
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS, Assumptions, Quantity
+from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK, Styles
-from costmodel.report.workbook.labels import label_for, unit_for
+from costmodel.report.workbook.inputsmap import (
+    HEAD,
+    PATH_COL,
+    SHEET,
+    SOURCE_COL,
+    TIER_OVERRIDES,
+    InputsMap,
+    Sheet,
+    dotted_attr,
+    here,
+    kind_for,
+    name_for,
+    quantity,
+)
+from costmodel.report.workbook.tiertable import write_stages, write_tier_table
 from costmodel.report.workbook.validation import validate
-
-SHEET = "Inputs"
-
-# kind of number format per scalar input
-_PCT = {
-    "discount_rate",
-    "tax_rate",
-    "escalation",
-    "aux_power_fraction",
-    "utilization",
-    "maintenance_rate",
-    "insurance_rate",
-    "staff_escalation",
-    "price_decline",
-    "mfu",
-    "share",
-    "salvage",
-    "idle_fraction",
-    "debt_share",
-    "interest_rate",
-    "cost_of_equity",
-    "retrofit_premium",
-    "market_decline",
-}
-
-#: tier-overridable inputs the workbook carries as live formulas (all of them:
-#: the spec-v2 timeline and repair downtime are live since the time rows landed)
-V2_KEYS: set[str] = set()
-TIER_OVERRIDES = {
-    section: tuple(k for k in keys if k not in V2_KEYS)
-    for section, keys in _OVERRIDABLE.items()
-    if section in ("operations", "revenue", "reliability", "timeline")
-}
 
 SCALARS = [
     ("finance", "discount_rate"),
@@ -86,16 +64,6 @@ COOLING_FIELDS = (
     ("build_cost_per_kw", "facility.build_cost_per_kw"),
     ("max_rack_kw", "facility.max_rack_kw"),
 )
-TIER_FIELDS = (
-    "gpus",
-    "network.share",
-    "storage.capacity_tb",
-    "storage.price_per_tb",
-    "storage.write_gbps",
-    "rack_kw",
-    "staff_fte",
-    "reserve_headroom",
-)
 #: the text inputs chosen from a list: (label, defined name, allowed values)
 MODES = (
     ("terminal value", "terminal_value", ("book", "none", "market")),
@@ -105,42 +73,6 @@ MODES = (
 )
 #: methodology §4: <=64, <=511, else
 SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))
-#: columns of the scalar and sources tables
-HEAD = ("input", "value", "unit", "low", "high", "path", "source", "note")
-PATH_COL, SOURCE_COL, NOTE_COL = 5, 6, 7
-
-
-def text_lines(*texts: str, width: int = 60) -> int:
-    """Lines a wrapped cell of ``width`` characters needs (CJK counts double)."""
-    import unicodedata
-
-    def w(t: str) -> int:
-        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in t)
-
-    return max([1, *(-(-w(t) // width) for t in texts if t)])
-
-
-def name_for(path: str) -> str:
-    """Defined name of a scalar input: ``power.price_per_kwh`` -> ``power_price_per_kwh``."""
-    return path.replace(".", "_")
-
-
-#: whole-number inputs shown without decimals
-_COUNT = {"build_months", "reserve_headroom"}
-
-
-def kind_for(key: str) -> str:
-    leaf = key.split(".")[-1]
-    return "pct2" if leaf in _PCT else "count" if leaf in _COUNT else "number"
-
-
-@dataclass
-class InputsMap:
-    """Where each input landed: names for scalars, cells for the tier table."""
-
-    tier_cells: dict[tuple[str, str], str] = field(default_factory=dict)  # -> Inputs!$C$9
-    tier_columns: dict[str, int] = field(default_factory=dict)
-    horizon_cell: str = ""
 
 
 def mode_value(a: Assumptions, name: str) -> str:
@@ -151,89 +83,6 @@ def mode_value(a: Assumptions, name: str) -> str:
         "revenue_mode": a.revenue.mode,
         "revenue_cloud_term": a.revenue.cloud_term,
     }[name]
-
-
-def _dotted_attr(obj: Any, dotted: str) -> Any:
-    """``obj.a.b`` for ``"a.b"``; None where a section along the way is None."""
-    for part in dotted.split("."):
-        obj = getattr(obj, part) if obj is not None else None
-    return obj
-
-
-def _q(x: Any) -> Quantity | None:
-    return x if isinstance(x, Quantity) else None
-
-
-def split_path(path: str) -> tuple[str, str]:
-    """The generic path of a table input and what it is of: ``servers.h800.price`` ->
-    (``servers.price``, ``h800``); ``power.pue.air`` -> (``power.pue``, ``air``)."""
-    p = path.split(".")
-    if p[0] in ("servers", "tiers", "depreciation") and len(p) >= 3:
-        return ".".join([p[0], *p[2:]]), p[1]
-    if p[:2] in (["power", "pue"], ["facility", "build_cost_per_kw"], ["facility", "max_rack_kw"]):
-        return ".".join(p[:2]), ".".join(p[2:])
-    return path, ""
-
-
-def here(row: int, col: int) -> str:
-    return xl_rowcol_to_cell(row, col, row_abs=True, col_abs=True)
-
-
-@dataclass
-class Sheet:
-    """The Inputs sheet being written: the worksheet, the next row, the sources of
-    table inputs collected on the way (path, quantity, cell of its value)."""
-
-    wb: Workbook
-    ws: Any
-    st: Styles
-    a: Assumptions
-    row: int = 1
-    sources: list[tuple[str, Quantity, str]] = field(default_factory=list)
-
-    @property
-    def cur(self) -> str:
-        return self.a.currency
-
-    def define(self, name: str, row: int, col: int) -> None:
-        self.wb.define_name(name, f"={SHEET}!{here(row, col)}")
-
-    def name_column(self, name: str, first: int, last: int, col: int) -> None:
-        self.wb.define_name(name, f"={SHEET}!{here(first, col)}:{here(last, col)}")
-
-    def head(self, *cols: str) -> None:
-        for c, text in enumerate(cols):
-            self.ws.write_string(self.row, c, text, self.st.header)
-        self.row += 1
-
-    def section(self, title: str) -> None:
-        self.row += 1
-        self.ws.write_string(self.row, 0, title, self.st.h1)
-        self.row += 1
-
-    def quantity_row(self, path: str, q: Quantity, value_formula: str | None = None) -> int:
-        """label, value (blue input, or a black link), unit, low, high, path, source, note."""
-        ws, st, r, kind = self.ws, self.st, self.row, kind_for(path)
-        base, qualifier = split_path(path)
-        label = label_for(base) + (f" ({qualifier})" if qualifier else "")
-        ws.write_string(r, 0, label, st.label)
-        if value_formula is None:
-            ws.write_number(r, 1, q.value, st.input(kind))
-            validate(ws, r, 1, path)
-        else:
-            ws.write_formula(r, 1, value_formula, st.cell(kind, BLACK), q.value)
-        unit = unit_for(base, self.cur, q.unit)
-        ws.write_string(r, 2, unit, st.unit_wrap)
-        for c, v in ((3, q.low), (4, q.high)):
-            if v is not None:
-                ws.write_number(r, c, v, st.cell(kind, BLACK))
-        ws.write_string(r, PATH_COL, path, st.path)
-        ws.write_string(r, SOURCE_COL, q.source or "", st.wrap)
-        ws.write_string(r, NOTE_COL, q.note or "", st.wrap)
-        lines = max(text_lines(q.source or "", q.note or ""), text_lines(unit, width=30))
-        ws.set_row(r, 15 * lines)
-        self.row += 1
-        return r
 
 
 def write_inputs(
@@ -254,8 +103,6 @@ def write_inputs(
     _cooling(s)
     _depreciation(s)
     _servers(s)
-    from costmodel.report.workbook.tiertable import write_stages, write_tier_table
-
     write_tier_table(s, tiers, value_of_gpu_hour, out)
     write_stages(s, tiers, out)
     _lists(s)
@@ -361,19 +208,19 @@ def _financing(s: Sheet) -> None:
               "financing.min_dscr_covenant": "blank: none (shown only, not enforced)",
               "finance.loss_carryforward_years": "blank: unlimited"}  # fmt: skip
     for path, _, kind in FINANCING:
-        q = _dotted_attr(a, path)
+        q = dotted_attr(a, path)
         if isinstance(q, Quantity):
             r = s.quantity_row(path, q)
         else:
             r = s.row
             value = financing_value(a, path)
-            ws.write_string(r, 0, label_for(path), st.label)
+            ws.write_string(r, 0, input_label(path), st.label)
             if value is None:
                 ws.write_blank(r, 1, None, st.input(kind))
             else:
                 ws.write_number(r, 1, value, st.input(kind))
             validate(ws, r, 1, path)
-            unit = unit_for(path, s.cur)
+            unit = input_unit(path, s.cur)
             ws.write_string(r, 2, f"{unit} ({blanks[path]})" if path in blanks else unit,
                             st.unit_wrap)  # fmt: skip
             ws.write_string(r, PATH_COL, path, st.path)
@@ -387,10 +234,10 @@ def _financing(s: Sheet) -> None:
 def _cooling(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Cooling types")
-    s.head("cooling", *[label_for(f) for f, _ in COOLING_FIELDS])
+    s.head("cooling", *[input_label(f) for f, _ in COOLING_FIELDS])
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, (_, path) in enumerate(COOLING_FIELDS):
-        ws.write_string(s.row, 1 + j, unit_for(path, s.cur), st.unit)
+        ws.write_string(s.row, 1 + j, input_unit(path, s.cur), st.unit)
     s.row += 1
     first = s.row
     for c in a.power.pue:
@@ -448,10 +295,10 @@ def _servers(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Server catalogue (price and power per whole server)")
     fields = (*SERVER_FIELDS, *CLOUD_FIELDS)
-    s.head("server", *[label_for(f"servers.{f}") for f in fields], "label")
+    s.head("server", *[input_label(f"servers.{f}") for f in fields], "label")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(fields):
-        ws.write_string(s.row, 1 + j, unit_for(f"servers.{f}", s.cur), st.unit)
+        ws.write_string(s.row, 1 + j, input_unit(f"servers.{f}", s.cur), st.unit)
     s.row += 1
     first = s.row
     for sid, srv in a.servers.items():
@@ -460,7 +307,7 @@ def _servers(s: Sheet) -> None:
             v = getattr(srv, f)
             if v is None:
                 continue
-            q = _q(v)
+            q = quantity(v)
             kind = "count" if f == "gpus_per_server" else kind_for(f)
             ws.write_number(s.row, 1 + j, q.value if q else v, st.input(kind))
             validate(ws, s.row, 1 + j, f"servers.{f}")

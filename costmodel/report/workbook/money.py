@@ -1,7 +1,7 @@
 """The money rows of a tier sheet (spec 17-18): debt, levered tax with expiring
 losses, equity cash flow and cover ratios, as live formulas.
 
-Blocks (each a function of the shared :class:`~costmodel.report.workbook.tier.Tier`):
+Blocks (each a function of the shared :class:`~costmodel.report.workbook.tiercontext.Tier`):
 
 - :func:`loss_table` (used by the ``tax`` block and by :func:`levered_tax`): the
   loss corkscrew and its loss-vintage table. A loss of year v is added at the end
@@ -31,15 +31,11 @@ the per-loan and per-vintage rows are computed here by the same rules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.report.workbook.grid import CONST_COL, GREEN
-
-if TYPE_CHECKING:
-    from costmodel.report.workbook.tier import Tier
+from costmodel.report.workbook.tiercontext import Tier
 
 
 def _at_year_ends(annual: np.ndarray, months: int) -> np.ndarray:

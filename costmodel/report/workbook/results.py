@@ -17,7 +17,9 @@ import pandas as pd
 from xlsxwriter.workbook import Workbook
 
 from costmodel.core.metrics import HEADLINE, METRICS
-from costmodel.report.workbook.grid import KIND_FORMAT, Styles
+from costmodel.inputs.vocabulary import input_kind, input_label
+from costmodel.report.workbook.grid import INPUT_KIND_FORMAT, KIND_FORMAT, Styles
+from costmodel.report.workbook.inputsmap import split_path
 from costmodel.report.workbook.names import chart_text
 
 SCENARIO_METRICS = (*HEADLINE[1:], "goodput", "cost_per_effective_gpu_hour")
@@ -33,12 +35,9 @@ def _num(ws, r: int, c: int, v: Any, fmt) -> None:
 
 def readable(path: str) -> str:
     """A tornado input's readable label: ``tiers.tens.network.share`` ->
-    "network share of hardware capex (tens)"."""
-    from costmodel.report.workbook.inputs import split_path
-    from costmodel.report.workbook.labels import label_for
-
+    "Network share of hardware capex (tens)"."""
     base, qualifier = split_path(path)
-    return label_for(base) + (f" ({qualifier})" if qualifier else "")
+    return input_label(base) + (f" ({qualifier})" if qualifier else "")
 
 
 def _banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:
@@ -166,12 +165,13 @@ def write_sensitivity_sheet(
     ws.freeze_panes(r, 2)
     blocks: dict[str, list[int]] = {}  # tier -> positions in ``tornado``, largest swing first
     for pos, (_, row) in enumerate(tornado.iterrows()):
+        own = INPUT_KIND_FORMAT[input_kind(str(row["input"]))]  # value, low, high in their kind
         for j, (c, _) in enumerate(cols):
             v = row[c]
             if isinstance(v, str):
                 ws.write_string(r, j, v, st.text)
             else:
-                kind = "money" if c in ("base", "at_low", "at_high", "swing") else "number"
+                kind = "money" if c in ("base", "at_low", "at_high", "swing") else own
                 _num(ws, r, j, v, st.cell(kind, ENGINE))
         _num(ws, r, len(cols), row["at_low"] - row["base"], st.cell("money", ENGINE))
         _num(ws, r, len(cols) + 1, row["at_high"] - row["base"], st.cell("money", ENGINE))

@@ -14,7 +14,6 @@ the Checks sheet compares with. Cached values are the engine's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,12 +23,14 @@ from xlsxwriter.workbook import Workbook
 from costmodel.core.model import Model
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
+from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook import deployments as dep
 from costmodel.report.workbook import money
 from costmodel.report.workbook.deployments import engine_parts
 from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, protect
-from costmodel.report.workbook.inputs import SERVER_FIELDS, InputsMap
-from costmodel.report.workbook.labels import label_for
+from costmodel.report.workbook.inputs import SERVER_FIELDS
+from costmodel.report.workbook.inputsmap import InputsMap
+from costmodel.report.workbook.tiercontext import Tier
 
 HOURS = "hours_per_month"
 OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
@@ -46,36 +47,6 @@ def year_end_values(annual: np.ndarray, months: int) -> np.ndarray:
     out = np.zeros(months + 1)
     out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = annual
     return out
-
-
-@dataclass
-class Tier:  # engine_parts adds q, clock, deps, events, util, on, event_of, r_event_dep
-    """What every block of a tier sheet reads: the sheet, the engine's results and
-    inputs of the tier, the Inputs sheet's cells and the currency code."""
-
-    cs: CalcSheet
-    model: Model
-    tier: str
-    inputs: InputsMap
-    summary: pd.DataFrame  # Model.summary(), computed once per workbook
-
-    def __post_init__(self) -> None:
-        M = self.model.months
-        self.r = self.model.results[self.tier]
-        self.ti = self.model.inputs[self.tier].values()
-        self.a = self.model.assumptions
-        self.t = self.a.tiers[self.tier]
-        self.cur = self.a.currency
-        self.m = np.arange(M + 1)
-        self.year = -(-self.m // 12)
-        self.ops = (self.m >= 1).astype(float)
-        self.met = {k: float(v[0]) for k, v in self.r.metrics.items()}
-        self.config = self.model.inputs[self.tier].config
-        engine_parts(self)
-
-    def money(self, per: str = "") -> str:
-        """Unit of an amount of money, optionally per something: ``CNY/GPU-h``."""
-        return f"{self.cur}/{per}" if per else self.cur
 
 
 def write_tier_sheet(
@@ -102,6 +73,7 @@ def write_tier_sheet(
     cs.rows["header"] = 0  # the counter counts this row's columns
     cs.row = 1
     x = Tier(cs, model, tier, inputs, summary)
+    engine_parts(x)
     for block in (
         timeline,
         tier_inputs,
@@ -203,11 +175,11 @@ def tier_inputs(x: Tier) -> None:
     cs.heading("Tier inputs (links to Inputs)")
     for key, value in (("server", x.t.server), ("cooling", x.t.cooling)):
         cell = x.inputs.tier_cells[(x.tier, key)]
-        cs.const(key, label_for(key), "id", f"={cell}", value, "text", GREEN)
+        cs.const(key, input_label(key), "id", f"={cell}", value, "text", GREEN)
     for key, path, unit, kind in TIER_LINKS:
         cell = x.inputs.tier_cells[(x.tier, path)]
         unit = unit.format(cur=x.cur)
-        cs.const(key, label_for(path), unit, f"={cell}", x.ti[key], kind, GREEN)
+        cs.const(key, input_label(path), unit, f"={cell}", x.ti[key], kind, GREEN)
 
 
 def lookups(x: Tier) -> None:
@@ -230,7 +202,7 @@ def lookups(x: Tier) -> None:
         key = keys.get(f, f)
         kind = "pct2" if f in ("idle_fraction", "price_decline") else "number"
         formula = f"=INDEX(Srv_{f},MATCH({{$server}},Srv_id,0))"
-        cs.const(key, f"catalogue: {label_for(f'servers.{f}')}", units[f], formula, ti[key], kind)
+        cs.const(key, f"catalogue: {input_label(f'servers.{f}')}", units[f], formula, ti[key], kind)
     cool = "MATCH({$cooling},Cool_id,0)"
     max_rack = x.a.facility.max_rack_kw[x.t.cooling].value
     cs.const("pue", "PUE of the cooling type", "ratio", f"=INDEX(Cool_pue,{cool})", ti["pue"])
@@ -381,28 +353,6 @@ def revenue(x: Tier) -> None:
         total=True,
         bold=True,
     )
-
-
-def _book_value(x: Tier, cls: str) -> None:
-    cs, r = x.cs, x.r
-    dep = r.depreciation[cls][0]
-    added = r.capex_months[cls][0]
-    close = np.cumsum(added - dep)
-    opening = np.concatenate([[0.0], close[:-1]])
-    cs.reserve(f"nbv_open_{cls}", f"nbv_add_{cls}", f"nbv_less_{cls}", f"nbv_close_{cls}")
-    rows = (
-        ("open", "net book value, opening", f"={{nbv_close_{cls}<}}", opening, False),
-        ("add", "additions (capex)", f"={{capex_{cls}_t}}", added, False),
-        ("less", "less depreciation", f"={{dep_{cls}}}", dep, False),
-        ("close", "net book value, closing",
-         f"={{nbv_open_{cls}}}+{{nbv_add_{cls}}}-{{nbv_less_{cls}}}", close, True),
-    )  # fmt: skip
-    for key, label, formula, values, bold in rows:
-        cs.series(f"nbv_{key}_{cls}", f"{cls}: {label}", x.cur, formula, values, bold=bold)
-    floor = close - np.cumsum(added) * getattr(x.a.depreciation, cls).salvage.value
-    cs.series(f"nbv_above_{cls}", f"{cls}: book value above the salvage of what was bought",
-              x.cur, f"={{nbv_close_{cls}}}-SUM({{capex_{cls}_t@0}}:{{capex_{cls}_t}})"
-              f"*dep_{cls}_salvage", floor)  # fmt: skip
 
 
 def tax(x: Tier) -> None:

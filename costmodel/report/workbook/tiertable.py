@@ -6,15 +6,23 @@ from the live GPU count and server id, so it cannot go stale."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from costmodel.core.units import scale_class
+from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK
-from costmodel.report.workbook.labels import label_for, unit_for
+from costmodel.report.workbook.inputsmap import (
+    SHEET,
+    TIER_FIELDS,
+    TIER_OVERRIDES,
+    InputsMap,
+    Sheet,
+    dotted_attr,
+    here,
+    kind_for,
+    quantity,
+)
 from costmodel.report.workbook.validation import gpus_rule, validate
-
-if TYPE_CHECKING:
-    from costmodel.report.workbook.inputs import InputsMap, Sheet
 
 #: how a cell is written: ("text" | "input" | a formula without "=", value, number format)
 Cell = tuple[str, Any, str]
@@ -23,14 +31,6 @@ Cell = tuple[str, Any, str]
 def write_tier_table(
     s: Sheet, tiers: list[str], value_of_gpu_hour: dict[str, float], out: InputsMap
 ) -> None:
-    from costmodel.report.workbook.inputs import (
-        TIER_FIELDS,
-        TIER_OVERRIDES,
-        _dotted_attr,
-        _q,
-        kind_for,
-    )
-
     ws, st, a = s.ws, s.st, s.a
     s.section("Tiers (one column per tier; black = linked to the global input)")
     ws.write_string(s.row, 0, "tier", st.header)
@@ -50,14 +50,14 @@ def write_tier_table(
     rows.add("server", [("text", T[t].server, "") for t in tiers])
     rows.add("cooling", [("text", T[t].cooling, "") for t in tiers])
     for key in TIER_FIELDS:
-        values = [_dotted_attr(T[t], key) for t in tiers]
+        values = [dotted_attr(T[t], key) for t in tiers]
         kind = "count" if key == "gpus" else kind_for(key)
-        cells = [("input", _q(v).value if _q(v) else float(v), kind) for v in values]
-        rows.add(key, cells, [_q(v) for v in values])
+        cells = [("input", quantity(v).value if quantity(v) else float(v), kind) for v in values]
+        rows.add(key, cells, [quantity(v) for v in values])
     for section, keys in TIER_OVERRIDES.items():
         glob = getattr(a, section)
         for key in keys:
-            own = [_dotted_attr(T[t], f"{section}.{key}") for t in tiers]
+            own = [dotted_attr(T[t], f"{section}.{key}") for t in tiers]
             g = getattr(glob, key)
             link = (key_name(section, key), g.value, kind_for(key))
             cells = [("input", q.value, kind_for(key)) if q else link for q in own]
@@ -72,14 +72,14 @@ def write_tier_table(
     rows.add("gpu_hour_value", [(_value_formula(out, t), value_of_gpu_hour[t], "money2")
                                 for t in tiers])  # fmt: skip
     for key in ("network.fabric", "storage.kind", "scheduler", "description"):
-        rows.add(key, [("text", str(_dotted_attr(T[t], key)), "") for t in tiers])
+        rows.add(key, [("text", str(dotted_attr(T[t], key)), "") for t in tiers])
     _live_label(s, tiers, out, label_row, path_col)
 
 
 def _live_label(s: Sheet, tiers: list[str], out: InputsMap, r: int, path_col: int) -> None:
     """Row ``r``: "Hundreds (128x H800)" from the live GPU count and server id."""
     ws, st, a = s.ws, s.st, s.a
-    ws.write_string(r, 0, label_for("live_label"), st.label)
+    ws.write_string(r, 0, input_label("live_label"), st.label)
     ws.write_string(r, 1, "text", st.unit)
     ws.write_string(r, path_col, "(formula)", st.path)
     for t in tiers:
@@ -120,12 +120,10 @@ class TierRows:
             unit: str | None = None) -> int:  # fmt: skip
         """One row; a tier's own ``quantities`` (not links) are listed with their
         sources at the bottom of the sheet."""
-        from costmodel.report.workbook.inputs import SHEET, here
-
         s, ws, st = self.s, self.s.ws, self.s.st
         r = s.row
-        ws.write_string(r, 0, label_for(key), st.label)
-        ws.write_string(r, 1, unit_for(key, s.cur, unit), st.unit)
+        ws.write_string(r, 0, input_label(key), st.label)
+        ws.write_string(r, 1, input_unit(key, s.cur, unit), st.unit)
         ws.write_string(r, self.path_col, f"tiers.<tier>.{key}", st.path)
         for j, (t, (how, value, kind)) in enumerate(zip(self.tiers, cells, strict=True)):
             c = self.out.tier_columns[t]
@@ -167,21 +165,19 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
     GPUs a whole multiple of the server's GPUs per server."""
     from xlsxwriter.utility import xl_rowcol_to_cell
 
-    from costmodel.report.workbook.inputs import SHEET, _q, here
-
     ws, st, a = s.ws, s.st, s.a
     s.section("Stages: later deployments of a tier (methodology §8.1; none = one deployment)")
     s.head("tier", "stage", *STAGE_HEADS, "path")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(STAGE_FIELDS):
-        ws.write_string(s.row, 2 + j, unit_for(f"stages.{f}", s.cur), st.unit)
+        ws.write_string(s.row, 2 + j, input_unit(f"stages.{f}", s.cur), st.unit)
     s.row += 1
     for t in tiers:
         before = out.tier_cells[(t, "staff_fte")].split("!")[1]
         build = out.tier_cells[(t, "timeline.build_months")].split("!")[1]
         server = out.tier_cells[(t, "server")].split("!")[1]
         fte = a.tiers[t].staff_fte
-        staff = fte.value if _q(fte) else float(fte)
+        staff = fte.value if quantity(fte) else float(fte)
         for i, stage in enumerate(a.tiers[t].stages):
             r = s.row
             ws.write_string(r, 0, t, st.label)
@@ -193,7 +189,7 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
                 if f == "staff_fte" and v is None:
                     ws.write_formula(r, c, f"={before}", st.cell("number", BLACK), staff)
                 else:
-                    q = _q(v)
+                    q = quantity(v)
                     value = q.value if q else float(v)
                     staff = value if f == "staff_fte" else staff
                     kind = "number" if f == "capacity_tb" else "count"

@@ -1,4 +1,4 @@
-"""The memo's spec-v2 parts (issue 11 item 5): the growth section of a staged
+"""The memo's growth and financing parts: the growth section of a staged
 tier, the financing section of a loan, construction and ramp in the decision, the
 hardware's market value at the end and tax losses that expire. Figures are taken
 from the model and the growth options as computed, and formatted as the memo
@@ -14,7 +14,7 @@ import pytest
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
 from costmodel.analysis.growth import growth_options
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
 from tests.paths import ROOT
 from tests.report.test_memo_decision import ALLOWED_LATIN, plain, section, text_of
@@ -201,7 +201,7 @@ def test_no_market_no_expiry_sentence():
     assert "market price" not in text and "carried forward" not in text
 
 
-def test_zh_v2_memo_is_chinese(staged_loan):
+def test_zh_growth_and_financing_memo_is_chinese(staged_loan):
     """The zh memo with stages, a loan and construction passes the Chinese checks:
     no stray English, full-width punctuation in prose."""
     _, _, pages = staged_loan

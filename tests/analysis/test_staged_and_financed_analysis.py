@@ -1,5 +1,5 @@
-"""Analyses over the spec-v2 inputs: growth options, and the tornado and Monte
-Carlo over ranged construction, loan and residual-value inputs."""
+"""Analyses over the time, growth and money inputs: growth options, and the
+tornado and Monte Carlo over ranged construction, loan and residual-value inputs."""
 
 from __future__ import annotations
 

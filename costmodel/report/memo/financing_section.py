@@ -23,18 +23,127 @@ from markupsafe import Markup
 from costmodel.analysis.financing import financing_table
 from costmodel.analysis.timeline import timeline_table
 from costmodel.core.metrics import is_empty
-from costmodel.report.memo import format as f
+from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import say
 from costmodel.report.memo.labels import tier_label
-from costmodel.report.memo.text_v2 import FINANCING, TIMING
 
 if TYPE_CHECKING:
     from costmodel.report.memo.context import Facts
 
+# The words of the financing section (FINANCING) and of the decision's sentences
+# on time (TIMING), in English and Chinese: trusted HTML patterns with ``{named}``
+# fields, filled by :func:`costmodel.report.memo.context.say`.
+FINANCING: dict[str, dict[str, str]] = {
+    "en": {
+        "heading": "What the bank loan does",
+        "intro": "{share} of every capex payment is borrowed at {rate} a year and repaid in "
+        "level monthly payments over {term} years from the start of operations; interest "
+        "during construction is added to the loan, and whatever is still owed at the end of "
+        "the horizon is repaid then. The project's NPV and IRR are before financing; the "
+        "owners' cash flow (after the loan's draws, interest and repayments, and the tax "
+        "saved on interest) is discounted at the cost of equity, {coe}.",
+        "col_npv": "Project NPV",
+        "col_irr": "Project IRR",
+        "col_equity_npv": "Equity NPV",
+        "col_equity_irr": "Equity IRR",
+        "col_dscr": "Minimum DSCR (year)",
+        "col_debt_peak": "Peak debt",
+        "dscr_year": " (year {y})",
+        "col_funding": "Peak funding need",
+        "returns": "<strong>{label}</strong>: the owners' NPV is {equity_npv} at {coe} "
+        "against the project's {npv} at {rate}; their IRR is {equity_irr} against {irr}. "
+        "Debt peaks at {debt_peak}; the project's peak funding need is {funding}.",
+        "breach": "Its minimum DSCR, {dscr} in year {year}, is below the {covenant} "
+        "covenant: breached in {k} of the {n} years with debt service.",
+        "breach_all": "Its minimum DSCR, {dscr} in year {year}, is below the {covenant} "
+        "covenant, and so is the DSCR of every one of the {n} years with debt service.",
+        "headroom": "Its minimum DSCR, {dscr} in year {year}, clears the {covenant} covenant "
+        "by {room}: the covenant holds in every year with debt service.",
+        "no_covenant": "Its minimum DSCR is {dscr} in year {year}; the inputs set no covenant "
+        "to hold it against.",
+        "no_service": "No debt service falls within the horizon, so there is no DSCR.",
+        "note": "DSCR: cash flow available for debt service (revenue − opex − tax after "
+        "interest) ÷ interest and principal paid, by model year; the final repayment at the "
+        "horizon is left out. Peak debt: the largest balance owed.",
+    },
+    "zh": {
+        "heading": "银行贷款的影响",
+        "intro": "每笔投资的 {share} 以年利率 {rate} 借入，自投产起分 {term} 年按月等额还款；"
+        "建设期利息计入本金，测算期末仍未还清的部分一次还清。项目净现值与内部收益率不考虑"
+        "融资；股东现金流（计入贷款提款、利息与还本，以及利息抵税）按股权成本 {coe} 折现。",
+        "col_npv": "项目净现值",
+        "col_irr": "项目内部收益率",
+        "col_equity_npv": "股权净现值",
+        "col_equity_irr": "股权内部收益率",
+        "col_dscr": "最低偿债覆盖率（年份）",
+        "col_debt_peak": "贷款余额峰值",
+        "dscr_year": "（第 {y} 年）",
+        "col_funding": "峰值资金需求",
+        "returns": "<strong>{label}</strong>：按 {coe} 折现，股东净现值为 {equity_npv}，"
+        "项目按 {rate} 折现为 {npv}；股权内部收益率 {equity_irr}，项目为 {irr}。贷款余额"
+        "最高 {debt_peak}；项目峰值资金需求 {funding}。",
+        "breach": "最低偿债覆盖率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限："
+        "在有还本付息的 {n} 年中有 {k} 年违约。",
+        "breach_all": "最低偿债覆盖率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限；"
+        "有还本付息的 {n} 年全部低于下限。",
+        "headroom": "最低偿债覆盖率为 {dscr}（第 {year} 年），高出 {covenant} 的约定下限 "
+        "{room}：有还本付息的每一年都满足约定。",
+        "no_covenant": "最低偿债覆盖率为 {dscr}（第 {year} 年）；假设中未设约定下限可供比较。",
+        "no_service": "测算期内没有还本付息，因此没有偿债覆盖率。",
+        "note": "偿债覆盖率：按模型年度，可用于偿债的现金流（收入 − 运营成本 − 扣除利息后"
+        "的税）÷ 当年支付的利息与本金；期末一次还清的部分不计。贷款余额峰值：最大的未偿"
+        "余额。",
+    },
+}
+
+TIMING: dict[str, dict[str, str]] = {
+    "en": {
+        "all": "Every option",
+        "build_ramp": "{who}: construction takes {build} months and the ramp {ramp} more; "
+        "revenue starts in {start} (month {m}) and the assumed utilization is reached in "
+        "{full}.",
+        "build_only": "{who}: construction takes {build} months; revenue starts in {start} "
+        "(month {m}) at the assumed utilization.",
+        "ramp_only": "{who}: no construction period is assumed; revenue starts in {start} "
+        "and ramps to the assumed utilization over {ramp} months, reached in {full}.",
+        "none": "{who}: no construction or ramp is assumed; revenue starts in {start}, the "
+        "first month, at the assumed utilization.",
+        "funding": "The cash to raise before each option funds itself peaks at {items}.",
+        "item": "{amount} for {label}",
+        "market": "At the end of the horizon the hardware is valued at its market price: {items}.",
+        "market_item": "{label} {value} against a book value of {book} ({tax})",
+        "tax_gain": "tax on the gain {tax}",
+        "tax_loss": "tax refund on the loss {tax}",
+        "tax_none": "no tax",
+        "expired": "Tax losses can be carried forward only {years} years, so some expire "
+        "unused: {items}.",
+        "expired_item": "{label} {amount} of the {added} it loses",
+    },
+    "zh": {
+        "all": "各方案",
+        "build_ramp": "{who}：建设期 {build} 个月，之后再用 {ramp} 个月爬坡；{start}（第 {m} "
+        "月）开始有收入，{full}达到假设利用率。",
+        "build_only": "{who}：建设期 {build} 个月；{start}（第 {m} 月）开始有收入，"
+        "即达到假设利用率。",
+        "ramp_only": "{who}：不设建设期；{start}开始有收入，用 {ramp} 个月爬坡，{full}达到"
+        "假设利用率。",
+        "none": "{who}：不设建设期与爬坡期；自首月（{start}）起即有收入，并达到假设利用率。",
+        "funding": "各方案在实现自我造血之前需要筹集的资金峰值：{items}。",
+        "item": "{label}{amount}",
+        "market": "测算期末硬件按市场价值计：{items}。",
+        "market_item": "{label}市场价值 {value}，账面价值 {book}（{tax}）",
+        "tax_gain": "增值部分缴税 {tax}",
+        "tax_loss": "减值部分退税 {tax}",
+        "tax_none": "无需缴税",
+        "expired": "税务亏损只能结转 {years} 年，部分亏损到期作废：{items}。",
+        "expired_item": "{label}作废 {amount}（亏损合计 {added}）",
+    },
+}
+
 
 def ratio(v: float) -> str:
     """A coverage ratio: ``1.20×``, ``−0.89×``."""
-    return f.EMPTY if is_empty(v) else f._signed(v, f"{abs(v):,.2f}") + "×"
+    return f.EMPTY if is_empty(v) else f.with_sign(v, f"{abs(v):,.2f}") + "×"
 
 
 def month_text(period: str, lang: str) -> str:

@@ -1,5 +1,5 @@
 """Whole numbers and choices in the value-mapping form (methodology §2.2: every numeric input
-may be a mapping), and the v2 keys' ranges."""
+may be a mapping), and the ranges of the time, growth and money inputs."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_whole_numbers_and_choices_accept_the_mapping_form(tmp_path):
         ({"timeline": {"build_months": 2.5}}, "timeline.build_months", "whole number"),
     ],
 )  # fmt: skip
-def test_v2_ranges_name_path_and_rule(tmp_path, overlay, path, phrase):
+def test_time_and_money_ranges_name_path_and_rule(tmp_path, overlay, path, phrase):
     with pytest.raises(cm.AssumptionError) as err:
         _load(tmp_path, {"schema_version": 2, **overlay})
     assert path in str(err.value) and phrase in str(err.value)

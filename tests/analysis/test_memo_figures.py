@@ -1,5 +1,5 @@
-"""The figures the memo's v2 sentences quote, computed in analysis/: growth options
-(capex before revenue, the hall early and later), the loan's table and the
+"""The figures the memo's growth, financing and timing sentences quote, computed
+in analysis/: growth options (capex before revenue, the hall early and later), the loan's table and the
 timeline. Expected values are read from the model's schedules, independently of
 the code under test."""
 

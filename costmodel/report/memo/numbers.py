@@ -41,7 +41,9 @@ def _nb(text: str) -> str:
     return text.replace(" ", NBSP).replace("-h", "\u2011h")
 
 
-def _signed(v: float, text: str) -> str:
+def with_sign(v: float, text: str) -> str:
+    """``text`` (a magnitude written out) with a minus sign when ``v`` is negative
+    and the text is not all zeros."""
     return f"{MINUS}{text}" if v < 0 and text.strip("0.,") else text
 
 
@@ -60,7 +62,7 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
             body = f"{x / 1e4:,.1f} 万{unit}"
         else:
             body = f"{x:,.0f} {unit}".replace("  ", " ")
-        return _nb(_signed(float(v), body))  # type: ignore[arg-type]
+        return _nb(with_sign(float(v), body))  # type: ignore[arg-type]
     if x >= 1e9:
         body = f"{x / 1e9:,.2f} bn"
     elif x >= 1e6:
@@ -69,7 +71,7 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
         body = f"{x / 1e3:,.1f} k"
     else:
         body = f"{x:,.0f}"
-    return _nb(f"{currency} {_signed(float(v), body)}")  # type: ignore[arg-type]
+    return _nb(f"{currency} {with_sign(float(v), body)}")  # type: ignore[arg-type]
 
 
 def price(v: float | None, lang: str = "en", currency: str = "CNY", per: str = "gpu") -> str:
@@ -78,7 +80,7 @@ def price(v: float | None, lang: str = "en", currency: str = "CNY", per: str = "
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
-    body = _signed(x, f"{abs(x):,.2f}")
+    body = with_sign(x, f"{abs(x):,.2f}")
     if lang == "zh":
         unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
         hour = "PFLOP 时" if per == "pflop" else "卡时"
@@ -91,7 +93,7 @@ def pct(v: float | None, digits: int = 1) -> str:
     if is_empty(v):
         return EMPTY
     x = float(v) * 100  # type: ignore[arg-type]
-    return _signed(x, f"{abs(x):,.{digits}f}%")
+    return with_sign(x, f"{abs(x):,.{digits}f}%")
 
 
 def years(v: float | None, lang: str = "en") -> str:
@@ -108,7 +110,7 @@ def hours(v: float | None, lang: str = "en") -> str:
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
     digits = 2 if abs(x) < 10 else 1 if abs(x) < 100 else 0
-    body = _signed(x, f"{abs(x):,.{digits}f}")
+    body = with_sign(x, f"{abs(x):,.{digits}f}")
     return _nb(f"{body} 小时" if lang == "zh" else f"{body} h")
 
 
@@ -121,7 +123,7 @@ def count(v: float | None, lang: str = "en") -> str:
         body = f"{abs(x) / 1e4:,.0f} 万" if lang == "zh" else f"{abs(x) / 1e6:,.1f} M"
     else:
         body = f"{abs(x):,.0f}"
-    return _nb(_signed(x, body))
+    return _nb(with_sign(x, body))
 
 
 def number(v: float | None) -> str:
@@ -131,10 +133,10 @@ def number(v: float | None) -> str:
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
     if x == int(x) and abs(x) < 1e15:
-        return _signed(x, f"{abs(int(x)):,}")
+        return with_sign(x, f"{abs(int(x)):,}")
     digits = max(0, 5 - int(math.floor(math.log10(abs(x))))) if x else 0
     text = f"{abs(x):,.{digits}f}".rstrip("0").rstrip(".")
-    return _signed(x, text)
+    return with_sign(x, text)
 
 
 def fmt(
@@ -160,8 +162,8 @@ def fmt(
     if kind == "count":
         return count(x, lang)
     if kind == "kw":
-        return _nb(_signed(x, f"{abs(x):,.1f}") + " kW")
-    return _signed(x, f"{abs(x):,.3f}")
+        return _nb(with_sign(x, f"{abs(x):,.1f}") + " kW")
+    return with_sign(x, f"{abs(x):,.3f}")
 
 
 def money_scale(max_abs: float, lang: str = "en", currency: str = "CNY") -> tuple[float, str]:
@@ -277,4 +279,4 @@ def short(v: float | None) -> str:
         body = f"{a / 1e3:,.3g}k"
     else:
         body = number(a)
-    return _signed(x, body)
+    return with_sign(x, body)

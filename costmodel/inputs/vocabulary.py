@@ -1,0 +1,261 @@
+"""The names of the model's inputs, once, for every output: English, Chinese,
+unit and the kind that says how a value is shown.
+
+The command line's tables, the workbook's Inputs and tier sheets and the memo all
+read :data:`INPUTS` through :func:`input_key` / :func:`input_term`, so an input is
+called the same and shown the same way everywhere (the names of the summary
+metrics are :data:`costmodel.core.metrics.METRICS`).
+
+Keys are the engine's input names (:meth:`costmodel.inputs.params.TierInputs.values`)
+or, for inputs the engine does not read as numbers, the last part(s) of their
+dotted path. ``{cur}`` in a unit is the model currency. Kinds:
+
+- ``pct``: a share or a yearly rate, stored as a fraction and shown as a percentage;
+- ``money``: an amount of the currency; ``price``: money per GPU-hour (two decimals);
+- ``decimal``: a number shown with two decimals; ``number``: any other number
+  (months, hours, counts, kW);
+- ``text``: a name, an id or a choice from a list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+InputKind = Literal["pct", "money", "price", "decimal", "number", "text"]
+
+
+@dataclass(frozen=True)
+class Term:
+    """How an input is named and shown."""
+
+    en: str
+    zh: str
+    unit: str  # ``{cur}`` is the model currency
+    kind: InputKind
+
+    def unit_in(self, currency: str) -> str:
+        """The unit with the model currency in it."""
+        return self.unit.format(cur=currency)
+
+
+INPUTS: dict[str, Term] = {
+    "gpus": Term("GPUs", "GPU 数量", "GPUs", "number"),
+    "gpus_per_server": Term("GPUs per server", "每台服务器 GPU 数", "GPUs", "number"),
+    "server_price": Term("Server price", "服务器单价", "{cur}/server", "money"),
+    "server_power_kw": Term("Server power (kW)", "单台服务器功率（千瓦）", "kW", "number"),
+    "idle_fraction": Term("Idle power share", "空闲功耗占比", "fraction of max draw", "pct"),
+    "gpu_memory_gb": Term("GPU memory (GB)", "单卡显存（GB）", "GB per GPU", "number"),
+    "tflops_bf16": Term(
+        "Peak BF16 TFLOPS per GPU", "单卡 BF16 峰值算力（TFLOPS）", "TFLOPS per GPU", "number"
+    ),
+    "network_share": Term(
+        "Network share of hardware capex", "网络占硬件投资比例", "fraction", "pct"
+    ),
+    "storage_capacity_tb": Term("Storage capacity (TB)", "存储容量（TB）", "TB", "number"),
+    "storage_price_per_tb": Term("Storage price per TB", "每 TB 存储价格", "{cur}/TB", "money"),
+    "write_gbps": Term("Storage write bandwidth (GB/s)", "存储写入带宽（GB/s）", "GB/s", "number"),
+    "rack_kw": Term("Power per rack (kW)", "单机柜功率（千瓦）", "kW/rack", "number"),
+    "staff_fte": Term("Staff (FTE)", "运维人员（人）", "FTE", "number"),
+    "aux_power_fraction": Term(
+        "Auxiliary power share", "辅助功耗占比", "fraction of server power", "pct"
+    ),
+    "pue": Term("PUE", "PUE", "ratio", "number"),
+    "price_per_kwh": Term("Electricity price per kWh", "电价（元/千瓦时）", "{cur}/kWh", "decimal"),
+    "power_escalation": Term("Electricity price growth a year", "电价年涨幅", "1/yr", "pct"),
+    "build_cost_per_kw": Term(
+        "Facility build cost per kW", "每千瓦机房建设成本", "{cur}/kW IT", "money"
+    ),
+    "colocation_per_kw_month": Term(
+        "Colocation per kW-month", "托管费（每千瓦每月）", "{cur}/kW-month", "money"
+    ),
+    "discount_rate": Term("Discount rate", "折现率", "1/yr", "pct"),
+    "tax_rate": Term("Income tax rate", "所得税率", "fraction of taxable profit", "pct"),
+    "salvage_servers": Term("Server salvage value", "服务器残值率", "fraction of cost", "pct"),
+    "salvage_network": Term("Network salvage value", "网络残值率", "fraction of cost", "pct"),
+    "salvage_storage": Term("Storage salvage value", "存储残值率", "fraction of cost", "pct"),
+    "salvage_facility": Term("Facility salvage value", "机房残值率", "fraction of cost", "pct"),
+    "utilization": Term("Utilization", "利用率", "fraction", "pct"),
+    "maintenance_rate": Term(
+        "Maintenance, share of hardware a year",
+        "年维保费率",
+        "fraction of hardware capex/yr",
+        "pct",
+    ),
+    "insurance_rate": Term(
+        "Insurance, share of capex a year", "年保险费率", "fraction of capex/yr", "pct"
+    ),
+    "staff_cost_per_fte": Term("Staff cost per FTE-year", "人均年成本", "{cur}/FTE-year", "money"),
+    "staff_escalation": Term("Staff cost growth a year", "人员成本年涨幅", "1/yr", "pct"),
+    "software_per_gpu_year": Term(
+        "Software per GPU-year", "每卡每年软件费", "{cur}/GPU-year", "money"
+    ),
+    "price_per_gpu_hour": Term(
+        "Year-1 price per GPU-hour", "首年每卡时价格", "{cur}/GPU-h", "price"
+    ),
+    "price_decline": Term("Price decline a year", "价格年降幅", "1/yr", "pct"),
+    "node_failures_per_day": Term(
+        "Node failures per server-day", "每台服务器日故障次数", "per server-day", "number"
+    ),
+    "restart_hours": Term("Hours lost per restart", "每次重启损失（小时）", "h", "number"),
+    "checkpoint_tb": Term("Checkpoint size (TB)", "检查点大小（TB）", "TB", "number"),
+    "mfu": Term("MFU", "MFU（模型算力利用率）", "fraction", "pct"),
+    "cloud_price_per_gpu_hour": Term(
+        "Cloud price per GPU-hour", "云上每卡时价格", "{cur}/GPU-h", "price"
+    ),
+    "build_months": Term("Construction (months)", "建设期（月）", "months", "number"),
+    "ramp_months": Term("Ramp-up to full utilization (months)", "爬坡期（月）", "months", "number"),
+    "server_price_decline": Term("Server price decline a year", "服务器价格年降幅", "1/yr", "pct"),
+    "retrofit_premium": Term(
+        "Retrofit premium on the build cost", "扩建改造溢价", "fraction of build cost/kW", "pct"
+    ),
+    "reserve_headroom": Term(
+        "Hall built for the final size (1/0)", "机房按最终规模建设（1/0）", "0/1", "number"
+    ),
+    "repair_hours": Term("Repair hours per failure", "每次故障维修时长（小时）", "h", "number"),
+    "market_decline_servers": Term(
+        "Server resale value decline a year", "服务器市场价值年降幅", "1/yr", "pct"
+    ),
+    "market_decline_network": Term(
+        "Network resale value decline a year", "网络设备市场价值年降幅", "1/yr", "pct"
+    ),
+    "market_decline_storage": Term(
+        "Storage resale value decline a year", "存储市场价值年降幅", "1/yr", "pct"
+    ),
+    "market_decline_facility": Term(
+        "Facility value decline a year", "机房市场价值年降幅", "1/yr", "pct"
+    ),
+    "debt_share": Term("Debt share of capex", "债务融资比例", "fraction", "pct"),
+    "interest_rate": Term("Loan interest rate", "贷款利率", "1/yr", "pct"),
+    "term_years": Term("Loan term (years)", "贷款期限（年）", "years", "number"),
+    "cost_of_equity": Term("Cost of equity", "股权资本成本", "1/yr", "pct"),
+    "min_dscr_covenant": Term("Minimum DSCR covenant", "最低偿债覆盖率要求", "x", "decimal"),
+    "loss_carryforward_years": Term(
+        "Tax loss carry-forward (years)", "亏损结转年限（年）", "years", "number"
+    ),
+    # inputs not read as numbers by the engine, and path endings shared by several
+    "market_decline": Term(
+        "Market value decline (terminal value = market)", "市场价值年降幅", "1/yr", "pct"
+    ),
+    "stages.month": Term(
+        "Stage: capex month (in service the month after)", "阶段：投资月份", "month", "number"
+    ),
+    "stages.gpus": Term("Stage: GPUs added", "阶段：新增 GPU", "GPUs", "number"),
+    "stages.capacity_tb": Term("Stage: storage added", "阶段：新增存储", "TB", "number"),
+    "stages.staff_fte": Term(
+        "Stage: staff from its in-service month", "阶段：新增人员", "FTE", "number"
+    ),
+    "server": Term("Server model (catalogue id)", "服务器型号", "id", "text"),
+    "cooling": Term("Cooling type", "冷却方式", "id", "text"),
+    "label": Term("Label (as written in the assumption file)", "名称", "text", "text"),
+    "live_label": Term(
+        "Label from the live GPU count and server", "按 GPU 数量与服务器生成的名称", "text", "text"
+    ),
+    "gpu_hour_value": Term(
+        "Value of a GPU-hour used (rental, or cloud price avoided)",
+        "每卡时价值",
+        "{cur}/GPU-h",
+        "price",
+    ),
+    "cloud_on_demand_per_gpu_hour": Term(
+        "Cloud on-demand price", "云上按需价格", "{cur}/GPU-h", "price"
+    ),
+    "cloud_reserved_per_gpu_hour": Term(
+        "Cloud reserved price", "云上预留价格", "{cur}/GPU-h", "price"
+    ),
+    "max_rack_kw": Term("Max rack power", "最大单机柜功率", "kW/rack", "number"),
+    "salvage": Term("Salvage value", "残值率", "fraction of cost", "pct"),
+    "life_years": Term("Useful life", "使用年限", "years", "number"),
+    "method": Term("Depreciation method", "折旧方法", "list", "text"),
+    "mode": Term("Mode", "模式", "list", "text"),
+    "facility.mode": Term(
+        "Facility mode (build or colocation)", "机房模式（自建或托管）", "list", "text"
+    ),
+    "revenue.mode": Term("Revenue mode (rental or avoided cloud)", "收入模式", "list", "text"),
+    "cloud_term": Term("Cloud price term", "云价格期限", "list", "text"),
+    "network.fabric": Term("Network fabric", "网络架构", "text", "text"),
+    "storage.kind": Term("Storage system", "存储系统", "text", "text"),
+    "scheduler": Term("Scheduler", "调度系统", "text", "text"),
+    "description": Term("Description", "说明", "text", "text"),
+}
+
+#: dotted-path endings that name an input under another key
+ALIASES: dict[str, str] = {
+    "price": "server_price",  # servers.<id>.price
+    "power_kw": "server_power_kw",
+    "share": "network_share",
+    "capacity_tb": "storage_capacity_tb",
+    "price_per_tb": "storage_price_per_tb",
+    "escalation": "power_escalation",  # power.escalation
+}
+
+
+def input_key(path: str) -> str | None:
+    """The key in :data:`INPUTS` of the input at dotted ``path``, or None.
+
+    A class's salvage value or market decline (``depreciation.servers.salvage``)
+    is its own input; a server's price decline (``servers.<id>.price_decline``)
+    is not the GPU-hour price decline; a stage's field is the stage's; else the
+    longest known ending of the path (two parts, then one), else its last known part.
+
+    >>> input_key("timeline.ramp_months"), input_key("depreciation.network.salvage")
+    ('ramp_months', 'salvage_network')
+    >>> input_key("servers.h200.price"), input_key("servers.h200.price_decline")
+    ('server_price', 'server_price_decline')
+    >>> input_key("facility.build_cost_per_kw.air"), input_key("tiers.t.stages.0.gpus")
+    ('build_cost_per_kw', 'stages.gpus')
+    >>> input_key("no.such") is None
+    True
+    """
+    parts = path.split(".")
+    last = parts[-1]
+    if last in ("salvage", "market_decline") and len(parts) > 1:
+        own = f"{last}_{parts[-2]}"
+        if own in INPUTS:
+            return own
+    if parts[0] == "servers" and last == "price_decline":
+        return "server_price_decline"
+    if len(parts) > 2 and parts[-3] == "stages" and f"stages.{last}" in INPUTS:
+        return f"stages.{last}"  # tiers.<t>.stages.<i>.<field>
+    for n in (2, 1):
+        end = ".".join(parts[-n:])
+        if end in INPUTS:
+            return end
+        if end in ALIASES:
+            return ALIASES[end]
+    for part in reversed(parts[:-1]):
+        if part in INPUTS:
+            return part
+        if part in ALIASES:
+            return ALIASES[part]
+    return None
+
+
+def input_term(path: str) -> Term | None:
+    """The :class:`Term` of the input at dotted ``path`` (see :func:`input_key`)."""
+    key = input_key(path)
+    return None if key is None else INPUTS[key]
+
+
+def input_label(path: str, lang: str = "en") -> str:
+    """The name of the input at ``path`` in ``lang`` (``en`` or ``zh``); an
+    unknown path keeps its last part, underscores as spaces."""
+    term = input_term(path)
+    if term is None:
+        return path.rsplit(".", 1)[-1].replace("_", " ")
+    return term.zh if lang == "zh" else term.en
+
+
+def input_unit(path: str, currency: str, written: str | None = None) -> str:
+    """The unit of ``path``: the one written in the assumption file, else the
+    registry's, else "number" (never blank)."""
+    if written:
+        return written
+    term = input_term(path)
+    return term.unit_in(currency) if term else "number"
+
+
+def input_kind(path: str) -> InputKind:
+    """How the input at ``path`` is shown (``number`` for an unknown path)."""
+    term = input_term(path)
+    return term.kind if term else "number"
