@@ -13,12 +13,10 @@ import pytest
 from tests.paths import ROOT
 from tests.support.layers import (
     LAYERS,
-    PRIVATE_ALLOWED,
     check,
     cycles,
     imports_of,
     module_names,
-    private_uses,
 )
 
 PACKAGE = ROOT / "costmodel"
@@ -168,31 +166,15 @@ def test_own_private_names_dunders_and_private_attributes_of_objects_pass(copy):
     assert check(copy) == []
 
 
-def test_every_allowance_is_still_used():
-    """An allowance goes when its use goes (it is temporary, not a licence)."""
-    names = module_names(PACKAGE)
-    used = {
-        (module, name)
-        for module, path in names.items()
-        for _, name in private_uses(module, path, set(names))
-    }
-    assert PRIVATE_ALLOWED - used == set()
-
-
-def test_the_allowance_is_for_the_listed_module_only(copy):
-    """``engine._defaults`` is allowed in the workbook's deployments (on its way out)
-    and nowhere else; an unlisted private name there is flagged."""
-    assert ("costmodel.report.workbook.deployments", "costmodel.core.engine._defaults") in (
-        PRIVATE_ALLOWED
-    )
+def test_a_private_engine_name_in_the_workbook_is_flagged(copy):
+    """The workbook reads the engine's public schedules only: a private engine name
+    read there (as ``engine_parts`` once did) is flagged."""
     append(
-        copy / "analysis" / "risks.py", "from costmodel.core import engine\nY = engine._defaults\n"
+        copy / "report" / "workbook" / "deployments.py",
+        "from costmodel.core import engine\nZ = engine._defaults\n",
     )
-    append(copy / "report" / "workbook" / "deployments.py", "Z = engine._other\n")
-    problems = check(copy)
-    assert len(problems) == 2
-    assert "risks uses the private name costmodel.core.engine._defaults" in problems[0]
-    assert "deployments uses the private name costmodel.core.engine._other" in problems[1]
+    (problem,) = check(copy)
+    assert "deployments uses the private name costmodel.core.engine._defaults" in problem
 
 
 def test_a_module_outside_the_layers_is_flagged(copy):

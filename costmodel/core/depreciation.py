@@ -20,7 +20,7 @@ from costmodel.inputs.schema import ASSET_CLASSES
 def depreciation_lines(
     q: Mapping[str, FloatArray], events: list[CapexEvent], config: TierConfig, clock: Clock
 ) -> dict[str, FloatArray]:
-    """Monthly depreciation per asset class (spec 6 and 14): each event's annual
+    """Monthly depreciation per asset class (methodology §3.3, §8.1): each event's annual
     amounts (:func:`finance.depreciation_annual`), asset year k covering months
     ``in_service + 12(k-1) .. in_service + 12k - 1``, each month 1/12 of it."""
     out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}

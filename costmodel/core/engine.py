@@ -6,7 +6,7 @@ one tier are computed at once (``S = 1`` for a plain build). Monthly arrays have
 shape ``(S, M + 1)``, column ``m`` holding month m (month 0 is the investment
 date). The engine does no I/O and knows nothing of files, workbooks or memos.
 
-A tier is a list of deployments (vintages, spec 14-15) and a list of capex
+A tier is a list of deployments (vintages, methodology §8.1) and a list of capex
 events; each line item is one function below, with its formula in its docstring:
 :func:`deployments`, :func:`capex_events`, :func:`opex_lines`,
 :func:`depreciation_lines`, :func:`revenue_line`, :func:`tax_with_losses`,
@@ -129,7 +129,7 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
 
     ``FCF_m = -capex_m + revenue_m - opex_m - tax_m`` (+ terminal value - terminal
     tax at M); ``ECF_m = FCF_m + draw_m - interest_m - principal_m - balloon_m +
-    tax_m - tax_levered_m`` (spec 17).
+    tax_m - tax_levered_m`` (methodology §8.2).
 
     When every variant shares its timing (deployment months and ramp; the usual
     case, and always for a single build) the summary is computed from year tables

@@ -76,7 +76,7 @@ def goodput(
     restart_hours: ArrayLike,
     repair_hours: ArrayLike = 0.0,
 ) -> dict[str, FloatArray]:
-    """Goodput of a whole-cluster job under failures and checkpoints (spec 9), with
+    """Goodput of a whole-cluster job under failures and checkpoints (methodology §5), with
     every intermediate the writers show:
 
     - ``failures_per_hour = node_failures_per_day * servers / 24``;
@@ -88,7 +88,7 @@ def goodput(
     - ``restart_waste = (interval / 2 + restart_hours) / mtbf``;
     - ``goodput = max(0, 1 - write_waste - restart_waste)`` (1 with no failures);
     - ``availability = max(0, 1 - node_failures_per_day * repair_hours / 24)``
-      (spec 20: the share of node-hours not under repair).
+      (methodology §8.3: the share of node-hours not under repair).
     """
     n = np.asarray(servers, dtype=float)
     f = np.asarray(node_failures_per_day, dtype=float)
@@ -123,7 +123,7 @@ def goodput(
 
 
 def availability(node_failures_per_day: ArrayLike, repair_hours: ArrayLike) -> FloatArray:
-    """``max(0, 1 - node_failures_per_day * repair_hours / 24)`` (spec 20): the share
+    """``max(0, 1 - node_failures_per_day * repair_hours / 24)`` (methodology §8.3): the share
     of node-hours not under repair."""
     f = np.asarray(node_failures_per_day, dtype=float)
     return np.maximum(0.0, 1.0 - f * np.asarray(repair_hours, dtype=float) / HOURS_PER_DAY)

@@ -1,4 +1,4 @@
-"""Build a model from assumptions and read it as DataFrames (spec 8, 12).
+"""Build a model from assumptions and read it as DataFrames (methodology §4, §10).
 
 pandas is imported by the methods that return a DataFrame, not by this module: a
 command that only prints the summary (:meth:`Model.summary_rows`) never loads it.
@@ -82,7 +82,7 @@ class Model:
 
     def summary_rows(self) -> dict[str, dict[str, SummaryValue]]:
         """The summary as plain Python values: tier -> column -> value, tiers in
-        tier order and the columns of spec 8 and 9 in :data:`SUMMARY_COLUMNS`
+        tier order and the columns of methodology §4, §5 in :data:`SUMMARY_COLUMNS`
         order; ``scale_class`` text, ``gpus``, ``servers`` and ``racks`` whole
         numbers, every other column a float (NaN where a metric is empty: no IRR,
         no payback, a zero denominator). :meth:`summary` is this as a DataFrame."""
@@ -101,7 +101,7 @@ class Model:
         return rows
 
     def summary(self) -> pd.DataFrame:
-        """One row per tier (in tier order), the columns of spec 8 and 9
+        """One row per tier (in tier order), the columns of methodology §4, §5
         (:meth:`summary_rows`), indexed by ``tier``.
 
         Empty metrics (no IRR, no payback, zero denominators) are NaN.
@@ -115,7 +115,7 @@ class Model:
     # ------------------------------------------------------------------ schedules
 
     def capex(self, tier: str) -> pd.DataFrame:
-        """Capex by asset class and ``total`` at the months it is paid (spec 14-15:
+        """Capex by asset class and ``total`` at the months it is paid (methodology §8.1:
         facility at month 0, each deployment's hardware at its month); months 0..M."""
         r = self._check(tier)
         cols = {line: r.capex_months[line] for line in CAPEX_LINES}
@@ -124,7 +124,7 @@ class Model:
 
     def deployments(self, tier: str) -> pd.DataFrame:
         """One row per deployment (vintage): capex month, in-service month, GPUs,
-        servers, IT kW, hardware capex by class and its total (spec 14-15)."""
+        servers, IT kW, hardware capex by class and its total (methodology §8.1)."""
         r = self._check(tier)
         rows = []
         for i, d in enumerate(r.deployments):
@@ -149,7 +149,7 @@ class Model:
         return pd.DataFrame(rows).set_index("deployment")
 
     def debt(self, tier: str) -> pd.DataFrame:
-        """The debt corkscrew (spec 17), months 0..M: opening balance, draw,
+        """The debt corkscrew (methodology §8.2), months 0..M: opening balance, draw,
         capitalized interest, interest paid, principal, balloon, closing balance;
         ``close = open + draw + capitalized_interest - principal - balloon``."""
         r = self._check(tier)

@@ -44,7 +44,7 @@ def summary(
     terminal_tax: FloatArray,
     irr: Callable[[], FloatArray] | None = None,
 ) -> Metrics:
-    """Summary columns (spec 8, 9, 14, 16, 17, 20) from the sums, present values
+    """Summary columns (methodology §4, §5, §8.1, §8.2, §8.3) from the sums, present values
     and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
     IRRs are computed when read (``irr``: a cheaper solve of the same IRR, None:
     from the monthly FCF)."""
@@ -96,7 +96,7 @@ def _goodput_columns(
     pv_gpu_hours: FloatArray,
     cost_per_gpu_hour: FloatArray,
 ) -> dict[str, Callable[[], FloatArray]]:
-    """The summary columns of spec 9 and 20, computed when read: :func:`goodput`
+    """The summary columns of methodology §5, §8.3, computed when read: :func:`goodput`
     and its intermediates, ``cost_per_effective_gpu_hour = cost_per_gpu_hour /
     goodput`` and ``cost_per_pflop_hour = PV_cost / (PV_gpu_hours goodput mfu
     tflops_bf16 / 1000)``."""

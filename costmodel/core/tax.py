@@ -18,7 +18,7 @@ from costmodel.inputs.params import TierConfig
 def tax_with_losses(
     taxable: FloatArray, tax_rate: ArrayLike, carryforward_years: int | None
 ) -> dict[str, FloatArray]:
-    """Annual tax with a loss pool (spec 7 and 18), ``taxable`` of shape (S, Y).
+    """Annual tax with a loss pool (methodology §3.4, §8.3), ``taxable`` of shape (S, Y).
 
     A loss of year v (``taxable_v <= 0``) adds ``-taxable_v`` to vintage v; a profit
     in year y uses the vintages v with ``y - v <= N`` oldest first, up to the
@@ -92,7 +92,7 @@ def terminal_lines(
     nbv_total: FloatArray,
     config: TierConfig,
 ) -> tuple[FloatArray, FloatArray]:
-    """Terminal value at M and its tax (spec 7 and 19): ``book``: the net book
+    """Terminal value at M and its tax (methodology §3.4, §8.3): ``book``: the net book
     value, untaxed; ``none``: 0; ``market``: ``sum_events cost (1 -
     market_decline_class)^((M - t) / 12)``, taxed ``tax_rate (value - NBV)`` (a
     negative tax is a refund)."""

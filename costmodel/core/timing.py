@@ -91,7 +91,7 @@ class Clock:
 def deployments(
     q: Mapping[str, FloatArray], stages: int, months: int
 ) -> list[dict[str, FloatArray]]:
-    """The tier's vintages (spec 14-16). Deployment 0 holds the tier's ``gpus`` and
+    """The tier's vintages (methodology §8.1). Deployment 0 holds the tier's ``gpus`` and
     storage and is bought at ``t_0 = B = round(build_months)``; stage i at
     ``t_i = max(stage_i.month, B)`` (a Monte Carlo draw may put B after a stage).
     For each, with ``n = gpus / gpus_per_server``:
@@ -146,7 +146,7 @@ def capex_events(
     q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
 ) -> list[CapexEvent]:
     """Hardware of each deployment at its month, in service the month after; the
-    facility (mode build, spec 15):
+    facility (mode build, methodology §8.1):
 
     - ``reserve_headroom``: one build at month 0 for the final IT kW,
       ``sum_d it_kw_d * build_cost_per_kw``, in service from ``B + 1``;

@@ -145,7 +145,7 @@ def _given(value: float, source: str, unit: str | None = None) -> Any:
 
 def _given_months(value: int) -> Any:
     return _given(
-        value, "spec 14: v1 timing (everything at month 0) unless an input says so", "months"
+        value, "methodology §8.1: v1 timing (everything at month 0) unless an input says so", "months"
     )
 
 
@@ -224,7 +224,7 @@ class Facility(Section):
     colocation_per_kw_month: NonNegative
     max_rack_kw: dict[str, Positive] = Field(min_length=1)
     retrofit_premium: NonNegative = _given(
-        0, "spec 15: no premium unless an input says so", "fraction of build cost"
+        0, "methodology §8.1: no premium unless an input says so", "fraction of build cost"
     )
 
 
@@ -286,7 +286,7 @@ class Server(Section):
     tflops_bf16: NonNegative
     nvlink: StrictBool = False
     price_decline: Rate = _given(
-        0, "spec 15: constant price unless an input says so", "fraction per year"
+        0, "methodology §8.1: constant price unless an input says so", "fraction per year"
     )
     cloud_on_demand_per_gpu_hour: NonNegative | None = None
     cloud_reserved_per_gpu_hour: NonNegative | None = None
@@ -300,7 +300,7 @@ class Reliability(Section):
     checkpoint_tb: NonNegative
     mfu: Rate
     repair_hours: NonNegative = _given(
-        0, "spec 20: no repair downtime unless an input says so", "hours per failure"
+        0, "methodology §8.3: no repair downtime unless an input says so", "hours per failure"
     )
 
 
@@ -410,13 +410,13 @@ class Sizing(Section):
     bundled default carries them with sources."""
 
     training_bytes_per_param: Positive = _given(
-        16, "spec 10: BF16 weights and gradients + FP32 master weights and Adam moments"
+        16, "methodology §5b: BF16 weights and gradients + FP32 master weights and Adam moments"
     )
-    usable_memory_fraction: Rate = _given(0.8, "spec 10: share of GPU memory for model state")
+    usable_memory_fraction: Rate = _given(0.8, "methodology §5b: share of GPU memory for model state")
     inference_overhead: AtLeastOne = _given(
-        1.2, "spec 10: KV cache and activations on top of the weights"
+        1.2, "methodology §5b: KV cache and activations on top of the weights"
     )
-    lora_flops_factor: Rate = _given(2 / 3, "spec 10: LoRA skips most weight gradients")
+    lora_flops_factor: Rate = _given(2 / 3, "methodology §5b: LoRA skips most weight gradients")
 
 
 class Risks(Section):

@@ -12,7 +12,7 @@ much as one at the top (it only hides the cycle from the interpreter).
 
 No module uses a ``_private`` name of another ``costmodel`` module, neither
 imported (``from costmodel.x import _y``) nor read from an imported module
-(``x._y``); :data:`PRIVATE_ALLOWED` lists the exceptions on their way out.
+(``x._y``).
 
 Libraries of the writers and the command line stay out of the lower layers:
 ``core`` and ``inputs`` import none of :data:`NOT_BELOW_ANALYSIS`, and ``core``
@@ -34,10 +34,6 @@ EXEMPT = {PACKAGE, f"{PACKAGE}.__main__"}
 NOT_BELOW_ANALYSIS = ("matplotlib", "jinja2", "xlsxwriter", "openpyxl", "typer", "rich")
 #: (module, private name it may use) pairs still allowed: the workbook's per-event
 #: engine parts read two engine internals until the model exposes its schedules
-PRIVATE_ALLOWED = {
-    ("costmodel.report.workbook.deployments", "costmodel.core.engine._defaults"),
-    ("costmodel.report.workbook.deployments", "costmodel.core.engine._inputs"),
-}
 FORBIDDEN = {
     "inputs": NOT_BELOW_ANALYSIS,
     "core": (*NOT_BELOW_ANALYSIS, "yaml"),
@@ -227,11 +223,10 @@ def check(root: Path) -> list[str]:
     for module, path in names.items():
         where = path.relative_to(root.parent)
         for line, name in private_uses(module, path, known):
-            if (module, name) not in PRIVATE_ALLOWED:
-                problems.append(
-                    f"{where}:{line}: {module} uses the private name {name} of another "
-                    "module (make it public or move it)"
-                )
+            problems.append(
+                f"{where}:{line}: {module} uses the private name {name} of another "
+                "module (make it public or move it)"
+            )
         layer = layer_of(module)
         if module in EXEMPT:
             continue

@@ -59,7 +59,7 @@ def _v(a: np.ndarray) -> float:
 def deployments(x: Tier) -> None:
     """Spec 14-15: the deployments, the facility events, in service and ramp rows."""
     cs, cur = x.cs, x.cur
-    cs.heading("Deployments (spec 14-15: capex month, size, capex at its month)")
+    cs.heading("Deployments (methodology §8.1: capex month, size, capex at its month)")
     cs.const("d_t0", "deployment 0: capex month = build months (whole, < M)", "month",
              "=MIN(MAX(ROUND({$build_months},0),0),model_months-1)", _v(x.deps[0]["month"]),
              "count")  # fmt: skip
@@ -197,7 +197,7 @@ def in_service(x: Tier) -> None:
     (flat and at the ramped utilization), GPUs, hardware, facility, GPUs sold, and
     the headcount (from month 1; a stage's from its in-service month)."""
     cs, cur = x.cs, x.cur
-    cs.heading("In service (spec 14: opex and revenue follow the deployments)")
+    cs.heading("In service (methodology §8.1: opex and revenue follow the deployments)")
     k = range(len(x.deps))
     d, on, u = x.deps, x.on, x.util
     fac = [e.amount for e in x.events if e.cls == "facility"]

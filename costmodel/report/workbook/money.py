@@ -1,4 +1,4 @@
-"""The money rows of a tier sheet (spec 17-18): debt, levered tax with expiring
+"""The money rows of a tier sheet (methodology §8.2, §8.3): debt, levered tax with expiring
 losses, equity cash flow and cover ratios, as live formulas.
 
 Blocks (each a function of the shared :class:`~costmodel.report.workbook.tiercontext.Tier`):
@@ -10,7 +10,7 @@ Blocks (each a function of the shared :class:`~costmodel.report.workbook.tiercon
   sum of the eligible opening balances of vintages 1..v); what is left of vintage
   v at the end of year ``v + N`` expires. ``N`` = ``loss_carryforward_years``;
   blank = unlimited (the horizon in months stands in for it).
-- :func:`debt`: one loan per month with capex (spec 17; methodology 8, choice 4).
+- :func:`debt`: one loan per month with capex (methodology §8.2; methodology 8, choice 4).
   The loans are found from the capex timeline alone (``capex_t``): a running count
   of capex months, and loan j is drawn in the month where the count reaches j
   (``MATCH``), so they follow capex months wherever the timeline puts them. Loan
@@ -48,7 +48,7 @@ def build_month(x: Tier) -> tuple[str, float]:
     """Construction months B (formula, engine value): the first deployment's capex
     month, after which the loans start paying. The one place that knows where the
     timeline keeps B."""
-    if "d_t0" in x.cs.rows:  # the live timeline (spec 14): deployment 0's capex month
+    if "d_t0" in x.cs.rows:  # the live timeline (methodology §8.1): deployment 0's capex month
         return "={$d_t0}", _b(x)
     return "={month@0}", _b(x)
 
@@ -192,7 +192,7 @@ def loan_slots(x: Tier) -> int:
 def debt_inputs(x: Tier) -> None:
     """Financing constants: links to Inputs and the monthly rate, term and B."""
     cs, ti = x.cs, x.ti
-    cs.heading("Debt (spec 17): one loan per capex month, level payments, balloon at M")
+    cs.heading("Debt (methodology §8.2): one loan per capex month, level payments, balloon at M")
     r = (1 + ti["interest_rate"]) ** (1 / 12) - 1
     n = 12 * ti["term_years"]
     formula, b = build_month(x)
@@ -354,7 +354,7 @@ def debt(x: Tier) -> None:
 
 def levered_tax(x: Tier) -> None:
     """Levered tax: EBIT of the year less the interest paid in it, with its own
-    loss table (spec 17-18)."""
+    loss table (methodology §8.2, §8.3)."""
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("Levered tax (EBIT - interest paid, losses carried forward on their own)")
     interest_y = _at_year_ends(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
@@ -374,7 +374,7 @@ def equity(x: Tier) -> None:
     """Equity cash flow, its discounting at the cost of equity, CFADS, debt
     service, DSCR per year and the minimum."""
     cs, r, M, cur, f = x.cs, x.r, x.model.months, x.cur, x.r.flows
-    cs.heading("Equity cash flow and cover (spec 17)")
+    cs.heading("Equity cash flow and cover (methodology §8.2)")
     coe = x.ti["cost_of_equity"]
     rows = (
         ("cfads", "cash flow available for debt service = revenue - opex - levered tax",
