@@ -237,19 +237,22 @@ _WORKER_WORK: _Work | None = None
 
 
 def _start_worker(work: _Work) -> None:
+    """A worker process's initializer: the run's work, inherited at the fork."""
     global _WORKER_WORK
     _WORKER_WORK = work
 
 
 def _worker_job(k: int) -> tuple[int, dict[str, np.ndarray]]:
+    """In a worker process: job ``k``'s number and metrics."""
     assert _WORKER_WORK is not None
     return k, _metrics_of(_WORKER_WORK, k)
 
 
 def _pool_context() -> mp.context.BaseContext | None:
-    """The start method of worker processes: fork on Linux (a worker inherits the
-    draws instead of receiving a copy), None where there is none or where this
-    process may not have children (a daemonic ``multiprocessing`` worker)."""
+    """The context of worker processes: fork on Linux (a worker inherits the draws
+    instead of receiving a copy); None elsewhere, and in a process that may not
+    have children (a daemonic ``multiprocessing`` worker): the run stays in this
+    process."""
     if sys.platform != "linux" or mp.current_process().daemon:
         return None
     return mp.get_context("fork")
