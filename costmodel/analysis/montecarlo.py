@@ -1,4 +1,4 @@
-"""Monte Carlo simulation (spec 11) on the engine's scenario axis.
+"""Monte Carlo simulation on the engine's scenario axis (methodology §9; the scenario axis: §6).
 
 Every ranged input (see :func:`costmodel.analysis.sensitivity.ranged_inputs`: ``low`` and
 ``high`` given, or ``dist: normal`` with ``sd``) is drawn independently, N times:
@@ -11,17 +11,18 @@ Every ranged input (see :func:`costmodel.analysis.sensitivity.ranged_inputs`: ``
 
 A zero-width range (``low == high``) or ``sd = 0`` gives the value itself.
 Timing inputs (``build_months``, ``ramp_months``, a stage's ``month``) are drawn
-in whole months: each draw is rounded (``numpy.round``, half to even).
-All draws are made up front: the numbers of ``numpy.random.default_rng(seed)``
-drawing input by input in model order, so they depend only on the assumptions,
-``n`` and ``seed`` (not on the chunk size). Inputs whose place in that stream is
-known in advance are drawn from generators advanced to it, in two threads for
-large runs (:func:`sample_block`). The draws then go through
-:func:`costmodel.core.model.run_variants` in chunks of ``chunk_size`` scenarios (one
-vectorised engine evaluation per tier and chunk; memory stays bounded). A tier
-whose timing is drawn takes its draws in order of timing, in chunks of whole
-timings, so that the engine computes each timing's draws by year; its results
-are put back in draw order.
+in whole months: each draw is rounded (``numpy.round``, half to even; methodology §8).
+All draws are made up front by one ``numpy.random.default_rng(seed)``, input by
+input in model order, so they depend only on the assumptions, ``n`` and ``seed``.
+
+The draws then go through :func:`costmodel.core.variants.run_variants` in chunks of
+at most ``chunk_size`` draws, one vectorised engine evaluation per tier and chunk.
+A tier whose timing is drawn takes its draws in order of timing (a stable sort),
+in chunks of whole timings, so that each chunk holds few distinct timings, which
+the engine computes by year (methodology §6); its results are put back in draw
+order. A draw's numbers do not depend on the other draws of its chunk, so the
+results do not depend on ``chunk_size`` or on how many processes evaluate the
+chunks: every chunk is an independent job.
 
 Per tier the summary gives P10/P50/P90 (``numpy.percentile``, linear
 interpolation) of ``npv``, ``irr`` and ``cost_per_gpu_hour``, their means,
@@ -31,16 +32,14 @@ draws without an IRR (IRR percentiles are over the draws that have one).
 
 from __future__ import annotations
 
-import gc
-import mmap
 import multiprocessing as mp
 import os
 import sys
 import warnings
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -57,7 +56,14 @@ if TYPE_CHECKING:
     from costmodel.core.model import Model
 
 METRICS = ("npv", "irr", "cost_per_gpu_hour")
-CHUNK_SIZE = 5_000  # measured: 10,000-20,000 within noise, 2,000 20% slower (CPU per draw)
+
+#: draws per engine evaluation (bounds the engine's memory: its arrays are
+#: chunk x months per line item)
+CHUNK_SIZE = 5_000
+
+#: draws x tiers from which a run uses worker processes (below it, the CPU that
+#: forking them costs is a large share of the run; ``benchmarks/bench_all.py``)
+PROCESS_MIN_TIER_DRAWS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -74,41 +80,6 @@ class MonteCarloResult:
     samples: pd.DataFrame
     inputs: list[RangedInput]
     skipped: list[str]
-
-
-#: values drawn from which :func:`sample_block` uses two threads (numpy's generators
-#: release the GIL while they fill an array)
-THREAD_MIN_VALUES = 500_000
-
-
-#: draws made at a time: a tile of rows, drawn input after input into a buffer and
-#: copied into the rows at once (measured, a million draws of 52 inputs: 8,192
-#: and 16,384 rows took 0.35 s, 4,096 and 65,536 rows 0.40 s)
-TILE_DRAWS = 8_192
-
-#: bytes from which numpy's allocator advises huge pages for an array (numpy 1.22+:
-#: 4 MiB); a tile buffer that large (more than 64 inputs) is a mapping of its own,
-#: as the draws are (:func:`_mapped`)
-HUGE_PAGE_ADVICE_BYTES = 1 << 22
-
-
-def _mapped(count: int, shared: bool) -> np.ndarray:
-    """``count`` floats in an anonymous memory mapping of their own: ``shared``
-    with processes forked afterwards (they write into it), else private (they
-    read it). Not numpy's allocator, which advises huge pages for arrays over
-    4 MB (on some machines that stalls the first writes)."""
-    flags = mmap.MAP_ANONYMOUS | (mmap.MAP_SHARED if shared else mmap.MAP_PRIVATE)
-    block = mmap.mmap(-1, 8 * max(1, count), flags=flags)  # (a mapping is never empty)
-    return np.frombuffer(block, dtype=float)[:count]
-
-
-def _draws_used(x: RangedInput, n: int) -> int | None:
-    """How many 64-bit outputs of the bit generator ``n`` draws of ``x`` use: ``n``
-    for triangular and uniform (one double each), 0 when the value is not drawn,
-    None for a drawn normal (the ziggurat uses a variable number)."""
-    if x.dist == "normal":
-        return 0 if not (x.sd or 0.0) > 0 else None
-    return 0 if x.low == x.high else n
 
 
 def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -131,71 +102,20 @@ def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
     return draw
 
 
-def _generator_at(seed: int, position: int) -> np.random.Generator:
-    """``numpy.random.default_rng(seed)`` after ``position`` 64-bit outputs."""
-    bits = np.random.PCG64(seed)
-    bits.advance(position)
-    return np.random.Generator(bits)
+def sample_columns(inputs: list[RangedInput], n: int, seed: int) -> np.ndarray:
+    """``n`` draws of each input, an (inputs, n) array: row k holds input k's draws,
+    made by one ``numpy.random.default_rng(seed)`` drawing input after input."""
+    rng = np.random.default_rng(seed)
+    columns = np.empty((len(inputs), n))
+    for k, x in enumerate(inputs):
+        columns[k] = _draw(x, n, rng)
+    return columns
 
 
 def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray]:
-    """``n`` draws of each input (see module docstring), path -> (n,) array: the
-    columns of :func:`sample_block`."""
-    block = sample_block(inputs, n, seed)
-    return {x.path: block[:, k] for k, x in enumerate(inputs)}
-
-
-def sample_block(inputs: list[RangedInput], n: int, seed: int) -> np.ndarray:
-    """``n`` draws of each input (see module docstring), an (n, inputs) array (a
-    draw's inputs side by side, in one anonymous memory mapping: the engine's
-    chunks gather whole rows): the numbers of one ``numpy.random.default_rng(seed)``
-    drawing input after input.
-
-    Each input before the first drawn normal starts at a known position of the
-    stream (the outputs its predecessors used, :func:`_draws_used`), and each of
-    its draws takes one output, so those inputs are drawn a tile of rows at a
-    time, every input from a generator advanced to its position, in two threads
-    (each half of the rows) for large runs (:data:`THREAD_MIN_VALUES`); from the
-    first drawn normal on, input after input from one generator."""
-    starts: list[int] = []
-    position = 0
-    for x in inputs:
-        used = _draws_used(x, n)
-        if used is None:
-            break
-        starts.append(position)
-        position += used
-    known = len(starts)
-    block = _mapped(n * len(inputs), shared=False).reshape(n, len(inputs))
-
-    def rows(lo: int, hi: int) -> None:  # the known inputs' draws lo:hi
-        rngs = [_generator_at(seed, starts[k] + lo) for k in range(known)]
-        # numpy's allocator below its huge-page size: measured on a million draws
-        # of the default, a mapping of its own instead left this process 47 MB
-        # more resident after planning, its peak 25 MB higher and each worker's
-        # 45 MB higher, and the workers took 2% more CPU (the allocator's state
-        # differs; how, was not traced)
-        count = known * TILE_DRAWS
-        small = 8 * count < HUGE_PAGE_ADVICE_BYTES
-        tile = (np.empty(count) if small else _mapped(count, False)).reshape(known, TILE_DRAWS)
-        for a in range(lo, hi, TILE_DRAWS):
-            b = min(a + TILE_DRAWS, hi)
-            for k, rng in enumerate(rngs):
-                tile[k, : b - a] = _draw(inputs[k], b - a, rng)
-            block[a:b, :known] = tile[:, : b - a].T
-
-    if n * known >= THREAD_MIN_VALUES and (os.cpu_count() or 1) > 1 and n > TILE_DRAWS:
-        half = -(-n // (2 * TILE_DRAWS)) * TILE_DRAWS  # a whole number of tiles
-        with ThreadPoolExecutor(2) as pool:
-            list(pool.map(rows, (0, half), (half, n)))
-    else:
-        rows(0, n)
-    rng = _generator_at(seed, position)  # the stream runs on, input after input
-    for k in range(known, len(inputs)):
-        for a in range(0, n, TILE_DRAWS):
-            b = min(a + TILE_DRAWS, n)
-            block[a:b, k] = _draw(inputs[k], b - a, rng)
-    return block
+    """``n`` draws of each input (see module docstring), path -> (n,) array."""
+    columns = sample_columns(inputs, n, seed)
+    return {x.path: columns[k] for k, x in enumerate(inputs)}
 
 
 def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tuple[str, ...]:
@@ -210,52 +130,14 @@ def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tu
     return tuple(p for p in dict.fromkeys(timing) if p in draws)
 
 
-def _timing_order(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The draws in order of their timing, ``np.lexsort`` of ``columns`` (the
-    first the most significant; stable: draws ascending within a timing), and
-    their timing keys in that order: (n,) or (n, columns), equal where the
-    timings are. Whole months from 0 whose combinations fit in 16 bits are sorted
-    as one integer key (numpy sorts those by radix: about 6x faster for a million
-    draws), which is also the key returned."""
-    whole = all(
-        c.size and np.all(c >= 0) and np.all(c == np.round(c)) and c.max() < 2**16 for c in columns
-    )
-    if not whole or np.prod([float(c.max()) + 1 for c in columns]) > 2**16:
-        order = np.lexsort(columns[::-1])
-        return order, np.stack([c[order] for c in columns], axis=1)
-    key = np.zeros(columns[0].size, dtype=np.int64)
-    for c in columns:
-        key = key * (int(c.max()) + 1) + c.astype(np.int64)
-    short = key.astype(np.uint16)
-    order = np.argsort(short, kind="stable")
-    return order, short[order]
-
-
-def _shared_orders(timing: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], list[str]]:
-    """Tiers that run on one order of the draws: sort key (drawn timing paths, the
-    first the most significant) -> tiers. A tier whose timing paths are all among
-    another's shares that tier's order when they lead its sort key (its timings
-    are then runs of that order too): tiers are taken by number of paths, and
-    each extends the first key made only of its own paths, or starts its own.
-    Tiers without drawn timing run together in draw order (key ``()``)."""
-    out: dict[tuple[str, ...], list[str]] = {}
-    for t in sorted(timing, key=lambda t: len(timing[t])):  # stable: tier order within a size
-        paths = timing[t]
-        key = next((k for k in out if k and set(k) <= set(paths)), paths)
-        tiers = out.pop(key, [])
-        out[key + tuple(p for p in paths if p not in key)] = [*tiers, t]
-    return out
-
-
 def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
-    """Chunks ``(lo, hi)`` of rows sorted by ``keys`` ((n,) or (n, k)): whole runs of
-    equal keys, packed up to ``chunk_size`` rows (a longer run in pieces of
+    """Chunks ``(lo, hi)`` of rows sorted by ``keys`` (n, k): whole runs of equal
+    keys, packed up to ``chunk_size`` rows (a longer run in pieces of
     ``chunk_size``), so that a timing is split between chunks only when it has
     more draws than a chunk."""
     n = keys.shape[0]
     new = np.ones(n, dtype=bool)
-    differ = keys[1:] != keys[:-1]
-    new[1:] = differ if differ.ndim == 1 else np.any(differ, axis=1)
+    new[1:] = np.any(keys[1:] != keys[:-1], axis=1)
     starts = np.r_[np.flatnonzero(new), n]
     size = max(1, chunk_size)
     out: list[tuple[int, int]] = []
@@ -272,297 +154,163 @@ def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Job:
+    """One engine evaluation: the tiers ``group`` on the draws ``rows`` (an index
+    array, ascending, or a slice of the draws in order), reading the inputs
+    ``read`` (rows of the draws' columns)."""
+
+    group: tuple[str, ...]
+    rows: np.ndarray | slice
+    read: np.ndarray
+
+    @property
+    def size(self) -> int:
+        """Draws in the job."""
+        if isinstance(self.rows, slice):
+            return self.rows.stop - self.rows.start
+        return len(self.rows)
+
+
+@dataclass(frozen=True)
+class _Work:
+    """A run's jobs and what they read: the assumptions, the paths of the rows of
+    ``columns`` (inputs, n)."""
+
+    assumptions: Assumptions
+    paths: list[str]
+    columns: np.ndarray
+    jobs: list[_Job]
+
+
+def _plan(
+    a: Assumptions,
+    tiers: list[str],
+    paths: list[str],
+    columns: np.ndarray,
+    tiers_of: list[set[str]],
+    chunk_size: int,
+) -> list[_Job]:
+    """The jobs of a run of the draws ``columns`` (row k: the input of ``paths[k]``,
+    read by the tiers ``tiers_of[k]``): tiers with the same drawn timing paths
+    share their jobs (one order of the draws; tiers without drawn timing run in
+    draw order), each group's draws in chunks (:func:`_packed` for a timing order)."""
+    n = columns.shape[1]
+    drawn = {p: columns[k] for k, p in enumerate(paths)}
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for t in tiers:
+        groups.setdefault(_timing_paths(a, t, drawn), []).append(t)
+    jobs = []
+    for timing, group in groups.items():
+        read = np.array([k for k, ts in enumerate(tiers_of) if ts & set(group)], np.intp)
+        if not timing:
+            step = max(1, chunk_size)
+            jobs += [
+                _Job(tuple(group), slice(lo, min(lo + step, n)), read) for lo in range(0, n, step)
+            ]
+            continue
+        keys = [drawn[p] for p in timing]
+        order = np.lexsort(keys[::-1])  # stable: the first path the most significant
+        sorted_keys = np.stack([k[order] for k in keys], axis=1)
+        jobs += [
+            _Job(tuple(group), np.sort(order[lo:hi]), read)
+            for lo, hi in _packed(sorted_keys, chunk_size)
+        ]
+    return jobs
+
+
+def _metrics_of(work: _Work, k: int) -> dict[str, np.ndarray]:
+    """Job ``k``'s metrics: tier -> (rows, metrics) array."""
+    job = work.jobs[k]
+    rows = work.columns[:, job.rows][job.read]  # (read, rows): only the job's draws copied
+    inputs = {work.paths[c]: v for c, v in zip(job.read, rows, strict=True)}
+    out = {}
+    with blas_single_thread():
+        for t in job.group:  # one tier's engine arrays at a time
+            tier = run_variants(work.assumptions, inputs, [t])[t]
+            out[t] = np.stack([np.asarray(tier.metrics[m]) for m in METRICS], axis=1)
+    return out
+
+
+#: the work of the run a worker process evaluates (set by :func:`_start_worker`)
+_WORKER_WORK: _Work | None = None
+
+
+def _start_worker(work: _Work) -> None:
+    """A worker process's initializer: the run's work, inherited at the fork."""
+    global _WORKER_WORK
+    _WORKER_WORK = work
+
+
+def _worker_job(k: int) -> tuple[int, dict[str, np.ndarray]]:
+    """In a worker process: job ``k``'s number and metrics."""
+    assert _WORKER_WORK is not None
+    return k, _metrics_of(_WORKER_WORK, k)
+
+
+def _pool_context() -> mp.context.BaseContext | None:
+    """The context of worker processes: fork on Linux (a worker inherits the draws
+    instead of receiving a copy); None elsewhere, and in a process that may not
+    have children (a daemonic ``multiprocessing`` worker): the run stays in this
+    process."""
+    if sys.platform != "linux" or mp.current_process().daemon:
+        return None
+    return mp.get_context("fork")
+
+
+def _evaluate(
+    work: _Work, workers: int, done: Callable[[_Job, dict[str, np.ndarray]], None]
+) -> None:
+    """Evaluate every job, calling ``done(job, metrics)`` in this thread as each
+    finishes: in this process, or in ``workers`` processes of a
+    :class:`~concurrent.futures.ProcessPoolExecutor` (``workers > 1`` and a context,
+    :func:`_pool_context`). A worker's error is raised here, and the jobs not yet
+    started are cancelled."""
+    context = _pool_context() if workers > 1 and len(work.jobs) > 1 else None
+    if context is None:
+        for k, job in enumerate(work.jobs):
+            done(job, _metrics_of(work, k))
+        return
+    pool = ProcessPoolExecutor(
+        min(workers, len(work.jobs)),
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(work,),
+    )
+    try:
+        with warnings.catch_warnings():  # Python 3.12+ warns of fork with threads running
+            warnings.filterwarnings("ignore", ".*fork.*", DeprecationWarning)
+            futures = [pool.submit(_worker_job, k) for k in range(len(work.jobs))]
+        for f in as_completed(futures):
+            k, metrics = f.result()
+            done(work.jobs[k], metrics)
+    finally:
+        pool.shutdown(cancel_futures=True)  # after an error: the jobs not started are dropped
+
+
 def _stats(v: np.ndarray) -> tuple[float, float, float, float]:
     """P10, P50, P90 and mean of the draws ``v`` that are not NaN (NaN if none)."""
-    ok = v[~np.isnan(v)]  # a copy, partitioned in place by the percentiles
+    ok = v[~np.isnan(v)]
     if not ok.size:
         return (np.nan,) * 4
-    mean = float(ok.mean())
-    p10, p50, p90 = np.percentile(ok, [10, 50, 90], overwrite_input=True)
-    return p10, p50, p90, mean
+    p10, p50, p90 = np.percentile(ok, [10, 50, 90])
+    return p10, p50, p90, float(ok.mean())
 
 
 def _summarize(draws: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The summary of the module docstring; the percentiles in two threads for
-    large runs (numpy releases the GIL while it partitions)."""
-    columns = [(tier, m) for tier in draws for m in METRICS]
-    values = [draws[tier][m].to_numpy() for tier, m in columns]
-    if sum(v.size for v in values) >= THREAD_MIN_VALUES and (os.cpu_count() or 1) > 1:
-        with ThreadPoolExecutor(2) as pool:
-            stats = dict(zip(columns, pool.map(_stats, values), strict=True))
-    else:
-        stats = dict(zip(columns, map(_stats, values), strict=True))
+    """The summary of the module docstring."""
     rows = {}
     for tier, d in draws.items():
         row: dict[str, float] = {}
         for m in METRICS:
             keys = (f"{m}_p10", f"{m}_p50", f"{m}_p90", f"{m}_mean")
-            row.update(zip(keys, stats[tier, m], strict=True))
+            row.update(zip(keys, _stats(d[m].to_numpy()), strict=True))
         row["p_npv_positive"] = float(np.mean(d["npv"].to_numpy() > 0))
         row["irr_missing"] = float(np.mean(np.isnan(d["irr"].to_numpy())))
         rows[tier] = row
     df = pd.DataFrame.from_dict(rows, orient="index")
     df.index.name = "tier"
     return df
-
-
-@dataclass(frozen=True)
-class _Job:
-    """One engine evaluation: the tiers ``group`` on the draws ``rows`` (``lo:hi``
-    of the draws in order, or the draws ``picked``, ascending), reading the
-    inputs ``read`` (columns of the draws)."""
-
-    group: list[str]
-    picked: np.ndarray | None
-    read: np.ndarray
-    lo: int
-    hi: int
-
-    @property
-    def tier_draws(self) -> int:
-        """Draws times tiers: the job's share of a run's progress."""
-        return (self.hi - self.lo) * len(self.group)
-
-    def gather(self, block: np.ndarray) -> np.ndarray:
-        """The columns ``read`` of ``block`` (n, k) at the job's rows, one contiguous
-        row per column: whole rows are taken (``np.take``, a draw's inputs side
-        by side: measured 3x faster than taking each column's values at scattered
-        rows, one cache miss each), then the columns read."""
-        rows = block[self.lo : self.hi] if self.picked is None else np.take(block, self.picked, 0)
-        return rows.T[self.read]
-
-    def put(self, block: np.ndarray, values: np.ndarray) -> None:
-        """``values`` (rows, k) into the job's rows of ``block`` (n, k), contiguous
-        (``np.put`` at the flat indices: 3x faster than assigning through the row
-        array, measured)."""
-        if self.picked is None:
-            block[self.lo : self.hi] = values
-        else:
-            k = block.shape[1]
-            np.put(block, (self.picked[:, None] * k + np.arange(k)).ravel(), values)
-
-
-@dataclass(frozen=True)
-class _Work:
-    assumptions: Assumptions
-    paths: list[str]  # of the columns of ``draws``
-    draws: np.ndarray  # (n, inputs): :func:`sample_block`
-    jobs: list[_Job]
-
-
-def _metrics_of(work: _Work, k: int) -> dict[str, np.ndarray]:
-    """Job ``k``'s metrics: tier -> (rows, metrics) array (each tier's engine
-    arrays are dropped as soon as its metrics are read)."""
-    job = work.jobs[k]
-    columns = job.gather(work.draws)
-    inputs = {work.paths[c]: v for c, v in zip(job.read, columns, strict=True)}
-    out = {}
-    for t in job.group:  # a tier's arrays are dropped before the next tier is computed
-        tier = run_variants(work.assumptions, inputs, [t])[t]
-        out[t] = np.stack([np.asarray(tier.metrics[m]) for m in METRICS], axis=1)
-    return out
-
-
-@dataclass(frozen=True)
-class _Shared:
-    """What this process and its forked helpers share while they evaluate: the work,
-    the metrics' arrays (in shared memory) and, in a shared array under one lock,
-    the next job to take and the tier-draws done."""
-
-    work: _Work
-    out: dict[str, np.ndarray]
-    counts: Any  # multiprocessing.Array("q", 2): [next job, tier-draws done]
-
-    def take(self) -> int | None:
-        """The next job nobody has taken (None: none left)."""
-        with self.counts.get_lock():
-            counts = self.counts.get_obj()
-            k = counts[0]
-            if k >= len(self.work.jobs):
-                return None
-            counts[0] = k + 1
-        return k
-
-    def run(self, k: int) -> int:
-        """Evaluate job ``k`` into the shared arrays; the tier-draws done so far."""
-        job = self.work.jobs[k]
-        _put(job, _metrics_of(self.work, k), self.out)
-        with self.counts.get_lock():
-            counts = self.counts.get_obj()
-            counts[1] += job.tier_draws
-            return int(counts[1])
-
-    def stop(self) -> None:
-        """Leave no job to take (the others finish the one they are on)."""
-        with self.counts.get_lock():
-            self.counts.get_obj()[0] = len(self.work.jobs)
-
-
-#: what the forked helper processes evaluate (set in this process before the fork,
-#: inherited by them, not pickled)
-_FORKED: _Shared | None = None
-
-
-def _put(job: _Job, metrics: dict[str, np.ndarray], out: dict[str, np.ndarray]) -> None:
-    """Job ``job``'s metrics into the rows of ``out`` (tier -> (n, metrics): a
-    draw's metrics side by side, one row written per draw)."""
-    for t, values in metrics.items():
-        job.put(out[t], values)
-
-
-def _forked_jobs() -> None:
-    """In a forked helper: take and evaluate jobs until none is left; the metrics go
-    straight to the shared arrays (nothing is pickled back)."""
-    shared = cast(_Shared, _FORKED)
-    with blas_single_thread():
-        while (k := shared.take()) is not None:
-            shared.run(k)
-
-
-def _shared(out: dict[str, np.ndarray]) -> None:
-    """Replace the arrays of ``out`` by arrays of the same shape in one anonymous
-    shared mapping, which processes forked afterwards write into."""
-    flat = _mapped(sum(v.size for v in out.values()), shared=True)
-    start = 0
-    for t, v in out.items():
-        out[t] = flat[start : start + v.size].reshape(v.shape)
-        start += v.size
-
-
-#: tier-draws from which a forked helper joins this process (measured on a 2-core
-#: machine, the default's 3 tiers: at 30,000 tier-draws the two took 0.83x the
-#: wall time of this process alone but 1.5x its CPU; at 150,000, 0.69x and 1.2x;
-#: at 300,000, 0.70x and 1.25x)
-PROCESS_MIN_TIER_DRAWS = 150_000
-
-
-def _can_fork() -> bool:
-    """Forked helpers: on Linux, and not from a daemonic process (a worker of a
-    ``multiprocessing.Pool`` may not have children) nor from one of our helpers."""
-    return (
-        sys.platform == "linux"
-        and "fork" in mp.get_all_start_methods()
-        and not mp.current_process().daemon
-        and _FORKED is None
-    )
-
-
-def _evaluate(
-    work: _Work,
-    out: dict[str, np.ndarray],
-    n: int,
-    n_tiers: int,
-    workers: int,
-    progress: Callable[[int, int], None] | None,
-) -> None:
-    """Evaluate every job into ``out``: in this thread and ``workers - 1`` forked
-    helper processes (Linux, from ``PROCESS_MIN_TIER_DRAWS`` tier-draws), each
-    taking the next job nobody has taken and writing its metrics into ``out``'s
-    arrays moved to shared memory (:func:`_shared`); else in this thread alone.
-    This process works too, rather than only handing out jobs and collecting
-    results (measured in turn, four pairs of fresh-process runs of a million draws
-    of the default: 3% less wall time and CPU than two worker processes fed by a
-    pool; this process's heap is already warm, and one process less is forked).
-    Threads do not pay here (measured: two threads took more CPU and no less wall
-    time than one, the engine's many small numpy calls hold the GIL too often).
-    ``progress`` is called in this thread after each of its jobs, with every
-    process's draws done."""
-
-    def report(done: int) -> None:  # ``done``: tier-draws
-        if progress:
-            progress(done // n_tiers, n)
-
-    if workers > 1 and len(work.jobs) > 1 and n * n_tiers >= PROCESS_MIN_TIER_DRAWS and _can_fork():
-        _evaluate_forked(work, out, workers, report)
-        report(n * n_tiers)
-        return
-    done = 0
-    with blas_single_thread():
-        for k, job in enumerate(work.jobs):
-            _put(job, _metrics_of(work, k), out)
-            done += job.tier_draws
-            report(done)
-
-
-def _evaluate_forked(
-    work: _Work, out: dict[str, np.ndarray], workers: int, report: Callable[[int], None]
-) -> None:
-    """:func:`_evaluate` in this thread and ``workers - 1`` forked helpers,
-    ``report(tier-draws done)`` after each job of this thread. A helper's error (or
-    its end: killed, out of memory) is raised here as soon as this thread finishes
-    its job; an error here leaves the helpers no job to take."""
-    global _FORKED
-    _shared(out)
-    ctx = mp.get_context("fork")
-    shared = _Shared(work, out, ctx.Array("q", 2))
-    _FORKED = shared  # inherited by the forked helpers, not pickled
-    # the objects that exist now are left out of the helpers' garbage collections,
-    # which would otherwise touch, and so copy, the pages they share with this
-    # process (measured: 6-10% less CPU for a million draws); a caller's own
-    # frozen objects stay frozen
-    thaw = gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        with ProcessPoolExecutor(workers - 1, mp_context=ctx) as pool:
-            with warnings.catch_warnings():  # Python 3.12+: BLAS threads exist at fork
-                warnings.filterwarnings(
-                    "ignore", message=".*use of fork.*", category=DeprecationWarning
-                )
-                helpers = [pool.submit(_forked_jobs) for _ in range(workers - 1)]
-            try:
-                with blas_single_thread():
-                    while (k := shared.take()) is not None:
-                        report(shared.run(k))
-                        for f in helpers:
-                            if f.done():
-                                f.result()  # a helper's error, raised now
-            finally:
-                shared.stop()
-            for f in helpers:
-                f.result()
-    finally:
-        _FORKED = None
-        if thaw:
-            gc.unfreeze()
-
-
-def _plan(
-    assumptions: Assumptions,
-    tiers: list[str],
-    inputs: list[RangedInput],
-    draws_in: dict[str, np.ndarray],
-    n: int,
-    chunk_size: int,
-) -> list[_Job]:
-    """The jobs of a run of ``n`` draws: chunks of draws for each group of tiers
-    (the sort keys are freed on return, before helper processes are forked)."""
-    bounds = [(s, min(s + chunk_size, n)) for s in range(0, n, max(1, chunk_size))]
-    # tiers whose timing is drawn run their draws in order of timing (stably), so
-    # that a chunk holds few distinct timings, which the engine computes by year
-    # (results are put back in draw order; a draw's numbers do not depend on
-    # the other draws of its chunk); the others run together in draw order
-    by_timing = _shared_orders({t: _timing_paths(assumptions, t, draws_in) for t in tiers})
-
-    def jobs_of(paths: tuple[str, ...], group: list[str]) -> list[_Job]:
-        # the draws' columns (the inputs, in order) that the group's tiers read
-        read = np.array([k for k, x in enumerate(inputs) if set(x.tiers) & set(group)], np.intp)
-        if not paths:
-            return [_Job(group, None, read, lo, hi) for lo, hi in bounds]
-        # the timing columns contiguous (the draws are rows: one strided pass each)
-        order, keys = _timing_order([np.ascontiguousarray(draws_in[p]) for p in paths])
-        # a chunk's draws in ascending order: gathered with fewer cache misses (the
-        # engine groups them by timing itself)
-        return [
-            _Job(group, np.sort(order[lo:hi]), read, lo, hi) for lo, hi in _packed(keys, chunk_size)
-        ]
-
-    # the orders in two threads for large runs (numpy sorts without the GIL)
-    if n * len(by_timing) >= THREAD_MIN_VALUES and len(by_timing) > 1 and (os.cpu_count() or 1) > 1:
-        with ThreadPoolExecutor(2) as pool:
-            parts = list(pool.map(jobs_of, by_timing, by_timing.values()))
-    else:
-        parts = [jobs_of(paths, group) for paths, group in by_timing.items()]
-    return [job for part in parts for job in part]
 
 
 def monte_carlo(
@@ -577,31 +325,42 @@ def monte_carlo(
 ) -> MonteCarloResult:
     """Draw ``n`` scenarios of the ranged inputs of ``x`` (a model or its
     assumptions) with ``seed`` and evaluate every tier on them (see module
-    docstring). ``workers`` (default: up to 2, one per core) evaluate chunks
-    concurrently for large runs on Linux: this process and ``workers - 1`` forked
-    ones (see :func:`_evaluate`); results do not depend on ``workers`` or
-    ``chunk_size``.
-    ``progress(done, n)`` is called after each chunk this thread evaluates (``done``:
-    the draws every process has done)."""
+    docstring). ``workers`` (default: one per core) are processes that evaluate
+    the chunks of a run of at least :data:`PROCESS_MIN_TIER_DRAWS` draws x tiers
+    (on Linux); results do not depend on ``workers`` or ``chunk_size``.
+    ``progress(done, n)`` is called after each chunk, ``done`` the draws evaluated
+    for every tier so far."""
     if n < 1:
         raise ValueError("n must be at least 1")
     assumptions = assumptions_of(x)
     tiers = list(tiers or assumptions.tiers)
-    workers = workers or min(2, os.cpu_count() or 1)
+    workers = workers or os.cpu_count() or 1
+    if n * len(tiers) < PROCESS_MIN_TIER_DRAWS:
+        workers = 1
     inputs, skipped = ranged_inputs(assumptions, include_normal=True)
-    block = sample_block(inputs, n, seed)
+    columns = sample_columns(inputs, n, seed)
     paths = [x.path for x in inputs]
-    draws_in = {p: block[:, k] for k, p in enumerate(paths)}
+    tiers_of = [set(x.tiers) for x in inputs]
+    jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
     out = {t: np.empty((n, len(METRICS))) for t in tiers}
-    jobs = _plan(assumptions, tiers, inputs, draws_in, n, chunk_size)
-    _evaluate(_Work(assumptions, paths, block, jobs), out, n, len(tiers), workers, progress)
+    tier_draws = 0
+
+    def done(job: _Job, metrics: dict[str, np.ndarray]) -> None:
+        nonlocal tier_draws
+        for t, values in metrics.items():
+            out[t][job.rows] = values
+        tier_draws += job.size * len(job.group)
+        if progress:
+            progress(tier_draws // len(tiers), n)
+
+    _evaluate(_Work(assumptions, paths, columns, jobs), workers, done)
     draws = {t: pd.DataFrame(out[t], columns=list(METRICS), copy=False) for t in tiers}
     return MonteCarloResult(
         n=n,
         seed=seed,
         summary=_summarize(draws),
         draws=draws,
-        samples=pd.DataFrame(block, columns=paths, copy=False),  # no second copy of the draws
+        samples=pd.DataFrame(columns.T, columns=paths, copy=False),
         inputs=inputs,
         skipped=skipped,
     )

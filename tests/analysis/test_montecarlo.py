@@ -3,9 +3,7 @@ tests/cli)."""
 
 from __future__ import annotations
 
-import gc
 import os
-import time
 
 import numpy as np
 import pytest
@@ -42,14 +40,21 @@ def test_same_seed_same_numbers_different_seed_different():
     assert (a.n, a.seed) == (3000, 11) and len(a.samples) == 3000
 
 
-def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
-    """Two processes (this one and a forked helper, Linux) evaluate the chunks; every
-    draw's numbers are those of one process, and the progress reports rise to n."""
+def _pooled(monkeypatch):
+    """The Monte Carlo module, set to use worker processes for any run (skips where
+    it runs in this process only)."""
     from costmodel.analysis import montecarlo as mc
 
-    if not mc._can_fork():
-        pytest.skip("forked worker processes are used on Linux only")
+    if mc._pool_context() is None:
+        pytest.skip("worker processes are used on Linux only")
     monkeypatch.setattr(mc, "PROCESS_MIN_TIER_DRAWS", 0)
+    return mc
+
+
+def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
+    """Two worker processes evaluate the chunks; every draw's numbers are those of
+    this process alone, and the progress reports rise to n."""
+    _pooled(monkeypatch)
     seen: list[tuple[int, int]] = []
     one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=400, workers=1)
     two = cm.monte_carlo(
@@ -65,38 +70,16 @@ def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
     assert two.summary.equals(one.summary)
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] == 2500 and {n for _, n in seen} == {2500}
-    # the objects frozen for the workers are thawed again; a caller's stay frozen
-    assert gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        again = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=400, workers=2)
-        assert gc.get_freeze_count() >= frozen > 0
-        assert again.summary.equals(one.summary)
-    finally:
-        gc.unfreeze()
 
 
-def _forking(monkeypatch):
-    """The Monte Carlo module, set to fork a helper for any run (skips off Linux)."""
-    from costmodel.analysis import montecarlo as mc
-
-    if not mc._can_fork():
-        pytest.skip("forked helper processes are used on Linux only")
-    monkeypatch.setattr(mc, "PROCESS_MIN_TIER_DRAWS", 0)
-    return mc
-
-
-def test_this_process_and_a_forked_helper_share_the_jobs(monkeypatch, tmp_path):
-    """With two workers this process evaluates jobs itself beside one forked helper;
-    each job is evaluated once, by one of the two."""
-    mc = _forking(monkeypatch)
+def test_every_job_is_evaluated_once_by_a_worker(monkeypatch, tmp_path):
+    """With two workers, the jobs run in the worker processes, not here; each job
+    once. Alone, this process evaluates the same jobs."""
+    mc = _pooled(monkeypatch)
     log = tmp_path / "jobs.txt"
     here, metrics_of = os.getpid(), mc._metrics_of
 
     def logged(work, k):
-        if os.getpid() == here:
-            time.sleep(0.01)  # so that the helper, still starting, gets jobs too
         with log.open("a") as f:
             f.write(f"{os.getpid()} {k}\n")
         return metrics_of(work, k)
@@ -104,38 +87,64 @@ def test_this_process_and_a_forked_helper_share_the_jobs(monkeypatch, tmp_path):
     monkeypatch.setattr(mc, "_metrics_of", logged)
     two = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
     rows = [line.split() for line in log.read_text().splitlines()]
-    by = {pid for pid, _ in rows}
-    assert str(here) in by and len(by) == 2
-    assert sorted(int(k) for _, k in rows) == list(range(len(rows)))
+    assert str(here) not in {pid for pid, _ in rows}
+    assert sorted(int(k) for _, k in rows) == list(range(len(rows))) and len(rows) > 2
     log.unlink()
     one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=1)
-    assert len(log.read_text().splitlines()) == len(rows)  # the same jobs, here alone
+    assert [line.split()[1] for line in log.read_text().splitlines()] == [
+        str(k) for k in range(len(rows))
+    ]  # the same jobs, here, in order
     for tier in DEFAULT.tiers:
         assert two.draws[tier].equals(one.draws[tier])
 
 
-@pytest.mark.parametrize("where", ["helper", "here"])
-def test_an_error_in_either_process_is_raised_and_leaves_nothing_behind(monkeypatch, where):
-    """An error in the forked helper is raised in this process, and so is one here
-    (the helper then takes no further job); either way the module is left ready for
-    the next run: nothing shared, nothing frozen."""
-    mc = _forking(monkeypatch)
+def test_an_error_in_a_worker_is_raised_here(monkeypatch):
+    """An error in a worker process is raised in this process; the next run works."""
+    mc = _pooled(monkeypatch)
     here, metrics_of = os.getpid(), mc._metrics_of
 
     def failing(work, k):
-        if (os.getpid() == here) == (where == "here"):
-            raise RuntimeError(f"job {k} failed in the {where}")
-        time.sleep(0.005)
+        if os.getpid() != here and k == 3:
+            raise RuntimeError(f"job {k} failed in a worker")
         return metrics_of(work, k)
 
     monkeypatch.setattr(mc, "_metrics_of", failing)
-    with pytest.raises(RuntimeError, match=f"failed in the {where}"):
+    with pytest.raises(RuntimeError, match="job 3 failed in a worker"):
         cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
-    assert mc._FORKED is None and gc.get_freeze_count() == 0
     monkeypatch.setattr(mc, "_metrics_of", metrics_of)
     again = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
     one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=1)
     assert again.summary.equals(one.summary)
+
+
+def test_an_error_here_stops_the_run(monkeypatch, tmp_path):
+    """An error in this process (here, in the progress callback) is raised, and the
+    jobs not yet started are cancelled rather than evaluated."""
+    mc = _pooled(monkeypatch)
+    log, metrics_of = tmp_path / "jobs.txt", mc._metrics_of
+
+    def logged(work, k):
+        with log.open("a") as f:
+            f.write(f"{k}\n")
+        return metrics_of(work, k)
+
+    def progress(done, n):
+        raise RuntimeError("stopped")
+
+    monkeypatch.setattr(mc, "_metrics_of", logged)
+    with pytest.raises(RuntimeError, match="stopped"):
+        cm.monte_carlo(DEFAULT, n=6000, seed=4, chunk_size=100, workers=2, progress=progress)
+    jobs = len(mc._plan(DEFAULT, list(DEFAULT.tiers), *_columns(6000), chunk_size=100))
+    assert len(log.read_text().splitlines()) < jobs // 2
+
+
+def _columns(n: int, seed: int = 4):
+    """The paths, drawn columns and tiers read of the default's ranged inputs."""
+    from costmodel.analysis import montecarlo as mc
+
+    inputs, _ = ranged_inputs(DEFAULT, include_normal=True)
+    columns = mc.sample_columns(inputs, n, seed)
+    return [x.path for x in inputs], columns, [set(x.tiers) for x in inputs]
 
 
 def test_uniform_on_a_linear_driver_centres_on_the_deterministic_value():
@@ -215,20 +224,20 @@ def test_probability_of_a_positive_npv_on_a_linear_driver():
 def _draws_in_a_pool_worker(n: int) -> list[float]:
     from costmodel.analysis import montecarlo as mc
 
-    mc.PROCESS_MIN_TIER_DRAWS = 0  # would fork, were it allowed
+    mc.PROCESS_MIN_TIER_DRAWS = 0  # would use workers, were it allowed
     res = cm.monte_carlo(DEFAULT, n=n, seed=4, chunk_size=400, workers=2)
     return res.draws["tens"]["npv"].tolist()
 
 
 def test_a_pool_worker_runs_the_draws_itself():
     """A daemonic multiprocessing worker may not have children: there the draws
-    run in the worker's own thread, with the same numbers."""
+    run in the worker itself, with the same numbers."""
     import multiprocessing as mp
 
     from costmodel.analysis import montecarlo as mc
 
-    if not mc._can_fork():
-        pytest.skip("forked worker processes are used on Linux only")
+    if mc._pool_context() is None:
+        pytest.skip("worker processes are used on Linux only")
     with mp.get_context("fork").Pool(1) as pool:
         got = pool.apply(_draws_in_a_pool_worker, (1200,))
     one = cm.monte_carlo(DEFAULT, n=1200, seed=4, chunk_size=400, workers=1)
@@ -255,21 +264,12 @@ def _one_generator(inputs, n: int, seed: int) -> dict[str, np.ndarray]:
     return out
 
 
-@pytest.mark.parametrize(
-    ("threshold", "tile", "huge"),
-    [(0, 97, 1 << 22), (10**12, 97, 1 << 22), (0, 65_536, 1 << 22), (0, 97, 0)],
-)  # two threads or one; tiles of 97 draws or one tile; tile buffer from numpy or mapped
-def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, threshold, tile, huge):
-    """``sample`` draws the inputs before the first drawn normal each from its own
-    generator advanced to its position (in two threads for large runs), a tile at
-    a time: every number equals the one-generator definition, also after a normal
-    input, a zero-width range, a zero sd and whole months."""
+def test_the_draws_are_the_numbers_of_one_generator():
+    """``sample`` gives the one-generator definition written out above, number for
+    number, also after a normal input, a zero-width range, a zero sd and whole
+    months."""
     from costmodel.analysis import montecarlo
     from costmodel.analysis.sensitivity import RangedInput
-
-    monkeypatch.setattr(montecarlo, "THREAD_MIN_VALUES", threshold)
-    monkeypatch.setattr(montecarlo, "TILE_DRAWS", tile)
-    monkeypatch.setattr(montecarlo, "HUGE_PAGE_ADVICE_BYTES", huge)
 
     def x(path, dist="triangular", low=1.0, value=2.0, high=4.0, sd=None):
         return RangedInput(path, value, low, high, dist, sd, None, lower=0.0, upper=9.0)
@@ -288,34 +288,6 @@ def test_inputs_drawn_apart_are_the_numbers_of_one_generator(monkeypatch, thresh
     assert np.all(months == np.round(months)) and len(set(months)) > 1
 
 
-def test_timing_order_is_the_stable_lexicographic_order():
-    """Draws sorted by timing: the order of ``np.lexsort`` (first column most
-    significant, ties in draw order), whether the months fit one 16-bit key (radix
-    sort) or not (more months, fractions, negatives: lexsort itself); the keys
-    returned tell the same timings apart."""
-    from costmodel.analysis.montecarlo import _timing_order
-
-    rng = np.random.default_rng(5)
-    cases = [
-        [np.round(rng.uniform(0, 12, 5_000)), np.round(rng.uniform(0, 30, 5_000))],
-        [np.round(rng.uniform(0, 300, 999)), np.round(rng.uniform(0, 300, 999)),
-         np.round(rng.uniform(0, 3, 999))],
-        [rng.uniform(0, 3, 100)],
-        [np.round(rng.uniform(-2, 3, 100))],
-        [np.zeros(7), np.zeros(7)],
-    ]  # fmt: skip
-    for columns in cases:
-        order, keys = _timing_order(columns)
-        want = np.lexsort(columns[::-1])
-        np.testing.assert_array_equal(order, want)
-        # the keys returned are equal exactly where the timings (in that order) are
-        timings = np.stack([c[want] for c in columns], axis=1)
-        keys = keys.reshape(keys.shape[0], -1)
-        np.testing.assert_array_equal(
-            np.all(keys[1:] == keys[:-1], axis=1), np.all(timings[1:] == timings[:-1], axis=1)
-        )
-
-
 def test_nothing_to_draw():
     """No ranged input, or only fixed ones: no draws, or the values themselves."""
     from costmodel.analysis.montecarlo import sample
@@ -326,56 +298,56 @@ def test_nothing_to_draw():
     np.testing.assert_array_equal(sample([fixed], 3, seed=1)["a"], [2.0, 2.0, 2.0])
 
 
-def test_tiers_share_an_order_of_the_draws_when_their_timing_leads_it():
-    """A tier whose drawn timing paths are among another's runs in that tier's
-    order (its paths first in the key); the others get their own; its numbers are
-    the ones it gets run alone, in its own order."""
-    from costmodel.analysis.montecarlo import _shared_orders
+def test_plan_covers_every_draw_once_in_chunks_of_whole_timings():
+    """For each group of tiers, every draw is in exactly one job; a job's draws are
+    ascending; in a group whose timing is drawn, a job holds whole timings (a
+    timing is split only into full chunks) in the stable lexicographic order of
+    the timing paths."""
+    from costmodel.analysis import montecarlo as mc
 
-    assert _shared_orders({"a": ("r",), "b": ("b", "r"), "c": ("c", "r")}) == {
-        ("r", "b"): ["a", "b"],
-        ("c", "r"): ["c"],
-    }
-    assert _shared_orders({"a": ("x", "y"), "b": ("y", "x"), "c": ()}) == {
-        (): ["c"],
-        ("x", "y"): ["a", "b"],
-    }
-    # neither {x} nor {y} leads the other's key; {x, y, z} extends the first made
-    assert _shared_orders({"c": ("x", "y", "z"), "a": ("x",), "b": ("y",)}) == {
-        ("y",): ["b"],
-        ("x", "y", "z"): ["a", "c"],
-    }
+    n, size = 3_000, 400
+    paths, columns, tiers_of = _columns(n, seed=2)
+    jobs = mc._plan(DEFAULT, list(DEFAULT.tiers), paths, columns, tiers_of, size)
+    groups = {j.group for j in jobs}
+    assert sorted(t for g in groups for t in g) == sorted(DEFAULT.tiers)
+    drawn = {p: columns[k] for k, p in enumerate(paths)}
+    timed = 0
+    for group in groups:
+        rows = [np.arange(n)[j.rows] for j in jobs if j.group == group]
+        assert all(np.all(np.diff(r) > 0) and len(r) <= size for r in rows)
+        np.testing.assert_array_equal(np.sort(np.concatenate(rows)), np.arange(n))
+        timing = mc._timing_paths(DEFAULT, group[0], drawn)
+        if not timing:
+            continue
+        timed += 1
+        key = [tuple(drawn[p][i] for p in timing) for i in range(n)]
+        chunk_of = np.empty(n, int)
+        for c, r in enumerate(rows):
+            chunk_of[r] = c
+        # chunks follow the sorted timings: a timing in two chunks fills the first
+        for c, r in enumerate(rows):
+            keys = {key[i] for i in r}
+            elsewhere = {key[i] for i in range(n) if chunk_of[i] != c}
+            assert len(keys & elsewhere) <= 2 or len(r) == size
+        in_order = sorted(range(n), key=lambda i: key[i])
+        assert [chunk_of[i] for i in in_order] == sorted(chunk_of)
+    assert timed >= 1  # the default's timing is drawn
+
+
+@pytest.mark.parametrize("chunk_size", [1, 333, 100_000])
+def test_results_do_not_depend_on_the_chunks(chunk_size):
+    """Each draw's numbers are those of the draw evaluated on its own (the engine
+    computes a draw independently of the other draws of its chunk): chunks of one
+    draw, of 333, or all draws at once."""
+    n = 600 if chunk_size > 1 else 60
+    base = cm.monte_carlo(DEFAULT, n=n, seed=8, workers=1)
+    other = cm.monte_carlo(DEFAULT, n=n, seed=8, workers=1, chunk_size=chunk_size)
+    for tier in DEFAULT.tiers:
+        assert other.draws[tier].equals(base.draws[tier])
+
+
+def test_tiers_run_alone_give_the_numbers_of_tiers_run_together():
     together = cm.monte_carlo(DEFAULT, n=2000, seed=4, chunk_size=300, workers=1)
     for tier in DEFAULT.tiers:
         alone = cm.monte_carlo(DEFAULT, n=2000, seed=4, tiers=[tier], chunk_size=300, workers=1)
         assert together.draws[tier].equals(alone.draws[tier])
-
-
-def test_plan_in_two_threads_is_the_plan_in_one(monkeypatch):
-    """Large runs plan the timing orders of the tier groups in two threads: the same
-    jobs, in the same order, as one thread makes; every draw of a timing-ordered
-    group is in exactly one job, and a job's draws are ascending."""
-    from costmodel.analysis import montecarlo as mc
-
-    inputs, _ = ranged_inputs(DEFAULT, include_normal=True)
-    n = 3_000
-    block = mc.sample_block(inputs, n, seed=2)
-    draws = {x.path: block[:, k] for k, x in enumerate(inputs)}
-    tiers = list(DEFAULT.tiers)
-
-    def plan(threshold: int) -> list:
-        monkeypatch.setattr(mc, "THREAD_MIN_VALUES", threshold)
-        return mc._plan(DEFAULT, tiers, inputs, draws, n, chunk_size=400)
-
-    one, two = plan(10**12), plan(0)
-    assert len(one) == len(two) > 2
-    groups = {tuple(j.group) for j in one}
-    assert len(groups) == 2  # tens with hundreds; thousands on its own order
-    for a, b in zip(one, two, strict=True):
-        assert (a.group, a.lo, a.hi) == (b.group, b.lo, b.hi)
-        np.testing.assert_array_equal(a.picked, b.picked)
-        np.testing.assert_array_equal(a.read, b.read)
-    for group in groups:
-        picked = [j.picked for j in two if tuple(j.group) == group]
-        assert all(np.all(np.diff(p) > 0) for p in picked)
-        np.testing.assert_array_equal(np.sort(np.concatenate(picked)), np.arange(n))
