@@ -145,7 +145,9 @@ def _given(value: float, source: str, unit: str | None = None) -> Any:
 
 def _given_months(value: int) -> Any:
     return _given(
-        value, "methodology §8.1: v1 timing (everything at month 0) unless an input says so", "months"
+        value,
+        "methodology §8.1: v1 timing (everything at month 0) unless an input says so",
+        "months",
     )
 
 
@@ -412,7 +414,9 @@ class Sizing(Section):
     training_bytes_per_param: Positive = _given(
         16, "methodology §5b: BF16 weights and gradients + FP32 master weights and Adam moments"
     )
-    usable_memory_fraction: Rate = _given(0.8, "methodology §5b: share of GPU memory for model state")
+    usable_memory_fraction: Rate = _given(
+        0.8, "methodology §5b: share of GPU memory for model state"
+    )
     inference_overhead: AtLeastOne = _given(
         1.2, "methodology §5b: KV cache and activations on top of the weights"
     )
