@@ -1,66 +1,173 @@
-"""The workbook's worksheet class: XlsxWriter's own, with row writers on its public
-API and no XlsxWriter method overridden."""
+"""The fast worksheet class writes the same bytes as XlsxWriter's own code, and
+leaves every formula that needs XlsxWriter's preparation to it."""
 
 from __future__ import annotations
 
 import io
-import zipfile
+import string
 
 import pytest
 import xlsxwriter
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from xlsxwriter.worksheet import Worksheet
 
+import costmodel as cm
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook import book
-from costmodel.report.workbook.sheet import RowWorksheet
+from costmodel.report.workbook.sheet import (
+    PLAIN_FUNCTIONS,
+    FastWorksheet,
+    RowWorksheet,
+    needs_preparation,
+)
+
+#: 2026-01-01 00:00 UTC
+EPOCH = "1767225600"
+
+CASES = {
+    "default": lambda: cm.load_assumptions(),
+    "staged-growth + bank-loan": lambda: cm.load_assumptions(
+        default_assumptions_dir(),
+        scenarios_dir() / "staged-growth.yaml",
+        scenarios_dir() / "bank-loan.yaml",
+    ),
+}
 
 
-def test_no_method_of_xlsxwriter_is_overridden():
-    """The class adds its row writers and overrides nothing of XlsxWriter's
-    worksheet (public or private), so it depends on XlsxWriter's public API only."""
-    own = {name for name in vars(RowWorksheet) if not name.startswith("__")}
-    assert own == {"write_formula_row", "write_blank_row"}
-    assert not own & set(dir(Worksheet))
-    assert issubclass(book.WORKSHEET_CLASS, RowWorksheet)
-    assert not {n for n in vars(book.WORKSHEET_CLASS) if not n.startswith("__")} - own
+def written(model: cm.Model, path, worksheet_class, monkeypatch) -> bytes:
+    monkeypatch.setattr(book, "WORKSHEET_CLASS", worksheet_class)
+    return cm.write_workbook(model, path).read_bytes()
 
 
-def sheet_xml(write) -> str:
-    """The XML of a one-sheet workbook that ``write(worksheet, format)`` fills."""
+def test_the_workbook_uses_the_fast_class():
+    """FastWorksheet is verified with XlsxWriter 3.x (the version installed here)."""
+    assert xlsxwriter.__version__.startswith("3.")
+    assert book.WORKSHEET_CLASS is FastWorksheet
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fast_worksheet_writes_the_stock_bytes(case, tmp_path, monkeypatch):
+    """Byte for byte the workbook that XlsxWriter's own code writes for every cell
+    (:class:`RowWorksheet`), for the default and a v2 model (stages, debt)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    model = cm.build(CASES[case]())
+    stock = written(model, tmp_path / "stock.xlsx", RowWorksheet, monkeypatch)
+    fast = written(model, tmp_path / "fast.xlsx", FastWorksheet, monkeypatch)
+    assert len(fast) > 100_000
+    assert fast == stock
+
+
+class CountingWorksheet(FastWorksheet):
+    """Counts the formulas handed to XlsxWriter's preparation."""
+
+    prepared = 0
+
+    def _prepare_formula(self, formula, expand_future_functions=False):
+        if needs_preparation(formula):
+            CountingWorksheet.prepared += 1
+        return super()._prepare_formula(formula, expand_future_functions)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_formula_of_ours_needs_preparation(case, tmp_path, monkeypatch):
+    """Every formula the writer produces takes the fast path (the speed rests on it)."""
+    CountingWorksheet.prepared = 0
+    written(cm.build(CASES[case]()), tmp_path / "x.xlsx", CountingWorksheet, monkeypatch)
+    assert CountingWorksheet.prepared == 0
+
+
+#: rows of formulas (one formula copied along a row) that XlsxWriter changes, and
+#: plain ones; each row is written with write_formula_row
+ROWS = [
+    ["=IFNA(A{r},0)"],  # a future function: prefixed when use_future_functions is set
+    ["=STDEV.S(A{r}:B{r})"],
+    ["=SORT(A{r}:A9)"],  # a dynamic-array function: a dynamic array formula
+    ["=XLOOKUP(1,A{r}:A9,B{r}:B9)"],
+    ["{=SUM(A{r}:A9*B{r}:B9)}"],  # an array formula
+    ["=_xlfn.CONCAT(A{r},B{r})"],  # already prefixed
+    ["=SUM(A{r}:B{r})+IF(A{r}>0,1,0)", '="a<b"&A{r}'],  # plain, with escaped characters
+    ["=MAX(0,MIN(1,A{r}))"],
+]
+
+
+def sheet_bytes(worksheet_class: type[RowWorksheet], future: bool) -> bytes:
+    """A sheet of the rows of :data:`ROWS`, each written in several ways: runs of
+    numbers and empty results, mixed results, no format, three runs in one row
+    written right to left with a cell of one overwritten afterwards, cells before
+    and after a run, formulas without their ``=``, blank rows."""
     out = io.BytesIO()
-    wb = xlsxwriter.Workbook(out, {"in_memory": True})
-    ws = wb.add_worksheet("s", worksheet_class=RowWorksheet)
-    write(ws, wb.add_format({"num_format": "0.0"}))
+    wb = xlsxwriter.Workbook(out, {"in_memory": True, "use_future_functions": future})
+    ws = wb.add_worksheet("s", worksheet_class=worksheet_class)
+    fmt, fmt2 = wb.add_format({"num_format": "0.0"}), wb.add_format({"bold": True})
+    r = 0
+    for templates in ROWS:
+        for template in templates:
+            formulas = [template.replace("{r}", str(c + 1)) for c in range(5)]
+            ws.write_formula(r, 0, formulas[0], fmt, 2.0)
+            ws.write_formula_row(r, 2, formulas, fmt, [1.5, "", 2.0, -0.0, 1e-7])
+            ws.write_string(r, 9, "after")
+            ws.write_formula_row(r + 1, 2, formulas, fmt, ["text", True, 0, 1.5, ""])
+            ws.write_formula_row(r + 2, 2, formulas, None, [0.25] * 5)
+            ws.write_formula_row(r + 3, 14, formulas, fmt2, [5.0] * 5)
+            ws.write_formula_row(r + 3, 8, formulas, fmt2, [3.0] * 5)
+            ws.write_formula_row(r + 3, 2, formulas, fmt, [4.0] * 5)
+            ws.write_number(r + 3, 10, 7)
+            ws.write_formula_row(r + 4, 2, [f.removeprefix("=") for f in formulas], fmt, [1.0] * 5)
+            ws.write_blank_row(r + 4, 8, 12, fmt2)
+            ws.write_blank_row(r + 4, 20, 22, fmt)
+            ws.write_blank_row(r + 4, 13, 15, None)  # no format: nothing written
+            ws.write_blank(r + 4, 10, None, fmt)
+            r += 5
     wb.close()
-    with zipfile.ZipFile(io.BytesIO(out.getvalue())) as z:
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("future", [False, True])
+def test_formulas_that_need_preparation_still_get_it(future):
+    fast = sheet_bytes(FastWorksheet, future)
+    assert fast == sheet_bytes(RowWorksheet, future)
+    xml = xlsxwriter_sheet_xml(fast)
+    assert ("_xlfn.IFNA(A1,0)" in xml) is future
+    assert ("_xlfn.STDEV.S(A1:B1)" in xml) is future
+    assert "_xlfn._xlws.SORT(A1:A9)" in xml and 't="array"' in xml
+    assert "_xlfn.XLOOKUP(1,A1:A9,B1:B9)" in xml
+    assert "<f>SUM(A1:B1)+IF(A1&gt;0,1,0)</f><v>1.5</v>" in xml
+    assert "<f>MAX(0,MIN(1,A2))</f><v></v>" in xml and "<v>-0.0</v>" in xml
+
+
+def xlsxwriter_sheet_xml(data: bytes) -> str:
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
         return z.read("xl/worksheets/sheet1.xml").decode()
 
 
-def test_a_formula_row_is_the_cells_written_one_by_one():
-    formulas = ["=SUM(A1:B1)", "=IF(B1>0,1,0)", "=SORT(A1:A9)", "C1*2"]
-    values = [1.5, "", 2.0, -0.0]
-
-    def by_row(ws, fmt):
-        ws.write_formula_row(0, 2, formulas, fmt, values)
-
-    def by_cell(ws, fmt):
-        for i, (f, v) in enumerate(zip(formulas, values, strict=True)):
-            ws.write_formula(0, 2 + i, f, fmt, v)
-
-    xml = sheet_xml(by_row)
-    assert xml == sheet_xml(by_cell)
-    assert '<c r="C1" s="1"><f>SUM(A1:B1)</f><v>1.5</v></c>' in xml
-    assert "<f>IF(B1&gt;0,1,0)</f><v></v>" in xml  # escaped, an empty result
-    assert "_xlfn._xlws.SORT(A1:A9)" in xml  # XlsxWriter's own preparation
-    assert '<c r="F1" s="1"><f>C1*2</f><v>-0.0</v></c>' in xml
-    with pytest.raises(ValueError):
-        sheet_xml(lambda ws, fmt: ws.write_formula_row(0, 0, formulas, fmt, values[:2]))
+@pytest.mark.parametrize("name", sorted(PLAIN_FUNCTIONS - {""}))
+def test_plain_functions_are_never_prefixed(name):
+    """XlsxWriter leaves every name of PLAIN_FUNCTIONS alone after any character,
+    with the future functions on (the check rests on this)."""
+    ws = Worksheet()
+    for c in string.punctuation + " =":
+        formula = f"={c}{name}(1)"
+        assert ws._prepare_formula(formula, True) == formula[1:], formula
 
 
-def test_a_blank_row_is_formatted_blanks_and_nothing_without_a_format():
-    xml = sheet_xml(lambda ws, fmt: ws.write_blank_row(2, 1, 3, fmt))
-    assert '<c r="B3" s="1"/><c r="C3" s="1"/><c r="D3" s="1"/>' in xml
-    empty = sheet_xml(lambda ws, fmt: ws.write_blank_row(2, 1, 3, None))
-    assert "<c " not in empty
+#: pieces of formulas: plain and prefixed names, references, strings, punctuation
+PIECES = st.sampled_from(
+    [*sorted(PLAIN_FUNCTIONS), "SORT", "IFNA", "STDEV.S", "T.TEST", "XLOOKUP", "SINGLE",
+     "_xlfn.", "LET", "X.SUM", "SUM2", "(", ")", ",", "+", "&", "<", ".", " ", "A1",
+     "$C$7", "'SORT('!", "'a b'!", '"x("', "{", "}", "=", "1", "@"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PIECES, max_size=12), st.booleans(), st.booleans())
+def test_fast_preparation_equals_xlsxwriters(pieces, equals, future):
+    formula = ("=" if equals else "") + "".join(pieces)
+    ws = FastWorksheet()
+    expected = Worksheet._prepare_formula(ws, formula, future)
+    assert ws._prepare_formula(formula, future) == expected
 
 
 def test_calc_sheet_renders_each_token():
@@ -70,7 +177,7 @@ def test_calc_sheet_renders_each_token():
     from costmodel.report.workbook.grid import CalcSheet, Styles
 
     wb = xlsxwriter.Workbook(io.BytesIO(), {"in_memory": True})
-    cs = CalcSheet(wb.add_worksheet("s", worksheet_class=RowWorksheet), "s", 3, Styles(wb))
+    cs = CalcSheet(wb.add_worksheet("s", worksheet_class=FastWorksheet), "s", 3, Styles(wb))
     cs.rows.update({"a": 9, "b": 10})  # rows 10 and 11 of the sheet
     template = '={a}*{b<}+{$a}+SUM({b:})-SUM({a:1})+{a@0}/{b@M}&"{1,2}%"'
     assert (
