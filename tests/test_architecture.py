@@ -234,3 +234,48 @@ def test_no_function_is_longer_than_80_lines():
                     where = path.relative_to(ROOT).as_posix()
                     too_long.append(f"{where}:{node.lineno} {node.name} ({lines} lines)")
     assert too_long == []
+
+
+#: what the writers may read of the core: the model, its results and schedules, the
+#: vocabulary of metrics, units, the calendar and the finance definitions
+WRITER_CORE = {"model", "result", "schedules", "metrics", "units", "calendar", "finance"}
+
+
+def _writer_problems(root: Path) -> list[str]:
+    """Engine modules imported by ``report/`` beyond :data:`WRITER_CORE`, and
+    rates turned monthly there (a power with exponent ``1/12`` or ``1 /
+    MONTHS_PER_YEAR``: the engine's schedules and ``finance.monthly_rate`` carry
+    them)."""
+    out = []
+    for path in sorted((root / "report").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(root.parent).as_posix()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "costmodel.core"
+            ):
+                parts = (node.module or "").split(".")
+                names = [parts[2]] if len(parts) > 2 else [a.name for a in node.names]
+                out += [f"{where}:{node.lineno} imports core.{n}" for n in names
+                        if n not in WRITER_CORE]  # fmt: skip
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+                e = node.right
+                monthly = (
+                    isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div)
+                    and isinstance(e.left, ast.Constant) and e.left.value in (1, 1.0)
+                ) or (isinstance(e, ast.Constant) and e.value == 1 / 12)  # fmt: skip
+                if monthly:
+                    out.append(f"{where}:{node.lineno} turns a rate monthly")
+    return out
+
+
+def test_the_writers_read_results_and_compute_no_rate():
+    assert _writer_problems(PACKAGE) == []
+
+
+def test_a_rate_or_an_engine_module_in_the_writers_is_flagged(copy):
+    append(copy / "report" / "workbook" / "money.py",
+           "from costmodel.core.debt import loans\nR = (1 + 0.06) ** (1 / 12) - 1\n")  # fmt: skip
+    problems = _writer_problems(copy)
+    assert len(problems) == 2
+    assert "imports core.debt" in problems[0] and "turns a rate monthly" in problems[1]

@@ -240,11 +240,6 @@ def _equity_by_year(
     return ecf, dscr, debt_peak, pv_fcf + pv_net + pv_tax
 
 
-def _blocks_t(x: FloatArray) -> FloatArray:
-    """(M+1, S) -> months 1..M as (Y, 12, S) (a view)."""
-    return x[1:].reshape(-1, MONTHS_PER_YEAR, x.shape[1])
-
-
 def _lazy_schedules(
     monthly: Callable[[], TierResult],
     config: TierConfig,

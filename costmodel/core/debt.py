@@ -37,7 +37,11 @@ class Loan:
 
 
 def loans(
-    q: Mapping[str, FloatArray], capex_m: FloatArray, build: FloatArray, clock: Clock
+    q: Mapping[str, FloatArray],
+    capex_m: FloatArray,
+    build: FloatArray,
+    clock: Clock,
+    every_capex_month: bool = False,
 ) -> list[Loan]:
     """The loans of methodology §8.2: the capex of each month t is financed
     ``debt_share`` by a loan ``D`` drawn at t. With ``r = monthly_rate(interest
@@ -46,20 +50,24 @@ def loans(
     - t)``); then level payments ``P = b r / (1 - (1 + r)^-n)`` (``b / n`` at r =
     0), interest ``r`` x the opening balance, principal ``P - interest``; what is
     owed at M is repaid at M (balloon). One :class:`Loan` per month where some
-    variant borrows, with the lines of those variants."""
+    variant borrows, with the lines of those variants (``every_capex_month``: per
+    month with capex, a loan of 0 where nothing is borrowed, as the workbook
+    lays them out). Besides :data:`DEBT_LINES` a loan has ``owed_share`` (the
+    share of b still owed after the month's payment, 0 before p) and ``paying``
+    (1 in its payment months p .. p + n - 1)."""
     size, width = capex_m.shape
     r_all = np.broadcast_to(col(fin.monthly_rate(q["interest_rate"])), (size, 1))
     term = np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR
     n_all = np.broadcast_to(col(term), (size, 1))
     share = np.broadcast_to(col(q["debt_share"]), (size, 1))
     build_all = np.broadcast_to(np.asarray(build, dtype=float), (size,))
-    if not np.any(share):
+    if not np.any(share) and not every_capex_month:
         return []
     full_all = np.power(1.0 + r_all, n_all)
     out = []
     for t in range(width - 1):
         draw = share[:, 0] * capex_m[:, t]
-        rows = np.flatnonzero(draw)
+        rows = np.flatnonzero(capex_m[:, t] > 0 if every_capex_month else draw)
         if rows.size == 0:
             continue
         # only the variants that borrow at t (the others' lines get exact zeros)
@@ -108,6 +116,8 @@ def _loan(
         "interest": np.where(paying, r * opening, 0.0),
         "principal": np.where(paying, b * (left - left_after), 0.0),
         "balance_close": close,
+        "owed_share": np.where(m >= p, np.maximum(left_after, 0.0), 0.0),
+        "paying": paying.astype(float),
     }
     payment = np.where(flat, b / n, b * r / np.where(flat, 1.0, 1.0 - 1.0 / full))[:, 0]
     return Loan(t, at, draw, p[:, 0], b[:, 0], payment, r[:, 0], _with_balloon(lines))

@@ -1,34 +1,33 @@
-"""The cost engine (spec sections 4-9 and 14-20), vectorised over scenarios and
-months.
+"""The cost engine (methodology §3-§5 and §8), vectorised over scenarios and
+months: :func:`run_tier` composes the concept modules.
 
 Every input is a scalar or an array of shape ``(S,)``: ``S`` scenario variants of
 one tier are computed at once (``S = 1`` for a plain build). Monthly arrays have
 shape ``(S, M + 1)``, column ``m`` holding month m (month 0 is the investment
 date). The engine does no I/O and knows nothing of files, workbooks or memos.
 
-A tier is a list of deployments (vintages, methodology §8.1) and a list of capex
-events; each line item is one function below, with its formula in its docstring:
-:func:`deployments`, :func:`capex_events`, :func:`opex_lines`,
-:func:`depreciation_lines`, :func:`revenue_line`, :func:`tax_with_losses`,
-:func:`debt_schedule`, :func:`terminal_lines` and :func:`run_tier`, which
-assembles the cash flows and metrics.
+Each line item is defined once, with its formula in its docstring:
+:mod:`~costmodel.core.timing` (clock, deployments, capex events, ramp, the
+monthly shapes), :mod:`~costmodel.core.lines` (every operating line as
+coefficients per model year on those shapes), :mod:`~costmodel.core.depreciation`,
+:mod:`~costmodel.core.tax` (loss pool, terminal value), :mod:`~costmodel.core.debt`,
+:mod:`~costmodel.core.discount`, :mod:`~costmodel.core.summary` (the metrics) and
+:mod:`~costmodel.core.schedules` (what the writers show per event, loan, vintage
+and deployment).
 
-Two ways to the same numbers (equal up to rounding, tested to rel 1e-12):
+Two evaluations read those definitions (equal to rel 1e-12, pinned by
+tests/core/test_differential.py):
 
-- :func:`_run_monthly` computes every line month by month as (S, M+1) arrays;
-- :func:`_run_by_year`, used whenever the variants share their timing (the
-  deployment months and the ramp: every single build, and Monte Carlo unless a
-  timing input is ranged) and, by :func:`_run_grouped`, for the variants of each
-  distinct timing when there are few (at most :data:`MAX_TIMING_GROUPS`, or 20
-  variants per timing on average; Monte Carlo draws timing in whole months and
-  runs the draws in order of timing), computes the summary from year tables: each
-  operating line is per-variant coefficients per model year times monthly
-  shapes shared by all variants, over runs of months where every shape is
-  constant; only the free cash flow (and, for the equity IRR, the equity cash
-  flow) is built month by month, months first. Its monthly schedules
-  (``opex``, ``depreciation``, ``flows``, ``debt``, ``capex_months``,
-  ``annual``) are built by :func:`_run_monthly` on first access, and the IRRs
-  when first read.
+- :func:`run_monthly` expands every line month by month as (S, M+1) arrays;
+- :func:`costmodel.core.byyear.run_by_year`, used whenever the variants share
+  their timing (the deployment months and the ramp: every single build, and a
+  Monte Carlo unless a timing input is ranged) and, by :func:`_run_grouped`, for
+  the variants of each distinct timing when there are few (at most
+  :data:`MAX_TIMING_GROUPS`, or 20 variants per timing on average), sums the
+  coefficients against the shapes' year sums; only the free cash flow (and, for
+  the equity IRR, the equity cash flow) is built month by month. Its monthly
+  schedules are those of :func:`run_monthly`, built on first access, and the
+  IRRs when first read.
 
 Each variant's result does not depend on its position among the S or on the
 other variants (Monte Carlo results do not depend on the chunk size): the path
@@ -36,9 +35,8 @@ follows which inputs are arrays, not their values (except that more than
 :data:`MAX_TIMING_GROUPS` distinct timings in a chunk go month by month; a
 variant alone with its timing is computed as a group of two copies), and sums
 over variants use elementwise products and sums over leading axes, not BLAS or
-einsum. A lone
-variant (S = 1, e.g. a single build) may differ from the same variant among
-others in the last digit (numpy sums a single column pairwise).
+einsum. A lone variant (S = 1, e.g. a single build) may differ from the same
+variant among others in the last digit (numpy sums a single column pairwise).
 """
 
 from __future__ import annotations

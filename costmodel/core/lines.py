@@ -37,7 +37,7 @@ def monthly_line(c: Coefficients, shapes: list[FloatArray], clock: Clock) -> Flo
 def opex_lines(
     coefficients: Mapping[str, Coefficients], shapes: list[FloatArray], clock: Clock
 ) -> dict[str, FloatArray]:
-    """Monthly opex (methodology §5 and §14), each line of :data:`OPEX_LINES`
+    """Monthly opex (methodology §3.2 and §8.1), each line of :data:`OPEX_LINES`
     month by month from its coefficients (:func:`operating_coefficients`) on the
     monthly shapes (:func:`monthly_line`)."""
     return {line: monthly_line(coefficients[line], shapes, clock) for line in OPEX_LINES}
@@ -170,7 +170,7 @@ def operating_coefficients(
     year (:func:`year_sums`, :func:`pv_lines`, :func:`per_run`). With the power
     index ``E_y = (1 + power escalation)^(y-1)``, staff index ``W_y``, price index
     ``P_y = (1 - price decline)^(y-1)``, ``H = 730 h`` and ``sold = utilization *
-    availability * H`` (methodology §5, §14, §20):
+    availability * H`` (methodology §3.2, §3.4, §8.1, §8.3):
 
     - electricity: in service ``E_y PUE H price/kWh kW_d idle``, ramp share
       ``E_y PUE H price/kWh kW_d (1 - idle) utilization``;

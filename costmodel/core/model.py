@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from costmodel.core.calendar import year_sums
 from costmodel.core.engine import run_tier
 from costmodel.core.result import (
     CAPEX_LINES,
@@ -224,7 +225,7 @@ class Model:
 
         def by_year(x: np.ndarray) -> np.ndarray:
             row = np.asarray(x)[0]
-            return np.concatenate([[row[0]], row[1:].reshape(years, MONTHS_PER_YEAR).sum(axis=1)])
+            return np.concatenate([[row[0]], year_sums(row)])
 
         def yearly(key: str, empty: float = 0.0) -> np.ndarray:
             return np.concatenate([[empty], r.annual[key][0]])
@@ -277,32 +278,6 @@ class Model:
         return f"<h4>{title}</h4>" + self.summary().T.to_html(
             na_rep="-", float_format="{:,.4g}".format
         )
-
-    def v2_features(self) -> list[str]:
-        """The spec-v2 mechanisms (sections 14-20) these assumptions switch on, by
-        input path; empty for a model that computes as v1 did."""
-        a = self.assumptions
-        used = []
-        if a.timeline.build_months.value or a.timeline.ramp_months.value:
-            used.append("timeline")
-        for name, t in a.tiers.items():
-            if t.stages:
-                used.append(f"tiers.{name}.stages")
-            if t.timeline is not None:
-                used.append(f"tiers.{name}.timeline")
-        if any(s.price_decline.value for s in a.servers.values()):
-            used.append("servers.<sku>.price_decline")
-        if a.financing is not None and a.financing.debt_share.value:
-            used.append("financing")
-        if a.finance.loss_carryforward_years is not None:
-            used.append("finance.loss_carryforward_years")
-        if a.terminal_value == "market":
-            used.append("terminal_value: market")
-        if a.reliability.repair_hours.value or any(
-            t.reliability is not None and t.reliability.repair_hours for t in a.tiers.values()
-        ):
-            used.append("reliability.repair_hours")
-        return used
 
     def irr_trace(self, tier: str, steps: int, flow: str = "fcf") -> BisectionTrace:
         """The IRR search of the tier's free cash flow (``flow="fcf"``) or equity

@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
 from costmodel.core.debt import Loan, loans
 from costmodel.core.depreciation import event_depreciation
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import Coefficients, monthly_line
-from costmodel.core.tax import tax_rows
+from costmodel.core.tax import market_value, tax_rows
 from costmodel.core.timing import CapexEvent, Clock
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.params import TierConfig
@@ -28,8 +29,8 @@ from costmodel.inputs.params import TierConfig
 @dataclass(frozen=True)
 class EventSchedule:
     """A capex event: asset class, the deployment it belongs to, the month it is
-    paid (S,), its cost (S,), the month from which it is in service (S,) and its
-    book depreciation month by month (S, M+1)."""
+    paid (S,), its cost (S,), the month from which it is in service (S,), its
+    book depreciation month by month (S, M+1) and its market value at M (S,)."""
 
     cls: str
     deployment: int
@@ -37,6 +38,7 @@ class EventSchedule:
     cost: FloatArray
     in_service: FloatArray
     depreciation: FloatArray
+    market_value: FloatArray
 
     @property
     def net_book_value(self) -> FloatArray:
@@ -75,7 +77,8 @@ class TierSchedules:
     loans: list[Loan]
     vintages: LossVintages
     levered_vintages: LossVintages
-    #: monthly rates (S,): of the loans, the discount rate and the cost of equity
+    #: monthly rates (S,): of the loans (and ``(1 + r)^n`` over their term), the
+    #: discount rate and the cost of equity
     rates: dict[str, FloatArray]
 
 
@@ -120,6 +123,7 @@ def tier_schedules(p: TierParts) -> TierSchedules:
             np.broadcast_to(e.amount, full),
             np.broadcast_to(e.in_service, full),
             np.broadcast_to(event_depreciation(q, e, p.config, clock), (size, clock.months + 1)),
+            np.broadcast_to(market_value(q, e, clock.months), full),
         )
         for e, d in zip(p.events, event_of(p.events), strict=True)
     ]
@@ -138,24 +142,28 @@ def tier_schedules(p: TierParts) -> TierSchedules:
             )
         )
     years = clock.by_year
+    width = clock.months + 1
     carry = p.config.loss_carryforward_years
     build = p.deps[0]["month"]
     return TierSchedules(
         events=events,
         deployments=deployments,
-        loans=loans(q, np.broadcast_to(p.capex, (size, clock.months + 1)), build, clock),
-        vintages=_vintages(years(p.ebit), q["tax_rate"], carry, clock),
-        levered_vintages=_vintages(years(p.ebit - p.interest), q["tax_rate"], carry, clock),
+        loans=loans(q, np.broadcast_to(p.capex, (size, width)), build, clock, True),
+        vintages=loss_vintages(years(p.ebit), q["tax_rate"], carry, clock),
+        levered_vintages=loss_vintages(years(p.ebit - p.interest), q["tax_rate"], carry, clock),
         rates={
             "interest": fin.monthly_rate(q["interest_rate"]),
+            "interest_term_growth": np.power(
+                1.0 + fin.monthly_rate(q["interest_rate"]), q["term_years"] * MONTHS_PER_YEAR
+            ),
             "discount": fin.monthly_rate(q["discount_rate"]),
             "cost_of_equity": fin.monthly_rate(q["cost_of_equity"]),
         },
     )
 
 
-def _vintages(
-    taxable_y: FloatArray, tax_rate: FloatArray, carry: int | None, clock: Clock
+def loss_vintages(
+    taxable_y: FloatArray, tax_rate: ArrayLike, carry: int | None, clock: Clock
 ) -> LossVintages:
     """The loss vintages of the yearly results ``taxable_y`` (S, Y)
     (:func:`costmodel.core.tax.tax_rows`), placed at the months: used and expired

@@ -101,9 +101,12 @@ def terminal_lines(
         return nbv_total, zero
     if config.terminal_value == "none":
         return zero, zero
-    value = sum(
-        e.amount
-        * np.power(1.0 - q[f"market_decline_{e.cls}"], (config.months - e.month) / MONTHS_PER_YEAR)
-        for e in events
-    )
+    value = sum(market_value(q, e, config.months) for e in events)
     return value, q["tax_rate"] * (value - nbv_total)
+
+
+def market_value(q: Mapping[str, FloatArray], e: CapexEvent, months: int) -> FloatArray:
+    """An event's market value at M (methodology §8.3): ``cost (1 -
+    market_decline_class)^((M - t) / 12)`` (no decline where none is given)."""
+    decline = q.get(f"market_decline_{e.cls}", 0.0)
+    return e.amount * np.power(1.0 - decline, (months - e.month) / MONTHS_PER_YEAR)

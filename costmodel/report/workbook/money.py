@@ -67,37 +67,21 @@ def loss_years(x: Tier) -> float:
 # ----------------------------------------------------------------------------- losses
 
 
-def _vintages(base: np.ndarray, n: float, months: int) -> dict[str, np.ndarray]:
-    """The loss-vintage table's values (the formulas' rules, month by month, all
-    vintages at once): ``base`` is the year's taxable result at each year's last
-    month. Sums run oldest vintage first from 0.0 and minima and maxima keep the
-    first argument on ties, as the formulas evaluate them (signed zeros included)."""
-    years = months // MONTHS_PER_YEAR
-    m = np.arange(months + 1)
-    year = -(-m // MONTHS_PER_YEAR)
-    yearend = ((m % MONTHS_PER_YEAR == 0) & (m >= 1)).astype(float)
-    added = np.maximum(-base, 0.0)
-    profit = np.maximum(base, 0.0)
-    out = {k: np.zeros((years, months + 1)) for k in ("rem", "cum", "used", "exp")}
-    v = np.arange(1, years + 1)[:, None]
-    # the rules that do not depend on the balances, vintage x month
-    elig = ((year > v) & (year - v <= n)).astype(float)
-    new = np.where(year == v, added, 0.0)
-    expiring = (year == v + n) * yearend
-    sums = np.zeros(years + 1)  # S_0 = 0, S_1, .., S_V
-    prev = np.zeros(years)
-    for c in range(months + 1):
-        np.multiply(prev, elig[:, c], out=sums[1:])
-        np.cumsum(sums, out=sums)
-        below, cum = sums[:-1], sums[1:]
-        short = np.where(cum < profit[c], cum, profit[c]) - below  # min(profit, S_v) - S_v-1
-        used = yearend[c] * np.where(short > 0.0, short, 0.0)  # max(0, ...)
-        gross = prev + new[:, c] - used
-        exp = expiring[:, c] * gross
-        prev = gross - exp
-        out["cum"][:, c], out["used"][:, c], out["exp"][:, c] = cum, used, exp
-        out["rem"][:, c] = prev
-    return out
+def _vintage_rows(x: Tier, levered: bool) -> dict[str, np.ndarray]:
+    """The loss-vintage table's cached values (vintage x month) from the engine's
+    vintages (:class:`costmodel.core.schedules.LossVintages`): balances, used,
+    expired; and the table's eligible opening balances summed over vintages 1..v
+    (``cum``), the running sums its formulas take the losses used from."""
+    s = x.r.schedules
+    v = s.levered_vintages if levered else s.vintages
+    rem, used, exp = v.balance[0], v.used[0], v.expired[0]
+    years = rem.shape[0]
+    vintage = np.arange(1, years + 1)[:, None]
+    n = loss_years(x)
+    eligible = (x.year > vintage) & (x.year - vintage <= n)
+    opening = np.concatenate([np.zeros((years, 1)), rem[:, :-1]], axis=1)
+    cum = np.cumsum(opening * eligible, axis=0)
+    return {"rem": rem, "cum": cum, "used": used, "exp": exp}
 
 
 def loss_table(x: Tier, p: str, base: str, base_values: np.ndarray, tax_key: str,
@@ -107,7 +91,7 @@ def loss_table(x: Tier, p: str, base: str, base_values: np.ndarray, tax_key: str
     ``base`` (at each year's last month)."""
     cs, M, cur = x.cs, x.model.months, x.cur
     years = M // MONTHS_PER_YEAR
-    t = _vintages(base_values, loss_years(x), M)
+    t = _vintage_rows(x, levered=bool(p))
     added = np.maximum(-base_values, 0.0)
     used, exp = t["used"].sum(axis=0), t["exp"].sum(axis=0)
     close = t["rem"].sum(axis=0)
@@ -193,8 +177,9 @@ def debt_inputs(x: Tier) -> None:
     """Financing constants: links to Inputs and the monthly rate, term and B."""
     cs, ti = x.cs, x.ti
     cs.heading("Debt (methodology §8.2): one loan per capex month, level payments, balloon at M")
-    r = (1 + ti["interest_rate"]) ** (1 / 12) - 1
-    n = 12 * ti["term_years"]
+    rates = x.r.schedules.rates
+    r, growth = float(rates["interest"][0]), float(rates["interest_term_growth"][0])
+    n = MONTHS_PER_YEAR * ti["term_years"]
     formula, b = build_month(x)
     rows = (
         ("debt_share", "debt share of each capex month", "fraction", "=financing_debt_share",
@@ -206,7 +191,7 @@ def debt_inputs(x: Tier) -> None:
         ("term_months", "term: level monthly payments = 12 x term years", "months",
          "=12*financing_term_years", n, "count", None),
         ("term_growth", "(1 + monthly rate)^payments", "factor",
-         "=(1+{$debt_rate})^{$term_months}", (1 + r) ** n, "factor", None),
+         "=(1+{$debt_rate})^{$term_months}", growth, "factor", None),
         ("debt_build", "construction months B (first payment at max(t, B) + 1)", "months",
          formula, b, "count", None),
     )  # fmt: skip
@@ -220,27 +205,25 @@ def debt_inputs(x: Tier) -> None:
 
 
 def _loan_values(x: Tier, j: int) -> dict[str, np.ndarray | float]:
-    """Loan j's constants and rows by the formulas' rules (the cached values)."""
-    M, ti, m = x.model.months, x.ti, x.m.astype(float)
-    months = capex_months(x)
-    r = (1 + ti["interest_rate"]) ** (1 / 12) - 1
-    n = 12 * ti["term_years"]
-    t = float(months[j - 1]) if j <= len(months) else float(M)
-    d = ti["debt_share"] * x.r.flows["capex"][0][int(t)] if j <= len(months) else 0.0
-    p = max(t, _b(x)) + 1
-    b = d * (1 + r) ** (p - 1 - t)
-    pmt = b / n if r == 0 else b * r / (1 - (1 + r) ** -n)
-    k = m - p + 1
-    full = (1 + r) ** n
-    left = np.maximum(0, 1 - k / n) if r == 0 else np.maximum(0, (full - (1 + r) ** k) / (full - 1))
-    left = left * (m >= p)
-    close = (m >= t) * (m < p) * d * (1 + r) ** (m - t) + b * left
-    prev = np.concatenate([[0.0], close[:-1]])
-    pay = ((m >= p) & (m - p < n)).astype(float)
-    interest = prev * r * pay
-    return {"t": t, "d": d, "p": p, "b": b, "pmt": pmt, "n": n, "left": left, "close": close,
-            "cap": prev * r * (m > t) * (m < p), "pay": pay, "int": interest,
-            "prin": (pmt - interest) * pay}  # fmt: skip
+    """Loan j's constants and rows (the cached values), from the engine's loan of
+    the j-th capex month (:func:`costmodel.core.debt.loans`); a slot beyond the
+    capex months holds no loan (drawn at M, first payment M + 1, nothing owed)."""
+    M = x.model.months
+    n = float(MONTHS_PER_YEAR * x.ti["term_years"])
+    loans = x.r.schedules.loans
+    if j > len(loans):
+        zero = np.zeros(M + 1)
+        return {"t": float(M), "d": 0.0, "p": max(float(M), _b(x)) + 1, "b": 0.0, "pmt": 0.0,
+                "n": n, "left": zero, "close": zero, "cap": zero, "pay": zero, "int": zero,
+                "prin": zero}  # fmt: skip
+    loan = loans[j - 1]
+    lines = {k: v[0] for k, v in loan.lines.items()}
+    return {"t": float(loan.month), "d": float(loan.draw[0]),
+            "p": float(loan.first_payment[0]), "b": float(loan.capitalized_balance[0]),
+            "pmt": float(loan.payment[0]), "n": n, "left": lines["owed_share"],
+            "close": lines["balance_close"] + lines["balloon"],
+            "cap": lines["capitalized_interest"], "pay": lines["paying"],
+            "int": lines["interest"], "prin": lines["principal"]}  # fmt: skip
 
 
 def loans(x: Tier) -> None:
@@ -375,7 +358,6 @@ def equity(x: Tier) -> None:
     service, DSCR per year and the minimum."""
     cs, r, M, cur, f = x.cs, x.r, x.model.months, x.cur, x.r.flows
     cs.heading("Equity cash flow and cover (methodology §8.2)")
-    coe = x.ti["cost_of_equity"]
     rows = (
         ("cfads", "cash flow available for debt service = revenue - opex - levered tax",
          "={revenue}-{opex}-{tax_lev}", f["cfads"][0], True),
@@ -390,7 +372,7 @@ def equity(x: Tier) -> None:
         cs.series(key, label, cur, formula, values, total=tot, bold=key == "ecf")
     cs.const("equity_rate", "monthly cost of equity (the discount rate if blank)", "per month",
              "=(1+IF(ISBLANK(financing_cost_of_equity),finance_discount_rate,"
-             "financing_cost_of_equity))^(1/12)-1", (1 + coe) ** (1 / 12) - 1,
+             "financing_cost_of_equity))^(1/12)-1", float(x.r.schedules.rates["cost_of_equity"][0]),
              "factor")  # fmt: skip
     edf = f["equity_discount_factor"][0]
     cs.series("equity_discount", "equity discount factor (1+r_e)^-month", "factor",

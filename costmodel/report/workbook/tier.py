@@ -238,7 +238,7 @@ def lookups(x: Tier) -> None:
         "Monthly discount rate (1+r)^(1/12)-1",
         "per month",
         "=(1+finance_discount_rate)^(1/12)-1",
-        (1 + ti["discount_rate"]) ** (1 / 12) - 1,
+        float(x.r.schedules.rates["discount"][0]),
         "factor",
     )
     for cls in ASSET_CLASSES:

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from costmodel.core.engine import TierResult
 from costmodel.core.model import Model
+from costmodel.core.result import TierResult
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.schema import Tier as TierSection
 from costmodel.report.workbook.grid import CalcSheet
@@ -50,10 +50,8 @@ class Tier:
     met: dict[str, float] = field(init=False)  # the tier's summary metrics
     config: Any = field(init=False)  # the tier's engine configuration (stages, methods)
     # the engine's parts (engine_parts), S = 1
-    q: dict[str, np.ndarray] = field(init=False)  # engine inputs with their defaults
-    clock: Any = field(init=False)  # the engine's calendar of the tier
     deps: list[dict[str, Any]] = field(init=False)  # deployments: month, GPUs, capex ...
-    events: list[Any] = field(init=False)  # capex events, in the engine's order
+    events: list[Any] = field(init=False)  # the engine's capex event schedules, in order
     util: list[np.ndarray] = field(init=False)  # ramp-up utilization per deployment
     on: list[np.ndarray] = field(init=False)  # in-service flag per deployment
     event_of: list[tuple[str, int]] = field(init=False)  # (class, deployment) per event

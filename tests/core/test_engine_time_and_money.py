@@ -1,4 +1,4 @@
-"""Spec v2 (sections 14-20) against cases worked out by hand.
+"""Time, growth and money (methodology §8) against cases worked out by hand.
 
 The base is tests/data/hand.yaml (16 GPUs in two 8-GPU servers at 1,000,000,
 10 kW each, aux 10% -> 22 kW, idle 50%, utilization 0.5, PUE 1.5, 1 CNY/kWh,
