@@ -56,7 +56,7 @@ from costmodel.report.memo.svg import (
     tick_width,
     wrap,
 )
-from costmodel.report.memo.text import CHART, LINE_LABELS
+from costmodel.report.memo.text_charts import CHART, LINE_LABELS
 
 COLORS = {
     "servers": "#2f5d8a",
@@ -545,7 +545,7 @@ def failures_chart(
     (1 - goodput) and its cost a year, as assumed (dark) and with faster checkpoint
     storage (light), each value at its bar. The numbers come from
     :func:`costmodel.report.memo.reliability.failures`."""
-    from costmodel.report.memo.text import FAILURES
+    from costmodel.report.memo.text_reliability import FAILURES
 
     t = FAILURES[lang]
     keys = [Key(t["as_assumed"], DARK), Key(t["faster"].format(factor=factor), LIGHT)]

@@ -35,16 +35,11 @@ from costmodel.report.memo import cache
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.labels import gpu_name, input_key, input_label, metric_label, tier_label
 from costmodel.report.memo.profiles import ASPECT_LABELS, ASPECTS, MAXIMS, PROFILES
-from costmodel.report.memo.text import (
-    COOLING,
-    METHOD,
-    METHOD_RULES,
-    RISKS,
-    SECTIONS,
-    SUMMARY,
-    TEXT,
-)
+from costmodel.report.memo.text import TEXT
 from costmodel.report.memo.text_analysis import RENT
+from costmodel.report.memo.text_method import METHOD, METHOD_RULES, SECTIONS
+from costmodel.report.memo.text_risks import COOLING, RISKS
+from costmodel.report.memo.text_summary import SUMMARY
 
 
 def say(pattern: str, **fields: Any) -> Markup:

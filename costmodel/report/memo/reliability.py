@@ -5,12 +5,12 @@ Kept apart from :mod:`costmodel.report.memo.context` so that later sections (sen
 Monte Carlo, scenarios) can be added the same way: one builder per section, each
 returning a plain dict for its own block of ``templates/memo.html.j2``.
 
-Failures (per tier; words in :data:`costmodel.report.memo.text.FAILURES`): the
+Failures (per tier; words in :data:`costmodel.report.memo.text_reliability.FAILURES`): the
 figures of ``Analysis.risks`` (:mod:`costmodel.analysis.risks`: failures a year,
 GPU-hours and money lost, what storage ``risks.storage_speedup`` times faster
 would recover), formatted.
 
-Fit (per workload and tier; words in :data:`costmodel.report.memo.text.FIT`): the
+Fit (per workload and tier; words in :data:`costmodel.report.memo.text_reliability.FIT`): the
 columns of ``Analysis.recommend`` as they are, formatted; the recommended tier is
 ``df.attrs["recommended"]``. No workloads: the section is left out (``None``).
 """
@@ -27,7 +27,7 @@ from costmodel.report.memo import charts
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, tier_label, times
 from costmodel.report.memo.labels import chart_label, workload_label
-from costmodel.report.memo.text import FAILURES, FIT
+from costmodel.report.memo.text_reliability import FAILURES, FIT
 
 # ----------------------------------------------------------------------------- failures
 

@@ -47,7 +47,8 @@ from costmodel.report.memo import financing_section as mfin
 from costmodel.report.memo import growth_section as mgrowth
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo import reliability as rel
-from costmodel.report.memo.text import CHART, TEXT
+from costmodel.report.memo.text import TEXT
+from costmodel.report.memo.text_charts import CHART
 from costmodel.report.output import source_date_epoch, write_text
 
 LANGS = ("en", "zh")
