@@ -41,8 +41,8 @@ from costmodel.core.metrics import METRICS, is_empty
 from costmodel.inputs.params import revenue_mode
 from costmodel.report.memo import charts
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import Facts, say, signed_pct, tier_label
-from costmodel.report.memo.labels import chart_label, input_label, metric_label
+from costmodel.report.memo.context import Facts, say, signed_pct
+from costmodel.report.memo.labels import chart_label, input_label, metric_label, tier_label
 from costmodel.report.memo.text_analysis import RENT, SCEN, TRUE
 
 if TYPE_CHECKING:

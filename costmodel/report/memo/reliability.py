@@ -1,9 +1,9 @@
 """Two memo sections built from a finished model: what failures and checkpoints
 cost (METHODOLOGY 9), and which scale fits which task (METHODOLOGY 10).
 
-Kept apart from :mod:`costmodel.report.memo.context` so that later sections (sensitivity,
-Monte Carlo, scenarios) can be added the same way: one builder per section, each
-returning a plain dict for its own block of ``templates/memo.html.j2``.
+Like every section module, it reads the :class:`~costmodel.report.memo.context.Facts`:
+one builder per section, each returning a plain dict for its own block of
+``templates/memo.html.j2``.
 
 Failures (per tier; words in :data:`costmodel.report.memo.text_reliability.FAILURES`): the
 figures of ``Analysis.risks`` (:mod:`costmodel.analysis.risks`: failures a year,
@@ -25,8 +25,8 @@ from markupsafe import Markup
 from costmodel.core.metrics import is_empty
 from costmodel.report.memo import charts
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import Facts, say, tier_label, times
-from costmodel.report.memo.labels import chart_label, workload_label
+from costmodel.report.memo.context import Facts, say, times
+from costmodel.report.memo.labels import chart_label, tier_label, workload_label
 from costmodel.report.memo.text_reliability import FAILURES, FIT
 
 # ----------------------------------------------------------------------------- failures

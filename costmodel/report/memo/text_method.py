@@ -149,7 +149,7 @@ METHOD: dict[str, list[tuple[str, str]]] = {
 }
 
 # The method's rules that depend on the inputs: how long tax losses last and what
-# the assets are worth at the end (costmodel.report.memo.context.method).
+# the assets are worth at the end (costmodel.report.memo.appendix_section.method).
 METHOD_RULES: dict[str, dict[str, str]] = {
     "en": {
         "loss_unlimited": "without limit",

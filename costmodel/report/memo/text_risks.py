@@ -5,7 +5,7 @@ cooling types they and the tier profiles use (sentence patterns as in
 
 from __future__ import annotations
 
-# Risk sentences per tier. Fields are formatted numbers (context.risks).
+# Risk sentences per tier. Fields are formatted numbers (costmodel.report.memo.risk_section.risks).
 RISKS: dict[str, dict[str, str]] = {
     "en": {
         "capex_range": "Capex of {capex} is {where} the source's range for this scale ({range}).",

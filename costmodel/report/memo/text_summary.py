@@ -5,7 +5,7 @@ that decide it and the comparison's notes (sentence patterns as in
 
 from __future__ import annotations
 
-# Executive summary. Fields (costmodel.report.memo.context._tier_fields): label,
+# Executive summary. Fields (costmodel.report.memo.summary_section._tier_fields): label,
 # npv, capex, price, decline, be, gap, cost, pi, loss, funding, currency; and rate,
 # horizon, n; s_* of the smallest loss in absolute terms.
 SUMMARY: dict[str, dict[str, str]] = {
