@@ -23,7 +23,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from costmodel.core.metrics import is_empty
-from costmodel.report.memo import charts
+from costmodel.report.memo import analysis_charts
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, times
 from costmodel.report.memo.labels import chart_label, tier_label, workload_label
@@ -167,7 +167,7 @@ def failures(x: Facts) -> dict[str, Any]:
                     g_big=f.pct(nums[hi]["goodput"], 2),
                 )
             )
-    body = charts.failures_chart(
+    body = analysis_charts.failures_chart(
         [chart_label(m, t, x.lang) for t in m.tiers],
         [1 - nums[t]["goodput"] for t in m.tiers],
         [1 - nums[t]["goodput_fast"] for t in m.tiers],

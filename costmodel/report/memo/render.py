@@ -25,7 +25,7 @@ decision); its words are in :mod:`~costmodel.report.memo.text` and its ``text_*`
 modules and :mod:`~costmodel.report.memo.profiles`;
 numbers are formatted by
 :mod:`~costmodel.report.memo.numbers`; charts come from
-:mod:`~costmodel.report.memo.charts`.
+:mod:`~costmodel.report.memo.charts` and :mod:`~costmodel.report.memo.analysis_charts`.
 """
 
 from __future__ import annotations
