@@ -21,7 +21,7 @@ from pathlib import Path
 
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
-from costmodel.report.memo import charts
+from costmodel.report.memo import analysis_charts, charts
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.render import write_memo, write_memos
 
@@ -77,7 +77,7 @@ def _charts(model: cm.Model, an) -> dict:
         "opex": lambda lang: charts.opex_chart(model, lang),
         "cash": lambda lang: charts.cash_chart(model, lang),
         "cost": lambda lang: charts.cost_chart(model, lang, x.prices, x.breakeven),
-        "tornado": lambda lang: charts.tornado_chart(
+        "tornado": lambda lang: analysis_charts.tornado_chart(
             list(rows["input"]),
             list(rows["low"]),
             list(rows["high"]),
@@ -88,10 +88,10 @@ def _charts(model: cm.Model, an) -> dict:
             "CNY",
             "T",
         ),
-        "Monte Carlo distribution": lambda lang: charts.npv_distribution_chart(
+        "Monte Carlo distribution": lambda lang: analysis_charts.npv_distribution_chart(
             names, draws, q, lang, "CNY", "MC"
         ),
-        "failures": lambda lang: charts.failures_chart(
+        "failures": lambda lang: analysis_charts.failures_chart(
             names, values, values, [1e6] * len(names), [5e5] * len(names), lang
         ),
     }

@@ -12,7 +12,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.core.result import CAPEX_LINES, OPEX_LINES
-from costmodel.report.memo import charts
+from costmodel.report.memo import analysis_charts, chartkit, charts
 from costmodel.report.memo import numbers as f
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -213,22 +213,22 @@ def test_histogram_shares_and_quantiles():
     rng = np.random.default_rng(0)
     draws = [rng.normal(-5e6, 2e6, 4000), rng.normal(3e7, 1e7, 4000)]
     q = [tuple(np.percentile(d, [10, 50, 90])) for d in draws]
-    svgs = drawings(charts.npv_distribution_chart(["a", "b"], draws, q, "en", "CNY", "MC"))
+    svgs = drawings(analysis_charts.npv_distribution_chart(["a", "b"], draws, q, "en", "CNY", "MC"))
     for svg, qs in zip(svgs, q, strict=True):
         y, x = axis(svg, "y"), axis(svg, "x")
         heights = [float(r.get("height")) for r in rects(svg, "bar")]
         assert sum(heights) / (y(0) - y(1)) == pytest.approx(100, abs=0.5)  # shares in %
         lines = [float(e.get("x1")) for e in svg.iter(f"{NS}line") if e.get("class") == "quantile"]
         assert lines == pytest.approx(list(x(np.array(qs) / 1e6)), abs=TOL)
-        reds = [r for r in rects(svg, "bar") if r.get("fill") == charts.NEG]
-        greens = [r for r in rects(svg, "bar") if r.get("fill") == charts.POS]
+        reds = [r for r in rects(svg, "bar") if r.get("fill") == chartkit.NEG]
+        greens = [r for r in rects(svg, "bar") if r.get("fill") == chartkit.POS]
         assert all(span(r)[0] < x(0) + TOL for r in reds)
         assert all(span(r)[1] > x(0) - TOL for r in greens)
 
 
 def test_tornado_bars_run_from_the_base():
     at_low, at_high, base = [-9e6, -4e6], [2e6, -6e6], -5e6
-    html = charts.tornado_chart(
+    html = analysis_charts.tornado_chart(
         ["Utilization", "Server price"],
         ["30%", "2M"],
         ["85%", "1.4M"],
@@ -255,7 +255,7 @@ def test_tornado_bars_run_from_the_base():
 def test_scenario_and_failure_bars():
     npv = np.array([[-5.2e6, 3e7], [-9.6e6, 1e7], [1e6, -2e6]])
     svgs = drawings(
-        charts.scenario_chart(["t1", "t2"], ["base", "down", "up"], npv, "en", "CNY", "S")
+        analysis_charts.scenario_chart(["t1", "t2"], ["base", "down", "up"], npv, "en", "CNY", "S")
     )
     assert len(svgs) == 2
     for svg, col in zip(svgs, npv.T, strict=True):
@@ -265,7 +265,9 @@ def test_scenario_and_failure_bars():
         assert texts(svg, "name") == ["base", "down", "up"]
     lost, fast = [0.0047, 0.029], [0.0018, 0.0238]
     svgs = drawings(
-        charts.failures_chart(["a", "b"], lost, fast, [1.43e4, 3.0e6], [5.4e3, 2.5e6], "en")
+        analysis_charts.failures_chart(
+            ["a", "b"], lost, fast, [1.43e4, 3.0e6], [5.4e3, 2.5e6], "en"
+        )
     )
     assert len(svgs) == 2
     x = axis(svgs[0])
@@ -284,12 +286,14 @@ HOSTILE = "<script>alert(1)</script> & \"q\" 's'"
 
 def test_hostile_names_stay_text():
     npv = np.array([[1e6], [-1e6]])
-    html = charts.scenario_chart([HOSTILE], [HOSTILE, "b"], npv, "en", HOSTILE, HOSTILE, HOSTILE)
+    html = analysis_charts.scenario_chart(
+        [HOSTILE], [HOSTILE, "b"], npv, "en", HOSTILE, HOSTILE, HOSTILE
+    )
     assert "<script" not in html
     (svg,) = drawings(html)
     assert svg.get("aria-label").startswith(HOSTILE)
     assert texts(svg, "title") == [HOSTILE[:21] + "\u2026"]
-    html = charts.tornado_chart(
+    html = analysis_charts.tornado_chart(
         [HOSTILE], [HOSTILE], [HOSTILE], [1.0], [2.0], 1.5, "zh", "CNY", HOSTILE
     )
     assert "<script" not in html

@@ -17,7 +17,7 @@ from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.resources import default_assumptions_dir, templates_dir
 from costmodel.inputs.schema import Quantity
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import walk
+from costmodel.report.memo.appendix_section import walk
 from costmodel.report.memo.render import render_memo, write_memo
 
 HEADLINE = ("capex", "opex_year1", "npv", "irr", "payback_years", "cost_per_gpu_hour", "tco")

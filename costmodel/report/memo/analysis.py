@@ -39,10 +39,10 @@ from markupsafe import Markup
 from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
 from costmodel.core.metrics import METRICS, is_empty
 from costmodel.inputs.params import revenue_mode
-from costmodel.report.memo import charts
+from costmodel.report.memo import analysis_charts
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import Facts, say, signed_pct, tier_label
-from costmodel.report.memo.labels import chart_label, input_label, metric_label
+from costmodel.report.memo.context import Facts, say, signed_pct
+from costmodel.report.memo.labels import chart_label, input_label, metric_label, tier_label
 from costmodel.report.memo.text_analysis import RENT, SCEN, TRUE
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def _tornado_chart(x: Facts, focus: str, rows: pd.DataFrame) -> dict[str, Any]:
     T, lang = TRUE[x.lang], x.lang
     title = T["tornado_title"].format(label=tier_label(x.model, focus, lang))
     paths = list(rows["input"])
-    body = charts.tornado_chart(
+    body = analysis_charts.tornado_chart(
         [input_name(x, focus, p) for p in paths],
         [chart_value(x, focus, p, v) for p, v in zip(paths, rows["low"], strict=True)],
         [chart_value(x, focus, p, v) for p, v in zip(paths, rows["high"], strict=True)],
@@ -307,7 +307,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
     tiers = [t for t in m.tiers if t in s.index]
     n, seed = f"{mc.n:,}", mc.seed
     title = T["mc_title"].format(n=n)
-    body = charts.npv_distribution_chart(
+    body = analysis_charts.npv_distribution_chart(
         [chart_label(m, t, lang) for t in tiers],
         [mc.draws[t]["npv"].to_numpy(float) for t in tiers],
         [tuple(float(s.loc[t, f"npv_{q}"]) for q in ("p10", "p50", "p90")) for t in tiers],
@@ -434,7 +434,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
         lines.append(line)
     npv = np.array([[float(wide.loc[(s, t), "npv"]) for t in tiers] for s in names], float)
     title = S["chart_title"]
-    body = charts.scenario_chart(
+    body = analysis_charts.scenario_chart(
         [chart_label(m, t, lang) for t in tiers],
         names,
         npv,

@@ -1,16 +1,16 @@
 """Two memo sections built from a finished model: what failures and checkpoints
 cost (METHODOLOGY 9), and which scale fits which task (METHODOLOGY 10).
 
-Kept apart from :mod:`costmodel.report.memo.context` so that later sections (sensitivity,
-Monte Carlo, scenarios) can be added the same way: one builder per section, each
-returning a plain dict for its own block of ``templates/memo.html.j2``.
+Like every section module, it reads the :class:`~costmodel.report.memo.context.Facts`:
+one builder per section, each returning a plain dict for its own block of
+``templates/memo.html.j2``.
 
-Failures (per tier; words in :data:`costmodel.report.memo.text.FAILURES`): the
+Failures (per tier; words in :data:`costmodel.report.memo.text_reliability.FAILURES`): the
 figures of ``Analysis.risks`` (:mod:`costmodel.analysis.risks`: failures a year,
 GPU-hours and money lost, what storage ``risks.storage_speedup`` times faster
 would recover), formatted.
 
-Fit (per workload and tier; words in :data:`costmodel.report.memo.text.FIT`): the
+Fit (per workload and tier; words in :data:`costmodel.report.memo.text_reliability.FIT`): the
 columns of ``Analysis.recommend`` as they are, formatted; the recommended tier is
 ``df.attrs["recommended"]``. No workloads: the section is left out (``None``).
 """
@@ -23,11 +23,11 @@ import pandas as pd
 from markupsafe import Markup
 
 from costmodel.core.metrics import is_empty
-from costmodel.report.memo import charts
+from costmodel.report.memo import analysis_charts
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import Facts, say, tier_label, times
-from costmodel.report.memo.labels import chart_label, workload_label
-from costmodel.report.memo.text import FAILURES, FIT
+from costmodel.report.memo.context import Facts, say, times
+from costmodel.report.memo.labels import chart_label, tier_label, workload_label
+from costmodel.report.memo.text_reliability import FAILURES, FIT
 
 # ----------------------------------------------------------------------------- failures
 
@@ -167,7 +167,7 @@ def failures(x: Facts) -> dict[str, Any]:
                     g_big=f.pct(nums[hi]["goodput"], 2),
                 )
             )
-    body = charts.failures_chart(
+    body = analysis_charts.failures_chart(
         [chart_label(m, t, x.lang) for t in m.tiers],
         [1 - nums[t]["goodput"] for t in m.tiers],
         [1 - nums[t]["goodput_fast"] for t in m.tiers],

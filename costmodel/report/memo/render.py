@@ -9,18 +9,23 @@ text from assumption files is always shown as text.
 
 The memo only reads the model and its :class:`costmodel.analysis.bundle.Analysis`
 (without one, ``analyze(model, draws=0)`` computes the deterministic analysis:
-no Monte Carlo, no scenarios). What it says is assembled in
-:mod:`~costmodel.report.memo.context`, :mod:`~costmodel.report.memo.reliability`
+no Monte Carlo, no scenarios). What it says is assembled from the
+:class:`~costmodel.report.memo.context.Facts` by section modules:
+:mod:`~costmodel.report.memo.summary_section`,
+:mod:`~costmodel.report.memo.comparison_section`,
+:mod:`~costmodel.report.memo.profile_section` (with
+:mod:`~costmodel.report.memo.risk_section`),
+:mod:`~costmodel.report.memo.appendix_section`, :mod:`~costmodel.report.memo.reliability`
 (failures, which scale fits which task) and :mod:`~costmodel.report.memo.analysis`
 ("What has to be true", "Scenarios" when the analysis has scenarios, "Build or
 rent?"), :mod:`~costmodel.report.memo.growth_section` (staged growth) and
 :mod:`~costmodel.report.memo.financing_section` (the loan; construction and ramp in the
-decision); its words are in :mod:`~costmodel.report.memo.text`,
+decision); its words are in :mod:`~costmodel.report.memo.text` and its ``text_*`` siblings,
 :mod:`~costmodel.report.memo.text_analysis`, the growth and financing section
 modules and :mod:`~costmodel.report.memo.profiles`;
 numbers are formatted by
 :mod:`~costmodel.report.memo.numbers`; charts come from
-:mod:`~costmodel.report.memo.charts`.
+:mod:`~costmodel.report.memo.charts` and :mod:`~costmodel.report.memo.analysis_charts`.
 """
 
 from __future__ import annotations
@@ -41,13 +46,18 @@ from costmodel.core.model import Model, require_finite
 from costmodel.inputs.loader import assumption_files, fingerprint
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo import analysis as mana
+from costmodel.report.memo import appendix_section as mapp
 from costmodel.report.memo import charts
-from costmodel.report.memo import context as ctx
+from costmodel.report.memo import comparison_section as mcomp
 from costmodel.report.memo import financing_section as mfin
 from costmodel.report.memo import growth_section as mgrowth
 from costmodel.report.memo import numbers as f
+from costmodel.report.memo import profile_section as mprof
 from costmodel.report.memo import reliability as rel
-from costmodel.report.memo.text import CHART, TEXT
+from costmodel.report.memo import summary_section as msum
+from costmodel.report.memo.context import Facts
+from costmodel.report.memo.text import TEXT
+from costmodel.report.memo.text_charts import CHART
 from costmodel.report.output import source_date_epoch, write_text
 
 LANGS = ("en", "zh")
@@ -142,7 +152,7 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         analysis = analyze(model, draws=0)
     _check(model, analysis)
     a = model.assumptions
-    facts = ctx.Facts(model, lang, analysis)
+    facts = Facts(model, lang, analysis)
     T = TEXT[lang]
     C = CHART[lang]
     figures = [
@@ -169,18 +179,18 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         ),
         discount=f.pct(a.finance.discount_rate.value),
         files=_files(model),
-        decision=ctx.decision(facts) | {"timing": mfin.timing(facts)},
-        table=ctx.comparison(facts),
+        decision=msum.decision(facts) | {"timing": mfin.timing(facts)},
+        table=mcomp.comparison(facts),
         charts=[
             dict(id=k, title=C[f"{k}_title"], caption=C[f"{k}_caption"], body=Markup(html))
             for k, html in figures
         ],
-        profiles=ctx.profiles(facts),
-        maxims=ctx.maxims(lang),
+        profiles=mprof.profiles(facts),
+        maxims=mapp.maxims(lang),
         failures=rel.failures(facts),
         fit=rel.fit(facts),
-        method=ctx.method(facts),
-        assumptions=ctx.assumption_rows(facts),
+        method=mapp.method(facts),
+        assumptions=mapp.assumption_rows(facts),
         risk=mana.risk(facts, analysis),
         scenarios=mana.scenarios(facts, analysis),
         rent=mana.build_rent(facts, analysis),

@@ -1,0 +1,78 @@
+"""The memo's comparison of the options: every summary metric per tier, the best value
+of a quality row starred, empty cells footnoted by reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from costmodel.core.metrics import METRICS, is_empty
+from costmodel.report.memo.context import Facts
+from costmodel.report.memo.labels import metric_label, tier_label
+from costmodel.report.memo.text import TEXT
+
+_EMPTY_REASON = {
+    "irr": "fn_irr",
+    "payback_years": "fn_payback",
+    "mtbf_hours": "fn_failures",
+    "checkpoint_interval_hours": "fn_failures",
+}
+
+
+QUALITY = frozenset(
+    {
+        "tco_per_gpu_hour",
+        "cost_per_gpu_hour",
+        "irr",
+        "payback_years",
+        "roi",
+        "goodput",
+        "cost_per_effective_gpu_hour",
+        "cost_per_pflop_hour",
+        "availability",
+        "equity_irr",
+        "min_dscr",
+    }
+)
+"""The rows whose best value is starred: measures of quality per unit (cost per
+GPU-hour, return per unit invested), not of size (capex, revenue, NPV, MTBF all
+favour the smallest or the largest option by construction)."""
+
+
+def comparison(x: Facts) -> dict[str, Any]:
+    """Every summary metric per tier, the best value of a :data:`QUALITY` row
+    marked, empty cells footnoted by reason."""
+    m, s, lang = x.model, x.summary, x.lang
+    T = TEXT[lang]
+    notes: dict[str, int] = {}
+    rows = []
+    for col, meta in METRICS.items():
+        if col not in s.columns:
+            continue
+        values = s[col]
+        best: set[str] = set()
+        if meta.better and col in QUALITY and len(m.tiers) > 1:
+            v = pd.to_numeric(values, errors="coerce").dropna()
+            if len(v) and v.nunique() > 1:
+                target = v.max() if meta.better == "higher" else v.min()
+                best = {str(t) for t in v.index[v == target]}
+        cells = []
+        for t in m.tiers:
+            empty = is_empty(values[t])
+            note = None
+            if empty:
+                key = _EMPTY_REASON.get(col, "fn_other")
+                note = notes.setdefault(key, len(notes) + 1)
+            cells.append(
+                dict(tier=t, text=x.metric(t, col), best=t in best, empty=empty, note=note)
+            )
+        label = metric_label(meta, lang)
+        rows.append(dict(metric=col, label=label, better=meta.better, cells=cells))
+    footnotes = [
+        dict(n=n, text=T[key].format(years=m.assumptions.horizon_years))
+        for key, n in sorted(notes.items(), key=lambda kv: kv[1])
+    ]
+    tiers = [dict(name=t, label=tier_label(m, t, x.lang)) for t in m.tiers]
+    return dict(tiers=tiers, rows=rows, footnotes=footnotes)

@@ -1,0 +1,294 @@
+"""The memo's executive summary: the decision by the rule of
+:func:`costmodel.analysis.decision.choose` (the highest positive NPV, else no option is
+worth building and the closest is the highest NPV per unit of capex), what each tier
+needs to break even, where the base case sits in the Monte Carlo distribution, flagged
+inputs, build versus rent by the sign of each tier's saving, and the numbers that
+decide it (words in :mod:`costmodel.report.memo.text_summary`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from markupsafe import Markup
+
+from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
+from costmodel.analysis.decision import OPTIMISTIC
+from costmodel.core.metrics import is_empty
+from costmodel.core.model import Model
+from costmodel.inputs.params import revenue_mode
+from costmodel.report.memo import numbers as f
+from costmodel.report.memo.context import Facts, say, signed_pct
+from costmodel.report.memo.labels import input_label, tier_label
+from costmodel.report.memo.text_analysis import RENT
+from costmodel.report.memo.text_summary import SUMMARY
+
+
+def decision(x: Facts) -> dict[str, Any]:
+    """Executive summary: the decision by the rule of
+    :func:`costmodel.analysis.decision.choose`, where the base case sits in the
+    Monte Carlo distribution, flagged inputs, build versus rent, and the key rows."""
+    m, lang = x.model, x.lang
+    S = SUMMARY[lang]
+    c = x.choice
+    best = str(c["tier"])
+    paras = _recommend(x) if c["worth"] else _no_option(x)
+    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in m.tiers]
+    after = [p for p in (_mc_sentence(x, best), _could_change(x, best)) if p is not None]
+    after += _flags(x)
+    after += _rent_verdict(x)
+    if not c["worth"]:
+        after.append(Markup(S["advice"]))
+    rows = [_key_row(x, t, best) for t in m.tiers]
+    return dict(
+        best=best,
+        positive=bool(c["worth"]),
+        paragraphs=paras,
+        need_intro=S["need"],
+        need=need,
+        after=after,
+        key_rows=rows,
+        price_unit=price_unit(x),
+        key_note=say(S["key_note"], decline=_declines(m, lang))
+        + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else ""),
+    )
+
+
+def _common(x: Facts) -> dict[str, Any]:
+    a = x.model.assumptions
+    return dict(
+        n=len(x.model.tiers), rate=f.pct(a.finance.discount_rate.value), horizon=a.horizon_years
+    )
+
+
+def _tier_fields(x: Facts, t: str) -> dict[str, Any]:
+    o = x.options.loc[t]
+    return dict(
+        label=tier_label(x.model, t, x.lang),
+        npv=x.metric(t, "npv"),
+        capex=x.metric(t, "capex"),
+        price=x.price(x.prices[t]),
+        decline=f.pct(x.model.inputs[t].values()["price_decline"]),
+        be=x.price(x.breakeven.get(t, math.nan)),
+        gap=signed_pct(x.gap(t)),
+        cost=x.metric(t, "cost_per_gpu_hour"),
+        pi=f.pct(o["pi"]),
+        loss=f.pct(-o["pi"]),
+        funding=x.money(o["peak_funding"]),
+        currency=x.currency_word,
+    )
+
+
+def _recommend(x: Facts) -> list[Markup]:
+    """A positive NPV exists: the highest NPV among the positive ones."""
+    m, s, S, c = x.model, x.summary, SUMMARY[x.lang], x.choice
+    best = str(c["tier"])
+    b = _tier_fields(x, best)
+    one = len(m.tiers) == 1
+    out = [say(S["recommend_one" if one else "recommend"], **b, **_common(x))]
+    detail = "detail_nopay" if is_empty(s.loc[best, "payback_years"]) else "detail"
+    out.append(
+        say(
+            S[detail],
+            capex=b["capex"],
+            opex1=x.metric(best, "opex_year1"),
+            irr=x.metric(best, "irr"),
+            payback=x.metric(best, "payback_years"),
+        )
+    )
+    out.append(
+        say(S["margin_free" if is_empty(x.breakeven.get(best, math.nan)) else "margin"], **b)
+    )
+    if not one:
+        rank = int(x.options.loc[best, "rank_pi"])
+        out.append(say(S["recommend_pi"], **b, rank=rank, n=len(m.tiers)))
+        alt = str(c["by_pi"])
+        if alt != best and float(x.options.loc[alt, "npv"]) > 0:
+            out.append(say(S["pi_alt"], **_tier_fields(x, alt)))
+    return out
+
+
+def _no_option(x: Facts) -> list[Markup]:
+    """No NPV > 0: say so; the closest by NPV per unit of capex, and why not the
+    smallest loss in absolute terms."""
+    m, S, c = x.model, SUMMARY[x.lang], x.choice
+    one = len(m.tiers) == 1
+    out = [say(S["none_one" if one else "none"], **_common(x))]
+    b = _tier_fields(x, str(c["tier"]))
+    if one:
+        out.append(say(S["least_bad_one"], **b))
+    elif c["by_npv"] == c["tier"]:
+        out.append(say(S["rank_same"], **b))
+    else:
+        small = _tier_fields(x, str(c["by_npv"]))
+        out.append(
+            say(
+                S["rank_split"],
+                **b,
+                s_label=small["label"],
+                s_npv=small["npv"],
+                s_loss=small["loss"],
+            )
+        )
+    return out
+
+
+def _need_item(x: Facts, t: str) -> Markup:
+    """What would make the tier worth building: its break-even price and utilization."""
+    S = SUMMARY[x.lang]
+    fields = _tier_fields(x, t)
+    be = x.breakeven.get(t, math.nan)
+    u = (
+        x.analysis.break_even.loc[t, "utilization"]
+        if t in x.analysis.break_even.index
+        else math.nan
+    )
+    ub = x.model.inputs[t].values()["utilization"]
+    util = (
+        Markup(S["need_util_never"])
+        if is_empty(u)
+        else say(S["need_util"], u=f.pct(u), ub=f.pct(ub))
+    )
+    key = "need_none" if is_empty(be) else "need_item"
+    return say(S[key], factor=f"{PRICE_RANGE_FACTOR:g}", util=util, **fields)
+
+
+def _mc_sentence(x: Facts, tier: str) -> Markup | None:
+    """Where the base case sits in the Monte Carlo distribution of ``tier``."""
+    o = x.options.loc[tier]
+    mc = x.analysis.monte_carlo
+    if mc is None or is_empty(o["base_percentile"]):
+        return None
+    q = float(o["base_percentile"])
+    key = "mc_high" if q >= OPTIMISTIC else "mc_low" if q <= 1 - OPTIMISTIC else "mc_mid"
+    return say(
+        SUMMARY[x.lang][key],
+        label=tier_label(x.model, tier, x.lang),
+        pct=f.pct(q, 0),
+        n=f"{mc.n:,}",
+        p50=x.money(o["npv_p50"]),
+        npv=x.metric(tier, "npv"),
+    )
+
+
+def _could_change(x: Facts, tier: str) -> Markup | None:
+    """The tier's largest driver (the tornado's first row) and its MFU what-if."""
+    d = x.analysis.tornado
+    d = d[(d["tier"] == tier) & (d["swing"] > 0)]
+    n = x.analysis.risks.loc[tier]
+    if not len(d) or not float(n["mfu_loss_share"]) > 0:
+        return None
+    top = d.iloc[0]
+    name = input_label(x.model, tier, str(top["input"]), x.lang)[0]
+    return say(
+        SUMMARY[x.lang]["could_change"],
+        input=name[:1].lower() + name[1:] if x.lang == "en" else name,
+        label=tier_label(x.model, tier, x.lang),
+        at_low=x.money(top["at_low"]),
+        at_high=x.money(top["at_high"]),
+        mfu=f.pct(n["mfu"], 0),
+        degraded=f.pct(n["degraded_mfu"], 0),
+        at_stake=x.money(n["mfu_at_stake"]),
+    )
+
+
+def _flags(x: Facts) -> list[Markup]:
+    """Selling prices above the cloud price of the same GPU (one sentence); a
+    utilization above the high end of its source's range."""
+    S, lang, out = SUMMARY[x.lang], x.lang, []
+    items = []
+    for t in x.model.tiers:
+        o = x.options.loc[t]
+        if not is_empty(o["price_over_cloud"]) and o["price_over_cloud"] > 0:
+            term = revenue_mode(x.model.assumptions, t)[1]
+            items.append(
+                say(
+                    S["price_item"],
+                    label=tier_label(x.model, t, lang),
+                    price=x.price(o["price"]),
+                    cloud=x.price(o["cloud_price"]),
+                    pct=signed_pct(o["price_over_cloud"]),
+                    term=RENT[lang].get(f"term_{term}", term),
+                )
+            )
+    if items:
+        key = "price_above_one" if len(items) == 1 else "price_above"
+        out.append(say(S[key], items=Markup(_list_sep(lang)).join(items)))
+    for t in x.model.tiers:
+        o = x.options.loc[t]
+        if not is_empty(o["utilization_high"]) and o["utilization"] > o["utilization_high"]:
+            out.append(
+                say(
+                    S["util_above"],
+                    label=tier_label(x.model, t, lang),
+                    u=f.pct(o["utilization"]),
+                    hi=f.pct(o["utilization_high"]),
+                )
+            )
+    return out
+
+
+def _rent_verdict(x: Facts) -> list[Markup]:
+    """Build versus rent in a sentence chosen by the sign of each tier's saving."""
+    S, o = SUMMARY[x.lang], x.options
+    saving = o["saving"].dropna()
+    if not len(saving):
+        return []
+    lab = {t: tier_label(x.model, t, x.lang) for t in saving.index}
+    out = []
+    cheaper = saving[saving > 0]
+    dearer = saving[saving <= 0]
+    if len(cheaper):
+        items = [say(S["rent_item"], label=lab[t], amount=x.money(v)) for t, v in cheaper.items()]
+        out.append(say(S["build_cheaper"], items=Markup(_list_sep(x.lang)).join(items)))
+    if len(dearer):
+        key = "rent_cheaper_all" if not len(cheaper) else "rent_cheaper"
+        items = [say(S["rent_item"], label=lab[t], amount=x.money(-v)) for t, v in dearer.items()]
+        out.append(say(S[key], items=Markup(_list_sep(x.lang)).join(items)))
+    return out
+
+
+def _list_sep(lang: str) -> str:
+    return "；" if lang == "zh" else "; "
+
+
+def _key_row(x: Facts, t: str, best: str) -> dict[str, Any]:
+    """One row of "the numbers that decide it"; prices as numbers, their unit in
+    the column heading (:func:`price_unit`)."""
+    o = x.options.loc[t]
+
+    def num(v: float) -> str:
+        return f.EMPTY if is_empty(v) else f"{v:,.2f}"
+
+    return dict(
+        tier=t,
+        label=tier_label(x.model, t, x.lang),
+        chosen=t == best,
+        npv=x.metric(t, "npv"),
+        npv_negative=bool(o["npv"] < 0),
+        pi=signed_pct(o["pi"]),
+        pi_negative=bool(o["pi"] < 0),
+        funding=x.money(o["peak_funding"]),
+        capex=x.metric(t, "capex"),
+        price=num(x.prices[t]),
+        cloud=num(o["cloud_price"]),
+        above_cloud=bool(not is_empty(o["price_over_cloud"]) and o["price_over_cloud"] > 0),
+        breakeven=num(x.breakeven.get(t, math.nan)),
+        gap=signed_pct(x.gap(t)),
+        cost=num(float(x.summary.loc[t, "cost_per_gpu_hour"])),
+    )
+
+
+def price_unit(x: Facts) -> str:
+    """``CNY/GPU‑h`` / ``元/卡时``, the unit of the key table's price columns."""
+    return f"{x.currency_word}/卡时" if x.lang == "zh" else f"{x.currency_word}/GPU\u2011h"
+
+
+def _declines(m: Model, lang: str) -> str:
+    """The price decline for the key-figures note, if all tiers share one."""
+    rates = {m.inputs[t].values()["price_decline"] for t in m.tiers}
+    if len(rates) != 1:
+        return ""
+    rate = f.pct(rates.pop())
+    return f" {rate}" if lang == "zh" else f", {rate} a year"

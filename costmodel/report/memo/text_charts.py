@@ -1,0 +1,91 @@
+"""The words of the memo's charts in English and Chinese: titles, captions, axes and
+the names of the cost lines.
+"""
+
+from __future__ import annotations
+
+CHART: dict[str, dict[str, str]] = {
+    "en": {
+        "npv_title": "NPV per option",
+        "npv_caption": "Net present value of each option at the assumed prices; bars left "
+        "of zero lose money.",
+        "capex_title": "Capex per GPU by component",
+        "capex_caption": "Initial investment per GPU, stacked by asset class; the total "
+        "capex of each option is written at the end of its bar.",
+        "capex_axis": "{unit} per GPU",
+        "opex_title": "Annual opex by line item",
+        "opex_caption": "Operating cost of each operating year, stacked by line item (each "
+        "option on its own scale).",
+        "opex_axis": "{unit} per year",
+        "year": "Year",
+        "cash_title": "Cumulative cash flow",
+        "cash_caption": "Cumulative free cash flow from the investment date; the last "
+        "month includes the net book value returned at the end. The marker shows payback.",
+        "cash_axis": "{unit}",
+        "payback": "payback {years}",
+        "no_payback": "no payback within horizon",
+        "cost_title": "Cost per GPU-hour vs price",
+        "cost_caption": "Levelized cost per sold GPU-hour and per effective GPU-hour (after "
+        "failures and checkpoints), against the assumed year-1 price and the break-even "
+        "price.",
+        "cost_axis": "{currency} per GPU-hour",
+        "levelized": "Levelized cost",
+        "effective": "Cost per effective GPU-hour",
+        "price": "Assumed price (year 1)",
+        "breakeven": "Break-even price (year 1)",
+        "total": "total",
+    },
+    "zh": {
+        "npv_title": "各方案净现值",
+        "npv_caption": "按假设价格计算的各方案净现值；零线左侧为亏损。",
+        "capex_title": "每卡初始投资构成",
+        "capex_caption": "按资产类别堆叠的每卡初始投资；条形末端标注各方案初始投资总额。",
+        "capex_axis": "每卡{unit}",
+        "opex_title": "年度运营成本构成",
+        "opex_caption": "各运营年度的运营成本，按成本项目堆叠（各方案纵轴刻度不同）。",
+        "opex_axis": "{unit}/年",
+        "year": "年度",
+        "cash_title": "累计现金流",
+        "cash_caption": "自投资日起的累计自由现金流；最后一个月包含期末收回的账面净值。"
+        "标记点为投资回收时点。",
+        "cash_axis": "{unit}",
+        "payback": "回收期 {years}",
+        "no_payback": "测算期内无法回收",
+        "cost_title": "每卡时成本与价格",
+        "cost_caption": "每售出卡时和每有效卡时（扣除故障与检查点损失）的"
+        "平准化成本，对比假设的首年价格和盈亏平衡价格。",
+        "cost_axis": "{currency}/卡时",
+        "levelized": "平准化成本",
+        "effective": "每有效卡时成本",
+        "price": "假设价格（首年）",
+        "breakeven": "盈亏平衡价格（首年）",
+        "total": "合计",
+    },
+}
+
+LINE_LABELS = {
+    "en": {
+        "servers": "Servers",
+        "network": "Network",
+        "storage": "Storage",
+        "facility": "Facility",
+        "electricity": "Electricity",
+        "colocation": "Colocation",
+        "staff": "Staff",
+        "maintenance": "Maintenance",
+        "insurance": "Insurance",
+        "software": "Software",
+    },
+    "zh": {
+        "servers": "服务器",
+        "network": "网络",
+        "storage": "存储",
+        "facility": "机房",
+        "electricity": "电费",
+        "colocation": "托管费",
+        "staff": "人员",
+        "maintenance": "维保",
+        "insurance": "保险",
+        "software": "软件",
+    },
+}

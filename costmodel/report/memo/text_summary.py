@@ -1,0 +1,150 @@
+"""The memo's executive summary in English and Chinese: the decision, the numbers
+that decide it and the comparison's notes (sentence patterns as in
+:mod:`costmodel.report.memo.text`).
+"""
+
+from __future__ import annotations
+
+# Executive summary. Fields (costmodel.report.memo.summary_section._tier_fields): label,
+# npv, capex, price, decline, be, gap, cost, pi, loss, funding, currency; and rate,
+# horizon, n; s_* of the smallest loss in absolute terms.
+SUMMARY: dict[str, dict[str, str]] = {
+    "en": {
+        "recommend": "We recommend <strong>{label}</strong>. At the assumed year-1 price of "
+        "{price}, falling {decline} a year, it has the highest positive NPV of the {n} "
+        "options: <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
+        "recommend_one": "We recommend <strong>{label}</strong>, the only option assessed. At "
+        "the assumed year-1 price of {price}, falling {decline} a year, its NPV "
+        "is <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
+        "detail": "It needs {capex} up front and {opex1} to run in its first year; its IRR "
+        "is {irr} and it pays back in {payback}.",
+        "detail_nopay": "It needs {capex} up front and {opex1} to run in its first year; its "
+        "IRR is {irr}, but it does not pay back within the horizon without the book value "
+        "returned at the end.",
+        "margin": "Its levelized cost is {cost}. The year-1 price could fall to "
+        "<strong>{be}</strong> ({gap}) before the NPV turns negative.",
+        "margin_free": "Its levelized cost is {cost}. Its NPV stays positive even at a "
+        "year-1 price of zero.",
+        "recommend_pi": "Each {currency} of its capex adds {pi} in present value (rank {rank} "
+        "of {n} by NPV per unit of capex); at its low point the project needs {funding} of "
+        "funding.",
+        "pi_alt": "{label} adds more per {currency} invested ({pi}, NPV {npv} on {capex}); "
+        "if capital is rationed, it is the better use of it.",
+        "none": "<strong>No option is worth building at the assumed prices.</strong> All {n} "
+        "options have a negative NPV at a {rate} discount rate over {horizon} years.",
+        "none_one": "<strong>The option is not worth building at the assumed price.</strong> "
+        "Its NPV is negative at a {rate} discount rate over {horizon} years.",
+        "rank_split": "Options of different size are compared by NPV per unit of capex. By "
+        "that measure <strong>{label}</strong> comes closest to paying: it loses {loss} of "
+        "each {currency} invested in present value (NPV <strong>{npv}</strong> on {capex}). "
+        "{s_label} has the smallest loss in absolute terms ({s_npv}) only because it is the "
+        "smallest project: it loses {s_loss} of its capex.",
+        "rank_same": "<strong>{label}</strong> comes closest to paying by both measures: its "
+        "NPV of <strong>{npv}</strong> is the smallest loss, and at {loss} of its {capex} "
+        "capex also the smallest per {currency} invested.",
+        "least_bad_one": "Its NPV is <strong>{npv}</strong>: it loses {loss} of its "
+        "{capex} capex in present-value terms.",
+        "need": "What would have to change, one input at a time, all else as assumed:",
+        "need_item": "<strong>{label}</strong>: a year-1 price of {be} against "
+        "{price} assumed ({gap}; levelized cost {cost}); {util}.",
+        "need_none": "<strong>{label}</strong>: no year-1 price up to {factor} times the "
+        "assumed {price}; {util}.",
+        "need_util": "or a utilization of {u} against {ub} assumed",
+        "need_util_never": "no utilization up to 100% is enough",
+        "mc_high": "The base case is optimistic: for {label} it beats {pct} of the {n} Monte "
+        "Carlo draws; the median draw has an NPV of {p50} against {npv} as assumed.",
+        "mc_mid": "The base case sits near the middle of the Monte Carlo distribution: for "
+        "{label} it beats {pct} of the {n} draws (median NPV {p50}, as assumed {npv}).",
+        "mc_low": "The base case is cautious: for {label} it beats only {pct} of the {n} Monte "
+        "Carlo draws; the median draw has an NPV of {p50} against {npv} as assumed.",
+        "price_above": "The assumed selling prices are above the cloud price of the same GPU "
+        "({items}): customers can rent the same hour for less, so the revenue assumed is "
+        "generous.",
+        "price_above_one": "The assumed selling price is above the cloud price of the same "
+        "GPU ({items}): customers can rent the same hour for less, so the revenue assumed "
+        "is generous.",
+        "price_item": "{label} {price} against {cloud} {term}, {pct}",
+        "util_above": "The assumed utilization of {label}, {u}, is above the {hi} that its "
+        "sources support.",
+        "rent_item": "{label} by {amount}",
+        "build_cheaper": "At the catalogue cloud prices, building costs less in present value "
+        "than renting the same GPU-hours: {items}.",
+        "rent_cheaper": "Renting the same GPU-hours from a cloud costs less in present value "
+        "than building: {items}.",
+        "rent_cheaper_all": "At the catalogue cloud prices, renting the same GPU-hours costs "
+        "less in present value than building, for every option: {items}.",
+        "could_change": "What could change it: across its range, the {input} moves the NPV of "
+        "{label} from {at_low} to {at_high}; a network that drops MFU from the assumed {mfu} "
+        "to {degraded} would leave {at_stake} of its present value of cost buying no compute.",
+        "advice": "Building is worth it only with contracted prices near these break-even "
+        "levels, or costs lower by as much.",
+        "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding need: the most cash the "
+        "project needs at any month. Break-even: the year-1 price at which NPV = 0, all else "
+        "unchanged (the price still declines at its assumed rate{decline}).",
+        "key_note_red": " Red cloud price: below the price assumed.",
+    },
+    "zh": {
+        "recommend": "建议选择<strong>{label}</strong>。按首年价格 {price}、此后每年下降 "
+        "{decline} 的假设，在 {n} 个方案中其净现值为正且最高：按 {rate} 折现率、{horizon} "
+        "年测算期计算为 <strong>{npv}</strong>。",
+        "recommend_one": "建议选择<strong>{label}</strong>（唯一评估的方案）。按首年价格 "
+        "{price}、此后每年下降 {decline} 的假设，按 {rate} 折现率、{horizon} 年测算期计算，"
+        "其净现值为 <strong>{npv}</strong>。",
+        "detail": "该方案初始投资 {capex}，首年运营成本 {opex1}；内部收益率 {irr}，投资回收期 "
+        "{payback}。",
+        "detail_nopay": "该方案初始投资 {capex}，首年运营成本 {opex1}；内部收益率 {irr}，"
+        "但若不计期末账面残值，测算期内无法回收投资。",
+        "margin": "其平准化成本为 {cost}；首年价格可降至 <strong>{be}</strong>"
+        "（{gap}）而净现值仍不为负。",
+        "margin_free": "其平准化成本为 {cost}；即使首年价格为零，净现值仍为正。",
+        "recommend_pi": "每投入 1 {currency}初始投资，按现值可增加 {pi}（按单位投资净现值"
+        "排第 {rank}，共 {n} 个方案）；峰值资金需求为 {funding}。",
+        "pi_alt": "{label}单位投资创造的价值更高（{pi}，以 {capex} 投资获得净现值 {npv}）；"
+        "若资金有限，投向该方案更合算。",
+        "none": "<strong>在假设价格下，没有任何方案值得建设。</strong>按 {rate} 折现率、"
+        "{horizon} 年测算期计算，全部 {n} 个方案的净现值均为负。",
+        "none_one": "<strong>在假设价格下，该方案不值得建设。</strong>按 {rate} 折现率、"
+        "{horizon} 年测算期计算，其净现值为负。",
+        "rank_split": "规模不同的方案按单位投资净现值（净现值 ÷ 初始投资）比较。按此衡量，"
+        "<strong>{label}</strong>最接近回本：每投入 1 {currency}，按现值损失 {loss}"
+        "（以 {capex} 投资得到净现值 <strong>{npv}</strong>）。{s_label}的绝对亏损最小"
+        "（{s_npv}），只是因为它规模最小：按现值计，其初始投资损失 {s_loss}。",
+        "rank_same": "无论按绝对亏损还是按单位投资衡量，<strong>{label}</strong>都最接近"
+        "回本：净现值 <strong>{npv}</strong> 是最小的亏损，损失初始投资 {capex} 的 {loss}，"
+        "单位投资损失也最小。",
+        "least_bad_one": "其净现值为 <strong>{npv}</strong>，按现值计相当于损失初始投资 "
+        "{capex} 的 {loss}。",
+        "need": "需要什么改变（每次只变一项，其他假设不变）：",
+        "need_item": "<strong>{label}</strong>：首年价格达到 {be}，假设为 {price}"
+        "（{gap}；平准化成本 {cost}）；{util}。",
+        "need_none": "<strong>{label}</strong>：首年价格即使提高到假设价格 {price} 的 {factor} "
+        "倍也不够；{util}。",
+        "need_util": "或利用率达到 {u}（假设为 {ub}）",
+        "need_util_never": "利用率即使达到 100% 也不够",
+        "mc_high": "基准情形偏乐观：{label}的基准净现值高于 {n} 次蒙特卡洛抽样中的 {pct}；"
+        "抽样中位数为 {p50}，而基准为 {npv}。",
+        "mc_mid": "基准情形大致处于蒙特卡洛分布的中部：{label}的基准净现值高于 {n} 次抽样中的 "
+        "{pct}（中位数 {p50}，基准 {npv}）。",
+        "mc_low": "基准情形偏保守：{label}的基准净现值仅高于 {n} 次蒙特卡洛抽样中的 {pct}；"
+        "抽样中位数为 {p50}，而基准为 {npv}。",
+        "price_above": "假设的出租价格高于同款 GPU 的云价格（{items}）：客户可以更便宜地"
+        "租到同样的卡时，因此假设的收入偏乐观。",
+        "price_above_one": "假设的出租价格高于同款 GPU 的云价格（{items}）：客户可以更便宜地"
+        "租到同样的卡时，因此假设的收入偏乐观。",
+        "price_item": "{label}{price}，{term}云价格 {cloud}，高出 {pct}",
+        "util_above": "{label}假设的利用率 {u} 高于其资料来源支持的上限 {hi}。",
+        "rent_item": "{label}{amount}",
+        "build_cheaper": "按云厂商目录价格，自建的现值成本低于租用同样卡时，自建节省：{items}。",
+        "rent_cheaper": "向云厂商租用同样卡时的现值成本低于自建，自建多花：{items}。",
+        "rent_cheaper_all": "按云厂商目录价格，每个方案租用同样卡时的现值成本都低于自建，"
+        "自建多花：{items}。",
+        "could_change": "可能改变结论的因素：{input}在其区间内变动，会使{label}的净现值在 "
+        "{at_low} 与 {at_high} 之间变化；若网络问题使 MFU 从假设的 {mfu} 降至 {degraded}，其"
+        "成本现值中将有 {at_stake} 买不到算力。",
+        "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本相应下降，自建才值得。",
+        "key_note": "单位投资净现值：净现值 ÷ 初始投资。峰值资金需求：项目在任一月份所需的"
+        "最大累计资金。盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的"
+        "情况下，使净现值为零的首年价格。",
+        "key_note_red": "云价格标红：低于假设售价。",
+    },
+}
