@@ -279,3 +279,15 @@ def test_a_rate_or_an_engine_module_in_the_writers_is_flagged(copy):
     problems = _writer_problems(copy)
     assert len(problems) == 2
     assert "imports core.debt" in problems[0] and "turns a rate monthly" in problems[1]
+
+
+MAX_MODULE_LINES = 700
+
+
+def test_no_module_is_longer_than_700_lines():
+    sizes = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+    assert {p: n for p, n in sizes.items() if n > MAX_MODULE_LINES} == {}
+    assert max(sizes.values()) > MAX_MODULE_LINES / 2  # the sizes were read
