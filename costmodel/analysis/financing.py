@@ -4,7 +4,9 @@ financing section.
 :func:`financing_table`: one row per tier when the model uses debt
 (``financing.debt_share > 0``), else empty. Columns: the loan's inputs
 (``debt_share``, ``interest_rate``, ``term_years``, ``cost_of_equity``,
-``covenant``: ``financing.min_dscr_covenant`` or NaN); the project's ``npv`` and
+``covenant``: ``financing.min_dscr_covenant`` or NaN; ``rate_convention``,
+``nominal`` or ``effective``, and ``monthly_rate``, the monthly loan rate it gives,
+methodology §21b); the project's ``npv`` and
 ``irr`` beside the owners' ``equity_npv`` (at ``cost_of_equity``) and
 ``equity_irr``; ``min_dscr`` and ``min_dscr_year`` (the model year in which
 CFADS / debt service is lowest, among years with debt service); ``dscr_years``
@@ -20,6 +22,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from costmodel.core.finance import loan_monthly_rate
 from costmodel.core.model import Model, model_of
 from costmodel.inputs.schema import Assumptions
 
@@ -29,6 +32,8 @@ COLUMNS = (
     "term_years",
     "cost_of_equity",
     "covenant",
+    "rate_convention",
+    "monthly_rate",
     "npv",
     "irr",
     "equity_npv",
@@ -49,7 +54,7 @@ def uses_debt(a: Assumptions) -> bool:
     return a.financing is not None and float(a.financing.debt_share.value) > 0
 
 
-def _row(m: Model, tier: str) -> dict[str, float]:
+def _row(m: Model, tier: str) -> dict[str, float | str]:
     fin = m.assumptions.financing
     assert fin is not None
     s = m.summary().loc[tier]
@@ -66,6 +71,10 @@ def _row(m: Model, tier: str) -> dict[str, float]:
         term_years=float(fin.term_years),
         cost_of_equity=float(coe),
         covenant=covenant,
+        rate_convention=fin.rate_convention,
+        monthly_rate=float(
+            loan_monthly_rate(float(fin.interest_rate.value), fin.rate_convention == "nominal")
+        ),
         npv=float(s["npv"]),
         irr=float(s["irr"]),
         equity_npv=float(s["equity_npv"]),

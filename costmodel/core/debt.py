@@ -18,6 +18,12 @@ from costmodel.core.units import (
 )
 
 
+def loan_rate(q: Mapping[str, FloatArray]) -> FloatArray:
+    """The monthly loan rate of each variant (:func:`finance.loan_monthly_rate`
+    of the interest rate in its convention)."""
+    return fin.loan_monthly_rate(q["interest_rate"], q["loan_rate_nominal"])
+
+
 @dataclass(frozen=True)
 class Loan:
     """One loan of :func:`loans`: drawn at month ``month`` by the variants ``rows``
@@ -44,7 +50,7 @@ def loans(
     every_capex_month: bool = False,
 ) -> list[Loan]:
     """The loans of methodology §8.2: the capex of each month t is financed
-    ``debt_share`` by a loan ``D`` drawn at t. With ``r = monthly_rate(interest
+    ``debt_share`` by a loan ``D`` drawn at t. With ``r = loan_rate(interest
     rate)``, first payment ``p = max(t, B) + 1`` and ``n = 12 term_years``:
     interest accrues from t + 1 and is capitalized until p (``b = D (1 + r)^(p - 1
     - t)``); then level payments ``P = b r / (1 - (1 + r)^-n)`` (``b / n`` at r =
@@ -56,7 +62,7 @@ def loans(
     share of b still owed after the month's payment, 0 before p) and ``paying``
     (1 in its payment months p .. p + n - 1)."""
     size, width = capex_m.shape
-    r_all = np.broadcast_to(col(fin.monthly_rate(q["interest_rate"])), (size, 1))
+    r_all = np.broadcast_to(col(loan_rate(q)), (size, 1))
     term = np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR
     n_all = np.broadcast_to(col(term), (size, 1))
     share = np.broadcast_to(col(q["debt_share"]), (size, 1))
@@ -150,7 +156,9 @@ def debt_schedule(
 
 
 @memoized()
-def unit_debt(months: int, draws: tuple[int, ...], build: int, rate: float, term: float):
+def unit_debt(
+    months: int, draws: tuple[int, ...], build: int, rate: float, nominal: float, term: float
+):
     """Loans of 1 drawn at each month of ``draws`` (:func:`debt_schedule`), as
     matrices over the draws T: net debt cash flow ``draw - interest - principal -
     balloon`` (M+1, T); interest and debt service per model year (Y, T); the
@@ -160,6 +168,7 @@ def unit_debt(months: int, draws: tuple[int, ...], build: int, rate: float, term
     clock = Clock(months)
     q1 = {
         "interest_rate": np.array([rate]),
+        "loan_rate_nominal": np.array([nominal]),
         "term_years": np.array([term]),
         "debt_share": np.array([1.0]),
     }
@@ -194,14 +203,15 @@ def debt_by_year(
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, Callable[[], FloatArray]]:
     """Interest and debt service per model year (Y, S), the debt peak and the PV
     of the net debt flows at the cost of equity (``equity``) (S,), and ``net()``
-    those flows month by
-    month (M+1, S): with one rate and term for every variant, the draws (T, S)
+    those flows month by month (M+1, S): with one rate and term for every variant, the draws (T, S)
     times the schedules of unit loans (:func:`unit_debt`), else :func:`_loans`."""
     rate, term = when(q["interest_rate"]), when(q["term_years"])
+    nominal = when(q["loan_rate_nominal"])
     amounts = np.stack(list(draws.values()))  # (T, S)
     e_disc = equity.table(months)
-    if one_loan and rate.shape[0] == term.shape[0] == 1 and rate[0, 0] >= 0:
-        unit = (months, tuple(draws), build, float(rate[0, 0]), float(term[0, 0]))
+    one = rate.shape[0] == term.shape[0] == nominal.shape[0] == 1
+    if one_loan and one and rate[0, 0] >= 0:
+        unit = (months, tuple(draws), build, *(float(v[0, 0]) for v in (rate, nominal, term)))
         net_u, interest_u, service_u, peak_u = unit_debt(*unit)
 
         def net() -> FloatArray:
@@ -308,7 +318,7 @@ def _loan_terms(
 ) -> _LoanTerms:
     """The :class:`_LoanTerms` of rates and terms ``q`` for ``size`` variants."""
     rows = np.arange(size)
-    r = np.broadcast_to(fin.monthly_rate(q["interest_rate"]), (size,))
+    r = np.broadcast_to(loan_rate(q), (size,))
     n = np.broadcast_to(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR, (size,))
     n_pay = np.ceil(n).astype(np.intp)  # payments k = 0 .. n_pay - 1 (k < n)
     one_term = bool(np.all(n_pay == n_pay[0]))

@@ -115,6 +115,7 @@ def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
         "repair_hours": zero,
         "debt_share": zero,
         "interest_rate": zero,
+        "loan_rate_nominal": zero,  # inputs without a convention: effective (v2)
         "term_years": zero + 1.0,
         "cost_of_equity": q["discount_rate"],
     }

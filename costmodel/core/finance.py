@@ -41,6 +41,34 @@ def monthly_rate(annual_rate: ArrayLike) -> FloatArray:
     return np.power(1.0 + np.asarray(annual_rate, dtype=float), 1.0 / MONTHS_PER_YEAR) - 1.0
 
 
+def loan_monthly_rate(annual_rate: ArrayLike, nominal: ArrayLike) -> FloatArray:
+    """The monthly rate a loan is charged: ``interest_rate / 12`` where ``nominal``
+    is 1 (the convention of PRC banks and LPR-based loans, 月利率 = 年利率 / 12),
+    :func:`monthly_rate` where it is 0 (an effective annual rate).
+
+    Parameters
+    ----------
+    annual_rate : array_like
+        Annual loan rates (fractions).
+    nominal : array_like
+        1 for the nominal convention, 0 for the effective one.
+
+    Returns
+    -------
+    ndarray
+        Monthly rates, broadcast over both arguments.
+
+    Examples
+    --------
+    >>> float(loan_monthly_rate(0.06, 1.0))
+    0.005
+    >>> round(float(loan_monthly_rate(0.06, 0.0)), 8)
+    0.00486755
+    """
+    rate = np.asarray(annual_rate, dtype=float)
+    return np.where(np.asarray(nominal) > 0, rate / MONTHS_PER_YEAR, monthly_rate(rate))
+
+
 def annualize(monthly: ArrayLike) -> FloatArray:
     """The annual rate of a monthly rate: ``(1 + r_m)^12 - 1`` (the inverse of
     :func:`monthly_rate`).
@@ -237,8 +265,8 @@ def npv_at_monthly_rates(values: ArrayLike, monthly_rates: ArrayLike) -> FloatAr
 
     Examples
     --------
-    >>> [round(float(x), 9) for x in npv_at_monthly_rates([-100.0, 110.0], [0.0, 0.1])]
-    [10.0, 0.0]
+    >>> [round(float(x), 9) for x in npv_at_monthly_rates([-100.0, 110.0], [0.0, 0.05])]
+    [10.0, 4.761904762]
     """
     v = np.asarray(values, dtype=float)
     rates = np.asarray(monthly_rates, dtype=float)

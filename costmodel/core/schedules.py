@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
-from costmodel.core.debt import Loan, loans
+from costmodel.core.debt import Loan, loan_rate, loans
 from costmodel.core.depreciation import event_depreciation
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import Coefficients, monthly_line
@@ -152,10 +152,8 @@ def tier_schedules(p: TierParts) -> TierSchedules:
         vintages=loss_vintages(years(p.ebit), q["tax_rate"], carry, clock),
         levered_vintages=loss_vintages(years(p.ebit - p.interest), q["tax_rate"], carry, clock),
         rates={
-            "interest": fin.monthly_rate(q["interest_rate"]),
-            "interest_term_growth": np.power(
-                1.0 + fin.monthly_rate(q["interest_rate"]), q["term_years"] * MONTHS_PER_YEAR
-            ),
+            "interest": loan_rate(q),
+            "interest_term_growth": np.power(1.0 + loan_rate(q), q["term_years"] * MONTHS_PER_YEAR),
             "discount": fin.monthly_rate(q["discount_rate"]),
             "cost_of_equity": fin.monthly_rate(q["cost_of_equity"]),
         },

@@ -235,11 +235,13 @@ def _put_financing(a: Assumptions, put: _Put) -> None:
     if f is None:
         put("debt_share", "financing.debt_share", 0.0)
         put("interest_rate", "financing.interest_rate", 0.0)
+        put("loan_rate_nominal", "financing.rate_convention", 1.0)
         put("term_years", "financing.term_years", 1)
         put("cost_of_equity", "finance.discount_rate", a.finance.discount_rate)
         return
     put("debt_share", "financing.debt_share", f.debt_share)
     put("interest_rate", "financing.interest_rate", f.interest_rate)
+    put("loan_rate_nominal", "financing.rate_convention", float(f.rate_convention == "nominal"))
     put("term_years", "financing.term_years", f.term_years)
     if f.cost_of_equity is not None:
         put("cost_of_equity", "financing.cost_of_equity", f.cost_of_equity)

@@ -196,10 +196,14 @@ class Financing(Section):
     """Debt financing of every capex event (methodology §8.2): ``debt_share`` of it is
     borrowed at ``interest_rate`` (annual) and repaid in level monthly payments
     over ``term_years`` from operations start; equity cash flow is discounted at
-    ``cost_of_equity`` (the discount rate if absent)."""
+    ``cost_of_equity`` (the discount rate if absent). ``rate_convention``: how the
+    annual rate becomes the monthly one (methodology §8.2): ``nominal`` (PRC banks and
+    LPR-based loans, 月利率 = 年利率 / 12) charges ``interest_rate / 12`` a month,
+    ``effective`` ``(1 + interest_rate)^(1/12) - 1``."""
 
     debt_share: Rate
     interest_rate: Rate
+    rate_convention: Annotated[Literal["nominal", "effective"], Plain] = "nominal"
     term_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
     cost_of_equity: Rate | None = None
     min_dscr_covenant: Annotated[_Q, _bounded(0, None, rule="must be >= 0")] | None = None

@@ -70,19 +70,42 @@ def test_construction_and_ramp_by_hand(tmp_path):
     assert s.peak_funding == pytest.approx(CAPEX_FACILITY + 3 * 100_000 + CAPEX_HARDWARE)
 
 
-def test_equity_npv_equals_npv_at_zero_tax_and_one_rate(tmp_path):
+#: the discount rate (effective annual) at which a loan at 9% costs what it is
+#: discounted at: 9% itself when the loan rate is effective, (1 + 0.09/12)^12 - 1 =
+#: 9.3807% when the bank charges 9% / 12 a month (the nominal convention)
+SAME_RATE = {"effective": 0.09, "nominal": (1 + 0.09 / 12) ** 12 - 1}
+
+
+@pytest.mark.parametrize("convention", list(SAME_RATE))
+def test_equity_npv_equals_npv_at_zero_tax_and_one_rate(tmp_path, convention):
+    loan = {"debt_share": 0.6, "interest_rate": 0.09, "term_years": 3}
     for build_months in (0, 4):
         m = build(
             tmp_path,
             {
                 "timeline": {"build_months": build_months, "ramp_months": 3},
-                "financing": {"debt_share": 0.6, "interest_rate": 0.09, "term_years": 3},
+                "financing": {**loan, "rate_convention": convention},
             },
-            **{"finance.tax_rate": 0, "finance.discount_rate": 0.09},
+            **{"finance.tax_rate": 0, "finance.discount_rate": SAME_RATE[convention]},
         )
         s = m.summary().loc["small"]
         assert s.equity_npv == pytest.approx(s.npv, rel=1e-9)
         assert s.debt_peak > 0
+
+
+def test_the_nominal_convention_charges_the_rate_over_twelve(tmp_path):
+    """With no construction the first loan pays from month 1: its first month's
+    interest is the draw x 9% / 12 (nominal) or x (1.09^(1/12) - 1) (effective)."""
+    loan = {"debt_share": 0.6, "interest_rate": 0.09, "term_years": 3}
+    first = {}
+    for convention in ("nominal", "effective"):
+        m = build(tmp_path, {"financing": {**loan, "rate_convention": convention}})
+        d = m.debt("small")
+        first[convention] = (float(d["interest"].iloc[1]), float(d["draw"].iloc[0]))
+    interest, draw = first["nominal"]
+    assert interest == pytest.approx(draw * 0.09 / 12, rel=1e-12)
+    interest, draw = first["effective"]
+    assert interest == pytest.approx(draw * (1.09 ** (1 / 12) - 1), rel=1e-12)
 
 
 # ----------------------------------------------------------------------------- 15
@@ -183,15 +206,21 @@ def test_racks_hold_whole_servers(tmp_path):
 # ----------------------------------------------------------------------------- 17
 
 
-def test_debt_by_hand(tmp_path):
+#: the monthly rate of a 12% loan in each convention
+MONTHLY_AT_12 = {"nominal": 0.12 / 12, "effective": 1.12 ** (1 / 12) - 1}
+
+
+@pytest.mark.parametrize("convention", list(MONTHLY_AT_12))
+def test_debt_by_hand(tmp_path, convention):
+    loan = {"debt_share": 0.5, "interest_rate": 0.12, "term_years": 3}
     m = build(
         tmp_path,
         {
             "timeline": {"build_months": 3},
-            "financing": {"debt_share": 0.5, "interest_rate": 0.12, "term_years": 3},
+            "financing": {**loan, "rate_convention": convention},
         },
     )
-    r = 1.12 ** (1 / 12) - 1
+    r = MONTHLY_AT_12[convention]
     debt = m.debt("small")
     # the facility loan: 110,000 drawn at month 0, interest capitalized in months 1..3
     assert debt.draw[0] == pytest.approx(0.5 * CAPEX_FACILITY)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 import openpyxl
+
+#: a check's residual, ``=B258-C258``: two figures that should be equal
+RESIDUAL = re.compile(r"^=([A-Z]+[0-9]+)-([A-Z]+[0-9]+)$")
 
 ERROR_MARKERS = ("#REF!", "#NAME?", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "Err:")
 
@@ -16,6 +20,15 @@ def _serial(v):
     if isinstance(v, datetime):
         return (v - datetime(1899, 12, 30)).days + (v - datetime(1899, 12, 30)).seconds / 86400
     return v
+
+
+def _operand_size(ws, formula: str) -> float:
+    """The larger magnitude of a residual's two operands (0 for other formulas)."""
+    m = RESIDUAL.match(formula)
+    if m is None:
+        return 0.0
+    values = [ws[ref].value for ref in m.groups()]
+    return max((abs(v) for v in values if isinstance(v, int | float)), default=0.0)
 
 
 @dataclass
@@ -28,8 +41,10 @@ class Comparison:
 def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: float = 1e-9,
                                      abs_tol: float = 1e-6) -> Comparison:  # fmt: skip
     """Every formula cell of ``original``: its cached value equals the value in
-    ``recalculated`` (relative ``rel``; ``abs_tol`` for results that should be 0);
-    no error values anywhere in ``recalculated``."""
+    ``recalculated`` (relative ``rel``; ``abs_tol`` for results that should be 0, or
+    ``rel`` times the larger operand for a residual ``=B1-C1`` of two large figures,
+    whose last bits depend on the order a spreadsheet sums in); no error values
+    anywhere in ``recalculated``."""
     wf = openpyxl.load_workbook(original)
     wc = openpyxl.load_workbook(original, data_only=True)
     wr = openpyxl.load_workbook(recalculated, data_only=True)
@@ -49,7 +64,8 @@ def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: fl
                 new = _serial(wr[ws.title][c.coordinate].value)
                 where = f"{ws.title}!{c.coordinate} {c.value[:80]}: cached {cached!r}, recalculated {new!r}"
                 if isinstance(cached, int | float) and isinstance(new, int | float):
-                    if not math.isclose(cached, new, rel_tol=rel, abs_tol=abs_tol):
+                    tol = max(abs_tol, rel * _operand_size(wr[ws.title], c.value))
+                    if not math.isclose(cached, new, rel_tol=rel, abs_tol=tol):
                         out.mismatches.append(where)
                 elif (cached if cached is not None else "") != (new if new is not None else ""):
                     out.mismatches.append(where)

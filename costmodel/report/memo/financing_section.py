@@ -36,12 +36,15 @@ if TYPE_CHECKING:
 FINANCING: dict[str, dict[str, str]] = {
     "en": {
         "heading": "What the bank loan does",
-        "intro": "{share} of every capex payment is borrowed at {rate} a year and repaid in "
+        "intro": "{share} of every capex payment is borrowed at {rate} a year, {charged}, and "
+        "repaid in "
         "level monthly payments over {term} years from the start of operations; interest "
         "during construction is added to the loan, and whatever is still owed at the end of "
         "the horizon is repaid then. The project's NPV and IRR are before financing; the "
         "owners' cash flow (after the loan's draws, interest and repayments, and the tax "
         "saved on interest) is discounted at the cost of equity, {coe}.",
+        "nominal": "charged at {rate} ÷ 12 = {monthly} a month, as PRC banks charge it",
+        "effective": "compounded to {monthly} a month (an effective annual rate)",
         "col_npv": "Project NPV",
         "col_irr": "Project IRR",
         "col_equity_npv": "Equity NPV",
@@ -68,9 +71,12 @@ FINANCING: dict[str, dict[str, str]] = {
     },
     "zh": {
         "heading": "银行贷款的影响",
-        "intro": "每笔投资的 {share} 以年利率 {rate} 借入，自投产起分 {term} 年按月等额还款；"
+        "intro": "每笔投资的 {share} 以年利率 {rate} 借入（{charged}），"
+        "自投产起分 {term} 年按月等额还款；"
         "建设期利息计入本金，测算期末仍未还清的部分一次还清。项目净现值与内部收益率不考虑"
         "融资；股东现金流（计入贷款提款、利息与还本，以及利息抵税）按股权成本 {coe} 折现。",
+        "nominal": "按月利率 = 年利率 ÷ 12 = {monthly} 计息",
+        "effective": "按实际年利率折算为月利率 {monthly}",
         "col_npv": "项目净现值",
         "col_irr": "项目内部收益率",
         "col_equity_npv": "股权净现值",
@@ -204,6 +210,11 @@ def financing(x: Facts) -> dict[str, Any] | None:
         F["intro"],
         share=f.pct(first["debt_share"], 0),
         rate=f.pct(first["interest_rate"], 2),
+        charged=say(
+            F[first["rate_convention"]],
+            rate=f.pct(first["interest_rate"], 2),
+            monthly=f.pct(first["monthly_rate"], 3),
+        ),
         term=int(first["term_years"]),
         coe=f.pct(first["cost_of_equity"]),
     )

@@ -70,6 +70,7 @@ MODES = (
     ("facility mode", "facility_mode", ("build", "colocation")),
     ("revenue mode", "revenue_mode", ("rental", "avoided_cloud")),
     ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
+    ("loan rate convention", "financing_rate_convention", ("nominal", "effective")),
 )
 #: methodology §4: <=64, <=511, else
 SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))
@@ -82,6 +83,7 @@ def mode_value(a: Assumptions, name: str) -> str:
         "facility_mode": a.facility.mode,
         "revenue_mode": a.revenue.mode,
         "revenue_cloud_term": a.revenue.cloud_term,
+        "financing_rate_convention": a.financing.rate_convention if a.financing else "nominal",
     }[name]
 
 

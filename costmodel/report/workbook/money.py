@@ -186,8 +186,9 @@ def debt_inputs(x: Tier) -> None:
          ti["debt_share"], "pct2", GREEN),
         ("interest_rate", "interest rate (annual)", "1/yr", "=financing_interest_rate",
          ti["interest_rate"], "pct2", GREEN),
-        ("debt_rate", "monthly interest rate (1+i)^(1/12)-1", "per month",
-         "=(1+{$interest_rate})^(1/12)-1", r, "factor", None),
+        ("debt_rate", "monthly interest rate: i / 12 (nominal) or (1+i)^(1/12)-1 (effective)",
+         "per month", '=IF(financing_rate_convention="nominal",{$interest_rate}/12,'
+         "(1+{$interest_rate})^(1/12)-1)", r, "factor", None),
         ("term_months", "term: level monthly payments = 12 x term years", "months",
          "=12*financing_term_years", n, "count", None),
         ("term_growth", "(1 + monthly rate)^payments", "factor",
