@@ -8,9 +8,11 @@ decision.
   and ``full_month`` = B + max(R, 1), the first month at the assumed utilization;
   ``revenue_period`` and ``full_period``, their calendar months (``YYYY-MM``);
 - ``peak_funding`` (the model's: the most cash raised before the tier funds itself);
-- ``terminal_value`` and ``terminal_tax`` at M, and ``book_value``, the net book
-  value of every asset class at M (``market``: what the hardware sells for
-  against what the books say; ``book``: equal);
+- ``terminal_value`` and ``terminal_tax`` at M (the tax on its gain after tax
+  losses, methodology §11.9), ``book_value``, the net book value of every asset
+  class at M (``market``: what the hardware sells for against what the books say;
+  ``book``: equal), and ``terminal_gain``, the terminal value less the tax book
+  value (cost less tax depreciation; the book value unless a class is expensed);
 - ``loss_added`` and ``loss_expired``: tax losses over the horizon, and what of
   them expired unused (``finance.loss_carryforward_years``).
 """
@@ -44,9 +46,18 @@ def _row(m: Model, tier: str) -> dict[str, object]:
         terminal_value=float(cf["terminal_value"].iloc[-1]),
         terminal_tax=float(cf["terminal_tax"].iloc[-1]),
         book_value=float(sum(nbv[f"nbv_{c}"] for c in ASSET_CLASSES)),
+        terminal_gain=_terminal_gain(m, tier, float(cf["terminal_value"].iloc[-1])),
         loss_added=float(y["loss_added"].sum()),
         loss_expired=float(y["loss_expired"].sum()),
     )
+
+
+def _terminal_gain(m: Model, tier: str, value: float) -> float:
+    """The taxed gain at M with a market terminal value (0 otherwise)."""
+    if m.assumptions.terminal_value != "market":
+        return 0.0
+    cost = float(m.capex(tier)[list(ASSET_CLASSES)].to_numpy().sum())
+    return value - (cost - float(m.tax_depreciation(tier)[list(ASSET_CLASSES)].to_numpy().sum()))
 
 
 def timeline_table(x: Model | Assumptions) -> pd.DataFrame:

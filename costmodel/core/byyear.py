@@ -8,8 +8,14 @@ from functools import cache
 import numpy as np
 
 from costmodel.core import finance as fin
-from costmodel.core.debt import borrowing_variants, borrows, debt_by_year, debt_draws
-from costmodel.core.depreciation import depreciation_by_year
+from costmodel.core.debt import (
+    borrowing_variants,
+    borrows,
+    capitalized_events,
+    debt_by_year,
+    debt_draws,
+)
+from costmodel.core.depreciation import depreciation_by_year, tax_depreciation_by_year
 from costmodel.core.discount import DISCOUNTED, Discount, discounting, pv_months, sum_rows
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import (
@@ -25,7 +31,13 @@ from costmodel.core.lines import (
 )
 from costmodel.core.result import OPEX_LINES, Lazy, Metrics, TierResult, value_of
 from costmodel.core.summary import irr_of, summary
-from costmodel.core.tax import tax_rows, terminal_lines
+from costmodel.core.tax import (
+    tax_on_gain,
+    tax_rows,
+    taxable_income,
+    terminal_gain,
+    terminal_value,
+)
 from costmodel.core.timing import (
     CapexEvent,
     Segments,
@@ -77,21 +89,22 @@ def run_by_year(
     disc_shapes = discounted_shapes(shapes, disc)  # (Y, K, 1 or S)
     capex_by, capex_at = capex_by_month(events, full)
     dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
-    terminal_all = terminal_lines(q, events, sum(nbv.values()), config)
-    terminal, terminal_tax = (np.broadcast_to(v, full) for v in terminal_all)
-    ebit_y = rev_y - opex_y - dep_y
+    terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config), full)
     margin_y = rev_y - opex_y
-    tax = tax_rows(ebit_y, q["tax_rate"], config.loss_carryforward_years, pool=False)
+    tax, terminal_tax, levered_taxable = _tax_by_year(
+        q, config, deps, events, (dep_y, nbv), terminal, margin_y
+    )
     seg = segments(months, (tuple(t), r), tuple(capex_at))
     fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
-        seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal - terminal_tax
+        seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal, terminal_tax
     )
     npv = sum_rows(fcf * _segment_discounts(seg, disc))
-    equity = cache(
-        lambda: _equity_by_year(
-            q, config, t[0], one_loan, capex_at, fcf_monthly(), npv, disc, ebit_y, tax, margin_y
-        )
-    )
+
+    @cache
+    def equity() -> tuple:
+        lines = (capex_at, fcf_monthly(), npv, disc, levered_taxable, tax, margin_y)
+        return _equity_by_year(q, config, t[0], one_loan, *lines)
+
     metrics = summary(
         q,
         deps,
@@ -120,6 +133,42 @@ def run_by_year(
     return _lazy_schedules(monthly, config, deps, capex_by, nbv, metrics)
 
 
+def _tax_by_year(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    book: tuple[FloatArray, dict[str, FloatArray]],
+    terminal: FloatArray,
+    margin_y: FloatArray,
+) -> tuple[dict[str, FloatArray], FloatArray, Callable[[FloatArray], FloatArray]]:
+    """The tax per model year of :func:`taxable_income` (revenue - opex less tax
+    depreciation, the terminal gain in the last year; methodology §11.7, §11.9),
+    the part of the tax at M due to the gain (S,), and a function giving the
+    levered taxable income (Y, S) of the interest paid per year: also less that
+    interest and the tax depreciation of capitalized interest, whose tax book value
+    lowers the gain (§11.8). ``book``: book depreciation per year and NBV per class."""
+    dep_y, nbv = book
+    size = margin_y.shape[1]
+    if config.tax_expensed:
+        tax_dep_y, tax_nbv = tax_depreciation_by_year(q, config, events, size)
+    else:  # tax depreciation is the book depreciation
+        tax_dep_y, tax_nbv = dep_y, sum(nbv.values())
+    rate, carry = q["tax_rate"], config.loss_carryforward_years
+    gain = terminal_gain(terminal, tax_nbv, config)
+    taxable_y = taxable_income(margin_y, tax_dep_y, gain)
+    tax = tax_rows(taxable_y, rate, carry, pool=False)
+    terminal_tax = np.broadcast_to(tax_on_gain(taxable_y, gain, tax["tax"], rate, carry), (size,))
+
+    def levered_taxable(interest_y: FloatArray) -> FloatArray:
+        capitalized = capitalized_events(q, events, deps[0]["month"])
+        cap_dep_y, cap_nbv = tax_depreciation_by_year(q, config, capitalized, size)
+        gain_levered = terminal_gain(terminal, tax_nbv + cap_nbv, config)
+        return taxable_income(margin_y, tax_dep_y + cap_dep_y + interest_y, gain_levered)
+
+    return tax, terminal_tax, levered_taxable
+
+
 def _operating(
     q: Mapping[str, FloatArray],
     deps: list[dict[str, FloatArray]],
@@ -143,22 +192,24 @@ def _fcf_by_segment(
     per_run: FloatArray,
     tax_y: FloatArray,
     capex_at: dict[int, FloatArray],
-    terminal_net: FloatArray,
+    terminal: FloatArray,
+    terminal_tax: FloatArray,
 ) -> tuple[FloatArray, Callable[[], FloatArray], Callable[[], tuple[FloatArray, FloatArray]]]:
     """The FCF per segment (Q, S): ``FCF(m) = sum_k h_k(m) margin[y(m), k] - tax_y
-    [m = 12 y] - capex(m)`` (``per_run``: :func:`per_run` of the revenue minus
-    opex coefficients), plus ``terminal_net`` (terminal value minus its tax) at M;
-    a function that gives it month by month (M+1, S), the same numbers as
-    computed month by month; and a function that gives, when first called, the
-    payback (years: the first month from which the cumulative FCF without the
-    terminal value stays >= 0, over 12; NaN if never) and the peak funding
-    ``max(0, -min_m cumulative FCF)`` (S,)."""
+        [m = 12 y] - capex(m)`` (``per_run``: :func:`per_run` of the revenue minus
+        opex coefficients), plus the ``terminal`` value at M (the year-end tax at M
+    includes ``terminal_tax``, the tax on its gain);
+        a function that gives it month by month (M+1, S), the same numbers as
+        computed month by month; and a function that gives, when first called, the
+        payback (years: the first month from which the cumulative FCF without the
+        terminal value and its tax stays >= 0, over 12; NaN if never) and the peak funding
+        ``max(0, -min_m cumulative FCF)`` (S,)."""
     c = np.take(per_run, seg.row, axis=0)
     c[seg.year_ends] -= tax_y
     for month, amount in capex_at.items():
         c[seg.at[month]] -= amount
-    last = c[-1].copy()  # before the terminal value
-    c[-1] += terminal_net
+    last = c[-1] + terminal_tax  # before the terminal value and its tax
+    c[-1] += terminal
     monthly = cache(lambda: np.repeat(c, seg.runs, axis=0))
 
     @cache
@@ -190,7 +241,7 @@ def _equity_by_year(
     fcf: FloatArray,
     npv: FloatArray,
     disc: Discount,
-    ebit_y: FloatArray,
+    levered_taxable: Callable[[FloatArray], FloatArray],
     tax: dict[str, FloatArray],
     margin_y: FloatArray,
 ) -> tuple[
@@ -200,12 +251,12 @@ def _equity_by_year(
     year (S, Y), the debt peak and the equity NPV (S,; without borrowing a function
     that computes it when the metric is read).
 
-    Debt draws ``debt share * capex(m)``; levered tax is the tax of ``EBIT -
-    interest``; ``ECF = FCF + net debt flows + (tax - levered tax)`` at year
-    ends; ``DSCR_y = CFADS_y / service_y`` with ``CFADS_y = revenue_y - opex_y -
-    levered tax_y`` (``margin_y``: revenue_y - opex_y), NaN where nothing is
-    serviced; ``PV(ECF) = PV(FCF) + PV(net debt flows) + PV(tax saved)`` at the
-    cost of equity."""
+    Debt draws ``debt share * capex(m)``; levered tax is the tax of
+    ``levered_taxable(interest_y)`` (methodology §11.8); ``ECF = FCF + net debt
+    flows + (tax - levered tax)`` at year ends; ``DSCR_y = CFADS_y / service_y``
+    with ``CFADS_y = revenue_y - opex_y - levered tax_y`` (``margin_y``: revenue_y -
+    opex_y), NaN where nothing is serviced; ``PV(ECF) = PV(FCF) + PV(net debt
+    flows) + PV(tax saved)`` at the cost of equity."""
     months = config.months
     size = fcf.shape[1]
     full = (size,)
@@ -223,7 +274,7 @@ def _equity_by_year(
         q, draws, build, months, equity, one_loan
     )
     levered = tax_rows(
-        ebit_y - interest_y, q["tax_rate"], config.loss_carryforward_years, pool=False
+        levered_taxable(interest_y), q["tax_rate"], config.loss_carryforward_years, pool=False
     )
     tax_saved = tax["tax"] - levered["tax"]
 

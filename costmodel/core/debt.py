@@ -12,7 +12,7 @@ from costmodel.core.discount import DISCOUNTED, Discount, sum_rows
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
 from costmodel.core.result import DEBT_LINES
-from costmodel.core.timing import Clock, col, when
+from costmodel.core.timing import CapexEvent, Clock, col, when
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
@@ -453,3 +453,26 @@ def borrowing_variants(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArr
 def borrows(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> bool:
     """Whether any variant borrows (else ECF = FCF and the equity IRR is the IRR)."""
     return bool(debt_draws(q, capex_at))
+
+
+def capitalized_events(
+    q: Mapping[str, FloatArray], events: list[CapexEvent], build: FloatArray
+) -> list[CapexEvent]:
+    """The interest capitalized on each capex event's loan, as an asset of the
+    event's class in service with it (methodology §11.8): the loan of month t,
+    ``debt_share capex(t)``, has capitalized ``balance at its first payment - draw
+    = D ((1 + r)^max(B - t, 0) - 1)`` (:func:`loans`: ``p - 1 - t = max(B - t,
+    0)``), allocated to the month's events pro rata to their cost, so event e
+    carries ``debt_share cost_e ((1 + r)^max(B - t_e, 0) - 1)``. Only events paid
+    before B (the facility during construction) carry any; none without debt."""
+    if not np.any(q["debt_share"]):
+        return []
+    growth = 1.0 + loan_rate(q)
+    out = []
+    for e in events:
+        months = np.maximum(np.asarray(build, dtype=float) - e.month, 0.0)
+        if not np.any(months):
+            continue
+        amount = q["debt_share"] * e.amount * (np.power(growth, months) - 1.0)
+        out.append(CapexEvent(e.cls, amount, e.month, e.in_service))
+    return out

@@ -1,4 +1,5 @@
-"""Book depreciation of the capex events, month by month and per model year."""
+"""Book and tax depreciation of the capex events, month by month and per model
+year (methodology §3.3, §11.7)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 from costmodel.core import finance as fin
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
-from costmodel.core.timing import CapexEvent, Clock, when
+from costmodel.core.timing import CapexEvent, Clock, col, when
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
@@ -48,6 +49,33 @@ def event_depreciation(
     return np.take_along_axis(monthly, idx, axis=1)
 
 
+def tax_depreciation_lines(
+    q: Mapping[str, FloatArray], events: list[CapexEvent], config: TierConfig, clock: Clock
+) -> dict[str, FloatArray]:
+    """Monthly tax depreciation per asset class (methodology §11.7): the book
+    depreciation (:func:`event_depreciation`) of a class whose ``tax_method`` is
+    ``book``; for an ``expensed`` class each event's whole cost in its in-service
+    month (nothing when that is after M)."""
+    out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    for e in events:
+        if e.cls in config.tax_expensed:
+            charge = np.where(clock.m == when(e.in_service), col(e.amount), 0.0)
+        else:
+            charge = event_depreciation(q, e, config, clock)
+        out[e.cls] = out[e.cls] + charge
+    return out
+
+
+def expensed_by_year(e: CapexEvent, months: int, size: int) -> FloatArray:
+    """(Y, S): an expensed event's cost in the model year of its in-service month
+    ``s`` (year ``ceil(s / 12)``; nothing when ``s > M``) (:func:`tax_depreciation_lines`)."""
+    years = months // MONTHS_PER_YEAR
+    s = np.broadcast_to(when(e.in_service)[:, 0], (size,))
+    year = np.ceil(s / MONTHS_PER_YEAR) - 1
+    rows = np.arange(years, dtype=float)[:, None]
+    return np.where((rows == year) & (s <= months), np.broadcast_to(e.amount, (size,)), 0.0)
+
+
 @memoized()
 def depreciation_counts(
     months: int, in_service: int, life: int
@@ -83,31 +111,59 @@ def depreciation_by_year(
     the horizon (S,): an event's charge in asset year k (``fin.depreciation_annual``
     / 12 a month) falls in model year y for the months counted by
     :func:`depreciation_counts`; ``NBV = capex - sum of its charges``."""
-    months = config.months
-    years = months // MONTHS_PER_YEAR
+    years = config.months // MONTHS_PER_YEAR
     full = (size,)
     dep_y = np.zeros((years, size))
     nbv = {}
     for cls in ASSET_CLASSES:
-        life = config.depreciation_life_years[cls]
         total = np.zeros(full)
         for e in events:
             if e.cls != cls:
                 continue
-            annual = fin.depreciation_annual(
-                e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
-            )
-            in_service = int(when(e.in_service)[0, 0])
-            (k1, c1), (k2, c2) = depreciation_counts(months, in_service, life)
-            # a model year spans at most two asset years k1 < k2 (0 + a + b, as summed
-            # term by term; a count of 0 adds 0)
-            if annual.strides[1] == 0:  # straight line: one charge for every asset year
-                row = annual[:, 0] / MONTHS_PER_YEAR
-                per_year = c1[:, None] * row + c2[:, None] * row
-            else:
-                monthly = annual.T / MONTHS_PER_YEAR
-                per_year = c1[:, None] * monthly[k1] + c2[:, None] * monthly[k2]
+            per_year = event_by_year(q, config, e)
             dep_y = dep_y + per_year
             total = total + per_year.sum(axis=0)
         nbv[cls] = np.broadcast_to(capex_by[cls] - total, full)
     return dep_y, nbv
+
+
+def tax_depreciation_by_year(
+    q: Mapping[str, FloatArray], config: TierConfig, events: list[CapexEvent], size: int
+) -> tuple[FloatArray, FloatArray]:
+    """Tax depreciation per model year (Y, S) of ``events`` and their tax net book
+    value at the horizon (S,), ``cost - sum of tax depreciation``: the yearly sums
+    of :func:`tax_depreciation_lines` (:func:`event_by_year` for a ``book`` class,
+    :func:`expensed_by_year` for an ``expensed`` one)."""
+    years = config.months // MONTHS_PER_YEAR
+    dep_y = np.zeros((years, size))
+    cost = np.zeros(size)
+    for cls in ASSET_CLASSES:  # in the order of :func:`depreciation_by_year`
+        for e in events:
+            if e.cls != cls:
+                continue
+            if cls in config.tax_expensed:
+                per_year = expensed_by_year(e, config.months, size)
+            else:
+                per_year = event_by_year(q, config, e)
+            dep_y = dep_y + per_year
+            cost = cost + e.amount
+    return dep_y, cost - dep_y.sum(axis=0)
+
+
+def event_by_year(q: Mapping[str, FloatArray], config: TierConfig, e: CapexEvent) -> FloatArray:
+    """(Y, S): one event's book depreciation per model year (:func:`depreciation_by_year`)."""
+    months = config.months
+    cls = e.cls
+    life = config.depreciation_life_years[cls]
+    annual = fin.depreciation_annual(
+        e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
+    )
+    in_service = int(when(e.in_service)[0, 0])
+    (k1, c1), (k2, c2) = depreciation_counts(months, in_service, life)
+    # a model year spans at most two asset years k1 < k2 (0 + a + b, as summed
+    # term by term; a count of 0 adds 0)
+    if annual.strides[1] == 0:  # straight line: one charge for every asset year
+        row = annual[:, 0] / MONTHS_PER_YEAR
+        return c1[:, None] * row + c2[:, None] * row
+    monthly = annual.T / MONTHS_PER_YEAR
+    return c1[:, None] * monthly[k1] + c2[:, None] * monthly[k2]

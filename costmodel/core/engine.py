@@ -51,8 +51,8 @@ from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
 from costmodel.core.byyear import run_by_year
-from costmodel.core.debt import debt_schedule
-from costmodel.core.depreciation import depreciation_lines
+from costmodel.core.debt import capitalized_events, debt_schedule
+from costmodel.core.depreciation import depreciation_lines, tax_depreciation_lines
 from costmodel.core.discount import discount_table
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import (
@@ -66,7 +66,13 @@ from costmodel.core.memo import clear_caches  # noqa: F401 (the engine's caches)
 from costmodel.core.result import Lazy, Metrics, TierResult
 from costmodel.core.schedules import TierParts, tier_schedules
 from costmodel.core.summary import summary
-from costmodel.core.tax import tax_with_losses, terminal_lines
+from costmodel.core.tax import (
+    tax_on_gain,
+    tax_with_losses,
+    taxable_income,
+    terminal_gain,
+    terminal_value,
+)
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.timing import (
     CapexEvent,
@@ -278,7 +284,7 @@ def run_monthly(
     goodput_m = tier_goodput(q, deps)
     gpu_hours, price_index, revenue = revenue_lines(q, coefficients, shapes, clock)
     ebit = revenue - opex_total - sum(dep.values())
-    cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total, ebit)
+    cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total)
     shape = cf["fcf"].shape
     flows = {
         "gpu_hours": np.broadcast_to(gpu_hours, shape),
@@ -293,6 +299,10 @@ def run_monthly(
         "capex": np.broadcast_to(cf["capex"], shape),
         "depreciation": np.broadcast_to(sum(dep.values()), shape),
         "ebit": ebit,
+        **{
+            f"tax_depreciation_{k}": np.broadcast_to(v, shape)
+            for k, v in cf["tax_depreciation"].items()
+        },
         "tax": cf["tax_m"],
         "terminal_value": cf["terminal"],
         "terminal_tax": cf["terminal_tax"],
@@ -304,9 +314,11 @@ def run_monthly(
         "ecf": cf["ecf"],
         "equity_discount_factor": discount_table(q["cost_of_equity"], config.months),
     }
-    annual = _annual(clock, cf["tax"], cf["levered"], cf["cfads"], cf["service"], ebit)
+    annual = _annual(clock, cf, ebit)
     parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
-    parts = replace(parts, capex=cf["capex"], ebit=ebit, interest=cf["debt"]["interest"])
+    parts = replace(
+        parts, capex=cf["capex"], taxable=cf["taxable"], taxable_levered=cf["taxable_levered"]
+    )
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     metrics = _monthly_metrics(
@@ -338,48 +350,64 @@ def _monthly_cash(
     dep: dict[str, FloatArray],
     revenue: FloatArray,
     opex_total: FloatArray,
-    ebit: FloatArray,
 ) -> dict[str, Any]:
     """Tax, terminal value and cash flows month by month:
 
-    - ``tax``: :func:`tax_with_losses` of the yearly EBIT (paid at year ends);
-      NBV per class = capex - depreciation; terminal value and its tax
-      (:func:`terminal_lines`) at month M;
-    - ``FCF = revenue - opex - tax - capex + terminal - terminal tax``;
-    - debt (:func:`debt_schedule`); levered tax of ``EBIT - interest`` (the
-      unlevered tax when nothing is drawn); ``CFADS = revenue - opex - levered
-      tax``; ``ECF = CFADS - capex + draws - service - balloon + terminal -
-      terminal tax``."""
+    - ``tax``: :func:`tax_with_losses` of the yearly taxable income
+      (:func:`taxable_income`: revenue - opex - tax depreciation, the terminal
+      gain in the last year; paid at year ends); NBV per class = capex - book
+      depreciation; the terminal value (:func:`terminal_value`) at month M;
+    - ``FCF = revenue - opex - tax - capex + terminal``;
+    - debt (:func:`debt_schedule`); levered tax of the taxable income less
+      interest paid and the tax depreciation of capitalized interest, with its own
+      terminal gain (the unlevered tax when nothing is drawn); ``CFADS = revenue -
+      opex - levered tax``; ``ECF = CFADS - capex + draws - service - balloon +
+      terminal``."""
     capex_m = sum(capex_months.values())
-    tax = tax_with_losses(clock.by_year(ebit), q["tax_rate"], config.loss_carryforward_years)
+    carry = config.loss_carryforward_years
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
     nbv = {cls: np.broadcast_to(v, (revenue.shape[0],)) for cls, v in nbv.items()}
-    terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
+    terminal = np.broadcast_to(
+        terminal_value(q, events, sum(nbv.values()), config), nbv["servers"].shape
+    )
+    margin_y = clock.by_year(revenue - opex_total)
+    tax_dep_by = tax_depreciation_lines(q, events, config, clock)
+    tax_dep = sum(tax_dep_by.values())
+    tax_nbv = capex_m.sum(axis=1) - tax_dep.sum(axis=1)
+    gain = terminal_gain(terminal, tax_nbv, config)
+    taxable = taxable_income(margin_y.T, clock.by_year(tax_dep).T, gain).T
+    tax = tax_with_losses(taxable, q["tax_rate"], carry)
+    terminal_tax = tax_on_gain(taxable.T, gain, tax["tax"].T, q["tax_rate"], carry)
     terminal_m = clock.at(config.months, terminal)
-    terminal_tax_m = clock.at(config.months, terminal_tax)
     tax_m = clock.at_year_ends(tax["tax"])
     operating = revenue - opex_total - tax_m
-    fcf = operating - capex_m + terminal_m - terminal_tax_m
+    fcf = operating - capex_m + terminal_m
     debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
     borrowed = bool(np.any(debt["draw"]))
-    levered = (
-        tax_with_losses(
-            clock.by_year(ebit - debt["interest"]), q["tax_rate"], config.loss_carryforward_years
-        )
-        if borrowed
-        else tax
-    )
+    levered, taxable_levered = tax, taxable
+    cap_dep = np.zeros_like(tax_dep)
+    if borrowed:
+        capitalized = capitalized_events(q, events, deps[0]["month"])
+        cap_dep = sum(tax_depreciation_lines(q, capitalized, config, clock).values())
+        cap_nbv = sum(e.amount for e in capitalized) - cap_dep.sum(axis=1)
+        deductions = clock.by_year(tax_dep + cap_dep + debt["interest"])
+        gain_levered = terminal_gain(terminal, tax_nbv + cap_nbv, config)
+        taxable_levered = taxable_income(margin_y.T, deductions.T, gain_levered).T
+        levered = tax_with_losses(taxable_levered, q["tax_rate"], carry)
     tax_levered_m = clock.at_year_ends(levered["tax"])
     cfads = revenue - opex_total - tax_levered_m
     service = debt["interest"] + debt["principal"]
-    ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + terminal_m - terminal_tax_m
+    ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + terminal_m
     return {
         "capex": capex_m,
         "tax": tax,
         "tax_m": tax_m,
         "nbv": nbv,
         "terminal": terminal_m,
-        "terminal_tax": terminal_tax_m,
+        "terminal_tax": clock.at(config.months, terminal_tax),
+        "taxable": taxable,
+        "taxable_levered": taxable_levered,
+        "tax_depreciation": {**tax_dep_by, "capitalized_interest": cap_dep},
         "fcf": fcf,
         "debt": debt,
         "borrowed": borrowed,
@@ -437,22 +465,19 @@ def _monthly_metrics(
     )
 
 
-def _annual(
-    clock: Clock,
-    tax: dict[str, FloatArray],
-    levered: dict[str, FloatArray],
-    cfads: FloatArray,
-    service: FloatArray,
-    ebit: FloatArray,
-) -> dict[str, FloatArray]:
-    """Year tables: unlevered and levered tax with their loss corkscrews, CFADS,
-    debt service and DSCR (``CFADS_y / DS_y``, NaN where no debt is serviced)."""
-    cfads_y = clock.by_year(cfads)
-    service_y = clock.by_year(service)
-    out = {"ebit": clock.by_year(ebit), "tax": tax["tax"]}
+def _annual(clock: Clock, cf: Mapping[str, Any], ebit: FloatArray) -> dict[str, FloatArray]:
+    """Year tables of a monthly run's cash lines ``cf`` (:func:`_monthly_cash`):
+    EBIT, the taxable income (unlevered and levered) and the tax on each with
+    their loss corkscrews, CFADS, debt service and DSCR (``CFADS_y / DS_y``, NaN
+    where no debt is serviced)."""
+    tax, levered = cf["tax"], cf["levered"]
+    cfads_y = clock.by_year(cf["cfads"])
+    service_y = clock.by_year(cf["service"])
+    out = {"ebit": clock.by_year(ebit), "taxable_income": cf["taxable"], "tax": tax["tax"]}
     for key in ("open", "added", "used", "expired", "close"):
         out[f"loss_{key}" if key in ("added", "used", "expired") else f"loss_pool_{key}"] = tax[key]
         out[f"levered_loss_{key}"] = levered[key]
+    out["taxable_income_levered"] = cf["taxable_levered"]
     out["tax_levered"] = levered["tax"]
     out["cfads"] = cfads_y
     out["debt_service"] = service_y

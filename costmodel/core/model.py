@@ -173,13 +173,24 @@ class Model:
             cols[f"nbv_{c}"] = r.capex[c][:, None] - np.cumsum(r.depreciation[c], axis=1)
         return self._frame(cols)
 
+    def tax_depreciation(self, tier: str) -> pd.DataFrame:
+        """Tax depreciation per asset class and of the interest capitalized on the
+        loans (methodology §11.7, §11.8), months 0..M: a ``book`` class's equals its
+        :meth:`depreciation`; an ``expensed`` class deducts each event's cost in its
+        in-service month; ``capitalized_interest`` is deducted by the levered tax only."""
+        f = self._check(tier).flows
+        keys = [*ASSET_CLASSES, "capitalized_interest"]
+        return self._frame({k: f[f"tax_depreciation_{k}"] for k in keys})
+
     def cash_flow(self, tier: str) -> pd.DataFrame:
         """Revenue, opex, depreciation, EBIT, tax, capex, terminal value and its
         tax, free cash flow, cumulative FCF, discount factor and discounted FCF,
         and the levered lines (debt draw, interest, principal, balloon, levered
         tax, equity cash flow and its discount factor), months 0..M.
 
-        ``fcf = revenue - opex - tax - capex + terminal_value - terminal_tax``;
+        ``fcf = revenue - opex - tax - capex + terminal_value``; the tax at M
+        includes ``terminal_tax``, the tax on the terminal gain after losses
+        (methodology §11.9);
         ``discounted_fcf.sum() == summary().npv``; ``equity_cash_flow = fcf +
         debt_draw - interest - principal - balloon + tax - tax_levered``.
         """
@@ -241,12 +252,18 @@ class Model:
         cols = {k: by_year(v) for k, v in summed.items()}
         for key in ("loss_pool_open", "loss_added", "loss_used", "loss_expired", "loss_pool_close"):
             cols[key] = yearly(key)
+        cols["tax_depreciation"] = by_year(sum(f[f"tax_depreciation_{c}"] for c in ASSET_CLASSES))
+        cols["taxable_income"] = yearly("taxable_income")
         cols["tax"] = by_year(f["tax"])
         cols["terminal_value"] = by_year(f["terminal_value"])
         cols["terminal_tax"] = by_year(f["terminal_tax"])
         cols["fcf"] = by_year(f["fcf"])
         for key in ("draw", "interest", "principal", "balloon"):
             cols["debt_draw" if key == "draw" else key] = by_year(r.debt[key])
+        cols["tax_depreciation_capitalized_interest"] = by_year(
+            f["tax_depreciation_capitalized_interest"]
+        )
+        cols["taxable_income_levered"] = yearly("taxable_income_levered")
         cols["tax_levered"] = by_year(f["tax_levered"])
         cols["equity_cash_flow"] = by_year(f["ecf"])
         cols["cfads"] = yearly("cfads")

@@ -95,8 +95,8 @@ class TierParts:
     shapes: list[FloatArray]
     utilization: list[FloatArray]
     capex: FloatArray | None = None
-    ebit: FloatArray | None = None
-    interest: FloatArray | None = None
+    taxable: FloatArray | None = None  # (S, Y), unlevered and levered
+    taxable_levered: FloatArray | None = None
 
 
 def event_of(events: list[CapexEvent]) -> list[int]:
@@ -141,7 +141,6 @@ def tier_schedules(p: TierParts) -> TierSchedules:
                 monthly_line(revenue, p.shapes, clock),
             )
         )
-    years = clock.by_year
     width = clock.months + 1
     carry = p.config.loss_carryforward_years
     build = p.deps[0]["month"]
@@ -149,8 +148,8 @@ def tier_schedules(p: TierParts) -> TierSchedules:
         events=events,
         deployments=deployments,
         loans=loans(q, np.broadcast_to(p.capex, (size, width)), build, clock, True),
-        vintages=loss_vintages(years(p.ebit), q["tax_rate"], carry, clock),
-        levered_vintages=loss_vintages(years(p.ebit - p.interest), q["tax_rate"], carry, clock),
+        vintages=loss_vintages(p.taxable, q["tax_rate"], carry, clock),
+        levered_vintages=loss_vintages(p.taxable_levered, q["tax_rate"], carry, clock),
         rates={
             "interest": loan_rate(q),
             "interest_term_growth": np.power(1.0 + loan_rate(q), q["term_years"] * MONTHS_PER_YEAR),

@@ -1,4 +1,5 @@
-"""Tax with a loss pool, and the terminal value with its tax."""
+"""Tax with a loss pool; the taxable income it is assessed on; the terminal value
+and its gain (methodology §3.4, §8.3, §11.9)."""
 
 from __future__ import annotations
 
@@ -86,23 +87,52 @@ def tax_rows(
     return rows
 
 
-def terminal_lines(
-    q: Mapping[str, FloatArray],
-    events: list[CapexEvent],
-    nbv_total: FloatArray,
-    config: TierConfig,
-) -> tuple[FloatArray, FloatArray]:
-    """Terminal value at M and its tax (methodology §3.4, §8.3): ``book``: the net book
-    value, untaxed; ``none``: 0; ``market``: ``sum_events cost (1 -
-    market_decline_class)^((M - t) / 12)``, taxed ``tax_rate (value - NBV)`` (a
-    negative tax is a refund)."""
-    zero = np.zeros_like(nbv_total)
+def terminal_value(
+    q: Mapping[str, FloatArray], events: list[CapexEvent], nbv_total: FloatArray, config: TierConfig
+) -> FloatArray:
+    """Terminal value at M (methodology §3.5, §8.3): ``book``: the net book value;
+    ``none``: 0; ``market``: ``sum_events cost (1 - market_decline_class)^((M - t)
+    / 12)`` (:func:`market_value`)."""
     if config.terminal_value == "book":
-        return nbv_total, zero
+        return nbv_total
     if config.terminal_value == "none":
-        return zero, zero
-    value = sum(market_value(q, e, config.months) for e in events)
-    return value, q["tax_rate"] * (value - nbv_total)
+        return np.zeros_like(nbv_total)
+    return sum(market_value(q, e, config.months) for e in events)
+
+
+def terminal_gain(value: FloatArray, tax_nbv: FloatArray, config: TierConfig) -> FloatArray:
+    """The gain taxed in the last model year (methodology §11.9): with a ``market``
+    terminal value ``value - tax net book value at M`` (negative: a loss); 0 with
+    ``book`` (sold at its book value) or ``none``."""
+    if config.terminal_value != "market":
+        return np.zeros_like(np.asarray(value, dtype=float))
+    return value - tax_nbv
+
+
+def taxable_income(margin_y: FloatArray, deductions_y: FloatArray, gain: FloatArray) -> FloatArray:
+    """Taxable income per model year, years first (Y, S) (methodology §11.7-§11.9): ``margin_y -
+    deductions_y`` (revenue - opex, less tax depreciation, and for the levered tax
+    interest paid and the tax depreciation of capitalized interest), the terminal
+    ``gain`` (S,) added to the last year, before the loss pool."""
+    out = margin_y - deductions_y
+    out[-1] = out[-1] + gain
+    return out
+
+
+def tax_on_gain(
+    taxable_y: FloatArray,
+    gain: FloatArray,
+    tax_y: FloatArray,
+    tax_rate: ArrayLike,
+    carryforward_years: int | None,
+) -> FloatArray:
+    """(S,): the tax on the terminal gain after losses, the last year's tax with the
+    gain (``tax_y``, (Y, S)) less its tax without it (methodology §11.9)."""
+    if not np.any(gain):
+        return np.zeros(tax_y.shape[1])
+    without = taxable_y.copy()
+    without[-1] = without[-1] - gain
+    return tax_y[-1] - tax_rows(without, tax_rate, carryforward_years, pool=False)["tax"][-1]
 
 
 def market_value(q: Mapping[str, FloatArray], e: CapexEvent, months: int) -> FloatArray:

@@ -31,6 +31,8 @@ class TierConfig:
     loss_carryforward_years: int | None = None
     terminal_value: str = "book"
     financed: bool = False
+    #: asset classes whose tax depreciation is the whole cost at once (methodology §11.7)
+    tax_expensed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,9 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
         loss_carryforward_years=a.finance.loss_carryforward_years,
         terminal_value=a.terminal_value,
         financed=a.financing is not None,
+        tax_expensed=frozenset(
+            c for c in ASSET_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"
+        ),
     )
     return TierInputs(tier_name, config, out)
 

@@ -23,10 +23,11 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    field_validator,
     model_validator,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ASSET_CLASSES = ("servers", "network", "storage", "facility")
 DEPRECIATION_METHODS = ("straight_line", "sum_of_years", "double_declining")
 
@@ -263,7 +264,10 @@ class Revenue(Section):
 
 class DepreciationClass(Section):
     """Depreciation of one asset class: method, life in whole years, salvage
-    as a fraction of cost."""
+    as a fraction of cost; for tax (methodology §11.7) the same (``book``) or the
+    whole cost deducted in the in-service month's year (``expensed``: the PRC
+    one-off deduction of equipment up to 5 million CNY a unit, Caishui [2018] No.
+    54)."""
 
     method: Annotated[Literal["straight_line", "sum_of_years", "double_declining"], Plain]
     life_years: Annotated[StrictInt, Plain, Field(ge=1, le=40)]
@@ -271,6 +275,7 @@ class DepreciationClass(Section):
     market_decline: (
         Annotated[_Q, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")] | None
     ) = None
+    tax_method: Annotated[Literal["book", "expensed"], Plain] = "book"
 
 
 class Depreciation(Section):
@@ -278,6 +283,16 @@ class Depreciation(Section):
     network: DepreciationClass
     storage: DepreciationClass
     facility: DepreciationClass
+
+    @field_validator("facility")
+    @classmethod
+    def _buildings_are_not_expensed(cls, v: DepreciationClass) -> DepreciationClass:
+        if v.tax_method == "expensed":
+            raise ValueError(
+                "tax_method: expensed is for equipment; buildings do not qualify for the "
+                "one-off deduction (methodology §11.7): use book"
+            )
+        return v
 
 
 class Server(Section):
@@ -458,7 +473,7 @@ class Reference(Section):
 class Assumptions(Section):
     """The whole, merged set of assumptions of one model."""
 
-    schema_version: Literal[1, 2]
+    schema_version: Literal[1, 2, 3]
     name: Text
     currency: Text
     start: Annotated[

@@ -28,6 +28,7 @@ from tests.paths import HAND
 CLASSES = ("servers", "network", "storage", "facility")
 METHODS = ("straight_line", "sum_of_years", "double_declining")
 rates = st.floats(0.0, 0.15, allow_nan=False)
+TAX_METHODS = ["book", "expensed"]
 
 
 @st.composite
@@ -52,6 +53,8 @@ def overlays(draw) -> dict:
             "life_years": draw(st.integers(1, 6)),
             "salvage": draw(st.sampled_from([0.0, 0.1])),
             "market_decline": draw(st.floats(0.0, 0.7)),
+            # the one-off deduction (methodology §11.7): equipment only
+            "tax_method": "book" if c == "facility" else draw(st.sampled_from(TAX_METHODS)),
         }
         for c in CLASSES
     }
@@ -70,6 +73,7 @@ def overlays(draw) -> dict:
             "interest_rate": draw(st.sampled_from([0.0, 0.045, 0.12])),
             "term_years": draw(st.integers(1, 8)),
             "cost_of_equity": draw(rates),
+            "rate_convention": draw(st.sampled_from(["nominal", "effective"])),
         },
         "power": {"escalation": draw(st.floats(0.0, 0.1))},
         "operations": {

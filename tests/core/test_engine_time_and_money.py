@@ -251,8 +251,16 @@ def test_debt_by_hand(tmp_path, convention):
     cfads = (cf.revenue - cf.opex - cf.tax_levered)[1:].to_numpy().reshape(2, 12).sum(axis=1)
     service = (cf.interest + cf.principal)[1:].to_numpy().reshape(2, 12).sum(axis=1)
     assert s.min_dscr == pytest.approx(min(cfads / service))
-    assert annual.tax_levered.tolist() == pytest.approx(
-        [0.25 * max(0.0, e) for e in annual.ebit - annual.interest]
+    # ... and the tax depreciation of the interest capitalized on the facility's loan
+    # (methodology §11.8): in service from month 4, straight line over 4 years, so
+    # 9 months of it in year 1 and 12 in year 2
+    capitalized = 110_000 * ((1 + r) ** 3 - 1)
+    assert debt.capitalized_interest.sum() == pytest.approx(capitalized)
+    cap_dep = [capitalized / 48 * 9, capitalized / 48 * 12]
+    levered_base = (annual.ebit - annual.interest)[1:] - cap_dep
+    assert annual.taxable_income_levered[1:].tolist() == pytest.approx(levered_base.tolist())
+    assert annual.tax_levered[1:].tolist() == pytest.approx(
+        [0.25 * max(0.0, e) for e in levered_base]
     )
 
 

@@ -125,7 +125,27 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
         zero_over("tens", "electricity = kW drawn x PUE x hours x price x index"),
         "electricity = kW drawn x PUE x hours x price x indices",
     ),
-    "hard-coded 0 over tax": (zero_over_tax, "tax = rate x (positive annual EBIT - losses used)"),
+    "hard-coded 0 over tax": (
+        zero_over_tax,
+        "tax = rate x (positive taxable income - losses used)",
+    ),
+    "hard-coded 0 over a year's taxable income": (
+        zero_over(
+            "tens",
+            "taxable income of the year (at its last month; the terminal gain at M)",
+            FIRST_COL + 1 + 24,
+        ),
+        "annual taxable income rows = monthly result for tax + terminal gain",
+    ),
+    "hard-coded 0 over servers' tax depreciation": (
+        zero_over(
+            "thousands",
+            "servers: tax depreciation (book; expensed: the cost the month after capex)",
+        ),
+        "servers: tax depreciation = capex in service by M (expensed) or book",
+    ),
+    "tax method typo": (lambda wb: set_name(wb, "dep_servers_tax_method", "expense"), None),
+    "facility expensed": (lambda wb: set_name(wb, "dep_facility_tax_method", "expensed"), None),
     "hard-coded NPV on Comparison": (
         comparison_value("NPV", 1e6),
         "NPV (Comparison) = sum of FCF x (1+r)^(-t)",

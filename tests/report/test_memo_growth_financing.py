@@ -180,7 +180,14 @@ def test_market_value_and_expiring_losses():
         cf = m.cash_flow(t).iloc[-1]
         nbv = m.depreciation(t).iloc[-1]
         book = sum(nbv[f"nbv_{c}"] for c in ("servers", "network", "storage", "facility"))
-        assert cf["terminal_tax"] == pytest.approx(0.25 * (cf["terminal_value"] - book))
+        # the gain is taxed inside the loss pool (methodology §11.9): at most the
+        # tax rate times the gain, nothing where losses absorb it
+        gain = cf["terminal_value"] - book
+        assert 0 <= cf["terminal_tax"] <= 0.25 * gain * (1 + 1e-12)
+        if cf["terminal_tax"] > 0:
+            assert f"tax on the gain after tax losses {plain(f.money(cf['terminal_tax']))}" in text
+        else:
+            assert "the gain is offset by tax losses: no tax" in text
         assert (
             f"{plain(f.money(cf['terminal_value']))} against a book value of {plain(f.money(book))}"
         ) in text
@@ -198,7 +205,7 @@ def test_no_market_no_expiry_sentence():
     assert m.assumptions.terminal_value == "book"
     assert m.assumptions.finance.loss_carryforward_years is None
     text = text_of(section(pages["en"], "summary"))
-    assert "market price" not in text and "carried forward" not in text
+    assert "market price" not in text and "carried forward only" not in text
 
 
 def test_zh_growth_and_financing_memo_is_chinese(staged_loan):
@@ -216,3 +223,20 @@ def test_zh_growth_and_financing_memo_is_chinese(staged_loan):
     for ident in ("growth", "financing"):
         assert f'id="{ident}"' in page
     assert "分期建设还是一步到位" in page and "偿债覆盖率" in page
+
+
+def test_the_tax_regime_in_force():
+    """The sentence follows the inputs: rate, carry-forward, classes expensed."""
+    over = {"depreciation.servers.tax_method": "expensed", "finance.tax_rate": 0.15}
+    over["finance.loss_carryforward_years"] = 10
+    m, _, pages = memo(overrides=over, langs=("en", "zh"))
+    en = text_of(section(pages["en"], "summary"))
+    assert (
+        "Profits are taxed at 15%, with losses carried forward 10 years; servers are deducted "
+        "in full in the year they enter service"
+    ) in en
+    zh = text_of(section(pages["zh"], "summary"))
+    assert "企业所得税税率 15%，亏损可结转 10 年；服务器在投入使用当年一次性税前扣除" in zh
+    m, _, pages = memo(overrides={"finance.loss_carryforward_years": None}, langs=("en",))
+    en = text_of(section(pages["en"], "summary"))
+    assert "Profits are taxed at 25%, with losses carried forward without limit." in en

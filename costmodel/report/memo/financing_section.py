@@ -23,6 +23,7 @@ from markupsafe import Markup
 from costmodel.analysis.financing import financing_table
 from costmodel.analysis.timeline import timeline_table
 from costmodel.core.metrics import is_empty
+from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import say
 from costmodel.report.memo.labels import tier_label
@@ -118,12 +119,22 @@ TIMING: dict[str, dict[str, str]] = {
         "item": "{amount} for {label}",
         "market": "At the end of the horizon the hardware is valued at its market price: {items}.",
         "market_item": "{label} {value} against a book value of {book} ({tax})",
-        "tax_gain": "tax on the gain {tax}",
-        "tax_loss": "tax refund on the loss {tax}",
+        "tax_gain": "tax on the gain after tax losses {tax}",
+        "tax_absorbed": "the gain is offset by tax losses: no tax",
+        "tax_loss": "the loss saves {tax} of tax",
         "tax_none": "no tax",
         "expired": "Tax losses can be carried forward only {years} years, so some expire "
         "unused: {items}.",
         "expired_item": "{label} {amount} of the {added} it loses",
+        "regime": "Profits are taxed at {rate}, {carry}{expensed}.",
+        "carry_years": "with losses carried forward {years} years",
+        "carry_none": "with no loss carry-forward",
+        "carry_all": "with losses carried forward without limit",
+        "expensed": "; {classes} are deducted in full in the year they enter service "
+        "(the one-off deduction of equipment)",
+        "servers": "servers",
+        "network": "network equipment",
+        "storage": "storage",
     },
     "zh": {
         "all": "各方案",
@@ -138,10 +149,19 @@ TIMING: dict[str, dict[str, str]] = {
         "item": "{label}{amount}",
         "market": "测算期末硬件按市场价值计：{items}。",
         "market_item": "{label}市场价值 {value}，账面价值 {book}（{tax}）",
-        "tax_gain": "增值部分缴税 {tax}",
-        "tax_loss": "减值部分退税 {tax}",
+        "tax_gain": "资产处置收益抵减亏损后应纳所得税 {tax}",
+        "tax_absorbed": "资产处置收益由税务亏损抵减，无需缴税",
+        "tax_loss": "资产处置损失减少所得税 {tax}",
         "tax_none": "无需缴税",
         "expired": "税务亏损只能结转 {years} 年，部分亏损到期作废：{items}。",
+        "regime": "企业所得税税率 {rate}，{carry}{expensed}。",
+        "carry_years": "亏损可结转 {years} 年",
+        "carry_none": "亏损不得结转",
+        "carry_all": "亏损结转不设年限",
+        "expensed": "；{classes}在投入使用当年一次性税前扣除（设备器具一次性扣除政策）",
+        "servers": "服务器",
+        "network": "网络设备",
+        "storage": "存储设备",
         "expired_item": "{label}作废 {amount}（亏损合计 {added}）",
     },
 }
@@ -279,6 +299,8 @@ def _market(x: Facts, d: pd.DataFrame) -> Markup | None:
     for t, r in d.iterrows():
         tax = float(r["terminal_tax"])
         kind = "tax_gain" if tax > 0 else "tax_loss" if tax < 0 else "tax_none"
+        if kind == "tax_none" and float(r["terminal_gain"]) > 0:
+            kind = "tax_absorbed"
         items.append(
             say(
                 T["market_item"],
@@ -333,4 +355,29 @@ def timing(x: Facts) -> list[Markup]:
     ]
     out.append(say(T["funding"], items=Markup("；" if x.lang == "zh" else "; ").join(items)))
     out += [s for s in (_market(x, d), _expired(x, d)) if s is not None]
+    out.append(_regime(x))
     return out
+
+
+def _regime(x: Facts) -> Markup:
+    """The tax regime in force (methodology §8.3, §11.7): the rate, the loss
+    carry-forward and the classes expensed at once."""
+    T = TIMING[x.lang]
+    a = x.model.assumptions
+    years = a.finance.loss_carryforward_years
+    years = getattr(years, "value", years)
+    if years is None:
+        carry = say(T["carry_all"])
+    elif int(years) == 0:
+        carry = say(T["carry_none"])
+    else:
+        carry = say(T["carry_years"], years=int(years))
+    expensed = [c for c in ASSET_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"]
+    sep = "、" if x.lang == "zh" else ", "
+    classes = sep.join(T[c] for c in expensed)
+    return say(
+        T["regime"],
+        rate=f.pct(float(a.finance.tax_rate.value), 0),
+        carry=carry,
+        expensed=say(T["expensed"], classes=classes) if expensed else "",
+    )

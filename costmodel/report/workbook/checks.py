@@ -197,6 +197,7 @@ def _totals(model: Model, t: str) -> dict[str, float]:
     v["capex"] = float(r.metrics["capex"][0])
     v["npv"] = float(r.metrics["npv"][0])
     v["loss_close"] = v["loss_added"] - v["loss_used"] - v["loss_expired"]
+    v["taxable_income"] = float(r.annual["taxable_income"][0].sum())
     return v
 
 
@@ -253,15 +254,13 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
               "+".join(tot(f"dep_{c}") for c in ASSET_CLASSES), v["depreciation"], cap),
         Recon("EBIT = revenue - opex - depreciation", tot("ebit"),
               f"{tot('revenue')}-{tot('opex')}-{tot('dep')}", v["ebit"], cap),
-        Recon("annual EBIT rows = monthly EBIT", tot("ebit_year"), tot("ebit"), v["ebit"], cap),
-        *_loss_recons(S, tot, cap, "", "ebit_year", "tax", v["loss_close"], v["tax"]),
-        Recon("FCF = revenue - opex - tax - capex + terminal - terminal tax", tot("fcf"),
-              f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}"
-              f"-{tot('terminal_tax')}", v["fcf"], cap),
-        Recon("terminal tax = tax rate x (market value - NBV at M) (market only)",
-              tot("terminal_tax"), f"finance_tax_rate*({S('tv_market')}-("
-              + "+".join(S(f"nbv_close_{c}", "@M") for c in ASSET_CLASSES)
-              + f"))*{S('market_flag')}", v["terminal_tax"], cap),
+        Recon("annual taxable income rows = monthly result for tax + terminal gain",
+              tot("taxable_year"), f"{tot('taxable_m')}+{S('gain')}", v["taxable_income"], cap),
+        *_loss_recons(S, tot, cap, "", "taxable_year", "tax", v["loss_close"], v["tax"]),
+        *[_expensed_recon(S, tot, c, v, cap) for c in ASSET_CLASSES if c != "facility"],
+        Recon("FCF = revenue - opex - tax - capex + terminal", tot("fcf"),
+              f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
+              v["fcf"], cap),
         Recon("NPV (Comparison) = sum of FCF x (1+r)^(-t)", comp[(t, "npv")], S("re_npv"),
               v["npv"], cap),
         Recon("Comparison capex = tier sheet", comp[(t, "capex")], S("capex_total"), v["capex"],
@@ -269,6 +268,17 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
         Recon("Comparison revenue = tier sheet", comp[(t, "revenue")], tot("revenue"),
               v["revenue"], cap),
     ]  # fmt: skip
+
+
+def _expensed_recon(S, tot, cls: str, v: dict[str, float], cap: str) -> Recon:
+    """Tax depreciation of a class over the horizon: its capex in service by M
+    (everything but month M's) when expensed, its book depreciation otherwise
+    (methodology §11.7)."""
+    capex = f"capex_{cls}_t"
+    return Recon(f"{cls}: tax depreciation = capex in service by M (expensed) or book",
+                 tot(f"tax_dep_{cls}"),
+                 f'IF(dep_{cls}_tax_method="expensed",{tot(capex)}-{S(capex, "@M")},'
+                 f"{tot(f'dep_{cls}')})", v[f"tax_depreciation_{cls}"], cap)  # fmt: skip
 
 
 def _rss(S, keys: list[str], signs: str) -> str:
@@ -290,8 +300,8 @@ def _loss_recons(S, tot, cap: str, p: str, base: str, tax: str, close: float,
               f"{tot(k[1])}-{tot(k[2])}-{tot(k[3])}", S(k[4], "@M"), close, cap),
         Recon(f"{what} never negative (shortfall)", f"MIN(0,MIN({S(k[4], ':')}))",
               "0", 0.0, cap),
-        Recon("levered tax = rate x (positive EBIT - interest - losses used)" if p else
-              "tax = rate x (positive annual EBIT - losses used)", tot(tax),
+        Recon("levered tax = rate x (positive levered taxable income - losses used)" if p else
+              "tax = rate x (positive taxable income - losses used)", tot(tax),
               f'finance_tax_rate*(SUMIF({S(base, ":")},">0")-{tot(k[2])})', tax_value, cap),
     ]  # fmt: skip
 
@@ -328,7 +338,7 @@ def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
         close = float(r.annual["loss_pool_close" if not p else "levered_loss_close"][0][-1])
         out.append(Recon(f"{what} at M = sum of its vintage balances", S(f"{p}loss_close", "@M"),
                          f"SUM({rng})", close, cap))  # fmt: skip
-    out += _loss_recons(S, tot, cap, "lev_", "ebit_year_lev", "tax_lev",
+    out += _loss_recons(S, tot, cap, "lev_", "taxable_year_lev", "tax_lev",
                         float(r.annual["levered_loss_close"][0][-1]),
                         float(r.flows["tax_levered"][0].sum()))  # fmt: skip
     out += [
@@ -436,6 +446,11 @@ def global_rules(model: Model) -> list[Rule]:
             name = f"dep_{cls}_{suffix}"
             out.append(Rule(f"{cls}: {input_label(path)} {describe(path)}", name, value,
                             describe(path), condition(name, path)))  # fmt: skip
+        allowed = ("book",) if cls == "facility" else ("book", "expensed")
+        name = f"dep_{cls}_tax_method"
+        out.append(Rule(f"{cls}: tax depreciation {' or '.join(allowed)}", name, d.tax_method,
+                        "from the list", "OR(" + ",".join(f'{name}="{v}"' for v in allowed)
+                        + ")"))  # fmt: skip
     out += financing_rules(model)
     out += _table_rules(model)
     out.append(Rule("horizon unchanged since the build (structure)", "horizon_years",

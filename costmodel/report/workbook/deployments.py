@@ -279,10 +279,10 @@ def depreciation_events(x: Tier) -> None:
 
 def terminal(x: Tier) -> None:
     """Spec 7 and 19: the terminal value at M, book (net book value), none, or
-    market (each event's cost x (1 - market decline)^((M - capex month) / 12)),
-    and the terminal tax (market only): tax rate x (value - net book value)."""
+    market (each event's cost x (1 - market decline)^((M - capex month) / 12));
+    its gain is taxed in the tax block (methodology §11.9)."""
     cs, cur = x.cs, x.cur
-    cs.heading("Terminal value and terminal tax (at month M)")
+    cs.heading("Terminal value (at month M)")
     values = []
     for j, e in enumerate(x.events):
         cls, i = x.event_of[j]
@@ -300,9 +300,6 @@ def terminal(x: Tier) -> None:
     cs.series("terminal", "terminal value: book (NBV at M), none, or market value", cur,
               f"=(({nbv})*{{$terminal_flag}}+{{$tv_market}}*{{$market_flag}})*{{last}}",
               x.r.flows["terminal_value"][0], total=True)  # fmt: skip
-    cs.series("terminal_tax", "terminal tax = tax rate x (market value - NBV) (market only)",
-              cur, f"=finance_tax_rate*({{$tv_market}}-({nbv}))*{{$market_flag}}*{{last}}",
-              x.r.flows["terminal_tax"][0], total=True)  # fmt: skip
 
 
 def recomputations(x: Tier) -> None:

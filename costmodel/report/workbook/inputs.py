@@ -291,6 +291,23 @@ def _depreciation(s: Sheet) -> None:
             s.define(f"dep_{cls}_{suffix}", s.row, col)
         s.sources.append((f"depreciation.{cls}.salvage", d.salvage, here(s.row, 3)))
         s.row += 1
+    _tax_methods(s)
+
+
+def _tax_methods(s: Sheet) -> None:
+    """Tax depreciation per asset class (methodology §11.7): ``book`` or
+    ``expensed`` (equipment only; the facility is always ``book``)."""
+    ws, st, a = s.ws, s.st, s.a
+    s.row += 1
+    s.head("tax depreciation", "book or expensed (whole cost in its first year)")
+    for cls in ASSET_CLASSES:
+        ws.write_string(s.row, 0, cls, st.label)
+        ws.write_string(s.row, 1, getattr(a.depreciation, cls).tax_method, st.input("text"))
+        validate(ws, s.row, 1, f"{cls}.tax_method")
+        ws.write_string(s.row, 2, "method", st.unit)
+        ws.write_string(s.row, PATH_COL, f"depreciation.{cls}.tax_method", st.path)
+        s.define(f"dep_{cls}_tax_method", s.row, 1)
+        s.row += 1
 
 
 def _servers(s: Sheet) -> None:

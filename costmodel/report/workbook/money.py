@@ -145,6 +145,20 @@ def loss_table(x: Tier, p: str, base: str, base_values: np.ndarray, tax_key: str
         cs.ws.write_number(r, CONST_COL, v, cs.styles.cell("count"))
 
 
+def gain_tax(x: Tier, p: str, base: str, gain: str, tax_key: str, key: str,
+             values: np.ndarray) -> None:  # fmt: skip
+    """The part of the tax at M due to the terminal gain (methodology §11.9): the tax
+    at M less ``rate x (max(base - gain, 0) - min(max(base - gain, 0), eligible
+    losses))``, the tax the year would pay without the gain (the eligible losses of
+    the vintage table, ``{p}lv_cum_Y``, do not depend on the last year)."""
+    years = x.model.months // MONTHS_PER_YEAR
+    cum = f"{{{p}lv_cum_{years}}}"
+    without = f"MAX({{{base}}}-{{${gain}}},0)"
+    x.cs.series(key, "of which: tax on the terminal gain after losses (at M)", x.cur,
+                f"=({{{tax_key}}}-finance_tax_rate*({without}-MIN({without},{cum})))*{{last}}",
+                values, total=True)  # fmt: skip
+
+
 def loss_inputs(x: Tier) -> None:
     """The carry-forward period as a constant (blank input = unlimited)."""
     x.cs.const(
@@ -337,18 +351,33 @@ def debt(x: Tier) -> None:
 
 
 def levered_tax(x: Tier) -> None:
-    """Levered tax: EBIT of the year less the interest paid in it, with its own
-    loss table (methodology §8.2, §8.3)."""
+    """Levered tax (methodology §8.2, §11.8): the taxable income of the year less the
+    interest paid in it and the tax depreciation of the interest capitalized on the
+    hall's loan (the only capex paid before B, so the only loan that capitalizes;
+    it depreciates with the hall, so its charge is the hall's times capitalized /
+    cost), whose tax book value at M also lowers the terminal gain; its own loss
+    table."""
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
-    cs.heading("Levered tax (EBIT - interest paid, losses carried forward on their own)")
+    cs.heading("Levered tax (taxable income - interest paid, losses carried forward on their own)")
     interest_y = _at_year_ends(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
     cs.series("interest_year", "interest paid in the operating year (at its last month)", cur,
               "=SUMIFS({debt_interest:},{year:},{year})*{yearend}", interest_y)  # fmt: skip
-    ebit_y = _at_year_ends(r.annual["ebit"][0], M)
-    base = ebit_y - interest_y
-    cs.series("ebit_year_lev", "EBIT of the year - interest paid (levered taxable result)", cur,
-              "={ebit_year}-{interest_year}", base)  # fmt: skip
-    loss_table(x, "lev_", "ebit_year_lev", base, "tax_lev", r.flows["tax_levered"][0], "levered")
+    cap_dep = r.flows["tax_depreciation_capitalized_interest"][0]
+    hall = "{$d_cf0}"
+    capitalized = float(r.debt["capitalized_interest"][0].sum())  # the hall's loan only
+    cs.const("cap_int", "interest capitalized on the hall's loan = debt share x hall cost x "
+             "((1+r)^B - 1)", cur,
+             f"={{$debt_share}}*{hall}*((1+{{$debt_rate}})^{{$debt_build}}-1)", capitalized,
+             "money")  # fmt: skip
+    cs.series("cap_dep", "tax depreciation of capitalized interest = hall's x capitalized / cost",
+              cur, f"=IF({hall}=0,0,{{ev_dep_facility0}}/12*{{$cap_int}}/{hall})", cap_dep,
+              total=True)  # fmt: skip
+    base = _at_year_ends(r.annual["taxable_income_levered"][0], M)
+    cs.series("taxable_year_lev", "levered taxable income = taxable income - interest paid - "
+              "capitalized interest's tax depreciation (its tax book value off the gain at M)",
+              cur, "={taxable_year}-{interest_year}-SUMIFS({cap_dep:},{year:},{year})*{yearend}"
+              "-({$cap_int}-SUM({cap_dep:}))*{$market_flag}*{last}", base)  # fmt: skip
+    loss_table(x, "lev_", "taxable_year_lev", base, "tax_lev", r.flows["tax_levered"][0], "levered")
 
 
 # ----------------------------------------------------------------------------- equity

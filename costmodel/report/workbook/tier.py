@@ -86,8 +86,8 @@ def write_tier_sheet(
         opex,
         revenue,
         dep.depreciation_events,
-        tax,
         dep.terminal,
+        tax,
         cash_flow,
         discounting,
         money.debt,
@@ -356,9 +356,11 @@ def revenue(x: Tier) -> None:
 
 
 def tax(x: Tier) -> None:
-    """Spec 7 and 18: EBIT, annual EBIT at each year's last month, the loss
-    corkscrew with its vintage table (:func:`money.loss_table`), taxable profit and
-    tax."""
+    """Methodology §3.4, §8.3, §11.7, §11.9: EBIT; tax depreciation per class (book,
+    or an expensed class's cost in its in-service month: the month after its capex
+    month); the taxable income of each year at its last month, the terminal gain
+    added at M; the loss corkscrew with its vintage table (:func:`money.loss_table`),
+    taxable profit and tax; the part of the tax at M due to the gain."""
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("EBIT and tax (annual, paid in the year's last month; losses carried forward)")
     cs.series(
@@ -369,29 +371,59 @@ def tax(x: Tier) -> None:
         r.flows["ebit"][0],
         total=True,
     )
-    ebit_y = year_end_values(r.annual["ebit"][0], M)
+    for cls in ASSET_CLASSES:
+        expensed = (
+            "" if cls == "facility" else f'IF(dep_{cls}_tax_method="expensed",{{capex_{cls}_t<}},'
+        )
+        cs.series(
+            f"tax_dep_{cls}",
+            f"{cls}: tax depreciation (book; expensed: the cost the month after capex)",
+            cur,
+            f"={expensed}{{dep_{cls}}}" + (")" if expensed else ""),
+            r.flows[f"tax_depreciation_{cls}"][0],
+            total=True,
+        )
+    tax_dep = sum(r.flows[f"tax_depreciation_{c}"][0] for c in ASSET_CLASSES)
+    cs.series("tax_dep", "tax depreciation: total", cur,
+              "=" + "+".join(f"{{tax_dep_{c}}}" for c in ASSET_CLASSES), tax_dep,
+              total=True)  # fmt: skip
+    capex = float(r.flows["capex"][0].sum())
+    tax_nbv = capex - float(tax_dep.sum())
+    cs.const("tax_nbv", "tax book value at M = capex - tax depreciation", cur,
+             "=SUM({capex_t:})-SUM({tax_dep:})", tax_nbv, "money")  # fmt: skip
+    market = float(r.flows["terminal_value"][0][-1]) if x.config.terminal_value == "market" else 0
+    cs.const("gain", "terminal gain = market value - tax book value (market only)", cur,
+             "=({$tv_market}-{$tax_nbv})*{$market_flag}",
+             market - tax_nbv if x.config.terminal_value == "market" else 0.0,
+             "money")  # fmt: skip
+    cs.series("taxable_m", "result for tax = revenue - opex - tax depreciation", cur,
+              "={revenue}-{opex}-{tax_dep}", r.flows["revenue"][0] - r.flows["opex"][0] - tax_dep,
+              total=True)  # fmt: skip
+    taxable_y = year_end_values(r.annual["taxable_income"][0], M)
     cs.series(
-        "ebit_year",
-        "EBIT of the operating year (at its last month)",
+        "taxable_year",
+        "taxable income of the year (at its last month; the terminal gain at M)",
         cur,
-        "=SUMIFS({ebit:},{year:},{year})*{yearend}",
-        ebit_y,
+        "=SUMIFS({taxable_m:},{year:},{year})*{yearend}+{$gain}*{last}",
+        taxable_y,
     )
     money.loss_inputs(x)
-    money.loss_table(x, "", "ebit_year", ebit_y, "tax", r.flows["tax"][0], "tax")
+    money.loss_table(x, "", "taxable_year", taxable_y, "tax", r.flows["tax"][0], "tax")
+    money.gain_tax(x, "", "taxable_year", "gain", "tax", "terminal_tax",
+                   r.flows["terminal_tax"][0])  # fmt: skip
 
 
 def cash_flow(x: Tier) -> None:
-    """Spec 7 and 19: free cash flow (after the terminal value and its tax) and
-    cumulative cash."""
+    """Methodology §3.5: free cash flow (after the terminal value; the year-end tax
+    at M includes the tax on its gain) and cumulative cash."""
     cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Free cash flow, discounting, payback")
     fcf = r.flows["fcf"][0]
     cs.series(
         "fcf",
-        "FCF = revenue - opex - tax - capex + terminal - terminal tax",
+        "FCF = revenue - opex - tax - capex + terminal (the tax at M taxes its gain)",
         cur,
-        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}-{terminal_tax}",
+        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}",
         fcf,
         total=True,
         bold=True,

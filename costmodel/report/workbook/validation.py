@@ -41,6 +41,11 @@ RULES: dict[str, dict[str, Any]] = {
     "reserve_headroom": {"validate": "integer", "criteria": "between", "minimum": 0,
                          "maximum": 1, "input_message": "1: build the final hall at month 0; "
                          "0: extend it at each stage (retrofit premium)."},
+    "tax_method": {"validate": "list", "source": ["book", "expensed"],
+                   "input_message": "book: as the books; expensed: the whole cost in the "
+                   "year it enters service (equipment only)."},
+    "facility.tax_method": {"validate": "list", "source": ["book"],
+                            "input_message": "book: buildings cannot be expensed."},
     "market_decline": {**FRACTION, "maximum": 0.999999,
                        "input_message": "Market value lost per year, in [0, 1)."},
 }  # fmt: skip
