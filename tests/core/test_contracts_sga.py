@@ -159,3 +159,14 @@ def test_varied_contract_months_equal_separate_builds():
         one = model(**CONTRACT, **{"revenue.contract.months": int(n)}).summary().loc["small"]
         for col in ("revenue", "npv", "gpu_hours", "tco", "realized_price"):
             assert out.metrics[col][i] == pytest.approx(one[col], rel=1e-12), (col, n)
+
+
+def test_an_override_mapping_is_not_changed_by_later_overrides():
+    """A contract given as a mapping in ``overrides`` is copied: a later key
+    override below it (``revenue.contract.share``) leaves the caller's mapping as
+    it was, so the next model built from it has the share it says."""
+    contract = {"share": 0.5, "price_per_gpu_hour": 120.0, "months": 24}
+    cm.load_assumptions(
+        HAND, overrides={"revenue.contract": contract, "revenue.contract.share": 0.1}
+    )
+    assert contract["share"] == 0.5
