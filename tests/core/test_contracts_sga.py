@@ -170,3 +170,26 @@ def test_an_override_mapping_is_not_changed_by_later_overrides():
         HAND, overrides={"revenue.contract": contract, "revenue.contract.share": 0.1}
     )
     assert contract["share"] == 0.5
+
+
+def test_ranged_contract_months_are_drawn_whole_and_equal_single_builds():
+    """A contract length with a range (methodology §11.5) is drawn in whole months
+    by the Monte Carlo, its draws equal single builds, and the tornado's ends are
+    the builds at low and high."""
+    ranged = {
+        **CONTRACT,
+        "revenue.contract.months": {"value": 24, "low": 7, "high": 40, "dist": "uniform"},
+    }
+    a = cm.load_assumptions(HAND, overrides={**BASE, **ranged})
+    mc = cm.monte_carlo(a, n=60, seed=3, chunk_size=25)
+    drawn = mc.samples["revenue.contract.months"].to_numpy()
+    np.testing.assert_array_equal(drawn, np.round(drawn))
+    for i in (0, 31, 59):
+        over = {p: float(v.iloc[i]) for p, v in mc.samples.items()}
+        one = cm.build(cm.with_overrides(a, over)).summary().loc["small"]
+        assert mc.draws["small"]["npv"].iloc[i] == pytest.approx(one.npv, rel=1e-9, abs=1e-6)
+    t = cm.tornado(a).set_index("input")
+    at_high = cm.build(cm.with_overrides(a, {"revenue.contract.months": 40})).summary()
+    assert t.loc["revenue.contract.months", "at_high"] == pytest.approx(
+        at_high.loc["small", "npv"], rel=1e-9
+    )
