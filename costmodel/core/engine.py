@@ -20,9 +20,9 @@ tests/core/test_differential.py):
 
 - :func:`run_monthly` expands every line month by month as (S, M+1) arrays;
 - :func:`costmodel.core.byyear.run_by_year`, used whenever the variants share
-  their timing (the deployment months and the ramp: every single build, and a
-  Monte Carlo unless a timing input is ranged) and, by :func:`_run_grouped`, for
-  the variants of each distinct timing when there are few (at most
+  their timing (the deployment months, the ramp and a contract's months: every
+  single build, and a Monte Carlo unless a timing input is ranged) and, by
+  :func:`_run_grouped`, for the variants of each distinct timing when there are few (at most
   :data:`MAX_TIMING_GROUPS`, or 20 variants per timing on average), sums the
   coefficients against the shapes' year sums; only the free cash flow (and, for
   the equity IRR, the equity cash flow) is built month by month. Its monthly

@@ -239,8 +239,9 @@ def operating_shapes(
 
 @dataclass(frozen=True)
 class Shapes:
-    """The K = 3D monthly shapes (:func:`operating_shapes`) of a tier whose
-    deployments d (months ``t_d``, ramp R) are shared by every variant.
+    """The K monthly shapes (:func:`operating_shapes`: 3D, more with a contract) of
+    a tier whose deployments d (months ``t_d``, ramp R, the contract's months) are
+    shared by every variant.
 
     ``sums`` (Y, K): their sums per model year. Months 1..M split into runs of
     months in one model year over which every shape is constant: ``run_year``
