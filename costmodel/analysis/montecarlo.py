@@ -120,11 +120,11 @@ def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray
 
 def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tuple[str, ...]:
     """The drawn paths of the tier's timing inputs (construction and ramp months,
-    stage months)."""
+    stage months, the contract's months)."""
     timing = [
         path
         for key, path in resolve_tier(a, tier).paths().items()
-        if key in ("build_months", "ramp_months")
+        if key in ("build_months", "ramp_months", "contract_months")
         or (key.startswith("stage") and key.endswith("_month"))
     ]
     return tuple(p for p in dict.fromkeys(timing) if p in draws)

@@ -66,10 +66,11 @@ class RangedInput:
 
 def whole_months(path: str) -> bool:
     """Whether the input at ``path`` is a timing input (``build_months``,
-    ``ramp_months``, ``stages.<i>.month``), whose Monte Carlo draws and tornado
-    ends are rounded to whole months (``numpy.round``, half to even)."""
+    ``ramp_months``, ``stages.<i>.month``, a contract's ``months``), whose Monte
+    Carlo draws and tornado ends are rounded to whole months (``numpy.round``,
+    half to even)."""
     parts = path.split(".")
-    if parts[-1] in ("build_months", "ramp_months"):
+    if parts[-1] in ("build_months", "ramp_months") or parts[-2:] == ["contract", "months"]:
         return True
     return len(parts) >= 3 and parts[-1] == "month" and parts[-3] == "stages"
 

@@ -56,7 +56,7 @@ def run_by_year(
     q: dict[str, FloatArray],
     config: TierConfig,
     deps: list[dict[str, FloatArray]],
-    timing: tuple[list[int], float],
+    timing: tuple,
     monthly: Callable[[], TierResult],
     one_loan: bool = True,
 ) -> TierResult:
@@ -77,11 +77,11 @@ def run_by_year(
     term; the equity lines are computed when one of their metrics is read.
     """
     months = config.months
-    t, r = timing
+    t, rest = timing[0], tuple(timing[1:])
     events = capex_events(q, deps)
     size = q["gpus"].shape[0]  # every input is (S,) (inputs)
     full = (size,)
-    shapes = timing_shapes(months, (tuple(t), r))
+    shapes = timing_shapes(months, (tuple(t), *rest))
     goodput_m = Lazy(lambda: tier_goodput(q, deps))  # read by metrics a Monte Carlo skips
     rev, hours, opex = _operating(q, deps, events, months)
     rev_y, opex_y = (year_sums(c, shapes.sums) for c in (rev, opex))
@@ -94,7 +94,7 @@ def run_by_year(
     tax, terminal_tax, levered_taxable = _tax_by_year(
         q, config, deps, events, (dep_y, nbv), terminal, margin_y
     )
-    seg = segments(months, (tuple(t), r), tuple(capex_at))
+    seg = segments(months, (tuple(t), *rest), tuple(capex_at))
     fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
         seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal, terminal_tax
     )

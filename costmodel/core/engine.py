@@ -20,9 +20,9 @@ tests/core/test_differential.py):
 
 - :func:`run_monthly` expands every line month by month as (S, M+1) arrays;
 - :func:`costmodel.core.byyear.run_by_year`, used whenever the variants share
-  their timing (the deployment months and the ramp: every single build, and a
-  Monte Carlo unless a timing input is ranged) and, by :func:`_run_grouped`, for
-  the variants of each distinct timing when there are few (at most
+  their timing (the deployment months, the ramp and a contract's months: every
+  single build, and a Monte Carlo unless a timing input is ranged) and, by
+  :func:`_run_grouped`, for the variants of each distinct timing when there are few (at most
   :data:`MAX_TIMING_GROUPS`, or 20 variants per timing on average), sums the
   coefficients against the shapes' year sums; only the free cash flow (and, for
   the equity IRR, the equity cash flow) is built month by month. Its monthly
@@ -78,6 +78,7 @@ from costmodel.core.timing import (
     CapexEvent,
     Clock,
     capex_events,
+    contract_years,
     deployments,
     monthly_capex,
     operating_shapes,
@@ -124,6 +125,11 @@ def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
         "loan_rate_nominal": zero,  # inputs without a convention: effective (v2)
         "term_years": zero + 1.0,
         "cost_of_equity": q["discount_rate"],
+        "sga_share": zero,
+        "contract_share": zero,  # no contract: every hour sold spot (methodology §11.5)
+        "contract_price_per_gpu_hour": zero,
+        "contract_months": zero,
+        "contract_escalation": zero,
     }
     return {**defaults, **q}
 
@@ -152,7 +158,7 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     # numbers do not depend on the other variants of its chunk (Monte Carlo
     # results do not depend on the chunk size)
     varied = {k for k, v in p.items() if np.ndim(v) > 0}
-    timing_inputs = {"build_months", "ramp_months"}
+    timing_inputs = {"build_months", "ramp_months", "contract_months"}
     timing_inputs |= {f"stage{i}_month" for i in range(1, config.stages + 1)}
     one_loan = not varied & {"interest_rate", "term_years"}
     size = q["gpus"].shape[0]
@@ -181,10 +187,14 @@ def _timing_groups(
     q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
 ) -> list[tuple[np.ndarray, tuple[list[int], float]]]:
     """The variants (indices, ascending) of each distinct timing (deployment
-    months, ramp months), in order of timing."""
+    months, ramp months and, with a contract, its months), in order of timing."""
     size = q["gpus"].shape[0]
     cols = [np.broadcast_to(d["month"], (size,)) for d in deps]
     cols.append(np.broadcast_to(q["ramp_months"], (size,)))
+    contract = np.broadcast_to(q["contract_months"], (size,))
+    with_contract = bool(np.any(contract))
+    if with_contract:
+        cols.append(contract)
     keys = np.stack(cols, axis=1)
     order = np.lexsort(keys.T[::-1])  # stable: indices ascend within a timing
     ordered = keys[order]
@@ -194,7 +204,9 @@ def _timing_groups(
     out = []
     for a, b in zip(starts, np.r_[starts[1:], size], strict=True):
         key = ordered[a]
-        out.append((order[a:b], ([int(t) for t in key[:-1]], float(key[-1]))))
+        n = len(deps)
+        timing = ([int(t) for t in key[:n]], float(key[n]))
+        out.append((order[a:b], (*timing, float(key[n + 1])) if with_contract else timing))
     return out
 
 
@@ -248,20 +260,19 @@ def _run_grouped(
     )
 
 
-def shared_timing(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
-) -> tuple[list[int], float] | None:
-    """Deployment months and ramp months if every variant has the same, else None."""
+def shared_timing(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> tuple | None:
+    """Deployment months and ramp months (and the contract's months when there is
+    a contract, methodology §11.5) if every variant has the same, else None."""
     months = []
     for d in deps:
         t = when(d["month"])
         if t.shape[0] != 1:
             return None
         months.append(int(t[0, 0]))
-    r = when(q["ramp_months"])
-    if r.shape[0] != 1:
+    r, c = when(q["ramp_months"]), when(q["contract_months"])
+    if r.shape[0] != 1 or c.shape[0] != 1:
         return None
-    return months, float(r[0, 0])
+    return (months, float(r[0, 0])) + ((float(c[0, 0]),) if c[0, 0] else ())
 
 
 def run_monthly(
@@ -276,18 +287,21 @@ def run_monthly(
     utilization = [ramp(q, d["month"], clock) for d in deps]
     coefficients = operating_coefficients(q, deps, events, config.months // MONTHS_PER_YEAR)
     starts = [when(d["month"]) for d in deps]
-    shapes = operating_shapes(clock.m, starts, when(q["ramp_months"]))
+    contract = when(q["contract_months"])
+    years = contract_years(contract, config.months)
+    shapes = operating_shapes(clock.m, starts, when(q["ramp_months"]), contract, years)
     opex = opex_lines(coefficients, shapes, clock)
     opex_total = sum(opex.values())
     capex_months = monthly_capex(events, clock)
     dep = depreciation_lines(q, events, config, clock)
     goodput_m = tier_goodput(q, deps)
-    gpu_hours, price_index, revenue = revenue_lines(q, coefficients, shapes, clock)
+    sold, price_index = revenue_lines(q, coefficients, shapes, clock)
+    gpu_hours, revenue = sold["gpu_hours"], sold["revenue"]
     ebit = revenue - opex_total - sum(dep.values())
     cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total)
     shape = cf["fcf"].shape
     flows = {
-        "gpu_hours": np.broadcast_to(gpu_hours, shape),
+        **{k: np.broadcast_to(v, shape) for k, v in sold.items()},
         "utilization": sum(utilization)
         if len(deps) == 1
         else weighted_utilization(deps, utilization),

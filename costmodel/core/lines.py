@@ -11,7 +11,7 @@ from costmodel.core import finance as fin
 from costmodel.core.discount import DISCOUNTED, Discount
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import OPEX_LINES
-from costmodel.core.timing import CapexEvent, Clock, Shapes, col, when
+from costmodel.core.timing import CapexEvent, Clock, Shapes, col, contract_years, when
 from costmodel.core.units import (
     GB_PER_TB,
     HOURS_PER_DAY,
@@ -43,18 +43,29 @@ def opex_lines(
     return {line: monthly_line(coefficients[line], shapes, clock) for line in OPEX_LINES}
 
 
+#: the lines of hours sold and revenue (methodology §3.4, §11.5)
+REVENUE_LINES = (
+    "gpu_hours",
+    "contract_hours",
+    "spot_hours",
+    "revenue",
+    "contract_revenue",
+    "spot_revenue",
+)
+
+
 def revenue_lines(
     q: Mapping[str, FloatArray],
     coefficients: Mapping[str, Coefficients],
     shapes: list[FloatArray],
     clock: Clock,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """GPU-hours sold and revenue month by month from their coefficients
+) -> tuple[dict[str, FloatArray], FloatArray]:
+    """GPU-hours sold and revenue, in all and split into contracted and spot
+    (:data:`REVENUE_LINES`), month by month from their coefficients
     (:func:`operating_coefficients`, :func:`monthly_line`), and the price index
     ``(1 - price decline)^(y(m) - 1)`` shown beside them."""
-    gpu_hours = monthly_line(coefficients["gpu_hours"], shapes, clock)
-    revenue = monthly_line(coefficients["revenue"], shapes, clock)
-    return gpu_hours, clock.index(-np.asarray(q["price_decline"])), revenue
+    lines = {k: monthly_line(coefficients[k], shapes, clock) for k in REVENUE_LINES}
+    return lines, clock.index(-np.asarray(q["price_decline"]))
 
 
 def tier_goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> dict:
@@ -154,7 +165,15 @@ def _year_index(g: ArrayLike, years: int) -> FloatArray:
 Coefficients = dict[int, FloatArray]
 
 #: the operating lines, each defined once by its coefficients
-OPERATING_LINES = (*OPEX_LINES, "gpu_hours", "revenue")
+OPERATING_LINES = (
+    *OPEX_LINES,
+    "contract_hours",
+    "spot_hours",
+    "gpu_hours",
+    "contract_revenue",
+    "spot_revenue",
+    "revenue",
+)
 
 
 def operating_coefficients(
@@ -165,26 +184,39 @@ def operating_coefficients(
 ) -> dict[str, Coefficients]:
     """Every operating line (:data:`OPERATING_LINES`) as coefficients per model
     year and variant (Y, S) on the shapes of :func:`operating_shapes` (k = d in
-    service, D + d ramp share, 2D + d staffing of deployment d): the one
+    service, D + d ramp share, 2D + d staffing of deployment d; with a contract
+    3D + d ramp share in contract, 4D + J d + j contract year j): the one
     definition of each line, read month by month (:func:`monthly_line`) and by
     year (:func:`year_sums`, :func:`pv_lines`, :func:`per_run`). With the power
     index ``E_y = (1 + power escalation)^(y-1)``, staff index ``W_y``, price index
-    ``P_y = (1 - price decline)^(y-1)``, ``H = 730 h`` and ``sold = utilization *
-    availability * H`` (methodology §3.2, §3.4, §8.1, §8.3):
+    ``P_y = (1 - price decline)^(y-1)``, ``H = 730 h``, ``avail = availability *
+    H``, ``sold = utilization * avail``, the contract share ``s``, its price
+    ``p_c`` and escalation ``e`` (methodology §3.2, §3.4, §8.1, §8.3, §11.4, §11.5):
 
-    - electricity: in service ``E_y PUE H price/kWh kW_d idle``, ramp share
-      ``E_y PUE H price/kWh kW_d (1 - idle) utilization``;
+    - electricity: in service ``E_y PUE H price/kWh kW_d idle``, and on the load
+      factor ``s_d(m) + (1 - s_d(m)) u_d(m)``: ramp share ``E_y PUE H price/kWh
+      kW_d (1 - idle) utilization``, ramp share in contract ``- E_y PUE H
+      price/kWh kW_d (1 - idle) utilization s``, contract years ``E_y PUE H
+      price/kWh kW_d (1 - idle) s``;
     - colocation: in service ``kW_d colocation per kW-month`` (mode colocation);
     - staff: staffing ``W_y cost per FTE FTE_d / 12``;
     - maintenance: in service ``maintenance rate hardware_d / 12``;
     - insurance: in service ``insurance rate (hardware_d + facility_d) / 12``;
     - software: in service ``software per GPU-year GPUs_d / 12``;
-    - gpu_hours: ramp share ``GPUs_d sold``; revenue: ramp share ``P_y price per
-      GPU-hour GPUs_d sold``."""
+    - contract_hours: contract year j ``s GPUs_d avail`` (take-or-pay, no ramp);
+      contract_revenue: contract year j ``s GPUs_d avail p_c (1 + e)^j``;
+    - spot_hours: ramp share ``GPUs_d sold``, ramp share in contract ``- s GPUs_d
+      sold`` (``u_d(m) (1 - s_d(m))``); spot_revenue: the same times ``P_y price
+      per GPU-hour``;
+    - gpu_hours = spot_hours + contract_hours; revenue = spot_revenue +
+      contract_revenue;
+    - sga: ``sga_share`` times each revenue coefficient (``sga_m = sga_share
+      revenue_m``)."""
     size = q["gpus"].shape[0]
     n_dep = len(deps)
     util, idle = q["utilization"], q["idle_fraction"]
-    sold = util * availability(q["node_failures_per_day"], q["repair_hours"]) * HOURS_PER_MONTH
+    avail = availability(q["node_failures_per_day"], q["repair_hours"]) * HOURS_PER_MONTH
+    sold = util * avail
     price = _year_index(-np.asarray(q["price_decline"]), years) * q["price_per_gpu_hour"]
     power = _year_index(q["power_escalation"], years) * (
         q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"]
@@ -193,6 +225,7 @@ def operating_coefficients(
     colo = q["colocation_per_kw_month"] * (1.0 - q["build_flag"])
     facility = [e for e in events if e.cls == "facility"]  # in service with deployment d
     per_month = 1.0 / MONTHS_PER_YEAR
+    n_years = contract_years(q["contract_months"], years * MONTHS_PER_YEAR)
 
     def flat(x: FloatArray) -> FloatArray:  # the same every year
         return np.broadcast_to(x, (years, size))
@@ -208,9 +241,41 @@ def operating_coefficients(
         hardware_and_facility = d["hardware"] + facility[i].amount
         out["insurance"][i] = flat(q["insurance_rate"] * hardware_and_facility * per_month)
         out["software"][i] = flat(q["software_per_gpu_year"] * d["gpus"] * per_month)
-        out["gpu_hours"][ramped] = flat(d["gpus"] * sold)
-        out["revenue"][ramped] = price * (d["gpus"] * sold)
+        out["spot_hours"][ramped] = flat(d["gpus"] * sold)
+        out["spot_revenue"][ramped] = price * (d["gpus"] * sold)
+        if n_years:
+            _contract_coefficients(q, out, (i, n_dep, n_years), d, (power, price, sold, avail))
+    out["gpu_hours"] = total([out["spot_hours"], out["contract_hours"]])
+    out["revenue"] = total([out["spot_revenue"], out["contract_revenue"]])
+    out["sga"] = {k: c * q["sga_share"] for k, c in out["revenue"].items()}
     return {line: dict(sorted(c.items())) for line, c in out.items()}
+
+
+def _contract_coefficients(
+    q: Mapping[str, FloatArray],
+    out: dict[str, Coefficients],
+    where: tuple[int, int, int],
+    d: dict[str, FloatArray],
+    rates: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+) -> None:
+    """The coefficients of deployment i's contract (methodology §11.5; see
+    :func:`operating_coefficients`) on its shapes 3D + i (ramp share in contract)
+    and 4D + J i + j (contract year j), added to ``out``."""
+    i, n_dep, n_years = where
+    power, price, sold, avail = rates
+    years, size = price.shape
+    s, kw = q["contract_share"], d["it_kw"]
+    in_contract, busy = 3 * n_dep + i, kw * (1.0 - q["idle_fraction"])
+    out["electricity"][in_contract] = -(power * (busy * q["utilization"] * s))
+    out["spot_hours"][in_contract] = np.broadcast_to(-(s * d["gpus"] * sold), (years, size))
+    out["spot_revenue"][in_contract] = -(price * (s * d["gpus"] * sold))
+    contracted = s * d["gpus"] * avail
+    for j in range(n_years):
+        k = 4 * n_dep + n_years * i + j
+        escalated = q["contract_price_per_gpu_hour"] * (1.0 + q["contract_escalation"]) ** j
+        out["electricity"][k] = power * (busy * s)
+        out["contract_hours"][k] = np.broadcast_to(contracted, (years, size))
+        out["contract_revenue"][k] = np.broadcast_to(contracted * escalated, (years, size))
 
 
 def total(lines: Sequence[Coefficients]) -> Coefficients:

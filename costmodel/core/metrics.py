@@ -52,6 +52,12 @@ METRICS: dict[str, Metric] = {
             "lower",
         ),
         Metric("revenue", "Revenue (nominal)", "收入（名义）", "money", "higher"),
+        Metric(
+            "realized_price",
+            "Realized price per GPU-hour",
+            "实际每 GPU 小时售价",
+            "money_per_hour",
+        ),
         Metric("npv", "NPV", "净现值 NPV", "money", "higher"),
         Metric("irr", "IRR", "内部收益率 IRR", "pct", "higher"),
         Metric("payback_years", "Payback (years)", "回收期（年）", "years", "lower"),

@@ -14,6 +14,7 @@ import numpy as np
 
 from costmodel.core.calendar import year_sums
 from costmodel.core.engine import run_tier
+from costmodel.core.finance import safe_divide
 from costmodel.core.result import (
     CAPEX_LINES,
     DEBT_LINES,
@@ -161,6 +162,19 @@ class Model:
         r = self._check(tier)
         cols = {line: r.opex[line] for line in OPEX_LINES}
         cols["total"] = r.flows["opex"]
+        return self._frame(cols)
+
+    def revenue(self, tier: str) -> pd.DataFrame:
+        """GPU-hours sold and revenue split into contracted (take-or-pay) and spot
+        (methodology §11.5), months 0..M: ``contract_hours``, ``spot_hours``,
+        ``gpu_hours = contract_hours + spot_hours``, ``contract_revenue``,
+        ``spot_revenue``, ``revenue = contract_revenue + spot_revenue``, and
+        ``realized_price = revenue / gpu_hours`` (empty in a month without hours)."""
+        r = self._check(tier)
+        f = r.flows
+        keys = ("contract_hours", "spot_hours", "gpu_hours")
+        cols = {k: f[k] for k in (*keys, "contract_revenue", "spot_revenue", "revenue")}
+        cols["realized_price"] = safe_divide(f["revenue"], f["gpu_hours"])
         return self._frame(cols)
 
     def depreciation(self, tier: str) -> pd.DataFrame:

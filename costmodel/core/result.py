@@ -14,7 +14,7 @@ from costmodel.core.finance import FloatArray
 CAPEX_LINES = ("servers", "network", "storage", "facility")
 
 
-OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
+OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga")
 
 
 SUMMARY_COLUMNS = (
@@ -35,6 +35,7 @@ SUMMARY_COLUMNS = (
     "tco_per_gpu_hour",
     "cost_per_gpu_hour",
     "revenue",
+    "realized_price",
     "npv",
     "irr",
     "payback_years",

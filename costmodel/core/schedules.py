@@ -49,12 +49,15 @@ class EventSchedule:
 @dataclass(frozen=True)
 class DeploymentSchedule:
     """A deployment's capacity in service (flag), utilization, GPU-hours sold and
-    revenue, month by month (S, M+1)."""
+    revenue, and of those the contracted hours and revenue (methodology §11.5),
+    month by month (S, M+1)."""
 
     in_service: FloatArray
     utilization: FloatArray
     gpu_hours: FloatArray
     revenue: FloatArray
+    contract_hours: FloatArray | None = None
+    contract_revenue: FloatArray | None = None
 
 
 @dataclass(frozen=True)
@@ -129,16 +132,23 @@ def tier_schedules(p: TierParts) -> TierSchedules:
     ]
     n = len(p.deps)
     deployments = []
+    years = (len(p.shapes) - 4 * n) // n if len(p.shapes) > 3 * n else 0
     for i in range(n):
-        ramped = n + i  # the ramp-share shape of deployment i
-        hours = {ramped: p.coefficients["gpu_hours"][ramped]}
-        revenue = {ramped: p.coefficients["revenue"][ramped]}
+        # the shapes of deployment i: ramp share, ramp share in contract, contract years
+        own = {n + i, 3 * n + i, *range(4 * n + years * i, 4 * n + years * (i + 1))}
+
+        def line(name: str, own: set[int] = own) -> FloatArray:
+            c = {k: v for k, v in p.coefficients[name].items() if k in own}
+            return np.broadcast_to(monthly_line(c, p.shapes, clock), (size, clock.months + 1))
+
         deployments.append(
             DeploymentSchedule(
                 np.broadcast_to(p.shapes[i], (size, clock.months + 1)),
                 np.broadcast_to(p.utilization[i], (size, clock.months + 1)),
-                monthly_line(hours, p.shapes, clock),
-                monthly_line(revenue, p.shapes, clock),
+                line("gpu_hours"),
+                line("revenue"),
+                line("contract_hours"),
+                line("contract_revenue"),
             )
         )
     width = clock.months + 1

@@ -44,7 +44,7 @@ def summary(
     terminal_tax: FloatArray,
     irr: Callable[[], FloatArray] | None = None,
 ) -> Metrics:
-    """Summary columns (methodology §4, §5, §8.1, §8.2, §8.3) from the sums, present values
+    """Summary columns (methodology §4, §5, §8.1, §8.2, §8.3, §11.5) from the sums, present values
     and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
     IRRs are computed when read (``irr``: a cheaper solve of the same IRR, None:
     from the monthly FCF)."""
@@ -69,6 +69,7 @@ def summary(
         "tco_per_gpu_hour": lambda: fin.safe_divide(tco, value_of(gpu_hours)),
         "cost_per_gpu_hour": cost_per_gpu_hour,
         "revenue": revenue,
+        "realized_price": lambda: fin.safe_divide(revenue, value_of(gpu_hours)),
         "npv": npv,
         "irr": irr or (lambda: irr_of(value_of(fcf))),
         "payback_years": payback,

@@ -185,14 +185,36 @@ def ramp(q: Mapping[str, FloatArray], month: FloatArray, clock: Clock) -> FloatA
     return col(q["utilization"]) * share
 
 
-def operating_shapes(m: FloatArray, months: Sequence[ArrayLike], ramp_months: ArrayLike) -> list:
-    """The K = 3D monthly shapes every operating line is a sum over (methodology
-    §8.1), for deployments bought at ``months`` t_d (d = 0..D-1) and months ``m``:
+def contract_years(contract_months: ArrayLike, months: int) -> int:
+    """J, the contract years a contract of ``contract_months`` (the largest of the
+    variants) can have within the horizon of ``months``: ``ceil(c / 12)``, at most
+    ``ceil(months / 12)`` (0 without a contract)."""
+    c = float(np.max(np.asarray(contract_months, dtype=float), initial=0.0))
+    return int(min(np.ceil(c / MONTHS_PER_YEAR), -(-months // MONTHS_PER_YEAR)))
+
+
+def operating_shapes(
+    m: FloatArray,
+    months: Sequence[ArrayLike],
+    ramp_months: ArrayLike,
+    contract_months: ArrayLike = 0.0,
+    years: int = 0,
+) -> list:
+    """The K monthly shapes every operating line is a sum over (methodology §8.1,
+    §11.5), for deployments bought at ``months`` t_d (d = 0..D-1) and months ``m``:
 
     - k = d, in service: ``I_d(m) = [m > t_d]``;
     - k = D + d, ramp share: :func:`ramp_share` ``(m - t_d, ramp_months)``;
     - k = 2D + d, staffing: 1 where deployment d's headcount applies (the last
-      deployment in service, deployment 0 from month 1 on, construction included).
+      deployment in service, deployment 0 from month 1 on, construction included);
+
+    and, with a contract of c = ``contract_months`` (J = ``years`` =
+    :func:`contract_years` > 0; K = 3D without one):
+
+    - k = 3D + d, ramp share in contract: ``ramp_share(m - t_d) W_d(m)``, with the
+      contract window ``W_d(m) = [t_d < m <= t_d + c]``;
+    - k = 4D + J d + j, contract year j = 0..J-1 of deployment d:
+      ``[t_d + 12 j < m <= t_d + min(12 (j + 1), c)]``.
 
     Each is 0 at month 0. Shapes broadcast like ``m - t_d``: (M+1,) for a shared
     timing, (1 or S, M+1) month by month."""
@@ -202,13 +224,24 @@ def operating_shapes(m: FloatArray, months: Sequence[ArrayLike], ramp_months: Ar
     for d in range(1, len(months)):
         who = np.where(m > months[d], d, who)
     staff = [(who == d).astype(float) for d in range(len(months))]
-    return live + share + staff
+    if years == 0:
+        return live + share + staff
+    c = np.asarray(contract_months, dtype=float)
+    window = [((m > t) & (m <= t + c)).astype(float) for t in months]
+    in_contract = [s * w for s, w in zip(share, window, strict=True)]
+    by_year = []
+    for t in months:
+        for j in range(years):
+            end = np.minimum(MONTHS_PER_YEAR * (j + 1), c)
+            by_year.append(((m > t + MONTHS_PER_YEAR * j) & (m <= t + end)).astype(float))
+    return live + share + staff + in_contract + by_year
 
 
 @dataclass(frozen=True)
 class Shapes:
-    """The K = 3D monthly shapes (:func:`operating_shapes`) of a tier whose
-    deployments d (months ``t_d``, ramp R) are shared by every variant.
+    """The K monthly shapes (:func:`operating_shapes`: 3D, more with a contract) of
+    a tier whose deployments d (months ``t_d``, ramp R, the contract's months) are
+    shared by every variant.
 
     ``sums`` (Y, K): their sums per model year. Months 1..M split into runs of
     months in one model year over which every shape is constant: ``run_year``
@@ -230,11 +263,17 @@ class Shapes:
     key: tuple = ()
 
 
+#: a timing shared by variants: deployment months, ramp months and, with a
+#: contract, its months (methodology §8.1, §11.5)
+Timing = tuple
+
+
 @memoized()
-def timing_shapes(months: int, timing: tuple[tuple[int, ...], float]) -> Shapes:
-    t, r = timing
+def timing_shapes(months: int, timing: Timing) -> Shapes:
+    t, r, c = (*timing, 0)[:3]
     m = np.arange(months + 1, dtype=float)
-    h = np.stack(operating_shapes(m, t, r))[:, 1:]  # (K, M): months 1..M
+    years = contract_years(c, months)
+    h = np.stack(operating_shapes(m, t, r, c, years))[:, 1:]  # (K, M): months 1..M
     year = np.arange(months) // MONTHS_PER_YEAR
     new_run = np.ones(months, dtype=bool)
     new_run[1:] = (year[1:] != year[:-1]) | np.any(h[:, 1:] != h[:, :-1], axis=0)
@@ -282,9 +321,7 @@ class Segments:
 
 
 @memoized()
-def segments(
-    months: int, timing: tuple[tuple[int, ...], float], capex_months: tuple[int, ...]
-) -> Segments:
+def segments(months: int, timing: Timing, capex_months: tuple[int, ...]) -> Segments:
     """The :class:`Segments` of a timing (:func:`timing_shapes`) with capex paid at
     ``capex_months``: a new segment where the run of months changes, and at and
     after every point month."""

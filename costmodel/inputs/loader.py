@@ -385,8 +385,8 @@ def apply_override(src: Source, path: str, value: Any) -> None:
         current["value"] = value
         src.origin[f"{path}.value"] = where
         _widen_range(current, value)
-    else:
-        node[last] = value
+    else:  # a copy: later overrides below this path must not change the caller's mapping
+        node[last] = copy.deepcopy(value)
         _drop_under(src.origin, path)
     src.origin[path] = where
 

@@ -69,6 +69,7 @@ OVERRIDABLE = {
         "staff_cost_per_fte",
         "staff_escalation",
         "software_per_gpu_year",
+        "sga_share",
     ),
     "revenue": ("price_per_gpu_hour", "price_decline"),
     "reliability": (
@@ -105,6 +106,7 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     _put_stages(a, tier_name, put, out)
     _put_overridable(a, tier_name, put)
     _put_revenue(a, tier_name, put, out)
+    _put_contract(a, tier_name, put)
     config = TierConfig(
         months=12 * a.horizon_years,
         depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
@@ -231,6 +233,46 @@ def _put_revenue(
         put("cloud_price_per_gpu_hour", f"{sp}.{cloud_key}", cloud)
     if mode == "avoided_cloud":  # the GPU-hour is worth what the cloud would charge
         out["price_per_gpu_hour"] = out["cloud_price_per_gpu_hour"]
+
+
+#: the keys of a contract (methodology §11.5) and the engine inputs they become
+CONTRACT_KEYS = {
+    "share": "contract_share",
+    "price_per_gpu_hour": "contract_price_per_gpu_hour",
+    "months": "contract_months",
+    "escalation": "contract_escalation",
+}
+
+
+def contract_paths(a: Assumptions, tier_name: str) -> dict[str, str] | None:
+    """The dotted path of each key of the tier's contract (methodology §11.5): the
+    tier's own ``revenue.contract.<key>`` where given, else the global one; None
+    without a contract (a key neither gives is absent)."""
+    own = a.tiers[tier_name].revenue
+    mine = own.contract if own is not None else None
+    glob = a.revenue.contract
+    if mine is None and glob is None:
+        return None
+    out = {}
+    for key in CONTRACT_KEYS:
+        if mine is not None and getattr(mine, key) is not None:
+            out[key] = f"tiers.{tier_name}.revenue.contract.{key}"
+        elif glob is not None and getattr(glob, key) is not None:
+            out[key] = f"revenue.contract.{key}"
+    return out
+
+
+def _put_contract(a: Assumptions, tier_name: str, put: _Put) -> None:
+    """The tier's contract (``contract_share``, ``contract_price_per_gpu_hour``,
+    ``contract_months``, ``contract_escalation``; :func:`contract_paths`); nothing
+    without one (the engine then sells every hour spot)."""
+    paths = contract_paths(a, tier_name)
+    if paths is None:
+        return
+    own = a.tiers[tier_name].revenue
+    for key, path in paths.items():
+        src = own.contract if path.startswith("tiers.") else a.revenue.contract  # type: ignore[union-attr]
+        put(CONTRACT_KEYS[key], path, getattr(src, key))
 
 
 def _put_financing(a: Assumptions, put: _Put) -> None:

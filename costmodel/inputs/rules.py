@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from costmodel.inputs.params import revenue_mode, servers_per_rack
+from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
 from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
 
@@ -21,6 +21,7 @@ def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     yield from _name_problems(a)
     yield from _tier_problems(a)
     yield from _model_problems(a)
+    yield from _contract_problems(a)
 
 
 #: The years a start month may have: spreadsheet dates run from 1900 to 9999.
@@ -192,3 +193,19 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 f"facility.max_rack_kw.{tier.cooling} is {limit:g} kW "
                 "(choose a denser cooling or a lower rack power)",
             )
+
+
+def _contract_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
+    """A tier's contract (methodology §11.5) given only in part must find the rest
+    in the global ``revenue.contract``."""
+    for name in a.tiers:
+        paths = contract_paths(a, name)
+        if paths is None:
+            continue
+        for key in CONTRACT_KEYS:
+            if key not in paths and key != "escalation":
+                yield (
+                    key_path("tiers", name, "revenue", "contract", key),
+                    "(missing)",
+                    f"the tier's contract needs {key} (no global revenue.contract gives it)",
+                )

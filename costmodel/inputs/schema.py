@@ -244,6 +244,40 @@ class Operations(Section):
     staff_cost_per_fte: NonNegative
     staff_escalation: Rate
     software_per_gpu_year: NonNegative
+    sga_share: Rate = _given(
+        0,
+        "methodology §11.4: no selling, general and administrative costs unless an input says so",
+        "fraction of revenue",
+    )
+
+
+WholeContractMonths = Annotated[
+    Annotated[_Q, _bounded(1, 360, rule="must be a number of months between 1 and 360")],
+    AfterValidator(_whole),
+]
+
+
+class Contract(Section):
+    """Contracted capacity (methodology §11.5): ``share`` of each deployment's
+    available GPU-hours sold take-or-pay for its first ``months`` in service at
+    ``price_per_gpu_hour``, escalating by ``escalation`` each contract year; the
+    rest is sold at the spot price with the ramp."""
+
+    share: Rate
+    price_per_gpu_hour: NonNegative
+    months: WholeContractMonths
+    escalation: Rate = _given(
+        0, "methodology §11.5: a flat contract price unless an input says so", "1/yr"
+    )
+
+
+class ContractOverride(Section):
+    """A tier's contract: each key given replaces the global contract's."""
+
+    share: Rate | None = None
+    price_per_gpu_hour: NonNegative | None = None
+    months: WholeContractMonths | None = None
+    escalation: Rate | None = None
 
 
 class Revenue(Section):
@@ -260,6 +294,7 @@ class Revenue(Section):
     cloud_term: Annotated[Literal["on_demand", "reserved"], Plain] = "on_demand"
     price_per_gpu_hour: NonNegative
     price_decline: Rate
+    contract: Contract | None = None
 
 
 class DepreciationClass(Section):
@@ -332,6 +367,7 @@ class OperationsOverride(Section):
     staff_cost_per_fte: NonNegative | None = None
     staff_escalation: Rate | None = None
     software_per_gpu_year: NonNegative | None = None
+    sga_share: Rate | None = None
 
 
 class RevenueOverride(Section):
@@ -339,6 +375,7 @@ class RevenueOverride(Section):
     cloud_term: Annotated[Literal["on_demand", "reserved"], Plain] | None = None
     price_per_gpu_hour: NonNegative | None = None
     price_decline: Rate | None = None
+    contract: ContractOverride | None = None
 
 
 class ReliabilityOverride(Section):

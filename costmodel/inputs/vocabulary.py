@@ -94,6 +94,33 @@ INPUTS: dict[str, Term] = {
         "Year-1 price per GPU-hour", "首年每卡时价格", "{cur}/GPU-h", "price"
     ),
     "price_decline": Term("Price decline a year", "价格年降幅", "1/yr", "pct"),
+    "sga_share": Term(
+        "Selling, general and administrative costs, share of revenue",
+        "销售及管理费用占收入比例",
+        "fraction of revenue",
+        "pct",
+    ),
+    "contract_share": Term(
+        "Contracted share of available GPU-hours",
+        "合同（照付不议）占可用卡时比例",
+        "fraction",
+        "pct",
+    ),
+    "contract_price_per_gpu_hour": Term(
+        "Contract price per GPU-hour (contract year 1)",
+        "合同首年每卡时价格",
+        "{cur}/GPU-h",
+        "price",
+    ),
+    "contract_months": Term(
+        "Contract length from each deployment's service start (months)",
+        "合同期限（自各批次投运起，月）",
+        "months",
+        "number",
+    ),
+    "contract_escalation": Term(
+        "Contract price escalation a contract year", "合同价格年涨幅", "1/yr", "pct"
+    ),
     "node_failures_per_day": Term(
         "Node failures per server-day", "每台服务器日故障次数", "per server-day", "number"
     ),
@@ -187,6 +214,10 @@ ALIASES: dict[str, str] = {
     "capacity_tb": "storage_capacity_tb",
     "price_per_tb": "storage_price_per_tb",
     "escalation": "power_escalation",  # power.escalation
+    "contract.share": "contract_share",  # revenue.contract.<key>
+    "contract.price_per_gpu_hour": "contract_price_per_gpu_hour",
+    "contract.months": "contract_months",
+    "contract.escalation": "contract_escalation",
 }
 
 

@@ -7,7 +7,8 @@ counted per model year); :func:`costmodel.core.engine.run_monthly` computes ever
 line month by month from the same coefficients and shapes. Hypothesis draws
 assumption sets (horizon, construction, ramp, up to two stages, reserved or
 retrofitted facility, a loan of any share, rate and term, each terminal value
-mode, loss carry-forward, depreciation methods, prices and escalations) and
+mode, loss carry-forward, depreciation methods, prices and escalations, a
+take-or-pay contract and a selling-cost share, methodology §11.4-§11.5) and
 every summary column, net book value and capex of the two must agree to 1e-12
 (relative, or of the column's largest value near 0).
 """
@@ -29,6 +30,23 @@ CLASSES = ("servers", "network", "storage", "facility")
 METHODS = ("straight_line", "sum_of_years", "double_declining")
 rates = st.floats(0.0, 0.15, allow_nan=False)
 TAX_METHODS = ["book", "expensed"]
+
+
+def contracts(draw, months: int) -> dict:
+    """No contract, or a take-or-pay contract (methodology §11.5) of any share,
+    price, length (shorter than, equal to or past the horizon, not a whole number
+    of years) and escalation."""
+    if not draw(st.booleans()):
+        return {}
+    length = draw(st.sampled_from([1, 7, 12, 25, months, months + 13]))
+    return {
+        "contract": {
+            "share": draw(st.sampled_from([0.0, 0.3, 0.8, 1.0])),
+            "price_per_gpu_hour": draw(st.floats(5.0, 400.0)),
+            "months": length,
+            "escalation": draw(st.sampled_from([0.0, 0.03, 0.1])),
+        }
+    }
 
 
 @st.composite
@@ -79,10 +97,12 @@ def overlays(draw) -> dict:
         "operations": {
             "utilization": draw(st.floats(0.1, 1.0)),
             "staff_escalation": draw(st.floats(0.0, 0.1)),
+            "sga_share": draw(st.sampled_from([0.0, 0.04, 0.15])),
         },
         "revenue": {
             "price_per_gpu_hour": draw(st.floats(5.0, 400.0)),
             "price_decline": draw(st.floats(0.0, 0.3)),
+            **contracts(draw, months),
         },
         "depreciation": depreciation,
         "tiers": {

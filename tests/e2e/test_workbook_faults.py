@@ -112,14 +112,14 @@ STAGED = {"a stage before the build ends", "stage GPUs not whole servers"}
 
 #: fault -> (edit, a check label that must fail; None for input rules)
 FAULTS: dict[str, tuple[Callable, str | None]] = {
-    "opex total drops electricity": (drop_electricity, "opex total = sum of its six lines"),
+    "opex total drops electricity": (drop_electricity, "opex total = sum of its lines"),
     "depreciation divided by 10": (
         depreciation_over_10,
         "servers: depreciation = closed form per capex event",
     ),
     "hard-coded 0 over revenue": (
-        zero_over("tens", "revenue (or cloud cost avoided) = GPU-hours x price x index"),
-        "revenue = GPU-hours x price x price index",
+        zero_over("tens", "spot revenue (or cloud cost avoided) = spot hours x price x index"),
+        "spot revenue = spot GPU-hours x price x price index",
     ),
     "hard-coded 0 over electricity": (
         zero_over("tens", "electricity = kW drawn x PUE x hours x price x index"),

@@ -38,6 +38,7 @@ COLORS = {
     "maintenance": "#c4554d",
     "insurance": "#6fb0b0",
     "software": "#9b6fb0",
+    "sga": "#b08a5a",
 }
 POS, NEG = "#3f8f5a", "#c4554d"
 LOW_C, HIGH_C = "#7fa7cc", "#2f5d8a"

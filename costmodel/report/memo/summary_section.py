@@ -34,6 +34,7 @@ def decision(x: Facts) -> dict[str, Any]:
     c = x.choice
     best = str(c["tier"])
     paras = _recommend(x) if c["worth"] else _no_option(x)
+    paras.append(revenue_split(x, best))
     need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in m.tiers]
     after = [p for p in (_mc_sentence(x, best), _could_change(x, best)) if p is not None]
     after += _flags(x)
@@ -53,6 +54,35 @@ def decision(x: Facts) -> dict[str, Any]:
         key_note=say(S["key_note"], decline=_declines(m, lang))
         + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else ""),
     )
+
+
+def revenue_split(x: Facts, t: str) -> Markup:
+    """Tier ``t``'s revenue split into contracted and spot (methodology §11.5), with the
+    realized price beside the levelized cost, and its SG&A share (§11.4) if any."""
+    S = SUMMARY[x.lang]
+    rev = x.model.revenue(t)
+    ti = x.model.inputs[t].values()
+    total = float(rev["revenue"].sum())
+    contract, spot = float(rev["contract_revenue"].sum()), float(rev["spot_revenue"].sum())
+    common = dict(realized=x.metric(t, "realized_price"), cost=x.metric(t, "cost_per_gpu_hour"))
+    if contract > 0 and total > 0:
+        text = say(
+            S["revenue_split"],
+            revenue=x.money(total),
+            contract=x.money(contract),
+            contract_pct=f.pct(contract / total),
+            spot=x.money(spot),
+            spot_pct=f.pct(spot / total),
+            share=f.pct(ti["contract_share"]),
+            months=int(round(ti["contract_months"])),
+            contract_price=x.price(ti["contract_price_per_gpu_hour"]),
+            escalation=f.pct(ti.get("contract_escalation", 0.0)),
+            **common,
+        )
+    else:
+        text = say(S["revenue_spot"], **common)
+    sga = ti.get("sga_share", 0.0)
+    return text + say(S["sga"], sga=f.pct(sga)) if sga > 0 else text
 
 
 def _common(x: Facts) -> dict[str, Any]:

@@ -75,6 +75,7 @@ LINE_LABELS = {
         "maintenance": "Maintenance",
         "insurance": "Insurance",
         "software": "Software",
+        "sga": "Selling, general and admin.",
     },
     "zh": {
         "servers": "服务器",
@@ -87,5 +88,6 @@ LINE_LABELS = {
         "maintenance": "维保",
         "insurance": "保险",
         "software": "软件",
+        "sga": "销售及管理费用",
     },
 }

@@ -25,6 +25,15 @@ SUMMARY: dict[str, dict[str, str]] = {
         "<strong>{be}</strong> ({gap}) before the NPV turns negative.",
         "margin_free": "Its levelized cost is {cost}. Its NPV stays positive even at a "
         "year-1 price of zero.",
+        "revenue_split": "Of its {revenue} of revenue over the horizon, {contract} "
+        "({contract_pct}) is contracted take-or-pay ({share} of the available GPU-hours of "
+        "each deployment for its first {months} months in service, at {contract_price} in "
+        "the first contract year, rising {escalation} a contract year) and {spot} "
+        "({spot_pct}) is sold spot. Its realized price, revenue over GPU-hours sold, is "
+        "<strong>{realized}</strong> against a levelized cost of {cost}.",
+        "revenue_spot": "All its revenue is sold spot. Its realized price, revenue over "
+        "GPU-hours sold, is <strong>{realized}</strong> against a levelized cost of {cost}.",
+        "sga": " Selling, general and administrative costs take {sga} of revenue.",
         "recommend_pi": "Each {currency} of its capex adds {pi} in present value (rank {rank} "
         "of {n} by NPV per unit of capex); at its low point the project needs {funding} of "
         "funding.",
@@ -97,6 +106,13 @@ SUMMARY: dict[str, dict[str, str]] = {
         "margin": "其平准化成本为 {cost}；首年价格可降至 <strong>{be}</strong>"
         "（{gap}）而净现值仍不为负。",
         "margin_free": "其平准化成本为 {cost}；即使首年价格为零，净现值仍为正。",
+        "revenue_split": "期内收入 {revenue} 中，{contract}（{contract_pct}）为照付不议合同收入"
+        "（各批次投运后前 {months} 个月可用卡时的 {share}，合同首年价格 {contract_price}，"
+        "每合同年上涨 {escalation}），{spot}（{spot_pct}）为现货收入。实际售价（收入 / "
+        "售出卡时）为 <strong>{realized}</strong>，平准化成本为 {cost}。",
+        "revenue_spot": "收入全部来自现货销售。实际售价（收入 / 售出卡时）为 "
+        "<strong>{realized}</strong>，平准化成本为 {cost}。",
+        "sga": "销售及管理费用占收入的 {sga}。",
         "recommend_pi": "每投入 1 {currency}初始投资，按现值可增加 {pi}（按单位投资净现值"
         "排第 {rank}，共 {n} 个方案）；峰值资金需求为 {funding}。",
         "pi_alt": "{label}单位投资创造的价值更高（{pi}，以 {capex} 投资获得净现值 {npv}）；"

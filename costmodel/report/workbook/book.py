@@ -214,12 +214,15 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
     lines = [
         ("capex_t", "capex"),
         ("revenue", "revenue"),
+        ("contract_revenue", "revenue: contracted"),
+        ("spot_revenue", "revenue: spot"),
         ("electricity", "opex: electricity"),
         ("colocation", "opex: colocation"),
         ("staff", "opex: staff"),
         ("maintenance", "opex: maintenance"),
         ("insurance", "opex: insurance"),
         ("software", "opex: software"),
+        ("sga", "opex: SG&A"),
         ("opex", "opex: total"),
         ("dep", "depreciation"),
         ("ebit", "EBIT"),
@@ -308,6 +311,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
         "tco_per_gpu_hour": f'=IF({c("gpu_hours")}=0,"",{c("tco")}/{c("gpu_hours")})',
         "cost_per_gpu_hour": f'=IF({pv_gh}=0,"",{pv_cost}/{pv_gh})',
         "revenue": f"=SUM({S('revenue', ':')})",
+        "realized_price": f'=IF({c("gpu_hours")}=0,"",{c("revenue")}/{c("gpu_hours")})',
         "npv": f"={S('fcf', '@0')}+NPV({S('monthly_rate')},{S('fcf', ':1')})",
         # IRR polishes the root that the IRR sheet's bracketing solver found
         "irr": _irr(S("fcf", ":"), irr_start[0]),

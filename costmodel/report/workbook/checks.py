@@ -29,8 +29,10 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core import finance as fin
 from costmodel.core.model import Model
+from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.inputs.vocabulary import input_label
+from costmodel.report.workbook.contracts import CONTRACT_LINKS
 from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, excel_value, protect
 from costmodel.report.workbook.inputs import (
     COOLING_FIELDS,
@@ -198,6 +200,10 @@ def _totals(model: Model, t: str) -> dict[str, float]:
     v["npv"] = float(r.metrics["npv"][0])
     v["loss_close"] = v["loss_added"] - v["loss_used"] - v["loss_expired"]
     v["taxable_income"] = float(r.annual["taxable_income"][0].sum())
+    # the ramped GPU-hours (spot + what a contract takes from spot), methodology §11.5
+    ramped = sum(float(np.asarray(d["gpus"]).reshape(-1)[0]) * float(s.utilization[0].sum())
+                 for d, s in zip(r.deployments, r.schedules.deployments, strict=True))  # fmt: skip
+    v["ramped_hours"] = ramped * float(r.metrics["availability"][0]) * HOURS_PER_MONTH
     return v
 
 
@@ -215,8 +221,10 @@ def reconciliations(
               "+".join(S(f"capex_{c}") for c in ASSET_CLASSES), v["capex"], cap),
         Recon("capex of the deployments = capex lines", S("capex_by_deployment"),
               S("capex_total"), v["capex"], cap),
-        Recon("opex total = sum of its six lines", tot("opex"),
-              "+".join(tot(line) for line in OPEX_LINES), v["opex"], cap),
+        Recon("opex total = sum of its lines", tot("opex"),
+              f"SUM({','.join(S(line, ':') for line in OPEX_LINES)})", v["opex"], cap),
+        Recon("SG&A = SG&A share x revenue", tot("sga"), f"{S('sga_share')}*{tot('revenue')}",
+              v["sga"], cap),
         Recon("electricity = kW drawn x PUE x hours x price x indices", tot("electricity"),
               S("re_electricity"), v["electricity"], cap),
         Recon("staff = FTE x cost x indices / 12", tot("staff"), S("re_staff"), v["staff"], cap),
@@ -225,11 +233,17 @@ def reconciliations(
               S("re_fixed_opex"), fixed, cap),
         Recon("colocation = IT kW x fee x months in service", tot("colocation"), S("re_colocation"),
               v["colocation"], cap),
-        Recon("GPU-hours = GPUs x ramped months x util x availability x hours",
-              tot("gpu_hours"),
-              S("re_gpu_hours"), v["gpu_hours"], S("re_gpu_hours")),
-        Recon("revenue = GPU-hours x price x price index", tot("revenue"), S("re_revenue"),
-              v["revenue"], cap),
+        Recon("ramped GPU-hours = GPUs x ramped months x util x availability x hours",
+              f"{tot('spot_hours')}+{tot('contract_displaced')}",
+              S("re_gpu_hours"), v["ramped_hours"], S("re_gpu_hours")),
+        Recon("spot revenue = spot GPU-hours x price x price index", tot("spot_revenue"),
+              S("re_revenue"), v["spot_revenue"], cap),
+        Recon("revenue = contract revenue + spot revenue", tot("revenue"),
+              f"{tot('contract_revenue')}+{tot('spot_revenue')}", v["revenue"], cap),
+        Recon("contract GPU-hours <= available GPU-hours (hours over)",
+              f"SUMPRODUCT(({S('contract_hours', ':')}>{S('hours_available', ':')})*"
+              f"({S('contract_hours', ':')}-{S('hours_available', ':')}))", "0", 0.0,
+              S("re_gpu_hours")),
     ]  # fmt: skip
     for c in ASSET_CLASSES:
         out += [
@@ -244,7 +258,8 @@ def reconciliations(
         ]  # fmt: skip
     out += _cash_recons(S, tot, cap, comp, t, v)
     for c in out:
-        c.scale_value = abs(v["gpu_hours"] if c.scale.endswith(S("re_gpu_hours")) else v["capex"])
+        hours = c.scale.endswith(S("re_gpu_hours"))
+        c.scale_value = abs(v["ramped_hours"] if hours else v["capex"])
     return out
 
 
@@ -393,11 +408,11 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
              f"AND({S('rack_kw')}>0,{S('rack_kw')}<={S('max_rack_kw')})"),
     ]  # fmt: skip
     out += _stage_rules(S, model, t)
-    for key, path, _, _ in TIER_LINKS:
+    for key, path, _, _ in (*TIER_LINKS, *CONTRACT_LINKS):
         if key == "gpus":
             continue
-        out.append(Rule(f"{input_label(path)}: {describe(path)}", S(key), ti[key], describe(path),
-                        condition(S(key), path)))  # fmt: skip
+        out.append(Rule(f"{input_label(path)}: {describe(path)}", S(key), ti.get(key, 0.0),
+                        describe(path), condition(S(key), path)))  # fmt: skip
     return out
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from costmodel.core.finance import depreciation_annual
+from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.grid import GREEN
@@ -202,8 +203,9 @@ def in_service(x: Tier) -> None:
     rows = (
         ("kw_on", "IT kW in service", "kW", total("{{$d_kw{i}}}*{{d_on{i}}}"),
          sum(_v(d[i]["it_kw"]) * on[i] for i in k), "number"),
-        ("kw_used", "IT kW in use = sum of kW x ramped utilization", "kW",
-         total("{{$d_kw{i}}}*{{d_u{i}}}"), sum(_v(d[i]["it_kw"]) * u[i] for i in k), "number"),
+        ("kw_used", "IT kW in use = sum of kW x load factor (methodology §11.5)", "kW",
+         total("{{$d_kw{i}}}*{{k_lf{i}}}"), sum(_v(d[i]["it_kw"]) * x.load[i] for i in k),
+         "number"),
         ("gpus_on", "GPUs in service", "GPUs", total("{{$d_g{i}}}*{{d_on{i}}}"),
          sum(_v(d[i]["gpus"]) * on[i] for i in k), "number"),
         ("gpus_sold", "GPUs sold = sum of GPUs x ramped utilization", "GPUs",
@@ -216,7 +218,7 @@ def in_service(x: Tier) -> None:
     for key, label, unit, formula, values, kind in rows:
         cs.series(key, label, unit, formula, values, kind)
     idle = x.ti["idle_fraction"]
-    drawn = sum((idle * on[i] + (1 - idle) * u[i]) * _v(d[i]["it_kw"]) for i in k)
+    drawn = sum((idle * on[i] + (1 - idle) * x.load[i]) * _v(d[i]["it_kw"]) for i in k)
     cs.series("kw_drawn", "IT kW drawn = idle x kW in service + (1-idle) x kW in use", "kW",
               "={$idle_fraction}*{kw_on}+(1-{$idle_fraction})*{kw_used}",
               drawn, "number")  # fmt: skip
@@ -346,12 +348,12 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
     plus = lambda term: "+".join(term.format(i=i) for i in k)  # noqa: E731
     years = "{year:1}-1"
     rows = (
-        ("re_gpu_hours", "GPU-hours = GPUs x full months x util x availability x h",
+        ("re_gpu_hours", "ramped GPU-hours = GPUs x full months x util x availability x h",
          "GPU-h", f"=({plus('{{$d_g{i}}}*{{$re_sold{i}}}')})*{{$utilization}}*{{$availability}}"
-         "*hours_per_month", tot["gpu_hours"]),
-        ("re_revenue", "revenue = price x sum of GPU-hours x price index", cur,
-         f"={{$price_per_gpu_hour}}*SUMPRODUCT({{gpu_hours:1}},(1-{{$price_decline}})^({years}))",
-         tot["revenue"]),
+         "*hours_per_month", tot["spot_hours"] + _displaced(x)),
+        ("re_revenue", "spot revenue = price x sum of spot GPU-hours x price index", cur,
+         f"={{$price_per_gpu_hour}}*SUMPRODUCT({{spot_hours:1}},(1-{{$price_decline}})^({years}))",
+         tot["spot_revenue"]),
         ("re_electricity", "electricity = PUE x hours x price x sum of kW drawn x index", cur,
          "={$pue}*hours_per_month*power_price_per_kwh*SUMPRODUCT({$idle_fraction}*{kw_on:1}"
          f"+(1-{{$idle_fraction}})*{{kw_used:1}},(1+power_escalation)^({years}))",
@@ -369,6 +371,14 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
     )  # fmt: skip
     for key, label, unit, formula, value in rows:
         cs.const(key, label, unit, formula, value, "count" if unit == "GPU-h" else "money")
+
+
+def _displaced(x: Tier) -> float:
+    """The ramped GPU-hours a contract takes from spot over the horizon:
+    ``sum_d GPUs_d sum_m u_d(m) s_d(m) x availability x H``."""
+    hours = sum(_v(d["gpus"]) * float(np.sum(x.util[i] * x.contracted[i]))
+                for i, d in enumerate(x.deps))  # fmt: skip
+    return hours * x.met["availability"] * HOURS_PER_MONTH
 
 
 def depreciation_recomputed(x: Tier) -> None:

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from xlsxwriter.workbook import Workbook
 
+from costmodel.inputs.params import CONTRACT_KEYS
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS, Assumptions, Quantity
 from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK, Styles
@@ -175,6 +176,10 @@ def _scalars(s: Sheet) -> None:
     for section, key in SCALARS:
         r = s.quantity_row(f"{section}.{key}", getattr(getattr(s.a, section), key))
         s.define(name_for(f"{section}.{key}"), r, 1)
+    contract = s.a.revenue.contract
+    for key in CONTRACT_KEYS if contract is not None else ():  # methodology §11.5
+        r = s.quantity_row(f"revenue.contract.{key}", getattr(contract, key))
+        s.define(name_for(f"revenue.contract.{key}"), r, 1)
 
 
 #: financing and loss inputs (methodology §8.2-8.3): (path, blank allowed, number format)

@@ -61,7 +61,7 @@ def name_for(path: str) -> str:
 
 
 #: whole-number inputs shown without decimals
-COUNT_KEYS = {"build_months", "reserve_headroom"}
+COUNT_KEYS = {"build_months", "reserve_headroom", "months"}
 
 
 def kind_for(key: str) -> str:

@@ -24,8 +24,8 @@ from costmodel.core.model import Model
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
 from costmodel.inputs.vocabulary import input_label
+from costmodel.report.workbook import contracts, money
 from costmodel.report.workbook import deployments as dep
-from costmodel.report.workbook import money
 from costmodel.report.workbook.deployments import engine_parts
 from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, protect
 from costmodel.report.workbook.inputs import SERVER_FIELDS
@@ -33,7 +33,9 @@ from costmodel.report.workbook.inputsmap import InputsMap
 from costmodel.report.workbook.tiercontext import Tier
 
 HOURS = "hours_per_month"
-OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
+OPEX_LINES = (
+    "electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga"
+)  # fmt: skip
 
 
 def excel_serials(periods: pd.PeriodIndex) -> np.ndarray:
@@ -82,9 +84,10 @@ def write_tier_sheet(
         dep.capex_totals,
         reliability,
         dep.capex_series,
+        contracts.contract,
         dep.in_service,
+        contracts.revenue,
         opex,
-        revenue,
         dep.depreciation_events,
         dep.terminal,
         tax,
@@ -156,6 +159,7 @@ TIER_LINKS = (
     ("staff_cost_per_fte", "operations.staff_cost_per_fte", "{cur}/FTE-year", "money"),
     ("staff_escalation", "operations.staff_escalation", "per year", "pct2"),
     ("software_per_gpu_year", "operations.software_per_gpu_year", "{cur}/GPU-year", "money"),
+    ("sga_share", "operations.sga_share", "of revenue", "pct2"),
     ("price_per_gpu_hour", "gpu_hour_value", "{cur}/GPU-h", "money2"),
     ("price_decline", "revenue.price_decline", "per year", "pct2"),
     ("node_failures_per_day", "reliability.node_failures_per_day", "per server-day", "factor"),
@@ -286,7 +290,7 @@ def reliability(x: Tier) -> None:
 
 
 def opex(x: Tier) -> None:
-    """Spec 5: the six opex lines and their total."""
+    """Spec 5 and 22: the opex lines (SG&A a share of revenue) and their total."""
     cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Opex (monthly)")
     lines: tuple[tuple[str, str, str, str, Any], ...] = (
@@ -308,6 +312,8 @@ def opex(x: Tier) -> None:
          "={$insurance_rate}*({hw_on}+{fac_on})/12", r.opex["insurance"][0]),
         ("software", "software = per GPU-year x GPUs in service / 12", cur,
          "={$software_per_gpu_year}*{gpus_on}/12", r.opex["software"][0]),
+        ("sga", "selling, general and administrative = share x revenue", cur,
+         "={$sga_share}*{revenue}", r.opex["sga"][0]),
     )  # fmt: skip
     for key, label, unit, formula, values in lines:
         index = unit == "index"
@@ -318,38 +324,6 @@ def opex(x: Tier) -> None:
         cur,
         "=" + "+".join(f"{{{line}}}" for line in OPEX_LINES),
         r.flows["opex"][0],
-        total=True,
-        bold=True,
-    )
-
-
-def revenue(x: Tier) -> None:
-    """Spec 7: GPU-hours sold, the price index, revenue (or cloud cost avoided)."""
-    cs, r = x.cs, x.r
-    cs.heading("Revenue")
-    cs.series(
-        "gpu_hours",
-        "GPU-hours sold = GPUs sold (ramped) x availability x hours",
-        "GPU-h",
-        f"={{gpus_sold}}*{{$availability}}*{HOURS}",
-        r.flows["gpu_hours"][0],
-        "count",
-        total=True,
-    )
-    cs.series(
-        "price_index",
-        "price index (1-decline)^(year-1)",
-        "index",
-        "=IF({ops}=1,(1-{$price_decline})^({year}-1),0)",  # 0^-1 at month 0 if decline = 1
-        r.flows["price_index"][0],
-        "factor",
-    )
-    cs.series(
-        "revenue",
-        "revenue (or cloud cost avoided) = GPU-hours x price x index",
-        x.cur,
-        "={gpu_hours}*{$price_per_gpu_hour}*{price_index}",
-        r.flows["revenue"][0],
         total=True,
         bold=True,
     )

@@ -56,6 +56,10 @@ class Tier:
     on: list[np.ndarray] = field(init=False)  # in-service flag per deployment
     event_of: list[tuple[str, int]] = field(init=False)  # (class, deployment) per event
     r_event_dep: list[float] = field(init=False)  # total depreciation per event
+    # the contract (contracts.contract, methodology §11.5), per deployment
+    load: list[np.ndarray] = field(init=False)  # electricity load factor
+    contracted: list[np.ndarray] = field(init=False)  # share sold under contract
+    contract_price: list[np.ndarray] = field(init=False)  # price of the contract year
 
     def __post_init__(self) -> None:
         M = self.model.months

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from costmodel.core.units import scale_class
+from costmodel.inputs.params import CONTRACT_KEYS
+from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK
 from costmodel.report.workbook.inputsmap import (
@@ -62,6 +64,7 @@ def write_tier_table(
             link = (key_name(section, key), g.value, kind_for(key))
             cells = [("input", q.value, kind_for(key)) if q else link for q in own]
             rows.add(f"{section}.{key}", cells, own, g.unit)
+    _contract_rows(rows, a, tiers)
     for key, default_name in (("mode", "revenue_mode"), ("cloud_term", "revenue_cloud_term")):
         cells = []
         for t in tiers:
@@ -74,6 +77,29 @@ def write_tier_table(
     for key in ("network.fabric", "storage.kind", "scheduler", "description"):
         rows.add(key, [("text", str(dotted_attr(T[t], key)), "") for t in tiers])
     _live_label(s, tiers, out, label_row, path_col)
+
+
+def _contract_rows(rows: TierRows, a: Assumptions, tiers: list[str]) -> None:
+    """The contract of each tier (methodology §11.5): its own key (blue), else a link
+    to the global ``revenue.contract`` (black), else 0 (no contract; type a share,
+    price and months to sell under contract)."""
+    glob = a.revenue.contract
+    for key in CONTRACT_KEYS:
+        cells: list[Cell] = []
+        own = []
+        for t in tiers:
+            mine = a.tiers[t].revenue.contract if a.tiers[t].revenue is not None else None
+            q = getattr(mine, key) if mine is not None else None
+            g = getattr(glob, key) if glob is not None else None
+            kind = kind_for(f"contract.{key}")
+            if q is not None:
+                cells.append(("input", q.value, kind))
+            elif g is not None:
+                cells.append((f"revenue_contract_{key}", g.value, kind))
+            else:
+                cells.append(("input", 0.0, kind))
+            own.append(q)
+        rows.add(f"revenue.contract.{key}", cells, own)
 
 
 def _live_label(s: Sheet, tiers: list[str], out: InputsMap, r: int, path_col: int) -> None:

@@ -73,6 +73,15 @@ RULES |= {
                        "discount rate."},
     "loss_carryforward_years": {"validate": "integer", "criteria": ">=", "value": 0,
                                 "input_message": "Whole years >= 0; blank: unlimited."},
+    "sga_share": {**FRACTION, "input_message": "Selling, general and administrative costs as "
+                  "a fraction of revenue, in [0, 1]."},
+    "contract.share": {**FRACTION, "input_message": "Share of each deployment's available "
+                       "GPU-hours sold take-or-pay, in [0, 1] (0: no contract)."},
+    "contract.escalation": {**FRACTION, "input_message": "Contract price rise a contract "
+                            "year, in [0, 1]."},
+    "contract.months": {"validate": "integer", "criteria": "between", "minimum": 0,
+                        "maximum": 360, "input_message": "Whole months of contract from each "
+                        "deployment's first month in service (0: no contract)."},
 }  # fmt: skip
 
 
