@@ -37,6 +37,7 @@ from costmodel.core.timing import (
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
+from costmodel.core.vat import VatYears, vat_by_year, vat_present_value
 from costmodel.inputs.params import TierConfig
 
 
@@ -80,16 +81,17 @@ def run_by_year(
     terminal_all = terminal_lines(q, events, sum(nbv.values()), config)
     terminal, terminal_tax = (np.broadcast_to(v, full) for v in terminal_all)
     ebit_y = rev_y - opex_y - dep_y
-    margin_y = rev_y - opex_y
-    tax = tax_rows(ebit_y, q["tax_rate"], config.loss_carryforward_years, pool=False)
+    vat = vat_by_year(q, config, deps, events)
+    margin_y, taxable_y = rev_y - opex_y + vat.cash_y, ebit_y - vat.surtax_y
+    tax = tax_rows(taxable_y, q["tax_rate"], config.loss_carryforward_years, pool=False)
     seg = segments(months, (tuple(t), r), tuple(capex_at))
     fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
-        seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal - terminal_tax
+        seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal - terminal_tax, vat
     )
-    npv = sum_rows(fcf * _segment_discounts(seg, disc))
+    npv, irr = _npv_and_irr(seg, disc, fcf, fcf_monthly, vat, months)
     equity = cache(
         lambda: _equity_by_year(
-            q, config, t[0], one_loan, capex_at, fcf_monthly(), npv, disc, ebit_y, tax, margin_y
+            q, config, t[0], one_loan, capex_at, fcf_monthly(), npv, disc, taxable_y, tax, margin_y
         )
     )
     metrics = summary(
@@ -106,7 +108,7 @@ def run_by_year(
         npv=npv,
         fcf=lambda: fcf_monthly().T,
         fcf_sum=lambda: fcf_monthly().sum(axis=0),
-        irr=lambda: irr_of(fcf.T, seg.runs),
+        irr=irr,
         payback=lambda: payback_and_peak()[0],  # not read by a Monte Carlo
         peak_funding=lambda: payback_and_peak()[1],
         equity_npv=lambda: value_of(equity()[3]),
@@ -116,6 +118,7 @@ def run_by_year(
         debt_peak=lambda: equity()[2],
         terminal=terminal,
         terminal_tax=terminal_tax,
+        vat=vat.metrics,
     )
     return _lazy_schedules(monthly, config, deps, capex_by, nbv, metrics)
 
@@ -144,12 +147,14 @@ def _fcf_by_segment(
     tax_y: FloatArray,
     capex_at: dict[int, FloatArray],
     terminal_net: FloatArray,
+    vat: VatYears | None = None,
 ) -> tuple[FloatArray, Callable[[], FloatArray], Callable[[], tuple[FloatArray, FloatArray]]]:
     """The FCF per segment (Q, S): ``FCF(m) = sum_k h_k(m) margin[y(m), k] - tax_y
     [m = 12 y] - capex(m)`` (``per_run``: :func:`per_run` of the revenue minus
     opex coefficients), plus ``terminal_net`` (terminal value minus its tax) at M;
     a function that gives it month by month (M+1, S), the same numbers as
-    computed month by month; and a function that gives, when first called, the
+    computed month by month, plus the VAT cash (M+1, S) of ``vat`` when there is
+    one (the segments leave it out); and a function that gives, when first called, the
     payback (years: the first month from which the cumulative FCF without the
     terminal value stays >= 0, over 12; NaN if never) and the peak funding
     ``max(0, -min_m cumulative FCF)`` (S,)."""
@@ -159,12 +164,16 @@ def _fcf_by_segment(
         c[seg.at[month]] -= amount
     last = c[-1].copy()  # before the terminal value
     c[-1] += terminal_net
-    monthly = cache(lambda: np.repeat(c, seg.runs, axis=0))
+    vat_cash = None if vat is None else vat.cash
+    by_segment = cache(lambda: np.repeat(c, seg.runs, axis=0))
+    monthly = by_segment if vat_cash is None else cache(lambda: by_segment() + vat_cash)
 
     @cache
     def payback_and_peak() -> tuple[FloatArray, FloatArray]:
-        cash = monthly().copy()
+        cash = by_segment().copy()
         cash[-1] = last
+        if vat_cash is not None:
+            cash += vat_cash
         # np.cumsum(cash, axis=0), the same sums in the same order: numpy accumulates
         # along axis 0 element by element, 3x slower than these M row additions
         for m in range(1, cash.shape[0]):
@@ -172,6 +181,23 @@ def _fcf_by_segment(
         return fin.payback_years(cash, axis=0), np.maximum(0.0, -cash.min(axis=0))
 
     return c, monthly, payback_and_peak
+
+
+def _npv_and_irr(
+    seg: Segments,
+    disc: Discount,
+    fcf: FloatArray,
+    fcf_monthly: Callable[[], FloatArray],
+    vat: VatYears,
+    months: int,
+) -> tuple[FloatArray, Callable[[], FloatArray]]:
+    """The NPV ``sum_q FCF_q sum_{m in q} d(m)`` over the segments, plus the present
+    value of the VAT cash (which is not constant over a segment); the IRR solved
+    on the segments, or month by month with VAT."""
+    npv = sum_rows(fcf * _segment_discounts(seg, disc))
+    if vat.cash is None:
+        return npv, lambda: irr_of(fcf.T, seg.runs)
+    return npv + vat_present_value(vat.lines, disc.table(months)), lambda: irr_of(fcf_monthly().T)
 
 
 def _segment_discounts(seg: Segments, disc: Discount) -> FloatArray:
@@ -265,4 +291,5 @@ def _lazy_schedules(
         debt=Lazy(lambda: full_run().debt),
         deployments=deps,
         schedules_of=lambda: full_run().schedules,
+        vat=Lazy(lambda: full_run().vat),
     )

@@ -81,6 +81,7 @@ from costmodel.core.timing import (
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
+from costmodel.core.vat import surtax_by_year, vat_lines, vat_metrics
 from costmodel.inputs.params import TierConfig
 from costmodel.inputs.schema import ASSET_CLASSES
 
@@ -239,6 +240,7 @@ def _run_grouped(
         metrics=metrics,
         debt=Lazy(lambda: full_run().debt),
         deployments=deps,
+        vat=Lazy(lambda: full_run().vat),
     )
 
 
@@ -278,7 +280,10 @@ def run_monthly(
     goodput_m = tier_goodput(q, deps)
     gpu_hours, price_index, revenue = revenue_lines(q, coefficients, shapes, clock)
     ebit = revenue - opex_total - sum(dep.values())
-    cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total, ebit)
+    vat = vat_lines(q, config, revenue, opex, capex_months)
+    cf = _monthly_cash(
+        q, config, clock, deps, events, capex_months, dep, revenue, opex_total, ebit, vat
+    )
     shape = cf["fcf"].shape
     flows = {
         "gpu_hours": np.broadcast_to(gpu_hours, shape),
@@ -303,6 +308,8 @@ def run_monthly(
         "debt_service": cf["service"],
         "ecf": cf["ecf"],
         "equity_discount_factor": discount_table(q["cost_of_equity"], config.months),
+        "surtax": vat["surtax"],
+        "vat_cash": vat["vat_cash"],
     }
     annual = _annual(clock, cf["tax"], cf["levered"], cf["cfads"], cf["service"], ebit)
     parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
@@ -310,7 +317,7 @@ def run_monthly(
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     metrics = _monthly_metrics(
-        q, deps, goodput_m, capex_by, (cf["capex"], opex_total, gpu_hours), flows, cf, annual
+        q, deps, goodput_m, capex_by, (cf["capex"], opex_total, gpu_hours), flows, cf, annual, vat
     )
     return TierResult(
         months=config.months,
@@ -325,6 +332,7 @@ def run_monthly(
         debt=cf["debt"],
         deployments=deps,
         schedules_of=cache(partial(tier_schedules, parts)),
+        vat=vat,
     )
 
 
@@ -339,19 +347,24 @@ def _monthly_cash(
     revenue: FloatArray,
     opex_total: FloatArray,
     ebit: FloatArray,
+    vat: Mapping[str, FloatArray],
 ) -> dict[str, Any]:
     """Tax, terminal value and cash flows month by month:
 
-    - ``tax``: :func:`tax_with_losses` of the yearly EBIT (paid at year ends);
+    - ``tax``: :func:`tax_with_losses` of the yearly EBIT less the VAT surtax
+      (``vat``: :func:`vat_lines`; paid at year ends);
       NBV per class = capex - depreciation; terminal value and its tax
       (:func:`terminal_lines`) at month M;
-    - ``FCF = revenue - opex - tax - capex + terminal - terminal tax``;
-    - debt (:func:`debt_schedule`); levered tax of ``EBIT - interest`` (the
-      unlevered tax when nothing is drawn); ``CFADS = revenue - opex - levered
-      tax``; ``ECF = CFADS - capex + draws - service - balloon + terminal -
-      terminal tax``."""
+    - ``FCF = revenue - opex - tax - capex + terminal - terminal tax + VAT cash``;
+    - debt (:func:`debt_schedule`) of the net capex; levered tax of ``EBIT -
+      interest - surtax`` (the unlevered tax when nothing is drawn); ``CFADS =
+      revenue - opex - levered tax + VAT cash``; ``ECF = CFADS - capex + draws -
+      service - balloon + terminal - terminal tax``."""
     capex_m = sum(capex_months.values())
-    tax = tax_with_losses(clock.by_year(ebit), q["tax_rate"], config.loss_carryforward_years)
+    surtax_y = surtax_by_year(vat)
+    tax = tax_with_losses(
+        clock.by_year(ebit) - surtax_y, q["tax_rate"], config.loss_carryforward_years
+    )
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
     nbv = {cls: np.broadcast_to(v, (revenue.shape[0],)) for cls, v in nbv.items()}
     terminal, terminal_tax = terminal_lines(q, events, sum(nbv.values()), config)
@@ -359,18 +372,20 @@ def _monthly_cash(
     terminal_tax_m = clock.at(config.months, terminal_tax)
     tax_m = clock.at_year_ends(tax["tax"])
     operating = revenue - opex_total - tax_m
-    fcf = operating - capex_m + terminal_m - terminal_tax_m
+    fcf = operating - capex_m + terminal_m - terminal_tax_m + vat["vat_cash"]
     debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
     borrowed = bool(np.any(debt["draw"]))
     levered = (
         tax_with_losses(
-            clock.by_year(ebit - debt["interest"]), q["tax_rate"], config.loss_carryforward_years
+            clock.by_year(ebit - debt["interest"]) - surtax_y,
+            q["tax_rate"],
+            config.loss_carryforward_years,
         )
         if borrowed
         else tax
     )
     tax_levered_m = clock.at_year_ends(levered["tax"])
-    cfads = revenue - opex_total - tax_levered_m
+    cfads = revenue - opex_total - tax_levered_m + vat["vat_cash"]
     service = debt["interest"] + debt["principal"]
     ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + terminal_m - terminal_tax_m
     return {
@@ -400,6 +415,7 @@ def _monthly_metrics(
     flows: dict[str, FloatArray],
     cf: dict[str, Any],
     annual: dict[str, FloatArray],
+    vat: Mapping[str, FloatArray],
 ) -> Metrics:
     """:func:`summary` of a monthly run (``lines``: capex, opex and GPU-hours
     month by month): present values ``sum_m x(m) d(m)`` at the discount factors
@@ -434,6 +450,7 @@ def _monthly_metrics(
         debt_peak=(debt["balance_close"] + debt["balloon"]).max(axis=1),
         terminal=flows["terminal_value"][:, -1],
         terminal_tax=flows["terminal_tax"][:, -1],
+        vat=vat_metrics(vat),
     )
 
 

@@ -19,6 +19,8 @@ from costmodel.core.result import (
     DEBT_LINES,
     OPEX_LINES,
     SUMMARY_COLUMNS,
+    VAT_INPUT_COLUMNS,
+    VAT_LINES,
     TierResult,
 )
 from costmodel.core.roots import BisectionTrace, bisect_trace
@@ -155,6 +157,16 @@ class Model:
         ``close = open + draw + capitalized_interest - principal - balloon``."""
         r = self._check(tier)
         return self._frame({k: r.debt[k] for k in DEBT_LINES})
+
+    def vat(self, tier: str) -> pd.DataFrame:
+        """The VAT schedule (methodology §24), months 0..M: output VAT, input VAT
+        (total, and ``input_<class or line>``), the credit pool (opening, before the
+        year-end refund, closing), VAT payable, refund, surtax and the VAT cash
+        ``output - input - payable + refund - surtax`` (in FCF and ECF); all 0
+        without a ``vat`` section. ``credit = credit_open + input - output +
+        payable - refund``."""
+        r = self._check(tier)
+        return self._frame({k: r.vat[k] for k in (*VAT_LINES, *VAT_INPUT_COLUMNS)})
 
     def opex(self, tier: str) -> pd.DataFrame:
         """Opex by line item and ``total``, months 0..M (zero at month 0)."""
