@@ -191,7 +191,9 @@ class Model:
         and the levered lines (debt draw, interest, principal, balloon, levered
         tax, equity cash flow and its discount factor), months 0..M.
 
-        ``fcf = revenue - opex - tax - capex + terminal_value - terminal_tax``;
+        ``fcf = revenue - opex - tax - capex + terminal_value - terminal_tax +
+        vat_cash`` (VAT cash: :meth:`vat`; the surtax in it, shown beside it, is
+        an expense of the year's taxable income);
         ``discounted_fcf.sum() == summary().npv``; ``equity_cash_flow = fcf +
         debt_draw - interest - principal - balloon + tax - tax_levered``.
         """
@@ -219,6 +221,8 @@ class Model:
             "tax_levered": f["tax_levered"],
             "equity_cash_flow": f["ecf"],
             "equity_discount_factor": f["equity_discount_factor"],
+            "surtax": f["surtax"],
+            "vat_cash": f["vat_cash"],
         }
         return self._frame(cols)
 
@@ -261,6 +265,8 @@ class Model:
             cols["debt_draw" if key == "draw" else key] = by_year(r.debt[key])
         cols["tax_levered"] = by_year(f["tax_levered"])
         cols["equity_cash_flow"] = by_year(f["ecf"])
+        cols["surtax"] = by_year(f["surtax"])
+        cols["vat_cash"] = by_year(f["vat_cash"])
         cols["cfads"] = yearly("cfads")
         cols["debt_service"] = yearly("debt_service")
         cols["dscr"] = yearly("dscr", np.nan)
