@@ -314,6 +314,7 @@ def run_monthly(
     annual = _annual(clock, cf["tax"], cf["levered"], cf["cfads"], cf["service"], ebit)
     parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
     parts = replace(parts, capex=cf["capex"], ebit=ebit, interest=cf["debt"]["interest"])
+    parts = replace(parts, surtax=vat["surtax"])
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     metrics = _monthly_metrics(

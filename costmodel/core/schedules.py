@@ -97,6 +97,7 @@ class TierParts:
     capex: FloatArray | None = None
     ebit: FloatArray | None = None
     interest: FloatArray | None = None
+    surtax: FloatArray | float = 0.0  # the VAT surtax month by month, an expense of its year
 
 
 def event_of(events: list[CapexEvent]) -> list[int]:
@@ -145,12 +146,15 @@ def tier_schedules(p: TierParts) -> TierSchedules:
     width = clock.months + 1
     carry = p.config.loss_carryforward_years
     build = p.deps[0]["month"]
+    surtax_y = years(np.broadcast_to(p.surtax, (size, width)))
     return TierSchedules(
         events=events,
         deployments=deployments,
         loans=loans(q, np.broadcast_to(p.capex, (size, width)), build, clock, True),
-        vintages=loss_vintages(years(p.ebit), q["tax_rate"], carry, clock),
-        levered_vintages=loss_vintages(years(p.ebit - p.interest), q["tax_rate"], carry, clock),
+        vintages=loss_vintages(years(p.ebit) - surtax_y, q["tax_rate"], carry, clock),
+        levered_vintages=loss_vintages(
+            years(p.ebit - p.interest) - surtax_y, q["tax_rate"], carry, clock
+        ),
         rates={
             "interest": loan_rate(q),
             "interest_term_growth": np.power(1.0 + loan_rate(q), q["term_years"] * MONTHS_PER_YEAR),

@@ -167,10 +167,10 @@ INPUTS: dict[str, Term] = {
         "VAT surtax rate (city, education)", "增值税附加税率", "fraction of VAT paid", "pct"
     ),
     "refund_credit": Term(
-        "Excess input VAT refunded at year end (留抵退税)",
-        "年末留抵退税",
-        "true/false",
-        "text",
+        "Excess input VAT refunded at year end, 1/0 (留抵退税)",
+        "年末留抵退税（1/0）",
+        "0/1 (true/false in a file)",
+        "number",
     ),
     # inputs not read as numbers by the engine, and path endings shared by several
     "market_decline": Term(

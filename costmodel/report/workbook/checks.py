@@ -44,6 +44,7 @@ from costmodel.report.workbook.inputs import (
 from costmodel.report.workbook.inputsmap import name_for
 from costmodel.report.workbook.tier import OPEX_LINES, TIER_LINKS
 from costmodel.report.workbook.validation import condition, describe, rule_for
+from costmodel.report.workbook.vatblock import vat_checks, vat_rules, vat_value
 
 CHECK_TOLERANCE = 1e-6
 COLS = ("check", "model value", "independent value / rule", "difference", "tolerance",
@@ -161,7 +162,8 @@ def write_checks(
     summary = model.summary()
     for t, cs in sheets.items():
         first = ck.heading(f"Tier {t}")
-        for c in (*reconciliations(cs, model, comp, t), *money_recons(cs, model, comp, t)):
+        vat = vat_recons(cs, model, t)
+        for c in (*reconciliations(cs, model, comp, t), *money_recons(cs, model, comp, t), *vat):
             ck.recon(c)
         ck.rule(irr_rule(cs, model, summary, comp, t))
         for rule in tier_rules(cs, model, t):
@@ -254,10 +256,11 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
         Recon("EBIT = revenue - opex - depreciation", tot("ebit"),
               f"{tot('revenue')}-{tot('opex')}-{tot('dep')}", v["ebit"], cap),
         Recon("annual EBIT rows = monthly EBIT", tot("ebit_year"), tot("ebit"), v["ebit"], cap),
-        *_loss_recons(S, tot, cap, "", "ebit_year", "tax", v["loss_close"], v["tax"]),
-        Recon("FCF = revenue - opex - tax - capex + terminal - terminal tax", tot("fcf"),
+        *_loss_recons(S, tot, cap, "", "taxable_year", "tax", v["loss_close"], v["tax"]),
+        Recon("FCF - VAT cash = revenue - opex - tax - capex + terminal - terminal tax",
+              f"{tot('fcf')}-{tot('vat_cash')}",
               f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}"
-              f"-{tot('terminal_tax')}", v["fcf"], cap),
+              f"-{tot('terminal_tax')}", v["fcf"] - v["vat_cash"], cap),
         Recon("terminal tax = tax rate x (market value - NBV at M) (market only)",
               tot("terminal_tax"), f"finance_tax_rate*({S('tv_market')}-("
               + "+".join(S(f"nbv_close_{c}", "@M") for c in ASSET_CLASSES)
@@ -342,6 +345,15 @@ def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
     for c in out:
         c.scale_value = abs(v["capex"])
     return out
+
+
+def vat_recons(cs: CalcSheet, model: Model, t: str) -> list[Recon]:
+    """Per tier: the VAT block's reconciliations (:func:`vat_checks`)."""
+    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
+    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
+    cap = f"ABS({S('capex_total')})"
+    scale = abs(float(model.results[t].metrics["capex"][0]))
+    return [Recon(*c, cap, scale) for c in vat_checks(S, tot, model, t)]
 
 
 def irr_rule(
@@ -437,6 +449,9 @@ def global_rules(model: Model) -> list[Rule]:
             out.append(Rule(f"{cls}: {input_label(path)} {describe(path)}", name, value,
                             describe(path), condition(name, path)))  # fmt: skip
     out += financing_rules(model)
+    for path, name in vat_rules():
+        out.append(Rule(f"{input_label(path)}: {describe(path)}", name,
+                        vat_value(model, path), describe(path), condition(name, path)))  # fmt: skip
     out += _table_rules(model)
     out.append(Rule("horizon unchanged since the build (structure)", "horizon_years",
                     a.horizon_years, "= built horizon", "horizon_years=Checks!$B$4"))  # fmt: skip

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from costmodel.core.calendar import year_sums
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.report.workbook.grid import CONST_COL, GREEN
 from costmodel.report.workbook.tiercontext import Tier
@@ -344,10 +345,10 @@ def levered_tax(x: Tier) -> None:
     interest_y = _at_year_ends(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
     cs.series("interest_year", "interest paid in the operating year (at its last month)", cur,
               "=SUMIFS({debt_interest:},{year:},{year})*{yearend}", interest_y)  # fmt: skip
-    ebit_y = _at_year_ends(r.annual["ebit"][0], M)
-    base = ebit_y - interest_y
-    cs.series("ebit_year_lev", "EBIT of the year - interest paid (levered taxable result)", cur,
-              "={ebit_year}-{interest_year}", base)  # fmt: skip
+    taxable_y = _at_year_ends(r.annual["ebit"][0] - year_sums(r.vat["surtax"][0]), M)
+    base = taxable_y - interest_y
+    cs.series("ebit_year_lev", "EBIT - surtax of the year - interest paid (levered taxable)", cur,
+              "={taxable_year}-{interest_year}", base)  # fmt: skip
     loss_table(x, "lev_", "ebit_year_lev", base, "tax_lev", r.flows["tax_levered"][0], "levered")
 
 
@@ -360,8 +361,8 @@ def equity(x: Tier) -> None:
     cs, r, M, cur, f = x.cs, x.r, x.model.months, x.cur, x.r.flows
     cs.heading("Equity cash flow and cover (methodology §8.2)")
     rows = (
-        ("cfads", "cash flow available for debt service = revenue - opex - levered tax",
-         "={revenue}-{opex}-{tax_lev}", f["cfads"][0], True),
+        ("cfads", "CFADS = revenue - opex - levered tax + VAT cash",
+         "={revenue}-{opex}-{tax_lev}+{vat_cash}", f["cfads"][0], True),
         ("debt_service", "debt service = interest + principal (balloon excluded)",
          "={debt_interest}+{debt_principal}", f["debt_service"][0], True),
         ("ecf", "equity cash flow = FCF + draw - interest - principal - balloon + tax "

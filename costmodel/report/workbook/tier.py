@@ -31,6 +31,7 @@ from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, 
 from costmodel.report.workbook.inputs import SERVER_FIELDS
 from costmodel.report.workbook.inputsmap import InputsMap
 from costmodel.report.workbook.tiercontext import Tier
+from costmodel.report.workbook.vatblock import taxable_year, vat_block
 
 HOURS = "hours_per_month"
 OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
@@ -85,6 +86,7 @@ def write_tier_sheet(
         dep.in_service,
         opex,
         revenue,
+        vat_block,
         dep.depreciation_events,
         tax,
         dep.terminal,
@@ -377,8 +379,9 @@ def tax(x: Tier) -> None:
         "=SUMIFS({ebit:},{year:},{year})*{yearend}",
         ebit_y,
     )
+    base, base_y = taxable_year(x, ebit_y)
     money.loss_inputs(x)
-    money.loss_table(x, "", "ebit_year", ebit_y, "tax", r.flows["tax"][0], "tax")
+    money.loss_table(x, "", base, base_y, "tax", r.flows["tax"][0], "tax")
 
 
 def cash_flow(x: Tier) -> None:
@@ -389,9 +392,9 @@ def cash_flow(x: Tier) -> None:
     fcf = r.flows["fcf"][0]
     cs.series(
         "fcf",
-        "FCF = revenue - opex - tax - capex + terminal - terminal tax",
+        "FCF = revenue - opex - tax - capex + terminal - terminal tax + VAT cash",
         cur,
-        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}-{terminal_tax}",
+        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}-{terminal_tax}+{vat_cash}",
         fcf,
         total=True,
         bold=True,
