@@ -127,9 +127,9 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     """Compute one tier for S variants. ``p`` holds the inputs named in
     :func:`costmodel.inputs.params.resolve_tier`, each a scalar or an (S,) array.
 
-    ``FCF_m = -capex_m + revenue_m - opex_m - tax_m`` (+ terminal value - terminal
-    tax at M); ``ECF_m = FCF_m + draw_m - interest_m - principal_m - balloon_m +
-    tax_m - tax_levered_m`` (methodology §8.2).
+    ``FCF_m = -capex_m + revenue_m - opex_m - tax_m + vat_cash_m`` (+ terminal value
+    - terminal tax at M; VAT: :mod:`~costmodel.core.vat`); ``ECF_m = FCF_m + draw_m -
+    interest_m - principal_m - balloon_m + tax_m - tax_levered_m`` (methodology §8.2).
 
     When every variant shares its timing (deployment months and ramp; the usual
     case, and always for a single build) the summary is computed from year tables

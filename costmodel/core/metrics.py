@@ -87,7 +87,7 @@ METRICS: dict[str, Metric] = {
         Metric("vat_paid", "VAT paid", "缴纳增值税", "money"),
         Metric(
             "vat_credit_peak",
-            "Peak input VAT credit (cash tied up)",
+            "Peak VAT credit (cash tied up)",
             "增值税留抵税额峰值（占用资金）",
             "money",
             "lower",

@@ -32,7 +32,7 @@ def test_summary_json_and_table_carry_the_vat_columns(tmp_path):
     assert got["vat_credit_peak"] > 0 and got["surtax"] > 0
     table = runner.invoke(app, ["summary", str(HAND), str(overlay)], env={"COLUMNS": "200"})
     assert table.exit_code == 0
-    for label in ("VAT paid", "Peak input VAT credit (cash tied up)", "VAT surtaxes"):
+    for label in ("VAT paid", "Peak VAT credit (cash tied up)", "VAT surtaxes"):
         assert label in table.output
 
 
