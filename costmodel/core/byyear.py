@@ -49,6 +49,7 @@ from costmodel.core.timing import (
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
+from costmodel.core.vat import VatYears, vat_by_year, vat_present_value
 from costmodel.inputs.params import TierConfig
 
 
@@ -69,13 +70,11 @@ def run_by_year(
     discounted sums come from the coefficients (:data:`Coefficients`) and the
     shapes' (and discounted shapes') year sums. The FCF is built per segment of
     months over which it is constant (:func:`_fcf_by_segment`), months first
-    ((Q, S): each segment one contiguous row); its NPV and IRR are computed on
-    the segments, and month by month (M+1, S) only what reads it: payback, peak
-    funding, ROI, the equity lines. Depreciation is summed per model year
+    ((Q, S): each segment one contiguous row); its NPV and IRR on the segments,
+    month by month (M+1, S) only what reads it (payback, peak funding, ROI, VAT,
+    the equity lines, computed when read). Depreciation is summed per model year
     (:func:`depreciation_counts`); debt is the draws times the schedules of unit
-    loans (:func:`unit_debt`) when every variant borrows at the same rate and
-    term; the equity lines are computed when one of their metrics is read.
-    """
+    loans (:func:`unit_debt`) when every variant borrows at one rate and term."""
     months = config.months
     t, rest = timing[0], tuple(timing[1:])
     events = capex_events(q, deps)
@@ -91,18 +90,20 @@ def run_by_year(
     dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
     terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config), full)
     margin_y = rev_y - opex_y
+    vat = vat_by_year(q, config, deps, events)
     tax, terminal_tax, levered_taxable = _tax_by_year(
-        q, config, deps, events, (dep_y, nbv), terminal, margin_y
+        q, config, deps, events, (dep_y, nbv), terminal, margin_y, vat.surtax_y
     )
     seg = segments(months, (tuple(t), *rest), tuple(capex_at))
     fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
-        seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal, terminal_tax
+        seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal, terminal_tax, vat
     )
-    npv = sum_rows(fcf * _segment_discounts(seg, disc))
+    npv, irr = _npv_and_irr(seg, disc, fcf, fcf_monthly, vat, months)
 
     @cache
     def equity() -> tuple:
-        lines = (capex_at, fcf_monthly(), npv, disc, levered_taxable, tax, margin_y)
+        cash_y = margin_y + vat.cash_y  # CFADS before the levered tax
+        lines = (capex_at, fcf_monthly(), npv, disc, levered_taxable, tax, cash_y)
         return _equity_by_year(q, config, t[0], one_loan, *lines)
 
     metrics = summary(
@@ -119,7 +120,7 @@ def run_by_year(
         npv=npv,
         fcf=lambda: fcf_monthly().T,
         fcf_sum=lambda: fcf_monthly().sum(axis=0),
-        irr=lambda: irr_of(fcf.T, seg.runs),
+        irr=irr,
         payback=lambda: payback_and_peak()[0],  # not read by a Monte Carlo
         peak_funding=lambda: payback_and_peak()[1],
         equity_npv=lambda: value_of(equity()[3]),
@@ -129,6 +130,7 @@ def run_by_year(
         debt_peak=lambda: equity()[2],
         terminal=terminal,
         terminal_tax=terminal_tax,
+        vat=vat.metrics,
     )
     return _lazy_schedules(monthly, config, deps, capex_by, nbv, metrics)
 
@@ -141,13 +143,15 @@ def _tax_by_year(
     book: tuple[FloatArray, dict[str, FloatArray]],
     terminal: FloatArray,
     margin_y: FloatArray,
+    surtax_y: FloatArray | float = 0.0,
 ) -> tuple[dict[str, FloatArray], FloatArray, Callable[[FloatArray], FloatArray]]:
     """The tax per model year of :func:`taxable_income` (revenue - opex less tax
     depreciation, the terminal gain in the last year; methodology §11.7, §11.9),
     the part of the tax at M due to the gain (S,), and a function giving the
     levered taxable income (Y, S) of the interest paid per year: also less that
     interest and the tax depreciation of capitalized interest, whose tax book value
-    lowers the gain (§11.8). ``book``: book depreciation per year and NBV per class."""
+    lowers the gain (§11.8). ``book``: book depreciation per year and NBV per class;
+    ``surtax_y`` (Y, S): the VAT surtax, deducted from both (§11.6)."""
     dep_y, nbv = book
     size = margin_y.shape[1]
     if config.tax_expensed:
@@ -156,7 +160,7 @@ def _tax_by_year(
         tax_dep_y, tax_nbv = dep_y, sum(nbv.values())
     rate, carry = q["tax_rate"], config.loss_carryforward_years
     gain = terminal_gain(terminal, tax_nbv, config)
-    taxable_y = taxable_income(margin_y, tax_dep_y, gain)
+    taxable_y = taxable_income(margin_y, tax_dep_y + surtax_y, gain)
     tax = tax_rows(taxable_y, rate, carry, pool=False)
     terminal_tax = np.broadcast_to(tax_on_gain(taxable_y, gain, tax["tax"], rate, carry), (size,))
 
@@ -164,7 +168,8 @@ def _tax_by_year(
         capitalized = capitalized_events(q, events, deps[0]["month"])
         cap_dep_y, cap_nbv = tax_depreciation_by_year(q, config, capitalized, size)
         gain_levered = terminal_gain(terminal, tax_nbv + cap_nbv, config)
-        return taxable_income(margin_y, tax_dep_y + cap_dep_y + interest_y, gain_levered)
+        deductions = tax_dep_y + cap_dep_y + interest_y + surtax_y
+        return taxable_income(margin_y, deductions, gain_levered)
 
     return tax, terminal_tax, levered_taxable
 
@@ -194,28 +199,34 @@ def _fcf_by_segment(
     capex_at: dict[int, FloatArray],
     terminal: FloatArray,
     terminal_tax: FloatArray,
+    vat: VatYears | None = None,
 ) -> tuple[FloatArray, Callable[[], FloatArray], Callable[[], tuple[FloatArray, FloatArray]]]:
     """The FCF per segment (Q, S): ``FCF(m) = sum_k h_k(m) margin[y(m), k] - tax_y
-        [m = 12 y] - capex(m)`` (``per_run``: :func:`per_run` of the revenue minus
-        opex coefficients), plus the ``terminal`` value at M (the year-end tax at M
-    includes ``terminal_tax``, the tax on its gain);
-        a function that gives it month by month (M+1, S), the same numbers as
-        computed month by month; and a function that gives, when first called, the
-        payback (years: the first month from which the cumulative FCF without the
-        terminal value and its tax stays >= 0, over 12; NaN if never) and the peak funding
-        ``max(0, -min_m cumulative FCF)`` (S,)."""
+    [m = 12 y] - capex(m)`` (``per_run``: :func:`per_run` of the revenue minus
+    opex coefficients), plus the ``terminal`` value at M (the year-end tax at M
+    includes ``terminal_tax``, the tax on its gain); a function that gives it
+    month by month (M+1, S), the same numbers as computed month by month, plus
+    the VAT cash (M+1, S) of ``vat`` when there is one (the segments leave it
+    out); and a function that gives, when first called, the payback (years: the
+    first month from which the cumulative FCF without the terminal value and its
+    tax stays >= 0, over 12; NaN if never) and the peak funding ``max(0, -min_m
+    cumulative FCF)`` (S,)."""
     c = np.take(per_run, seg.row, axis=0)
     c[seg.year_ends] -= tax_y
     for month, amount in capex_at.items():
         c[seg.at[month]] -= amount
     last = c[-1] + terminal_tax  # before the terminal value and its tax
     c[-1] += terminal
-    monthly = cache(lambda: np.repeat(c, seg.runs, axis=0))
+    vat_cash = None if vat is None else vat.cash
+    by_segment = cache(lambda: np.repeat(c, seg.runs, axis=0))
+    monthly = by_segment if vat_cash is None else cache(lambda: by_segment() + vat_cash)
 
     @cache
     def payback_and_peak() -> tuple[FloatArray, FloatArray]:
-        cash = monthly().copy()
+        cash = by_segment().copy()
         cash[-1] = last
+        if vat_cash is not None:
+            cash += vat_cash
         # np.cumsum(cash, axis=0), the same sums in the same order: numpy accumulates
         # along axis 0 element by element, 3x slower than these M row additions
         for m in range(1, cash.shape[0]):
@@ -223,6 +234,23 @@ def _fcf_by_segment(
         return fin.payback_years(cash, axis=0), np.maximum(0.0, -cash.min(axis=0))
 
     return c, monthly, payback_and_peak
+
+
+def _npv_and_irr(
+    seg: Segments,
+    disc: Discount,
+    fcf: FloatArray,
+    fcf_monthly: Callable[[], FloatArray],
+    vat: VatYears,
+    months: int,
+) -> tuple[FloatArray, Callable[[], FloatArray]]:
+    """The NPV ``sum_q FCF_q sum_{m in q} d(m)`` over the segments, plus the present
+    value of the VAT cash (which is not constant over a segment); the IRR solved
+    on the segments, or month by month with VAT."""
+    npv = sum_rows(fcf * _segment_discounts(seg, disc))
+    if vat.cash is None:
+        return npv, lambda: irr_of(fcf.T, seg.runs)
+    return npv + vat_present_value(vat.lines, disc.table(months)), lambda: irr_of(fcf_monthly().T)
 
 
 def _segment_discounts(seg: Segments, disc: Discount) -> FloatArray:
@@ -316,4 +344,5 @@ def _lazy_schedules(
         debt=Lazy(lambda: full_run().debt),
         deployments=deps,
         schedules_of=lambda: full_run().schedules,
+        vat=Lazy(lambda: full_run().vat),
     )

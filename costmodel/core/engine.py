@@ -78,16 +78,16 @@ from costmodel.core.timing import (
     CapexEvent,
     Clock,
     capex_events,
-    contract_years,
     deployments,
     monthly_capex,
-    operating_shapes,
     ramp,
+    tier_shapes,
     when,
 )
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
+from costmodel.core.vat import surtax_by_year, vat_lines, vat_metrics
 from costmodel.inputs.params import TierConfig
 from costmodel.inputs.schema import ASSET_CLASSES
 
@@ -138,9 +138,9 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     """Compute one tier for S variants. ``p`` holds the inputs named in
     :func:`costmodel.inputs.params.resolve_tier`, each a scalar or an (S,) array.
 
-    ``FCF_m = -capex_m + revenue_m - opex_m - tax_m`` (+ terminal value - terminal
-    tax at M); ``ECF_m = FCF_m + draw_m - interest_m - principal_m - balloon_m +
-    tax_m - tax_levered_m`` (methodology §8.2).
+    ``FCF_m = -capex_m + revenue_m - opex_m - tax_m + vat_cash_m`` (+ terminal value
+    - terminal tax at M; VAT: :mod:`~costmodel.core.vat`); ``ECF_m = FCF_m + draw_m -
+    interest_m - principal_m - balloon_m + tax_m - tax_levered_m`` (methodology §8.2).
 
     When every variant shares its timing (deployment months and ramp; the usual
     case, and always for a single build) the summary is computed from year tables
@@ -257,6 +257,7 @@ def _run_grouped(
         metrics=metrics,
         debt=Lazy(lambda: full_run().debt),
         deployments=deps,
+        vat=Lazy(lambda: full_run().vat),
     )
 
 
@@ -278,18 +279,13 @@ def shared_timing(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
 def run_monthly(
     q: dict[str, FloatArray], config: TierConfig, deps: list[dict[str, FloatArray]]
 ) -> TierResult:
-    """:func:`run_tier` month by month: every line as an (S, M+1) array.
-
-    ``EBIT = revenue - opex - depreciation``; the cash lines (tax, terminal
-    value, FCF, debt, ECF) are :func:`_monthly_cash`."""
+    """:func:`run_tier` month by month: every line as an (S, M+1) array. ``EBIT =
+    revenue - opex - depreciation``; the cash lines are :func:`_monthly_cash`."""
     clock = Clock(config.months)
     events = capex_events(q, deps)
     utilization = [ramp(q, d["month"], clock) for d in deps]
     coefficients = operating_coefficients(q, deps, events, config.months // MONTHS_PER_YEAR)
-    starts = [when(d["month"]) for d in deps]
-    contract = when(q["contract_months"])
-    years = contract_years(contract, config.months)
-    shapes = operating_shapes(clock.m, starts, when(q["ramp_months"]), contract, years)
+    shapes = tier_shapes(q, deps, clock)
     opex = opex_lines(coefficients, shapes, clock)
     opex_total = sum(opex.values())
     capex_months = monthly_capex(events, clock)
@@ -298,7 +294,8 @@ def run_monthly(
     sold, price_index = revenue_lines(q, coefficients, shapes, clock)
     gpu_hours, revenue = sold["gpu_hours"], sold["revenue"]
     ebit = revenue - opex_total - sum(dep.values())
-    cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total)
+    vat = vat_lines(q, config, revenue, opex, capex_months)
+    cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total, vat)
     shape = cf["fcf"].shape
     flows = {
         **{k: np.broadcast_to(v, shape) for k, v in sold.items()},
@@ -327,16 +324,21 @@ def run_monthly(
         "debt_service": cf["service"],
         "ecf": cf["ecf"],
         "equity_discount_factor": discount_table(q["cost_of_equity"], config.months),
+        "surtax": vat["surtax"],
+        "vat_cash": vat["vat_cash"],
     }
     annual = _annual(clock, cf, ebit)
     parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
     parts = replace(
-        parts, capex=cf["capex"], taxable=cf["taxable"], taxable_levered=cf["taxable_levered"]
+        parts,
+        capex=cf["capex"],
+        taxable=cf["taxable"],
+        taxable_levered=cf["taxable_levered"],
     )
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     metrics = _monthly_metrics(
-        q, deps, goodput_m, capex_by, (cf["capex"], opex_total, gpu_hours), flows, cf, annual
+        q, deps, goodput_m, capex_by, (cf["capex"], opex_total, gpu_hours), flows, cf, annual, vat
     )
     return TierResult(
         months=config.months,
@@ -351,6 +353,7 @@ def run_monthly(
         debt=cf["debt"],
         deployments=deps,
         schedules_of=cache(partial(tier_schedules, parts)),
+        vat=vat,
     )
 
 
@@ -364,21 +367,24 @@ def _monthly_cash(
     dep: dict[str, FloatArray],
     revenue: FloatArray,
     opex_total: FloatArray,
+    vat: Mapping[str, FloatArray],
 ) -> dict[str, Any]:
     """Tax, terminal value and cash flows month by month:
 
     - ``tax``: :func:`tax_with_losses` of the yearly taxable income
-      (:func:`taxable_income`: revenue - opex - tax depreciation, the terminal
-      gain in the last year; paid at year ends); NBV per class = capex - book
-      depreciation; the terminal value (:func:`terminal_value`) at month M;
-    - ``FCF = revenue - opex - tax - capex + terminal``;
-    - debt (:func:`debt_schedule`); levered tax of the taxable income less
-      interest paid and the tax depreciation of capitalized interest, with its own
-      terminal gain (the unlevered tax when nothing is drawn); ``CFADS = revenue -
-      opex - levered tax``; ``ECF = CFADS - capex + draws - service - balloon +
-      terminal``."""
+      (:func:`taxable_income`: revenue - opex - tax depreciation - VAT surtax
+      (``vat``: :func:`vat_lines`), the terminal gain in the last year; paid at
+      year ends); NBV per class = capex - book depreciation; the terminal value
+      (:func:`terminal_value`) at month M;
+    - ``FCF = revenue - opex - tax - capex + terminal + VAT cash``;
+    - debt (:func:`debt_schedule`) of the net capex; levered tax of the taxable
+      income less interest paid and the tax depreciation of capitalized interest,
+      with its own terminal gain (the unlevered tax when nothing is drawn);
+      ``CFADS = revenue - opex - levered tax + VAT cash``; ``ECF = CFADS - capex +
+      draws - service - balloon + terminal``."""
     capex_m = sum(capex_months.values())
     carry = config.loss_carryforward_years
+    surtax_y = surtax_by_year(vat)
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
     nbv = {cls: np.broadcast_to(v, (revenue.shape[0],)) for cls, v in nbv.items()}
     terminal = np.broadcast_to(
@@ -389,13 +395,13 @@ def _monthly_cash(
     tax_dep = sum(tax_dep_by.values())
     tax_nbv = capex_m.sum(axis=1) - tax_dep.sum(axis=1)
     gain = terminal_gain(terminal, tax_nbv, config)
-    taxable = taxable_income(margin_y.T, clock.by_year(tax_dep).T, gain).T
+    taxable = taxable_income(margin_y.T, (clock.by_year(tax_dep) + surtax_y).T, gain).T
     tax = tax_with_losses(taxable, q["tax_rate"], carry)
     terminal_tax = tax_on_gain(taxable.T, gain, tax["tax"].T, q["tax_rate"], carry)
     terminal_m = clock.at(config.months, terminal)
     tax_m = clock.at_year_ends(tax["tax"])
     operating = revenue - opex_total - tax_m
-    fcf = operating - capex_m + terminal_m
+    fcf = operating - capex_m + terminal_m + vat["vat_cash"]
     debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
     borrowed = bool(np.any(debt["draw"]))
     levered, taxable_levered = tax, taxable
@@ -404,12 +410,12 @@ def _monthly_cash(
         capitalized = capitalized_events(q, events, deps[0]["month"])
         cap_dep = sum(tax_depreciation_lines(q, capitalized, config, clock).values())
         cap_nbv = sum(e.amount for e in capitalized) - cap_dep.sum(axis=1)
-        deductions = clock.by_year(tax_dep + cap_dep + debt["interest"])
+        deductions = clock.by_year(tax_dep + cap_dep + debt["interest"]) + surtax_y
         gain_levered = terminal_gain(terminal, tax_nbv + cap_nbv, config)
         taxable_levered = taxable_income(margin_y.T, deductions.T, gain_levered).T
         levered = tax_with_losses(taxable_levered, q["tax_rate"], carry)
     tax_levered_m = clock.at_year_ends(levered["tax"])
-    cfads = revenue - opex_total - tax_levered_m
+    cfads = revenue - opex_total - tax_levered_m + vat["vat_cash"]
     service = debt["interest"] + debt["principal"]
     ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + terminal_m
     return {
@@ -442,6 +448,7 @@ def _monthly_metrics(
     flows: dict[str, FloatArray],
     cf: dict[str, Any],
     annual: dict[str, FloatArray],
+    vat: Mapping[str, FloatArray],
 ) -> Metrics:
     """:func:`summary` of a monthly run (``lines``: capex, opex and GPU-hours
     month by month): present values ``sum_m x(m) d(m)`` at the discount factors
@@ -476,6 +483,7 @@ def _monthly_metrics(
         debt_peak=(debt["balance_close"] + debt["balloon"]).max(axis=1),
         terminal=flows["terminal_value"][:, -1],
         terminal_tax=flows["terminal_tax"][:, -1],
+        vat=vat_metrics(vat),
     )
 
 

@@ -90,6 +90,15 @@ METRICS: dict[str, Metric] = {
         Metric("equity_irr", "Equity IRR", "股权内部收益率", "pct", "higher"),
         Metric("min_dscr", "Minimum DSCR", "最低偿债覆盖率", "ratio", "higher"),
         Metric("debt_peak", "Peak debt", "峰值债务", "money"),
+        Metric("vat_paid", "VAT paid", "缴纳增值税", "money"),
+        Metric(
+            "vat_credit_peak",
+            "Peak VAT credit (cash tied up)",
+            "增值税留抵税额峰值（占用资金）",
+            "money",
+            "lower",
+        ),
+        Metric("surtax", "VAT surtaxes", "增值税附加税费", "money", "lower"),
     )
 }
 
@@ -146,6 +155,9 @@ HEADLINE = (
 
 #: the financing metrics (methodology §8.2), shown where a model borrows
 FINANCING = ("equity_npv", "equity_irr", "min_dscr", "debt_peak")
+
+#: the VAT metrics (methodology §24), shown where a model has a ``vat`` section
+VAT = ("vat_paid", "vat_credit_peak", "surtax")
 
 
 def is_empty(x: object) -> bool:

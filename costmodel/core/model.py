@@ -20,6 +20,8 @@ from costmodel.core.result import (
     DEBT_LINES,
     OPEX_LINES,
     SUMMARY_COLUMNS,
+    VAT_INPUT_COLUMNS,
+    VAT_LINES,
     TierResult,
 )
 from costmodel.core.roots import BisectionTrace, bisect_trace
@@ -157,6 +159,16 @@ class Model:
         r = self._check(tier)
         return self._frame({k: r.debt[k] for k in DEBT_LINES})
 
+    def vat(self, tier: str) -> pd.DataFrame:
+        """The VAT schedule (methodology §24), months 0..M: output VAT, input VAT
+        (total, and ``input_<class or line>``), the credit pool (opening, before the
+        year-end refund, closing), VAT payable, refund, surtax and the VAT cash
+        ``output - input - payable + refund - surtax`` (in FCF and ECF); all 0
+        without a ``vat`` section. ``credit = credit_open + input - output +
+        payable - refund``."""
+        r = self._check(tier)
+        return self._frame({k: r.vat[k] for k in (*VAT_LINES, *VAT_INPUT_COLUMNS)})
+
     def opex(self, tier: str) -> pd.DataFrame:
         """Opex by line item and ``total``, months 0..M (zero at month 0)."""
         r = self._check(tier)
@@ -202,9 +214,10 @@ class Model:
         and the levered lines (debt draw, interest, principal, balloon, levered
         tax, equity cash flow and its discount factor), months 0..M.
 
-        ``fcf = revenue - opex - tax - capex + terminal_value``; the tax at M
-        includes ``terminal_tax``, the tax on the terminal gain after losses
-        (methodology §11.9);
+        ``fcf = revenue - opex - tax - capex + terminal_value + vat_cash``; the
+        tax at M includes ``terminal_tax``, the tax on the terminal gain after losses
+        (methodology §11.9); VAT cash: :meth:`vat` (its surtax is an expense of the
+        year's taxable income, methodology §11.6);
         ``discounted_fcf.sum() == summary().npv``; ``equity_cash_flow = fcf +
         debt_draw - interest - principal - balloon + tax - tax_levered``.
         """
@@ -232,6 +245,8 @@ class Model:
             "tax_levered": f["tax_levered"],
             "equity_cash_flow": f["ecf"],
             "equity_discount_factor": f["equity_discount_factor"],
+            "surtax": f["surtax"],
+            "vat_cash": f["vat_cash"],
         }
         return self._frame(cols)
 
@@ -280,6 +295,8 @@ class Model:
         cols["taxable_income_levered"] = yearly("taxable_income_levered")
         cols["tax_levered"] = by_year(f["tax_levered"])
         cols["equity_cash_flow"] = by_year(f["ecf"])
+        cols["surtax"] = by_year(f["surtax"])
+        cols["vat_cash"] = by_year(f["vat_cash"])
         cols["cfads"] = yearly("cfads")
         cols["debt_service"] = yearly("debt_service")
         cols["dscr"] = yearly("dscr", np.nan)

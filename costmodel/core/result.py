@@ -10,6 +10,7 @@ from threading import RLock
 from typing import Any
 
 from costmodel.core.finance import FloatArray
+from costmodel.inputs.schema import VAT_INPUT_KEYS
 
 CAPEX_LINES = ("servers", "network", "storage", "facility")
 
@@ -51,6 +52,9 @@ SUMMARY_COLUMNS = (
     "equity_irr",
     "min_dscr",
     "debt_peak",
+    "vat_paid",
+    "vat_credit_peak",
+    "surtax",
 )
 
 
@@ -63,6 +67,24 @@ DEBT_LINES = (
     "balloon",
     "balance_close",
 )
+
+
+#: the monthly lines of the VAT schedule (methodology §24), in the order the model
+#: shows them
+VAT_LINES = (
+    "output",
+    "input",
+    "credit_open",
+    "payable",
+    "credit_before_refund",
+    "refund",
+    "credit",
+    "surtax",
+    "vat_cash",
+)
+
+#: the input VAT of each capex class and opex line with VAT (``input_<key>``)
+VAT_INPUT_COLUMNS = tuple(f"input_{k}" for k in VAT_INPUT_KEYS)
 
 
 @dataclass(frozen=True)
@@ -78,7 +100,9 @@ class TierResult:
     levered, debt service) -> (S, Y); ``deployments``: one mapping per vintage
     (month, gpus, servers, it_kw, capex per class, total) of (S,) arrays;
     ``metrics``: summary column -> (S,); ``nbv``: asset class -> (S,) net book
-    value at month M; ``schedules``: each capex event, loan, loss vintage and
+    value at month M; ``vat``: the VAT schedule (methodology §24:
+    :data:`VAT_LINES` and :data:`VAT_INPUT_COLUMNS`) -> (S, M+1), all 0 without
+    a ``vat`` section; ``schedules``: each capex event, loan, loss vintage and
     deployment (:class:`costmodel.core.schedules.TierSchedules`), built when first
     read.
     """
@@ -95,6 +119,7 @@ class TierResult:
     debt: Mapping[str, FloatArray] = field(default_factory=dict)
     deployments: list[dict[str, FloatArray]] = field(default_factory=list)
     schedules_of: Callable[[], Any] | None = None
+    vat: Mapping[str, FloatArray] = field(default_factory=dict)
 
     @property
     def schedules(self) -> Any:

@@ -43,11 +43,13 @@ def summary(
     terminal: FloatArray,
     terminal_tax: FloatArray,
     irr: Callable[[], FloatArray] | None = None,
+    vat: Mapping[str, FloatArray | Callable[[], FloatArray]] | None = None,
 ) -> Metrics:
     """Summary columns (methodology §4, §5, §8.1, §8.2, §8.3, §11.5) from the sums, present values
     and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
     IRRs are computed when read (``irr``: a cheaper solve of the same IRR, None:
-    from the monthly FCF)."""
+    from the monthly FCF; ``vat``: the VAT columns of
+    :func:`costmodel.core.vat.vat_metrics`)."""
     capex = sum(capex_by.values())
     hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
     tco = capex + opex_sum
@@ -86,6 +88,7 @@ def summary(
         "terminal_value": terminal,
         "terminal_tax": terminal_tax,
         "servers_per_rack": lambda: rack()[1],
+        **(vat or {}),
     }
     return _with_irrs(values, ecf, borrowers)
 

@@ -193,6 +193,17 @@ def contract_years(contract_months: ArrayLike, months: int) -> int:
     return int(min(np.ceil(c / MONTHS_PER_YEAR), -(-months // MONTHS_PER_YEAR)))
 
 
+def tier_shapes(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]], clock: Clock
+) -> list:
+    """The monthly shapes of a tier month by month (:func:`operating_shapes` of its
+    deployment months, ramp and contract), as every monthly evaluation uses them."""
+    contract = when(q["contract_months"])
+    years = contract_years(contract, clock.months)
+    starts = [when(d["month"]) for d in deps]
+    return operating_shapes(clock.m, starts, when(q["ramp_months"]), contract, years)
+
+
 def operating_shapes(
     m: FloatArray,
     months: Sequence[ArrayLike],

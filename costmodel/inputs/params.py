@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
+from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Assumptions, Quantity
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class TierConfig:
     financed: bool = False
     #: asset classes whose tax depreciation is the whole cost at once (methodology §11.7)
     tax_expensed: frozenset[str] = frozenset()
+    vat: bool = False  # a ``vat`` section (methodology §24)
+    vat_refund: bool = False  # its excess credit refunded at each year end
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,7 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     _put_overridable(a, tier_name, put)
     _put_revenue(a, tier_name, put, out)
     _put_contract(a, tier_name, put)
+    _put_vat(a, put)
     config = TierConfig(
         months=12 * a.horizon_years,
         depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
@@ -118,6 +121,8 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
         tax_expensed=frozenset(
             c for c in ASSET_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"
         ),
+        vat=a.vat is not None,
+        vat_refund=a.vat is not None and a.vat.refund_credit,
     )
     return TierInputs(tier_name, config, out)
 
@@ -294,3 +299,16 @@ def _put_financing(a: Assumptions, put: _Put) -> None:
         put("cost_of_equity", "financing.cost_of_equity", f.cost_of_equity)
     else:
         put("cost_of_equity", "finance.discount_rate", a.finance.discount_rate)
+
+
+def _put_vat(a: Assumptions, put: _Put) -> None:
+    """VAT rates (methodology §24), when there is a ``vat`` section: the output rate,
+    the input rate of each capex class and opex line (``vat_input_<key>``) and the
+    surtax rate."""
+    v = a.vat
+    if v is None:
+        return
+    put("vat_output_rate", "vat.output_rate", v.output_rate)
+    for key in VAT_INPUT_KEYS:
+        put(f"vat_input_{key}", f"vat.input_rates.{key}", getattr(v.input_rates, key))
+    put("vat_surtax_rate", "vat.surtax_rate", v.surtax_rate)

@@ -30,6 +30,10 @@ from pydantic import (
 SCHEMA_VERSION = 3
 ASSET_CLASSES = ("servers", "network", "storage", "facility")
 DEPRECIATION_METHODS = ("straight_line", "sum_of_years", "double_declining")
+#: the opex lines that carry input VAT (methodology §24: staff and selling costs carry none)
+VAT_OPEX_LINES = ("electricity", "colocation", "maintenance", "insurance", "software")
+#: the keys of ``vat.input_rates``: capex classes, then opex lines
+VAT_INPUT_KEYS = (*ASSET_CLASSES, *VAT_OPEX_LINES)
 
 
 class Section(BaseModel):
@@ -208,6 +212,44 @@ class Financing(Section):
     term_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
     cost_of_equity: Rate | None = None
     min_dscr_covenant: Annotated[_Q, _bounded(0, None, rule="must be >= 0")] | None = None
+
+
+VatRate = Annotated[
+    _Q, _bounded(0, 1, hi_open=True, rule="must be a VAT rate at least 0 and below 1")
+]
+
+
+def _no_vat(source: str = "methodology §24: absent key = no input VAT") -> Any:
+    return _given(0, source, "fraction")
+
+
+class VatInputRates(Section):
+    """Input VAT rate per capex class and opex line (methodology §24); an absent key
+    is 0; staff and selling costs carry none (no key for them)."""
+
+    servers: VatRate = _no_vat()
+    network: VatRate = _no_vat()
+    storage: VatRate = _no_vat()
+    facility: VatRate = _no_vat()
+    electricity: VatRate = _no_vat()
+    colocation: VatRate = _no_vat()
+    maintenance: VatRate = _no_vat()
+    insurance: VatRate = _no_vat()
+    software: VatRate = _no_vat()
+
+
+class Vat(Section):
+    """PRC value-added tax (methodology §24). Every price of the inputs is
+    VAT-exclusive: ``output_rate`` of revenue is output VAT, ``input_rates`` of each
+    capex class and opex line input VAT; the excess input credit is carried in a
+    pool and, with ``refund_credit`` (留抵退税), refunded at each year end (else the
+    credit left at the horizon is lost); ``surtax_rate`` of the VAT paid (urban
+    construction 7% + education 3% + local education 2%) is an expense."""
+
+    output_rate: VatRate
+    input_rates: VatInputRates = Field(default_factory=VatInputRates)
+    surtax_rate: VatRate = _given(0, "methodology §24: no surtax unless an input says so")
+    refund_credit: Annotated[StrictBool, Plain] = False
 
 
 class Power(Section):
@@ -535,6 +577,7 @@ class Assumptions(Section):
     risks: Risks = Field(default_factory=Risks)
     reference: Reference | None = None
     financing: Financing | None = None
+    vat: Vat | None = None
 
     # the merged source (files, raw data, line origins) when loaded from files
     _source: Any = PrivateAttr(default=None)

@@ -160,6 +160,45 @@ INPUTS: dict[str, Term] = {
     "loss_carryforward_years": Term(
         "Tax loss carry-forward (years)", "亏损结转年限（年）", "years", "number"
     ),
+    "vat_output_rate": Term(
+        "Output VAT rate (on revenue)", "销项税率（按收入）", "fraction of revenue (net)", "pct"
+    ),
+    "vat_input_servers": Term(
+        "Input VAT rate: servers", "进项税率：服务器", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_network": Term(
+        "Input VAT rate: network", "进项税率：网络设备", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_storage": Term(
+        "Input VAT rate: storage", "进项税率：存储", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_facility": Term(
+        "Input VAT rate: facility", "进项税率：机房建设", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_electricity": Term(
+        "Input VAT rate: electricity", "进项税率：电费", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_colocation": Term(
+        "Input VAT rate: colocation", "进项税率：托管费", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_maintenance": Term(
+        "Input VAT rate: maintenance", "进项税率：维保", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_insurance": Term(
+        "Input VAT rate: insurance", "进项税率：保险", "fraction of its cost (net)", "pct"
+    ),
+    "vat_input_software": Term(
+        "Input VAT rate: software", "进项税率：软件", "fraction of its cost (net)", "pct"
+    ),
+    "vat_surtax_rate": Term(
+        "VAT surtax rate (city, education)", "增值税附加税率", "fraction of VAT paid", "pct"
+    ),
+    "refund_credit": Term(
+        "Excess input VAT refunded at year end, 1/0 (留抵退税)",
+        "年末留抵退税（1/0）",
+        "0/1 (true/false in a file)",
+        "number",
+    ),
     # inputs not read as numbers by the engine, and path endings shared by several
     "market_decline": Term(
         "Market value decline (terminal value = market)", "市场价值年降幅", "1/yr", "pct"
@@ -218,6 +257,17 @@ ALIASES: dict[str, str] = {
     "contract.price_per_gpu_hour": "contract_price_per_gpu_hour",
     "contract.months": "contract_months",
     "contract.escalation": "contract_escalation",
+    "vat.output_rate": "vat_output_rate",
+    "vat.surtax_rate": "vat_surtax_rate",
+    "input_rates.servers": "vat_input_servers",
+    "input_rates.network": "vat_input_network",
+    "input_rates.storage": "vat_input_storage",
+    "input_rates.facility": "vat_input_facility",
+    "input_rates.electricity": "vat_input_electricity",
+    "input_rates.colocation": "vat_input_colocation",
+    "input_rates.maintenance": "vat_input_maintenance",
+    "input_rates.insurance": "vat_input_insurance",
+    "input_rates.software": "vat_input_software",
 }
 
 

@@ -7,8 +7,9 @@ counted per model year); :func:`costmodel.core.engine.run_monthly` computes ever
 line month by month from the same coefficients and shapes. Hypothesis draws
 assumption sets (horizon, construction, ramp, up to two stages, reserved or
 retrofitted facility, a loan of any share, rate and term, each terminal value
-mode, loss carry-forward, depreciation methods, prices and escalations, a
-take-or-pay contract and a selling-cost share, methodology §11.4-§11.5) and
+mode, loss carry-forward, depreciation methods and tax methods, prices and
+escalations, a take-or-pay contract and a selling-cost share, VAT with or without
+refunds, methodology §11) and
 every summary column, net book value and capex of the two must agree to 1e-12
 (relative, or of the column's largest value near 0).
 """
@@ -76,7 +77,16 @@ def overlays(draw) -> dict:
         }
         for c in CLASSES
     }
+    vat_rates = st.sampled_from([0.0, 0.06, 0.09, 0.13])
+    vat_keys = (*CLASSES, "electricity", "colocation", "maintenance", "insurance", "software")
+    vat = {
+        "output_rate": draw(st.sampled_from([0.0, 0.06, 0.13, 0.5])),
+        "input_rates": {k: draw(vat_rates) for k in vat_keys if draw(st.booleans())},
+        "surtax_rate": draw(st.sampled_from([0.0, 0.12])),
+        "refund_credit": draw(st.booleans()),
+    }
     return {
+        **({"vat": vat} if draw(st.booleans()) else {}),
         "schema_version": 2,
         "horizon_years": years,
         "terminal_value": draw(st.sampled_from(["book", "none", "market"])),
@@ -116,7 +126,8 @@ def overlays(draw) -> dict:
 
 #: columns in money: sums of flows, whose rounding is that of the flows they add
 MONEY = {"npv", "equity_npv", "revenue", "tco", "opex_year1", "peak_funding", "debt_peak",
-         "terminal_value", "terminal_tax", "pv_cost", "capex_hardware", "capex"}  # fmt: skip
+         "terminal_value", "terminal_tax", "pv_cost", "capex_hardware", "capex",
+         "vat_paid", "vat_credit_peak", "surtax"}  # fmt: skip
 
 
 def close(a, b, what: str, magnitude: float = 1.0) -> None:
@@ -178,3 +189,23 @@ def test_the_comparison_fails_when_one_path_changes(monkeypatch, tmp_path):
     except AssertionError:
         return
     raise AssertionError("a line changed in one path only went unnoticed")
+
+
+def test_the_comparison_fails_when_one_path_drops_the_vat_cash(monkeypatch, tmp_path):
+    """The VAT cash's present value left out of the by-year NPV only is caught."""
+    from costmodel.core import byyear
+
+    path = tmp_path / "case.yaml"
+    overlay = {"schema_version": 2, "horizon_years": 2, "vat": {"output_rate": 0.06,
+               "input_rates": {"servers": 0.13}, "surtax_rate": 0.12}}  # fmt: skip
+    path.write_text(yaml.safe_dump(overlay))
+    a = cm.load_assumptions(HAND, path)
+    by_year, monthly = both(a)
+    close(by_year.metrics["npv"], monthly.metrics["npv"], "npv", 1e6)  # same before
+    monkeypatch.setattr(byyear, "vat_present_value", lambda vat, d: 0.0)
+    by_year, monthly = both(a)
+    try:
+        close(by_year.metrics["npv"], monthly.metrics["npv"], "npv", 1e6)
+    except AssertionError:
+        return
+    raise AssertionError("VAT cash left out of one path went unnoticed")

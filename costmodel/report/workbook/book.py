@@ -330,6 +330,9 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
         "equity_irr": _irr(S("ecf", ":"), irr_start[1]),
         "min_dscr": f"={S('min_dscr')}",
         "debt_peak": f"={S('debt_peak')}",
+        "vat_paid": f"=SUM({S('vat_payable', ':')})",
+        "vat_credit_peak": f"={S('vat_credit_peak')}",
+        "surtax": f"=SUM({S('vat_surtax', ':')})",
     }
 
 

@@ -46,6 +46,7 @@ from costmodel.report.workbook.inputs import (
 from costmodel.report.workbook.inputsmap import name_for
 from costmodel.report.workbook.tier import OPEX_LINES, TIER_LINKS
 from costmodel.report.workbook.validation import condition, describe, rule_for
+from costmodel.report.workbook.vatblock import vat_checks, vat_rules, vat_value
 
 CHECK_TOLERANCE = 1e-6
 COLS = ("check", "model value", "independent value / rule", "difference", "tolerance",
@@ -163,7 +164,8 @@ def write_checks(
     summary = model.summary()
     for t, cs in sheets.items():
         first = ck.heading(f"Tier {t}")
-        for c in (*reconciliations(cs, model, comp, t), *money_recons(cs, model, comp, t)):
+        vat = vat_recons(cs, model, t)
+        for c in (*reconciliations(cs, model, comp, t), *money_recons(cs, model, comp, t), *vat):
             ck.recon(c)
         ck.rule(irr_rule(cs, model, summary, comp, t))
         for rule in tier_rules(cs, model, t):
@@ -273,9 +275,10 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
               tot("taxable_year"), f"{tot('taxable_m')}+{S('gain')}", v["taxable_income"], cap),
         *_loss_recons(S, tot, cap, "", "taxable_year", "tax", v["loss_close"], v["tax"]),
         *[_expensed_recon(S, tot, c, v, cap) for c in ASSET_CLASSES if c != "facility"],
-        Recon("FCF = revenue - opex - tax - capex + terminal", tot("fcf"),
+        Recon("FCF - VAT cash = revenue - opex - tax - capex + terminal",
+              f"{tot('fcf')}-{tot('vat_cash')}",
               f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
-              v["fcf"], cap),
+              v["fcf"] - v["vat_cash"], cap),
         Recon("NPV (Comparison) = sum of FCF x (1+r)^(-t)", comp[(t, "npv")], S("re_npv"),
               v["npv"], cap),
         Recon("Comparison capex = tier sheet", comp[(t, "capex")], S("capex_total"), v["capex"],
@@ -367,6 +370,15 @@ def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
     for c in out:
         c.scale_value = abs(v["capex"])
     return out
+
+
+def vat_recons(cs: CalcSheet, model: Model, t: str) -> list[Recon]:
+    """Per tier: the VAT block's reconciliations (:func:`vat_checks`)."""
+    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
+    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
+    cap = f"ABS({S('capex_total')})"
+    scale = abs(float(model.results[t].metrics["capex"][0]))
+    return [Recon(*c, cap, scale) for c in vat_checks(S, tot, model, t)]
 
 
 def irr_rule(
@@ -467,6 +479,9 @@ def global_rules(model: Model) -> list[Rule]:
                         "from the list", "OR(" + ",".join(f'{name}="{v}"' for v in allowed)
                         + ")"))  # fmt: skip
     out += financing_rules(model)
+    for path, name in vat_rules():
+        out.append(Rule(f"{input_label(path)}: {describe(path)}", name,
+                        vat_value(model, path), describe(path), condition(name, path)))  # fmt: skip
     out += _table_rules(model)
     out.append(Rule("horizon unchanged since the build (structure)", "horizon_years",
                     a.horizon_years, "= built horizon", "horizon_years=Checks!$B$4"))  # fmt: skip

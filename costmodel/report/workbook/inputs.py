@@ -39,6 +39,7 @@ from costmodel.report.workbook.inputsmap import (
 )
 from costmodel.report.workbook.tiertable import write_stages, write_tier_table
 from costmodel.report.workbook.validation import validate
+from costmodel.report.workbook.vatblock import write_vat_inputs
 
 SCALARS = [
     ("finance", "discount_rate"),
@@ -103,6 +104,7 @@ def write_inputs(
     _model_block(s, out)
     _scalars(s)
     _financing(s)
+    write_vat_inputs(s)
     _cooling(s)
     _depreciation(s)
     _servers(s)

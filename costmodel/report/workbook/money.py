@@ -389,8 +389,8 @@ def equity(x: Tier) -> None:
     cs, r, M, cur, f = x.cs, x.r, x.model.months, x.cur, x.r.flows
     cs.heading("Equity cash flow and cover (methodology §8.2)")
     rows = (
-        ("cfads", "cash flow available for debt service = revenue - opex - levered tax",
-         "={revenue}-{opex}-{tax_lev}", f["cfads"][0], True),
+        ("cfads", "CFADS = revenue - opex - levered tax + VAT cash",
+         "={revenue}-{opex}-{tax_lev}+{vat_cash}", f["cfads"][0], True),
         ("debt_service", "debt service = interest + principal (balloon excluded)",
          "={debt_interest}+{debt_principal}", f["debt_service"][0], True),
         ("ecf", "equity cash flow = FCF + draw - interest - principal - balloon + tax "

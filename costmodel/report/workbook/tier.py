@@ -31,6 +31,7 @@ from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, 
 from costmodel.report.workbook.inputs import SERVER_FIELDS
 from costmodel.report.workbook.inputsmap import InputsMap
 from costmodel.report.workbook.tiercontext import Tier
+from costmodel.report.workbook.vatblock import vat_block
 
 HOURS = "hours_per_month"
 OPEX_LINES = (
@@ -88,6 +89,7 @@ def write_tier_sheet(
         dep.in_service,
         contracts.revenue,
         opex,
+        vat_block,
         dep.depreciation_events,
         dep.terminal,
         tax,
@@ -370,9 +372,9 @@ def tax(x: Tier) -> None:
              "=({$tv_market}-{$tax_nbv})*{$market_flag}",
              market - tax_nbv if x.config.terminal_value == "market" else 0.0,
              "money")  # fmt: skip
-    cs.series("taxable_m", "result for tax = revenue - opex - tax depreciation", cur,
-              "={revenue}-{opex}-{tax_dep}", r.flows["revenue"][0] - r.flows["opex"][0] - tax_dep,
-              total=True)  # fmt: skip
+    result = r.flows["revenue"][0] - r.flows["opex"][0] - tax_dep - r.vat["surtax"][0]
+    cs.series("taxable_m", "result for tax = revenue - opex - tax depreciation - VAT surtax",
+              cur, "={revenue}-{opex}-{tax_dep}-{vat_surtax}", result, total=True)  # fmt: skip
     taxable_y = year_end_values(r.annual["taxable_income"][0], M)
     cs.series(
         "taxable_year",
@@ -395,9 +397,9 @@ def cash_flow(x: Tier) -> None:
     fcf = r.flows["fcf"][0]
     cs.series(
         "fcf",
-        "FCF = revenue - opex - tax - capex + terminal (the tax at M taxes its gain)",
+        "FCF = revenue - opex - tax - capex + terminal + VAT cash (the tax at M taxes its gain)",
         cur,
-        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}",
+        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}+{vat_cash}",
         fcf,
         total=True,
         bold=True,

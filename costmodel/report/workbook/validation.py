@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from costmodel.inputs.schema import VAT_INPUT_KEYS
+
 FRACTION = {"validate": "decimal", "criteria": "between", "minimum": 0, "maximum": 1,
             "input_message": "A fraction between 0 and 1 (e.g. 0.08 for 8%)."}  # fmt: skip
 NON_NEGATIVE = {"validate": "decimal", "criteria": ">=", "value": 0,
@@ -82,6 +84,16 @@ RULES |= {
     "contract.months": {"validate": "integer", "criteria": "between", "minimum": 0,
                         "maximum": 360, "input_message": "Whole months of contract from each "
                         "deployment's first month in service (0: no contract)."},
+}  # fmt: skip
+
+
+VAT_RATE = {**FRACTION, "maximum": 0.999999,
+            "input_message": "A VAT rate in [0, 1) (0.13 for 13%; 0: none)."}  # fmt: skip
+RULES |= {
+    **dict.fromkeys(("vat.output_rate", "vat.surtax_rate"), VAT_RATE),
+    **{f"input_rates.{k}": VAT_RATE for k in VAT_INPUT_KEYS},
+    "refund_credit": {"validate": "integer", "criteria": "between", "minimum": 0, "maximum": 1,
+                      "input_message": "1: excess input VAT refunded at each year end; 0: not."},
 }  # fmt: skip
 
 

@@ -1,0 +1,125 @@
+"""The memo's paragraph on value-added tax (methodology §24), when the model has a
+``vat`` section: per tier, the VAT cash tied up in input credit (its peak and the
+month of the peak), when it comes back (the year-end refunds under 留抵退税, or the
+month the credit is used up against output VAT, or what is left and lost at the
+end), the VAT paid and the surtax. Every figure is read from ``Model.vat`` and
+the summary; None without a ``vat`` section.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
+
+from costmodel.report.memo import numbers as f
+from costmodel.report.memo.context import say
+from costmodel.report.memo.financing_section import month_text
+from costmodel.report.memo.labels import tier_label
+
+if TYPE_CHECKING:
+    from costmodel.report.memo.context import Facts
+
+# The words of the VAT paragraph, English and Chinese: trusted HTML patterns with
+# ``{named}`` fields, filled by :func:`costmodel.report.memo.context.say`.
+VAT: dict[str, dict[str, str]] = {
+    "en": {
+        "heading": "Value-added tax",
+        "intro": "Prices and costs in this model are net of VAT. Output VAT is {output} of "
+        "revenue; the input VAT on equipment and on the opex that carries it is credited "
+        "against it, and the surtaxes ({surtax} of the VAT paid) are an expense that lowers "
+        "the taxable profit. {refund}",
+        "refund_on": "Credit not used by a year end is refunded then (留抵退税).",
+        "refund_off": "Credit not used is carried forward, not refunded; what is left at the "
+        "end of the horizon is lost.",
+        "tier": "<strong>{label}</strong>: input VAT ties up as much as {peak} of cash "
+        "(in {peak_month}); {back}. VAT paid over the horizon is {paid}, surtaxes {surtax}.",
+        "refunded": "{first} of it comes back by refund in {first_month}",
+        "refunded_all": "{first} of it comes back by refund in {first_month}, {refunded} in "
+        "all over the horizon",
+        "used_up": "it is used up against output VAT by {month}",
+        "lost": "{left} is still unused at the end of the horizon and is lost",
+        "none": "Input VAT never exceeds output VAT, so no cash is tied up in credit",
+        "tier_none": "<strong>{label}</strong>: {none}. VAT paid over the horizon is "
+        "{paid}, surtaxes {surtax}.",
+        "note": "Peak credit: the largest input VAT not yet credited, before any refund. "
+        "VAT cash (output − input − VAT paid + refunds − surtaxes) is in the free and equity "
+        "cash flows, so NPV, IRR, payback and peak funding include it.",
+    },
+    "zh": {
+        "heading": "增值税",
+        "intro": "本模型的价格与成本均为不含税金额。销项税率为收入的 {output}；设备及可抵扣"
+        "运营成本的进项税额用于抵扣销项税额，附加税费（按实缴增值税的 {surtax}）计入费用，"
+        "减少应纳税所得额。{refund}",
+        "refund_on": "年末未抵扣完的留抵税额当年末退还（留抵退税）。",
+        "refund_off": "未抵扣完的留抵税额结转下期、不予退还；测算期末仍未抵扣的部分作废。",
+        "tier": "<strong>{label}</strong>：进项留抵最多占用资金 {peak}（{peak_month}）；"
+        "{back}。测算期内缴纳增值税 {paid}，附加税费 {surtax}。",
+        "refunded": "其中 {first} 于{first_month}退还",
+        "refunded_all": "其中 {first} 于{first_month}退还，测算期内累计退还 {refunded}",
+        "used_up": "至{month}已被销项税额抵扣完毕",
+        "lost": "测算期末仍有 {left} 未抵扣，作废",
+        "none": "进项税额从未超过销项税额，没有资金被留抵占用",
+        "tier_none": "<strong>{label}</strong>：{none}。测算期内缴纳增值税 {paid}，"
+        "附加税费 {surtax}。",
+        "note": "留抵峰值：退税前尚未抵扣的进项税额的最大值。增值税现金流（销项 − 进项 − "
+        "实缴 + 退税 − 附加税费）计入自由现金流与股东现金流，净现值、内部收益率、回收期与"
+        "峰值资金需求均已包含。",
+    },
+}
+
+
+def _back(x: Facts, v: Any, peak_at: int) -> Markup:
+    """When the credit comes back: by refund, used up, or lost at the end."""
+    V = VAT[x.lang]
+    refunds = v[v["refund"] > 0]
+    if len(refunds):
+        first = refunds.iloc[0]
+        more = len(refunds) > 1
+        return say(
+            V["refunded_all" if more else "refunded"],
+            first=x.money(first["refund"]),
+            first_month=month_text(str(first["period"]), x.lang),
+            refunded=x.money(float(v["refund"].sum())),
+        )
+    after = v.iloc[peak_at:]
+    empty = after[after["credit"] <= 0]
+    if len(empty):
+        return say(V["used_up"], month=month_text(str(empty.iloc[0]["period"]), x.lang))
+    return say(V["lost"], left=x.money(float(v["credit"].iloc[-1])))
+
+
+def vat(x: Facts) -> dict[str, Any] | None:
+    """The VAT section's context, or None without a ``vat`` section."""
+    a = x.model.assumptions
+    if a.vat is None:
+        return None
+    V = VAT[x.lang]
+    intro = say(
+        V["intro"],
+        output=f.pct(a.vat.output_rate.value),
+        surtax=f.pct(a.vat.surtax_rate.value),
+        refund=Markup(V["refund_on" if a.vat.refund_credit else "refund_off"]),
+    )
+    rows = []
+    for t in x.model.tiers:
+        v = x.model.vat(t)
+        s = x.summary.loc[t]
+        label = tier_label(x.model, t, x.lang)
+        paid, surtax = x.money(s["vat_paid"]), x.money(s["surtax"])
+        if not s["vat_credit_peak"] > 0:
+            text = say(V["tier_none"], label=label, none=Markup(V["none"]), paid=paid,
+                       surtax=surtax)  # fmt: skip
+        else:
+            peak_at = int(v["credit_before_refund"].to_numpy().argmax())
+            text = say(
+                V["tier"],
+                label=label,
+                peak=x.money(s["vat_credit_peak"]),
+                peak_month=month_text(str(v["period"].iloc[peak_at]), x.lang),
+                back=_back(x, v, peak_at),
+                paid=paid,
+                surtax=surtax,
+            )
+        rows.append(dict(tier=t, text=text))
+    return dict(heading=V["heading"], intro=intro, rows=rows, note=V["note"])

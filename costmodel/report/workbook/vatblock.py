@@ -1,0 +1,200 @@
+"""Value-added tax in the workbook (methodology §24): the VAT inputs of the Inputs
+sheet, the VAT block of each tier sheet and the rows and checks it adds.
+
+Inputs: the output rate, the input rate of each capex class and opex line, the
+surtax rate and the refund switch (1/0), each a blue cell with data validation;
+without a ``vat`` section they are 0 (no VAT), and typing a rate adds it.
+
+The tier sheet's block, as live formulas of the tier's revenue, capex and opex
+rows and those Inputs cells: output VAT = rate x revenue; input VAT of each capex
+class and opex line = its rate x the row; the credit pool corkscrew (opening =
+last month's closing; payable = max(0, output - input - opening); the pool before
+refund = max(0, input + opening - output); refund = the pool at each year end
+when refunds are on; closing = the pool - refund); surtax = rate x payable; VAT
+cash = output - input - payable + refund - surtax. The VAT cash enters the FCF
+and CFADS rows, the monthly surtax the tax block's taxable result.
+Cached values are the engine's (``TierResult.vat``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from costmodel.core.calendar import year_sums
+from costmodel.core.model import Model
+from costmodel.core.units import MONTHS_PER_YEAR
+from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Quantity
+from costmodel.inputs.vocabulary import input_label, input_unit
+from costmodel.report.workbook.grid import GREEN, CalcSheet
+from costmodel.report.workbook.inputsmap import PATH_COL, SOURCE_COL, Sheet, name_for
+from costmodel.report.workbook.tiercontext import Tier
+from costmodel.report.workbook.validation import validate
+
+#: the VAT rates of the Inputs sheet, in order
+RATE_PATHS = (
+    "vat.output_rate",
+    *(f"vat.input_rates.{k}" for k in VAT_INPUT_KEYS),
+    "vat.surtax_rate",
+)
+REFUND_PATH = "vat.refund_credit"
+NO_VAT = "no vat section in the assumptions: no VAT (type a rate to add it)"
+
+
+def vat_value(model_or_a, path: str) -> float:
+    """The value the engine uses for the VAT input at ``path`` (0 without a ``vat``
+    section; the refund switch as 1/0)."""
+    a = getattr(model_or_a, "assumptions", model_or_a)
+    if a.vat is None:
+        return 0.0
+    if path == REFUND_PATH:
+        return float(a.vat.refund_credit)
+    obj = a.vat
+    for part in path.split(".")[1:]:
+        obj = getattr(obj, part)
+    return float(obj.value)
+
+
+def write_vat_inputs(s: Sheet) -> None:
+    """The VAT section of the Inputs sheet (names ``vat_output_rate``,
+    ``vat_input_rates_<key>``, ``vat_surtax_rate``, ``vat_refund_credit``)."""
+    ws, st, a = s.ws, s.st, s.a
+    s.section("Value-added tax (prices are VAT-exclusive; methodology §24)")
+    s.head("input", "value", "unit", "", "", "path", "source")
+    for path in (*RATE_PATHS, REFUND_PATH):
+        q = None if a.vat is None or path == REFUND_PATH else _quantity(a, path)
+        if q is not None:
+            r = s.quantity_row(path, q)
+        else:
+            r = s.row
+            kind = "count" if path == REFUND_PATH else "pct2"
+            ws.write_string(r, 0, input_label(path), st.label)
+            ws.write_number(r, 1, vat_value(a, path), st.input(kind))
+            validate(ws, r, 1, path)
+            ws.write_string(r, 2, input_unit(path, s.cur), st.unit_wrap)
+            ws.write_string(r, PATH_COL, path, st.path)
+            if a.vat is None:
+                ws.write_string(r, SOURCE_COL, NO_VAT, st.wrap)
+            s.row += 1
+        s.define(name_for(path), r, 1)
+
+
+def _quantity(a, path: str) -> Quantity:
+    obj = a.vat
+    for part in path.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def _base_row(key: str) -> str:
+    """The tier-sheet row an input rate applies to: a capex class's capex row or an
+    opex line."""
+    return f"capex_{key}_t" if key in ASSET_CLASSES else key
+
+
+def vat_block(x: Tier) -> None:
+    """The VAT block of a tier sheet (see the module docstring)."""
+    cs, v, cur = x.cs, x.r.vat, x.cur
+    cs.heading("Value-added tax (methodology §24): output, input, credit pool, refund, surtax")
+    consts = [("vat_out", "output VAT rate (on revenue)", "vat.output_rate")]
+    consts += [(f"vat_in_{k}", f"input VAT rate: {k}", f"vat.input_rates.{k}")
+               for k in VAT_INPUT_KEYS]  # fmt: skip
+    consts += [("vat_surtax_rate", "surtax rate (of VAT paid)", "vat.surtax_rate"),
+               ("vat_refund_on", "credit refunded at year end (1/0)", REFUND_PATH)]  # fmt: skip
+    for key, label, path in consts:
+        kind = "count" if path == REFUND_PATH else "pct2"
+        unit = "0/1" if path == REFUND_PATH else "fraction"
+        cs.const(key, label, unit, f"={name_for(path)}", vat_value(x.model, path), kind, GREEN)
+    cs.series("vat_output", "output VAT = rate x revenue", cur, "={$vat_out}*{revenue}",
+              v["output"][0], total=True)  # fmt: skip
+    for k in VAT_INPUT_KEYS:
+        cs.series(f"vat_input_{k}", f"input VAT: {k} = rate x {k}", cur,
+                  f"={{$vat_in_{k}}}*{{{_base_row(k)}}}", v[f"input_{k}"][0])  # fmt: skip
+    cs.series("vat_input", "input VAT: total", cur,
+              "=" + "+".join(f"{{vat_input_{k}}}" for k in VAT_INPUT_KEYS), v["input"][0],
+              total=True)  # fmt: skip
+    _pool(cs, x, cur)
+
+
+def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
+    """The credit pool corkscrew, payable, refund, surtax, VAT cash and the surtax
+    of each year."""
+    v, M = x.r.vat, x.model.months
+    rows = (
+        ("vat_credit_open", "input VAT credit: opening (last month's closing)",
+         "={vat_credit<}", v["credit_open"][0], False),
+        ("vat_payable", "VAT payable = max(0, output - input - opening credit)",
+         "=MAX(0,{vat_output}-{vat_input}-{vat_credit_open})", v["payable"][0], True),
+        ("vat_credit_pre", "input VAT credit before refund = max(0, input + opening - output)",
+         "=MAX(0,{vat_input}+{vat_credit_open}-{vat_output})", v["credit_before_refund"][0],
+         False),
+        ("vat_refunded", "refund of the credit (year ends, if refunds are on)",
+         "={vat_credit_pre}*{yearend}*{$vat_refund_on}", v["refund"][0], True),
+        ("vat_credit", "input VAT credit: closing = before refund - refund",
+         "={vat_credit_pre}-{vat_refunded}", v["credit"][0], False),
+        ("vat_surtax", "surtax = rate x VAT payable (an expense)",
+         "={$vat_surtax_rate}*{vat_payable}", v["surtax"][0], True),
+        ("vat_cash", "VAT cash = output - input - payable + refund - surtax",
+         "={vat_output}-{vat_input}-{vat_payable}+{vat_refunded}-{vat_surtax}",
+         v["vat_cash"][0], True),
+    )  # fmt: skip
+    cs.reserve(*(row[0] for row in rows))
+    for key, label, formula, values, tot in rows:
+        cs.series(key, label, cur, formula, values, total=tot, bold=key == "vat_cash")
+    cs.const("vat_credit_peak", "largest input VAT credit (before refunds)", cur,
+             "=MAX({vat_credit_pre:})", x.met["vat_credit_peak"], "money")  # fmt: skip
+    surtax_y = np.zeros(M + 1)
+    surtax_y[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = year_sums(v["surtax"][0])
+    cs.series("surtax_year", "surtax of the operating year (at its last month)", cur,
+              "=SUMIFS({vat_surtax:},{year:},{year})*{yearend}", surtax_y)  # fmt: skip
+
+
+def vat_checks(
+    S: Callable[..., str], tot: Callable[[str], str], model: Model, t: str
+) -> list[tuple[str, str, str, float]]:
+    """The VAT reconciliations of tier ``t`` as (label, model formula, independent
+    formula, engine value): VAT cash + surtax over the horizon = -credit left at M;
+    the credit corkscrew every month; output and input VAT against the Inputs rates
+    and the revenue, capex and opex totals; refunds only at year ends, and with
+    refunds on no credit left at one."""
+    v = model.results[t].vat
+    left = float(v["credit"][0][-1])
+    corkscrew = ("vat_credit_open", "vat_input", "vat_output", "vat_payable", "vat_refunded",
+                 "vat_credit")  # fmt: skip
+    expr = "".join(f"{sign}{S(k, ':')}" for sign, k in zip("++-+--", corkscrew, strict=True))
+    no_refund = f"SUMPRODUCT({S('vat_refunded', ':')},1-{S('yearend', ':')})"
+
+    def rows(first: str, last: str) -> str:  # the rows first..last over the timeline
+        return f"{S(first, ':').split(':')[0]}:{S(last, ':').split(':')[1]}"
+
+    groups = [VAT_INPUT_KEYS[i : i + 3] for i in range(0, len(VAT_INPUT_KEYS), 3)]
+    inputs = [
+        (f"input VAT = rate x base: {', '.join(g)}",
+         f"SUM({rows(f'vat_input_{g[0]}', f'vat_input_{g[-1]}')})",
+         "+".join(f"{name_for(f'vat.input_rates.{k}')}*{tot(_base_row(k))}" for k in g),
+         float(sum(v[f"input_{k}"][0].sum() for k in g)))
+        for g in groups
+    ]  # fmt: skip
+    every = rows(f"vat_input_{VAT_INPUT_KEYS[0]}", f"vat_input_{VAT_INPUT_KEYS[-1]}")
+    return [
+        *inputs,
+        ("input VAT total = sum of the classes and lines", tot("vat_input"), f"SUM({every})",
+         float(v["input"][0].sum())),
+        ("VAT cash over the horizon + surtax = -credit left at M",
+         f"{tot('vat_cash')}+{tot('vat_surtax')}", f"-{S('vat_credit', '@M')}", -left),
+        ("VAT credit: open + input - output + payable - refund = closing, every month",
+         f"SQRT(SUMPRODUCT(({expr.lstrip('+')})^2))", "0", 0.0),
+        ("output VAT = output rate x revenue", tot("vat_output"),
+         f"vat_output_rate*{tot('revenue')}", float(v["output"][0].sum())),
+        ("VAT credit refunded at year ends only", no_refund, "0", 0.0),
+        ("with refunds on, no VAT credit is left at a year end",
+         f"SUMPRODUCT({S('vat_credit', ':')},{S('yearend', ':')})*vat_refund_credit", "0", 0.0),
+        ("VAT credit never negative (shortfall)", f"MIN(0,MIN({S('vat_credit_pre', ':')}))",
+         "0", 0.0),
+    ]  # fmt: skip
+
+
+def vat_rules() -> list[tuple[str, str]]:
+    """The VAT inputs' (path, defined name), for the Checks sheet's input rules."""
+    return [(p, name_for(p)) for p in (*RATE_PATHS, REFUND_PATH)]
