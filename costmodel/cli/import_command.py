@@ -50,13 +50,16 @@ def import_cmd(
         for c in report.changes:
             was = "linked " + shown(c.was) if c.linked else shown(c.was)
             say.print(f"{c.cell}  {c.path}: {was} -> {shown(c.value)}", markup=False,
-                      highlight=False)  # fmt: skip
+                      highlight=False, soft_wrap=True)  # fmt: skip
         if not report.changes:
-            say.print(f"{workbook.name}: no input differs from the base", highlight=False)
+            say.print(
+                f"{workbook.name}: no input differs from the base", highlight=False, soft_wrap=True
+            )
         if output is None:
             write_text(text)
         else:
             files.write_text(output, text)
-            out().print(f"wrote {output} ({len(report.changes)} inputs)", highlight=False)
+            wrote = f"wrote {output} ({len(report.changes)} inputs)"
+            out().print(wrote, highlight=False, soft_wrap=True)
 
     guard(run)
