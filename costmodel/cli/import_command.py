@@ -23,6 +23,7 @@ def import_cmd(
         list[str] | None,
         typer.Option(
             "--base",
+            metavar="PATH",
             help="Assumption files or directories to compare with, merged in order "
             "(repeatable; default: the files the workbook's Cover names).",
         ),

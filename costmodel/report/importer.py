@@ -235,7 +235,7 @@ def import_workbook(
     layout = inputs_layout(a)
     located = _locate(book, layout, report)
     overlay = _compare(book, a, layout, located, report)
-    imported = _validate(a, overlay, report, book.name)
+    imported = _validated(book, a, overlay, report, layout, located)
     _check_horizon(book, a, report)
     report.plugs = find_plugs(book, imported, {located[k] for k in located})
     if report.plugs:
@@ -288,26 +288,56 @@ def _compare(
     for keys, written in layout.items():
         sheet, coord = located[keys]
         raw = book.cells.get(sheet, {}).get(coord)
-        path = key_path(*keys)
         if is_formula(raw):
             if written.link:
                 continue  # still linked to the global input
             raw = book.values.get(coord) if sheet == SHEET else None
             if raw is None:
                 report.warnings.append(
-                    f"{sheet}!{coord} ({path}) holds a formula without a computed value, not "
-                    "imported: open and save the workbook in a spreadsheet first"
+                    f"{sheet}!{coord} ({key_path(*keys)}) holds a formula without a computed "
+                    "value, not imported: open and save the workbook in a spreadsheet first"
                 )
                 continue
         new, was = cell_value(keys, raw), cell_value(keys, written.value)
-        if not written.link and same(new, was):
-            continue
-        cell = f"{sheet}!{coord}"
-        report.changes.append(Change(path, cell, was, new, written.link))
-        was_text = f"linked to the global input, {shown(was)}" if written.link else shown(was)
-        note = changed_note(book.name, report.date, was_text)
-        place(overlay, a, keys, entry(keys, new, base_value(a, keys), note))
+        if written.link or not same(new, was):
+            what = f"linked to the global input, {shown(was)}" if written.link else shown(was)
+            _add(overlay, a, report, book.name, keys, f"{sheet}!{coord}", was, new, what,
+                 written.link)  # fmt: skip
     return overlay
+
+
+def _add(overlay: dict[str, Any], a: Assumptions, report: ImportReport, name: str,
+         keys: tuple[str, ...], cell: str, was: Any, new: Any, was_text: str,
+         linked: bool = False) -> None:  # fmt: skip
+    """One changed input: in the report, and in the overlay with its note."""
+    report.changes.append(Change(key_path(*keys), cell, was, new, linked))
+    note = changed_note(name, report.date, was_text)
+    place(overlay, a, keys, entry(keys, new, base_value(a, keys), note))
+
+
+def _validated(book: Book, a: Assumptions, overlay: dict[str, Any], report: ImportReport,
+               layout: dict[tuple[str, ...], InputCell],
+               located: dict[tuple[str, ...], tuple[str, str]]) -> Assumptions:  # fmt: skip
+    """:func:`_validate`; where the overlay starts a section the base does not have
+    (a debt share typed where the base has no financing), the inputs the section
+    requires are taken as the workbook shows them (the values its formulas used)."""
+    try:
+        return _validate(a, overlay, report, book.name)
+    except AssumptionError as exc:
+        done = {c.path for c in report.changes}
+        missing = [tuple(split_path(p.path)) for p in exc.problems
+                   if p.rule == "required but missing" and p.path not in done]  # fmt: skip
+        missing = [k for k in missing if k in layout]
+        if not missing:
+            raise
+    for keys in missing:
+        sheet, coord = located[keys]
+        raw = book.cells.get(sheet, {}).get(coord)
+        raw = book.values.get(coord) if is_formula(raw) else raw
+        new = cell_value(keys, raw)
+        _add(overlay, a, report, book.name, keys, f"{sheet}!{coord}", None, new,
+             f"not set in the base; the workbook used {shown(new)}")  # fmt: skip
+    return _validate(a, overlay, report, book.name)
 
 
 def _validate(a: Assumptions, overlay: dict[str, Any], report: ImportReport,
@@ -357,7 +387,10 @@ def _check_horizon(book: Book, a: Assumptions, report: ImportReport) -> None:
 
 def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) -> list[str]:
     """``sheet!cell`` of every cell that is a formula in the workbook written for
-    ``imported`` but holds a value in the edited workbook (inputs excepted)."""
+    ``imported`` but holds a number (or a date) in the edited workbook, inputs
+    excepted. Text is not counted: where a result decides which rows the Cover
+    shows (the financing rows), its labels may sit where the rebuilt file has a
+    formula."""
     import openpyxl
 
     from costmodel.core.model import build
@@ -375,7 +408,7 @@ def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) 
                     if not is_formula(c.value) or (ws.title, c.coordinate) in inputs:
                         continue
                     v = mine.get(c.coordinate)
-                    if v is not None and not is_formula(v):
+                    if isinstance(v, int | float | datetime) and not isinstance(v, bool):
                         out.append(f"{ws.title}!{c.coordinate}")
         wb.close()
     return out

@@ -324,3 +324,24 @@ def test_cover_and_memo_name_where_the_scenario_came_from(default_book, tmp_path
     assert 'id="changed-inputs"' in html and note in html
     plain = cm.write_memo(cm.build(a), tmp_path / "plain.html").read_text(encoding="utf-8")
     assert 'id="changed-inputs"' not in plain
+
+
+def test_a_section_the_base_lacks_takes_the_values_the_workbook_used(tmp_path):
+    """The hand case has no financing section: the workbook shows (and computes
+    with) no debt, a term of 1 year. A debt share and a rate typed there give a
+    financing section with the term the workbook used."""
+    a = cm.load_assumptions(HAND)
+    assert a.financing is None
+    src = cm.write_workbook(cm.build(a), tmp_path / "hand.xlsx", created=FIXED)
+    edits = {"financing.debt_share": 0.5, "financing.interest_rate": 0.06}
+    book = edited(src, tmp_path / "loan.xlsx", edits)
+    overlay, report = cm.import_workbook(book, base=[HAND])
+    assert {c.path for c in report.changes} == {*edits, "financing.term_years"}
+    assert overlay["financing"]["term_years"]["value"] == 1
+    f = tmp_path / "loan.yaml"
+    f.write_text(yaml.safe_dump(overlay), encoding="utf-8")
+    got = cm.build(cm.layer(a, f)).summary()
+    want = cm.build(cm.with_overrides(a, {**edits, "financing.term_years": 1})).summary()
+    for t in a.tiers:
+        assert got.loc[t, "equity_npv"] == want.loc[t, "equity_npv"]
+        assert got.loc[t, "debt_peak"] == want.loc[t, "debt_peak"] > 0
