@@ -217,6 +217,9 @@ def import_workbook(
     Raises :class:`~costmodel.inputs.errors.AssumptionError` when a changed value
     breaks a rule (each problem names the workbook's sheet and cell)."""
     book = read_book(path)
+    if SHEET not in book.cells:
+        rule = f"no {SHEET} sheet: not a workbook written by costmodel build"
+        raise AssumptionError(Problem(book.name, "", "", rule))
     if isinstance(base, Assumptions):
         a, files = base, []
     else:

@@ -345,3 +345,17 @@ def test_a_section_the_base_lacks_takes_the_values_the_workbook_used(tmp_path):
     for t in a.tiers:
         assert got.loc[t, "equity_npv"] == want.loc[t, "equity_npv"]
         assert got.loc[t, "debt_peak"] == want.loc[t, "debt_peak"] > 0
+
+
+def test_not_a_costmodel_workbook_exits_2(tmp_path):
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = 1
+    wb.save(tmp_path / "other.xlsx")
+    (tmp_path / "text.xlsx").write_text("not a workbook", encoding="utf-8")
+    for name in ("other.xlsx", "text.xlsx", "missing.xlsx"):
+        result = runner.invoke(
+            app, ["import", str(tmp_path / name), "-o", str(tmp_path / "o.yaml")]
+        )
+        assert result.exit_code == 2, (name, result.output)
+        assert name in result.output
+    assert not (tmp_path / "o.yaml").exists()
