@@ -20,6 +20,8 @@ tornado, break_even, monte_carlo, compare, build_vs_rent, recommend, analyze
     The analysis layer; each takes a built model or its assumptions.
 write_workbook(model, path), write_memo(model, path, lang="en")
     The investor workbook and the HTML memo.
+import_workbook(path, base=None)
+    An investor's edits of a workbook as a scenario overlay, and a report.
 
 Examples
 --------
@@ -83,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "monte_carlo": "costmodel.analysis.montecarlo",
     "write_memo": "costmodel.report.memo.render",
     "write_workbook": "costmodel.report.workbook.book",
+    "import_workbook": "costmodel.report.importer",
 }
 
 __all__ = [
@@ -100,6 +103,7 @@ __all__ = [
     "compare",
     "example_dir",
     "fingerprint",
+    "import_workbook",
     "layer",
     "load_assumptions",
     "monte_carlo",
@@ -145,5 +149,6 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
     )
     from costmodel.inputs.resources import example_dir
     from costmodel.inputs.schema import Assumptions
+    from costmodel.report.importer import import_workbook
     from costmodel.report.memo.render import write_memo
     from costmodel.report.workbook.book import write_workbook

@@ -2,8 +2,9 @@
 print. Heavy libraries are imported inside the commands, so ``--help`` is fast.
 
 Commands: :mod:`~costmodel.cli.model_commands` (build, summary, recommend, validate,
-init, schema), :mod:`~costmodel.cli.analysis_commands` (sensitivity, montecarlo) and
-:mod:`~costmodel.cli.compare` (compare, build-vs-rent).
+init, schema), :mod:`~costmodel.cli.analysis_commands` (sensitivity, montecarlo),
+:mod:`~costmodel.cli.compare` (compare, build-vs-rent) and
+:mod:`~costmodel.cli.import_command` (import).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 
 #: in the order ``costmodel --help`` lists their commands
-COMMAND_MODULES = ("model_commands", "analysis_commands", "compare")
+COMMAND_MODULES = ("model_commands", "analysis_commands", "compare", "import_command")
 
 
 def get_app() -> typer.Typer:

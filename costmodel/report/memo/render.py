@@ -44,6 +44,7 @@ from markupsafe import Markup
 from costmodel.analysis.bundle import Analysis, analyze
 from costmodel.core.model import Model, require_finite
 from costmodel.inputs.loader import assumption_files, fingerprint
+from costmodel.inputs.provenance import changed_inputs
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo import analysis as mana
 from costmodel.report.memo import appendix_section as mapp
@@ -180,6 +181,7 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         ),
         discount=f.pct(a.finance.discount_rate.value),
         files=_files(model),
+        changes=[dict(path=p, note=n) for p, n in changed_inputs(a)],
         decision=msum.decision(facts) | {"timing": mfin.timing(facts)},
         table=mcomp.comparison(facts),
         charts=[

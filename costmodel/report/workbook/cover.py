@@ -12,12 +12,17 @@ from costmodel.analysis.financing import uses_debt
 from costmodel.core.metrics import METRICS, metric_unit
 from costmodel.core.model import Model
 from costmodel.inputs.loader import assumption_files, fingerprint
+from costmodel.inputs.provenance import changed_inputs
 from costmodel.inputs.resources import assumptions_dir
 from costmodel.report.workbook.grid import BLACK, BLUE, GREEN, KIND_FORMAT, Styles, excel_value
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
 
+#: labels of the Cover that the importer (:mod:`costmodel.report.importer`) reads
+FINGERPRINT_LABEL = "Assumption fingerprint (SHA-256)"
+FILES_LABEL = "Assumption files"
+CHANGES_LABEL = "Inputs changed in a workbook (notes of the overlay)"
 #: the Cover's headline rows (those present in the summary), in order
 COVER_METRICS = ("npv", "irr", "peak_funding", "cost_per_gpu_hour", "capex", "payback_years")
 #: added when debt is used (methodology §8.2): equity return and cover
@@ -79,7 +84,7 @@ def write_cover(
     rows = (("Model", a.name), ("Generated", created.strftime("%Y-%m-%d %H:%M")),
             ("Currency", a.currency),
             ("Horizon", f"{a.horizon_years} years from {a.start} (month 0 = investment date)"),
-            ("Assumption fingerprint (SHA-256)", fingerprint(a)))  # fmt: skip
+            (FINGERPRINT_LABEL, fingerprint(a)))  # fmt: skip
     r = 2
     for k, v in rows:
         ws.write_string(r, 0, k, st.label_bold)
@@ -173,12 +178,21 @@ def _recommended(ws: Any, st: Styles, analysis: Analysis | None, r: int) -> int:
 
 
 def _files_and_conventions(ws: Any, st: Styles, model: Model, r: int) -> int:
-    ws.write_string(r, 0, "Assumption files", st.h1)
+    ws.write_string(r, 0, FILES_LABEL, st.h1)
     r += 1
     for f in file_names(assumption_files(model.assumptions)):
         ws.write_string(r, 1, f, st.text)
         r += 1
     r += 1
+    changes = changed_inputs(model.assumptions)
+    if changes:  # a scenario imported from an investor's workbook says where it came from
+        ws.write_string(r, 0, CHANGES_LABEL, st.h1)
+        r += 1
+        for path, note in changes:
+            ws.write_string(r, 0, path, st.label)
+            ws.write_string(r, 1, note, st.text)
+            r += 1
+        r += 1
     ws.write_string(r, 0, "Conventions", st.h1)
     r += 1
     for k, v in CONVENTIONS:

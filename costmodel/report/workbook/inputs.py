@@ -74,6 +74,14 @@ MODES = (
     ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
     ("loan rate convention", "financing_rate_convention", ("nominal", "effective")),
 )
+#: the dotted path of each text input of :data:`MODES`, by its defined name
+MODE_PATHS = {
+    "terminal_value": "terminal_value",
+    "facility_mode": "facility.mode",
+    "revenue_mode": "revenue.mode",
+    "revenue_cloud_term": "revenue.cloud_term",
+    "financing_rate_convention": "financing.rate_convention",
+}
 #: methodology §4: <=64, <=511, else
 SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))
 
@@ -112,6 +120,7 @@ def write_inputs(
     write_stages(s, tiers, out)
     _lists(s)
     _sources(s)
+    out.cells = s.mark_inputs()
     ws.set_landscape()
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
@@ -128,6 +137,7 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
         ws.write_string(s.row, 0, label, st.label)
         ws.write_string(s.row, 1, value, st.input("text"))
         validate(ws, s.row, 1, defined.split("_")[-1])
+        s.input_at(defined.split("_")[-1], s.row, 1, value)
         ws.write_string(s.row, 2, unit, st.unit)
         s.define(defined, s.row, 1)
         s.row += 1
@@ -138,6 +148,7 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
         ws.write_string(s.row, 2, " | ".join(allowed), st.unit)
         rule = {"validate": "list", "source": list(allowed), "input_message": "From the list."}
         validate(ws, s.row, 1, defined, rule)
+        s.input_at(MODE_PATHS[defined], s.row, 1, value)
         s.define(defined, s.row, 1)
         s.row += 1
     ws.write_string(s.row, 0, "first operating month", st.label)
@@ -147,6 +158,7 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
     rule = {"validate": "date", "criteria": ">=", "value": datetime(2000, 1, 1),
             "input_message": "The first day of a month."}  # fmt: skip
     validate(ws, s.row, 1, "start", rule)
+    s.input_at("start", s.row, 1, a.start)
     s.define("start", s.row, 1)
     s.row += 1
     ws.write_string(s.row, 0, "horizon (structure: rebuild the workbook to change)", st.label)
@@ -229,6 +241,7 @@ def _financing(s: Sheet) -> None:
             else:
                 ws.write_number(r, 1, value, st.input(kind))
             validate(ws, r, 1, path)
+            s.input_at(path, r, 1, value)
             unit = input_unit(path, s.cur)
             ws.write_string(r, 2, f"{unit} ({blanks[path]})" if path in blanks else unit,
                             st.unit_wrap)  # fmt: skip
@@ -257,6 +270,7 @@ def _cooling(s: Sheet) -> None:
                 q = table[c]
                 ws.write_number(s.row, 1 + j, q.value, st.input("number"))
                 validate(ws, s.row, 1 + j, path)
+                s.input_at((*path.split("."), c), s.row, 1 + j, q.value)
                 s.sources.append((f"{path}.{c}", q, here(s.row, 1 + j)))
         s.row += 1
     # one blank row inside each named range: a single cooling type is still a range
@@ -293,6 +307,10 @@ def _depreciation(s: Sheet) -> None:
         else:  # blank: no decline, used only when the terminal value is market
             ws.write_blank(s.row, 4, None, st.input("pct2"))
         validate(ws, s.row, 4, "depreciation.market_decline")
+        values = (d.method, d.life_years, d.salvage.value,
+                  d.market_decline.value if d.market_decline is not None else None)  # fmt: skip
+        for j, key in enumerate(("method", "life_years", "salvage", "market_decline")):
+            s.input_at(("depreciation", cls, key), s.row, 1 + j, values[j])
         ws.write_string(s.row, PATH_COL, f"depreciation.{cls}", st.path)
         for suffix, col in (("method", 1), ("life", 2), ("salvage", 3), ("market_decline", 4)):
             s.define(f"dep_{cls}_{suffix}", s.row, col)
@@ -331,12 +349,16 @@ def _servers(s: Sheet) -> None:
         ws.write_string(s.row, 0, sid, st.input("text"))
         for j, f in enumerate(fields):
             v = getattr(srv, f)
-            if v is None:
+            if v is None:  # an optional input left blank (a cloud price): still an input
+                ws.write_blank(s.row, 1 + j, None, st.input(kind_for(f)))
+                validate(ws, s.row, 1 + j, f"servers.{f}")
+                s.input_at(("servers", sid, f), s.row, 1 + j, None)
                 continue
             q = quantity(v)
             kind = "count" if f == "gpus_per_server" else kind_for(f)
             ws.write_number(s.row, 1 + j, q.value if q else v, st.input(kind))
             validate(ws, s.row, 1 + j, f"servers.{f}")
+            s.input_at(("servers", sid, f), s.row, 1 + j, q.value if q else v)
             if q:
                 s.sources.append((f"servers.{sid}.{f}", q, here(s.row, 1 + j)))
         ws.write_string(s.row, 1 + len(fields), srv.label, st.text)

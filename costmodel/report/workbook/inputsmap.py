@@ -9,6 +9,7 @@ this module, neither the other's internals.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,13 +74,70 @@ def kind_for(key: str) -> str:
     return "count" if key.split(".")[-1] in COUNT_KEYS else "number"
 
 
+@dataclass(frozen=True)
+class InputCell:
+    """One input cell of the Inputs sheet: the keys of its dotted path, where it is
+    (0-based row and column), the value written there and whether it was written as
+    a link to another input (a tier that does not override a global input, a stage
+    without its own headcount) rather than as a blue value."""
+
+    keys: tuple[str, ...]
+    row: int
+    col: int
+    value: Any
+    link: bool = False
+
+    @property
+    def ref(self) -> str:
+        """``Inputs!$B$12``."""
+        return f"{SHEET}!{here(self.row, self.col)}"
+
+
+#: first part of the defined name of every input cell (``input.power.price_per_kwh``)
+INPUT_PREFIX = "input."
+_PLAIN_PART = re.compile(r"[a-z0-9][a-z0-9_]*")
+
+
+def input_name(keys: tuple[str, ...]) -> str | None:
+    """The defined name that marks the input cell of the dotted path ``keys``:
+    ``input.`` and the keys joined by dots; a key that is not lower-case letters,
+    digits and ``_`` (``H800``, ``v1.5``, ``万卡``) is written as ``_`` and the hex
+    of its UTF-8 bytes, so that the name is valid in every spreadsheet, unique
+    without regard to case, and read back by :func:`input_keys`. None when the name
+    would be longer than Excel's 255 characters."""
+    parts = [k if _PLAIN_PART.fullmatch(k) else "_" + k.encode().hex() for k in keys]
+    name = INPUT_PREFIX + ".".join(parts)
+    return name if len(name) <= 255 else None
+
+
+def input_keys(name: str) -> tuple[str, ...] | None:
+    """The keys of the dotted path marked by the defined ``name`` (the inverse of
+    :func:`input_name`), or None if ``name`` marks no input."""
+    if not name.lower().startswith(INPUT_PREFIX):
+        return None
+    out = []
+    for part in name[len(INPUT_PREFIX) :].split("."):
+        if part.startswith("_"):
+            try:
+                out.append(bytes.fromhex(part[1:]).decode())
+            except ValueError:
+                return None
+        elif part:
+            out.append(part.lower())
+        else:
+            return None
+    return tuple(out)
+
+
 @dataclass
 class InputsMap:
-    """Where each input landed: names for scalars, cells for the tier table."""
+    """Where each input landed: names for scalars, cells for the tier table, and
+    every input cell by the keys of its dotted path (:class:`InputCell`)."""
 
     tier_cells: dict[tuple[str, str], str] = field(default_factory=dict)  # -> Inputs!$C$9
     tier_columns: dict[str, int] = field(default_factory=dict)
     horizon_cell: str = ""
+    cells: dict[tuple[str, ...], InputCell] = field(default_factory=dict)
 
 
 def dotted_attr(obj: Any, dotted: str) -> Any:
@@ -120,6 +178,24 @@ class Sheet:
     a: Assumptions
     row: int = 1
     sources: list[tuple[str, Quantity, str]] = field(default_factory=list)
+    inputs: dict[tuple[str, ...], InputCell] = field(default_factory=dict)
+
+    def input_at(self, keys: str | tuple[str, ...], row: int, col: int, value: Any,
+                 link: bool = False) -> None:  # fmt: skip
+        """Record the input cell of dotted path ``keys`` (a path of schema keys, or
+        its keys when one may hold a dot): every cell an investor may change is
+        recorded, so that :func:`mark_inputs` names it and the importer
+        (:mod:`costmodel.report.importer`) reads it back."""
+        k = tuple(keys.split(".")) if isinstance(keys, str) else keys
+        self.inputs[k] = InputCell(k, row, col, value, link)
+
+    def mark_inputs(self) -> dict[tuple[str, ...], InputCell]:
+        """Define the name :func:`input_name` of every recorded input cell."""
+        for keys, cell in self.inputs.items():
+            name = input_name(keys)
+            if name is not None:
+                self.wb.define_name(name, f"={cell.ref}")
+        return self.inputs
 
     @property
     def cur(self) -> str:
@@ -150,6 +226,7 @@ class Sheet:
         if value_formula is None:
             ws.write_number(r, 1, q.value, st.input(kind))
             validate(ws, r, 1, path)
+            self.input_at(path, r, 1, q.value)
         else:
             ws.write_formula(r, 1, value_formula, st.cell(kind, BLACK), q.value)
         unit = input_unit(base, self.cur, q.unit)

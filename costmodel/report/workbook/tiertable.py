@@ -28,6 +28,8 @@ from costmodel.report.workbook.validation import gpus_rule, validate
 
 #: how a cell is written: ("text" | "input" | a formula without "=", value, number format)
 Cell = tuple[str, Any, str]
+#: the ways of writing a typed (blue) cell; any other is a formula
+TYPED = ("text", "input")
 
 
 def write_tier_table(
@@ -73,7 +75,7 @@ def write_tier_table(
             cells.append(("text", mine, "") if mine else (default_name, value, "text"))
         rows.add(f"revenue.{key}", cells)
     rows.add("gpu_hour_value", [(_value_formula(out, t), value_of_gpu_hour[t], "money2")
-                                for t in tiers])  # fmt: skip
+                                for t in tiers], is_input=False)  # fmt: skip
     for key in ("network.fabric", "storage.kind", "scheduler", "description"):
         rows.add(key, [("text", str(dotted_attr(T[t], key)), "") for t in tiers])
     _live_label(s, tiers, out, label_row, path_col)
@@ -143,9 +145,11 @@ class TierRows:
         self.s, self.tiers, self.out, self.path_col = s, tiers, out, path_col
 
     def add(self, key: str, cells: list[Cell], quantities: list | None = None,
-            unit: str | None = None) -> int:  # fmt: skip
+            unit: str | None = None, is_input: bool = True) -> int:  # fmt: skip
         """One row; a tier's own ``quantities`` (not links) are listed with their
-        sources at the bottom of the sheet."""
+        sources at the bottom of the sheet. Each cell of an ``is_input`` row, a
+        link to the global input included, is recorded as the input
+        ``tiers.<tier>.<key>``."""
         s, ws, st = self.s, self.s.ws, self.s.st
         r = s.row
         ws.write_string(r, 0, input_label(key), st.label)
@@ -163,6 +167,8 @@ class TierRows:
                 self._validate_number(key, r, c)
             else:  # a formula: a link to a named global input, or a lookup
                 ws.write_formula(r, c, f"={how}", st.cell(kind, BLACK), value)
+            if is_input:
+                s.input_at(("tiers", t, *key.split(".")), r, c, value, how not in TYPED)
             self.out.tier_cells[(t, key)] = f"{SHEET}!{here(r, c)}"
         s.row += 1
         return r
@@ -212,8 +218,10 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
             for j, f in enumerate(STAGE_FIELDS):
                 c, v = 2 + j, getattr(stage, f)
                 cell = xl_rowcol_to_cell(r, c)
+                keys = ("tiers", t, "stages", str(i), f)
                 if f == "staff_fte" and v is None:
                     ws.write_formula(r, c, f"={before}", st.cell("number", BLACK), staff)
+                    s.input_at(keys, r, c, staff, link=True)
                 else:
                     q = quantity(v)
                     value = q.value if q else float(v)
@@ -223,6 +231,7 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
                     if q:
                         s.sources.append((f"tiers.{t}.stages.{i}.{f}", q, here(r, c)))
                     validate(ws, r, c, f"stages.{f}", _stage_rule(f, cell, build, server))
+                    s.input_at(keys, r, c, value)
                 out.tier_cells[(t, f"stages.{i}.{f}")] = f"{SHEET}!{here(r, c)}"
             before = here(r, 5)
             s.row += 1
