@@ -55,7 +55,7 @@ def deployments(x: Tier) -> None:
     cs, cur = x.cs, x.cur
     cs.heading("Deployments (methodology §8.1: capex month, size, capex at its month)")
     cs.const("d_t0", "deployment 0: capex month = build months (whole, < M)", "month",
-             "=MIN(MAX(ROUND({$build_months},0),0),model_months-1)", _v(x.deps[0]["month"]),
+             "=ROUND({$build_months},0)", _v(x.deps[0]["month"]),
              "count")  # fmt: skip
     for i, d in enumerate(x.deps):
         n = f"deployment {i}"
