@@ -97,8 +97,9 @@ def _deployment_capex(x: Tier, i: int, d: dict, cur: str) -> None:
          f"={{$d_g{i}}}/{{$gpus_per_server}}", d["servers_n"], "number"),
         ("d_kw", "IT load = servers x power x (1 + aux)", "kW",
          f"={{$d_n{i}}}*{{$server_power_kw}}*(1+power_aux_power_fraction)", d["it_kw"], "number"),
-        ("d_cs", "capex: servers = n x price x (1-decline)^(t/12)", cur,
-         f"={{$d_n{i}}}*{{$server_price}}*(1-{{$server_price_decline}})^({{$d_t{i}}}/12)",
+        ("d_cs", "capex: servers = n x price x (1-decline)^(t/12) (1 at t = 0)", cur,
+         f"={{$d_n{i}}}*{{$server_price}}*(1-{{$server_price_decline}}*({{$d_t{i}}}>0))"
+         f"^({{$d_t{i}}}/12)",
          d["servers"], "money"),
         ("d_cst", "capex: storage = TB x price per TB", cur,
          f"={{$d_tb{i}}}*{{$storage_price_per_tb}}", d["storage"], "money"),
@@ -353,7 +354,8 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
          "GPU-h", f"=({plus('{{$d_g{i}}}*{{$re_sold{i}}}')})*{{$utilization}}*{{$availability}}"
          "*hours_per_month", tot["gpu_hours"]),
         ("re_revenue", "revenue = price x sum of GPU-hours x price index", cur,
-         f"={{$price_per_gpu_hour}}*SUMPRODUCT({{gpu_hours:1}},(1-{{$price_decline}})^({years}))",
+         f"={{$price_per_gpu_hour}}*SUMPRODUCT({{gpu_hours:1}},"
+         f"(1-{{$price_decline}}*({{year:1}}>1))^({years}))",
          tot["revenue"]),
         ("re_electricity", "electricity = PUE x hours x price x sum of kW drawn x index", cur,
          "={$pue}*hours_per_month*power_price_per_kwh*SUMPRODUCT({$idle_fraction}*{kw_on:1}"

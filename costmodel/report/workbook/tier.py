@@ -340,7 +340,9 @@ def revenue(x: Tier) -> None:
         "price_index",
         "price index (1-decline)^(year-1)",
         "index",
-        "=IF({ops}=1,(1-{$price_decline})^({year}-1),0)",  # 0^-1 at month 0 if decline = 1
+        # the base is 1 in year 1 (and at month 0): no 0^0 (#NUM! in Excel, Gnumeric)
+        # nor 0^-1 when the decline is 1
+        "=IF({ops}=1,(1-{$price_decline}*({year}>1))^({year}-1),0)",
         r.flows["price_index"][0],
         "factor",
     )
