@@ -13,7 +13,7 @@ from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
 
 #: One broken rule: (dotted path, rendered value, rule).
-Problem = tuple[str, str, str]
+RuleProblem = tuple[str, str, str]
 
 
 def check_consistency(a: Assumptions) -> list[tuple[str, str, str]]:
@@ -99,7 +99,7 @@ def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 )
 
 
-def _build_problems(q: Quantity, path: str, whose: str, months: int) -> Iterator[Problem]:
+def _build_problems(q: Quantity, path: str, whose: str, months: int) -> Iterator[RuleProblem]:
     """Construction ``q`` (its value, and the high of a range drawn or varied) must
     leave at least one operating month in the horizon: ``round(B) <= M - 1``; a
     normal draw reaches the field's bound (360 months), so it is refused."""
@@ -122,7 +122,7 @@ def _build_problems(q: Quantity, path: str, whose: str, months: int) -> Iterator
         )
 
 
-def _timeline_problems(a: Assumptions, months: int) -> Iterator[Problem]:
+def _timeline_problems(a: Assumptions, months: int) -> Iterator[RuleProblem]:
     """Methodology §2.4: every tier's effective construction (its own
     ``timeline.build_months`` or the global one) ends before the horizon."""
     shared = [t for t, tier in a.tiers.items() if tier.timeline is None
