@@ -32,7 +32,7 @@ Examples
 >>> model = cm.build(a)
 >>> tens = model.summary_rows()["tens"]
 >>> tens["gpus"], f"{tens['capex']:,.0f}", f"{tens['npv']:,.0f}"
-(32, '7,683,742', '-5,154,027')
+(32, '7,683,742', '-5,020,614')
 
 The discounted free cash flow of the monthly schedule sums to the NPV:
 

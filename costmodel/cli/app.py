@@ -209,8 +209,24 @@ def os_error_of(exc: BaseException) -> OSError | None:
         seen.add(id(e))
         if isinstance(e, OSError) and e.errno is not None:
             return e
+        if isinstance(e, OSError) and e.args and isinstance(e.args[0], list):
+            first = _copy_error(e.args[0])  # shutil.Error: (src, dst, "[Errno N] reason")
+            if first is not None:
+                return first
         todo += [a for a in getattr(e, "args", ()) if isinstance(a, BaseException)]
         todo += [e.__cause__, e.__context__]
+    return None
+
+
+def _copy_error(items: list) -> OSError | None:
+    """The first ``(src, dst, "[Errno N] reason")`` of a ``shutil.Error`` as an OSError."""
+    import re
+
+    for item in items:
+        if isinstance(item, tuple) and len(item) == 3:
+            m = re.match(r"\[Errno (\d+)\] ([^:]*)", str(item[2]))
+            if m:
+                return OSError(int(m.group(1)), m.group(2).strip(), str(item[1]))
     return None
 
 

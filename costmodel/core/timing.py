@@ -102,7 +102,7 @@ def deployments(
     - ``it_kw = n * power_kw * (1 + aux_power_fraction)``
     - ``staff_fte``: the tier's headcount from ``t + 1`` on.
     """
-    build = np.clip(np.round(q["build_months"]), 0, months - 1)
+    build = np.round(q["build_months"])  # validated: 0 <= B <= M - 1 (methodology §2.4)
     out = []
     for i in range(stages + 1):
         key = "" if i == 0 else f"stage{i}_"

@@ -29,6 +29,7 @@ from costmodel.inputs.resources import EXAMPLE_PREFIX, default_assumptions_dir, 
 from costmodel.inputs.rules import check_consistency
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import DEFAULT_WORD, did_you_mean, overlay_hint
+from costmodel.inputs.textpolicy import text_problems
 
 PathArg = str | PathLike[str]
 
@@ -90,13 +91,14 @@ MAX_NODES = 100_000
 MAX_INT_DIGITS = 30
 
 _INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
 _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _KEY_KINDS = {
     "tag:yaml.org,2002:bool": "true/false",
     "tag:yaml.org,2002:null": "null",
     _INT_TAG: "a number",
-    "tag:yaml.org,2002:float": "a number",
+    _FLOAT_TAG: "a number",
     "tag:yaml.org,2002:timestamp": "a date",
 }
 
@@ -107,6 +109,46 @@ class _Limit(Exception):
     def __init__(self, line: int, path: str, value: str, rule: str):
         super().__init__(rule)
         self.line, self.path, self.value, self.rule = line, path, value, rule
+
+
+#: Plain numbers that YAML 1.1 (PyYAML) and YAML 1.2 read differently: a leading 0
+#: (octal in 1.1, decimal in 1.2), ``0x``/``0b``, and base 60 (``1:30``, a string in 1.2).
+_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_PREFIXED = re.compile(r"[-+]?0([xb])[0-9a-fA-F_]+")
+_BASE60 = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+
+
+def _yaml11_reading(text: str) -> str | None:
+    """What YAML 1.1 reads a plain number ``text`` as, when YAML 1.2 would read it
+    otherwise (None: both agree)."""
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-").replace("_", "")
+    if _OCTAL.fullmatch(text):
+        return f"{sign * int(digits, 8)} (octal; YAML 1.2 reads {text} as {sign * int(digits)})"
+    if m := _PREFIXED.fullmatch(text):
+        base = {"x": (16, "hexadecimal"), "b": (2, "binary")}[m.group(1)]
+        return f"{sign * int(digits[2:], base[0])} ({base[1]})"
+    if _BASE60.fullmatch(text):
+        total = 0.0
+        for part in digits.split(":"):
+            total = total * 60 + float(part)
+        shown = f"{sign * total:g}" if "." in digits else str(sign * int(total))
+        return f"{shown} (base 60; YAML 1.2 reads {text} as text)"
+    return None
+
+
+def _check_number_form(n: yaml.ScalarNode, path: str) -> None:
+    """Refuse a plain number whose reading depends on the YAML version (methodology
+    §2.4): ``010``, ``0x10``, ``0b10``, ``1:30`` (a quoted scalar is text, never a number)."""
+    meaning = _yaml11_reading(str(n.value))
+    if meaning is not None:
+        raise _Limit(
+            n.start_mark.line + 1,
+            path,
+            str(n.value),
+            f"YAML 1.1 reads this as {meaning}; write the number in plain decimal "
+            f'(or quote it, "{n.value}", if it is meant as text)',
+        )
 
 
 #: Reads the event stream for the depth check (libyaml's composer recurses in C,
@@ -178,10 +220,12 @@ def _check_tree(node: yaml.Node) -> None:
                     break
         elif isinstance(n, yaml.SequenceNode):
             for i, item in enumerate(n.value):
-                total += size(item, f"{path}[{i}]")
+                total += size(item, join_path(path, i))
                 if total > MAX_NODES:
                     break
-        elif n.tag == _INT_TAG:
+        elif n.tag in (_INT_TAG, _FLOAT_TAG) and isinstance(n, yaml.ScalarNode):
+            _check_number_form(n, path)
+        if n.tag == _INT_TAG and isinstance(n, yaml.ScalarNode):
             digits = sum(c.isdigit() for c in str(n.value))
             if digits > MAX_INT_DIGITS:
                 raise _Limit(
@@ -218,7 +262,7 @@ def _node_origins(node: yaml.Node, prefix: str, file: str, out: dict[str, str]) 
             _node_origins(value_node, path, file, out)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            path = f"{prefix}[{i}]"
+            path = join_path(prefix, i)
             out.setdefault(path, f"{file}:{item.start_mark.line + 1}")
             _node_origins(item, path, file, out)
 
@@ -336,6 +380,16 @@ def parse_override(text: str) -> tuple[str, Any]:
             Problem("--set", text, "", "expected dotted.path=value, e.g. power.price_per_kwh=0.5")
         )
     path, raw = text.split("=", 1)
+    if raw.lstrip()[:1] in ("@", "`"):
+        raise AssumptionError(
+            Problem(
+                "--set",
+                path.strip(),
+                raw[:40],
+                f"YAML reserves {raw.lstrip()[0]} at the start of a value; quote it: "
+                f"--set '{path.strip()}=\"{raw.strip()[:40]}\"'",
+            )
+        )
     try:
         value = parse_yaml(raw)[1] if raw.strip() else ""
     except _Limit as exc:
@@ -422,14 +476,13 @@ def merge_sources(
 
 
 def _dotted(loc: tuple[Any, ...]) -> str:
+    """A pydantic error location as a dotted path; a list item by its index
+    (``tiers.tens.stages.0.month``, the one path style of every message)."""
     out = ""
     for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif str(part).startswith(("function-", "constrained-")):
+        if not isinstance(part, int) and str(part).startswith(("function-", "constrained-")):
             continue
-        else:
-            out = join_path(out, part)
+        out = join_path(out, part)
     return out
 
 
@@ -516,11 +569,12 @@ def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]
 
 def validate(src: Source) -> Assumptions:
     """Validate merged data into :class:`Assumptions` or raise :class:`AssumptionError`."""
+    text = [Problem(src.where(p), p, v, r) for p, v, r in text_problems(src.data)]
     try:
         model = Assumptions.model_validate(src.data)
     except ValidationError as exc:
-        raise AssumptionError(problems_from_validation(exc, src)) from None
-    problems = [
+        raise AssumptionError(text + problems_from_validation(exc, src)) from None
+    problems = text + [
         Problem(src.where(path), path, value, rule)
         for path, value, rule in check_consistency(model)
     ]

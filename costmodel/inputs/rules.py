@@ -10,7 +10,10 @@ from collections.abc import Iterator
 
 from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
 from costmodel.inputs.paths import key_path
-from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
+from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
+
+#: One broken rule: (dotted path, rendered value, rule).
+RuleProblem = tuple[str, str, str]
 
 
 def check_consistency(a: Assumptions) -> list[tuple[str, str, str]]:
@@ -85,13 +88,7 @@ def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
             f"the year must be from {FIRST_YEAR} to {LAST_YEAR - a.horizon_years} (spreadsheet "
             f"dates run from 1900 to {LAST_YEAR}, and the horizon is {a.horizon_years} years)",
         )
-    build = a.timeline.build_months.value
-    if build >= months:
-        yield (
-            "timeline.build_months",
-            f"{build:g}",
-            f"construction must end before the horizon ({months} months)",
-        )
+    yield from _timeline_problems(a, months)
     if a.terminal_value == "market":
         for cls in ASSET_CLASSES:
             if getattr(a.depreciation, cls).market_decline is None:
@@ -103,6 +100,44 @@ def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 )
 
 
+def _build_problems(q: Quantity, path: str, whose: str, months: int) -> Iterator[RuleProblem]:
+    """Construction ``q`` (its value, and the high of a range drawn or varied) must
+    leave at least one operating month in the horizon: ``round(B) <= M - 1``; a
+    normal draw reaches the field's bound (360 months), so it is refused."""
+    ends = [("", q.value)] + ([(".high", q.high)] if q.high is not None else [])
+    for key, b in ends:
+        if round(b) >= months:
+            yield (
+                path + key,
+                f"{b:g}",
+                f"{whose}: construction of {b:g} months leaves no operating month in the "
+                f"{months}-month horizon (horizon_years {months // 12}); it must be at most "
+                f"{months - 1} months",
+            )
+    if q.dist == "normal" and (q.sd or 0) > 0:
+        yield (
+            path + ".dist",
+            "normal",
+            f"{whose}: a normal draw of construction months can reach month 360, past the "
+            f"{months}-month horizon; use triangular or uniform with high at most {months - 1}",
+        )
+
+
+def _timeline_problems(a: Assumptions, months: int) -> Iterator[RuleProblem]:
+    """Methodology §2.4: every tier's effective construction (its own
+    ``timeline.build_months`` or the global one) ends before the horizon."""
+    shared = [t for t, tier in a.tiers.items() if tier.timeline is None
+              or tier.timeline.build_months is None]  # fmt: skip
+    if shared:  # the global value applies to these tiers only
+        whose = f"tier{'s' if len(shared) > 1 else ''} {', '.join(shared)}"
+        yield from _build_problems(a.timeline.build_months, "timeline.build_months", whose, months)
+    for name, tier in a.tiers.items():
+        own = tier.timeline.build_months if tier.timeline is not None else None
+        if own is not None:
+            path = key_path("tiers", name, "timeline", "build_months")
+            yield from _build_problems(own, path, f"tier {name}", months)
+
+
 def _stage_problems(a: Assumptions, name: str, per_server: int) -> Iterator[tuple[str, str, str]]:
     """Spec 15: stage months strictly increasing, after construction and before the
     horizon end; stage GPUs positive multiples of the server size."""
@@ -112,14 +147,15 @@ def _stage_problems(a: Assumptions, name: str, per_server: int) -> Iterator[tupl
     months = 12 * a.horizon_years
     previous = build
     for i, st in enumerate(tier.stages):
-        path = f"{key_path('tiers', name)}.stages.{i}"
+        path = key_path("tiers", name, "stages", i)
         if st.month <= previous or st.month >= months:
             after = "build_months" if i == 0 else "the stage before"
             yield (
                 f"{path}.month",
                 str(st.month),
-                f"must be after {after} (month {previous:g}) and before the horizon end "
-                f"(month {months})",
+                f"tier {name}: a stage's month must be after {after} (month {previous:g}) and "
+                f"before the horizon end (month {months} of {a.horizon_years} years), so "
+                "that it has an operating month",
             )
         previous = max(previous, st.month)
         if st.gpus % per_server:

@@ -1,17 +1,20 @@
 """Write output files atomically: to a temporary file in the same directory,
 then rename, so a failure never leaves a half-written file behind; and a set of
-files (a build's workbook and memos) as one, with :func:`output_set`."""
+files (a build's workbook and memos) as one, with :func:`output_set` (docs: the
+README's "The output folder")."""
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
+import re
 import shutil
 import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 
@@ -80,6 +83,104 @@ def _staging_prefix(target: Path) -> str:
     return f".{target.name}.staging-"
 
 
+#: The staging folder of a build written inside the output folder (in place).
+INSIDE_PREFIX = ".costmodel-staging-"
+#: Written last: the SHA-256 of every file of the set (``sha256sum -c`` reads it).
+MANIFEST = "manifest.sha256"
+
+
+def _writable(path: Path) -> bool:
+    """Whether files can be created and removed in ``path``: the real test is
+    the write itself, this only chooses the way that can work."""
+    return os.access(path, os.W_OK | os.X_OK)
+
+
+def _mount_points() -> set[str]:
+    """The mount points of this process (``/proc/self/mountinfo``, where a bind
+    mount shows even on the same file system); empty where there is none."""
+    try:
+        text = Path("/proc/self/mountinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    points = set()
+    for line in text.splitlines():
+        fields = line.split(" ")
+        if len(fields) > 4:
+            points.add(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4]))
+    return points
+
+
+def _swappable(target: Path) -> bool:
+    """Whether ``target`` can be replaced by a folder staged beside it: not a mount
+    point, in a folder this process can write, holding no subfolder (a subfolder is
+    not the build's to copy or move)."""
+    if os.path.ismount(target) or str(target) in _mount_points():
+        return False
+    if not _writable(target.parent):
+        return False
+    return not any(p.is_dir() and not p.is_symlink() for p in target.iterdir()
+                   if not p.name.startswith(INSIDE_PREFIX))  # fmt: skip
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove ``path`` and everything in it, a read-only folder (a 0555 output
+    folder swapped out) included: a folder that refuses is made writable first."""
+
+    def retry(func: Callable[..., object], name: str, _exc: object) -> None:
+        parent = os.path.dirname(name)
+        try:
+            os.chmod(parent, stat.S_IRWXU)
+            if os.path.isdir(name) and not os.path.islink(name):
+                os.chmod(name, stat.S_IRWXU)
+            func(name)
+        except OSError:
+            pass  # as much as can be removed is removed
+
+    if path.is_symlink() or not path.exists():
+        path.unlink(missing_ok=True)
+        return
+    with suppress(OSError):
+        os.chmod(path, stat.S_IRWXU)
+    shutil.rmtree(path, onerror=retry)
+
+
+def _manifest(stage: Path) -> None:
+    """``stage/manifest.sha256``: ``<sha256>  <name>`` for each file the build wrote."""
+    lines = []
+    for f in sorted(stage.iterdir()):
+        if f.is_file() and f.name != MANIFEST:
+            digest = hashlib.sha256()
+            with f.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+            lines.append(f"{digest.hexdigest()}  {f.name}\n")
+    (stage / MANIFEST).write_text("".join(lines), encoding="utf-8")
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _replace_in_place(stage: Path, target: Path) -> None:
+    """Move the staged files into ``target`` one at a time, each replacing its old
+    file in one step: the manifest is removed first and written last, so a folder
+    whose manifest is present and matches its files holds a complete set."""
+    (target / MANIFEST).unlink(missing_ok=True)
+    _fsync_dir(target)
+    for f in sorted(stage.iterdir(), key=lambda p: p.name == MANIFEST):
+        os.replace(f, target / f.name)
+    _fsync_dir(target)
+
+
 @contextmanager
 def _lock(target: Path) -> Iterator[None]:
     """An exclusive lock held by the builds into ``target``: ``flock`` on its parent
@@ -99,47 +200,76 @@ def _lock(target: Path) -> Iterator[None]:
 
 @contextmanager
 def output_set(directory: str | os.PathLike[str]) -> Iterator[Path]:
-    """Write a set of files as one: yield an empty staging folder beside
-    ``directory``; when the block succeeds, the staging folder (plus any files of
-    ``directory`` the block did not write) replaces ``directory`` in one step.
+    """Write a set of files as one: yield an empty staging folder; when the block
+    succeeds, the files it wrote and :data:`MANIFEST` (their SHA-256, written last)
+    replace the previous set. Files of ``directory`` the block does not write, and
+    its subfolders, are kept and not copied.
 
-    If the block fails, or the process is killed, ``directory`` keeps its previous
-    files and no file in it is touched. Builds into one folder take turns (a lock
-    on the parent folder). A staging folder left by a killed build is removed by
-    the next build into the same folder. Where the system cannot swap two folders
-    in one step (not Linux), the files are moved in one at a time instead.
+    - A new folder, or one whose parent this process can write and which holds no
+      subfolder: staged beside ``directory`` (``.NAME.staging-*``), the previous
+      files the block did not write hard-linked in, and swapped with ``directory``
+      in one step. A reader sees the old set or the new, never a mix.
+    - A mount point (a tmpfs, ``docker -v host:/out``; a folder cannot be moved
+      off it), a folder in a parent this process cannot write, or one with
+      subfolders: staged inside it (``.costmodel-staging-*``), then the manifest is
+      removed, each file replaced in one step (old or new, never half-written),
+      and the manifest written last. Part-way a reader can see some new files
+      beside old ones and no manifest; the set is complete when ``sha256sum -c
+      manifest.sha256`` passes.
+
+    If the block fails, ``directory`` keeps its previous files and the staging
+    folder is removed; one left by a killed build is removed by the next build into
+    the same folder. Builds into one folder take turns (a lock on the parent
+    folder). Where the system cannot swap two folders in one step (not Linux), the
+    files are moved in one at a time as in place.
     """
     target = Path(directory).resolve()  # a symlinked folder: swap where it points
-    target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not target.is_dir():
         raise NotADirectoryError(f"{target} exists and is not a directory")
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
     with _lock(target):
-        for stale in target.parent.glob(_staging_prefix(target) + "*"):
-            shutil.rmtree(stale, ignore_errors=True)  # left by a killed build
-        stage = Path(tempfile.mkdtemp(prefix=_staging_prefix(target), dir=target.parent))
+        for stale in [*target.parent.glob(_staging_prefix(target) + "*"),
+                      *(target.glob(INSIDE_PREFIX + "*") if target.is_dir() else ())]:  # fmt: skip
+            _remove_tree(stale)  # left by a killed build
+        swap = not target.exists() or _swappable(target)
+        where = target.parent if swap else target
+        prefix = _staging_prefix(target) if swap else INSIDE_PREFIX
+        stage = Path(tempfile.mkdtemp(prefix=prefix, dir=where))
         try:
             yield stage
-            if not target.exists():
+            _manifest(stage)
+            if not swap:
+                _replace_in_place(stage, target)
+            elif not target.exists():
                 os.chmod(stage, 0o777 & ~_umask())
                 os.rename(stage, target)
-                return
-            os.chmod(stage, stat.S_IMODE(target.stat().st_mode))
-            for old in target.iterdir():  # keep what this build does not write
-                new = stage / old.name
-                if new.exists() or new.is_symlink():
-                    continue
-                if old.is_dir() and not old.is_symlink():
-                    shutil.copytree(old, new, symlinks=True)
-                else:
-                    try:
-                        os.link(old, new, follow_symlinks=False)
-                    except OSError:
-                        shutil.copy2(old, new, follow_symlinks=False)
-            if not _exchange(stage, target):
-                for f in stage.iterdir():
-                    os.replace(f, target / f.name)
+            else:
+                _swap(stage, target)
         finally:
-            shutil.rmtree(stage, ignore_errors=True)
+            _remove_tree(stage)
+
+
+def _swap(stage: Path, target: Path) -> None:
+    """Hard-link (or copy) the files of ``target`` the build did not write into
+    ``stage`` (a stale manifest excepted), then exchange the two folders."""
+    os.chmod(stage, stat.S_IMODE(target.stat().st_mode))
+    for old in target.iterdir():  # keep what this build does not write
+        new = stage / old.name
+        if new.exists() or new.is_symlink() or old.name.startswith(INSIDE_PREFIX):
+            continue
+        try:
+            os.link(old, new, follow_symlinks=False)
+        except OSError:
+            shutil.copy2(old, new, follow_symlinks=False)
+    try:
+        swapped = _exchange(stage, target)
+    except OSError as exc:
+        if exc.errno not in (errno.EBUSY, errno.EXDEV, errno.EPERM, errno.EACCES):
+            raise
+        swapped = False  # a mount point /proc did not show: one file at a time
+    if not swapped:
+        _replace_in_place(stage, target)
 
 
 def _umask() -> int:

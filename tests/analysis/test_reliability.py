@@ -158,7 +158,7 @@ def test_default_workloads_follow_the_seed():
             "workloads:\n  - {name: x, kind: inference, params_b: 7, bytes_per_param: 2}\n",
             "an inference workload needs tokens_per_s, tokens_per_s_per_gpu",
         ),
-        ("workloads:\n  - {name: x, kind: rlhf, params_b: 7}\n", "workloads[0].kind = 'rlhf'"),
+        ("workloads:\n  - {name: x, kind: rlhf, params_b: 7}\n", "workloads.0.kind = 'rlhf'"),
         ("reliability:\n  mfu: 1.5\n", "reliability.mfu = 1.5: must be a fraction between 0 and 1"),
         (
             "reliability:\n  node_failures_per_day: -1\n",

@@ -177,6 +177,11 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
         stage_before_build,
         "stage 1: month after the construction and before the horizon's end",
     ),
+    # nothing is clipped (issue 31): the hundreds tier builds for the global 100 months
+    "construction past the horizon": (
+        lambda wb: set_name(wb, "timeline_build_months", 100),
+        "construction ends before the horizon's end (an operating month left)",
+    ),
     "stage GPUs not whole servers": (
         lambda wb: set_stage(wb, "hundreds", 1, 4, 12),
         "stage 1: GPUs a positive multiple of GPUs per server",

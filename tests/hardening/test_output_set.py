@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from costmodel.report.output import output_set
+from costmodel.report.output import MANIFEST, output_set
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +33,7 @@ def test_new_folder_is_created_whole(tmp_path):
     with output_set(tmp_path / "out") as stage:
         (stage / "a.txt").write_text("a")
         assert not (tmp_path / "out").exists()
-    assert fingerprints(tmp_path / "out").keys() == {"a.txt"}
+    assert fingerprints(tmp_path / "out").keys() == {"a.txt", MANIFEST}
     assert leftovers(tmp_path) == []
 
 
@@ -99,7 +99,7 @@ def test_builds_into_one_folder_take_turns(tmp_path):
         t.start()
     for t in threads:
         t.join()
-    assert len({p.read_text() for p in out.iterdir()}) == 1
+    assert len({p.read_text() for p in out.iterdir() if p.name != MANIFEST}) == 1
 
 
 # ----------------------------------------------------------------------------- the CLI

@@ -25,6 +25,9 @@ CASES = {
     "formula-tier-names": ([CORPUS / "formula-tier-names.yaml"], {}),
     "dotted-tier": ([CORPUS / "dotted-tier.yaml"], {}),
     "price-decline-one": ([], {"revenue.price_decline": 1}),
+    # server prices fall 100% a year too, bought at month 0: (1 - 1)^(0/12) (issue 31)
+    "extreme-declines-one": ([CORPUS / "extreme-declines-one.yaml"], {}),
+    "apostrophe-tier": ([CORPUS / "apostrophe-tier.yaml"], {}),
     # no GPU-hours sold: cost per GPU-hour has no denominator (the Checks stamp
     # wrote it as a NaN number, which XlsxWriter refuses)
     "utilization-zero": ([], {"operations.utilization": 0}),

@@ -24,7 +24,7 @@ def text_of(page: str, keep_marked_english: bool = True) -> str:
     s = re.sub(r"<code\b.*?</code>", " ", s, flags=re.S)
     if not keep_marked_english:
         s = re.sub(r'<(span|td)\b[^>]*lang="en"[^>]*>.*?</\1>', " ", s, flags=re.S)
-    s = re.sub(r"</?(strong|em|span|sup|a)\b[^>]*>", "", s)  # inline: no space
+    s = re.sub(r"</?(strong|em|span|sup|a|bdi)\b[^>]*>", "", s)  # inline: no space
     s = re.sub(r"<[^>]+>", " ", s)
     s = htmllib.unescape(s).replace("\u00a0", " ").replace("\u2011", "-")
     return re.sub(r"\s+", " ", s)

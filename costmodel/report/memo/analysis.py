@@ -58,13 +58,14 @@ def _sep(lang: str) -> str:
     return "；" if lang == "zh" else "; "
 
 
-def join_names(names: list[str], lang: str) -> str:
-    """``A``, ``A and B``, ``A, B and C`` / ``A、B、C``."""
+def join_names(names: list[str], lang: str) -> Markup:
+    """``A``, ``A and B``, ``A, B and C`` / ``A、B、C``; HTML, each name escaped
+    (and isolated, :class:`~costmodel.report.memo.labels.UserText`)."""
     if lang == "zh":
-        return "、".join(names)
+        return Markup("、").join(names)
     if len(names) < 3:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        return Markup(" and ").join(names)
+    return Markup(", ").join(names[:-1]) + Markup(" and ") + names[-1]
 
 
 def focus_tier(x: Facts) -> str:
@@ -175,7 +176,8 @@ def _tornado_sentences(x: Facts, an: Analysis, focus: str, rows: pd.DataFrame) -
 
 def _tornado_chart(x: Facts, focus: str, rows: pd.DataFrame) -> dict[str, Any]:
     T, lang = TRUE[x.lang], x.lang
-    title = T["tornado_title"].format(label=tier_label(x.model, focus, lang))
+    label = tier_label(x.model, focus, lang)
+    title = T["tornado_title"].format(label=label)  # the chart's (SVG) text
     paths = list(rows["input"])
     body = analysis_charts.tornado_chart(
         [input_name(x, focus, p) for p in paths],
@@ -190,7 +192,7 @@ def _tornado_chart(x: Facts, focus: str, rows: pd.DataFrame) -> dict[str, Any]:
         f"tornado-{lang}",
     )
     return dict(
-        title=title,
+        title=say(T["tornado_title"], label=label),  # HTML: the label isolated
         caption=T["tornado_caption"].format(k=len(rows)),
         body=Markup(body),
     )

@@ -167,9 +167,19 @@ TIMING: dict[str, dict[str, str]] = {
 }
 
 
-def ratio(v: float) -> str:
-    """A coverage ratio: ``1.20×``, ``−0.89×``."""
-    return f.EMPTY if is_empty(v) else f.with_sign(v, f"{abs(v):,.2f}") + "×"
+def ratio(v: float, digits: int = 2) -> str:
+    """A coverage ratio: ``1.20×``, ``−0.89×`` (``1e300×`` past 1e12)."""
+    return f.EMPTY if is_empty(v) else f.with_sign(v, f.magnitude(abs(v), f",.{digits}f")) + "×"
+
+
+def ratio_digits(a: float, b: float) -> int:
+    """Decimals (2 or more) with which two ratios that differ read differently:
+    a minimum DSCR of 1.4499 against a covenant of 1.45 is ``1.4499×`` and
+    ``1.4500×``, never "1.45× is below the 1.45× covenant"."""
+    for digits in range(2, 18):
+        if a == b or ratio(a, digits) != ratio(b, digits):
+            return digits
+    return 17
 
 
 def month_text(period: str, lang: str) -> str:
@@ -195,7 +205,11 @@ def _dscr_sentence(x: Facts, r: pd.Series) -> Markup:
     fields = dict(dscr=ratio(r["min_dscr"]), year=int(r["min_dscr_year"]))
     if is_empty(r["covenant"]):
         return say(F["no_covenant"], **fields)
-    fields |= dict(covenant=ratio(r["covenant"]), room=ratio(r["headroom"]))
+    # breach and headroom come from the unrounded values; the text shows the digits
+    # that tell them apart
+    n = ratio_digits(float(r["min_dscr"]), float(r["covenant"]))
+    fields |= dict(dscr=ratio(r["min_dscr"], n), covenant=ratio(r["covenant"], n),
+                   room=ratio(r["headroom"], n))  # fmt: skip
     if r["breach_years"] > 0:
         key = "breach_all" if r["breach_years"] == r["dscr_years"] else "breach"
         return say(F[key], k=int(r["breach_years"]), n=int(r["dscr_years"]), **fields)
@@ -339,7 +353,7 @@ def timing(x: Facts) -> list[Markup]:
     groups: dict[tuple[float, float], list[str]] = {}
     for t in x.model.tiers:
         groups.setdefault((d.loc[t, "build_months"], d.loc[t, "ramp_months"]), []).append(t)
-    sep = "、" if x.lang == "zh" else ", "
+    sep = Markup("、" if x.lang == "zh" else ", ")  # joins the labels each escaped, isolated
     out = []
     for tiers in groups.values():
         names = [tier_label(x.model, t, x.lang) for t in tiers]

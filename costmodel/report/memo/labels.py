@@ -11,6 +11,10 @@
 - :func:`input_label`: the name and kind of an input, by the engine's input name
   (:meth:`costmodel.inputs.params.TierInputs.values`) or a dotted path, from the
   one registry :mod:`costmodel.inputs.vocabulary`.
+
+Tier labels and task names come from the assumption files: they are
+:class:`UserText`, which the memo's HTML isolates in ``<bdi>`` so that right-to-left
+text in a name cannot reorder the figures after it.
 """
 
 from __future__ import annotations
@@ -18,12 +22,26 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from markupsafe import Markup, escape
+
 from costmodel.inputs.vocabulary import INPUTS
 from costmodel.inputs.vocabulary import input_key as vocabulary_key
 from costmodel.report.memo.cache import summary
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
+
+
+class UserText(str):
+    """Text from the assumption files. In HTML (Jinja, ``Markup.format``) it is
+    escaped and isolated, ``<bdi>text</bdi>``, so that its direction cannot carry
+    over to the text around it; anywhere else (SVG, plain text) it is the text."""
+
+    __slots__ = ()
+
+    def __html__(self) -> Markup:
+        return Markup("<bdi>{}</bdi>").format(escape(str.__str__(self)))
+
 
 CLASS_ZH = {"tens": "数十卡", "hundreds": "数百卡", "thousands": "数千卡"}
 _GPU = re.compile(r"RTX \d{4}|Ascend \d{3}[A-Z]?|\b[A-Z]\d{2,3}[A-Z]?\b")
@@ -68,9 +86,10 @@ def _en_label(model: Model, tier: str) -> str:
 
 
 def tier_label(model: Model, tier: str, lang: str = "en") -> str:
+    """The tier's label (see the module docstring), as :class:`UserText`."""
     if lang == "zh":
-        return _zh_label(model, tier)
-    return _en_label(model, tier)
+        return UserText(_zh_label(model, tier))
+    return UserText(_en_label(model, tier))
 
 
 def chart_label(model: Model, tier: str, lang: str = "en") -> str:
@@ -119,13 +138,13 @@ def workload_label(model: Model, name: str, lang: str = "en") -> str:
     """A task's name: its own in English; in Chinese its ``name_zh`` if the
     assumptions carry one, else derived from its size and kind (``65B 模型预训练``)."""
     if lang != "zh":
-        return name
+        return UserText(name)
     w = next((w for w in model.assumptions.workloads if w.name == name), None)
     if w is None:
-        return name
+        return UserText(name)
     own = getattr(w, "name_zh", None)
     if own:
-        return str(own)
+        return UserText(own)
     size = getattr(w.params_b, "value", w.params_b)
     kind = _KIND_ZH.get(w.kind, w.kind)
     return f"{float(size):g}B 模型{' ' if kind[:1].isascii() else ''}{kind}"

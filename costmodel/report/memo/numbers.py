@@ -12,6 +12,9 @@ Money:
   ``3,594 万元`` (no decimal from 100 万), ``25.4 万元``, ``3.30 亿元``.
 
 Negative numbers use the minus sign U+2212; empty values (None/NaN) are ``–``.
+Magnitudes from :data:`COMPACT_FROM` (1e12) on are written in compact notation,
+three significant digits and a power of ten (``1e300``, ``2.5e13``), never as
+hundreds of digits.
 """
 
 from __future__ import annotations
@@ -35,6 +38,20 @@ SCALE_CLASS_TEXT = {
 
 NBSP = "\u00a0"
 
+#: The magnitude from which a number is written in compact notation.
+COMPACT_FROM = 1e12
+
+
+def compact(a: float) -> str:
+    """A magnitude ``a`` >= 0 in compact notation: ``1e300``, ``2.5e13``."""
+    mantissa, _, exp = f"{a:.3g}".partition("e")
+    return f"{mantissa}e{int(exp)}" if exp else mantissa
+
+
+def magnitude(a: float, spec: str) -> str:
+    """``format(a, spec)``, or :func:`compact` from :data:`COMPACT_FROM` on."""
+    return compact(a) if a >= COMPACT_FROM else format(a, spec)
+
 
 def _nb(text: str) -> str:
     """Keep a figure on one line: non-breaking spaces and hyphens."""
@@ -54,7 +71,9 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
     x = abs(float(v))  # type: ignore[arg-type]
     if lang == "zh":
         unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
-        if x >= 1e8:
+        if x >= COMPACT_FROM:
+            body = f"{compact(x)} {unit}"
+        elif x >= 1e8:
             body = f"{x / 1e8:,.2f} 亿{unit}"
         elif x >= 1e6:
             body = f"{x / 1e4:,.0f} 万{unit}"
@@ -63,7 +82,9 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
         else:
             body = f"{x:,.0f} {unit}".replace("  ", " ")
         return _nb(with_sign(float(v), body))  # type: ignore[arg-type]
-    if x >= 1e9:
+    if x >= COMPACT_FROM:
+        body = compact(x)
+    elif x >= 1e9:
         body = f"{x / 1e9:,.2f} bn"
     elif x >= 1e6:
         body = f"{x / 1e6:,.1f} M"
@@ -80,7 +101,7 @@ def price(v: float | None, lang: str = "en", currency: str = "CNY", per: str = "
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
-    body = with_sign(x, f"{abs(x):,.2f}")
+    body = with_sign(x, magnitude(abs(x), ",.2f"))
     if lang == "zh":
         unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
         hour = "PFLOP 时" if per == "pflop" else "卡时"
@@ -93,7 +114,7 @@ def pct(v: float | None, digits: int = 1) -> str:
     if is_empty(v):
         return EMPTY
     x = float(v) * 100  # type: ignore[arg-type]
-    return with_sign(x, f"{abs(x):,.{digits}f}%")
+    return with_sign(x, magnitude(abs(x), f",.{digits}f") + "%")
 
 
 def years(v: float | None, lang: str = "en") -> str:
@@ -101,7 +122,8 @@ def years(v: float | None, lang: str = "en") -> str:
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
-    return _nb(f"{x:,.1f} 年" if lang == "zh" else f"{x:,.1f} years")
+    body = with_sign(x, magnitude(abs(x), ",.1f"))
+    return _nb(f"{body} 年" if lang == "zh" else f"{body} years")
 
 
 def hours(v: float | None, lang: str = "en") -> str:
@@ -110,7 +132,7 @@ def hours(v: float | None, lang: str = "en") -> str:
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
     digits = 2 if abs(x) < 10 else 1 if abs(x) < 100 else 0
-    body = with_sign(x, f"{abs(x):,.{digits}f}")
+    body = with_sign(x, magnitude(abs(x), f",.{digits}f"))
     return _nb(f"{body} 小时" if lang == "zh" else f"{body} h")
 
 
@@ -119,7 +141,9 @@ def count(v: float | None, lang: str = "en") -> str:
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
-    if abs(x) >= 1e6:
+    if abs(x) >= COMPACT_FROM:
+        body = compact(abs(x))
+    elif abs(x) >= 1e6:
         body = f"{abs(x) / 1e4:,.0f} 万" if lang == "zh" else f"{abs(x) / 1e6:,.1f} M"
     else:
         body = f"{abs(x):,.0f}"
@@ -132,7 +156,9 @@ def number(v: float | None) -> str:
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
-    if x == int(x) and abs(x) < 1e15:
+    if abs(x) >= COMPACT_FROM:
+        return with_sign(x, compact(abs(x)))
+    if x == int(x):
         return with_sign(x, f"{abs(int(x)):,}")
     digits = max(0, 5 - int(math.floor(math.log10(abs(x))))) if x else 0
     text = f"{abs(x):,.{digits}f}".rstrip("0").rstrip(".")
@@ -162,8 +188,8 @@ def fmt(
     if kind == "count":
         return count(x, lang)
     if kind == "kw":
-        return _nb(with_sign(x, f"{abs(x):,.1f}") + " kW")
-    return with_sign(x, f"{abs(x):,.3f}")
+        return _nb(with_sign(x, magnitude(abs(x), ",.1f")) + " kW")
+    return with_sign(x, magnitude(abs(x), ",.3f"))
 
 
 def money_scale(max_abs: float, lang: str = "en", currency: str = "CNY") -> tuple[float, str]:
@@ -273,7 +299,9 @@ def short(v: float | None) -> str:
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
     a = abs(x)
-    if a >= 1e6:
+    if a >= COMPACT_FROM:
+        body = compact(a)
+    elif a >= 1e6:
         body = f"{a / 1e6:,.3g}M"
     elif a >= 1e4:
         body = f"{a / 1e3:,.3g}k"

@@ -247,7 +247,7 @@ def fit(x: Facts) -> dict[str, Any] | None:
             cells.append(
                 dict(
                     tier=t,
-                    label=tier_label(m, t, x.lang),
+                    label=str.__str__(tier_label(m, t, x.lang)),  # an attribute: plain text
                     feasible=bool(r["feasible"]),
                     recommended=chosen.get(w.name) == t,
                     reason=reason,

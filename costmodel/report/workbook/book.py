@@ -44,7 +44,7 @@ from costmodel.report.workbook.grid import (
 )
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
-from costmodel.report.workbook.names import name_keys
+from costmodel.report.workbook.names import chart_text, name_keys
 from costmodel.report.workbook.results import (
     write_montecarlo_sheet,
     write_scenarios_sheet,
@@ -75,6 +75,7 @@ RESERVED = {
     "annual",
     "comparison",
     "checks",
+    "history",  # reserved by Excel (its change-tracking sheet)
     "sensitivity",
     "monte carlo",
     "scenarios",
@@ -82,12 +83,14 @@ RESERVED = {
 
 
 def sheet_names(tiers: list[str]) -> dict[str, str]:
-    """A valid, unique worksheet name per tier (31 chars, no ``[]:*?/\\``)."""
+    """A valid, unique worksheet name per tier (31 chars, no ``[]:*?/\\``, none
+    Excel reserves). An apostrophe becomes ``’``: quoted in a reference it is
+    doubled (``'it''s'!A1``), which Gnumeric does not read."""
     out: dict[str, str] = {}
     used = set(RESERVED)
     for i, t in enumerate(tiers, 1):
-        base = re.sub(r"[\[\]:*?/\\]", "_", t).strip("'") or f"tier {i}"
-        base = base[:31].rstrip("'") or f"tier {i}"  # a name must not end with '
+        base = re.sub(r"[\[\]:*?/\\]", "_", t).replace("'", "\u2019") or f"tier {i}"
+        base = base[:31] or f"tier {i}"
         name = base
         n = 2
         while name.lower() in used:
@@ -405,13 +408,15 @@ def _charts(
         r = row_of[line]
         ch.add_series(
             {
-                "name": METRICS[line].label,
+                "name": chart_text(METRICS[line].label),
                 "categories": ["Comparison", 2, 2, 2, 1 + n],
                 "values": ["Comparison", r, 2, r, 1 + n],
             }
         )
-    ch.set_title({"name": "Capex breakdown per tier"})
-    ch.set_y_axis({"num_format": "#,##0", "name": model.assumptions.currency})
+    # every chart text goes through chart_text: XlsxWriter reads text that looks like
+    # a cell reference (a currency "+cmd|' /C calc'!A0") as a formula
+    ch.set_title({"name": chart_text("Capex breakdown per tier")})
+    ch.set_y_axis({"num_format": "#,##0", "name": chart_text(model.assumptions.currency)})
     ch.set_size({"width": 620, "height": 360})
     ws.insert_chart(at, 0, ch)
     # cumulative cash flow per tier (line over months)
@@ -426,8 +431,8 @@ def _charts(
                 "values": [cs.name, r, 5, r, 5 + model.months],
             }
         )
-    lc.set_title({"name": "Cumulative free cash flow"})
-    lc.set_x_axis({"name": "month", "interval_unit": 12})
+    lc.set_title({"name": chart_text("Cumulative free cash flow")})
+    lc.set_x_axis({"name": chart_text("month"), "interval_unit": 12})
     lc.set_y_axis({"num_format": "#,##0"})
     lc.set_size({"width": 620, "height": 360})
     ws.insert_chart(at, 2 + max(n, 1), lc)
@@ -460,12 +465,12 @@ def _charts(
             )
         oc.add_series(
             {
-                "name": line,
+                "name": chart_text(line),
                 "categories": ["Comparison", ws2_row + 1, 2, ws2_row + 1, 1 + n],
                 "values": ["Comparison", r, 2, r, 1 + n],
             }
         )
-    oc.set_title({"name": "Opex in operating year 1 by line item"})
+    oc.set_title({"name": chart_text("Opex in operating year 1 by line item")})
     oc.set_y_axis({"num_format": "#,##0"})
     oc.set_size({"width": 620, "height": 360})
     ws.insert_chart(ws2_row + 10, 0, oc)

@@ -429,10 +429,14 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
 
 
 def _stage_rules(S, model: Model, t: str) -> list[Rule]:
-    """Spec 15: each stage after the construction, within the horizon, and whole
-    servers of GPUs."""
+    """Spec 15: the construction ends before the horizon; each stage after the
+    construction, within the horizon, and whole servers of GPUs."""
     ti = model.inputs[t].values()
-    out = []
+    build = S("build_months")
+    # nothing is clipped (methodology §2.4): construction past the horizon is an error
+    out = [Rule("construction ends before the horizon's end (an operating month left)", build,
+                ti["build_months"], "round(build months) < M",
+                f"ROUND({build},0)<model_months")]  # fmt: skip
     for i in range(1, model.inputs[t].config.stages + 1):
         month, gpus = S(f"d_month{i}"), S(f"d_g{i}")
         out += [

@@ -103,7 +103,9 @@ def revenue(x: Tier) -> None:
         ("gpu_hours", "GPU-hours sold = contract + spot", "GPU-h",
          "={contract_hours}+{spot_hours}", f["gpu_hours"][0], "count", True),
         ("price_index", "spot price index (1-decline)^(year-1)", "index",
-         "=IF({ops}=1,(1-{$price_decline})^({year}-1),0)",  # 0^-1 at month 0 if decline = 1
+         # the base is 1 in year 1 (and at month 0): no 0^0 (#NUM! in Excel, Gnumeric)
+         # nor 0^-1 when the decline is 1
+         "=IF({ops}=1,(1-{$price_decline}*({year}>1))^({year}-1),0)",
          f["price_index"][0], "factor", False),
         ("contract_revenue", "contract revenue = GPUs x contract share x contract price x"
          " availability x hours", cur, "=" + total("{{$d_g{i}}}*{{k_s{i}}}*{{k_p{i}}}"),

@@ -56,7 +56,7 @@ def deployments(x: Tier) -> None:
     cs, cur = x.cs, x.cur
     cs.heading("Deployments (methodology §8.1: capex month, size, capex at its month)")
     cs.const("d_t0", "deployment 0: capex month = build months (whole, < M)", "month",
-             "=MIN(MAX(ROUND({$build_months},0),0),model_months-1)", _v(x.deps[0]["month"]),
+             "=ROUND({$build_months},0)", _v(x.deps[0]["month"]),
              "count")  # fmt: skip
     for i, d in enumerate(x.deps):
         n = f"deployment {i}"
@@ -98,8 +98,9 @@ def _deployment_capex(x: Tier, i: int, d: dict, cur: str) -> None:
          f"={{$d_g{i}}}/{{$gpus_per_server}}", d["servers_n"], "number"),
         ("d_kw", "IT load = servers x power x (1 + aux)", "kW",
          f"={{$d_n{i}}}*{{$server_power_kw}}*(1+power_aux_power_fraction)", d["it_kw"], "number"),
-        ("d_cs", "capex: servers = n x price x (1-decline)^(t/12)", cur,
-         f"={{$d_n{i}}}*{{$server_price}}*(1-{{$server_price_decline}})^({{$d_t{i}}}/12)",
+        ("d_cs", "capex: servers = n x price x (1-decline)^(t/12) (1 at t = 0)", cur,
+         f"={{$d_n{i}}}*{{$server_price}}*(1-{{$server_price_decline}}*({{$d_t{i}}}>0))"
+         f"^({{$d_t{i}}}/12)",
          d["servers"], "money"),
         ("d_cst", "capex: storage = TB x price per TB", cur,
          f"={{$d_tb{i}}}*{{$storage_price_per_tb}}", d["storage"], "money"),
@@ -352,7 +353,8 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
          "GPU-h", f"=({plus('{{$d_g{i}}}*{{$re_sold{i}}}')})*{{$utilization}}*{{$availability}}"
          "*hours_per_month", tot["spot_hours"] + _displaced(x)),
         ("re_revenue", "spot revenue = price x sum of spot GPU-hours x price index", cur,
-         f"={{$price_per_gpu_hour}}*SUMPRODUCT({{spot_hours:1}},(1-{{$price_decline}})^({years}))",
+         f"={{$price_per_gpu_hour}}*SUMPRODUCT({{spot_hours:1}},"
+         f"(1-{{$price_decline}}*({{year:1}}>1))^({years}))",
          tot["spot_revenue"]),
         ("re_electricity", "electricity = PUE x hours x price x sum of kW drawn x index", cur,
          "={$pue}*hours_per_month*power_price_per_kwh*SUMPRODUCT({$idle_fraction}*{kw_on:1}"

@@ -327,8 +327,10 @@ def _tax_methods(s: Sheet) -> None:
     s.head("tax depreciation", "book or expensed (whole cost in its first year)")
     for cls in ASSET_CLASSES:
         ws.write_string(s.row, 0, cls, st.label)
-        ws.write_string(s.row, 1, getattr(a.depreciation, cls).tax_method, st.input("text"))
+        method = getattr(a.depreciation, cls).tax_method
+        ws.write_string(s.row, 1, method, st.input("text"))
         validate(ws, s.row, 1, f"{cls}.tax_method")
+        s.input_at(f"depreciation.{cls}.tax_method", s.row, 1, method)
         ws.write_string(s.row, 2, "method", st.unit)
         ws.write_string(s.row, PATH_COL, f"depreciation.{cls}.tax_method", st.path)
         s.define(f"dep_{cls}_tax_method", s.row, 1)

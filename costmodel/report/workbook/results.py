@@ -207,12 +207,12 @@ def _tornado_chart(
     last = first + len(top) - 1
     ch = wb.add_chart({"type": "bar", "subtype": "stacked"})
     for c, name in ((2, "input at low"), (3, "input at high")):
-        ch.add_series({"name": name, "categories": ["Sensitivity", first, 1, last, 1],
+        ch.add_series({"name": chart_text(name), "categories": ["Sensitivity", first, 1, last, 1],
                        "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
     ch.set_title({"name": chart_text(f"Tornado: change of {metric}, {tier}")})
     # input names at the low end of the category axis, clear of the bars
     ch.set_y_axis({"reverse": True, "label_position": "low"})
-    ch.set_x_axis({"num_format": '#,##0,,"M"', "name": f"change of {metric}"})
+    ch.set_x_axis({"num_format": '#,##0,,"M"', "name": chart_text(f"change of {metric}")})
     ch.set_size({"width": 760, "height": 400})
     ws.insert_chart(first, 5, ch)
     return max(last, first + 20) + 2
@@ -262,7 +262,7 @@ def write_montecarlo_sheet(wb: Workbook, st: Styles, mc, fingerprint: str = "") 
             }
         )
         ch.set_title({"name": chart_text(f"NPV distribution: {tier}")})
-        ch.set_x_axis({"num_format": '#,##0,,"M"', "name": "NPV"})
+        ch.set_x_axis({"num_format": '#,##0,,"M"', "name": chart_text("NPV")})
         ch.set_legend({"none": True})
         ch.set_size({"width": 620, "height": 300})
         ws.insert_chart(at_chart, col, ch)

@@ -72,6 +72,7 @@ def write_vat_inputs(s: Sheet) -> None:
             ws.write_string(r, 0, input_label(path), st.label)
             ws.write_number(r, 1, vat_value(a, path), st.input(kind))
             validate(ws, r, 1, path)
+            s.input_at(path, r, 1, vat_value(a, path))
             ws.write_string(r, 2, input_unit(path, s.cur), st.unit_wrap)
             ws.write_string(r, PATH_COL, path, st.path)
             if a.vat is None:
