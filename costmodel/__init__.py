@@ -45,7 +45,7 @@ An override changes one value and keeps its unit, source and range:
 >>> cheap.power.price_per_kwh.value, cheap.power.price_per_kwh.unit
 (0.5, 'CNY/kWh')
 >>> f"{cm.build(cheap).summary_rows()['tens']['npv']:,.0f}"
-'-4,872,829'
+'-4,739,416'
 
 Variants go through the engine at once, one value per variant:
 
