@@ -51,7 +51,7 @@ Variants go through the engine at once, one value per variant:
 
 >>> runs = cm.run_variants(a, {"operations.utilization": [0.6, 0.8]}, ["tens"])
 >>> [f"{npv:,.0f}" for npv in runs["tens"].metrics["npv"]]
-['-5,154,027', '-2,628,027']
+['-5,020,614', '-2,494,614']
 """
 
 from __future__ import annotations
