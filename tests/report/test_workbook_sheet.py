@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import string
+from datetime import datetime
 
 import pytest
 import xlsxwriter
@@ -98,6 +99,7 @@ def sheet_bytes(worksheet_class: type[RowWorksheet], future: bool) -> bytes:
     and after a run, formulas without their ``=``, blank rows."""
     out = io.BytesIO()
     wb = xlsxwriter.Workbook(out, {"in_memory": True, "use_future_functions": future})
+    wb.set_properties({"created": datetime(2026, 1, 1)})  # the same bytes a second later
     ws = wb.add_worksheet("s", worksheet_class=worksheet_class)
     fmt, fmt2 = wb.add_format({"num_format": "0.0"}), wb.add_format({"bold": True})
     r = 0
