@@ -64,3 +64,18 @@ def analysed_workbook(model, tmp_path_factory) -> tuple[cm.Analysis, Path, openp
     path = tmp_path_factory.mktemp("analysed") / "model.xlsx"
     cm.write_workbook(model, path, created=datetime(2026, 1, 1), analysis=analysis)
     return analysis, path, openpyxl.load_workbook(path)
+
+
+@pytest.fixture(scope="session")
+def read_workbook(default_workbook, default_book) -> Callable[[Path], openpyxl.Workbook]:
+    """``read(path)``: the workbook at ``path`` as openpyxl reads it (formulas),
+    read the first time it is asked for (the default's is ``default_book``); tests
+    only read it."""
+    cache = {default_workbook[1]: default_book}
+
+    def read(path: Path) -> openpyxl.Workbook:
+        if path not in cache:
+            cache[path] = openpyxl.load_workbook(path)
+        return cache[path]
+
+    return read

@@ -29,9 +29,9 @@ CASES = {
 
 
 @pytest.fixture(scope="module", params=list(CASES))
-def book(request, written_workbook, default_book) -> tuple[cm.Model, openpyxl.Workbook, Path]:
+def book(request, written_workbook, read_workbook) -> tuple[cm.Model, openpyxl.Workbook, Path]:
     model, path = written_workbook(request.param, CASES[request.param])
-    return model, default_book if request.param == "default" else openpyxl.load_workbook(path), path
+    return model, read_workbook(path), path
 
 
 def formulas(wb):
