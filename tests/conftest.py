@@ -58,3 +58,13 @@ def default_values(default_workbook):
     import openpyxl
 
     return openpyxl.load_workbook(default_workbook[1], data_only=True)
+
+
+@pytest.fixture(scope="session")
+def recalc(tmp_path_factory):
+    """The session's LibreOffice and Gnumeric recalculations
+    (:class:`tests.support.recalc.Recalc`); ask for ``soffice`` or ``ssconvert``
+    too, so that a missing program skips (or fails in CI)."""
+    from tests.support.recalc import Recalc
+
+    return Recalc(tmp_path_factory.mktemp("recalc"))
