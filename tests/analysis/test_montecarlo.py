@@ -275,8 +275,13 @@ def test_the_draws_are_the_numbers_of_one_generator():
         return RangedInput(path, value, low, high, dist, sd, None, lower=0.0, upper=9.0)
 
     def kinds(i):
-        return [x(f"a{i}"), x(f"b{i}", "uniform"), x(f"c{i}", low=2.0, high=2.0),
-                x(f"tiers.t{i}.timeline.build_months"), x(f"d{i}", "normal", sd=0.0)]  # fmt: skip
+        return [
+            x(f"a{i}"),
+            x(f"b{i}", "uniform"),
+            x(f"c{i}", low=2.0, high=2.0),
+            x(f"tiers.t{i}.timeline.build_months"),
+            x(f"d{i}", "normal", sd=0.0),
+        ]
 
     inputs = [*kinds(1), *kinds(2), x("f", "normal", sd=1.5), *kinds(3), x("g", "normal", sd=2.0)]
     got = montecarlo.sample(inputs, 1_001, seed=11)

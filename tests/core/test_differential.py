@@ -91,8 +91,20 @@ def overlays(draw) -> dict:
 
 
 #: columns in money: sums of flows, whose rounding is that of the flows they add
-MONEY = {"npv", "equity_npv", "revenue", "tco", "opex_year1", "peak_funding", "debt_peak",
-         "terminal_value", "terminal_tax", "pv_cost", "capex_hardware", "capex"}  # fmt: skip
+MONEY = {
+    "npv",
+    "equity_npv",
+    "revenue",
+    "tco",
+    "opex_year1",
+    "peak_funding",
+    "debt_peak",
+    "terminal_value",
+    "terminal_tax",
+    "pv_cost",
+    "capex_hardware",
+    "capex",
+}
 
 
 def close(a, b, what: str, magnitude: float = 1.0) -> None:

@@ -138,7 +138,7 @@ LIVE_EDITS = {
             "financing.debt_share": 0.4,
             "financing.term_years": 2,
         },
-    ),  # fmt: skip
+    ),
     "no debt": (
         "hand-financed",
         {"financing_debt_share": 0},

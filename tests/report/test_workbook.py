@@ -92,8 +92,9 @@ def test_text_from_assumptions_is_never_a_formula(tmp_path):
 
 
 def test_tier_with_formula_like_name_gets_a_safe_sheet(tmp_path):
-    text = (HAND.read_text(encoding="utf-8")
-            .replace("  small:\n", "  '=HYPERLINK(\"http://x\",\"y\")':\n"))  # fmt: skip
+    text = HAND.read_text(encoding="utf-8").replace(
+        "  small:\n", '  \'=HYPERLINK("http://x","y")\':\n'
+    )
     f = tmp_path / "m.yaml"
     f.write_text(text, encoding="utf-8")
     model = cm.build(cm.load_assumptions(f))
@@ -144,8 +145,14 @@ def test_inputs_are_blue_and_named(default_workbook, default_book):
     model, path = default_workbook
     wb = default_book
     dn = wb.defined_names
-    for name in ("power_price_per_kwh", "finance_discount_rate", "revenue_price_per_gpu_hour",
-                 "master_check", "npv_tens", "irr_thousands"):  # fmt: skip
+    for name in (
+        "power_price_per_kwh",
+        "finance_discount_rate",
+        "revenue_price_per_gpu_hour",
+        "master_check",
+        "npv_tens",
+        "irr_thousands",
+    ):
         assert name in dn, name
     sheet, cell = next(iter(dn["power_price_per_kwh"].destinations))
     c = wb[sheet][cell.replace("$", "")]
@@ -257,12 +264,21 @@ def test_financed_model_is_written_with_its_money_rows(tmp_path):
     path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
     df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
     s = model.summary()
-    for metric, label in (("equity_npv", "Equity NPV"), ("equity_irr", "Equity IRR"),
-                          ("min_dscr", "Minimum DSCR"), ("debt_peak", "Peak debt")):  # fmt: skip
+    for metric, label in (
+        ("equity_npv", "Equity NPV"),
+        ("equity_irr", "Equity IRR"),
+        ("min_dscr", "Minimum DSCR"),
+        ("debt_peak", "Peak debt"),
+    ):
         assert df.loc[label, "small"] == pytest.approx(s.loc["small", metric], rel=1e-12)
     wb = openpyxl.load_workbook(path)
-    for name in ("financing_debt_share", "financing_interest_rate", "financing_term_years",
-                 "financing_cost_of_equity", "finance_loss_carryforward_years"):  # fmt: skip
+    for name in (
+        "financing_debt_share",
+        "financing_interest_rate",
+        "financing_term_years",
+        "financing_cost_of_equity",
+        "finance_loss_carryforward_years",
+    ):
         assert name in wb.defined_names
     cover = {c.value for row in wb["Cover"].iter_rows() for c in row if c.value is not None}
     assert "Minimum DSCR against the covenant" in cover

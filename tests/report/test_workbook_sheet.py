@@ -157,10 +157,38 @@ def test_plain_functions_are_never_prefixed(name):
 
 #: pieces of formulas: plain and prefixed names, references, strings, punctuation
 PIECES = st.sampled_from(
-    [*sorted(PLAIN_FUNCTIONS), "SORT", "IFNA", "STDEV.S", "T.TEST", "XLOOKUP", "SINGLE",
-     "_xlfn.", "LET", "X.SUM", "SUM2", "(", ")", ",", "+", "&", "<", ".", " ", "A1",
-     "$C$7", "'SORT('!", "'a b'!", '"x("', "{", "}", "=", "1", "@"]
-)  # fmt: skip
+    [
+        *sorted(PLAIN_FUNCTIONS),
+        "SORT",
+        "IFNA",
+        "STDEV.S",
+        "T.TEST",
+        "XLOOKUP",
+        "SINGLE",
+        "_xlfn.",
+        "LET",
+        "X.SUM",
+        "SUM2",
+        "(",
+        ")",
+        ",",
+        "+",
+        "&",
+        "<",
+        ".",
+        " ",
+        "A1",
+        "$C$7",
+        "'SORT('!",
+        "'a b'!",
+        '"x("',
+        "{",
+        "}",
+        "=",
+        "1",
+        "@",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -54,8 +54,9 @@ class Comparison:
     errors: list[str] = field(default_factory=list)
 
 
-def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: float = 1e-9,
-                                     abs_tol: float = 1e-6) -> Comparison:  # fmt: skip
+def compare_cached_with_recalculated(
+    original: Path, recalculated: Path, rel: float = 1e-9, abs_tol: float = 1e-6
+) -> Comparison:
     """Every formula cell of ``original``: its cached value equals the value in
     ``recalculated`` (relative ``rel``; ``abs_tol`` for results that should be 0, or
     ``rel`` times the larger operand for a residual ``=B1-C1`` of two large figures,
