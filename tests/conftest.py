@@ -27,3 +27,44 @@ def soffice() -> str:
 @pytest.fixture(scope="session")
 def ssconvert() -> str:
     return require_tool("ssconvert", "gnumeric")
+
+
+@pytest.fixture(scope="session")
+def default_workbook(tmp_path_factory):
+    """``(model, path)``: the bundled default built once and its workbook written
+    once (dated 2026-01-01) for the session; tests must not change either."""
+    from datetime import datetime
+
+    import costmodel as cm
+
+    model = cm.build(cm.load_assumptions())
+    path = tmp_path_factory.mktemp("default-workbook") / "model.xlsx"
+    return model, cm.write_workbook(model, path, created=datetime(2026, 1, 1))
+
+
+@pytest.fixture(scope="session")
+def default_book(default_workbook):
+    """The default's workbook as openpyxl reads it (formulas), read once; tests
+    only read it."""
+    import openpyxl
+
+    return openpyxl.load_workbook(default_workbook[1])
+
+
+@pytest.fixture(scope="session")
+def default_values(default_workbook):
+    """The default's workbook with the cached values (``data_only``), read once;
+    tests only read it."""
+    import openpyxl
+
+    return openpyxl.load_workbook(default_workbook[1], data_only=True)
+
+
+@pytest.fixture(scope="session")
+def recalc(tmp_path_factory):
+    """The session's LibreOffice and Gnumeric recalculations
+    (:class:`tests.support.recalc.Recalc`); ask for ``soffice`` or ``ssconvert``
+    too, so that a missing program skips (or fails in CI)."""
+    from tests.support.recalc import Recalc
+
+    return Recalc(tmp_path_factory.mktemp("recalc"))

@@ -30,14 +30,14 @@ def test_zero_width_ranges_reproduce_the_deterministic_build():
 
 
 def test_same_seed_same_numbers_different_seed_different():
-    a = cm.monte_carlo(DEFAULT, n=3000, seed=11)
-    b = cm.monte_carlo(DEFAULT, n=3000, seed=11, chunk_size=700, workers=1)
-    c = cm.monte_carlo(DEFAULT, n=3000, seed=12)
+    a = cm.monte_carlo(DEFAULT, n=1500, seed=11)
+    b = cm.monte_carlo(DEFAULT, n=1500, seed=11, chunk_size=700, workers=1)  # three chunks
+    c = cm.monte_carlo(DEFAULT, n=1500, seed=12)
     for tier in DEFAULT.tiers:
         assert a.draws[tier].equals(b.draws[tier])  # chunking and threads do not matter
         assert not np.allclose(a.draws[tier].npv, c.draws[tier].npv)
     assert a.summary.equals(b.summary)
-    assert (a.n, a.seed) == (3000, 11) and len(a.samples) == 3000
+    assert (a.n, a.seed) == (1500, 11) and len(a.samples) == 1500
 
 
 def _pooled(monkeypatch):
@@ -56,10 +56,10 @@ def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
     this process alone, and the progress reports rise to n."""
     _pooled(monkeypatch)
     seen: list[tuple[int, int]] = []
-    one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=400, workers=1)
+    one = cm.monte_carlo(DEFAULT, n=1200, seed=4, chunk_size=400, workers=1)
     two = cm.monte_carlo(
         DEFAULT,
-        n=2500,
+        n=1200,
         seed=4,
         chunk_size=400,
         workers=2,
@@ -69,7 +69,7 @@ def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
         assert two.draws[tier].equals(one.draws[tier])
     assert two.summary.equals(one.summary)
     done = [d for d, _ in seen]
-    assert done == sorted(done) and done[-1] == 2500 and {n for _, n in seen} == {2500}
+    assert done == sorted(done) and done[-1] == 1200 and {n for _, n in seen} == {1200}
 
 
 def test_every_job_is_evaluated_once_by_a_worker(monkeypatch, tmp_path):
@@ -85,12 +85,12 @@ def test_every_job_is_evaluated_once_by_a_worker(monkeypatch, tmp_path):
         return metrics_of(work, k)
 
     monkeypatch.setattr(mc, "_metrics_of", logged)
-    two = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
+    two = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=2)
     rows = [line.split() for line in log.read_text().splitlines()]
     assert str(here) not in {pid for pid, _ in rows}
     assert sorted(int(k) for _, k in rows) == list(range(len(rows))) and len(rows) > 2
     log.unlink()
-    one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=1)
+    one = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=1)
     assert [line.split()[1] for line in log.read_text().splitlines()] == [
         str(k) for k in range(len(rows))
     ]  # the same jobs, here, in order
@@ -110,10 +110,10 @@ def test_an_error_in_a_worker_is_raised_here(monkeypatch):
 
     monkeypatch.setattr(mc, "_metrics_of", failing)
     with pytest.raises(RuntimeError, match="job 3 failed in a worker"):
-        cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
+        cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=2)
     monkeypatch.setattr(mc, "_metrics_of", metrics_of)
-    again = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=2)
-    one = cm.monte_carlo(DEFAULT, n=2500, seed=4, chunk_size=200, workers=1)
+    again = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=2)
+    one = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=1)
     assert again.summary.equals(one.summary)
 
 
@@ -275,8 +275,13 @@ def test_the_draws_are_the_numbers_of_one_generator():
         return RangedInput(path, value, low, high, dist, sd, None, lower=0.0, upper=9.0)
 
     def kinds(i):
-        return [x(f"a{i}"), x(f"b{i}", "uniform"), x(f"c{i}", low=2.0, high=2.0),
-                x(f"tiers.t{i}.timeline.build_months"), x(f"d{i}", "normal", sd=0.0)]  # fmt: skip
+        return [
+            x(f"a{i}"),
+            x(f"b{i}", "uniform"),
+            x(f"c{i}", low=2.0, high=2.0),
+            x(f"tiers.t{i}.timeline.build_months"),
+            x(f"d{i}", "normal", sd=0.0),
+        ]
 
     inputs = [*kinds(1), *kinds(2), x("f", "normal", sd=1.5), *kinds(3), x("g", "normal", sd=2.0)]
     got = montecarlo.sample(inputs, 1_001, seed=11)
@@ -347,7 +352,7 @@ def test_results_do_not_depend_on_the_chunks(chunk_size):
 
 
 def test_tiers_run_alone_give_the_numbers_of_tiers_run_together():
-    together = cm.monte_carlo(DEFAULT, n=2000, seed=4, chunk_size=300, workers=1)
+    together = cm.monte_carlo(DEFAULT, n=900, seed=4, chunk_size=300, workers=1)
     for tier in DEFAULT.tiers:
-        alone = cm.monte_carlo(DEFAULT, n=2000, seed=4, tiers=[tier], chunk_size=300, workers=1)
+        alone = cm.monte_carlo(DEFAULT, n=900, seed=4, tiers=[tier], chunk_size=300, workers=1)
         assert together.draws[tier].equals(alone.draws[tier])

@@ -125,9 +125,23 @@ def overlays(draw) -> dict:
 
 
 #: columns in money: sums of flows, whose rounding is that of the flows they add
-MONEY = {"npv", "equity_npv", "revenue", "tco", "opex_year1", "peak_funding", "debt_peak",
-         "terminal_value", "terminal_tax", "pv_cost", "capex_hardware", "capex",
-         "vat_paid", "vat_credit_peak", "surtax"}  # fmt: skip
+MONEY = {
+    "npv",
+    "equity_npv",
+    "revenue",
+    "tco",
+    "opex_year1",
+    "peak_funding",
+    "debt_peak",
+    "terminal_value",
+    "terminal_tax",
+    "pv_cost",
+    "capex_hardware",
+    "capex",
+    "vat_paid",
+    "vat_credit_peak",
+    "surtax",
+}
 
 
 def close(a, b, what: str, magnitude: float = 1.0) -> None:
@@ -135,9 +149,13 @@ def close(a, b, what: str, magnitude: float = 1.0) -> None:
     the value adds: 1 for ratios, the tier's TCO and revenue for money)."""
     a = np.asarray(a, dtype=float).ravel()
     b = np.asarray(b, dtype=float).ravel()
-    np.testing.assert_array_equal(np.isnan(a), np.isnan(b), err_msg=what)
     ok = ~np.isnan(a)
     scale = max(np.max(np.abs(b[ok]), initial=0.0), magnitude)
+    # assert_allclose is np.isclose with a message: checked here first, the
+    # np.testing calls (and their message) only when it fails
+    if np.array_equal(ok, ~np.isnan(b)) and np.isclose(a[ok], b[ok], 1e-12, 1e-12 * scale).all():
+        return
+    np.testing.assert_array_equal(np.isnan(a), np.isnan(b), err_msg=what)
     np.testing.assert_allclose(a[ok], b[ok], rtol=1e-12, atol=1e-12 * scale, err_msg=what)
 
 

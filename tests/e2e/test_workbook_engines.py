@@ -21,8 +21,6 @@ import yaml
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir
 from tests.paths import HAND
-from tests.support import gnumeric
-from tests.support.libreoffice import recalculate_many
 from tests.support.workbooks import assert_recalculation_equals_cache
 
 pytestmark = pytest.mark.slow
@@ -65,34 +63,25 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def workbooks(tmp_path_factory) -> dict[str, Path]:
+def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
+    """name -> (model, its workbook); ``by_libreoffice`` and ``by_gnumeric``
+    (tests/e2e/conftest.py) recalculate them."""
     d = tmp_path_factory.mktemp("engines")
+    models = {name: cm.build(make(d)) for name, make in CASES.items()}
     return {
-        name: cm.write_workbook(cm.build(make(d)), d / f"{name}.xlsx", created=FIXED)
-        for name, make in CASES.items()
+        name: (m, cm.write_workbook(m, d / f"{name}.xlsx", created=FIXED))
+        for name, m in models.items()
     }
-
-
-@pytest.fixture(scope="module")
-def by_libreoffice(soffice, workbooks, tmp_path_factory) -> dict[str, Path]:
-    out = recalculate_many(list(workbooks.values()), tmp_path_factory.mktemp("lo"))
-    return dict(zip(workbooks, out, strict=True))
-
-
-@pytest.fixture(scope="module")
-def by_gnumeric(ssconvert, workbooks, tmp_path_factory) -> dict[str, Path]:
-    d = tmp_path_factory.mktemp("gnumeric")
-    return {name: gnumeric.recalculate(p, d) for name, p in workbooks.items()}
 
 
 @pytest.mark.parametrize("case", list(CASES))
 @pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
 def test_engine_reproduces_every_cached_value(request, workbooks, case, engine):
     recalculated = request.getfixturevalue(f"by_{engine}")[case]
-    assert_recalculation_equals_cache(workbooks[case], recalculated, 1500, f"{engine} {case}")
+    assert_recalculation_equals_cache(workbooks[case][1], recalculated, 1500, f"{engine} {case}")
 
 
-def test_gnumeric_harness_really_recalculates(ssconvert, tmp_path):
+def test_gnumeric_harness_really_recalculates(ssconvert, recalc, tmp_path):
     import openpyxl
     import xlsxwriter
 
@@ -102,5 +91,5 @@ def test_gnumeric_harness_really_recalculates(ssconvert, tmp_path):
     ws.write_number("A1", 2)
     ws.write_formula("A2", "=A1*21", None, 999)  # stale cached value
     wb.close()
-    out = gnumeric.recalculate(src, tmp_path / "out")
+    (out,) = recalc.gnumeric([src])
     assert openpyxl.load_workbook(out, data_only=True).active["A2"].value == 42

@@ -22,8 +22,7 @@ import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import FIRST_COL
-from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import set_name
+from tests.support.workbooks import read, set_name
 
 pytestmark = pytest.mark.slow
 
@@ -192,7 +191,7 @@ BASES = {zero_over_tax: "untouched profitable", zero_over_interest: "untouched f
 
 
 @pytest.fixture(scope="module")
-def recalculated(soffice, tmp_path_factory) -> dict[str, Path]:
+def recalculated(soffice, recalc, tmp_path_factory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("faults")
     base = cm.write_workbook(cm.build(cm.load_assumptions()), d / "base.xlsx", created=FIXED)
     profitable = cm.build(cm.load_assumptions(overrides=PROFITABLE))
@@ -213,13 +212,12 @@ def recalculated(soffice, tmp_path_factory) -> dict[str, Path]:
         edit(wb)
         paths[name] = d / f"fault{i:02d}.xlsx"
         wb.save(paths[name])
-    outs = recalculate_many(list(paths.values()), d / "out")
-    return dict(zip(paths, outs, strict=True))
+    return dict(zip(paths, recalc.libreoffice(paths.values()), strict=True))
 
 
 def master_check(path: Path) -> tuple[object, set[str]]:
     """The Cover's master check and the labels of the failing checks."""
-    wb = openpyxl.load_workbook(path, data_only=True)
+    wb = read(path, data_only=True)
     cover = wb["Cover"]
     master = cover.cell(row_of(cover, "Master check"), 2).value
     failing = {r[0].value for r in wb["Checks"].iter_rows() if r[6].value == "ERROR"}
@@ -253,7 +251,7 @@ def test_fault_turns_master_check_to_error(recalculated, fault):
     ],
 )
 def test_engine_result_sheets_turn_stale_when_an_input_changes(
-    soffice, tmp_path, overrides, name, value
+    soffice, recalc, tmp_path, overrides, name, value
 ):
     """The Sensitivity sheet's stamp reads "current" as built and "STALE" once an
     input that moves a headline result is edited (the master check stays OK: a
@@ -265,8 +263,8 @@ def test_engine_result_sheets_turn_stale_when_an_input_changes(
     set_name(wb, name, value)
     edited = tmp_path / "edited.xlsx"
     wb.save(edited)
-    built_out, edited_out = recalculate_many([base, edited], tmp_path / "out")
+    built_out, edited_out = recalc.libreoffice([base, edited])
     for path, status in ((built_out, "current"), (edited_out, "STALE")):
-        book = openpyxl.load_workbook(path, data_only=True)
+        book = read(path, data_only=True)
         assert book["Sensitivity"]["A4"].value == status
         assert master_check(path)[0] == "OK"

@@ -21,9 +21,7 @@ import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import HAND
-from tests.support import gnumeric
-from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import assert_recalculation_equals_cache, read, set_name
 
 pytestmark = pytest.mark.slow
 
@@ -97,14 +95,14 @@ def test_comparison_and_master_check(by_libreoffice, workbooks, case):
 
 
 def master_check(path: Path) -> object:
-    cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
+    cover = read(path, data_only=True)["Cover"]
     row = next(r for r in cover.iter_rows() if r[0].value == "Master check")
     return row[1].value
 
 
 def tier_total(path: Path, sheet: str, label: str) -> float:
     """The total column (D) of the row labelled ``label`` on a tier sheet."""
-    ws = openpyxl.load_workbook(path, data_only=True)[sheet]
+    ws = read(path, data_only=True)[sheet]
     row = next(r for r in ws.iter_rows() if r[0].value == label)
     return float(row[3].value)
 
@@ -140,7 +138,7 @@ LIVE_EDITS = {
             "financing.debt_share": 0.4,
             "financing.term_years": 2,
         },
-    ),  # fmt: skip
+    ),
     "no debt": (
         "hand-financed",
         {"financing_debt_share": 0},
@@ -150,7 +148,7 @@ LIVE_EDITS = {
 
 
 @pytest.fixture(scope="module")
-def edited(soffice, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
+def edited(soffice, recalc, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("live")
     paths, expected = [], {}
     for i, (name, (case, edits, overrides)) in enumerate(LIVE_EDITS.items()):
@@ -160,7 +158,7 @@ def edited(soffice, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Pa
         paths.append(d / f"edit{i}.xlsx")
         wb.save(paths[-1])
         expected[name] = cm.build(CASES[case](d, overrides))
-    outs = recalculate_many(paths, d / "out")
+    outs = recalc.libreoffice(paths)
     return {name: (expected[name], out) for name, out in zip(LIVE_EDITS, outs, strict=True)}
 
 
@@ -216,16 +214,15 @@ def staged_books(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
 
 
 @pytest.fixture(scope="module")
-def staged_by_libreoffice(soffice, staged_books, tmp_path_factory) -> dict[str, Path]:
-    paths = [p for _, p in staged_books.values()]
-    outs = recalculate_many(paths, tmp_path_factory.mktemp("staged-lo"))
+def staged_by_libreoffice(soffice, recalc, staged_books) -> dict[str, Path]:
+    outs = recalc.libreoffice(p for _, p in staged_books.values())
     return dict(zip(staged_books, outs, strict=True))
 
 
 @pytest.fixture(scope="module")
-def staged_by_gnumeric(ssconvert, staged_books, tmp_path_factory) -> dict[str, Path]:
-    d = tmp_path_factory.mktemp("staged-gnumeric")
-    return {name: gnumeric.recalculate(p, d) for name, (_, p) in staged_books.items()}
+def staged_by_gnumeric(ssconvert, recalc, staged_books) -> dict[str, Path]:
+    outs = recalc.gnumeric(p for _, p in staged_books.values())
+    return dict(zip(staged_books, outs, strict=True))
 
 
 def test_staged_financed_cases_borrow_per_stage(staged_books):
@@ -253,7 +250,7 @@ def test_staged_financed_comparison_and_master_check(staged_by_libreoffice, stag
     assert master_check(staged_by_libreoffice[case]) == "OK"
 
 
-def test_staged_financed_live_edit_equals_engine_rebuilt(soffice, staged_books, tmp_path):
+def test_staged_financed_live_edit_equals_engine_rebuilt(soffice, recalc, staged_books, tmp_path):
     """Construction time and debt share edited together: the capex months, the loans
     drawn at them, interest, levered tax and equity follow (LibreOffice against the
     engine rebuilt with the same change)."""
@@ -262,7 +259,7 @@ def test_staged_financed_live_edit_equals_engine_rebuilt(soffice, staged_books, 
     set_name(wb, "timeline_build_months", 9)
     set_name(wb, "financing_debt_share", 0.35)
     wb.save(tmp_path / "edit.xlsx")
-    (out,) = recalculate_many([tmp_path / "edit.xlsx"], tmp_path / "out")
+    (out,) = recalc.libreoffice([tmp_path / "edit.xlsx"])
     expected = cm.build(
         staged_financed({**PROFITABLE, "timeline.build_months": 9, "financing.debt_share": 0.35})
     )

@@ -19,8 +19,7 @@ import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.book import SUMMARY_COLUMNS
 from tests.paths import HAND
-from tests.support.libreoffice import recalculate, recalculate_many
-from tests.support.workbooks import compare_cached_with_recalculated, overlays
+from tests.support.workbooks import compare_cached_with_recalculated, overlays, read
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +71,7 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def recalculated(soffice, tmp_path_factory) -> dict[str, tuple[cm.Model, Path, Path]]:
+def recalculated(soffice, recalc, tmp_path_factory) -> dict[str, tuple[cm.Model, Path, Path]]:
     d = tmp_path_factory.mktemp("recalc")
     models = {name: cm.build(make()) for name, make in CASES.items()}
     # the default's workbook also carries the engine-result sheets (scenarios, sensitivity,
@@ -85,18 +84,18 @@ def recalculated(soffice, tmp_path_factory) -> dict[str, tuple[cm.Model, Path, P
         cm.write_workbook(m, d / f"{name}.xlsx", created=FIXED, analysis=analyses.get(name))
         for name, m in models.items()
     ]
-    outs = recalculate_many(paths, d / "out")
+    outs = recalc.libreoffice(paths)
     return {name: (models[name], p, o) for name, p, o in zip(models, paths, outs, strict=True)}
 
 
-def test_harness_really_recalculates(soffice, tmp_path):
+def test_harness_really_recalculates(soffice, recalc, tmp_path):
     src = tmp_path / "stale.xlsx"
     wb = xlsxwriter.Workbook(str(src))
     ws = wb.add_worksheet()
     ws.write_number("A1", 2)
     ws.write_formula("A2", "=A1*21", None, 999)  # stale cached value
     wb.close()
-    out = recalculate(src, tmp_path / "out")
+    (out,) = recalc.libreoffice([src])
     assert openpyxl.load_workbook(src, data_only=True).active["A2"].value == 999
     assert openpyxl.load_workbook(out, data_only=True).active["A2"].value == 42
 
@@ -114,12 +113,12 @@ def test_recalculation_reproduces_cached_values(recalculated, case):
 def test_comparison_sheet_equals_summary(recalculated, case):
     model, _, out = recalculated[case]
     assert_comparison_equals(out, model.summary())
-    ws = openpyxl.load_workbook(out, data_only=True)["Cover"]
+    ws = read(out, data_only=True)["Cover"]
     assert "OK" in {c.value for row in ws.iter_rows() for c in row}
 
 
 def assert_comparison_equals(path: Path, summary) -> None:
-    ws = openpyxl.load_workbook(path, data_only=True)["Comparison"]
+    ws = read(path, data_only=True)["Comparison"]
     header = [c.value for c in ws[3]]
     for j, tier in enumerate(summary.index):
         assert header[2 + j] == tier
@@ -142,7 +141,7 @@ LIVE_CHANGES = [
 ]
 
 
-def test_live_model_follows_changed_inputs(soffice, tmp_path):
+def test_live_model_follows_changed_inputs(soffice, recalc, tmp_path):
     base = cm.load_assumptions()
     path = cm.write_workbook(cm.build(base), tmp_path / "live.xlsx", created=FIXED)
     wb = openpyxl.load_workbook(path)
@@ -161,7 +160,7 @@ def test_live_model_follows_changed_inputs(soffice, tmp_path):
         overrides.update(override)
     changed = tmp_path / "changed.xlsx"
     wb.save(changed)
-    out = recalculate(changed, tmp_path / "out")
+    (out,) = recalc.libreoffice([changed])
     expected = cm.build(cm.load_assumptions(overrides=overrides)).summary()
     assert expected.loc["hundreds", "gpus"] == 256
     assert not math.isclose(
@@ -170,7 +169,7 @@ def test_live_model_follows_changed_inputs(soffice, tmp_path):
     assert_comparison_equals(out, expected)
 
 
-def test_checks_sheet_can_fail(soffice, tmp_path):
+def test_checks_sheet_can_fail(soffice, recalc, tmp_path):
     """The master check is not a constant: a rack power above the cooling's limit,
     typed into the Inputs sheet, turns it to ERROR after recalculation."""
     path = cm.write_workbook(cm.build(cm.load_assumptions()), tmp_path / "m.xlsx", created=FIXED)
@@ -182,7 +181,7 @@ def test_checks_sheet_can_fail(soffice, tmp_path):
     inputs.cell(row, col).value = 60  # air cooling allows 30 kW
     changed = tmp_path / "broken.xlsx"
     wb.save(changed)
-    out = recalculate(changed, tmp_path / "out")
-    cover = openpyxl.load_workbook(out, data_only=True)["Cover"]
+    (out,) = recalc.libreoffice([changed])
+    cover = read(out, data_only=True)["Cover"]
     values = {c.value for r in cover.iter_rows() for c in r}
     assert "ERROR" in values and "OK" not in values

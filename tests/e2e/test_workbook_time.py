@@ -20,8 +20,7 @@ import yaml
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from tests.e2e.test_workbook_recalc import assert_comparison_equals
-from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import assert_recalculation_equals_cache, read, set_name
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +75,7 @@ def test_staged_workbook_recalculates_to_the_engine(request, workbooks, case, en
 def test_staged_comparison_equals_summary(workbooks, by_libreoffice, case):
     model, _ = workbooks[case]
     assert_comparison_equals(by_libreoffice[case], model.summary())
-    cover = openpyxl.load_workbook(by_libreoffice[case], data_only=True)["Cover"]
+    cover = read(by_libreoffice[case], data_only=True)["Cover"]
     assert "OK" in {c.value for row in cover.iter_rows() for c in row}
 
 
@@ -134,7 +133,7 @@ EDITS = {
 
 
 @pytest.fixture(scope="module")
-def edited(soffice, workbooks, tmp_path_factory) -> dict[str, Path]:
+def edited(soffice, recalc, workbooks, tmp_path_factory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("edits")
     _, base = workbooks["staged-growth"]
     paths = []
@@ -143,7 +142,7 @@ def edited(soffice, workbooks, tmp_path_factory) -> dict[str, Path]:
         edit(wb)
         paths.append(d / f"edit{i}.xlsx")
         wb.save(paths[-1])
-    return dict(zip(EDITS, recalculate_many(paths, d / "out"), strict=True))
+    return dict(zip(EDITS, recalc.libreoffice(paths), strict=True))
 
 
 @pytest.mark.parametrize("edit", list(EDITS))
@@ -152,5 +151,5 @@ def test_live_edit_equals_engine_rebuilt(edited, workbooks, edit, tmp_path):
     before = workbooks["staged-growth"][0].summary()
     assert expected.loc["hundreds", "npv"] != pytest.approx(before.loc["hundreds", "npv"])
     assert_comparison_equals(edited[edit], expected)
-    cover = openpyxl.load_workbook(edited[edit], data_only=True)["Cover"]
+    cover = read(edited[edit], data_only=True)["Cover"]
     assert "OK" in {c.value for row in cover.iter_rows() for c in row}

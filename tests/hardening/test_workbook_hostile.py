@@ -14,8 +14,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir
-from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import compare_cached_with_recalculated
+from tests.support.workbooks import compare_cached_with_recalculated, read
 
 CORPUS = Path(__file__).parent / "corpus"
 FIXED = datetime(2026, 1, 1)
@@ -35,18 +34,18 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+def books(soffice, recalc, tmp_path_factory) -> dict[str, tuple[Path, Path]]:
     d = tmp_path_factory.mktemp("hostile")
     written = {}
     for name, (files, overrides) in CASES.items():
         a = cm.load_assumptions(default_assumptions_dir(), *files, overrides=overrides)
         written[name] = cm.write_workbook(cm.build(a), d / f"{name}.xlsx", created=FIXED)
-    outs = recalculate_many(list(written.values()), d / "out")
+    outs = recalc.libreoffice(written.values())
     return {n: (written[n], o) for n, o in zip(written, outs, strict=True)}
 
 
 def _master(path: Path) -> object:
-    cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
+    cover = read(path, data_only=True)["Cover"]
     for row in cover.iter_rows():
         if row[0].value == "Master check":
             return row[1].value

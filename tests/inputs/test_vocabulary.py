@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import doctest
 
-import openpyxl
 import pytest
 
 import costmodel as cm
@@ -64,12 +63,11 @@ def test_a_percentage_input_has_its_range_within_0_and_1(overlay):
     assert input_kind("operations.utilization") == "pct"
 
 
-def test_workbook_and_memo_call_an_input_by_the_registry_name(tmp_path):
+def test_workbook_and_memo_call_an_input_by_the_registry_name(default_workbook, default_book):
     from costmodel.report.memo.labels import input_label as memo_label
 
-    model = cm.build(cm.load_assumptions())
-    path = cm.write_workbook(model, tmp_path / "m.xlsx")
-    labels = {r[0] for r in openpyxl.load_workbook(path)["Inputs"].iter_rows(values_only=True)}
+    model = default_workbook[0]
+    labels = {r[0] for r in default_book["Inputs"].iter_rows(values_only=True)}
     for dotted in ("timeline.ramp_months", "operations.utilization", "power.price_per_kwh"):
         name = input_label(dotted)
         assert name == INPUTS[input_key(dotted)].en

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 import costmodel as cm
@@ -36,11 +37,12 @@ def memos(model, tmp_path_factory) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def written_workbook(tmp_path_factory) -> Callable[..., tuple[cm.Model, Path]]:
+def written_workbook(tmp_path_factory, default_workbook) -> Callable[..., tuple[cm.Model, Path]]:
     """``get(case, make)``: the model of ``make()`` (assumptions) and its workbook,
     written (dated 2026-01-01) the first time a case is asked for; tests must not
-    change the file."""
-    cache: dict[str, tuple[cm.Model, Path]] = {}
+    change the file. The case ``"default"`` (the bundled default) is the session's
+    ``default_workbook``."""
+    cache: dict[str, tuple[cm.Model, Path]] = {"default": default_workbook}
     folder = tmp_path_factory.mktemp("workbooks")
 
     def get(case: str, make: Callable[[], cm.Assumptions]) -> tuple[cm.Model, Path]:
@@ -51,3 +53,29 @@ def written_workbook(tmp_path_factory) -> Callable[..., tuple[cm.Model, Path]]:
         return cache[case]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def analysed_workbook(model, tmp_path_factory) -> tuple[cm.Analysis, Path, openpyxl.Workbook]:
+    """``(analysis, path, book)``: the default's analysis (500 draws, seed 3), the
+    workbook written with it (dated 2026-01-01) and that workbook as openpyxl reads
+    it (formulas); tests only read them."""
+    analysis = cm.analyze(model, draws=500, seed=3)
+    path = tmp_path_factory.mktemp("analysed") / "model.xlsx"
+    cm.write_workbook(model, path, created=datetime(2026, 1, 1), analysis=analysis)
+    return analysis, path, openpyxl.load_workbook(path)
+
+
+@pytest.fixture(scope="session")
+def read_workbook(default_workbook, default_book) -> Callable[[Path], openpyxl.Workbook]:
+    """``read(path)``: the workbook at ``path`` as openpyxl reads it (formulas),
+    read the first time it is asked for (the default's is ``default_book``); tests
+    only read it."""
+    cache = {default_workbook[1]: default_book}
+
+    def read(path: Path) -> openpyxl.Workbook:
+        if path not in cache:
+            cache[path] = openpyxl.load_workbook(path)
+        return cache[path]
+
+    return read

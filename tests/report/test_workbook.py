@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from pathlib import Path
 
 import openpyxl
 import pandas as pd
@@ -18,33 +17,25 @@ from tests.paths import HAND
 FIXED = datetime(2026, 1, 1, 12, 0, 0)
 
 
-@pytest.fixture(scope="module")
-def default_xlsx(tmp_path_factory) -> tuple[cm.Model, Path]:
-    model = cm.build(cm.load_assumptions())
-    path = tmp_path_factory.mktemp("wb") / "model.xlsx"
-    cm.write_workbook(model, path, created=FIXED)
-    return model, path
-
-
-def test_sheets_in_fast_order(default_xlsx):
-    model, path = default_xlsx
+def test_sheets_in_fast_order(default_workbook):
+    model, path = default_workbook
     names = openpyxl.load_workbook(path, read_only=True).sheetnames
     assert names == ["Cover", "Inputs", *model.tiers, "IRR", "Annual", "Comparison", "Checks"]
 
 
-def test_cover_names_files_fingerprint_and_check(default_xlsx):
-    model, path = default_xlsx
-    ws = openpyxl.load_workbook(path)["Cover"]
+def test_cover_names_files_fingerprint_and_check(default_workbook, default_book, default_values):
+    model, path = default_workbook
+    ws = default_book["Cover"]
     text = {c.value for row in ws.iter_rows() for c in row if c.value is not None}
     assert cm.fingerprint(model.assumptions) in text
     assert "=master_check" in text
     assert any(str(f).endswith("80-tiers.yaml") for f in text)
-    cached = openpyxl.load_workbook(path, data_only=True)["Cover"]
+    cached = default_values["Cover"]
     assert "OK" in {c.value for row in cached.iter_rows() for c in row}
 
 
-def test_pandas_sees_cached_numbers(default_xlsx):
-    model, path = default_xlsx
+def test_pandas_sees_cached_numbers(default_workbook):
+    model, path = default_workbook
     df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
     s = model.summary()
     for tier in model.tiers:
@@ -52,23 +43,21 @@ def test_pandas_sees_cached_numbers(default_xlsx):
         assert df.loc["Capex", tier] == pytest.approx(s.loc[tier, "capex"], rel=1e-12)
 
 
-def test_calculation_sheets_are_formulas(default_xlsx):
-    model, path = default_xlsx
-    assert formula_share(path, model.tiers) >= 0.95
+def test_calculation_sheets_are_formulas(default_workbook, default_book):
+    assert formula_share(default_book, default_workbook[0].tiers) >= 0.95
 
 
 @pytest.mark.parametrize("overlay", sorted(scenarios_dir().glob("*.yaml")), ids=lambda p: p.stem)
-def test_overlays_calculation_sheets_are_formulas(overlay, tmp_path, written_workbook):
+def test_overlays_calculation_sheets_are_formulas(overlay, written_workbook, read_workbook):
     def make() -> cm.Assumptions:
         return cm.load_assumptions(default_assumptions_dir(), overlay)
 
     model, path = written_workbook(f"overlay-{overlay.stem}", make)  # shared with the audit
-    assert formula_share(path, model.tiers) >= 0.95
+    assert formula_share(read_workbook(path), model.tiers) >= 0.95  # read once with the audit
 
 
-def formula_share(path: Path, sheets: list[str]) -> float:
+def formula_share(wb: openpyxl.Workbook, sheets: list[str]) -> float:
     """Share of numeric cells on calculation sheets that are formulas."""
-    wb = openpyxl.load_workbook(path, read_only=True)
     numeric = formulas = 0
     for name in sheets:
         for row in wb[name].iter_rows():
@@ -103,8 +92,9 @@ def test_text_from_assumptions_is_never_a_formula(tmp_path):
 
 
 def test_tier_with_formula_like_name_gets_a_safe_sheet(tmp_path):
-    text = (HAND.read_text(encoding="utf-8")
-            .replace("  small:\n", "  '=HYPERLINK(\"http://x\",\"y\")':\n"))  # fmt: skip
+    text = HAND.read_text(encoding="utf-8").replace(
+        "  small:\n", '  \'=HYPERLINK("http://x","y")\':\n'
+    )
     f = tmp_path / "m.yaml"
     f.write_text(text, encoding="utf-8")
     model = cm.build(cm.load_assumptions(f))
@@ -151,12 +141,18 @@ def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["model.xlsx"]
 
 
-def test_inputs_are_blue_and_named(default_xlsx):
-    model, path = default_xlsx
-    wb = openpyxl.load_workbook(path)
+def test_inputs_are_blue_and_named(default_workbook, default_book):
+    model, path = default_workbook
+    wb = default_book
     dn = wb.defined_names
-    for name in ("power_price_per_kwh", "finance_discount_rate", "revenue_price_per_gpu_hour",
-                 "master_check", "npv_tens", "irr_thousands"):  # fmt: skip
+    for name in (
+        "power_price_per_kwh",
+        "finance_discount_rate",
+        "revenue_price_per_gpu_hour",
+        "master_check",
+        "npv_tens",
+        "irr_thousands",
+    ):
         assert name in dn, name
     sheet, cell = next(iter(dn["power_price_per_kwh"].destinations))
     c = wb[sheet][cell.replace("$", "")]
@@ -213,11 +209,8 @@ def test_scenarios_sheet_agrees_with_api(tmp_path):
     assert any("price_per_kwh: 1.4" in t for t in texts)  # the overlay's contents are shown
 
 
-def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(tmp_path):
-    model = cm.build(cm.load_assumptions())
-    analysis = cm.analyze(model, draws=500, seed=3)
-    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED, analysis=analysis)
-    wb = openpyxl.load_workbook(path)
+def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(model, analysed_workbook):
+    analysis, _, wb = analysed_workbook  # 500 draws, seed 3
     assert wb.sheetnames[-3:] == ["Sensitivity", "Monte Carlo", "Checks"]
     sens = wb["Sensitivity"]
     assert "values, not formulas" in sens["A2"].value
@@ -271,22 +264,30 @@ def test_financed_model_is_written_with_its_money_rows(tmp_path):
     path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED)
     df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
     s = model.summary()
-    for metric, label in (("equity_npv", "Equity NPV"), ("equity_irr", "Equity IRR"),
-                          ("min_dscr", "Minimum DSCR"), ("debt_peak", "Peak debt")):  # fmt: skip
+    for metric, label in (
+        ("equity_npv", "Equity NPV"),
+        ("equity_irr", "Equity IRR"),
+        ("min_dscr", "Minimum DSCR"),
+        ("debt_peak", "Peak debt"),
+    ):
         assert df.loc[label, "small"] == pytest.approx(s.loc["small", metric], rel=1e-12)
     wb = openpyxl.load_workbook(path)
-    for name in ("financing_debt_share", "financing_interest_rate", "financing_term_years",
-                 "financing_cost_of_equity", "finance_loss_carryforward_years"):  # fmt: skip
+    for name in (
+        "financing_debt_share",
+        "financing_interest_rate",
+        "financing_term_years",
+        "financing_cost_of_equity",
+        "finance_loss_carryforward_years",
+    ):
         assert name in wb.defined_names
     cover = {c.value for row in wb["Cover"].iter_rows() for c in row if c.value is not None}
     assert "Minimum DSCR against the covenant" in cover
 
 
-def test_model_without_financing_has_zero_debt_rows(default_xlsx):
-    model, path = default_xlsx
-    inputs = openpyxl.load_workbook(path, data_only=True)["Inputs"]
-    sheet, ref = next(iter(openpyxl.load_workbook(path).defined_names["financing_debt_share"]
-                           .destinations))  # fmt: skip
+def test_model_without_financing_has_zero_debt_rows(default_workbook, default_book, default_values):
+    model, path = default_workbook
+    inputs = default_values["Inputs"]
+    sheet, ref = next(iter(default_book.defined_names["financing_debt_share"].destinations))
     assert inputs[ref.replace("$", "")].value == 0
     df = pd.read_excel(path, sheet_name="Comparison", header=2, index_col=0)
     for tier in model.tiers:
@@ -339,13 +340,10 @@ def test_annual_sheet_follows_capex_by_month(tmp_path):
     assert capex.iloc[0] < capex.sum() and (capex.iloc[1:] > 0).sum() >= 2  # not all in year 0
 
 
-def test_sensitivity_sheet_shows_each_input_in_its_own_kind(tmp_path):
+def test_sensitivity_sheet_shows_each_input_in_its_own_kind(model, analysed_workbook):
     """Low and high of a share read as percentages, of the ramp (3 to 12 months) as
     plain numbers, as in `costmodel sensitivity` (kinds from the one vocabulary)."""
-    model = cm.build(cm.load_assumptions())
-    analysis = cm.analyze(model, draws=0)
-    path = cm.write_workbook(model, tmp_path / "m.xlsx", created=FIXED, analysis=analysis)
-    sens = openpyxl.load_workbook(path)["Sensitivity"]
+    sens = analysed_workbook[2]["Sensitivity"]
     rows = list(sens.iter_rows())
     header = next(i for i, r in enumerate(rows) if r[0].value == "tier")
     col = {c.value: j for j, c in enumerate(rows[header])}

@@ -25,6 +25,7 @@ sentence per violation, so that the test shows all of them at once.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,10 +76,29 @@ def _absolute(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
+def _read(reader, module: str, path: Path, known: set[str]) -> list:
+    """``reader(module, is_package, source, known)`` of the file ``path``. Readers
+    are cached by source text: the contract tests check many copies of the
+    package, each differing from it in a file or two. A source that does not
+    parse is parsed again with its file name, so that the error names the file."""
+    source = path.read_text(encoding="utf-8")
+    try:
+        return list(reader(module, path.name == "__init__.py", source, frozenset(known)))
+    except SyntaxError:
+        ast.parse(source, filename=str(path))
+        raise
+
+
 def imports_of(module: str, path: Path, known: set[str]) -> list[Import]:
     """Every import statement in ``path`` (module name ``module``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    is_package = path.name == "__init__.py"
+    return _read(_imports_of, module, path, known)
+
+
+@functools.lru_cache(maxsize=4096)
+def _imports_of(
+    module: str, is_package: bool, source: str, known: frozenset[str]
+) -> tuple[Import, ...]:
+    tree = ast.parse(source)
     found: list[Import] = []
 
     def visit(node: ast.AST, top: bool) -> None:
@@ -103,7 +123,7 @@ def imports_of(module: str, path: Path, known: set[str]) -> list[Import]:
                 visit(child, top)
 
     visit(tree, True)
-    return found
+    return tuple(found)
 
 
 def _private(name: str) -> bool:
@@ -114,8 +134,14 @@ def private_uses(module: str, path: Path, known: set[str]) -> list[tuple[int, st
     """``(line, dotted name)`` of each ``_private`` name of another costmodel module
     that ``module`` imports (``from costmodel.x import _y``) or reads as an
     attribute of an imported module (``x._y``, ``costmodel.x._y``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    is_package = path.name == "__init__.py"
+    return _read(_private_uses, module, path, known)
+
+
+@functools.lru_cache(maxsize=4096)
+def _private_uses(
+    module: str, is_package: bool, source: str, known: frozenset[str]
+) -> tuple[tuple[int, str], ...]:
+    tree = ast.parse(source)
     modules: dict[str, str] = {}  # local name -> costmodel module it is bound to
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -148,7 +174,7 @@ def private_uses(module: str, path: Path, known: set[str]) -> list[tuple[int, st
             owner = ".".join([modules[value.id], *reversed(chain)])
             if owner in known and owner != module:
                 found.append((node.lineno, f"{owner}.{node.attr}"))
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def cycles(root: Path) -> list[list[str]]:

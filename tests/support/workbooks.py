@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -14,6 +15,21 @@ import openpyxl
 RESIDUAL = re.compile(r"^=([A-Z]+[0-9]+)-([A-Z]+[0-9]+)$")
 
 ERROR_MARKERS = ("#REF!", "#NAME?", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "Err:")
+
+
+@functools.lru_cache(maxsize=16)
+def _load(path: Path, data_only: bool, stamp: tuple[int, int]) -> openpyxl.Workbook:
+    return openpyxl.load_workbook(path, data_only=data_only)
+
+
+def read(path: Path, data_only: bool = False) -> openpyxl.Workbook:
+    """The workbook at ``path`` as openpyxl reads it (formulas, or the cached values
+    with ``data_only``), read once while the file is unchanged (of the last 16
+    read): the comparisons read an original once for both engines, and a
+    recalculation once for all its checks. Callers only read it."""
+    path = Path(path).resolve()
+    stat = path.stat()
+    return _load(path, data_only, (stat.st_mtime_ns, stat.st_size))
 
 
 def _serial(v):
@@ -38,16 +54,17 @@ class Comparison:
     errors: list[str] = field(default_factory=list)
 
 
-def compare_cached_with_recalculated(original: Path, recalculated: Path, rel: float = 1e-9,
-                                     abs_tol: float = 1e-6) -> Comparison:  # fmt: skip
+def compare_cached_with_recalculated(
+    original: Path, recalculated: Path, rel: float = 1e-9, abs_tol: float = 1e-6
+) -> Comparison:
     """Every formula cell of ``original``: its cached value equals the value in
     ``recalculated`` (relative ``rel``; ``abs_tol`` for results that should be 0, or
     ``rel`` times the larger operand for a residual ``=B1-C1`` of two large figures,
     whose last bits depend on the order a spreadsheet sums in); no error values
     anywhere in ``recalculated``."""
-    wf = openpyxl.load_workbook(original)
-    wc = openpyxl.load_workbook(original, data_only=True)
-    wr = openpyxl.load_workbook(recalculated, data_only=True)
+    wf = read(original)
+    wc = read(original, data_only=True)
+    wr = read(recalculated, data_only=True)
     out = Comparison()
     for ws in wr.worksheets:
         for row in ws.iter_rows():
