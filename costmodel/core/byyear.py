@@ -24,7 +24,7 @@ from costmodel.core.lines import (
     year_sums,
 )
 from costmodel.core.result import OPEX_LINES, Lazy, Metrics, TierResult, value_of
-from costmodel.core.summary import irr_of, summary
+from costmodel.core.summary import irr_of, roots_of, summary
 from costmodel.core.tax import tax_rows, terminal_lines
 from costmodel.core.timing import (
     CapexEvent,
@@ -107,6 +107,7 @@ def run_by_year(
         fcf=lambda: fcf_monthly().T,
         fcf_sum=lambda: fcf_monthly().sum(axis=0),
         irr=lambda: irr_of(fcf.T, seg.runs),
+        irr_roots=lambda: roots_of(fcf.T, seg.runs),
         payback=lambda: payback_and_peak()[0],  # not read by a Monte Carlo
         peak_funding=lambda: payback_and_peak()[1],
         equity_npv=lambda: value_of(equity()[3]),

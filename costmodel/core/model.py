@@ -113,6 +113,18 @@ class Model:
         df.index.name = "tier"
         return df
 
+    def irr_roots(self) -> dict[str, dict[str, int]]:
+        """Per tier, ``{"irr": n, "equity_irr": n}``: how many roots the NPV of the
+        free cash flow and of the equity cash flow has among the monthly rates the
+        IRR is searched in (methodology §11.2; sign changes on the IRR grid). More
+        than one: the IRR reported (the root where NPV falls through 0 nearest 0)
+        is one of several, and the memo says so."""
+        out = {}
+        for t, r in self.results.items():
+            m = r.metrics
+            out[t] = {k: int(m[f"{k}_roots"][0]) for k in ("irr", "equity_irr")}
+        return out
+
     # ------------------------------------------------------------------ schedules
 
     def capex(self, tier: str) -> pd.DataFrame:
