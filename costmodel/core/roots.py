@@ -666,6 +666,7 @@ class BisectionTrace:
     lo: FloatArray  # (steps + 1,): the bracket's lower end after each halving
     hi: FloatArray
     sign_lo: float
+    roots: int = 0  # intervals across which NPV changes sign, either way (no zero end)
 
     @property
     def start(self) -> float:
@@ -711,6 +712,8 @@ def bisect_trace(values: ArrayLike, steps: int) -> BisectionTrace:
             hi = mid
         los.append(lo)
         his.append(hi)
+    roots = int(np.count_nonzero(np.sign(f[:-1]) * np.sign(f[1:]) < 0))
     return BisectionTrace(
-        grid, f, interval_distance(grid), mask, chosen, found, np.array(los), np.array(his), sign_lo
-    )
+        grid, f, interval_distance(grid), mask, chosen, found, np.array(los), np.array(his),
+        sign_lo, roots,
+    )  # fmt: skip
