@@ -14,6 +14,7 @@ import numpy as np
 
 from costmodel.core.calendar import year_sums
 from costmodel.core.engine import run_tier
+from costmodel.core.irrtrace import BisectionTrace, bisect_trace
 from costmodel.core.result import (
     CAPEX_LINES,
     DEBT_LINES,
@@ -21,7 +22,6 @@ from costmodel.core.result import (
     SUMMARY_COLUMNS,
     TierResult,
 )
-from costmodel.core.roots import BisectionTrace, bisect_trace
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.params import TierInputs, resolve_tier
@@ -294,7 +294,7 @@ class Model:
     def irr_trace(self, tier: str, steps: int, flow: str = "fcf") -> BisectionTrace:
         """The IRR search of the tier's free cash flow (``flow="fcf"``) or equity
         cash flow (``"ecf"``) as the workbook's IRR sheet does it (grid, brackets,
-        ``steps`` bisection halvings); see :func:`costmodel.core.roots.bisect_trace`."""
+        ``steps`` bisection halvings); see :func:`costmodel.core.irrtrace.bisect_trace`."""
         if flow not in ("fcf", "ecf"):
             raise ValueError(f"flow must be 'fcf' or 'ecf', not {flow!r}")
         return bisect_trace(self._check(tier).flows[flow][0], steps)

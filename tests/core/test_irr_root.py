@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import costmodel as cm
-from costmodel.core import roots
+from costmodel.core import irrtrace, roots
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 
 MONTHS = 72  # a 6-year horizon
@@ -85,7 +85,7 @@ class TestTheIssuesExample:
         assert roots.irr_root_count(self.flow[None, :].repeat(3, axis=0)).tolist() == [2, 2, 2]
 
     def test_the_workbook_trace_brackets_the_same_root(self):
-        trace = roots.bisect_trace(self.flow, 60)
+        trace = irrtrace.bisect_trace(self.flow, 60)
         assert trace.found
         assert trace.start == pytest.approx(roots.irr_monthly(self.flow)[0], abs=1e-12)
         assert trace.sign_lo == 1.0  # NPV positive at the lower end

@@ -7,7 +7,7 @@ import numpy as np
 import numpy_financial as npf
 import pytest
 
-from costmodel.core import roots
+from costmodel.core import irrtrace, roots
 
 
 class TestIrr:
@@ -178,7 +178,7 @@ def test_solve_finds_known_roots_of_several_problems_in_one_call():
 
 def test_bisect_trace_halves_the_bracket_nearest_zero():
     flows = np.array([-100.0, 0.0, 121.0])  # IRR 10% a month
-    t = roots.bisect_trace(flows, 60)
+    t = irrtrace.bisect_trace(flows, 60)
     assert t.found
     assert t.grid[t.chosen] <= 0.1 <= t.grid[t.chosen + 1]
     assert t.start == pytest.approx(0.1, rel=1e-12)
@@ -188,7 +188,7 @@ def test_bisect_trace_halves_the_bracket_nearest_zero():
 
 
 def test_bisect_trace_without_a_root():
-    t = roots.bisect_trace(np.array([100.0, 10.0, 10.0]), 10)
+    t = irrtrace.bisect_trace(np.array([100.0, 10.0, 10.0]), 10)
     assert not t.found and t.chosen == 0 and np.isnan(t.start)
 
 
