@@ -23,6 +23,10 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WithJsonSchema,
+    WrapValidator,
     model_validator,
 )
 
@@ -137,6 +141,106 @@ def _plain(v: Any) -> Any:
 Plain = BeforeValidator(_plain)
 
 
+class WholeNumber(int):
+    """A whole-number input written in the mapping form (methodology §11.3): it is
+    its value (an ``int``, so every use of the field is unchanged) and carries the
+    mapping's ``low``, ``high``, ``unit``, ``source``, ``note``, ``dist``, ``sd`` and
+    the field's valid interval ``[lower, upper]`` (``None``: unbounded)."""
+
+    low: int | None
+    high: int | None
+    unit: str | None
+    source: str | None
+    note: str | None
+    dist: str | None
+    sd: float | None
+    lower: int | None
+    upper: int | None
+
+    def __new__(cls, value: int, **meta: Any) -> WholeNumber:
+        obj = super().__new__(cls, value)
+        for key in ("low", "high", "unit", "source", "note", "dist", "sd", "lower", "upper"):
+            setattr(obj, key, meta.get(key))
+        return obj
+
+    def __reduce__(self) -> Any:
+        meta = {k: getattr(self, k) for k in ("low", "high", "unit", "source", "note", "dist",
+                                               "sd", "lower", "upper")}  # fmt: skip
+        return (_whole_number, (int(self), meta))
+
+    @property
+    def quantity(self) -> Quantity:
+        """The same input as a :class:`Quantity` (what sensitivity reads)."""
+        fields = ("low", "high", "unit", "source", "note", "dist", "sd")
+        return Quantity(value=int(self), **{k: getattr(self, k) for k in fields})
+
+
+def _whole_number(value: int, meta: dict[str, Any]) -> WholeNumber:
+    return WholeNumber(value, **meta)
+
+
+_WHOLE_KEYS = ("value", "low", "high", "unit", "source", "note", "dist", "sd")
+
+
+def _rule_of(exc: ValidationError) -> str:
+    """The first error of ``exc`` in the loader's words."""
+    err = exc.errors(include_url=False)[0]
+    if err["type"] == "int_type":
+        return "must be a whole number"
+    return err["msg"].replace("Input should be", "must be").removeprefix("Value error, ")
+
+
+def _whole_validator(lower: int | None, upper: int | None) -> Any:
+    """The validator of a whole-number field: a bare integer as it is, or the mapping
+    ``{value, low, high, unit, source, note, dist, sd}`` (methodology §11.3) as a
+    :class:`WholeNumber`, whose value, low and high are each a whole number within
+    the field's ``Field(ge=lower, le=upper)`` (checked by the field's own
+    validation) with ``low <= value <= high``."""
+
+    def check(v: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if isinstance(v, WholeNumber):
+            return v
+        if not isinstance(v, dict):
+            return handler(v)
+        unknown = [k for k in v if k not in _WHOLE_KEYS]
+        if unknown or "value" not in v:
+            what = f"unknown key {unknown[0]!r}" if unknown else "value is missing"
+            raise ValueError(f"{what}: a whole number is written as a number or as a mapping "
+                             "{value, low, high, unit, source, note, dist, sd}")  # fmt: skip
+        value = handler(v["value"])
+        ends = {}
+        for end in ("low", "high"):
+            if v.get(end) is None:
+                continue
+            try:
+                ends[end] = handler(v[end])
+            except ValidationError as exc:
+                raise ValueError(f"{end} {v[end]}: {_rule_of(exc)}") from None
+        meta = {k: v.get(k) for k in ("unit", "source", "note", "dist", "sd")}
+        try:  # ordering, dist and sd as for every Quantity
+            Quantity(value=value, **ends, **meta)
+        except ValidationError as exc:
+            raise ValueError(_rule_of(exc)) from None
+        return WholeNumber(value, **ends, **meta, lower=lower, upper=upper)
+
+    schema = {"anyOf": [{"type": "integer"}, {"type": "object", "required": ["value"]}]}
+    return WrapValidator(check), WithJsonSchema(schema)
+
+
+def whole(lower: int | None = None, upper: int | None = None) -> Any:
+    """A whole-number input in ``[lower, upper]`` that may carry a range
+    (methodology §11.3): ``Annotated[StrictInt, Field(ge, le), ...]``."""
+    wrap, json_schema = _whole_validator(lower, upper)
+    return Annotated[StrictInt, Field(ge=lower, le=upper), wrap, json_schema]
+
+
+WholeYears = whole(1, 30)  # horizon_years, financing.term_years
+LifeYears = whole(1, 40)
+CarryforwardYears = whole(0, 100)
+Count = whole(1)  # GPUs, GPUs per server
+MonthNumber = whole(1, 360)
+
+
 def _given(value: float, source: str, unit: str | None = None) -> Any:
     """A schema default: a Quantity with its source and unit (used when no file
     sets the key)."""
@@ -161,17 +265,20 @@ class Finance(Section):
 
     discount_rate: Rate
     tax_rate: Rate
-    loss_carryforward_years: Annotated[StrictInt, Plain, Field(ge=0, le=100)] | None = None
+    loss_carryforward_years: CarryforwardYears | None = None
 
 
 Months = Annotated[_Q, _bounded(0, 360, rule="must be a number of months between 0 and 360")]
 
 
 def _whole(q: Quantity) -> Quantity:
-    """The value of a month count is a whole number (a range may be fractional:
-    Monte Carlo draws are rounded to whole months by the engine)."""
-    if q.value != int(q.value):
-        raise ValueError(f"must be a whole number of months, not {q.value:g}")
+    """The value of a month count, and its low and high where given, are whole
+    numbers (methodology §11.3)."""
+    for name in ("value", "low", "high"):
+        x = getattr(q, name)
+        if x is not None and x != int(x):
+            label = "" if name == "value" else f"{name} {x:g}: "
+            raise ValueError(f"{label}must be a whole number of months, not {x:g}")
     return q
 
 
@@ -204,7 +311,7 @@ class Financing(Section):
     debt_share: Rate
     interest_rate: Rate
     rate_convention: Annotated[Literal["nominal", "effective"], Plain] = "nominal"
-    term_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
+    term_years: WholeYears
     cost_of_equity: Rate | None = None
     min_dscr_covenant: Annotated[_Q, _bounded(0, None, rule="must be >= 0")] | None = None
 
@@ -266,7 +373,7 @@ class DepreciationClass(Section):
     as a fraction of cost."""
 
     method: Annotated[Literal["straight_line", "sum_of_years", "double_declining"], Plain]
-    life_years: Annotated[StrictInt, Plain, Field(ge=1, le=40)]
+    life_years: LifeYears
     salvage: Rate
     market_decline: (
         Annotated[_Q, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")] | None
@@ -284,7 +391,7 @@ class Server(Section):
     """One server SKU of the catalogue (price and power for the whole server)."""
 
     label: Text = ""
-    gpus_per_server: Annotated[StrictInt, Plain, Field(ge=1)]
+    gpus_per_server: Count
     price: NonNegative
     power_kw: NonNegative
     idle_fraction: Rate
@@ -353,8 +460,8 @@ class Stage(Section):
     ``capacity_tb`` more storage bought at capex month ``month``, in service
     from ``month + 1``; ``staff_fte`` (if given) is the tier's headcount from then."""
 
-    month: Annotated[StrictInt, Plain, Field(ge=1, le=360)]
-    gpus: Annotated[StrictInt, Plain, Field(ge=1)]
+    month: MonthNumber
+    gpus: Count
     capacity_tb: NonNegative = Field(default_factory=lambda: Quantity(value=0))
     staff_fte: NonNegative | None = None
 
@@ -366,7 +473,7 @@ class Tier(Section):
     label: Text | None = None
     description: Text = ""
     server: Text
-    gpus: Annotated[StrictInt, Plain, Field(ge=1)]
+    gpus: Count
     network: Network
     storage: Storage
     rack_kw: Positive
@@ -458,7 +565,7 @@ class Reference(Section):
 class Assumptions(Section):
     """The whole, merged set of assumptions of one model."""
 
-    schema_version: Literal[1, 2]
+    schema_version: Annotated[Literal[1, 2], Plain]
     name: Text
     currency: Text
     start: Annotated[
@@ -466,7 +573,7 @@ class Assumptions(Section):
         BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),
         Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
     ]
-    horizon_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
+    horizon_years: WholeYears
     terminal_value: Annotated[Literal["book", "none", "market"], Plain]
     timeline: Timeline = Field(default_factory=lambda: Timeline())
     finance: Finance
