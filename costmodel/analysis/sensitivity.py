@@ -188,15 +188,16 @@ def ranged_inputs(
             skipped.append(path)
             continue
         lower, upper = _field_bounds(info)
+        num = int if isinstance(node, WholeNumber) else float  # a whole number stays one
         if isinstance(node, WholeNumber):
             lower = -math.inf if node.lower is None else float(node.lower)
             upper = math.inf if node.upper is None else float(node.upper)
         inputs.append(
             RangedInput(
                 path=path,
-                value=float(q.value),
-                low=None if q.low is None else float(q.low),
-                high=None if q.high is None else float(q.high),
+                value=num(q.value),
+                low=None if q.low is None else num(q.low),
+                high=None if q.high is None else num(q.high),
                 dist=q.dist or "triangular",
                 sd=None if q.sd is None else float(q.sd),
                 unit=q.unit,

