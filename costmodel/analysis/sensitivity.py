@@ -179,7 +179,7 @@ def ranged_inputs(
     inputs: list[RangedInput] = []
     skipped: list[str] = []
     for path, node, info in found:
-        q = node.quantity if isinstance(node, WholeNumber) else node
+        q = Quantity(value=int(node), **node.meta()) if isinstance(node, WholeNumber) else node
         ranged = q.low is not None and q.high is not None
         normal = include_normal and q.dist == "normal" and q.sd is not None
         if not (ranged or normal):

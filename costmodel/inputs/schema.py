@@ -19,16 +19,19 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    PlainSerializer,
     PrivateAttr,
     StrictBool,
-    StrictInt,
     StrictStr,
-    ValidationError,
-    ValidatorFunctionWrapHandler,
-    WithJsonSchema,
-    WrapValidator,
     model_validator,
+)
+
+from costmodel.inputs.whole import (
+    CarryforwardYears,
+    Count,
+    LifeYears,
+    MonthNumber,
+    WholeNumber,  # noqa: F401 (re-exported: a whole-number input with its range)
+    WholeYears,
 )
 
 SCHEMA_VERSION = 2
@@ -140,120 +143,6 @@ def _plain(v: Any) -> Any:
 
 
 Plain = BeforeValidator(_plain)
-
-
-class WholeNumber(int):
-    """A whole-number input written in the mapping form (methodology §11.3): it is
-    its value (an ``int``, so every use of the field is unchanged) and carries the
-    mapping's ``low``, ``high``, ``unit``, ``source``, ``note``, ``dist``, ``sd`` and
-    the field's valid interval ``[lower, upper]`` (``None``: unbounded)."""
-
-    low: int | None
-    high: int | None
-    unit: str | None
-    source: str | None
-    note: str | None
-    dist: str | None
-    sd: float | None
-    lower: int | None
-    upper: int | None
-
-    def __new__(cls, value: int, **meta: Any) -> WholeNumber:
-        obj = super().__new__(cls, value)
-        for key in ("low", "high", "unit", "source", "note", "dist", "sd", "lower", "upper"):
-            setattr(obj, key, meta.get(key))
-        return obj
-
-    def __reduce__(self) -> Any:
-        meta = {k: getattr(self, k) for k in ("low", "high", "unit", "source", "note", "dist",
-                                               "sd", "lower", "upper")}  # fmt: skip
-        return (_whole_number, (int(self), meta))
-
-    @property
-    def quantity(self) -> Quantity:
-        """The same input as a :class:`Quantity` (what sensitivity reads)."""
-        fields = ("low", "high", "unit", "source", "note", "dist", "sd")
-        return Quantity(value=int(self), **{k: getattr(self, k) for k in fields})
-
-
-def _whole_number(value: int, meta: dict[str, Any]) -> WholeNumber:
-    return WholeNumber(value, **meta)
-
-
-_WHOLE_KEYS = ("value", "low", "high", "unit", "source", "note", "dist", "sd")
-
-
-def _rule_of(exc: ValidationError) -> str:
-    """The first error of ``exc`` in the loader's words."""
-    err = exc.errors(include_url=False)[0]
-    if err["type"] == "int_type":
-        return "must be a whole number"
-    return err["msg"].replace("Input should be", "must be").removeprefix("Value error, ")
-
-
-def _whole_validator(lower: int | None, upper: int | None, nullable: bool = False) -> Any:
-    """The validator of a whole-number field: a bare integer as it is, or the mapping
-    ``{value, low, high, unit, source, note, dist, sd}`` (methodology §11.3) as a
-    :class:`WholeNumber`, whose value, low and high are each a whole number within
-    the field's ``Field(ge=lower, le=upper)`` (checked by the field's own
-    validation) with ``low <= value <= high``; ``nullable``: a mapping whose value is
-    null (an override of its value) is None."""
-
-    def check(v: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        if isinstance(v, WholeNumber):
-            return v
-        if not isinstance(v, dict):
-            return handler(v)
-        if nullable and "value" in v and v["value"] is None:
-            return None
-        unknown = [k for k in v if k not in _WHOLE_KEYS]
-        if unknown or "value" not in v:
-            what = f"unknown key {unknown[0]!r}" if unknown else "value is missing"
-            raise ValueError(f"{what}: a whole number is written as a number or as a mapping "
-                             "{value, low, high, unit, source, note, dist, sd}")  # fmt: skip
-        value = handler(v["value"])
-        ends = {}
-        for end in ("low", "high"):
-            if v.get(end) is None:
-                continue
-            try:
-                ends[end] = handler(v[end])
-            except ValidationError as exc:
-                raise ValueError(f"{end} {v[end]}: {_rule_of(exc)}") from None
-        meta = {k: v.get(k) for k in ("unit", "source", "note", "dist", "sd")}
-        try:  # ordering, dist and sd as for every Quantity
-            Quantity(value=value, **ends, **meta)
-        except ValidationError as exc:
-            raise ValueError(_rule_of(exc)) from None
-        return WholeNumber(value, **ends, **meta, lower=lower, upper=upper)
-
-    schema = {"anyOf": [{"type": "integer"}, {"type": "object", "required": ["value"]}]}
-    return WrapValidator(check), WithJsonSchema(schema)
-
-
-def whole(lower: int | None = None, upper: int | None = None, nullable: bool = False) -> Any:
-    """A whole-number input in ``[lower, upper]`` that may carry a range
-    (methodology §11.3): ``Annotated[StrictInt, Field(ge, le), ...]`` (``nullable``:
-    see :func:`_whole_validator`)."""
-    wrap, json_schema = _whole_validator(lower, upper, nullable)
-    dump = PlainSerializer(_dump_whole)
-    return Annotated[StrictInt, Field(ge=lower, le=upper), wrap, json_schema, dump]
-
-
-def _dump_whole(x: int) -> int | dict[str, Any]:
-    """A whole number as written: a bare integer, or (a :class:`WholeNumber`) the
-    mapping of its value and the keys given."""
-    if not isinstance(x, WholeNumber):
-        return int(x)
-    keys = ("low", "high", "unit", "source", "note", "dist", "sd")
-    return {"value": int(x), **{k: getattr(x, k) for k in keys if getattr(x, k) is not None}}
-
-
-WholeYears = whole(1, 30)  # horizon_years, financing.term_years
-LifeYears = whole(1, 40)
-CarryforwardYears = whole(0, 100, nullable=True)  # None: without limit
-Count = whole(1)  # GPUs, GPUs per server
-MonthNumber = whole(1, 360)
 
 
 def _given(value: float, source: str, unit: str | None = None) -> Any:
