@@ -165,3 +165,21 @@ def test_integer_ranges_are_validated(tmp_path, data, rule):
     path = overlay(tmp_path, data)
     with pytest.raises(cm.AssumptionError, match=rule.replace("(", r"\(")):
         cm.load_assumptions(default_assumptions_dir(), path)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_memo_names_the_inputs_the_monte_carlo_held(ranged, lang):
+    """The memo's Monte Carlo part names the ranged structural inputs it held at
+    their value: the horizon and the hundreds tier's GPUs (with the tier)."""
+    from costmodel.analysis.bundle import analyze
+    from costmodel.report.memo.labels import input_label, tier_label
+    from costmodel.report.memo.render import render_memo
+
+    m = cm.build(ranged)
+    page = render_memo(m, lang, analysis=analyze(m, draws=40, seed=1))
+    held = page[page.index('data-mc="held"') :].split("</p>", 1)[0]
+    horizon = input_label(m, "tens", "horizon_years", lang)[0]
+    gpus = input_label(m, "hundreds", "tiers.hundreds.gpus", lang)[0]
+    assert horizon in held
+    assert f"{gpus} ({tier_label(m, 'hundreds', lang)})" in held
+    assert "life" not in held.lower()
