@@ -176,7 +176,10 @@ def _bisect(L: Layout, j: int, t: Flow) -> str:
     f0, f1 = cs.ref(t[1], "@0", sheet=True), cs.ref(t[1], ":1", sheet=True)
     lo_cell = xl_rowcol_to_cell(L.rows["lower end"], c_lo, row_abs=True, col_abs=True)
     rows = (
-        (LABELS[0], f"=SUMPRODUCT((SIGN({lower})*SIGN({upper})<0)*1)", tr.roots, "count"),
+        # comparisons, not SIGN(): Gnumeric applies a function to a range only in an
+        # array formula
+        (LABELS[0], f"=SUMPRODUCT(({lower}>0)*({upper}<0)+({lower}<0)*({upper}>0))", tr.roots,
+         "count"),
         (LABELS[1], f"=COUNT({br_rng})", n_br, "count"),
         ("smallest distance to 0 of a bracket", f"=IF({cnt}=0,0,MIN({br_rng}))",
          float(tr.distance[tr.chosen]) if n_br else 0.0, "factor"),
