@@ -12,17 +12,23 @@ Every ranged input (see :func:`costmodel.analysis.sensitivity.ranged_inputs`: ``
 A zero-width range (``low == high``) or ``sd = 0`` gives the value itself.
 Timing inputs (``build_months``, ``ramp_months``, a stage's ``month``) are drawn
 in whole months: each draw is rounded (``numpy.round``, half to even; methodology §8).
+Whole-number inputs with a range (methodology §11.3) are drawn and rounded the same
+way when they are not structural (``life_years``, ``build_months``, ``ramp_months``,
+``term_years``, ``loss_carryforward_years``); the structural ones (``horizon_years``,
+a tier's or a stage's GPUs, GPUs per server, a stage's month) stay at their value,
+and :attr:`MonteCarloResult.held_fixed` names them.
 All draws are made up front by one ``numpy.random.default_rng(seed)``, input by
 input in model order, so they depend only on the assumptions, ``n`` and ``seed``.
 
 The draws then go through :func:`costmodel.core.variants.run_variants` in chunks of
 at most ``chunk_size`` draws, one vectorised engine evaluation per tier and chunk.
-A tier whose timing is drawn takes its draws in order of timing (a stable sort),
-in chunks of whole timings, so that each chunk holds few distinct timings, which
-the engine computes by year (methodology §6); its results are put back in draw
-order. A draw's numbers do not depend on the other draws of its chunk, so the
-results do not depend on ``chunk_size`` or on how many processes evaluate the
-chunks: every chunk is an independent job.
+A tier whose timing (or a depreciation life, or the loss carry-forward years: one
+engine evaluation each, :mod:`costmodel.core.variants`) is drawn takes its draws in
+order of timing (a stable sort), in chunks of whole timings, so that each chunk
+holds few distinct timings, which the engine computes by year (methodology §6);
+its results are put back in draw order. A draw's numbers do not depend on the
+other draws of its chunk, so the results do not depend on ``chunk_size`` or on
+how many processes evaluate the chunks: every chunk is an independent job.
 
 Per tier the summary gives P10/P50/P90 (``numpy.percentile``, linear
 interpolation) of ``npv``, ``irr`` and ``cost_per_gpu_hour``, their means,
@@ -38,7 +44,7 @@ import sys
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -71,7 +77,8 @@ class MonteCarloResult:
     """``summary``: one row per tier (see module docstring); ``draws``: tier ->
     DataFrame (n rows) of ``npv``, ``irr``, ``cost_per_gpu_hour``; ``samples``:
     DataFrame (n rows) of the drawn inputs by dotted path; ``inputs``: what was
-    varied; ``skipped``: ranged paths no tier reads; ``n``, ``seed``."""
+    varied; ``skipped``: ranged paths no tier reads; ``held_fixed``: ranged
+    structural whole numbers held at their value (methodology §11.3); ``n``, ``seed``."""
 
     n: int
     seed: int
@@ -80,6 +87,7 @@ class MonteCarloResult:
     samples: pd.DataFrame
     inputs: list[RangedInput]
     skipped: list[str]
+    held_fixed: list[str] = field(default_factory=list)
 
 
 def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -97,7 +105,7 @@ def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
         draw = rng.uniform(x.low, x.high, n)
     else:
         draw = rng.triangular(x.low, x.value, x.high, n)
-    if drawn and x.whole_months:
+    if drawn and x.whole:
         draw = np.round(draw)
     return draw
 
@@ -119,11 +127,14 @@ def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray
 
 
 def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tuple[str, ...]:
-    """The drawn paths of the tier's timing inputs (construction and ramp months,
-    stage months, the contract's months)."""
-    timing = [
+    """The drawn paths of the tier's structural whole numbers (depreciation lives,
+    loss carry-forward: one engine evaluation per value) and of its timing inputs
+    (construction and ramp months, stage months, the contract's months), in that
+    order."""
+    ti = resolve_tier(a, tier)
+    timing = [*ti.structure.values()] + [
         path
-        for key, path in resolve_tier(a, tier).paths().items()
+        for key, path in ti.paths().items()
         if key in ("build_months", "ramp_months", "contract_months")
         or (key.startswith("stage") and key.endswith("_month"))
     ]
@@ -337,7 +348,9 @@ def monte_carlo(
     workers = workers or os.cpu_count() or 1
     if n * len(tiers) < PROCESS_MIN_TIER_DRAWS:
         workers = 1
-    inputs, skipped = ranged_inputs(assumptions, include_normal=True)
+    ranged, skipped = ranged_inputs(assumptions, include_normal=True)
+    inputs = [x for x in ranged if not x.structural]
+    held = [x.path for x in ranged if x.structural]
     columns = sample_columns(inputs, n, seed)
     paths = [x.path for x in inputs]
     tiers_of = [set(x.tiers) for x in inputs]
@@ -363,4 +376,5 @@ def monte_carlo(
         samples=pd.DataFrame(columns.T, columns=paths, copy=False),
         inputs=inputs,
         skipped=skipped,
+        held_fixed=held,
     )

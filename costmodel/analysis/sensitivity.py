@@ -12,6 +12,14 @@ vectorised evaluation; nothing loops over builds. Break-even is in
   ``month``) are drawn (Monte Carlo) and varied (tornado) in whole months: draws
   and ends are rounded (``numpy.round``), so that the variants share few timings
   and the engine computes them by year (:func:`costmodel.core.engine.run_tier`).
+- **Whole numbers** (methodology §11.3): an integer input written with a range
+  (``horizon_years``, ``life_years``, ``term_years``, ``loss_carryforward_years``,
+  a tier's or a stage's ``gpus``, a stage's ``month``) is a ranged input too; the
+  tornado varies it at its low and high (the horizon, lives and carry-forward
+  years by one engine evaluation per value: :mod:`costmodel.core.variants`);
+  Monte Carlo rounds its draws to whole numbers and holds the *structural* ones
+  (``horizon_years``, GPUs, GPUs per server, stage months) at their value
+  (:attr:`RangedInput.structural`).
 - **Tornado**: for input i with range ``[low_i, high_i]`` and tier t,
   ``at_low = metric_t(x_i = low_i)``, ``at_high = metric_t(x_i = high_i)``, all other
   inputs at their value; ``swing = |at_high - at_low|``. The 2n variants (plus the
@@ -32,7 +40,7 @@ from costmodel.core.model import assumptions_of
 from costmodel.core.result import SUMMARY_COLUMNS
 from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
-from costmodel.inputs.schema import Assumptions, Bounds, Quantity
+from costmodel.inputs.schema import Assumptions, Bounds, Quantity, WholeNumber
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
@@ -56,12 +64,37 @@ class RangedInput:
     lower: float = -math.inf
     upper: float = math.inf
     tiers: tuple[str, ...] = field(default=())  # tiers whose engine inputs read it
+    integer: bool = False  # a whole-number input (methodology §11.3)
 
     @property
     def whole_months(self) -> bool:
         """A timing input (construction or ramp months, a stage's month): drawn
         and varied in whole months (see :func:`whole_months`)."""
         return whole_months(self.path)
+
+    @property
+    def whole(self) -> bool:
+        """Drawn in whole numbers: a timing input or a whole-number input."""
+        return self.integer or self.whole_months
+
+    @property
+    def structural(self) -> bool:
+        """Held at its value by the Monte Carlo (see :func:`structural`)."""
+        return structural(self.path)
+
+
+def structural(path: str) -> bool:
+    """Whether the whole-number input at ``path`` is structural (methodology §11.3):
+    the horizon, a tier's or a stage's GPUs, GPUs per server and a stage's month,
+    which the Monte Carlo holds at their value (the tornado varies them)."""
+    parts = path.split(".")
+    if path == "horizon_years":
+        return True
+    if parts[0] == "servers" and parts[-1] == "gpus_per_server":
+        return True
+    if parts[0] == "tiers" and len(parts) == 3 and parts[-1] == "gpus":
+        return True
+    return len(parts) >= 3 and parts[-3] == "stages" and parts[-1] in ("month", "gpus")
 
 
 def whole_months(path: str) -> bool:
@@ -105,8 +138,11 @@ def _dict_value_info(model: type[BaseModel], name: str) -> Any:
 
 
 def _walk(node: Any, path: str, info: Any, out: list[tuple[str, Quantity, Any]]) -> None:
-    if isinstance(node, Quantity):
+    if isinstance(node, Quantity | WholeNumber):
         out.append((path, node, info))
+    elif isinstance(node, list):  # stages: tiers.<t>.stages.<i>
+        for i, item in enumerate(node):
+            _walk(item, f"{path}.{i}", None, out)
     elif isinstance(node, BaseModel):
         for name, finfo in type(node).model_fields.items():
             if not path and name == "workloads":
@@ -122,10 +158,12 @@ def _walk(node: Any, path: str, info: Any, out: list[tuple[str, Quantity, Any]])
 
 
 def _readers(a: Assumptions) -> dict[str, tuple[str, ...]]:
-    """dotted path -> tiers with an engine input resolved from it."""
+    """dotted path -> tiers with an engine input (or a structural whole number)
+    resolved from it."""
     readers: dict[str, list[str]] = {}
     for t in a.tiers:
-        for path in set(resolve_tier(a, t).paths().values()):
+        ti = resolve_tier(a, t)
+        for path in dict.fromkeys([*ti.paths().values(), *ti.structure.values()]):
             readers.setdefault(path, []).append(t)
     return {p: tuple(ts) for p, ts in readers.items()}
 
@@ -141,7 +179,8 @@ def ranged_inputs(
     readers = _readers(a)
     inputs: list[RangedInput] = []
     skipped: list[str] = []
-    for path, q, info in found:
+    for path, node, info in found:
+        q = Quantity(value=int(node), **node.meta()) if isinstance(node, WholeNumber) else node
         ranged = q.low is not None and q.high is not None
         normal = include_normal and q.dist == "normal" and q.sd is not None
         if not (ranged or normal):
@@ -150,18 +189,23 @@ def ranged_inputs(
             skipped.append(path)
             continue
         lower, upper = _field_bounds(info)
+        num = int if isinstance(node, WholeNumber) else float  # a whole number stays one
+        if isinstance(node, WholeNumber):
+            lower = -math.inf if node.lower is None else float(node.lower)
+            upper = math.inf if node.upper is None else float(node.upper)
         inputs.append(
             RangedInput(
                 path=path,
-                value=float(q.value),
-                low=None if q.low is None else float(q.low),
-                high=None if q.high is None else float(q.high),
+                value=num(q.value),
+                low=None if q.low is None else num(q.low),
+                high=None if q.high is None else num(q.high),
                 dist=q.dist or "triangular",
                 sd=None if q.sd is None else float(q.sd),
                 unit=q.unit,
                 lower=lower,
                 upper=upper,
                 tiers=readers[path],
+                integer=isinstance(node, WholeNumber),
             )
         )
     return inputs, skipped

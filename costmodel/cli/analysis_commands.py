@@ -130,8 +130,17 @@ def montecarlo(
                 "p_npv_positive: share of draws with NPV > 0; irr_missing: share without an IRR.",
                 style="dim",
             )
+            if res.held_fixed:
+                out().print(
+                    "held at their value (structural): " + ", ".join(res.held_fixed), style="dim"
+                )
 
-        doc = {"n": res.n, "seed": res.seed, "summary": by_index(res.summary)}
+        doc = {
+            "n": res.n,
+            "seed": res.seed,
+            "held_fixed": res.held_fixed,
+            "summary": by_index(res.summary),
+        }
         emit(fmt, lambda: doc, lambda: csv_text(res.summary), table)
 
     guard(run)

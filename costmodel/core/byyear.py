@@ -30,7 +30,7 @@ from costmodel.core.lines import (
     year_sums,
 )
 from costmodel.core.result import OPEX_LINES, Lazy, Metrics, TierResult, value_of
-from costmodel.core.summary import irr_of, summary
+from costmodel.core.summary import irr_of, roots_of, summary
 from costmodel.core.tax import (
     tax_on_gain,
     tax_rows,
@@ -70,11 +70,10 @@ def run_by_year(
     discounted sums come from the coefficients (:data:`Coefficients`) and the
     shapes' (and discounted shapes') year sums. The FCF is built per segment of
     months over which it is constant (:func:`_fcf_by_segment`), months first
-    ((Q, S): each segment one contiguous row); its NPV and IRR on the segments,
-    month by month (M+1, S) only what reads it (payback, peak funding, ROI, VAT,
-    the equity lines, computed when read). Depreciation is summed per model year
-    (:func:`depreciation_counts`); debt is the draws times the schedules of unit
-    loans (:func:`unit_debt`) when every variant borrows at one rate and term."""
+    ((Q, S): each segment one contiguous row); its NPV and IRR on the segments, month
+    by month (M+1, S) only what reads it (payback, peak funding, ROI, VAT, equity).
+    Depreciation is summed per model year (:func:`depreciation_counts`); debt is the
+    draws times unit loans (:func:`unit_debt`) when every variant has one rate and term."""
     months = config.months
     t, rest = timing[0], tuple(timing[1:])
     events = capex_events(q, deps)
@@ -98,7 +97,7 @@ def run_by_year(
     fcf, fcf_monthly, payback_and_peak = _fcf_by_segment(
         seg, per_run(shapes, margin(rev, opex)), tax["tax"], capex_at, terminal, terminal_tax, vat
     )
-    npv, irr = _npv_and_irr(seg, disc, fcf, fcf_monthly, vat, months)
+    npv, irr, roots = _npv_and_irr(seg, disc, fcf, fcf_monthly, vat, months)
 
     @cache
     def equity() -> tuple:
@@ -121,6 +120,7 @@ def run_by_year(
         fcf=lambda: fcf_monthly().T,
         fcf_sum=lambda: fcf_monthly().sum(axis=0),
         irr=irr,
+        irr_roots=roots,
         payback=lambda: payback_and_peak()[0],  # not read by a Monte Carlo
         peak_funding=lambda: payback_and_peak()[1],
         equity_npv=lambda: value_of(equity()[3]),
@@ -243,14 +243,16 @@ def _npv_and_irr(
     fcf_monthly: Callable[[], FloatArray],
     vat: VatYears,
     months: int,
-) -> tuple[FloatArray, Callable[[], FloatArray]]:
+) -> tuple[FloatArray, Callable[[], FloatArray], Callable[[], FloatArray]]:
     """The NPV ``sum_q FCF_q sum_{m in q} d(m)`` over the segments, plus the present
-    value of the VAT cash (which is not constant over a segment); the IRR solved
-    on the segments, or month by month with VAT."""
+    value of the VAT cash (which is not constant over a segment); the IRR and the
+    count of the NPV's roots (methodology §11.2), solved on the segments, or month
+    by month with VAT."""
     npv = sum_rows(fcf * _segment_discounts(seg, disc))
     if vat.cash is None:
-        return npv, lambda: irr_of(fcf.T, seg.runs)
-    return npv + vat_present_value(vat.lines, disc.table(months)), lambda: irr_of(fcf_monthly().T)
+        return npv, lambda: irr_of(fcf.T, seg.runs), lambda: roots_of(fcf.T, seg.runs)
+    npv = npv + vat_present_value(vat.lines, disc.table(months))
+    return npv, lambda: irr_of(fcf_monthly().T), lambda: roots_of(fcf_monthly().T)
 
 
 def _segment_discounts(seg: Segments, disc: Discount) -> FloatArray:

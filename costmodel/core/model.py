@@ -15,6 +15,7 @@ import numpy as np
 from costmodel.core.calendar import year_sums
 from costmodel.core.engine import run_tier
 from costmodel.core.finance import safe_divide
+from costmodel.core.irrtrace import BisectionTrace, bisect_trace
 from costmodel.core.result import (
     CAPEX_LINES,
     DEBT_LINES,
@@ -24,7 +25,6 @@ from costmodel.core.result import (
     VAT_LINES,
     TierResult,
 )
-from costmodel.core.roots import BisectionTrace, bisect_trace
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.params import TierInputs, resolve_tier
@@ -115,6 +115,18 @@ class Model:
         df = pd.DataFrame.from_dict(self.summary_rows(), orient="index")[list(SUMMARY_COLUMNS)]
         df.index.name = "tier"
         return df
+
+    def irr_roots(self) -> dict[str, dict[str, int]]:
+        """Per tier, ``{"irr": n, "equity_irr": n}``: how many roots the NPV of the
+        free cash flow and of the equity cash flow has among the monthly rates the
+        IRR is searched in (methodology §11.2; sign changes on the IRR grid). More
+        than one: the IRR reported (the root where NPV falls through 0 nearest 0)
+        is one of several, and the memo says so."""
+        out = {}
+        for t, r in self.results.items():
+            m = r.metrics
+            out[t] = {k: int(m[f"{k}_roots"][0]) for k in ("irr", "equity_irr")}
+        return out
 
     # ------------------------------------------------------------------ schedules
 
@@ -330,7 +342,7 @@ class Model:
     def irr_trace(self, tier: str, steps: int, flow: str = "fcf") -> BisectionTrace:
         """The IRR search of the tier's free cash flow (``flow="fcf"``) or equity
         cash flow (``"ecf"``) as the workbook's IRR sheet does it (grid, brackets,
-        ``steps`` bisection halvings); see :func:`costmodel.core.roots.bisect_trace`."""
+        ``steps`` bisection halvings); see :func:`costmodel.core.irrtrace.bisect_trace`."""
         if flow not in ("fcf", "ecf"):
             raise ValueError(f"flow must be 'fcf' or 'ecf', not {flow!r}")
         return bisect_trace(self._check(tier).flows[flow][0], steps)

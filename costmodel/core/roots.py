@@ -9,20 +9,25 @@ whole package).
   break-even searches of :mod:`costmodel.analysis`).
 - :func:`irr_monthly` / :func:`irr_annual`: the internal rate of return of cash
   flows, bracketed on :func:`irr_rate_grid` and refined by safeguarded Newton
-  steps. The workbook's IRR sheet uses the same grid (:func:`irr_rate_grid`) and
-  its bisection (:func:`bisect_trace`).
+  steps; :func:`irr_root_count` counts the roots in the range (methodology §11.2).
+  The workbook's IRR sheet uses the same grid (:func:`irr_rate_grid`) and its
+  bisection (:func:`costmodel.core.irrtrace.bisect_trace`).
 
 The IRR: :func:`irr_monthly` solves ``sum_m v_m (1 + i)^(-m) = 0`` for i in (-1,
-``high``]. NPV is sampled on :func:`irr_rate_grid`; every sign change brackets a
-root, and the bracket nearest 0 is refined by Newton's method on ``p(x) = sum v_m
+``high``]. NPV is sampled on :func:`irr_rate_grid`; every change of sign *from
+positive (lower rate) to negative or 0 (higher rate)* brackets an IRR
+(:func:`falling`; a root where NPV rises through 0, which a balloon at M can give
+an equity flow, is not an IRR: methodology §11.2), and the bracket nearest 0 is
+refined by Newton's method on ``p(x) = sum v_m
 x^m``, ``x = 1 / (1 + i)``, started at the inverse cubic interpolation through the
 bracket's grid points and their outer neighbours (or the secant point of the
 bracket) and safeguarded by bisection so that it cannot leave the bracket; a row
 stops when the Newton step is below ``IRR_STEP_TOLERANCE x``, or the step predicted
 after it (``s_k^3 / s_(k-1)^2``, quadratic convergence) is, or the bracket is that
-narrow, or ``p(x) = 0``. Rows with no bracket (no sign change in the flows, or NPV
-never reaching 0) give NaN, and so does a root where ``|p(x)| > IRR_ROOT_TOLERANCE
-sum |v_m| x^m`` (not a root, within rounding). Roots where NPV touches 0 without
+narrow, or ``p(x) = 0``. Rows with no falling bracket (no sign change in the
+flows, NPV never reaching 0, or NPV only rising through 0) give NaN, and so does a
+root where ``|p(x)| > IRR_ROOT_TOLERANCE sum |v_m| x^m`` (not a root, within
+rounding). Roots where NPV touches 0 without
 crossing are not reported.
 
 Unlike ``numpy_financial.irr``, it never raises and never returns a
@@ -40,7 +45,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from costmodel.core.finance import FloatArray, annualize, npv_at_monthly_rates
+from costmodel.core.finance import FloatArray, annualize
 from costmodel.core.units import IRR_ROOT_TOLERANCE, IRR_STEP_TOLERANCE
 
 # ----------------------------------------------------------------------------- brackets
@@ -75,6 +80,21 @@ def brackets(f: ArrayLike) -> np.ndarray:
         nan = np.isnan(f)
         out &= ~(nan[..., :-1] | nan[..., 1:])
     return out
+
+
+def falling(f: ArrayLike) -> np.ndarray:
+    """Boolean ``(..., G - 1)``: interval ``[g, g + 1]`` of the sampled NPVs ``f``
+    (``(..., G)``, at increasing rates) brackets an IRR: NPV is positive at its
+    lower end and negative or exactly 0 at its upper end (methodology §11.2). NaN
+    ends never bracket.
+
+    Examples
+    --------
+    >>> falling([2.0, -1.0, 3.0, 0.0, -1.0]).tolist()
+    [True, False, True, False]
+    """
+    f = np.asarray(f, dtype=float)
+    return (f[..., :-1] > 0) & (f[..., 1:] <= 0)
 
 
 def first_bracket(grid: ArrayLike, f: ArrayLike) -> tuple[FloatArray, ...]:
@@ -128,12 +148,14 @@ def interval_distance(grid: FloatArray, target: float = 0.0) -> FloatArray:
     return np.where((lo_r <= 0) & (hi_r >= 0), 0.0, np.minimum(np.abs(lo_r), np.abs(hi_r)))
 
 
-def nearest_bracket(grid: FloatArray, f: FloatArray, target: float = 0.0) -> tuple[np.ndarray, ...]:
+def nearest_bracket(
+    grid: FloatArray, f: FloatArray, target: float = 0.0, mask: np.ndarray | None = None
+) -> tuple[np.ndarray, ...]:
     """Per row of ``f`` (``(R, G)`` values at the increasing ``grid``): the index g of
-    the interval ``[grid[g], grid[g+1]]`` of :func:`brackets` nearest to ``target``
-    (distance 0 if it contains the target, else that of its nearer end; ties: the
-    lower interval), and whether any exists."""
-    mask = brackets(f)
+    the interval ``[grid[g], grid[g+1]]`` of :func:`brackets` (or of ``mask``, e.g.
+    :func:`falling`) nearest to ``target`` (distance 0 if it contains the target,
+    else that of its nearer end; ties: the lower interval), and whether any exists."""
+    mask = brackets(f) if mask is None else mask
     order = np.argsort(interval_distance(grid, target), kind="stable")
     # a row with one bracket has it first; only rows with several visit the order
     count = np.count_nonzero(mask, axis=1)
@@ -318,7 +340,7 @@ def _tails(n: int, high: float, runs: Runs = None) -> tuple[np.ndarray, FloatArr
 
 def _bracket_rows(v: FloatArray, high: float, runs: Runs = None) -> tuple[np.ndarray, FloatArray]:
     """Rows of ``v`` that have an IRR bracket, with ``(lo_rate, hi_rate, f_lo, f_hi)``
-    of the :func:`nearest_bracket` to rate 0.
+    of the :func:`nearest_bracket` to rate 0 among the :func:`falling` ones.
 
     NPV is first sampled at the grid rates in ``[-NEAR, NEAR]`` only; an interval
     there is always nearer 0 than any interval outside it, so only rows without a
@@ -334,7 +356,7 @@ def _bracket_rows(v: FloatArray, high: float, runs: Runs = None) -> tuple[np.nda
     f_out = np.full(n_rows, np.nan)  # f at the grid points just outside the bracket
     f_far = np.full(n_rows, np.nan)
     f = v @ powers[:, near]
-    g_near, has_near = nearest_bracket(grid[near], f)
+    g_near, has_near = nearest_bracket(grid[near], f, mask=falling(f))
     at = np.flatnonzero(has_near)
     g[at] = g_near[at] + near.start
     has[at] = True
@@ -347,7 +369,7 @@ def _bracket_rows(v: FloatArray, high: float, runs: Runs = None) -> tuple[np.nda
     if rest.size:  # outside the near rates: only the tails (and the near ends) are new
         cols, tail_powers, order = _tails(n, high, runs)
         f = v[rest] @ tail_powers
-        mask = brackets(f)
+        mask = falling(f)
         k = order[np.argmax(mask[:, order], axis=1)]  # nearest_bracket without the gap
         found = mask[np.arange(rest.size), k]
         g[rest], has[rest] = cols[k], found
@@ -563,6 +585,43 @@ def irr_monthly(
     return out
 
 
+def sign_changes(f: ArrayLike) -> np.ndarray:
+    """``(...,)``: how many times the sampled values ``f`` (``(..., G)``) change sign,
+    either way; a 0 (or NaN) takes the sign before it, so NPV touching 0 without
+    crossing is no change.
+
+    Examples
+    --------
+    >>> sign_changes([[1.0, -1.0, 0.0, 2.0], [1.0, 0.0, 3.0, -1.0]]).tolist()
+    [2, 1]
+    """
+    s = np.sign(np.nan_to_num(np.atleast_1d(np.asarray(f, dtype=float)), nan=0.0))
+    idx = np.where(s != 0, np.arange(s.shape[-1]), 0)
+    np.maximum.accumulate(idx, axis=-1, out=idx)
+    filled = np.take_along_axis(s, idx, axis=-1)  # the last nonzero sign so far
+    return np.count_nonzero((filled[..., 1:] != filled[..., :-1]) & (filled[..., :-1] != 0), -1)
+
+
+def irr_root_count(values: ArrayLike, runs: Runs = None, high: float = IRR_HIGH) -> FloatArray:
+    """How many roots the NPV of each row of ``values`` has among the monthly rates
+    of :func:`irr_rate_grid` (in (-1, ``high``]): its :func:`sign_changes` on that
+    grid, either way (two roots inside one grid interval are not seen). More than
+    one: the IRR (the falling root nearest 0) is one of several (methodology §11.2).
+
+    Examples
+    --------
+    >>> irr_root_count([[-100.0, 110.0, 0.0], [-100.0, 230.0, -132.0], [1.0, 1.0, 1.0]]).tolist()
+    [1.0, 2.0, 0.0]
+    """
+    v = np.atleast_2d(np.asarray(values, dtype=float))
+    runs = _checked_runs(runs, v.shape[1])
+    n = v.shape[1] if runs is None else sum(runs)
+    if n < 2:
+        return np.zeros(v.shape[0])
+    _, powers, _ = _grid_powers(n, float(high), runs)
+    return sign_changes(v @ powers).astype(float)
+
+
 def irr_annual(values: ArrayLike, runs: Runs = None) -> FloatArray:
     """Annualized monthly IRR, ``(1 + i)^12 - 1``; NaN where no IRR exists (``runs``:
     see :func:`irr_monthly`).
@@ -586,72 +645,3 @@ def irr_annual(values: ArrayLike, runs: Runs = None) -> FloatArray:
     0.08
     """
     return annualize(irr_monthly(values, runs=runs))
-
-
-# ----------------------------------------------------------------------------- workbook trace
-
-
-@dataclass(frozen=True)
-class BisectionTrace:
-    """The IRR search of one cash-flow row as the workbook's IRR sheet does it:
-    NPV at every :func:`irr_rate_grid` rate, the :func:`brackets` of that grid,
-    the chosen (:func:`nearest_bracket`) interval and ``steps`` bisection halvings
-    of it, keeping the end whose NPV has the lower end's sign."""
-
-    grid: FloatArray
-    npv: FloatArray
-    distance: FloatArray  # of each interval to rate 0 (:func:`interval_distance`)
-    bracketed: np.ndarray
-    chosen: int  # interval index; 0 when there is none
-    found: bool
-    lo: FloatArray  # (steps + 1,): the bracket's lower end after each halving
-    hi: FloatArray
-    sign_lo: float
-
-    @property
-    def start(self) -> float:
-        """The bisection result, the start for spreadsheet IRR (NaN: no root)."""
-        return float((self.lo[-1] + self.hi[-1]) / 2) if self.found else float("nan")
-
-
-def bisect_trace(values: ArrayLike, steps: int) -> BisectionTrace:
-    """The :class:`BisectionTrace` of one row of cash flows ``values`` (t = 0..M).
-
-    Parameters
-    ----------
-    values : array_like
-        ``(M + 1,)`` cash flows.
-    steps : int
-        Bisection halvings of the chosen bracket.
-
-    Returns
-    -------
-    BisectionTrace
-
-    Examples
-    --------
-    >>> trace = bisect_trace([-100.0, 110.0], steps=30)
-    >>> trace.found, round(trace.start, 8)
-    (True, 0.1)
-    """
-    v = np.asarray(values, dtype=float)
-    grid = irr_rate_grid(v.size)
-    f = npv_at_monthly_rates(v, grid)
-    mask = brackets(f)
-    g, has = nearest_bracket(grid, f[None, :])
-    found = bool(has[0])
-    chosen = int(g[0]) if found else 0
-    lo, hi = float(grid[chosen]), float(grid[chosen + 1])
-    sign_lo = float(np.sign(npv_at_monthly_rates(v, np.array([lo]))[0]))
-    los, his = [lo], [hi]
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        if np.sign(npv_at_monthly_rates(v, np.array([mid]))[0]) == sign_lo:
-            lo = mid
-        else:
-            hi = mid
-        los.append(lo)
-        his.append(hi)
-    return BisectionTrace(
-        grid, f, interval_distance(grid), mask, chosen, found, np.array(los), np.array(his), sign_lo
-    )

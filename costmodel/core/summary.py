@@ -10,7 +10,7 @@ import numpy as np
 from costmodel.core import finance as fin
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import Metrics, value_of
-from costmodel.core.roots import irr_annual
+from costmodel.core.roots import irr_annual, irr_root_count
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.units import (
     TFLOPS_PER_PFLOPS,
@@ -44,12 +44,16 @@ def summary(
     terminal_tax: FloatArray,
     irr: Callable[[], FloatArray] | None = None,
     vat: Mapping[str, FloatArray | Callable[[], FloatArray]] | None = None,
+    irr_roots: Callable[[], FloatArray] | None = None,
 ) -> Metrics:
     """Summary columns (methodology §4, §5, §8.1, §8.2, §8.3, §11.5) from the sums, present values
     and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
     IRRs are computed when read (``irr``: a cheaper solve of the same IRR, None:
     from the monthly FCF; ``vat``: the VAT columns of
-    :func:`costmodel.core.vat.vat_metrics`)."""
+    :func:`costmodel.core.vat.vat_metrics`; ``irr_roots`` likewise for the count
+    of the FCF's roots). ``irr_roots`` and ``equity_irr_roots`` (not summary
+    columns) count the roots of NPV in the IRR's range (methodology §11.2): more
+    than one, and the IRR is one of several."""
     capex = sum(capex_by.values())
     hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
     tco = capex + opex_sum
@@ -74,12 +78,14 @@ def summary(
         "realized_price": lambda: fin.safe_divide(revenue, value_of(gpu_hours)),
         "npv": npv,
         "irr": irr or (lambda: irr_of(value_of(fcf))),
+        "irr_roots": irr_roots or (lambda: roots_of(value_of(fcf))),
         "payback_years": payback,
         "roi": lambda: fin.safe_divide(value_of(fcf_sum), capex),
         **_goodput_columns(q, goodput_m, pv_cost, pv_gpu_hours, cost_per_gpu_hour),
         "peak_funding": peak_funding,
         "equity_npv": equity_npv,
         "equity_irr": lambda: irr_of(ecf()),
+        "equity_irr_roots": lambda: roots_of(ecf()),
         "min_dscr": lambda: _min_dscr(value_of(dscr)),
         "debt_peak": debt_peak,
         "pv_cost": pv_cost,
@@ -151,11 +157,20 @@ def _with_irrs(
     variant borrows; ``borrowers`` (S,): which do), so that it does not depend on
     which variants it was computed with."""
     metrics = Metrics(values)
-    if ecf is None:  # ECF = FCF: the same IRR
-        values["equity_irr"] = lambda: metrics["irr"]
-    elif borrowers is not None and not np.all(borrowers):
-        values["equity_irr"] = lambda: np.where(borrowers, irr_of(ecf()), metrics["irr"])
+    for irr, of in (("irr", irr_of), ("irr_roots", roots_of)):
+        equity = f"equity_{irr}"
+        if ecf is None:  # ECF = FCF: the same IRR
+            values[equity] = lambda irr=irr: metrics[irr]
+        elif borrowers is not None and not np.all(borrowers):
+            values[equity] = lambda irr=irr, of=of: np.where(borrowers, of(ecf()), metrics[irr])
     return metrics
+
+
+def roots_of(values: FloatArray, runs: tuple[int, ...] | None = None) -> FloatArray:
+    """How many roots the NPV of each row of ``values`` has in the IRR's range
+    (:func:`costmodel.core.roots.irr_root_count`)."""
+    with blas_single_thread():
+        return irr_root_count(values, runs)
 
 
 def irr_of(values: FloatArray, runs: tuple[int, ...] | None = None) -> FloatArray:

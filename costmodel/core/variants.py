@@ -1,14 +1,28 @@
-"""Run the engine for many variants of the inputs at once (the scenario axis)."""
+"""Run the engine for many variants of the inputs at once (the scenario axis).
+
+Numeric inputs vary per variant inside one engine evaluation. The whole-number
+inputs that shape the computation (:attr:`costmodel.inputs.params.TierInputs.structure`:
+the horizon, the depreciation lives, the years a tax loss may be carried forward;
+methodology §11.3) cannot: the variants are grouped by their values of those, in
+order, each group is one engine evaluation with its own
+:class:`~costmodel.inputs.params.TierConfig`, and the results are put back in the
+order of the variants (:func:`scattered`). A group of one variant is evaluated as
+two copies of it, as the engine does a lone timing, so that a variant's numbers do
+not depend on the other variants evaluated with it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.engine import run_tier
-from costmodel.core.result import TierResult
-from costmodel.inputs.params import resolve_tier
+from costmodel.core.finance import FloatArray
+from costmodel.core.result import Lazy, Metrics, TierResult
+from costmodel.inputs.params import TierConfig, configured, resolve_tier
 from costmodel.inputs.schema import Assumptions
 
 
@@ -18,9 +32,11 @@ def run_variants(
     """Run the engine once per tier with inputs varied by dotted path.
 
     ``variants`` maps a dotted assumption path (``"power.price_per_kwh"``,
-    ``"servers.h800.price"``, ``"tiers.tens.gpus"``) to a scalar or an (S,) array;
-    every tier input resolved from that path takes those values, so all S
-    variants go through one vectorised evaluation per tier.
+    ``"servers.h800.price"``, ``"tiers.tens.gpus"``, ``"depreciation.servers.life_years"``)
+    to a scalar or an (S,) array; every tier input resolved from that path takes
+    those values, so all S variants go through one vectorised evaluation per tier
+    (one per distinct value of the structural whole numbers: see the module
+    docstring; their values are rounded to whole numbers).
     """
     variants = dict(variants or {})
     out = {}
@@ -30,5 +46,89 @@ def run_variants(
         for key, path in ti.paths().items():
             if path in variants:
                 values[key] = variants[path]
-        out[name] = run_tier(values, ti.config)
+        shape = {key: variants[path] for key, path in ti.structure.items() if path in variants}
+        if shape:
+            out[name] = run_structured(values, ti.config, shape)
+        else:
+            out[name] = run_tier(values, ti.config)
     return out
+
+
+def run_structured(
+    values: Mapping[str, ArrayLike], config: TierConfig, shape: Mapping[str, ArrayLike]
+) -> TierResult:
+    """:func:`run_tier` of variants whose structural whole numbers ``shape``
+    (config key -> scalar or (S,) array, :func:`costmodel.inputs.params.configured`)
+    differ: one evaluation per distinct combination, in order of it."""
+    size = int(np.broadcast_shapes(*[np.shape(v) for v in (*values.values(), *shape.values())],
+                                   (1,))[0])  # fmt: skip
+    keys = list(shape)
+    table = np.stack(
+        [np.round(np.broadcast_to(np.asarray(shape[k], dtype=float), (size,))) for k in keys],
+        axis=1,
+    )
+    combos, inverse = np.unique(table, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if combos.shape[0] == 1:
+        return run_tier(values, configured(config, dict(zip(keys, combos[0], strict=True))))
+    parts = []
+    for j, combo in enumerate(combos):
+        idx = np.flatnonzero(inverse == j)
+        take = idx if idx.size > 1 else np.repeat(idx, 2)
+        sub = {k: _take(v, take, size) for k, v in values.items()}
+        cfg = configured(config, dict(zip(keys, combo, strict=True)))
+        parts.append((idx, run_tier(sub, cfg)))
+    return scattered(parts, size)
+
+
+def _take(v: ArrayLike, take: np.ndarray, size: int) -> Any:
+    """The variants ``take`` of an input (a scalar stays a scalar)."""
+    if np.ndim(v) == 0:
+        return v
+    return np.broadcast_to(np.asarray(v, dtype=float), (size,))[take]
+
+
+def scattered(parts: list[tuple[np.ndarray, TierResult]], size: int) -> TierResult:
+    """One :class:`TierResult` of ``size`` variants from the results of groups of
+    them (``parts``: the variants' indices, ascending, and their result, with at
+    least as many rows), every line put back in order of the variants. Monthly and
+    yearly lines exist only where every group has the same horizon; otherwise
+    reading one raises ``ValueError``."""
+
+    def scatter(get: Callable[[TierResult], FloatArray]) -> FloatArray:
+        values = [(idx, np.asarray(get(r))) for idx, r in parts]
+        tail = np.broadcast_shapes(*[v.shape[1:] for _, v in values])
+        out = np.empty((size, *tail), dtype=np.result_type(*[v.dtype for _, v in values]))
+        for idx, v in values:
+            out[idx] = np.broadcast_to(v, (max(idx.size, 2), *tail))[: idx.size]
+        return out
+
+    first = parts[0][1]
+    same = all(r.months == first.months for _, r in parts)
+
+    def lines(get: Callable[[TierResult], Mapping[str, FloatArray]]) -> Lazy:
+        def build() -> dict[str, FloatArray]:
+            if not same:
+                raise ValueError("variants of different horizons have no common monthly lines")
+            return {k: scatter(lambda r, k=k: get(r)[k]) for k in get(first)}
+
+        return Lazy(build)
+
+    metrics = Metrics({k: (lambda k=k: scatter(lambda r: r.metrics[k])) for k in first.metrics})
+    deployments = [
+        {k: scatter(lambda r, d=d, k=k: r.deployments[d][k]) for k in dep}
+        for d, dep in enumerate(first.deployments)
+    ]
+    return TierResult(
+        months=first.months if same else max(r.months for _, r in parts),
+        capex={c: scatter(lambda r, c=c: r.capex[c]) for c in first.capex},
+        capex_months=lines(lambda r: r.capex_months),
+        opex=lines(lambda r: r.opex),
+        depreciation=lines(lambda r: r.depreciation),
+        nbv={c: scatter(lambda r, c=c: r.nbv[c]) for c in first.nbv},
+        flows=lines(lambda r: r.flows),
+        annual=lines(lambda r: r.annual),
+        metrics=metrics,
+        debt=lines(lambda r: r.debt),
+        deployments=deployments,
+    )

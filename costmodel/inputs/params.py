@@ -12,7 +12,7 @@ do not override it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -39,11 +39,16 @@ class TierConfig:
 
 @dataclass(frozen=True)
 class TierInputs:
-    """Numeric inputs of one tier: ``name -> (dotted path, value)``."""
+    """Numeric inputs of one tier: ``name -> (dotted path, value)``; ``structure``:
+    the whole-number inputs that set the shape of the computation (its
+    :class:`TierConfig`), ``config key -> dotted path``: ``months`` (12 x
+    ``horizon_years``), ``life_years.<class>`` and ``loss_carryforward_years``
+    (see :func:`configured`)."""
 
     tier: str
     config: TierConfig
     inputs: dict[str, tuple[str, float]] = field(default_factory=dict)
+    structure: dict[str, str] = field(default_factory=dict)
 
     def values(self) -> dict[str, float]:
         return {k: v for k, (_, v) in self.inputs.items()}
@@ -111,11 +116,13 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     _put_contract(a, tier_name, put)
     _put_vat(a, put)
     config = TierConfig(
-        months=12 * a.horizon_years,
+        months=12 * int(a.horizon_years),
         depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
-        depreciation_life_years={c: getattr(a.depreciation, c).life_years for c in ASSET_CLASSES},
+        depreciation_life_years={
+            c: int(getattr(a.depreciation, c).life_years) for c in ASSET_CLASSES
+        },
         stages=len(t.stages),
-        loss_carryforward_years=a.finance.loss_carryforward_years,
+        loss_carryforward_years=_int_or_none(a.finance.loss_carryforward_years),
         terminal_value=a.terminal_value,
         financed=a.financing is not None,
         tax_expensed=frozenset(
@@ -124,7 +131,32 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
         vat=a.vat is not None,
         vat_refund=a.vat is not None and a.vat.refund_credit,
     )
-    return TierInputs(tier_name, config, out)
+    structure = {"months": "horizon_years"}
+    structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in ASSET_CLASSES}
+    if a.finance.loss_carryforward_years is not None:
+        structure["loss_carryforward_years"] = "finance.loss_carryforward_years"
+    return TierInputs(tier_name, config, out, structure)
+
+
+def configured(config: TierConfig, values: dict[str, int]) -> TierConfig:
+    """``config`` with the whole-number inputs of :attr:`TierInputs.structure` set to
+    ``values`` (config key -> value; ``months`` given as years of horizon)."""
+    changes: dict[str, Any] = {}
+    lives = dict(config.depreciation_life_years)
+    for key, v in values.items():
+        if key == "months":
+            changes["months"] = 12 * int(v)
+        elif key.startswith("life_years."):
+            lives[key.split(".", 1)[1]] = int(v)
+        elif key == "loss_carryforward_years":
+            changes["loss_carryforward_years"] = int(v)
+        else:
+            raise KeyError(key)
+    return replace(config, depreciation_life_years=lives, **changes)
+
+
+def _int_or_none(x: int | None) -> int | None:
+    return None if x is None else int(x)
 
 
 _Put = Callable[[str, str, "Quantity | float | int"], None]

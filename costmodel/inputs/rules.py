@@ -79,7 +79,7 @@ def _name_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
 
 def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     """Rules of methodology §8.1 and §8.3 that do not depend on a tier."""
-    months = 12 * a.horizon_years
+    months = 12 * min(v for _, v in ends(a.horizon_years))  # the shortest horizon varied
     year = int(a.start[:4])
     if not FIRST_YEAR <= year <= LAST_YEAR - a.horizon_years:
         yield (
@@ -138,13 +138,36 @@ def _timeline_problems(a: Assumptions, months: int) -> Iterator[RuleProblem]:
             yield from _build_problems(own, path, f"tier {name}", months)
 
 
+def ends(x: int) -> list[tuple[str, int]]:
+    """``[("", value), ("low", low), ("high", high)]`` of a whole-number input, the
+    ends given (a :class:`~costmodel.inputs.schema.WholeNumber` carries them)."""
+    out = [("", int(x))]
+    for end in ("low", "high"):
+        v = getattr(x, end, None)
+        if v is not None:
+            out.append((end, int(v)))
+    return out
+
+
+def _multiple_problems(path: str, gpus: int, per_server: int, server: str):
+    """Value, low and high of a GPU count each a positive multiple of the server size."""
+    for end, v in ends(gpus):
+        if v % per_server:
+            label = f"{end} {v}: " if end else ""
+            yield (
+                path,
+                str(int(gpus)),
+                f"{label}must be a positive multiple of {per_server} (gpus_per_server of {server})",
+            )
+
+
 def _stage_problems(a: Assumptions, name: str, per_server: int) -> Iterator[tuple[str, str, str]]:
     """Spec 15: stage months strictly increasing, after construction and before the
     horizon end; stage GPUs positive multiples of the server size."""
     tier = a.tiers[name]
     own = tier.timeline.build_months if tier.timeline is not None else None
     build = (own or a.timeline.build_months).value
-    months = 12 * a.horizon_years
+    months = 12 * min(v for _, v in ends(a.horizon_years))  # the shortest horizon varied
     previous = build
     for i, st in enumerate(tier.stages):
         path = key_path("tiers", name, "stages", i)
@@ -157,13 +180,16 @@ def _stage_problems(a: Assumptions, name: str, per_server: int) -> Iterator[tupl
                 f"before the horizon end (month {months} of {a.horizon_years} years), so "
                 "that it has an operating month",
             )
+        for end, v in ends(st.month)[1:]:  # a range of the month: within the same bounds
+            if v <= build or v >= months:
+                yield (
+                    f"{path}.month",
+                    str(int(st.month)),
+                    f"{end} {v}: must be after build_months (month {build:g}) and before the "
+                    f"horizon end (month {months})",
+                )
         previous = max(previous, st.month)
-        if st.gpus % per_server:
-            yield (
-                f"{path}.gpus",
-                str(st.gpus),
-                f"must be a positive multiple of {per_server} (gpus_per_server of {tier.server})",
-            )
+        yield from _multiple_problems(f"{path}.gpus", st.gpus, per_server, tier.server)
 
 
 def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
@@ -178,12 +204,7 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
             yield f"{base}.server", repr(tier.server), f"unknown server; the catalogue has: {known}"
         else:
             n = server.gpus_per_server
-            if tier.gpus % n:
-                yield (
-                    f"{base}.gpus",
-                    str(tier.gpus),
-                    f"must be a positive multiple of {n} (gpus_per_server of {tier.server})",
-                )
+            yield from _multiple_problems(f"{base}.gpus", tier.gpus, n, tier.server)
             mode, term = revenue_mode(a, name)
             key = f"cloud_{term}_per_gpu_hour"
             if mode == "avoided_cloud" and getattr(server, key) is None:

@@ -21,10 +21,18 @@ from pydantic import (
     Field,
     PrivateAttr,
     StrictBool,
-    StrictInt,
     StrictStr,
     field_validator,
     model_validator,
+)
+
+from costmodel.inputs.whole import (
+    CarryforwardYears,
+    Count,
+    LifeYears,
+    MonthNumber,
+    WholeNumber,  # noqa: F401 (re-exported: a whole-number input with its range)
+    WholeYears,
 )
 
 SCHEMA_VERSION = 3
@@ -166,17 +174,20 @@ class Finance(Section):
 
     discount_rate: Rate
     tax_rate: Rate
-    loss_carryforward_years: Annotated[StrictInt, Plain, Field(ge=0, le=100)] | None = None
+    loss_carryforward_years: CarryforwardYears | None = None
 
 
 Months = Annotated[_Q, _bounded(0, 360, rule="must be a number of months between 0 and 360")]
 
 
 def _whole(q: Quantity) -> Quantity:
-    """The value of a month count is a whole number (a range may be fractional:
-    Monte Carlo draws are rounded to whole months by the engine)."""
-    if q.value != int(q.value):
-        raise ValueError(f"must be a whole number of months, not {q.value:g}")
+    """The value of a month count, and its low and high where given, are whole
+    numbers (methodology §11.3)."""
+    for name in ("value", "low", "high"):
+        x = getattr(q, name)
+        if x is not None and x != int(x):
+            label = "" if name == "value" else f"{name} {x:g}: "
+            raise ValueError(f"{label}must be a whole number of months, not {x:g}")
     return q
 
 
@@ -209,7 +220,7 @@ class Financing(Section):
     debt_share: Rate
     interest_rate: Rate
     rate_convention: Annotated[Literal["nominal", "effective"], Plain] = "nominal"
-    term_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
+    term_years: WholeYears
     cost_of_equity: Rate | None = None
     min_dscr_covenant: Annotated[_Q, _bounded(0, None, rule="must be >= 0")] | None = None
 
@@ -347,7 +358,7 @@ class DepreciationClass(Section):
     54)."""
 
     method: Annotated[Literal["straight_line", "sum_of_years", "double_declining"], Plain]
-    life_years: Annotated[StrictInt, Plain, Field(ge=1, le=40)]
+    life_years: LifeYears
     salvage: Rate
     market_decline: (
         Annotated[_Q, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")] | None
@@ -376,7 +387,7 @@ class Server(Section):
     """One server SKU of the catalogue (price and power for the whole server)."""
 
     label: Text = ""
-    gpus_per_server: Annotated[StrictInt, Plain, Field(ge=1)]
+    gpus_per_server: Count
     price: NonNegative
     power_kw: NonNegative
     idle_fraction: Rate
@@ -447,8 +458,8 @@ class Stage(Section):
     ``capacity_tb`` more storage bought at capex month ``month``, in service
     from ``month + 1``; ``staff_fte`` (if given) is the tier's headcount from then."""
 
-    month: Annotated[StrictInt, Plain, Field(ge=1, le=360)]
-    gpus: Annotated[StrictInt, Plain, Field(ge=1)]
+    month: MonthNumber
+    gpus: Count
     capacity_tb: NonNegative = Field(default_factory=lambda: Quantity(value=0))
     staff_fte: NonNegative | None = None
 
@@ -460,7 +471,7 @@ class Tier(Section):
     label: Text | None = None
     description: Text = ""
     server: Text
-    gpus: Annotated[StrictInt, Plain, Field(ge=1)]
+    gpus: Count
     network: Network
     storage: Storage
     rack_kw: Positive
@@ -552,7 +563,7 @@ class Reference(Section):
 class Assumptions(Section):
     """The whole, merged set of assumptions of one model."""
 
-    schema_version: Literal[1, 2, 3]
+    schema_version: Annotated[Literal[1, 2, 3], Plain]
     name: Text
     currency: Text
     start: Annotated[
@@ -560,7 +571,7 @@ class Assumptions(Section):
         BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),
         Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
     ]
-    horizon_years: Annotated[StrictInt, Plain, Field(ge=1, le=30)]
+    horizon_years: WholeYears
     terminal_value: Annotated[Literal["book", "none", "market"], Plain]
     timeline: Timeline = Field(default_factory=lambda: Timeline())
     finance: Finance

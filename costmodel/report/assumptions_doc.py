@@ -146,7 +146,8 @@ def figures(a: Assumptions) -> list[str]:
     sections: dict[str, list[dict[str, Any]]] = {}
     for section, node in data.items():
         if section != "schema_version":  # top-level numbers go under `model`
-            group = section if isinstance(node, dict | list) else "model"
+            nested = isinstance(node, list) or (isinstance(node, dict) and "value" not in node)
+            group = section if nested else "model"
             sections.setdefault(group, []).extend(leaves(node, section))
     for section, rows in sorted(sections.items(), key=lambda kv: kv[0] != "model"):
         if rows:

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from costmodel.inputs.schema import Assumptions, Plain, Quantity
+from costmodel.inputs.whole import WholeNumber, takes_range
 
 #: how a leaf of the schema is written in an assumption file
 Kind = Literal["quantity", "int", "bool", "choice", "text", "unknown"]
@@ -80,7 +81,7 @@ def leaf_kind(keys: tuple[str, ...]) -> tuple[Kind, bool]:
     if t is bool:
         return "bool", False
     if t is int:
-        return "int", plain
+        return "int", plain or takes_range(meta)
     if typing.get_origin(t) is Literal:
         return "choice", plain
     if t is str:
@@ -141,9 +142,9 @@ def entry(keys: tuple[str, ...], value: Any, base: Any, note: str) -> Any:
     if value is None or not mapping:
         return value
     out: dict[str, Any] = {"value": value}
-    if kind == "quantity" and isinstance(base, Quantity):
+    if (kind == "quantity" and isinstance(base, Quantity)) or isinstance(base, WholeNumber):
         for k in KEPT:
-            v = getattr(base, k)
+            v = getattr(base, k, None)
             if v is not None:
                 out[k] = v
         if isinstance(value, int | float) and not isinstance(value, bool):

@@ -249,7 +249,9 @@ def test_dot_slash_default_is_a_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert runner.invoke(app, ["init", "default"]).exit_code == 0
     tiers = tmp_path / "default" / "80-tiers.yaml"
-    tiers.write_text(tiers.read_text().replace("gpus: 32", "gpus: 16", 1))
+    text = tiers.read_text()
+    assert "gpus:\n      value: 32\n" in text  # the tens tier's GPUs, with their source
+    tiers.write_text(text.replace("gpus:\n      value: 32\n", "gpus:\n      value: 16\n", 1))
     local = json.loads(runner.invoke(app, ["summary", "./default", "-f", "json"]).stdout)
     bundled = json.loads(runner.invoke(app, ["summary", "default", "-f", "json"]).stdout)
     assert (local["tens"]["gpus"], bundled["tens"]["gpus"]) == (16, 32)

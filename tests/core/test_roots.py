@@ -7,7 +7,7 @@ import numpy as np
 import numpy_financial as npf
 import pytest
 
-from costmodel.core import roots
+from costmodel.core import irrtrace, roots
 
 
 class TestIrr:
@@ -49,8 +49,12 @@ class TestIrr:
         assert roots.irr_monthly(np.poly(roots_x)[::-1])[0] == pytest.approx(-0.03, rel=1e-9)
 
     def test_two_roots_10_and_20_percent(self):
-        # -100 + 230x - 132x^2 = -(1 - 1.1x... ) has roots at 10% and 20%: nearest 0 wins
-        assert roots.irr_monthly([-100, 230, -132])[0] == pytest.approx(0.1, rel=1e-9)
+        # -100 + 230x - 132x^2 (x = 1/(1+i)) has roots at 10% and 20%; NPV rises
+        # through 0 at 10% (NPV(0) = -2 < 0) and falls through 0 at 20%: the IRR is
+        # the falling root (methodology §11.2), and two roots are counted
+        flows = [-100, 230, -132]
+        assert roots.irr_monthly(flows)[0] == pytest.approx(0.2, rel=1e-9)
+        assert roots.irr_root_count(flows)[0] == 2
 
     def test_investment_after_a_zero_month(self):
         assert roots.irr_monthly([0, -100, 110])[0] == pytest.approx(0.1, rel=1e-12)
@@ -95,7 +99,11 @@ class TestIrr:
         assert got[0] == pytest.approx(want[0], rel=1e-12)
         assert got[0] == pytest.approx(npf.irr(months[0]), rel=1e-12)
         assert np.isnan(got[1]) and np.isnan(want[1])
-        assert got[2] == pytest.approx(npf.irr(months[2]), rel=1e-12)  # -40%: 50 - 30 / (1 + i)
+        # 50 then 5 x -30: NPV = 50 - 30 sum_(m=1..5) (1+i)^-m rises through 0 at its
+        # one root (a loan taken, not an investment): no IRR (methodology §11.2)
+        assert npf.irr(months[2]) == npf.irr(months[2])  # numpy-financial finds the root
+        assert roots.irr_root_count(by_run, runs=runs)[2] == 1
+        assert np.isnan(got[2]) and np.isnan(want[2])
         assert roots.irr_annual(by_run, runs=runs)[0] == pytest.approx((1 + want[0]) ** 12 - 1)
         for wrong in (runs[:-1], (0, *runs[1:])):  # a length per value, each at least 1
             with pytest.raises(ValueError, match="runs must give 15 lengths"):
@@ -170,7 +178,7 @@ def test_solve_finds_known_roots_of_several_problems_in_one_call():
 
 def test_bisect_trace_halves_the_bracket_nearest_zero():
     flows = np.array([-100.0, 0.0, 121.0])  # IRR 10% a month
-    t = roots.bisect_trace(flows, 60)
+    t = irrtrace.bisect_trace(flows, 60)
     assert t.found
     assert t.grid[t.chosen] <= 0.1 <= t.grid[t.chosen + 1]
     assert t.start == pytest.approx(0.1, rel=1e-12)
@@ -180,7 +188,7 @@ def test_bisect_trace_halves_the_bracket_nearest_zero():
 
 
 def test_bisect_trace_without_a_root():
-    t = roots.bisect_trace(np.array([100.0, 10.0, 10.0]), 10)
+    t = irrtrace.bisect_trace(np.array([100.0, 10.0, 10.0]), 10)
     assert not t.found and t.chosen == 0 and np.isnan(t.start)
 
 

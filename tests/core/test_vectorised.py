@@ -167,25 +167,26 @@ def test_the_path_follows_the_number_of_timings(staged, monkeypatch):
 
 RANGED_TIMING = {
     "schema_version": 2,
-    "horizon_years": 3,
+    "horizon_years": {"value": 3, "low": 2, "high": 4},  # structural: held fixed
     "terminal_value": "market",
     "timeline": {
-        "build_months": {"value": 3, "low": 0.6, "high": 7.4},
+        "build_months": {"value": 3, "low": 1, "high": 7},
         "ramp_months": {"value": 4, "low": 1, "high": 9, "dist": "uniform"},
     },
     "finance": {
-        "loss_carryforward_years": 1,
+        "loss_carryforward_years": {"value": 1, "low": 0, "high": 3},
         "discount_rate": {"value": 0.08, "low": 0.05, "high": 0.12},
     },
     "financing": {
         "debt_share": 0.6,
         "interest_rate": {"value": 0.06, "low": 0.0, "high": 0.11},
-        "term_years": 2,
+        "term_years": {"value": 2, "low": 1, "high": 4},
         "cost_of_equity": {"value": 0.12, "low": 0.1, "high": 0.2},
     },
     "depreciation": {
         c: {"market_decline": 0.2} for c in ("servers", "network", "storage", "facility")
-    },
+    }
+    | {"servers": {"market_decline": 0.2, "life_years": {"value": 2, "low": 1, "high": 4}}},
     "tiers": {"small": {"reserve_headroom": False, "stages": [{"month": 14, "gpus": 8}]}},
 }
 MC_METRICS = ("npv", "irr", "cost_per_gpu_hour")
@@ -198,24 +199,40 @@ def ranged_timing(tmp_path_factory):
     return cm.load_assumptions(HAND, path)
 
 
+#: ranged whole numbers the Monte Carlo draws (rounded) and holds (methodology §11.3)
+DRAWN_WHOLE = (
+    "timeline.build_months",
+    "timeline.ramp_months",
+    "depreciation.servers.life_years",
+    "financing.term_years",
+    "finance.loss_carryforward_years",
+)
+
+
 def test_monte_carlo_draws_timing_in_whole_months_and_goes_by_year(ranged_timing, monkeypatch):
-    """Ranged timing is drawn in whole months; the draws go by year (a few
-    timings) and equal single builds; chunks and threads do not matter."""
+    """Ranged timing, a ranged depreciation life, loan term and loss carry-forward
+    are drawn in whole numbers (the horizon, structural, is held at its value and
+    named); the draws go by year (a few timings per life and carry-forward) and
+    equal single builds; chunks and threads do not matter."""
     calls = []
     monthly = engine.run_monthly
     monkeypatch.setattr(engine, "run_monthly", lambda *a: calls.append(1) or monthly(*a))
     mc = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=250)
     assert calls == []
-    for path in ("timeline.build_months", "timeline.ramp_months"):
+    assert mc.held_fixed == ["horizon_years"]
+    assert "horizon_years" not in mc.samples
+    for path in DRAWN_WHOLE:
         drawn = mc.samples[path].to_numpy()
         np.testing.assert_array_equal(drawn, np.round(drawn))
-        assert len(np.unique(drawn)) > 4
+        assert len(np.unique(drawn)) >= 3
     again = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=97, workers=1)
     assert mc.draws["small"].equals(again.draws["small"])
+    integer = {x.path for x in mc.inputs if x.integer}
+    assert integer == set(DRAWN_WHOLE) - {"timeline.build_months", "timeline.ramp_months"}
     for i in (0, 1, 17, 311, 599):
-        one = cm.build(
-            cm.with_overrides(ranged_timing, {p: float(v.iloc[i]) for p, v in mc.samples.items()})
-        ).summary()
+        drawn = {p: float(v.iloc[i]) for p, v in mc.samples.items()}
+        drawn = {p: int(v) if p in integer else v for p, v in drawn.items()}
+        one = cm.build(cm.with_overrides(ranged_timing, drawn)).summary()
         for m in MC_METRICS:
             _close([mc.draws["small"][m].iloc[i]], [one.loc["small", m]], f"{m} of draw {i}")
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 import pytest
 
@@ -93,6 +94,30 @@ def comparison_value(metric_label: str, value: float) -> Callable:
     return fault
 
 
+#: a 10-year loan on the 6-year default at a GPU-hour price of 30: the equity flow
+#: of hundreds repays a balloon at M and has two roots (methodology §11.2)
+TWO_ROOTS = {"financing.term_years": 10, "revenue.price_per_gpu_hour": 30.0}
+
+
+def rising_equity_root(wb) -> None:
+    """The hundreds tier's equity IRR on Comparison typed as the other root of its
+    equity flow, where NPV rises through 0 (v2's choice): a root, but not the IRR.
+    The root is found here by bisection of the grid interval where NPV rises."""
+    a = cm.load_assumptions(
+        default_assumptions_dir(), scenarios_dir() / "bank-loan.yaml", overrides=TWO_ROOTS
+    )
+    ecf = cm.build(a).results["hundreds"].flows["ecf"][0]
+    npv = lambda i: float(np.sum(ecf * (1.0 + i) ** -np.arange(ecf.size)))  # noqa: E731
+    grid = np.linspace(-0.5, 0.0, 501)
+    k = next(j for j in range(500) if npv(grid[j]) < 0 <= npv(grid[j + 1]))
+    lo, hi = grid[k], grid[k + 1]
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if npv(mid) < 0 else (lo, mid)
+    ws = wb["Comparison"]
+    ws.cell(row_of(ws, "Equity IRR"), 4).value = (1 + lo) ** 12 - 1
+
+
 def set_stage(wb, tier: str, stage: int, column: int, value) -> None:
     """A cell of the Inputs sheet's Stages table (tier, stage, month, GPUs, ...)."""
     ws = wb["Inputs"]
@@ -151,7 +176,11 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
     ),
     "hard-coded IRR on Comparison": (
         comparison_value("IRR", 0.12),
-        "IRR is a root: NPV changes sign across it",
+        "IRR is a root where NPV falls: positive just below, not above",
+    ),
+    "equity IRR typed as the root where NPV rises": (
+        rising_equity_root,
+        "equity IRR is a root where NPV falls: positive just below, not above",
     ),
     "utilization 1.5": (lambda wb: set_tier_input(wb, "hundreds", "utilization", 1.5), None),
     "30 GPUs on 8-GPU servers": (lambda wb: set_tier_input(wb, "tens", "gpus", 30), None),
@@ -187,7 +216,11 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
     ),
 }
 #: faults typed into another base than the default
-BASES = {zero_over_tax: "untouched profitable", zero_over_interest: "untouched financed"}
+BASES = {
+    zero_over_tax: "untouched profitable",
+    zero_over_interest: "untouched financed",
+    rising_equity_root: "untouched two roots",
+}
 
 
 @pytest.fixture(scope="module")
@@ -198,6 +231,9 @@ def recalculated(soffice, recalc, tmp_path_factory) -> dict[str, Path]:
     rich = cm.write_workbook(profitable, d / "profitable.xlsx", created=FIXED)
     bank = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "bank-loan.yaml")
     financed = cm.write_workbook(cm.build(bank), d / "financed.xlsx", created=FIXED)
+    two = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "bank-loan.yaml",
+                              overrides=TWO_ROOTS)  # fmt: skip
+    two_roots = cm.write_workbook(cm.build(two), d / "two-roots.xlsx", created=FIXED)
     staged = cm.build(cm.load_assumptions(default_assumptions_dir(), STAGED_OVERLAY))
     grown = cm.write_workbook(staged, d / "staged.xlsx", created=FIXED)
     paths = {
@@ -205,6 +241,7 @@ def recalculated(soffice, recalc, tmp_path_factory) -> dict[str, Path]:
         "untouched profitable": rich,
         "untouched financed": financed,
         "untouched staged": grown,
+        "untouched two roots": two_roots,
     }
     for i, (name, (edit, _)) in enumerate(FAULTS.items()):
         src = "untouched staged" if name in STAGED else BASES.get(edit, "untouched")
@@ -225,8 +262,10 @@ def master_check(path: Path) -> tuple[object, set[str]]:
 
 
 @pytest.mark.parametrize(
-    "base", ["untouched", "untouched profitable", "untouched financed", "untouched staged"]
-)
+    "base",
+    ["untouched", "untouched profitable", "untouched financed", "untouched staged",
+     "untouched two roots"],
+)  # fmt: skip
 def test_untouched_workbook_is_ok(recalculated, base):
     master, failing = master_check(recalculated[base])
     assert master == "OK"

@@ -122,7 +122,9 @@ def zero_over(sheet: str, label: str, month: int):
 
 def drop_vat_from_fcf(wb) -> None:
     ws = wb["tens"]
-    r = row_of(ws, "FCF = revenue - opex - tax - capex + terminal - terminal tax + VAT cash")
+    r = row_of(
+        ws, "FCF = revenue - opex - tax - capex + terminal + VAT cash (the tax at M taxes its gain)"
+    )
     for c in range(FIRST_COL + 1, ws.max_column + 1):
         cell = ws.cell(r, c)
         if isinstance(cell.value, str) and cell.value.startswith("="):
@@ -170,7 +172,7 @@ FAULTS = {
     "VAT cash left out of the FCF": (
         "default-vat",
         lambda wb, m: drop_vat_from_fcf(wb),
-        "FCF - VAT cash = revenue - opex - tax - capex + terminal - terminal tax",
+        "FCF - VAT cash = revenue - opex - tax - capex + terminal",
     ),
     "output VAT rate typed as 13": (
         "default-vat",

@@ -359,3 +359,21 @@ def test_not_a_costmodel_workbook_exits_2(tmp_path):
         assert result.exit_code == 2, (name, result.output)
         assert name in result.output
     assert not (tmp_path / "o.yaml").exists()
+
+
+def test_a_whole_number_keeps_its_range_and_source(default_book, tmp_path):
+    """A whole number with a range (methodology §11.3: the servers' life, 5 in 4..6)
+    comes back in the mapping form with its range and source, the range widened to
+    an edit outside it, as for any quantity."""
+    a, src = default_book
+    life = a.depreciation.servers.life_years
+    assert (life.low, life.high) == (4, 6) and life.source
+    book = edited(src, tmp_path / "life.xlsx", {"depreciation.servers.life_years": 7})
+    overlay, _ = cm.import_workbook(book)
+    got = overlay["depreciation"]["servers"]["life_years"]
+    assert got["value"] == 7 and got["low"] == 4 and got["high"] == 7
+    assert got["source"] == life.source
+    assert got["note"].endswith("(was 5)")
+    f = tmp_path / "life.yaml"
+    f.write_text(yaml.safe_dump(overlay), encoding="utf-8")
+    assert cm.layer(a, f).depreciation.servers.life_years == 7

@@ -240,3 +240,47 @@ def test_the_tax_regime_in_force():
     m, _, pages = memo(overrides={"finance.loss_carryforward_years": None}, langs=("en",))
     en = text_of(section(pages["en"], "summary"))
     assert "Profits are taxed at 25%, with losses carried forward without limit." in en
+
+
+#: a 10-year loan on the 6-year default at a GPU-hour price of 30: the owners' cash
+#: flows of hundreds and thousands repay a balloon at M and have two roots each
+TWO_ROOTS = {"financing.term_years": 10, "revenue.price_per_gpu_hour": 30.0}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_irr_among_several_roots_is_said_to_be_one(lang):
+    """Methodology §11.2: where the equity flow has several roots, the financing
+    section says so beside the equity IRR it quotes (the root where NPV falls), and
+    the comparison table footnotes that IRR; a tier with one root gets neither."""
+    m, _, pages = memo(LOAN, overrides=TWO_ROOTS, langs=(lang,))
+    roots = m.irr_roots()
+    assert {t: r["equity_irr"] for t, r in roots.items()} == {
+        "tens": 0,
+        "hundreds": 2,
+        "thousands": 2,
+    }
+    fin_text = text_of(section(pages[lang], "financing"))
+    words = "has 2 IRR roots" if lang == "en" else "有 2 个内部收益率根"
+    assert fin_text.count(words) == 2
+    for t in ("hundreds", "thousands"):
+        quoted = plain(f.pct(m.summary().loc[t, "equity_irr"]))
+        sentence = re.search(rf"[^.。]*{re.escape(words)}[^.。]*{re.escape(quoted)}", fin_text)
+        assert sentence is not None, (t, quoted)
+    table = section(pages[lang], "compare")
+    cell_html = re.search(
+        r'data-tier="hundreds" data-metric="equity_irr">([^<]*)<sup class="fn">(\d+)</sup>', table
+    )
+    assert cell_html is not None
+    note = re.search(rf'<p id="fn-{cell_html.group(2)}">(.*?)</p>', table, flags=re.S).group(1)
+    assert ("several roots" if lang == "en" else "多个根") in note
+    # tens (no IRR: its owners' NPV never falls through 0) is footnoted as empty
+    tens = re.search(r'data-tier="tens" data-metric="equity_irr">–<sup class="fn">(\d+)<', table)
+    assert tens.group(1) != cell_html.group(2)
+    empty = re.search(rf'<p id="fn-{tens.group(1)}">(.*?)</p>', table, flags=re.S).group(1)
+    assert ("no IRR" if lang == "en" else "无内部收益率") in empty
+
+
+def test_one_root_irrs_carry_no_roots_note():
+    m, _, pages = memo(langs=("en",))
+    assert all(r == {"irr": 1, "equity_irr": 1} for r in m.irr_roots().values())
+    assert "several roots" not in pages["en"] and "IRR roots" not in pages["en"]

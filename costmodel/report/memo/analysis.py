@@ -299,6 +299,22 @@ def mc_cells(x: Facts, row: pd.Series) -> dict[str, str]:
     return out
 
 
+def _held(x: Facts, paths: list[str]) -> Markup | None:
+    """The sentence naming the ranged structural inputs the Monte Carlo held at
+    their value (methodology §11.3), or None."""
+    if not paths:
+        return None
+    first = x.model.tiers[0]
+    names = []
+    for path in paths:
+        parts = path.split(".")
+        tier = parts[1] if parts[0] == "tiers" and parts[1] in x.model.tiers else None
+        name = input_name(x, tier or first, path)
+        names.append(f"{name} ({tier_label(x.model, tier, x.lang)})" if tier else name)
+    sep = "、" if x.lang == "zh" else ", "
+    return say(TRUE[x.lang]["mc_held"], items=sep.join(names))
+
+
 def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
     mc = an.monte_carlo
     if mc is None:
@@ -320,6 +336,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
     )
     return dict(
         intro=say(T["mc_intro"], n=n, seed=seed),
+        held=_held(x, mc.held_fixed),
         n=mc.n,
         seed=seed,
         rows=[dict(tier=t, label=tier_label(m, t, x.lang), **mc_cells(x, s.loc[t])) for t in tiers],

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from costmodel.inputs.schema import Quantity
+from costmodel.inputs.schema import Quantity, WholeNumber
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.labels import input_key, input_label
@@ -19,9 +19,12 @@ from costmodel.report.memo.text_method import METHOD, METHOD_RULES, SECTIONS
 
 def walk(obj: Any, path: str = ""):
     """Yield ``(dotted path, leaf)`` for every input of validated assumptions:
-    :class:`Quantity` objects and plain values (text, whole numbers, flags)."""
+    :class:`Quantity` objects (a whole number written as a mapping as one too) and
+    plain values (text, whole numbers, flags)."""
     if isinstance(obj, Quantity):
         yield path, obj
+    elif isinstance(obj, WholeNumber):  # a whole number with its range and source
+        yield path, Quantity(value=int(obj), **obj.meta())
     elif isinstance(obj, BaseModel):
         for name in type(obj).model_fields:
             value = getattr(obj, name)

@@ -1,5 +1,6 @@
 """The memo's comparison of the options: every summary metric per tier, the best value
-of a quality row starred, empty cells footnoted by reason.
+of a quality row starred, empty cells footnoted by reason, and an IRR that is one of
+several roots of its NPV footnoted as such (methodology §11.2).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from costmodel.report.memo.text import TEXT
 
 _EMPTY_REASON = {
     "irr": "fn_irr",
+    "equity_irr": "fn_irr",
     "payback_years": "fn_payback",
     "mtbf_hours": "fn_failures",
     "checkpoint_interval_hours": "fn_failures",
@@ -47,6 +49,7 @@ def comparison(x: Facts) -> dict[str, Any]:
     m, s, lang = x.model, x.summary, x.lang
     T = TEXT[lang]
     notes: dict[str, int] = {}
+    roots = m.irr_roots()  # methodology §11.2: an IRR that is one of several roots
     rows = []
     for col, meta in METRICS.items():
         if col not in s.columns:
@@ -65,6 +68,8 @@ def comparison(x: Facts) -> dict[str, Any]:
             if empty:
                 key = _EMPTY_REASON.get(col, "fn_other")
                 note = notes.setdefault(key, len(notes) + 1)
+            elif col in ("irr", "equity_irr") and roots[t][col] > 1:
+                note = notes.setdefault("fn_roots", len(notes) + 1)
             cells.append(
                 dict(tier=t, text=x.metric(t, col), best=t in best, empty=empty, note=note)
             )

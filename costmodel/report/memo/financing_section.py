@@ -57,6 +57,11 @@ FINANCING: dict[str, dict[str, str]] = {
         "returns": "<strong>{label}</strong>: the owners' NPV is {equity_npv} at {coe} "
         "against the project's {npv} at {rate}; their IRR is {equity_irr} against {irr}. "
         "Debt peaks at {debt_peak}; the project's peak funding need is {funding}.",
+        "roots": "The owners' cash flow has {n} IRR roots: its NPV is 0 at {n} rates in the "
+        "range searched, turned back by the repayment at the end; {equity_irr} is the one "
+        "nearest 0 at which NPV falls through 0, and so agrees with the equity NPV.",
+        "project_roots": "The project's cash flow has {n} IRR roots; {irr} is the one nearest "
+        "0 at which NPV falls through 0.",
         "breach": "Its minimum DSCR, {dscr} in year {year}, is below the {covenant} "
         "covenant: breached in {k} of the {n} years with debt service.",
         "breach_all": "Its minimum DSCR, {dscr} in year {year}, is below the {covenant} "
@@ -89,6 +94,11 @@ FINANCING: dict[str, dict[str, str]] = {
         "returns": "<strong>{label}</strong>：按 {coe} 折现，股东净现值为 {equity_npv}，"
         "项目按 {rate} 折现为 {npv}；股权内部收益率 {equity_irr}，项目为 {irr}。贷款余额"
         "最高 {debt_peak}；项目峰值资金需求 {funding}。",
+        "roots": "股东现金流有 {n} 个内部收益率根（期末的一次性还款使净现值在搜索范围内"
+        "有 {n} 个零点）；"
+        "{equity_irr} 是其中最接近零、净现值由正转负的那个，与股权净现值的结论一致。",
+        "project_roots": "项目现金流有 {n} 个内部收益率根；{irr} 是其中最接近零、"
+        "净现值由正转负的那个。",
         "breach": "最低偿债覆盖率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限："
         "在有还本付息的 {n} 年中有 {k} 年违约。",
         "breach_all": "最低偿债覆盖率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限；"
@@ -230,7 +240,20 @@ def _returns(x: Facts, tier: str, r: pd.Series) -> Markup:
         debt_peak=x.money(r["debt_peak"]),
         funding=x.money(r["peak_funding"]),
     )
-    return sep.join([head, _dscr_sentence(x, r)])
+    return sep.join([head, *_roots_sentences(x, tier, r), _dscr_sentence(x, r)])
+
+
+def _roots_sentences(x: Facts, tier: str, r: pd.Series) -> list[Markup]:
+    """Where the project's or the owners' cash flow has several roots (methodology
+    §11.2), which one the IRR is."""
+    F = FINANCING[x.lang]
+    roots = x.model.irr_roots()[tier]
+    out = []
+    if roots["irr"] > 1 and not is_empty(r["irr"]):
+        out.append(say(F["project_roots"], n=roots["irr"], irr=f.pct(r["irr"])))
+    if roots["equity_irr"] > 1 and not is_empty(r["equity_irr"]):
+        out.append(say(F["roots"], n=roots["equity_irr"], equity_irr=f.pct(r["equity_irr"])))
+    return out
 
 
 def financing(x: Facts) -> dict[str, Any] | None:

@@ -63,7 +63,11 @@ TEXT: dict[str, dict[str, str]] = {
         "best_legend": "★ marks the best value of a row that measures quality per unit (cost "
         "per GPU-hour, return on capital, goodput); rows that measure size (capex, revenue, "
         "NPV) carry none, as the smallest or the largest option would always win them.",
-        "fn_irr": "no IRR: the cash flows never reach NPV 0 at any rate in range.",
+        "fn_irr": "no IRR: at no rate in range does NPV fall through 0 (it never reaches 0, "
+        "or only rises through it, as a loan's does).",
+        "fn_roots": "several roots: NPV crosses 0 more than once at the rates searched (a "
+        "repayment at the end turns it back); the IRR shown is the rate nearest 0 at which "
+        "NPV falls through 0, so it is above a hurdle exactly when the NPV there is positive.",
         "fn_payback": "no payback: cumulative cash flow stays below zero within the "
         "{years}-year horizon.",
         "fn_failures": "no failures assumed, or no checkpoint to write.",
@@ -137,7 +141,11 @@ TEXT: dict[str, dict[str, str]] = {
         "capex": "初始投资",
         "best_legend": "★ 表示衡量单位质量的行（每卡时成本、投资回报、有效产出率）中的最优值；"
         "衡量规模的行（初始投资、收入、净现值）不标注，因为它们总是由最小或最大的方案胜出。",
-        "fn_irr": "无内部收益率：在取值范围内，任何折现率都不能使净现值为零。",
+        "fn_irr": "无内部收益率：在取值范围内，净现值没有由正转负地穿过零（从未为零，"
+        "或只像贷款那样由负转正）。",
+        "fn_roots": "多个根：在搜索的折现率范围内，净现值不止一次穿过零（期末的一次性还款"
+        "使其折返）；表中的内部收益率是最接近零、净现值由正转负的那个折现率，因此它高于"
+        "门槛收益率当且仅当按该门槛计算的净现值为正。",
         "fn_payback": "无回收期：在 {years} 年测算期内累计现金流始终为负。",
         "fn_failures": "未假设故障，或无需写入检查点。",
         "fn_other": "无定义：分母为零（无卡时或有效产出率为零）。",

@@ -79,6 +79,8 @@ TRUE: dict[str, dict[str, str]] = {
         "group_cost": "Levelized cost per GPU-hour",
         "mc_note": "P10: 10% of draws are below this value; P(loss): the share of draws with "
         "NPV ≤ 0 (1 − P(NPV > 0)).",
+        "mc_held": "Held at their value in every draw, though given a range (they set the "
+        "model's structure; the tornado varies them): {items}.",
         "loss_some": "In {p} of {n} draws {label} loses money; its NPV lies between {p10} "
         "and {p90} in 80% of them.",
         "loss_all": "In all {n} draws {label} loses money; its NPV lies between {p10} and "
@@ -144,6 +146,8 @@ TRUE: dict[str, dict[str, str]] = {
         "group_cost": "每卡时平准化成本",
         "mc_note": "P10：10% 的抽样低于该值；亏损概率：净现值 ≤ 0 的抽样占比"
         "（1 − P(净现值 > 0)）。",
+        "mc_held": "以下输入虽给出取值范围，但决定模型结构，各次抽样均取其基准值"
+        "（龙卷风图中按范围变动）：{items}。",
         "loss_some": "在 {n} 次抽样中，{label}亏损的占 {p}；80% 的抽样净现值介于 {p10} "
         "与 {p90} 之间。",
         "loss_all": "在全部 {n} 次抽样中，{label}都亏损；其中 80% 的抽样净现值介于 {p10} 与 "

@@ -167,7 +167,8 @@ def write_checks(
         vat = vat_recons(cs, model, t)
         for c in (*reconciliations(cs, model, comp, t), *money_recons(cs, model, comp, t), *vat):
             ck.recon(c)
-        ck.rule(irr_rule(cs, model, summary, comp, t))
+        for rule in irr_rules(cs, model, summary, comp, t):
+            ck.rule(rule)
         for rule in tier_rules(cs, model, t):
             ck.rule(rule)
         counts[t] = ck.subtotal(f"failing: tier {t}", first)
@@ -381,25 +382,31 @@ def vat_recons(cs: CalcSheet, model: Model, t: str) -> list[Recon]:
     return [Recon(*c, cap, scale) for c in vat_checks(S, tot, model, t)]
 
 
-def irr_rule(
+def irr_rules(
     cs: CalcSheet, model: Model, summary: pd.DataFrame, comp: dict[tuple[str, str], str], t: str
-) -> Rule:
-    """The reported IRR is a root: NPV changes sign between the monthly IRR -/+ 1e-6.
-    Shown: the sign of the NPV just below the root (well conditioned, unlike the
-    NPV at the root itself, which is a cancellation)."""
-    irr = comp[(t, "irr")]
-    f0, f1 = cs.ref("fcf", "@0", sheet=True), cs.ref("fcf", ":1", sheet=True)
-    rate = f"(1+{irr})^(1/12)-1"
-    below = f'IF({irr}="",0,SIGN({f0}+NPV({rate}-1E-6,{f1})))'
-    above = f"SIGN({f0}+NPV({rate}+1E-6,{f1}))"
-    fcf = model.results[t].flows["fcf"][0]
-    annual = float(summary.loc[t, "irr"])
-    value = 0.0
-    if annual == annual:  # not NaN
-        below_root = fin.monthly_rate(annual) - 1e-6
-        value = float(np.sign(fin.npv_at_monthly_rates(fcf, [below_root])[0]))
-    cond = f'IF({irr}="",TRUE,{{B}}*{above}<=0)'
-    return Rule("IRR is a root: NPV changes sign across it", below, value, "sign change", cond)
+) -> list[Rule]:
+    """The reported IRR and equity IRR are the root methodology §11.2 picks: NPV is
+    positive at the monthly IRR - 1e-6 and negative or 0 at + 1e-6 (so NPV is 0
+    within 1e-6 of it, and falls through 0 there; a root where NPV rises, or a
+    hard-coded or stale IRR, fails). Shown: the sign of the NPV just below the root
+    (well conditioned, unlike the NPV at the root itself, a cancellation)."""
+    out = []
+    for metric, flow, label in (("irr", "fcf", "IRR"), ("equity_irr", "ecf", "equity IRR")):
+        irr = comp[(t, metric)]
+        f0, f1 = cs.ref(flow, "@0", sheet=True), cs.ref(flow, ":1", sheet=True)
+        rate = f"(1+{irr})^(1/12)-1"
+        below = f'IF({irr}="",0,SIGN({f0}+NPV({rate}-1E-6,{f1})))'
+        above = f"SIGN({f0}+NPV({rate}+1E-6,{f1}))"
+        values = model.results[t].flows[flow][0]
+        annual = float(summary.loc[t, metric])
+        value = 0.0
+        if annual == annual:  # not NaN
+            below_root = fin.monthly_rate(annual) - 1e-6
+            value = float(np.sign(fin.npv_at_monthly_rates(values, [below_root])[0]))
+        cond = f'IF({irr}="",TRUE,AND({{B}}=1,{above}<=0))'
+        out.append(Rule(f"{label} is a root where NPV falls: positive just below, not above",
+                        below, value, "+1 below, <= 0 above", cond))  # fmt: skip
+    return out
 
 
 def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:

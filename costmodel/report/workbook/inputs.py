@@ -20,7 +20,13 @@ from datetime import datetime
 from xlsxwriter.workbook import Workbook
 
 from costmodel.inputs.params import CONTRACT_KEYS
-from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS, Assumptions, Quantity
+from costmodel.inputs.schema import (
+    ASSET_CLASSES,
+    DEPRECIATION_METHODS,
+    Assumptions,
+    Quantity,
+    WholeNumber,
+)
 from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK, Styles
 from costmodel.report.workbook.inputsmap import (
@@ -315,6 +321,9 @@ def _depreciation(s: Sheet) -> None:
         for suffix, col in (("method", 1), ("life", 2), ("salvage", 3), ("market_decline", 4)):
             s.define(f"dep_{cls}_{suffix}", s.row, col)
         s.sources.append((f"depreciation.{cls}.salvage", d.salvage, here(s.row, 3)))
+        if isinstance(d.life_years, WholeNumber):  # its range and source (methodology §11.3)
+            life = Quantity(value=int(d.life_years), **d.life_years.meta())
+            s.sources.append((f"depreciation.{cls}.life_years", life, here(s.row, 2)))
         s.row += 1
     _tax_methods(s)
 

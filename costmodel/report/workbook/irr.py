@@ -8,8 +8,10 @@ per tier, as :func:`costmodel.core.finance.irr_monthly` does:
 
 1. NPV at each rate of a fixed grid of monthly rates (dense near 0):
    ``FCF_0 + NPV(rate, FCF_1..FCF_M)``;
-2. every sign change between neighbours brackets a root; take the bracket
-   nearest 0 (``MATCH(MIN(distance))``);
+2. every change of sign between neighbours from positive (lower rate) to negative
+   or 0 (higher rate) brackets an IRR (methodology §11.2; a root where NPV rises
+   through 0 is none); take the bracket nearest 0 (``MATCH(MIN(distance))``); the
+   sign changes of either direction count the roots in the range;
 3. bisect it: ``BISECT_STEPS`` halvings, keeping the end whose NPV sign is the
    lower end's;
 4. the Comparison sheet then polishes the result with ``IRR(FCF, start)``.
@@ -62,7 +64,8 @@ class Layout:
 
 
 LABELS = (
-    "roots bracketed (count)",
+    "roots in range (sign changes of NPV, either way)",
+    "IRR brackets (NPV positive below, not above)",
     "smallest distance to 0 of a bracket",
     "chosen interval (1-based)",
     "lower end",
@@ -149,8 +152,8 @@ def _grid(L: Layout) -> None:
         for t in tiers:
             fa = xl_rowcol_to_cell(r, L.col_npv[t])
             fb = xl_rowcol_to_cell(r + 1, L.col_npv[t])
-            # the interval's distance to 0 where NPV changes sign across it, else empty
-            f = f'=IF((SIGN({fa})*SIGN({fb})<=0)*(1-({fa}=0)*({fb}=0))=1,{d},"")'
+            # the interval's distance to 0 where NPV falls through 0 across it, else empty
+            f = f'=IF(AND({fa}>0,{fb}<=0),{d},"")'
             value = float(first.distance[i]) if L.trace[t].bracketed[i] else ""
             ws.write_formula(r, L.col_br[t], f, factor, value)
 
@@ -165,12 +168,19 @@ def _bisect(L: Layout, j: int, t: Flow) -> str:
     br_rng = f"${_c(L.col_br[t])}${L.r0 + 1}:${_c(L.col_br[t])}${L.r0 + L.G - 1}"
     n_br = int(tr.bracketed.sum())
     cell = {label: xl_rowcol_to_cell(L.rows[label], c_lo) for label in LABELS}
-    cnt, sc, chosen = (cell[k] for k in LABELS[:3])
+    cnt, sc, chosen = (cell[k] for k in LABELS[1:4])
+    npv = _c(L.col_npv[t])
+    lower = f"${npv}${L.r0 + 1}:${npv}${L.r0 + L.G - 1}"
+    upper = f"${npv}${L.r0 + 2}:${npv}${L.r0 + L.G}"
     cs = L.sheets[t]
     f0, f1 = cs.ref(t[1], "@0", sheet=True), cs.ref(t[1], ":1", sheet=True)
     lo_cell = xl_rowcol_to_cell(L.rows["lower end"], c_lo, row_abs=True, col_abs=True)
     rows = (
-        ("roots bracketed (count)", f"=COUNT({br_rng})", n_br, "count"),
+        # comparisons, not SIGN(): Gnumeric applies a function to a range only in an
+        # array formula
+        (LABELS[0], f"=SUMPRODUCT(({lower}>0)*({upper}<0)+({lower}<0)*({upper}>0))", tr.roots,
+         "count"),
+        (LABELS[1], f"=COUNT({br_rng})", n_br, "count"),
         ("smallest distance to 0 of a bracket", f"=IF({cnt}=0,0,MIN({br_rng}))",
          float(tr.distance[tr.chosen]) if n_br else 0.0, "factor"),
         ("chosen interval (1-based)", f"=IF({cnt}=0,1,MATCH({sc},{br_rng},0))", tr.chosen + 1,

@@ -1,0 +1,171 @@
+"""The IRR root (methodology §11.2): among the monthly rates in (-1, 10] at which NPV
+changes sign from positive (lower rate) to negative (higher rate), the one nearest
+0; the roots in that range are counted, so that several can be said so."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import costmodel as cm
+from costmodel.core import irrtrace, roots
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+
+MONTHS = 72  # a 6-year horizon
+
+
+def equity_flow_with_roots(i_rising: float, i_falling: float) -> np.ndarray:
+    """A 6-year equity flow of the issue's shape: -100 at month 0, a level net cash
+    c in months 1..72 and, at 72, a balloon of a 10-year loan repaid beyond what
+    the terminal value brings (T < 0); c and T solved (2 x 2) so that NPV is 0 at
+    both monthly rates given."""
+    m = np.arange(1, MONTHS + 1)
+    rows, rhs = [], []
+    for i in (i_rising, i_falling):
+        x = 1.0 / (1.0 + i)
+        rows.append([np.sum(x**m), x**MONTHS])
+        rhs.append(100.0)
+    c, t = np.linalg.solve(np.array(rows), np.array(rhs))
+    flow = np.r_[-100.0, np.full(MONTHS, c)]
+    flow[-1] += t
+    return flow
+
+
+def roots_by_polynomial(flow: np.ndarray) -> list[tuple[float, float]]:
+    """Independently of the solver: the real roots x > 0 of ``sum_m v_m x^m``
+    (``numpy.roots``), as monthly rates ``i = 1/x - 1`` in (-1, 10], each with the
+    sign of dNPV/di there (NPV(i) = p(1/(1+i)), dNPV/di = -p'(x) x^2)."""
+    coefficients = flow[::-1]  # numpy.roots: highest power first
+    out = []
+    for z in np.roots(coefficients):
+        if abs(z.imag) > 1e-9 or z.real <= 0:
+            continue
+        x = z.real
+        i = 1.0 / x - 1.0
+        if -1.0 < i <= 10.0:
+            slope = -np.polyval(np.polyder(coefficients), x) * x * x
+            out.append((i, float(np.sign(slope))))
+    return sorted(out)
+
+
+def npv_at_annual(flow: np.ndarray, rate: float) -> float:
+    """NPV at an annual rate compounded monthly (methodology §1), by hand."""
+    monthly = (1.0 + rate) ** (1.0 / 12.0) - 1.0
+    return float(np.sum(flow * (1.0 + monthly) ** -np.arange(flow.size)))
+
+
+class TestTheIssuesExample:
+    """A 10-year loan on a 6-year horizon: the equity flow repays a balloon at M and
+    has two roots, -37.9% a year (NPV rising through 0) and 59.6% (falling). v2
+    reported -37.9% beside a positive equity NPV at a 12% cost of equity."""
+
+    flow = equity_flow_with_roots(0.621 ** (1 / 12) - 1, 1.596 ** (1 / 12) - 1)
+
+    def test_the_polynomial_has_the_two_roots(self):
+        found = roots_by_polynomial(self.flow)
+        assert len(found) == 2
+        (rising, up), (falling, down) = found
+        assert (1 + rising) ** 12 - 1 == pytest.approx(-0.379, abs=1e-9)
+        assert (1 + falling) ** 12 - 1 == pytest.approx(0.596, abs=1e-9)
+        assert (up, down) == (1.0, -1.0)
+        assert abs(rising) < abs(falling)  # v2's "nearest 0 of any direction" took -37.9%
+
+    def test_the_irr_is_the_falling_root_and_agrees_with_the_npv(self):
+        (_, _), (falling, _) = roots_by_polynomial(self.flow)
+        irr = roots.irr_annual(self.flow)[0]
+        assert irr == pytest.approx((1 + falling) ** 12 - 1, rel=1e-10)
+        assert irr == pytest.approx(0.596, abs=1e-9)
+        assert npv_at_annual(self.flow, 0.12) > 0  # the equity NPV at 12%
+        assert irr > 0.12
+
+    def test_two_roots_are_counted(self):
+        assert roots.irr_root_count(self.flow)[0] == 2
+        assert roots.irr_root_count(self.flow[None, :].repeat(3, axis=0)).tolist() == [2, 2, 2]
+
+    def test_the_workbook_trace_brackets_the_same_root(self):
+        trace = irrtrace.bisect_trace(self.flow, 60)
+        assert trace.found
+        assert trace.start == pytest.approx(roots.irr_monthly(self.flow)[0], abs=1e-12)
+        assert trace.sign_lo == 1.0  # NPV positive at the lower end
+
+
+def test_a_flow_whose_npv_only_rises_has_no_irr():
+    """Money received first and paid back later (a loan): NPV rises through 0 at
+    its root, which is no rate of return."""
+    flow = np.r_[100.0, np.full(12, -10.0)]
+    assert roots_by_polynomial(flow)[0][1] == 1.0
+    assert np.isnan(roots.irr_monthly(flow)[0])
+    assert roots.irr_root_count(flow)[0] == 1
+
+
+def test_one_root_flows_keep_their_irr():
+    """An ordinary investment (one root, NPV falling through it) is unchanged:
+    its IRR is the polynomial's one root."""
+    flow = np.r_[-1000.0, np.full(36, 40.0)]
+    ((i, slope),) = roots_by_polynomial(flow)
+    assert slope == -1.0
+    assert roots.irr_monthly(flow)[0] == pytest.approx(i, rel=1e-12)
+    assert roots.irr_root_count(flow)[0] == 1
+
+
+BANK = scenarios_dir() / "bank-loan.yaml"
+#: a 10-year loan on the 6-year default: a balloon at M
+BALLOON = {"financing.term_years": 10}
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(
+    price=st.floats(8.0, 60.0),
+    utilization=st.floats(0.2, 1.0),
+    debt_share=st.floats(0.0, 0.9),
+    term=st.sampled_from([3, 5, 10, 15]),
+)
+def test_an_irr_is_above_its_hurdle_exactly_when_its_npv_is_positive(
+    price, utilization, debt_share, term
+):
+    """For every tier of the bundled default and of the financed overlay (a loan of
+    up to 15 years on 6: a balloon), at generated prices, utilizations, debt shares
+    and terms: ``irr > discount_rate`` exactly when ``npv > 0``, and ``equity_irr >
+    cost_of_equity`` exactly when ``equity_npv > 0`` (an empty IRR is above no
+    hurdle)."""
+    over = {"revenue.price_per_gpu_hour": price, "operations.utilization": utilization}
+    plain = cm.load_assumptions(overrides=over)
+    bank = cm.load_assumptions(
+        default_assumptions_dir(),
+        BANK,
+        overrides={**over, "financing.debt_share": debt_share, "financing.term_years": term},
+    )
+    for a in (plain, bank):
+        hurdle = a.finance.discount_rate.value
+        equity = a.financing.cost_of_equity.value if a.financing else hurdle
+        s = cm.build(a).summary()
+        for t in s.index:
+            row = s.loc[t]
+            for irr, npv, rate in (("irr", "npv", hurdle), ("equity_irr", "equity_npv", equity)):
+                above = bool(row[irr] > rate)  # NaN: above nothing
+                if abs(row[npv]) > 1e-6 * abs(row["capex"]):  # not a root itself
+                    assert above == (row[npv] > 0), (t, irr, row[irr], row[npv])
+
+
+def test_the_model_counts_the_roots_of_a_balloon_loan():
+    """The default at a GPU-hour price of 30 with a 10-year loan: the equity flows of
+    hundreds and thousands have two roots each (the balloon at M), the project's
+    one; the reported equity IRR is the falling root, above the cost of equity
+    where the equity NPV is positive."""
+    a = cm.load_assumptions(
+        default_assumptions_dir(), BANK, overrides={**BALLOON, "revenue.price_per_gpu_hour": 30}
+    )
+    model = cm.build(a)
+    counts = model.irr_roots()
+    s = model.summary()
+    for t in ("hundreds", "thousands"):
+        ecf = model.results[t].flows["ecf"][0]
+        found = roots_by_polynomial(ecf)
+        assert counts[t] == {"irr": 1, "equity_irr": len(found)} == {"irr": 1, "equity_irr": 2}
+        falling = [i for i, slope in found if slope < 0]
+        assert s.loc[t, "equity_irr"] == pytest.approx((1 + falling[0]) ** 12 - 1, rel=1e-9)
+        cost = a.financing.cost_of_equity.value
+        assert (s.loc[t, "equity_irr"] > cost) == (s.loc[t, "equity_npv"] > 0)
