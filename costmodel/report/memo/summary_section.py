@@ -76,7 +76,7 @@ def revenue_split(x: Facts, t: str) -> Markup:
             share=f.pct(ti["contract_share"]),
             months=int(round(ti["contract_months"])),
             contract_price=x.price(ti["contract_price_per_gpu_hour"]),
-            escalation=f.pct(ti.get("contract_escalation", 0.0)),
+            escalation=_escalation(S, ti.get("contract_escalation", 0.0)),
             **common,
         )
     else:
@@ -322,3 +322,8 @@ def _declines(m: Model, lang: str) -> str:
         return ""
     rate = f.pct(rates.pop())
     return f" {rate}" if lang == "zh" else f", {rate} a year"
+
+
+def _escalation(S: dict[str, str], escalation: float) -> Markup:
+    """The contract price's escalation in words: rising by its rate, or flat."""
+    return say(S["rising"], pct=f.pct(escalation)) if escalation else say(S["flat"])

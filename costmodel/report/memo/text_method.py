@@ -49,10 +49,14 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "Depreciation, tax and cash flow",
             "Each asset class is depreciated over its life by its method, spread evenly over "
             "the months of each year. Revenue = GPU-hours sold (GPUs × utilization × hours) "
-            "x price, the price falling each year. Tax at {tax} is annual on EBIT (revenue − "
-            "opex − depreciation), with losses carried forward {loss_rule}. Free cash flow "
-            "= revenue − opex − tax − capex in the month it is paid, plus at the last month "
-            "the value at the end: {terminal}.",
+            "x price, the price falling each year; a take-or-pay contract sells its share of "
+            "the available GPU-hours at the contract price, the rest is sold spot. Tax at {tax} "
+            "is annual on taxable income (revenue − opex − tax depreciation, which is the book "
+            "depreciation unless a class is expensed in full when it enters service, less any "
+            "VAT surtax; a market value's gain over the tax book value in the last year), with "
+            "losses carried forward {loss_rule}. Free cash flow = revenue − opex − tax − "
+            "capex in the month it is paid + VAT cash, plus at the last month the value at "
+            "the end: {terminal}.",
         ),
         (
             "Metrics",
@@ -117,9 +121,12 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         (
             "折旧、税与现金流",
             "各类资产按各自方法和年限折旧，每年的折旧额平均摊到 12 个月。收入 = 售出卡时"
-            "（卡数 × 利用率 × 小时数）× 价格，价格逐年下降。所得税按年对息税前利润（收入 − "
-            "运营成本 − 折旧）以 {tax} 计征，亏损{loss_rule}。自由现金流 = 收入 − 运营成本 − "
-            "税 − 当月支付的投资，最后一个月加上期末价值：{terminal}。",
+            "（卡数 × 利用率 × 小时数）× 价格，价格逐年下降；照付不议合同按合同价格销售可用卡时"
+            "的约定比例，其余按现货销售。所得税按年对应纳税所得额（收入 − 运营成本 − 税务折旧"
+            "（除选择投入使用当年一次性扣除的资产类别外即会计折旧）− 增值税附加税费；按市场价值"
+            "计的期末资产处置收益计入最后一年）以 {tax} 计征，亏损{loss_rule}。自由现金流 = "
+            "收入 − 运营成本 − 税 − 当月支付的投资 + 增值税现金流，最后一个月加上期末价值："
+            "{terminal}。",
         ),
         (
             "指标",

@@ -28,11 +28,13 @@ SUMMARY: dict[str, dict[str, str]] = {
         "revenue_split": "Of its {revenue} of revenue over the horizon, {contract} "
         "({contract_pct}) is contracted take-or-pay ({share} of the available GPU-hours of "
         "each deployment for its first {months} months in service, at {contract_price} in "
-        "the first contract year, rising {escalation} a contract year) and {spot} "
+        "the first contract year{escalation}) and {spot} "
         "({spot_pct}) is sold spot. Its realized price, revenue over GPU-hours sold, is "
         "<strong>{realized}</strong> against a levelized cost of {cost}.",
         "revenue_spot": "All its revenue is sold spot. Its realized price, revenue over "
         "GPU-hours sold, is <strong>{realized}</strong> against a levelized cost of {cost}.",
+        "rising": ", rising {pct} a contract year",
+        "flat": ", the same in every contract year",
         "sga": " Selling, general and administrative costs take {sga} of revenue.",
         "recommend_pi": "Each {currency} of its capex adds {pi} in present value (rank {rank} "
         "of {n} by NPV per unit of capex); at its low point the project needs {funding} of "
@@ -85,8 +87,8 @@ SUMMARY: dict[str, dict[str, str]] = {
         "could_change": "What could change it: across its range, the {input} moves the NPV of "
         "{label} from {at_low} to {at_high}; a network that drops MFU from the assumed {mfu} "
         "to {degraded} would leave {at_stake} of its present value of cost buying no compute.",
-        "advice": "Building is worth it only with contracted prices near these break-even "
-        "levels, or costs lower by as much.",
+        "advice": "Building is worth it only at prices near these break-even levels, or with "
+        "costs lower by as much.",
         "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding need: the most cash the "
         "project needs at any month. Break-even: the year-1 price at which NPV = 0, all else "
         "unchanged (the price still declines at its assumed rate{decline}).",
@@ -108,10 +110,12 @@ SUMMARY: dict[str, dict[str, str]] = {
         "margin_free": "其平准化成本为 {cost}；即使首年价格为零，净现值仍为正。",
         "revenue_split": "期内收入 {revenue} 中，{contract}（{contract_pct}）为照付不议合同收入"
         "（各批次投运后前 {months} 个月可用卡时的 {share}，合同首年价格 {contract_price}，"
-        "每合同年上涨 {escalation}），{spot}（{spot_pct}）为现货收入。实际售价（收入 / "
+        "{escalation}），{spot}（{spot_pct}）为现货收入。实际售价（收入 / "
         "售出卡时）为 <strong>{realized}</strong>，平准化成本为 {cost}。",
         "revenue_spot": "收入全部来自现货销售。实际售价（收入 / 售出卡时）为 "
         "<strong>{realized}</strong>，平准化成本为 {cost}。",
+        "rising": "，每合同年上涨 {pct}",
+        "flat": "，合同期内价格不变",
         "sga": "销售及管理费用占收入的 {sga}。",
         "recommend_pi": "每投入 1 {currency}初始投资，按现值可增加 {pi}（按单位投资净现值"
         "排第 {rank}，共 {n} 个方案）；峰值资金需求为 {funding}。",
@@ -157,7 +161,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "could_change": "可能改变结论的因素：{input}在其区间内变动，会使{label}的净现值在 "
         "{at_low} 与 {at_high} 之间变化；若网络问题使 MFU 从假设的 {mfu} 降至 {degraded}，其"
         "成本现值中将有 {at_stake} 买不到算力。",
-        "advice": "只有能锁定接近上述盈亏平衡水平的合同价格，或成本相应下降，自建才值得。",
+        "advice": "只有售价接近上述盈亏平衡水平，或成本相应下降，自建才值得。",
         "key_note": "单位投资净现值：净现值 ÷ 初始投资。峰值资金需求：项目在任一月份所需的"
         "最大累计资金。盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的"
         "情况下，使净现值为零的首年价格。",

@@ -32,10 +32,11 @@ VAT: dict[str, dict[str, str]] = {
         "refund_on": "Credit not used by a year end is refunded then (留抵退税).",
         "refund_off": "Credit not used is carried forward, not refunded; what is left at the "
         "end of the horizon is lost.",
-        "tier": "<strong>{label}</strong>: input VAT ties up as much as {peak} of cash "
-        "(in {peak_month}); {back}. VAT paid over the horizon is {paid}, surtaxes {surtax}.",
-        "refunded": "{first} of it comes back by refund in {first_month}",
-        "refunded_all": "{first} of it comes back by refund in {first_month}, {refunded} in "
+        "tier": "<strong>{label}</strong>: input VAT not yet credited, cash paid and not "
+        "yet recovered, builds up to {peak} by {peak_month}; {back}. VAT paid over the "
+        "horizon is {paid}, surtaxes {surtax}.",
+        "refunded": "{first} comes back by refund at the end of {first_month}",
+        "refunded_all": "{first} comes back by refund at the end of {first_month}, {refunded} in "
         "all over the horizon",
         "used_up": "it is used up against output VAT by {month}",
         "lost": "{left} is still unused at the end of the horizon and is lost",
@@ -53,10 +54,11 @@ VAT: dict[str, dict[str, str]] = {
         "减少应纳税所得额。{refund}",
         "refund_on": "年末未抵扣完的留抵税额当年末退还（留抵退税）。",
         "refund_off": "未抵扣完的留抵税额结转下期、不予退还；测算期末仍未抵扣的部分作废。",
-        "tier": "<strong>{label}</strong>：进项留抵最多占用资金 {peak}（{peak_month}）；"
+        "tier": "<strong>{label}</strong>：已支付尚未抵扣的进项留抵税额"
+        "至{peak_month}累计达 {peak}；"
         "{back}。测算期内缴纳增值税 {paid}，附加税费 {surtax}。",
-        "refunded": "其中 {first} 于{first_month}退还",
-        "refunded_all": "其中 {first} 于{first_month}退还，测算期内累计退还 {refunded}",
+        "refunded": "其中 {first} 于{first_month}末退还",
+        "refunded_all": "其中 {first} 于{first_month}末退还，测算期内累计退还 {refunded}",
         "used_up": "至{month}已被销项税额抵扣完毕",
         "lost": "测算期末仍有 {left} 未抵扣，作废",
         "none": "进项税额从未超过销项税额，没有资金被留抵占用",
