@@ -4,6 +4,7 @@ without it."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 
@@ -154,3 +155,31 @@ def test_the_memo_says_which_inputs_were_drawn_together(lang):
     assert 'data-mc="together"' not in render_memo(
         plain, lang, analysis=analyze(plain, draws=40, seed=1)
     )
+
+
+def test_the_cli_reports_the_pairs_and_refuses_a_bad_matrix(tmp_path):
+    from typer.testing import CliRunner
+
+    from costmodel.cli import get_app
+    from costmodel.inputs.resources import default_assumptions_dir
+
+    runner = CliRunner()
+    good = tmp_path / "corr.yaml"
+    good.write_text(f"correlations:\n  - {{a: {PRICE}, b: {UTIL}, rho: 0.6, source: test}}\n")
+    base = str(default_assumptions_dir())
+    args = ["montecarlo", base, str(good), "-n", "200", "--seed", "3"]
+    res = runner.invoke(get_app(), [*args, "--format", "json"])
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["correlations"] == [{"a": PRICE, "b": UTIL, "rho": 0.6}]
+    res = runner.invoke(get_app(), args, env={"COLUMNS": "200"})
+    assert res.exit_code == 0 and "drawn together" in res.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "correlations:\n"
+        f"  - {{a: {PRICE}, b: {UTIL}, rho: 0.9}}\n"
+        f"  - {{a: {UTIL}, b: power.price_per_kwh, rho: 0.9}}\n"
+        f"  - {{a: {PRICE}, b: power.price_per_kwh, rho: -0.9}}\n"
+    )
+    res = runner.invoke(get_app(), ["montecarlo", base, str(bad), "-n", "10"])
+    assert res.exit_code != 0 and "positive definite" in res.stderr
