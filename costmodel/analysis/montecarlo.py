@@ -20,6 +20,16 @@ and :attr:`MonteCarloResult.held_fixed` names them.
 All draws are made up front by one ``numpy.random.default_rng(seed)``, input by
 input in model order, so they depend only on the assumptions, ``n`` and ``seed``.
 
+With ``correlations`` (methodology §9.1) the inputs are drawn through a Gaussian
+copula instead: ``Z = rng.standard_normal((inputs, n))`` in one call, correlated by
+the lower Cholesky factor ``L`` of the correlation matrix (``L @ Z``), and each row
+mapped to its input's distribution: ``value + sd * z`` for a normal input (clipped
+as above), ``u = Phi(z)`` and the inverse CDF at ``u`` for the others
+(``low + u * (high - low)``; triangular ``low + sqrt(u (high - low) (value - low))``
+for ``u < (value - low) / (high - low)``, else ``high - sqrt((1 - u) (high - low)
+(high - value))``). ``Phi(z) = erfc(-z / sqrt 2) / 2`` with :func:`math.erfc`
+(double precision). Without ``correlations`` the draws are those above, unchanged.
+
 The draws then go through :func:`costmodel.core.variants.run_variants` in chunks of
 at most ``chunk_size`` draws, one vectorised engine evaluation per tier and chunk.
 A tier whose timing (or a depreciation life, or the loss carry-forward years: one
@@ -38,6 +48,7 @@ draws without an IRR (IRR percentiles are over the draws that have one).
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
 import os
 import sys
@@ -55,8 +66,9 @@ from costmodel.analysis.sensitivity import RangedInput, ranged_inputs
 from costmodel.core.model import assumptions_of
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.variants import run_variants
+from costmodel.inputs.correlations import canonical, matrix
 from costmodel.inputs.params import resolve_tier
-from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.schema import Assumptions, Correlation
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
@@ -78,7 +90,9 @@ class MonteCarloResult:
     DataFrame (n rows) of ``npv``, ``irr``, ``cost_per_gpu_hour``; ``samples``:
     DataFrame (n rows) of the drawn inputs by dotted path; ``inputs``: what was
     varied; ``skipped``: ranged paths no tier reads; ``held_fixed``: ranged
-    structural whole numbers held at their value (methodology §11.3); ``n``, ``seed``."""
+    structural whole numbers held at their value (methodology §11.3);
+    ``correlations``: the pairs drawn together ``(a, b, rho)`` (methodology §9.1);
+    ``n``, ``seed``."""
 
     n: int
     seed: int
@@ -88,6 +102,7 @@ class MonteCarloResult:
     inputs: list[RangedInput]
     skipped: list[str]
     held_fixed: list[str] = field(default_factory=list)
+    correlations: list[tuple[str, str, float]] = field(default_factory=list)
 
 
 def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -110,19 +125,90 @@ def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
     return draw
 
 
-def sample_columns(inputs: list[RangedInput], n: int, seed: int) -> np.ndarray:
+#: the standard normal CDF, elementwise: ``Phi(z) = erfc(-z / sqrt 2) / 2``
+_erfc = np.vectorize(math.erfc, otypes=[float])
+
+
+def normal_cdf(z: np.ndarray) -> np.ndarray:
+    """``Phi(z) = erfc(-z / sqrt 2) / 2`` elementwise (:func:`math.erfc`: double
+    precision, also in the tails)."""
+    return 0.5 * _erfc(-np.asarray(z, float) / math.sqrt(2.0))
+
+
+def inverse_cdf(x: RangedInput, z: np.ndarray) -> np.ndarray:
+    """The draws of ``x`` from standard normals ``z`` (the copula's margins, see
+    the module docstring): the same distribution as :func:`_draw`'s."""
+    if x.dist == "normal":
+        sd = x.sd or 0.0
+        drawn = sd > 0
+        draw = np.clip(x.value + sd * z if drawn else np.full(z.shape, x.value), x.lower, x.upper)
+    elif x.low == x.high:
+        drawn = False
+        draw = np.full(z.shape, x.value)
+    else:
+        drawn = True
+        lo, mode, hi = float(x.low), float(x.value), float(x.high)
+        u = normal_cdf(z)
+        if x.dist == "uniform":
+            draw = lo + u * (hi - lo)
+        else:
+            left = u < (mode - lo) / (hi - lo)
+            draw = np.where(
+                left,
+                lo + np.sqrt(u * (hi - lo) * (mode - lo)),
+                hi - np.sqrt(np.maximum(1.0 - u, 0.0) * (hi - lo) * (hi - mode)),
+            )
+    if drawn and x.whole:
+        draw = np.round(draw)
+    return draw
+
+
+def cholesky(inputs: list[RangedInput], pairs: list[Correlation]) -> np.ndarray:
+    """The lower Cholesky factor of the correlation matrix of ``inputs`` (model
+    order). Raises ``ValueError`` naming a pair whose input the Monte Carlo does
+    not draw, or the pairs when the matrix is not positive definite."""
+    paths = [x.path for x in inputs]
+    missing = [
+        f"{c.a} ~ {c.b}"
+        for c in pairs
+        if canonical(c.a) not in paths or canonical(c.b) not in paths
+    ]
+    if missing:
+        raise ValueError(
+            "correlations name inputs the Monte Carlo does not draw (not ranged, read by "
+            f"no tier, or structural): {'; '.join(missing)}"
+        )
+    try:
+        return np.linalg.cholesky(matrix(paths, pairs))
+    except np.linalg.LinAlgError:
+        names = "; ".join(f"{c.a} ~ {c.b} ({c.rho:g})" for c in pairs)
+        raise ValueError(f"the correlation matrix is not positive definite: {names}") from None
+
+
+def sample_columns(
+    inputs: list[RangedInput], n: int, seed: int, correlations: list[Correlation] | None = None
+) -> np.ndarray:
     """``n`` draws of each input, an (inputs, n) array: row k holds input k's draws,
-    made by one ``numpy.random.default_rng(seed)`` drawing input after input."""
+    made by one ``numpy.random.default_rng(seed)`` drawing input after input, or,
+    with ``correlations``, through the Gaussian copula (module docstring)."""
     rng = np.random.default_rng(seed)
+    if correlations:
+        factor = cholesky(inputs, correlations)
+        z = factor @ rng.standard_normal((len(inputs), n))
+        return np.stack([inverse_cdf(x, z[k]) for k, x in enumerate(inputs)]).reshape(
+            len(inputs), n
+        )
     columns = np.empty((len(inputs), n))
     for k, x in enumerate(inputs):
         columns[k] = _draw(x, n, rng)
     return columns
 
 
-def sample(inputs: list[RangedInput], n: int, seed: int) -> dict[str, np.ndarray]:
+def sample(
+    inputs: list[RangedInput], n: int, seed: int, correlations: list[Correlation] | None = None
+) -> dict[str, np.ndarray]:
     """``n`` draws of each input (see module docstring), path -> (n,) array."""
-    columns = sample_columns(inputs, n, seed)
+    columns = sample_columns(inputs, n, seed, correlations)
     return {x.path: columns[k] for k, x in enumerate(inputs)}
 
 
@@ -351,7 +437,8 @@ def monte_carlo(
     ranged, skipped = ranged_inputs(assumptions, include_normal=True)
     inputs = [x for x in ranged if not x.structural]
     held = [x.path for x in ranged if x.structural]
-    columns = sample_columns(inputs, n, seed)
+    pairs = list(assumptions.correlations)
+    columns = sample_columns(inputs, n, seed, pairs)
     paths = [x.path for x in inputs]
     tiers_of = [set(x.tiers) for x in inputs]
     jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
@@ -377,4 +464,5 @@ def monte_carlo(
         inputs=inputs,
         skipped=skipped,
         held_fixed=held,
+        correlations=[(canonical(c.a), canonical(c.b), c.rho) for c in pairs],
     )

@@ -134,11 +134,15 @@ def montecarlo(
                 out().print(
                     "held at their value (structural): " + ", ".join(res.held_fixed), style="dim"
                 )
+            if res.correlations:
+                pairs = "; ".join(f"{p} ~ {q} (rho {r:g})" for p, q, r in res.correlations)
+                out().print("drawn together (Gaussian copula): " + pairs, style="dim")
 
         doc = {
             "n": res.n,
             "seed": res.seed,
             "held_fixed": res.held_fixed,
+            "correlations": [{"a": p, "b": q, "rho": r} for p, q, r in res.correlations],
             "summary": by_index(res.summary),
         }
         emit(fmt, lambda: doc, lambda: csv_text(res.summary), table)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from costmodel.inputs.correlations import correlation_problems
 from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
 from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
@@ -25,6 +26,7 @@ def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     yield from _tier_problems(a)
     yield from _model_problems(a)
     yield from _contract_problems(a)
+    yield from correlation_problems(a)
 
 
 #: The years a start month may have: spreadsheet dates run from 1900 to 9999.

@@ -560,6 +560,16 @@ class Reference(Section):
     build_cost: dict[Literal["tens", "hundreds", "thousands"], CostBand] = Field(min_length=1)
 
 
+class Correlation(Section):
+    """Two ranged inputs drawn together by the Monte Carlo (methodology §9.1):
+    their standard normals have correlation ``rho`` in the Gaussian copula."""
+
+    a: Text
+    b: Text
+    rho: Annotated[Number, Field(gt=-1, lt=1)]
+    source: Text = ""
+
+
 class Assumptions(Section):
     """The whole, merged set of assumptions of one model."""
 
@@ -589,6 +599,7 @@ class Assumptions(Section):
     reference: Reference | None = None
     financing: Financing | None = None
     vat: Vat | None = None
+    correlations: list[Correlation] = Field(default_factory=list)
 
     # the merged source (files, raw data, line origins) when loaded from files
     _source: Any = PrivateAttr(default=None)

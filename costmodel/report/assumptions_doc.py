@@ -508,6 +508,26 @@ def uncertain(a: Assumptions) -> list[str]:
     return out + [", ".join(f"`{p}`" for p in estimates(a)) + "."]
 
 
+def correlations_table(a: Assumptions) -> list[str]:
+    """The pairs of ranged inputs the Monte Carlo draws together (methodology §9.1),
+    or the sentence that there are none."""
+    head = ["## Correlated draws (`correlations`)", ""]
+    if not a.correlations:
+        return head + [
+            "None: the Monte Carlo draws every ranged input independently of the others."
+        ]
+    rows = [[f"`{c.a}`", f"`{c.b}`", f"{c.rho:g}", c.source] for c in a.correlations]
+    return (
+        head
+        + [
+            "The Monte Carlo draws these pairs together through a Gaussian copula "
+            "(methodology §9.1); rho is the correlation of their standard normals:",
+            "",
+        ]
+        + _table(["a", "b", "rho", "source"], rows, right=0)
+    )
+
+
 # ----------------------------------------------------------------------------- the page
 
 
@@ -565,6 +585,7 @@ def render(a: Assumptions | None = None, scenarios: Path | None = None) -> str:
         "",
     ]
     out += workloads_table(a, model)
+    out += [""] + correlations_table(a)
     out += [""] + figures(a) + [""] + uncertain(a)
     return "\n".join(out) + "\n"
 

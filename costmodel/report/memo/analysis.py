@@ -304,15 +304,30 @@ def _held(x: Facts, paths: list[str]) -> Markup | None:
     their value (methodology §11.3), or None."""
     if not paths:
         return None
-    first = x.model.tiers[0]
-    names = []
-    for path in paths:
-        parts = path.split(".")
-        tier = parts[1] if parts[0] == "tiers" and parts[1] in x.model.tiers else None
-        name = input_name(x, tier or first, path)
-        names.append(f"{name} ({tier_label(x.model, tier, x.lang)})" if tier else name)
     sep = "、" if x.lang == "zh" else ", "
-    return say(TRUE[x.lang]["mc_held"], items=sep.join(names))
+    return say(TRUE[x.lang]["mc_held"], items=sep.join(_input_label(x, p) for p in paths))
+
+
+def _input_label(x: Facts, path: str) -> str:
+    """The name of the input at ``path``, with its tier's label for a tier's own."""
+    parts = path.split(".")
+    tier = parts[1] if parts[0] == "tiers" and parts[1] in x.model.tiers else None
+    name = input_name(x, tier or x.model.tiers[0], path)
+    return f"{name} ({tier_label(x.model, tier, x.lang)})" if tier else name
+
+
+def _together(x: Facts, pairs: list[tuple[str, str, float]]) -> Markup | None:
+    """The sentence naming the inputs the Monte Carlo drew together and the rho of
+    each pair (methodology §9.1), or None."""
+    if not pairs:
+        return None
+    T = TRUE[x.lang]
+    sep = "；" if x.lang == "zh" else "; "
+    items = sep.join(
+        T["mc_pair"].format(a=_input_label(x, a), b=_input_label(x, b), rho=f"{rho:.2f}")
+        for a, b, rho in pairs
+    )
+    return say(T["mc_together"], items=items)
 
 
 def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
@@ -335,7 +350,8 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
         f"mc-{lang}",
     )
     return dict(
-        intro=say(T["mc_intro"], n=n, seed=seed),
+        intro=say(T["mc_intro_together" if mc.correlations else "mc_intro"], n=n, seed=seed),
+        together=_together(x, mc.correlations),
         held=_held(x, mc.held_fixed),
         n=mc.n,
         seed=seed,

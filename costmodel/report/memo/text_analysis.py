@@ -65,6 +65,13 @@ TRUE: dict[str, dict[str, str]] = {
         "mc_intro": "{n} draws (seed {seed}): every ranged input is drawn at once, "
         "independently, from its distribution (triangular between low, value and high unless "
         "the file says otherwise), and each option is evaluated on every draw.",
+        "mc_intro_together": "{n} draws (seed {seed}): every ranged input is drawn at once "
+        "from its distribution (triangular between low, value and high unless the file says "
+        "otherwise), independently except the pairs below, which are drawn together, and "
+        "each option is evaluated on every draw.",
+        "mc_together": "Drawn together (a Gaussian copula: rho is the correlation of the "
+        "pair's standard normals, each mapped to its input's own distribution): {items}.",
+        "mc_pair": "{a} and {b} (rho {rho})",
         "mc_title": "Distribution of NPV over {n} draws",
         "mc_caption": "Histogram of the NPV of each option over {n} draws (seed {seed}), each "
         "option on its own scale; red: draws that lose money, green: draws that make money. "
@@ -133,6 +140,12 @@ TRUE: dict[str, dict[str, str]] = {
         "mc_intro": "共 {n} 次抽样（随机种子 {seed}）：每次同时、独立地按各输入的分布抽取所有"
         "有区间的输入（除非文件另有说明，按低值、取值、高值构成的三角分布），并据此计算每个"
         "方案。",
+        "mc_intro_together": "共 {n} 次抽样（随机种子 {seed}）：每次同时按各输入的分布抽取所有"
+        "有区间的输入（除非文件另有说明，按低值、取值、高值构成的三角分布），除下列成对联动的"
+        "输入外彼此独立，并据此计算每个方案。",
+        "mc_together": "联动抽取的输入（高斯 copula：rho 为两者标准正态变量的相关系数，"
+        "再各自映射到本身的分布）：{items}。",
+        "mc_pair": "{a}与{b}（rho {rho}）",
         "mc_title": "{n} 次抽样的净现值分布",
         "mc_caption": "各方案 {n} 次抽样（随机种子 {seed}）净现值的直方图，各方案刻度不同；"
         "红色为亏损的抽样，绿色为盈利的抽样。点线为 P10、P50、P90。",
