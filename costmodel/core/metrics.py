@@ -84,12 +84,13 @@ METRICS: dict[str, Metric] = {
             "money_per_hour",
             "lower",
         ),
+        # a column of ``recommend`` per (inference workload, tier), not of the summary
+        # (so no "better" that would rank tiers): methodology §27
         Metric(
             "cost_per_million_tokens",
             "Cost per million tokens",
             "每百万 tokens 成本",
             "money_per_hour",
-            "lower",
         ),
         Metric("availability", "Availability", "可用率", "pct", "higher"),
         Metric("peak_funding", "Peak funding need", "峰值资金需求", "money", "lower"),
