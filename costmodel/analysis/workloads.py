@@ -17,7 +17,10 @@ For each workload of the assumptions and each tier:
 - GPU-hours used: training ``gpus * days * 24``; inference ``floor * hours of the
   horizon``; share of the tier's horizon capacity ``gpus * 730 * M`` (idle share =
   1 - share: over-buying shows as idle capacity);
-- recommended: the feasible tier with the lowest TCO.
+- recommended: the feasible tier with the lowest TCO;
+- cost per million tokens (inference, methodology §27): ``cost_per_gpu_hour * 1e6 /
+  (tokens_per_s_per_gpu * 3600)``, beside the tier's ``cost_per_gpu_hour`` it comes
+  from (empty for training workloads).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from costmodel.core.units import (
     HOURS_PER_MONTH,
     PARAMS_PER_BILLION,
     SECONDS_PER_DAY,
+    SECONDS_PER_HOUR,
 )
 
 if TYPE_CHECKING:
@@ -55,14 +59,33 @@ COLUMNS = (
     "share_of_horizon",
     "idle_share",
     "tco",
+    "cost_per_gpu_hour",
+    "cost_per_million_tokens",
     "recommended",
 )
+
+#: tokens in the unit of :func:`cost_per_million_tokens`
+TOKENS_PER_MILLION = 1e6
 
 
 def _ceil(x: float) -> float:
     """``math.ceil`` that keeps an infinite (absurdly large) count infinite: no tier
     meets it, and machine output shows it as empty."""
     return math.ceil(x) if math.isfinite(x) else float("inf")
+
+
+def cost_per_million_tokens(cost_per_gpu_hour: float, tokens_per_s_per_gpu: float) -> float:
+    """Cost of serving a million tokens on a tier (methodology §27):
+    ``cost_per_gpu_hour * 1e6 / (tokens_per_s_per_gpu * 3600)``; NaN where the cost
+    per GPU-hour is empty or the throughput is not positive.
+
+    >>> cost_per_million_tokens(10.8, 600)  # 10.8 x 1e6 / (600 x 3600) = 5.0
+    5.0
+    """
+    if not math.isfinite(cost_per_gpu_hour) or not tokens_per_s_per_gpu > 0:
+        return float("nan")
+    tokens_per_gpu_hour = tokens_per_s_per_gpu * SECONDS_PER_HOUR
+    return cost_per_gpu_hour * TOKENS_PER_MILLION / tokens_per_gpu_hour
 
 
 def recommend(model: Model | Assumptions) -> pd.DataFrame:
@@ -90,7 +113,8 @@ def recommend(model: Model | Assumptions) -> pd.DataFrame:
 def _fit(model: Model, s: pd.DataFrame, w: Any, tier: str) -> dict[str, Any]:
     """One row of :func:`recommend`: workload ``w`` on ``tier``. Feasible when
     ``gpus >= memory floor`` and the days needed meet the deadline; the share of
-    the horizon is ``used / (gpus * 730 h * months)``, idle share ``1 - share``."""
+    the horizon is ``used / (gpus * 730 h * months)``, idle share ``1 - share``;
+    inference: ``cost_per_million_tokens`` from the tier's ``cost_per_gpu_hour``."""
     ti = model.inputs[tier].values()
     gpus = int(s.loc[tier, "gpus"])
     horizon_h = gpus * HOURS_PER_MONTH * model.months
@@ -100,6 +124,12 @@ def _fit(model: Model, s: pd.DataFrame, w: Any, tier: str) -> dict[str, Any]:
         goodput = float(s.loc[tier, "goodput"])
         floor, flops, days, meets_deadline, used = _training_need(model, w, ti, gpus, goodput)
     meets_memory = gpus >= floor
+    cost_h = float(s.loc[tier, "cost_per_gpu_hour"])
+    per_mtok = (
+        cost_per_million_tokens(cost_h, w.tokens_per_s_per_gpu.value)
+        if w.kind == "inference"
+        else float("nan")
+    )
     share = used / horizon_h if horizon_h > 0 else float("nan")
     return {
         "workload": w.name,
@@ -117,6 +147,8 @@ def _fit(model: Model, s: pd.DataFrame, w: Any, tier: str) -> dict[str, Any]:
         "share_of_horizon": share,
         "idle_share": 1 - share,
         "tco": float(s.loc[tier, "tco"]),
+        "cost_per_gpu_hour": cost_h,
+        "cost_per_million_tokens": per_mtok,
         "recommended": False,
     }
 

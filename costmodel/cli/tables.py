@@ -245,11 +245,18 @@ def summary_grid(
     return grid
 
 
-def recommend_grid(df: pd.DataFrame, title: str) -> Grid:
-    """One row per (workload, tier) of :func:`costmodel.analysis.workloads.recommend`."""
+#: the column of :func:`recommend_grid` beside the cost per GPU-hour (methodology §27)
+PER_MTOK = "cost_per_million_tokens"
+
+
+def recommend_grid(df: pd.DataFrame, title: str, currency: str = "CNY") -> Grid:
+    """One row per (workload, tier) of :func:`costmodel.analysis.workloads.recommend`;
+    the tier's cost per GPU-hour and, for inference, the cost per million tokens
+    beside it (methodology §27)."""
     cols = [Col("workload", key=True, wrap=True, justify="left"),
             Col("tier", key=True, justify="left")]  # fmt: skip
     cols += [Col(h) for h in ("GPUs", "floor", "days", "due", "use", "fits")]
+    cols += [Col(metric_unit(c, currency)) for c in ("cost_per_gpu_hour", PER_MTOK)]
     grid = Grid(title, cols)
     for (w, t), r in df.iterrows():
         grid.rows.append([
@@ -257,6 +264,8 @@ def recommend_grid(df: pd.DataFrame, title: str) -> Grid:
             cell(r.days_needed, "years"), cell(r.deadline_days, "years"),
             f"{r.share_of_horizon:.2%}",
             "best" if r.recommended else "yes" if r.feasible else "no",
+            cell(r.cost_per_gpu_hour, "money_per_hour"),
+            cell(r.cost_per_million_tokens, "money_per_hour"),
         ])  # fmt: skip
     return grid
 

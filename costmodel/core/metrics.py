@@ -84,6 +84,14 @@ METRICS: dict[str, Metric] = {
             "money_per_hour",
             "lower",
         ),
+        # a column of ``recommend`` per (inference workload, tier), not of the summary
+        # (so no "better" that would rank tiers): methodology §27
+        Metric(
+            "cost_per_million_tokens",
+            "Cost per million tokens",
+            "每百万 tokens 成本",
+            "money_per_hour",
+        ),
         Metric("availability", "Availability", "可用率", "pct", "higher"),
         Metric("peak_funding", "Peak funding need", "峰值资金需求", "money", "lower"),
         Metric("equity_npv", "Equity NPV", "股权净现值", "money", "higher"),
@@ -116,6 +124,7 @@ KIND_UNITS: dict[str, str] = {
 #: metrics whose unit is not the one of their kind
 OWN_UNITS: dict[str, str] = {
     "cost_per_pflop_hour": "{cur}/PFLOP-h",
+    "cost_per_million_tokens": "{cur}/M tokens",
     "gpu_hours": "GPU-h",
     "gpus": "GPUs",
     "servers": "servers",

@@ -364,6 +364,7 @@ ALLOWED_LATIN = {
     # units and abbreviations
     "PFLOP", "TFLOPS", "FLOPs", "Gbps", "MTBF", "SHA", "SFT", "POC", "INT", "UPS", "CDU",
     "TCO", "ROI", "IRR", "NPV", "MFU", "PUE", "GPU", "CPU", "RTX", "SRE", "HDR", "NDR",
+    "tokens",  # the unit of inference prices in Chinese too (元/百万 tokens)
 }  # fmt: skip
 
 

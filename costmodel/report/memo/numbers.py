@@ -97,15 +97,18 @@ def money(v: float | None, lang: str = "en", currency: str = "CNY") -> str:
 
 def price(v: float | None, lang: str = "en", currency: str = "CNY", per: str = "gpu") -> str:
     """Money per GPU-hour: ``CNY 10.08/GPU-h`` (en) or ``10.08 元/卡时`` (zh);
-    ``per="pflop"``: ``CNY 43.42/PFLOP-h`` / ``43.42 元/PFLOP 时``."""
+    ``per="pflop"``: ``CNY 43.42/PFLOP-h`` / ``43.42 元/PFLOP 时``; ``per="mtok"``
+    (methodology §27): ``CNY 8.92 per million tokens`` / ``8.92 元/百万 tokens``."""
     if is_empty(v):
         return EMPTY
     x = float(v)  # type: ignore[arg-type]
     body = with_sign(x, magnitude(abs(x), ",.2f"))
     if lang == "zh":
         unit = _ZH_CURRENCY.get(currency.upper(), f" {currency}")
-        hour = "PFLOP 时" if per == "pflop" else "卡时"
+        hour = {"pflop": "PFLOP 时", "mtok": "百万 tokens"}.get(per, "卡时")
         return _nb(f"{body} {unit}/{hour}".replace("  ", " "))
+    if per == "mtok":
+        return _nb(f"{currency} {body} per million tokens")
     return _nb(f"{currency} {body}/{'PFLOP-h' if per == 'pflop' else 'GPU-h'}")
 
 
@@ -165,6 +168,10 @@ def number(v: float | None) -> str:
     return with_sign(x, text)
 
 
+#: the unit of a summary column of kind ``money_per_hour`` other than per GPU-hour
+_PER = {"cost_per_pflop_hour": "pflop", "cost_per_million_tokens": "mtok"}
+
+
 def fmt(
     v: object, kind: Kind, lang: str = "en", currency: str = "CNY", column: str | None = None
 ) -> str:
@@ -178,7 +185,7 @@ def fmt(
     if kind == "money":
         return money(x, lang, currency)
     if kind == "money_per_hour":
-        return price(x, lang, currency, "pflop" if column == "cost_per_pflop_hour" else "gpu")
+        return price(x, lang, currency, _PER.get(column or "", "gpu"))
     if kind == "pct":
         return pct(x)
     if kind == "years":

@@ -203,10 +203,18 @@ def _days(days: float, lang: str) -> str:
     return f.EMPTY if is_empty(days) else f.duration(days * 24, lang)
 
 
-def fit_cell(row: pd.Series, lang: str) -> dict[str, str]:
-    """Formatted figures of one (workload, tier) row (the tests use the same)."""
+def fit_cell(row: pd.Series, lang: str, currency: str = "CNY") -> dict[str, str]:
+    """Formatted figures of one (workload, tier) row (the tests use the same);
+    inference: ``tokens``, the tier's cost per GPU-hour and the cost per million
+    tokens it comes to (methodology §27), "" for training."""
     W = FIT[lang]
     inference = row["kind"] == "inference"
+    tokens = ""
+    if inference:
+        tokens = W["tokens_cell"].format(
+            gpu_cost=f.price(float(row["cost_per_gpu_hour"]), lang, currency),
+            tokens_cost=f.price(float(row["cost_per_million_tokens"]), lang, currency, "mtok"),
+        )
     if not row["meets_memory"]:
         main = W["short_memory"].format(floor=f"{int(row['memory_floor_gpus']):,}")
     elif inference:
@@ -217,6 +225,7 @@ def fit_cell(row: pd.Series, lang: str) -> dict[str, str]:
         main=main,
         used=f.share(float(row["share_of_horizon"])),
         idle=f.share(float(row["idle_share"])),
+        tokens=tokens,
     )
 
 
@@ -238,7 +247,7 @@ def fit(x: Facts) -> dict[str, Any] | None:
         cells = []
         for t in m.tiers:
             r = g.loc[t]
-            c = fit_cell(r, lang)
+            c = fit_cell(r, lang, x.currency)
             reason = ""
             if not r["meets_memory"]:
                 reason = W["why_memory"]
@@ -314,6 +323,32 @@ def _fit_findings(
     out += _overbuy(x, df, chosen, big)
     out += _needs_costlier(x, df, chosen, tco, cheapest)
     out += _nothing_fits(x, df, chosen)
+    out += _token_costs(x, df, chosen)
+    return out
+
+
+def _token_costs(x: Facts, df: pd.DataFrame, chosen: dict[str, str | None]) -> list[Markup]:
+    """Per inference task on its recommended option: the cost per million tokens
+    beside the option's cost per GPU-hour it comes from (methodology §27:
+    ``cost_per_gpu_hour * 1e6 / (tokens_per_s_per_gpu * 3600)``)."""
+    m, lang = x.model, x.lang
+    W = FIT[lang]
+    out: list[Markup] = []
+    for w in m.assumptions.workloads:
+        rec = chosen.get(w.name)
+        if w.kind != "inference" or rec is None:
+            continue
+        r = df.loc[(w.name, rec)]
+        out.append(
+            say(
+                W["tokens"],
+                name=workload_label(m, w.name, lang),
+                rec=tier_label(m, rec, lang),
+                gpu_cost=f.price(float(r["cost_per_gpu_hour"]), lang, x.currency),
+                tps=f.number(w.tokens_per_s_per_gpu.value),
+                tokens_cost=f.price(float(r["cost_per_million_tokens"]), lang, x.currency, "mtok"),
+            )
+        )
     return out
 
 

@@ -188,6 +188,9 @@ FIT: dict[str, dict[str, Any]] = {
         "none_time": "No option fits {name}: even the fastest, {label}, needs {days} against "
         "a {deadline}-day deadline.",
         "none_memory": "No option fits {name}: none has enough GPU memory for it.",
+        "tokens_cell": "{gpu_cost} → {tokens_cost}",
+        "tokens": "Serving {name} on {rec} costs {tokens_cost}: the option's {gpu_cost} "
+        "× 1,000,000 / ({tps} tokens per second per GPU × 3,600 s).",
     },
     "zh": {
         "heading": "任务决定规模",
@@ -234,5 +237,8 @@ FIT: dict[str, dict[str, Any]] = {
         "none_time": "没有方案能完成“{name}”：即使最快的{label}也需 {days}，超过 "
         "{deadline} 天的期限。",
         "none_memory": "没有方案能完成“{name}”：各方案显存均不足。",
+        "tokens_cell": "{gpu_cost} → {tokens_cost}",
+        "tokens": "“{name}”在{rec}上的推理成本为 {tokens_cost}：该方案成本 {gpu_cost} "
+        "× 1,000,000 ÷（每卡每秒 {tps} tokens × 3,600 秒）。",
     },
 }
