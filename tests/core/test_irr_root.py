@@ -113,7 +113,12 @@ def test_one_root_flows_keep_their_irr():
 BANK = scenarios_dir() / "bank-loan.yaml"
 #: a 10-year loan on the 6-year default: a balloon at M
 BALLOON = {"financing.term_years": 10}
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @SETTINGS
@@ -141,13 +146,18 @@ def test_an_irr_is_above_its_hurdle_exactly_when_its_npv_is_positive(
     for a in (plain, bank):
         hurdle = a.finance.discount_rate.value
         equity = a.financing.cost_of_equity.value if a.financing else hurdle
-        s = cm.build(a).summary()
+        model = cm.build(a)
+        s, roots = model.summary(), model.irr_roots()
         for t in s.index:
             row = s.loc[t]
             for irr, npv, rate in (("irr", "npv", hurdle), ("equity_irr", "equity_npv", equity)):
                 above = bool(row[irr] > rate)  # NaN: above nothing
                 if abs(row[npv]) > 1e-6 * abs(row["capex"]):  # not a root itself
-                    assert above == (row[npv] > 0), (t, irr, row[irr], row[npv])
+                    # with several roots NPV is positive only between two of them, so no
+                    # single rate agrees with it at every hurdle: the memo says so beside
+                    # the IRR (methodology §11.2); with one root they always agree
+                    agree = above == (row[npv] > 0)
+                    assert agree or roots[t][irr] >= 2, (t, irr, row[irr], row[npv])
 
 
 def test_the_model_counts_the_roots_of_a_balloon_loan():
