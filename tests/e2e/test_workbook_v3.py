@@ -27,20 +27,12 @@ import pytest
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from tests.e2e.test_workbook_recalc import assert_comparison_equals
+from tests.e2e.test_workbook_vat import VAT  # the VAT section of the VAT cases
 from tests.support.workbooks import assert_recalculation_equals_cache, set_name
 
 pytestmark = pytest.mark.slow
 
 FIXED = datetime(2026, 1, 1)
-VAT = """\
-vat:
-  output_rate: 0.06
-  input_rates: {servers: 0.13, network: 0.13, storage: 0.13, facility: 0.09,
-                electricity: 0.13, colocation: 0.06, maintenance: 0.13, software: 0.06,
-                insurance: 0.06}
-  surtax_rate: 0.12
-  refund_credit: true
-"""
 TAX = {
     "finance.tax_rate": 0.15,
     "finance.loss_carryforward_years": 10,
