@@ -30,6 +30,7 @@ import numpy as np
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
+from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.report.workbook.sheet import RowWorksheet, col_letters, col_name
 
 LABEL_COL, UNIT_COL, CONST_COL, TOTAL_COL, FIRST_COL = 0, 1, 2, 3, 5
@@ -332,3 +333,10 @@ PROTECTION = {"format_columns": True, "format_rows": True}
 def protect(ws: Worksheet) -> None:
     """Protect a calculation sheet (no password)."""
     ws.protect("", PROTECTION)
+
+
+def year_end_values(annual: np.ndarray, months: int) -> np.ndarray:
+    """Annual values placed at each year's last month (12, 24, ...) of months 0..M."""
+    out = np.zeros(months + 1)
+    out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = annual
+    return out

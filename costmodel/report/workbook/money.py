@@ -34,14 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from costmodel.core.units import MONTHS_PER_YEAR
-from costmodel.report.workbook.grid import CONST_COL, GREEN
+from costmodel.report.workbook.grid import CONST_COL, GREEN, year_end_values
 from costmodel.report.workbook.tiercontext import Tier
-
-
-def _at_year_ends(annual: np.ndarray, months: int) -> np.ndarray:
-    out = np.zeros(months + 1)
-    out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = annual
-    return out
 
 
 def build_month(x: Tier) -> tuple[str, float]:
@@ -359,7 +353,7 @@ def levered_tax(x: Tier) -> None:
     table."""
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("Levered tax (taxable income - interest paid, losses carried forward on their own)")
-    interest_y = _at_year_ends(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
+    interest_y = year_end_values(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
     cs.series("interest_year", "interest paid in the operating year (at its last month)", cur,
               "=SUMIFS({debt_interest:},{year:},{year})*{yearend}", interest_y)  # fmt: skip
     cap_dep = r.flows["tax_depreciation_capitalized_interest"][0]
@@ -372,7 +366,7 @@ def levered_tax(x: Tier) -> None:
     cs.series("cap_dep", "tax depreciation of capitalized interest = hall's x capitalized / cost",
               cur, f"=IF({hall}=0,0,{{ev_dep_facility0}}/12*{{$cap_int}}/{hall})", cap_dep,
               total=True)  # fmt: skip
-    base = _at_year_ends(r.annual["taxable_income_levered"][0], M)
+    base = year_end_values(r.annual["taxable_income_levered"][0], M)
     cs.series("taxable_year_lev", "levered taxable income = taxable income - interest paid - "
               "capitalized interest's tax depreciation (its tax book value off the gain at M)",
               cur, "={taxable_year}-{interest_year}-SUMIFS({cap_dep:},{year:},{year})*{yearend}"
@@ -410,7 +404,7 @@ def equity(x: Tier) -> None:
     cs.series("disc_ecf", "discounted equity cash flow", cur, "={ecf}*{equity_discount}",
               f["ecf"][0] * edf, total=True)  # fmt: skip
     ann = r.annual
-    cfads_y, ds_y = _at_year_ends(ann["cfads"][0], M), _at_year_ends(ann["debt_service"][0], M)
+    cfads_y, ds_y = year_end_values(ann["cfads"][0], M), year_end_values(ann["debt_service"][0], M)
     dscr = np.full(M + 1, np.nan)
     dscr[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = ann["dscr"][0]
     rows = (

@@ -21,13 +21,19 @@ import pandas as pd
 from xlsxwriter.workbook import Workbook
 
 from costmodel.core.model import Model
-from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook import contracts, money
 from costmodel.report.workbook import deployments as dep
 from costmodel.report.workbook.deployments import engine_parts
-from costmodel.report.workbook.grid import FIRST_COL, GREEN, CalcSheet, Styles, protect
+from costmodel.report.workbook.grid import (
+    FIRST_COL,
+    GREEN,
+    CalcSheet,
+    Styles,
+    protect,
+    year_end_values,
+)
 from costmodel.report.workbook.inputs import SERVER_FIELDS
 from costmodel.report.workbook.inputsmap import InputsMap
 from costmodel.report.workbook.tiercontext import Tier
@@ -43,13 +49,6 @@ def excel_serials(periods: pd.PeriodIndex) -> np.ndarray:
     """Excel date serials of the last day of each period."""
     days = (periods.end_time.normalize() - pd.Timestamp("1899-12-30")).days
     return days.to_numpy(dtype=float)
-
-
-def year_end_values(annual: np.ndarray, months: int) -> np.ndarray:
-    """Annual values placed at each year's last month (12, 24, ...) of months 0..M."""
-    out = np.zeros(months + 1)
-    out[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = annual
-    return out
 
 
 def write_tier_sheet(

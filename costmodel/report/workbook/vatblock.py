@@ -20,14 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from costmodel.core.calendar import year_sums
 from costmodel.core.model import Model
-from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Quantity
 from costmodel.inputs.vocabulary import input_label, input_unit
-from costmodel.report.workbook.grid import GREEN, CalcSheet
+from costmodel.report.workbook.grid import GREEN, CalcSheet, year_end_values
 from costmodel.report.workbook.inputsmap import PATH_COL, SOURCE_COL, Sheet, name_for
 from costmodel.report.workbook.tiercontext import Tier
 from costmodel.report.workbook.validation import validate
@@ -145,8 +142,7 @@ def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
         cs.series(key, label, cur, formula, values, total=tot, bold=key == "vat_cash")
     cs.const("vat_credit_peak", "largest input VAT credit (before refunds)", cur,
              "=MAX({vat_credit_pre:})", x.met["vat_credit_peak"], "money")  # fmt: skip
-    surtax_y = np.zeros(M + 1)
-    surtax_y[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = year_sums(v["surtax"][0])
+    surtax_y = year_end_values(year_sums(v["surtax"][0]), M)
     cs.series("surtax_year", "surtax of the operating year (at its last month)", cur,
               "=SUMIFS({vat_surtax:},{year:},{year})*{yearend}", surtax_y)  # fmt: skip
 
