@@ -27,7 +27,10 @@ from numpy.typing import ArrayLike
 from costmodel.core.finance import FloatArray
 
 #: the counts of :func:`fabric_counts`, in the order the schedules show them
-COUNT_KEYS = ("levels", "leaves", "spines", "aggregation", "cores", "switches", "uplinks", "optics")
+COUNT_KEYS = (
+    "levels", "leaves", "leaf_uplinks", "spines", "aggregation", "cores", "switches", "uplinks",
+    "optics",
+)  # fmt: skip
 
 
 def max_endpoints(radix: ArrayLike) -> FloatArray:
@@ -40,9 +43,9 @@ def fabric_counts(
     endpoints: ArrayLike, radix: ArrayLike, oversubscription: ArrayLike
 ) -> dict[str, FloatArray]:
     """Levels and switch, uplink and transceiver counts of a fabric of ``endpoints``
-    (module docstring). ``leaves`` is L for 2 and 3 levels and the switches of one
-    level; ``spines`` is S (2 levels), ``aggregation`` A and ``cores`` C (3 levels).
-    No endpoints: no fabric (all zero)."""
+    (module docstring). ``leaf_uplinks`` is U1; ``leaves`` is L for 2 and 3 levels
+    and the switches of one level; ``spines`` is S (2 levels), ``aggregation`` A and
+    ``cores`` C (3 levels). No endpoints: no fabric (all zero)."""
     e, k, o = np.broadcast_arrays(
         np.asarray(endpoints, dtype=float),
         np.asarray(radix, dtype=float),
@@ -64,6 +67,7 @@ def fabric_counts(
         "spines": np.where(two, spines, zero),
         "aggregation": np.where(three, aggregation, zero),
         "cores": np.where(three, cores, zero),
+        "leaf_uplinks": np.where(levels >= 2, u1, zero),
         "uplinks": np.where(two, u1, np.where(three, u1 + u2, zero)),
     }
     out["switches"] = out["leaves"] + out["spines"] + out["aggregation"] + out["cores"]
@@ -83,16 +87,27 @@ def fabric_cost(
     return c["switches"] * np.asarray(switch_price) + c["optics"] * np.asarray(optic_price)
 
 
-def design_network(q: Mapping[str, FloatArray], gpus: list[FloatArray]) -> list[FloatArray]:
-    """The network capex of each deployment d of a designed fabric:
-    ``fabric(E_1 + .. + E_d) - fabric(E_1 + .. + E_{d-1}) + per_server * servers_d``
+def design_network(
+    q: Mapping[str, FloatArray], gpus: list[FloatArray]
+) -> list[dict[str, FloatArray]]:
+    """Per deployment d of a designed fabric: the counts of the fabric of
+    ``E_1 + .. + E_d`` endpoints (``fabric_<count>`` of :data:`COUNT_KEYS`, its cost
+    ``fabric_cost``) and the network capex of d,
+    ``network = fabric(E_1 + .. + E_d) - fabric(E_1 + .. + E_{d-1}) + per_server * servers_d``
     with ``E_d`` the GPUs of deployment d (no price decline)."""
-    args = (q["fabric_radix"], q["fabric_oversubscription"])
-    prices = (q["fabric_switch_price"], q["fabric_optic_price"])
+    k, o = q["fabric_radix"], q["fabric_oversubscription"]
     out, before, cost_before = [], np.zeros_like(gpus[0]), np.zeros_like(gpus[0])
     for g in gpus:
         now = before + g
-        cost_now = fabric_cost(now, *args, *prices)
-        out.append(cost_now - cost_before + q["fabric_per_server"] * g / q["gpus_per_server"])
-        before, cost_before = now, cost_now
+        counts = fabric_counts(now, k, o)
+        cost = (
+            counts["switches"] * q["fabric_switch_price"]
+            + counts["optics"] * q["fabric_optic_price"]
+        )
+        row = {f"fabric_{key}": counts[key] for key in COUNT_KEYS}
+        row["fabric_endpoints"] = now
+        row["fabric_cost"] = cost
+        row["network"] = cost - cost_before + q["fabric_per_server"] * g / q["gpus_per_server"]
+        out.append(row)
+        before, cost_before = now, cost
     return out

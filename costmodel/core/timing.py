@@ -124,7 +124,7 @@ def deployments(
             share = q["network_share"]
             network = share / (1.0 - share) * (servers + storage)
         else:
-            network = designed[i]
+            network = designed[i]["network"]
         servers_so_far = servers_so_far + n
         if "staff_fixed_fte" in q:
             fte = q["staff_fixed_fte"] + q["staff_fte_per_server"] * servers_so_far
@@ -142,6 +142,7 @@ def deployments(
                 "storage": storage,
                 "hardware": servers + network + storage,
             }
+            | ({} if designed is None else designed[i])
         )
     return out
 

@@ -66,7 +66,7 @@ def test_increments_sum_to_the_final_fabric():
         "gpus_per_server": np.array([8.0]),
     }
     gpus = [np.array([512.0]), np.array([1024.0]), np.array([2048.0])]
-    parts = design_network(q, gpus)
+    parts = [d["network"] for d in design_network(q, gpus)]
     final = fabric_cost(3584.0, 64, 1.0, 250_000.0, 6_000.0) + 30_000.0 * 3584 / 8
     assert float(sum(parts)[0]) == pytest.approx(final, rel=1e-12)
     # the first deployment alone: 2 levels, L = 16, U1 = 512, S = 8; 24 switches, 2048 optics
