@@ -73,7 +73,7 @@ METRICS: dict[str, Metric] = {
         Metric(
             "cost_per_effective_gpu_hour",
             "Cost per effective GPU-hour",
-            "每有效 GPU 小时成本",
+            "每有效卡时成本",
             "money_per_hour",
             "lower",
         ),
@@ -96,7 +96,7 @@ METRICS: dict[str, Metric] = {
         Metric("peak_funding", "Peak funding need", "峰值资金需求", "money", "lower"),
         Metric("equity_npv", "Equity NPV", "股权净现值", "money", "higher"),
         Metric("equity_irr", "Equity IRR", "股权内部收益率", "pct", "higher"),
-        Metric("min_dscr", "Minimum DSCR", "最低偿债覆盖率", "ratio", "higher"),
+        Metric("min_dscr", "Minimum DSCR", "最低偿债备付率", "ratio", "higher"),
         Metric("debt_peak", "Peak debt", "峰值债务", "money"),
         Metric("vat_paid", "VAT paid", "缴纳增值税", "money"),
         Metric(

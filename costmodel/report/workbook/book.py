@@ -194,7 +194,8 @@ def _build(
         if analysis.monte_carlo is not None:
             write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp)
     write_checks(wb, st, model, sheets, comp_cells)
-    write_cover(cover, st, model, created, comp_cells, analysis)
+    listed = ([w.get_name() for w in wb.worksheets()], list(names.values()))
+    write_cover(cover, st, model, created, comp_cells, analysis, listed)
 
 
 # ----------------------------------------------------------------------------- Annual
