@@ -443,11 +443,13 @@ class Network(Section):
     """``share``: the network's fraction of total hardware capex, in [0, 1)."""
 
     fabric: Text = ""
+    fabric_zh: Text = ""
     share: Share
 
 
 class Storage(Section):
     kind: Text = ""
+    kind_zh: Text = ""
     capacity_tb: NonNegative
     price_per_tb: NonNegative
     write_gbps: Positive
@@ -470,6 +472,7 @@ class Tier(Section):
 
     label: Text | None = None
     description: Text = ""
+    description_zh: Text = ""
     server: Text
     gpus: Count
     network: Network
@@ -478,6 +481,7 @@ class Tier(Section):
     cooling: Text
     staff_fte: NonNegative
     scheduler: Text = ""
+    scheduler_zh: Text = ""
     operations: OperationsOverride | None = None
     revenue: RevenueOverride | None = None
     reliability: ReliabilityOverride | None = None

@@ -12,6 +12,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
+from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
 
@@ -39,6 +40,9 @@ def section(page: str, ident: str) -> str:
     """The HTML of ``<section id=ident>``."""
     start = page.index(f'<section id="{ident}"')
     return page[start : page.index("</section>", start)]
+
+
+SCEN = default_assumptions_dir().parent / "scenarios"
 
 
 def decision_of(page: str) -> str:
@@ -389,6 +393,49 @@ def test_zh_memo_has_no_english_words_outside_names_and_units(default):
     assert words - ALLOWED_LATIN == set()
     assert "GPU cluster (H200)" not in page[:appendix]
     assert "tiers.tens" not in text
+
+
+#: units and standard names that the zh body may carry in Latin letters, beyond
+#: ALLOWED_LATIN (words of two letters and more are counted)
+UNITS_AND_STANDARDS = {
+    "TB", "GB", "PB", "kW", "IO", "IT", "NFS", "NAS", "SSD", "TOR", "ToR", "CNY", "SHA",
+    "Spine-Leaf", "Multi-Rail", "Fat-Tree", "QLoRA", "HDR", "NDR", "INT",
+}  # fmt: skip
+
+
+def zh_body_words(page: str) -> list[str]:
+    """Latin words (two letters or more) of the zh memo's printed body: before the
+    assumptions appendix, without the scenario overlay listings (not printed),
+    with text quoted from the assumption files included; minus the allow-lists."""
+    body = page[: page.index('<div id="appendix"')]
+    body = re.sub(r'<dl class="overlays no-print">.*?</dl>', " ", body, flags=re.S)
+    words = re.findall(r"[A-Za-z][A-Za-z'-]+", text_of(body))
+    allowed = ALLOWED_LATIN | UNITS_AND_STANDARDS
+    return [w for w in words if w not in allowed and w.rstrip("-") not in allowed]
+
+
+def test_zh_body_has_at_most_30_english_words():
+    """With an analysis with scenarios, the printed zh body carries at most 30 English
+    words outside product names, standards and units (the tier profiles, fabric,
+    storage and scheduler texts come from their ``*_zh`` fields)."""
+    m = cm.build(cm.load_assumptions())
+    an = analyze(m, draws=200, seed=7, scenarios={"downside": SCEN / "downside.yaml"})
+    words = zh_body_words(render_memo(m, "zh", analysis=an))
+    assert len(words) <= 30, words
+    assert zh_body_words("<p>spine-leaf fabric TB</p>" + '<div id="appendix">') == [
+        "spine-leaf",
+        "fabric",
+    ]
+
+
+def test_zh_memo_does_not_fall_back_to_english_silently():
+    """A tier text without its Chinese field shows the English after a note that
+    names the missing field."""
+    a = cm.load_assumptions(overrides={"tiers.tens.scheduler_zh": ""})
+    m = cm.build(a)
+    page = render_memo(m, "zh", analysis=analyze(m, draws=0))
+    assert "未提供中文 tiers.tens.scheduler_zh" in page
+    assert a.tiers["tens"].scheduler in text_of(page).replace("  ", " ") or "k3s" in page
 
 
 def test_zh_title_and_tier_names_are_chinese(default):
