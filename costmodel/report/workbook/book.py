@@ -190,9 +190,9 @@ def _build(
         fp = fingerprint(a)
         if analysis.scenarios is not None:
             write_scenarios_sheet(wb, st, analysis.scenarios, fp)
-        write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even, fp)
+        write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even, fp, a.currency)
         if analysis.monte_carlo is not None:
-            write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp)
+            write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp, a.currency)
     write_checks(wb, st, model, sheets, comp_cells)
     listed = ([w.get_name() for w in wb.worksheets()], list(names.values()))
     write_cover(cover, st, model, created, comp_cells, analysis, listed)
