@@ -176,7 +176,7 @@ INPUTS: dict[str, Term] = {
     "interest_rate": Term("Loan interest rate", "贷款利率", "1/yr", "pct"),
     "term_years": Term("Loan term (years)", "贷款期限（年）", "years", "number"),
     "cost_of_equity": Term("Cost of equity", "股权资本成本", "1/yr", "pct"),
-    "min_dscr_covenant": Term("Minimum DSCR covenant", "最低偿债覆盖率要求", "x", "decimal"),
+    "min_dscr_covenant": Term("Minimum DSCR covenant", "最低偿债备付率要求", "x", "decimal"),
     "loss_carryforward_years": Term(
         "Tax loss carry-forward (years)", "亏损结转年限（年）", "years", "number"
     ),

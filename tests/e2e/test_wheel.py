@@ -35,6 +35,7 @@ def test_wheel_contains_bundled_data(wheel):
     assert "costmodel/_bundled/assumptions/default/80-tiers.yaml" in names
     assert "costmodel/_bundled/assumptions/scenarios/colocation.yaml" in names
     assert any(n.startswith("costmodel/_bundled/templates/") for n in names)
+    assert "costmodel/_bundled/glossary/glossary.yaml" in names  # the memo's zh terms
 
 
 def site_dirs() -> list[str]:
