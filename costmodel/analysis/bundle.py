@@ -20,6 +20,7 @@ from costmodel.analysis.decision import options
 from costmodel.analysis.financing import financing_table
 from costmodel.analysis.growth import growth_options
 from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, monte_carlo
+from costmodel.analysis.pricegrid import price_utilization_grid
 from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
 from costmodel.analysis.sensitivity import tornado
@@ -47,8 +48,9 @@ class Analysis:
     (:func:`~costmodel.analysis.scenarios.compare`, or None), ``growth``
     (:func:`~costmodel.analysis.growth.growth_options`: empty without stages),
     ``financing`` (:func:`~costmodel.analysis.financing.financing_table`: empty
-    without debt) and ``timeline``
-    (:func:`~costmodel.analysis.timeline.timeline_table`)."""
+    without debt), ``timeline``
+    (:func:`~costmodel.analysis.timeline.timeline_table`) and ``grid``
+    (:func:`~costmodel.analysis.pricegrid.price_utilization_grid`)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -62,6 +64,7 @@ class Analysis:
     growth: pd.DataFrame | None = None
     financing: pd.DataFrame | None = None
     timeline: pd.DataFrame | None = None
+    grid: pd.DataFrame | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -99,4 +102,5 @@ def analyze(
         growth=growth_options(m),
         financing=financing_table(m),
         timeline=timeline_table(m),
+        grid=price_utilization_grid(a, tiers=m.tiers),
     )

@@ -42,6 +42,9 @@ from costmodel.report.workbook.grid import (
     excel_value,
     protect,
 )
+from costmodel.report.workbook.gridsheet import (
+    write_grid_sheet,
+)
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
 from costmodel.report.workbook.names import chart_text, name_keys
@@ -191,6 +194,9 @@ def _build(
         if analysis.scenarios is not None:
             write_scenarios_sheet(wb, st, analysis.scenarios, fp)
         write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even, fp)
+        if analysis.grid is not None:
+            labels = {t: f"{t} ({a.tiers[t].label})" for t in model.tiers}
+            write_grid_sheet(wb, st, analysis.grid, labels, fp)
         if analysis.monte_carlo is not None:
             write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp)
     write_checks(wb, st, model, sheets, comp_cells)
