@@ -139,6 +139,57 @@ def _grid(paths: PathsArg, set_: SetOpt, points: int, fmt: Format, quiet: bool) 
     emit(fmt, lambda: doc, lambda: csv_text(df, False), table)
 
 
+@app.command("sweep")
+def sweep_cmd(
+    paths: PathsArg = None,
+    set_: SetOpt = None,
+    tier: Annotated[str, typer.Option("--tier", help="The tier to rebuild at each size.")] = "",
+    gpus: Annotated[
+        str,
+        typer.Option(
+            "--gpus",
+            help="A:B (at most 64 multiples of a server, log-spaced, steps included) or a "
+            "list N,N,... (default: a server to max(4096, 4 x the tier's GPUs)).",
+        ),
+    ] = "",
+    fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+) -> None:
+    """The tier rebuilt at many GPU counts (no stages, storage proportional to
+    GPUs): capex per GPU, network share, cost per GPU-hour, NPV and IRR, the
+    counts where network_levels or scale_class change marked."""
+
+    def run() -> None:
+        from costmodel.analysis.sweep import sweep
+        from costmodel.report.format import csv_text, records
+
+        a = load(paths, set_)
+        name = tier or next(iter(a.tiers))
+        if name not in a.tiers:
+            err().print(f"error: --tier {name!r}: choose one of {', '.join(a.tiers)}")
+            raise typer.Exit(2)
+        with Steps(quiet) as steps:
+            steps.step("sweep")
+            try:
+                df = sweep(a, name, gpus or None)
+            except ValueError as e:
+                err().print(f"error: --gpus {gpus!r}: {e}")
+                raise typer.Exit(2) from e
+
+        def table() -> None:
+            from costmodel.cli.tables import show, sweep_grid
+
+            title = f"Sweep of {name} ({a.currency}); first deployment {df.attrs['first_gpus']:,}"
+            show(sweep_grid(df, title), out())
+            out().print("change: where scale_class or network_levels differs from the row above.",
+                        style="dim")  # fmt: skip
+
+        doc = {"tier": name, "first_gpus": df.attrs["first_gpus"], "rows": records(df)}
+        emit(fmt, lambda: doc, lambda: csv_text(df, False), table)
+
+    guard(run)
+
+
 @app.command()
 def montecarlo(
     paths: PathsArg = None,

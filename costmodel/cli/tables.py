@@ -384,3 +384,30 @@ def price_grid(df: pd.DataFrame, tier: str, currency: str) -> Grid:
     be = g.groupby("utilization")["break_even_price"].first()
     grid.rows.append(["break-even price", *(cell(be[u], "money_per_hour") for u in utils)])
     return grid
+
+
+#: sweep columns shown in the table: (column, metric registry key or None, kind)
+SWEEP_TABLE = [
+    ("gpus", "gpus"), ("servers", "servers"), ("scale_class", "scale_class"),
+    ("network_levels", "network_levels"), ("capex_per_gpu", "capex_per_gpu"),
+    ("network_share", "network_share"), ("cost_per_gpu_hour", "cost_per_gpu_hour"),
+    ("npv", "npv"), ("irr", "irr"),
+]  # fmt: skip
+
+
+def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
+    """One row per GPU count of :func:`costmodel.analysis.sweep.sweep`, headers and
+    formats from the metric registry; the ``change`` column last."""
+    from costmodel.core.metrics import Metric
+
+    def metric(key: str) -> Metric:
+        return METRICS.get(key, Metric(key, key.replace("_", " "), key, "count"))
+
+    cols = [Col(metric(k).label, key=c == "gpus",
+                justify="left" if metric(k).kind == "text" else "right")
+            for c, k in SWEEP_TABLE]  # fmt: skip
+    cols.append(Col("change", justify="left"))
+    grid = Grid(title, cols)
+    for _, r in df.iterrows():
+        grid.rows.append([*(cell(r[c], metric(k).kind) for c, k in SWEEP_TABLE), str(r["change"])])
+    return grid
