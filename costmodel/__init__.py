@@ -16,8 +16,8 @@ build(assumptions)
 run_variants(assumptions, variants, tiers)
     Many variants at once: ``variants`` maps dotted input paths to arrays, one
     value per variant; per tier a result whose ``metrics`` hold one value per variant.
-tornado, break_even, price_utilization_grid, monte_carlo, compare, build_vs_rent,
-recommend, analyze
+tornado, break_even, price_utilization_grid, sweep, monte_carlo, compare,
+build_vs_rent, recommend, analyze
     The analysis layer; each takes a built model or its assumptions.
 write_workbook(model, path), write_memo(model, path, lang="en")
     The investor workbook and the HTML memo.
@@ -80,6 +80,7 @@ _EXPORTS: dict[str, str] = {
     "build_vs_rent": "costmodel.analysis.buildrent",
     "recommend": "costmodel.analysis.workloads",
     "price_utilization_grid": "costmodel.analysis.pricegrid",
+    "sweep": "costmodel.analysis.sweep",
     "tornado": "costmodel.analysis.sensitivity",
     "analyze": "costmodel.analysis.bundle",
     "compare": "costmodel.analysis.scenarios",
@@ -112,6 +113,7 @@ __all__ = [
     "price_utilization_grid",
     "recommend",
     "run_variants",
+    "sweep",
     "tornado",
     "with_overrides",
     "write_memo",
@@ -140,6 +142,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
     from costmodel.analysis.pricegrid import price_utilization_grid
     from costmodel.analysis.scenarios import compare
     from costmodel.analysis.sensitivity import tornado
+    from costmodel.analysis.sweep import sweep
     from costmodel.analysis.workloads import recommend
     from costmodel.core.model import Model, build
     from costmodel.core.variants import run_variants

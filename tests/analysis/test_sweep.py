@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -81,3 +82,18 @@ def test_fixed_staff_makes_cost_per_gpu_hour_fall_and_steps_are_marked(staged_sw
     assert list(marked["change"]) == ["scale_class", "scale_class"]
     assert list(df["scale_class"].iloc[[0, -1]]) == ["tens", "thousands"]
     assert math.isfinite(df["npv"].iloc[-1])
+
+
+def test_sweep_is_one_engine_evaluation(monkeypatch):
+    import costmodel.core.variants as variants
+
+    calls = []
+    real = variants.run_tier
+
+    def counting(values, config):
+        calls.append(max(int(np.size(v)) for v in values.values()))
+        return real(values, config)
+
+    monkeypatch.setattr(variants, "run_tier", counting)
+    df = sweep(DEFAULT, "thousands", "8:4096")
+    assert len(df) == 64 and calls == [64]
