@@ -24,6 +24,7 @@ from costmodel.analysis.pricegrid import price_utilization_grid
 from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
 from costmodel.analysis.sensitivity import tornado
+from costmodel.analysis.sweep import option_sweeps
 from costmodel.analysis.timeline import timeline_table
 from costmodel.analysis.workloads import recommend
 from costmodel.core.model import model_of
@@ -50,7 +51,8 @@ class Analysis:
     ``financing`` (:func:`~costmodel.analysis.financing.financing_table`: empty
     without debt), ``timeline``
     (:func:`~costmodel.analysis.timeline.timeline_table`) and ``grid``
-    (:func:`~costmodel.analysis.pricegrid.price_utilization_grid`)."""
+    (:func:`~costmodel.analysis.pricegrid.price_utilization_grid`) and ``sweeps``
+    (:func:`~costmodel.analysis.sweep.option_sweeps`)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -65,6 +67,7 @@ class Analysis:
     financing: pd.DataFrame | None = None
     timeline: pd.DataFrame | None = None
     grid: pd.DataFrame | None = None
+    sweeps: dict[str, pd.DataFrame] | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -103,4 +106,5 @@ def analyze(
         financing=financing_table(m),
         timeline=timeline_table(m),
         grid=price_utilization_grid(a, tiers=m.tiers),
+        sweeps=option_sweeps(a, m.tiers),
     )

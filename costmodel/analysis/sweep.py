@@ -172,3 +172,20 @@ def sweep(
     df.attrs["tier"] = tier
     df.attrs["first_gpus"] = int(values["gpus"])
     return df
+
+
+OPTION_SPAN = 8  # option_sweeps: each tier from G_0 / 8 to 8 G_0
+
+
+def option_sweeps(
+    x: Model | Assumptions, tiers: list[str] | None = None
+) -> dict[str, pd.DataFrame]:
+    """Per tier, :func:`sweep` over ``max(g, G_0 / OPTION_SPAN) : OPTION_SPAN x G_0``
+    (the memo's and the workbook's curve: each option around its own size)."""
+    a = assumptions_of(x)
+    out = {}
+    for t in tiers or list(a.tiers):
+        values = resolve_tier(a, t).values()
+        g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
+        out[t] = sweep(a, t, f"{max(g, g0 // OPTION_SPAN)}:{OPTION_SPAN * g0}")
+    return out
