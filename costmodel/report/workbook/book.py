@@ -42,9 +42,7 @@ from costmodel.report.workbook.grid import (
     excel_value,
     protect,
 )
-from costmodel.report.workbook.gridsheet import (
-    write_grid_sheet,
-)
+from costmodel.report.workbook.gridsheet import write_grid_sheet
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
 from costmodel.report.workbook.names import chart_text, name_keys
@@ -54,6 +52,7 @@ from costmodel.report.workbook.results import (
     write_sensitivity_sheet,
 )
 from costmodel.report.workbook.sheet import FastWorksheet, RowWorksheet
+from costmodel.report.workbook.sweepsheet import write_sweep_sheet
 from costmodel.report.workbook.tier import write_tier_sheet
 
 #: the worksheet class of every sheet: :class:`FastWorksheet` writes the same bytes
@@ -197,6 +196,9 @@ def _build(
         if analysis.grid is not None:
             labels = {t: f"{t} ({a.tiers[t].label})" for t in model.tiers}
             write_grid_sheet(wb, st, analysis.grid, labels, fp)
+        if analysis.sweeps:
+            labels = {t: f"{t} ({a.tiers[t].label})" for t in model.tiers}
+            write_sweep_sheet(wb, st, analysis.sweeps, labels, a.currency, fp)
         if analysis.monte_carlo is not None:
             write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp)
     write_checks(wb, st, model, sheets, comp_cells)

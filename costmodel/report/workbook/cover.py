@@ -33,7 +33,7 @@ CONVENTIONS = (
      "month end; tax paid in each operating year's last month."),
     ("Units", "Money in the model currency; power kW; energy kWh; 730 hours per month."),
     ("Sheets", "Cover > Inputs > one calculation sheet per tier > IRR > Annual > Comparison > "
-     "engine results (Scenarios, Sensitivity, Grid, Monte Carlo) > Checks."),
+     "engine results (Scenarios, Sensitivity, Grid, Sweep, Monte Carlo) > Checks."),
 )  # fmt: skip
 
 
