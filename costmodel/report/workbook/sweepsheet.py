@@ -38,6 +38,7 @@ def _table(ws, st: Styles, df: pd.DataFrame, r: int, head: str, cur: str) -> tup
     """One tier's rows from ``r``; returns (first data row, last data row)."""
     ws.write_string(r, 0, head, st.h1)
     r += 1
+    ws.set_row(r, 45)  # headers wrap onto three lines
     for j, (_, header, _) in enumerate(SWEEP_COLUMNS):
         ws.write_string(r, j, header.format(cur=cur), st.header)
     first = r + 1
