@@ -118,6 +118,8 @@ def _stretched(
         k = slice(-2, None) if (g <= 0).all() else slice(0, 2)
         (p0, p1), (f0, f1) = prices[k], col[k]
         roots.append(p0 - f0 * (p1 - p0) / (f1 - f0) if f1 != f0 else np.nan)
+    if not np.isfinite(roots).any():
+        return None
     if (grids[0] <= 0).all():
         hi = max(hi, float(np.ceil(EXTEND_FACTOR * np.nanmax(roots))))
     else:

@@ -126,7 +126,7 @@ def grid(x: Facts, an: Analysis) -> dict[str, Any] | None:
             dict(
                 tier=t,
                 label=label,
-                caption=T["caption"].format(label=label, unit=unit),
+                caption=say(T["caption"], label=label, unit=unit),
                 utils=[f.pct(u) for u in utils],
                 rows=_cells(x, g, div),
                 be=[T["none"] if is_empty(be[u]) else x.price(be[u]) for u in utils],

@@ -18,8 +18,8 @@ from markupsafe import Markup
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.chartkit import PANEL_W, Key, figure, panel, x_title
 from costmodel.report.memo.context import Facts, say
-from costmodel.report.memo.labels import tier_label
-from costmodel.report.memo.svg import MUTED, Scale, nice_domain, num, tick_width
+from costmodel.report.memo.labels import chart_label, tier_label
+from costmodel.report.memo.svg import MUTED, Scale, esc, nice_domain, num, tick_width
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
@@ -78,7 +78,8 @@ def _panel(x: Facts, sweeps: dict[str, pd.DataFrame], col: str, k: int) -> Any:
     c, top, bottom = panel(T[col], unit, f"sweep-{k}", T[col])
     key = "cost_per_gpu_hour" if col == "cost" else "capex_per_gpu"
     values = np.concatenate([df[key].to_numpy(float) for df in sweeps.values()])
-    lo, hi, yt = nice_domain(0.0, float(np.nanmax(values)), 4)
+    values = values[np.isfinite(values)]
+    lo, hi, yt = nice_domain(0.0, float(values.max()) if values.size else 1.0, 4)
     ys = Scale(lo, hi, bottom, top)
     x0, x1 = tick_width(yt) + 8, PANEL_W - 10
     c.y_axis(ys, x0, x1, yt)
@@ -94,13 +95,18 @@ def _panel(x: Facts, sweeps: dict[str, pd.DataFrame], col: str, k: int) -> Any:
     for i, (t, df) in enumerate(sweeps.items()):
         color = LINE_COLORS[i % len(LINE_COLORS)]
         g, v = df["gpus"].to_numpy(float), df[key].to_numpy(float)
-        pts = " L".join(f"{num(xs(math.log2(a)))},{num(ys(b))}" for a, b in zip(g, v, strict=True))
-        c.path("M" + pts, stroke=color, extra=f' stroke-width="1.6" class="line" data-tier="{t}"')
+        ok = np.isfinite(v)  # an empty metric (no GPU-hours sold) is not drawn
+        pts = " L".join(
+            f"{num(xs(math.log2(a)))},{num(ys(b))}" for a, b in zip(g[ok], v[ok], strict=True)
+        )
+        if pts:
+            c.path("M" + pts, stroke=color,
+                   extra=f' stroke-width="1.6" class="line" data-tier="{esc(t)}"')  # fmt: skip
         for j in np.flatnonzero(df["change"].to_numpy() != ""):
             sx = xs((math.log2(g[j - 1]) + math.log2(g[j])) / 2)
             c.line(sx, top, sx, bottom, color, 0.9, dash="3 2", cls="step")
         own = df[df["gpus"] == df.attrs["first_gpus"]]
-        if not own.empty:
+        if not own.empty and np.isfinite(own[key].iloc[0]):
             c.circle(xs(math.log2(own["gpus"].iloc[0])), ys(own[key].iloc[0]), 3.5, color,
                      cls="option")  # fmt: skip
     x_title(c, T["gpus"], x0, x1)
@@ -136,7 +142,7 @@ def sweep(x: Facts, an: Analysis) -> dict[str, Any] | None:
     if not sweeps:
         return None
     T = SWEEP[x.lang]
-    keys = [Key(tier_label(x.model, t, x.lang), LINE_COLORS[i % len(LINE_COLORS)], "line")
+    keys = [Key(chart_label(x.model, t, x.lang), LINE_COLORS[i % len(LINE_COLORS)], "line")
             for i, t in enumerate(sweeps)]  # fmt: skip
     chart = figure([_panel(x, sweeps, "cost", 0), _panel(x, sweeps, "capex", 1)], keys, True)
     return dict(
