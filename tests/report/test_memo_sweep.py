@@ -35,3 +35,24 @@ def test_memo_sweep_chart_and_sentences(memos, model):
             assert f"{g:,} GPUs (scale class)" in s_en and f"{g:,} 卡（规模等级）" in s_zh
         lo = df.iloc[0]
         assert f"CNY {lo['cost_per_gpu_hour']:.2f}/GPU‑h at {lo['gpus']:,} GPUs" in s_en
+
+
+def test_memo_sweep_names_the_network_steps_of_a_designed_fabric():
+    import costmodel as cm
+    from costmodel.inputs.resources import default_assumptions_dir
+    from costmodel.report.memo.render import render_memo
+
+    a = cm.load_assumptions(default_assumptions_dir(), "assumptions/scenarios/fabric-design.yaml")
+    m = cm.build(a)
+    an = cm.analyze(m, draws=0)
+    # radix 64: 2 levels up to 64^2 / 2 = 2,048 endpoints, 3 above (the thousands sweep
+    # runs 128 .. 8,192); one level up to 64 (the hundreds sweep runs 16 .. 1,024)
+    df = an.sweeps["thousands"]
+    assert list(df.loc[df["change"] != "", "gpus"]) == [512, 2056]
+    page = render_memo(m, "en", analysis=an)
+    en = _sentence(page, "thousands")
+    zh = _sentence(render_memo(m, "zh", analysis=an), "thousands")
+    assert "512 GPUs (scale class) and 2,056 GPUs (network levels)" in en, en
+    assert "512 卡（规模等级）、2,056 卡（网络层数）" in zh, zh
+    hundreds = _sentence(page, "hundreds")
+    assert "72 GPUs (scale class and network levels)" in hundreds, hundreds

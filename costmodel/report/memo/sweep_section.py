@@ -53,13 +53,13 @@ SWEEP: dict[str, dict[str, str]] = {
         "cost": "平准化每卡时成本",
         "capex": "每卡初始投资",
         "gpus": "卡数（对数坐标）",
-        "steps": "{label}：跃变位于{steps}；每卡时成本在 {g_lo} 卡时为 {c_lo}，"
+        "steps": "{label}：跃变位于 {steps}；每卡时成本在 {g_lo} 卡时为 {c_lo}，"
         "在自身 {g0} 卡时为 {c0}，在 {g_hi} 卡时为 {c_hi}。",
         "no_steps": "{label}：{g_lo} 至 {g_hi} 卡之间无跃变；每卡时成本在 {g_lo} 卡时为 {c_lo}，"
         "在自身 {g0} 卡时为 {c0}，在 {g_hi} 卡时为 {c_hi}。",
         "class": "规模等级",
         "levels": "网络层数",
-        "step": " {g} 卡（{what}）",
+        "step": "{g} 卡（{what}）",
         "and": "、",
     },
 }
