@@ -33,6 +33,7 @@ METRICS: dict[str, Metric] = {
         Metric("racks", "Racks", "机柜数", "count"),
         Metric("it_kw", "IT load (kW)", "IT 负载 (kW)", "kw"),
         Metric("capex", "Capex", "初始投资", "money", "lower"),
+        Metric("capex_per_gpu", "Capex per GPU", "每卡初始投资", "money"),
         Metric("capex_servers", "Capex: servers", "投资：服务器", "money"),
         Metric("capex_network", "Capex: network", "投资：网络", "money"),
         Metric("capex_storage", "Capex: storage", "投资：存储", "money"),

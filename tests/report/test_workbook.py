@@ -212,7 +212,7 @@ def test_scenarios_sheet_agrees_with_api(tmp_path):
 
 def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(model, analysed_workbook):
     analysis, _, wb = analysed_workbook  # 500 draws, seed 3
-    assert wb.sheetnames[-3:] == ["Sensitivity", "Monte Carlo", "Checks"]
+    assert wb.sheetnames[-5:] == ["Sensitivity", "Grid", "Sweep", "Monte Carlo", "Checks"]
     sens = wb["Sensitivity"]
     assert "values, not formulas" in sens["A2"].value
     header = next(r for r in sens.iter_rows(values_only=True) if r[0] == "Tier")

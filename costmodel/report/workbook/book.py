@@ -42,6 +42,7 @@ from costmodel.report.workbook.grid import (
     excel_value,
     protect,
 )
+from costmodel.report.workbook.gridsheet import write_grid_sheet
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
 from costmodel.report.workbook.names import chart_text, name_keys
@@ -51,6 +52,7 @@ from costmodel.report.workbook.results import (
     write_sensitivity_sheet,
 )
 from costmodel.report.workbook.sheet import FastWorksheet, RowWorksheet
+from costmodel.report.workbook.sweepsheet import write_sweep_sheet
 from costmodel.report.workbook.tier import write_tier_sheet
 
 #: the worksheet class of every sheet: :class:`FastWorksheet` writes the same bytes
@@ -191,6 +193,11 @@ def _build(
         if analysis.scenarios is not None:
             write_scenarios_sheet(wb, st, analysis.scenarios, fp)
         write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even, fp, a.currency)
+        labels = {t: f"{t} ({a.tiers[t].label})" for t in model.tiers}
+        if analysis.grid is not None:
+            write_grid_sheet(wb, st, analysis.grid, labels, fp)
+        if analysis.sweeps:
+            write_sweep_sheet(wb, st, analysis.sweeps, labels, a.currency, fp)
         if analysis.monte_carlo is not None:
             write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp, a.currency)
     write_checks(wb, st, model, sheets, comp_cells)

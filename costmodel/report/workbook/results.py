@@ -40,7 +40,7 @@ def readable(path: str) -> str:
     return input_label(base) + (f" ({qualifier})" if qualifier else "")
 
 
-def _banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:
+def banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:
     """Title, what the numbers are, and (with the build's ``fingerprint``) a stale
     mark: a formula reading "STALE" once a headline result no longer matches the
     one these engine values were computed with (see the Checks sheet's stamp)."""
@@ -89,7 +89,7 @@ def write_scenarios_sheet(wb: Workbook, st: Styles, result, fingerprint: str = "
     ws.set_column(1, 1, 16)
     ws.set_column(2, 2 + len(SCENARIO_METRICS) + 1, 17)
     names = ", ".join(result.scenarios)
-    r = _banner(
+    r = banner(
         ws,
         st,
         "Scenarios: engine results",
@@ -151,7 +151,7 @@ def write_sensitivity_sheet(
     ws.set_column(2, 2, 30)
     ws.set_column(3, 12, 16)
     shown = _own_inputs(tornado)
-    r = _banner(
+    r = banner(
         ws,
         st,
         f"Sensitivity: {name} with one input at its low or high",
@@ -267,7 +267,7 @@ def write_montecarlo_sheet(
     ws = wb.add_worksheet("Monte Carlo")
     ws.set_column(0, 0, 30)
     ws.set_column(1, 12, 16)
-    r = _banner(
+    r = banner(
         ws,
         st,
         f"Monte Carlo: {mc.n:,} draws, seed {mc.seed}",
