@@ -32,10 +32,8 @@ def decision(x: Facts) -> dict[str, Any]:
     m, lang = x.model, x.lang
     S = SUMMARY[lang]
     c = x.choice
-    best = str(c["tier"])
-    paras = _recommend(x) if c["worth"] else _no_option(x)
-    paras.append(revenue_split(x, best))
-    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in m.tiers]
+    head = verdict(x)
+    best = head["best"]
     after = [p for p in (_mc_sentence(x, best), _could_change(x, best)) if p is not None]
     after += _flags(x)
     after += _rent_verdict(x)
@@ -43,16 +41,32 @@ def decision(x: Facts) -> dict[str, Any]:
         after.append(Markup(S["advice"]))
     rows = [_key_row(x, t, best) for t in m.tiers]
     return dict(
-        best=best,
-        positive=bool(c["worth"]),
-        paragraphs=paras,
-        need_intro=S["need"],
-        need=need,
+        **head,
         after=after,
         key_rows=rows,
         price_unit=price_unit(x),
         key_note=say(S["key_note"], decline=_declines(m, lang))
         + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else ""),
+    )
+
+
+def verdict(x: Facts) -> dict[str, Any]:
+    """The decision itself, the memo's first paragraphs: ``best`` (the tier chosen
+    by :func:`costmodel.analysis.decision.choose`), ``positive`` (an NPV > 0
+    exists), ``paragraphs`` and, when no option is worth building, ``need`` (each
+    tier's break-even price and utilization) under ``need_intro``. It reads only
+    the options and the break-even of the analysis."""
+    c = x.choice
+    best = str(c["tier"])
+    paras = _recommend(x) if c["worth"] else _no_option(x)
+    paras.append(revenue_split(x, best))
+    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in x.model.tiers]
+    return dict(
+        best=best,
+        positive=bool(c["worth"]),
+        paragraphs=paras,
+        need_intro=SUMMARY[x.lang]["need"],
+        need=need,
     )
 
 
