@@ -35,6 +35,8 @@ def test_wheel_contains_bundled_data(wheel):
     assert "costmodel/_bundled/assumptions/default/80-tiers.yaml" in names
     assert "costmodel/_bundled/assumptions/scenarios/colocation.yaml" in names
     assert any(n.startswith("costmodel/_bundled/templates/") for n in names)
+    for page in ("page.html.j2", "options.html.j2", "serve.js", "serve.css"):  # costmodel serve
+        assert f"costmodel/_bundled/templates/serve/{page}" in names
 
 
 def site_dirs() -> list[str]:
