@@ -264,6 +264,26 @@ def test_saved_scenario_rebuilds_to_the_page(client, tmp_path):
     assert {t: rebuilt[t] for t in page} == page
 
 
+@pytest.mark.parametrize("end", ["low", "high"])
+def test_every_slider_at_an_end_saves_a_scenario_that_rebuilds_to_the_page(
+    client, session, tmp_path, end
+):
+    """Whole numbers (a life in years, a loan term), months, shares and money alike."""
+    moves = {x.path: getattr(x, end) for x in session.inputs}
+    page = client.post("/api/recompute", json={"overrides": moves}).json()["npv"]
+    path = tmp_path / "scenario.yaml"
+    path.write_text(client.post("/api/scenario", json={"overrides": moves}).text, encoding="utf-8")
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    life = doc["depreciation"]["servers"]["life_years"]["value"]
+    assert isinstance(life, int) and life == getattr(
+        session.input("depreciation.servers.life_years"), end
+    )
+    rebuilt = cm.build(cm.load_assumptions("default", path)).summary()["npv"]
+    assert {t: rebuilt[t] for t in page} == page
+    cli = cli_npv(sets(moves))
+    assert all(v == pytest.approx(cli[t], rel=1e-11) for t, v in page.items())
+
+
 def test_memo_and_workbook_of_the_current_state(client):
     memo = client.post("/api/memo", json={"overrides": MOVES, "lang": "zh"})
     assert memo.headers["content-disposition"] == 'attachment; filename="memo.zh.html"'
