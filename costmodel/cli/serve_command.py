@@ -57,6 +57,7 @@ def serve_cmd(
             err().print(warning, style="bold yellow", highlight=False, soft_wrap=True)
         where = f"[{host}]" if ":" in host else host
         err().print(f"costmodel serve: http://{where}:{port}/ (Ctrl+C to stop)", highlight=False)
-        uvicorn.run(create_app(session), host=host, port=port, log_level="warning")
+        hosts = None if warning else LOCAL_HOSTS + ("[::1]",)
+        uvicorn.run(create_app(session, hosts), host=host, port=port, log_level="warning")
 
     guard(run)

@@ -148,7 +148,7 @@ def test_sliders_recompute_to_the_clis_numbers_and_the_scenario_rebuilds(page, u
         assert value == pytest.approx(cli[t], rel=1e-11)
         assert text == f.money(cli[t], "en", "CNY")
     assert page.locator("output[data-path='revenue.price_per_gpu_hour']").inner_text() == "15.00"
-    assert page.locator("#moved").inner_text() == "Inputs moved: 2"
+    assert page.locator("#moved").inner_text() == "Inputs moved: 2."
 
     with page.expect_download() as dl:
         page.click("#save")
@@ -192,7 +192,7 @@ def test_chinese_page_shows_no_english_outside_product_names(page, url, tmp_path
     page.wait_for_function(READY)
     text = page.inner_text("body")
     assert english_words(text) == set()
-    assert "数十卡方案（32 张 H200）" in text and "已调整的输入：1 项" in text
+    assert "数十卡方案（32 张 H200）" in text and "已调整的输入：1 项。" in text
     for w in (1280, 390):
         page.set_viewport_size({"width": w, "height": 900})
         page.evaluate("window.scrollTo(0, 0)")

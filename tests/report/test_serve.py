@@ -5,6 +5,7 @@ the assumption files escaped, the Chinese page in Chinese, the downloads."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from costmodel.report.web.session import Session, redact  # noqa: E402
 from costmodel.report.web.view import step_of  # noqa: E402
 from tests.support.serve import cli_error, cli_npv, english_words, visible_text  # noqa: E402
 
+LOCAL = "http://127.0.0.1:8050"
 MOVES = {"revenue.price_per_gpu_hour": 15.5, "operations.utilization": 0.72}
 
 
@@ -36,7 +38,7 @@ def session() -> Session:
 
 @pytest.fixture(scope="module")
 def client(session) -> TestClient:
-    return TestClient(create_app(session))
+    return TestClient(create_app(session), base_url=LOCAL)
 
 
 @pytest.fixture(scope="module")
@@ -226,9 +228,26 @@ def test_text_from_the_assumption_files_is_escaped(tmp_path):
     over.write_text(
         'tiers:\n  tens:\n    label: "<img src=x onerror=alert(1)> & co"\n', encoding="utf-8"
     )
-    page = TestClient(create_app(Session.load(["default", str(over)]))).get("/").text
+    page = (
+        TestClient(create_app(Session.load(["default", str(over)])), base_url=LOCAL).get("/").text
+    )
     assert "<img src=x" not in page
     assert "&lt;img src=x onerror=alert(1)&gt; &amp; co" in page
+
+
+def test_other_sites_can_neither_read_nor_post(session, client):
+    """A name of another site rebound to 127.0.0.1 gets no page; a POST another site's
+    page could send without asking (a form, text/plain) is refused."""
+    app = create_app(session)
+    assert TestClient(app, base_url="http://evil.example:8050").get("/").status_code == 400
+    assert TestClient(app, base_url="http://localhost:8050").get("/").status_code == 200
+    assert (
+        TestClient(create_app(session, None), base_url="http://10.1.2.3").get("/").status_code
+        == 200
+    )
+    plain = client.post("/api/recompute", content=json.dumps({"overrides": {}}),
+                        headers={"Content-Type": "text/plain"})  # fmt: skip
+    assert plain.status_code == 400 and "application/json" in plain.json()["error"]
 
 
 def test_headers_keep_the_page_to_itself(client):

@@ -29,7 +29,7 @@ PAGE: dict[str, dict[str, str]] = {
         "p50": "NPV, P50",
         "p90": "NPV, P90",
         "p_positive": "P(NPV > 0)",
-        "moved": "Inputs moved: {n}",
+        "moved": "Inputs moved: {n}.",
         "error": "Not recomputed:",
         "busy": "recomputing",
         "files": "Assumptions: {files}; fingerprint {fp}.",
@@ -59,12 +59,12 @@ PAGE: dict[str, dict[str, str]] = {
         "p50": "NPV 中位数",
         "p90": "NPV 第 90 百分位",
         "p_positive": "NPV 为正的概率",
-        "moved": "已调整的输入：{n} 项",
+        "moved": "已调整的输入：{n} 项。",
         "error": "未重新计算：",
         "busy": "计算中",
         "files": "假设文件 {n} 个。",
         "group_tier": "方案：{label}",
-        "recomputed": "用时 {ms} 毫秒。",
+        "recomputed": "重新计算用时 {ms} 毫秒。",
     },
 }
 

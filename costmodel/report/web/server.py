@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from importlib import metadata
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -60,6 +63,9 @@ STATIC = {
     "serve.js": ("serve/serve.js", "text/javascript; charset=utf-8"),
 }
 
+#: the names of this machine a local page answers to
+LOCAL_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+
 #: models kept for the decision that follows a recompute
 CACHED = 4
 
@@ -82,6 +88,9 @@ def _version() -> str:
 
 async def read_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (:class:`BadRequest` if it is not one)."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        # a form or text/plain POST from another site's page needs no preflight: refused
+        raise BadRequest("expected a JSON request (Content-Type: application/json)")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise BadRequest(f"request larger than {MAX_BODY:,} bytes")
@@ -210,8 +219,11 @@ class Page:
         return Response(text, media_type=media, headers=HEADERS)
 
 
-def create_app(session: Session) -> Starlette:
-    """The application serving ``session``'s page."""
+def create_app(session: Session, hosts: Sequence[str] | None = LOCAL_NAMES) -> Starlette:
+    """The application serving ``session``'s page, answering only requests whose
+    ``Host`` is one of ``hosts`` (by default this machine's names: another site's
+    name rebound to 127.0.0.1 cannot read the page; None: any host, for a page
+    served to the network)."""
     p = Page(session)
     post = ["POST"]
     routes = [
@@ -226,4 +238,5 @@ def create_app(session: Session) -> Starlette:
         Route("/static/{name}", p.guarded(p.static)),
         Route("/favicon.ico", lambda _: Response(status_code=204, headers=HEADERS)),
     ]
-    return Starlette(routes=routes)
+    middleware = [] if hosts is None else [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)]
+    return Starlette(routes=routes, middleware=middleware)
