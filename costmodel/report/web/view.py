@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
-from costmodel.analysis.bundle import decision_analysis
+from costmodel.analysis.bundle import NO_RENT_COLUMNS, decision_analysis
 from costmodel.analysis.decision import choose, options
 from costmodel.analysis.sensitivity import RangedInput
 from costmodel.core.metrics import METRICS
@@ -23,7 +23,7 @@ from costmodel.core.model import Model
 from costmodel.inputs.vocabulary import input_label, input_term
 from costmodel.report.memo import charts
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.cache import summary
+from costmodel.report.memo.cache import once, summary
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.labels import metric_label, tier_label
 from costmodel.report.memo.render import environment, model_name
@@ -39,7 +39,7 @@ LANGS = ("en", "zh")
 TABLE = ("npv", "irr", "peak_funding", "cost_per_gpu_hour", "realized_price")
 
 #: build versus rent is not recomputed by the page: the options' cloud price and saving are empty
-NO_RENT = pd.DataFrame(columns=["cloud_price_per_gpu_hour", "saving"])
+NO_RENT = pd.DataFrame(columns=list(NO_RENT_COLUMNS))
 
 #: Monte Carlo draws the page offers (the first is the default)
 DRAWS = (2_000, 10_000, 50_000)
@@ -193,12 +193,19 @@ def option_rows(model: Model, best: str, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
+def page_options(model: Model) -> pd.DataFrame:
+    """The memo's options table of ``model`` without build versus rent
+    (:func:`costmodel.analysis.decision.options`), computed once per model for
+    the table's choice and the decision."""
+    return once(model, "page_options", lambda: options(model, NO_RENT))
+
+
 def result(model: Model, lang: str) -> dict[str, Any]:
     """What the page recomputes first for ``model`` (built from the page's
     inputs): the option table (the chosen option marked by the memo's rule,
     :func:`costmodel.analysis.decision.choose`, which reads NPVs, capex and funding
     only) and the memo's charts of NPV, cash, capex and opex."""
-    choice = choose(options(model, NO_RENT))
+    choice = choose(page_options(model))
     C = CHART[lang]
     figures = [
         ("npv", charts.npv_chart(model, lang, f"w-npv-{lang}")),
@@ -222,7 +229,7 @@ def decision(model: Model, lang: str) -> dict[str, Any]:
     """What the page recomputes second: the memo's decision
     (:func:`costmodel.report.memo.summary_section.verdict`), which needs the
     break-even search, and the memo's chart of cost against price and break-even."""
-    facts = Facts(model, lang, decision_analysis(model))
+    facts = Facts(model, lang, decision_analysis(model, page_options(model)))
     C = CHART[lang]
     cost = charts.cost_chart(model, lang, facts.prices, facts.breakeven, f"w-cost-{lang}")
     chart = dict(id="cost", title=C["cost_title"], caption=C["cost_caption"], body=Markup(cost))
