@@ -53,6 +53,7 @@
       const data = await r.json();
       if (r.ok) {
         $("#options-part").innerHTML = data.options;
+        $("#strip-part").innerHTML = data.strip;
         $("#charts-part").innerHTML = data.charts;
         updateValues(data.values);
         $("#timing").textContent = $("#timing").dataset.template.replace("{ms}", data.ms);

@@ -150,6 +150,7 @@ def test_recompute_equals_costmodel_summary_with_the_same_set(client):
         assert v == pytest.approx(cli[t], rel=1e-11)  # JSON: 12 significant digits
         value, text = shown_npv(doc["options"])[t]
         assert value == v and text == f.money(cli[t], "en", "CNY")
+        assert f"<strong>{text}</strong>" in doc["strip"]  # the phone's line of NPVs
     assert doc["values"]["operations.utilization"] == "72.0%"
     assert doc["values"]["revenue.price_per_gpu_hour"] == "15.50"
     # a price above the base raises every NPV that reads it; utilization too

@@ -25,7 +25,7 @@ from costmodel.report.memo import charts
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.cache import once, summary
 from costmodel.report.memo.context import Facts
-from costmodel.report.memo.labels import metric_label, tier_label
+from costmodel.report.memo.labels import chart_label, metric_label, tier_label
 from costmodel.report.memo.render import environment, model_name
 from costmodel.report.memo.summary_section import verdict
 from costmodel.report.memo.text_charts import CHART
@@ -189,7 +189,8 @@ def option_rows(model: Model, best: str, lang: str) -> list[dict[str, Any]]:
             text = f.fmt(v, METRICS[col].kind, lang, cur, col)
             raw = repr(v) if math.isfinite(v) else ""
             cells.append(dict(metric=col, text=text, raw=raw))
-        rows.append(dict(tier=t, label=tier_label(model, t, lang), best=t == best, cells=cells))
+        label, short = tier_label(model, t, lang), chart_label(model, t, lang)
+        rows.append(dict(tier=t, label=label, short=short, best=t == best, cells=cells))
     return rows
 
 
@@ -237,12 +238,13 @@ def decision(model: Model, lang: str) -> dict[str, Any]:
 
 
 def render_result(res: dict[str, Any], lang: str) -> dict[str, str]:
-    """The option table and the charts as HTML, ``{"options": ..., "charts": ...}``
-    (``templates/serve/options.html.j2``, ``charts.html.j2``)."""
+    """The option table, the NPV strip a phone keeps in view and the charts as HTML,
+    ``{"options": ..., "strip": ..., "charts": ...}`` (``templates/serve/options.html.j2``,
+    ``strip.html.j2``, ``charts.html.j2``)."""
     env = environment(None)
     return {
         part: env.get_template(f"serve/{part}.html.j2").render(t=PAGE[lang], lang=lang, **res)
-        for part in ("options", "charts")
+        for part in ("options", "strip", "charts")
     }
 
 
