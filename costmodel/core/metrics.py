@@ -38,6 +38,7 @@ METRICS: dict[str, Metric] = {
         Metric("capex_storage", "Capex: storage", "投资：存储", "money"),
         Metric("capex_facility", "Capex: facility", "投资：机房", "money"),
         Metric("network_share", "Network share of hardware", "网络占硬件比例", "pct"),
+        Metric("network_levels", "Network levels (designed fabric)", "网络层数（按设计）", "count"),
         Metric("opex_year1", "Opex, year 1", "首年运营成本", "money", "lower"),
         Metric("tco", "TCO (nominal)", "总拥有成本（名义）", "money"),
         Metric("gpu_hours", "GPU-hours sold", "售出 GPU 小时", "count"),

@@ -30,6 +30,7 @@ SUMMARY_COLUMNS = (
     "capex_storage",
     "capex_facility",
     "network_share",
+    "network_levels",
     "opex_year1",
     "tco",
     "gpu_hours",

@@ -8,6 +8,7 @@ from functools import cache
 import numpy as np
 
 from costmodel.core import finance as fin
+from costmodel.core.fabric import fabric_counts
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import Metrics, value_of
 from costmodel.core.roots import irr_annual, irr_root_count
@@ -69,6 +70,7 @@ def summary(
         "capex": capex,
         **{f"capex_{c}": v for c, v in capex_by.items()},
         "network_share": lambda: fin.safe_divide(capex_by["network"], hardware),
+        "network_levels": lambda: _network_levels(q, deps),
         "opex_year1": opex_year1,
         "tco": tco,
         "gpu_hours": gpu_hours,
@@ -97,6 +99,14 @@ def summary(
         **(vat or {}),
     }
     return _with_irrs(values, ecf, borrowers)
+
+
+def _network_levels(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> FloatArray:
+    """Levels of the final cluster's designed fabric (methodology §12.1); NaN with a share."""
+    gpus = sum(d["gpus"] for d in deps)
+    if "fabric_radix" not in q:
+        return np.full_like(np.asarray(gpus, dtype=float), np.nan)
+    return fabric_counts(gpus, q["fabric_radix"], q["fabric_oversubscription"])["levels"]
 
 
 def _goodput_columns(

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.calendar import year_sums
+from costmodel.core.fabric import design_network
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
 from costmodel.core.units import (
@@ -98,11 +99,17 @@ def deployments(
 
     - ``servers = n * price * (1 - price_decline)^(t / 12)``
     - ``storage = capacity_tb * price_per_tb``
-    - ``network = share / (1 - share) * (servers + storage)``
+    - ``network = share / (1 - share) * (servers + storage)``, or with a design the
+      fabric increment plus the front-end per server (:func:`fabric.design_network`,
+      methodology §12.1)
     - ``it_kw = n * power_kw * (1 + aux_power_fraction)``
-    - ``staff_fte``: the tier's headcount from ``t + 1`` on.
+    - ``staff_fte``: the tier's headcount from ``t + 1`` on; with ``staff_scaling``
+      ``fixed_fte + fte_per_server * (n_1 + .. + n_d)`` (methodology §12.2).
     """
     build = np.round(q["build_months"])  # validated: 0 <= B <= M - 1 (methodology §2.4)
+    all_gpus = [q["gpus"] if i == 0 else q[f"stage{i}_gpus"] for i in range(stages + 1)]
+    designed = design_network(q, all_gpus) if "fabric_radix" in q else None
+    servers_so_far = np.zeros_like(np.asarray(q["gpus"], dtype=float))
     out = []
     for i in range(stages + 1):
         key = "" if i == 0 else f"stage{i}_"
@@ -113,20 +120,29 @@ def deployments(
         decline = np.power(1.0 - q["server_price_decline"], month / MONTHS_PER_YEAR)
         servers = n * q["server_price"] * decline
         storage = capacity * q["storage_price_per_tb"]
-        share = q["network_share"]
-        network = share / (1.0 - share) * (servers + storage)
+        if designed is None:
+            share = q["network_share"]
+            network = share / (1.0 - share) * (servers + storage)
+        else:
+            network = designed[i]["network"]
+        servers_so_far = servers_so_far + n
+        if "staff_fixed_fte" in q:
+            fte = q["staff_fixed_fte"] + q["staff_fte_per_server"] * servers_so_far
+        else:
+            fte = q[f"{key}staff_fte"]
         out.append(
             {
                 "month": month,
                 "gpus": gpus,
                 "servers_n": n,
                 "it_kw": n * q["server_power_kw"] * (1.0 + q["aux_power_fraction"]),
-                "staff_fte": q[f"{key}staff_fte"],
+                "staff_fte": fte,
                 "servers": servers,
                 "network": network,
                 "storage": storage,
                 "hardware": servers + network + storage,
             }
+            | ({} if designed is None else designed[i])
         )
     return out
 

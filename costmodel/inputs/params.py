@@ -176,12 +176,31 @@ def _put_hardware(a: Assumptions, tier_name: str, put: _Put) -> None:
     put("idle_fraction", f"{sp}.idle_fraction", s.idle_fraction)
     put("gpu_memory_gb", f"{sp}.gpu_memory_gb", s.gpu_memory_gb)
     put("tflops_bf16", f"{sp}.tflops_bf16", s.tflops_bf16)
-    put("network_share", f"{tp}.network.share", t.network.share)
+    _put_network(t, tp, put)
     put("storage_capacity_tb", f"{tp}.storage.capacity_tb", t.storage.capacity_tb)
     put("storage_price_per_tb", f"{tp}.storage.price_per_tb", t.storage.price_per_tb)
     put("write_gbps", f"{tp}.storage.write_gbps", t.storage.write_gbps)
     put("rack_kw", f"{tp}.rack_kw", t.rack_kw)
-    put("staff_fte", f"{tp}.staff_fte", t.staff_fte)
+    if t.staff_scaling is not None:  # methodology §12.2
+        put("staff_fixed_fte", f"{tp}.staff_scaling.fixed_fte", t.staff_scaling.fixed_fte)
+        put("staff_fte_per_server", f"{tp}.staff_scaling.fte_per_server",
+            t.staff_scaling.fte_per_server)  # fmt: skip
+    else:
+        put("staff_fte", f"{tp}.staff_fte", t.staff_fte)
+
+
+def _put_network(t: Any, tp: str, put: _Put) -> None:
+    """The network's share, or its design (``fabric_*``, methodology §12.1)."""
+    d = t.network.design
+    if d is None:
+        put("network_share", f"{tp}.network.share", t.network.share)
+        return
+    dp = f"{tp}.network.design"
+    put("fabric_radix", f"{dp}.switch_radix", d.switch_radix)
+    put("fabric_switch_price", f"{dp}.switch_price", d.switch_price)
+    put("fabric_optic_price", f"{dp}.optic_price", d.optic_price)
+    put("fabric_oversubscription", f"{dp}.oversubscription", d.oversubscription)
+    put("fabric_per_server", f"{dp}.per_server", d.per_server)
 
 
 def _put_site(a: Assumptions, tier_name: str, put: _Put) -> None:
@@ -235,6 +254,8 @@ def _put_stages(
         put(f"stage{i}_month", f"{tp}.stages.{i - 1}.month", st.month)
         put(f"stage{i}_gpus", f"{tp}.stages.{i - 1}.gpus", st.gpus)
         put(f"stage{i}_capacity_tb", f"{tp}.stages.{i - 1}.capacity_tb", st.capacity_tb)
+        if a.tiers[tier_name].staff_scaling is not None:
+            continue  # the headcount follows the servers (methodology §12.2)
         if st.staff_fte is not None:
             put(f"stage{i}_staff_fte", f"{tp}.stages.{i - 1}.staff_fte", st.staff_fte)
         else:  # the headcount of the deployment before carries on

@@ -227,6 +227,7 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                     f"(1 + aux_power_fraction {a.power.aux_power_fraction.value:g}))",
                 )
             yield from _stage_problems(a, name, n)
+        yield from _fabric_problems(a, name)
         missing = [
             sect
             for sect, table in (
@@ -252,6 +253,31 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 f"facility.max_rack_kw.{tier.cooling} is {limit:g} kW "
                 "(choose a denser cooling or a lower rack power)",
             )
+
+
+def _fabric_problems(a: Assumptions, name: str) -> Iterator[RuleProblem]:
+    """Three levels hold at most k^3 / 4 endpoints (methodology §12.1): the final
+    GPUs of the tier (its high end where ranged) must fit."""
+    tier = a.tiers[name]
+    d = tier.network.design
+    base = f"{key_path('tiers', name)}.network"
+    if tier.network.share is not None and d is not None:
+        yield f"{base}.design", "", "give exactly one of share and design (share is given too)"
+    if tier.network.share is None and d is None:
+        yield base, "", "required: share or design (methodology §12.1)"
+    if d is None:
+        return
+    final = max(v for _, v in ends(tier.gpus)) + sum(
+        max(v for _, v in ends(s.gpus)) for s in tier.stages
+    )
+    k = min(v for _, v in ends(d.switch_radix))
+    if final > k**3 / 4:
+        yield (
+            f"{base}.design.switch_radix",
+            str(k),
+            f"3 levels of radix {k} hold at most {k**3 // 4} endpoints; "
+            f"the tier reaches {final} GPUs",
+        )
 
 
 def _contract_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:

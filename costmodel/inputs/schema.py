@@ -439,11 +439,49 @@ class ReliabilityOverride(Section):
     repair_hours: NonNegative | None = None
 
 
+AtLeastOne = Annotated[_Q, _bounded(1, None, rule="must be >= 1")]
+
+
+class NetworkDesign(Section):
+    """A fabric sized from the endpoint count (methodology §12.1): switches of
+    ``switch_radix`` ports (even) at ``switch_price``, a transceiver at each end of
+    every link at ``optic_price``, leaf uplinks ``oversubscription`` (>= 1) times
+    fewer than leaf downlinks, and ``per_server`` of front-end, management and
+    storage networking per server."""
+
+    switch_radix: Count
+    switch_price: NonNegative
+    optic_price: NonNegative
+    oversubscription: AtLeastOne = _given(1, "methodology §12.1: non-blocking unless given")
+    per_server: NonNegative = _given(0, "methodology §12.1: no front-end network unless given")
+
+    @field_validator("switch_radix")
+    @classmethod
+    def _even_radix(cls, k: Any) -> Any:
+        for end in ("value", "low", "high"):
+            v = k if end == "value" else getattr(k, end, None)
+            if v is not None and (int(v) < 2 or int(v) % 2):
+                label = "" if end == "value" else f"{end} {int(v)}: "
+                raise ValueError(f"{label}must be an even number of ports >= 2")
+        return k
+
+
 class Network(Section):
-    """``share``: the network's fraction of total hardware capex, in [0, 1)."""
+    """``share``: the network's fraction of total hardware capex, in [0, 1); or
+    ``design``: a fabric sized from the cluster (methodology §12.1). Exactly one
+    (checked with the cross-section rules, which name the file and line)."""
 
     fabric: Text = ""
-    share: Share
+    share: Share | None = None
+    design: NetworkDesign | None = None
+
+
+class StaffScaling(Section):
+    """Headcount that follows the servers in service (methodology §12.2):
+    ``fixed_fte + fte_per_server * servers``."""
+
+    fixed_fte: NonNegative
+    fte_per_server: NonNegative
 
 
 class Storage(Section):
@@ -476,7 +514,8 @@ class Tier(Section):
     storage: Storage
     rack_kw: Positive
     cooling: Text
-    staff_fte: NonNegative
+    staff_fte: NonNegative | None = None
+    staff_scaling: StaffScaling | None = None
     scheduler: Text = ""
     operations: OperationsOverride | None = None
     revenue: RevenueOverride | None = None
@@ -484,6 +523,17 @@ class Tier(Section):
     timeline: TimelineOverride | None = None
     stages: list[Stage] = Field(default_factory=list)
     reserve_headroom: StrictBool = True
+
+    @model_validator(mode="after")
+    def _one_headcount(self) -> Tier:
+        if (self.staff_fte is None) == (self.staff_scaling is None):
+            raise ValueError("give exactly one of staff_fte and staff_scaling (methodology §12.2)")
+        if self.staff_scaling is not None and any(s.staff_fte is not None for s in self.stages):
+            raise ValueError(
+                "with staff_scaling the stages' headcount follows their servers: "
+                "remove stages.staff_fte"
+            )
+        return self
 
 
 class Workload(Section):
@@ -511,9 +561,6 @@ class Workload(Section):
             article = "an" if self.kind[0] in "aeiou" else "a"
             raise ValueError(f"{article} {self.kind} workload needs {', '.join(missing)}")
         return self
-
-
-AtLeastOne = Annotated[_Q, _bounded(1, None, rule="must be >= 1")]
 
 
 class Sizing(Section):

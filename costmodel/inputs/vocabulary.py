@@ -59,6 +59,26 @@ INPUTS: dict[str, Term] = {
     "write_gbps": Term("Storage write bandwidth (GB/s)", "存储写入带宽（GB/s）", "GB/s", "number"),
     "rack_kw": Term("Power per rack (kW)", "单机柜功率（千瓦）", "kW/rack", "number"),
     "staff_fte": Term("Staff (FTE)", "运维人员（人）", "FTE", "number"),
+    "fabric_radix": Term("Fabric: switch ports (radix)", "网络：交换机端口数", "ports", "number"),
+    "fabric_switch_price": Term(
+        "Fabric: price per switch", "网络：交换机单价", "{cur}/switch", "money"
+    ),
+    "fabric_optic_price": Term(
+        "Fabric: price per transceiver", "网络：光模块单价", "{cur}/transceiver", "money"
+    ),
+    "fabric_oversubscription": Term(
+        "Fabric: oversubscription (leaf down/up)", "网络：收敛比", "ratio", "number"
+    ),
+    "fabric_per_server": Term(
+        "Front-end, management and storage network per server",
+        "每台服务器的前端、管理与存储网络",
+        "{cur}/server",
+        "money",
+    ),
+    "staff_fixed_fte": Term("Staff: fixed team", "运维人员：固定团队", "FTE", "number"),
+    "staff_fte_per_server": Term(
+        "Staff per server in service", "每台在役服务器的运维人员", "FTE/server", "decimal"
+    ),
     "aux_power_fraction": Term(
         "Auxiliary power share", "辅助功耗占比", "fraction of server power", "pct"
     ),
@@ -253,6 +273,7 @@ UNITS_ZH: dict[str, str] = {
     "0/1 (true/false in a file)": "0/1",
     "1/yr": "每年",
     "FTE": "人",
+    "FTE/server": "人/台",
     "GB per GPU": "GB/卡",
     "GB/s": "GB/秒",
     "GPUs": "张",
@@ -278,6 +299,7 @@ UNITS_ZH: dict[str, str] = {
     "month": "月",
     "months": "月",
     "per server-day": "次/台·日",
+    "ports": "端口",
     "ratio": "倍",
     "text": "文本",
     "x": "倍",
@@ -290,6 +312,8 @@ UNITS_ZH: dict[str, str] = {
     "{cur}/kW-month": "{cur}/千瓦·月",
     "{cur}/kWh": "{cur}/千瓦时",
     "{cur}/server": "{cur}/台",
+    "{cur}/switch": "{cur}/台交换机",
+    "{cur}/transceiver": "{cur}/个光模块",
 }
 
 #: dotted-path endings that name an input under another key
@@ -297,6 +321,13 @@ ALIASES: dict[str, str] = {
     "price": "server_price",  # servers.<id>.price
     "power_kw": "server_power_kw",
     "share": "network_share",
+    "design.switch_radix": "fabric_radix",
+    "design.switch_price": "fabric_switch_price",
+    "design.optic_price": "fabric_optic_price",
+    "design.oversubscription": "fabric_oversubscription",
+    "design.per_server": "fabric_per_server",
+    "staff_scaling.fixed_fte": "staff_fixed_fte",
+    "staff_scaling.fte_per_server": "staff_fte_per_server",
     "capacity_tb": "storage_capacity_tb",
     "price_per_tb": "storage_price_per_tb",
     "escalation": "power_escalation",  # power.escalation

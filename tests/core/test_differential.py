@@ -119,9 +119,33 @@ def overlays(draw) -> dict:
             "small": {
                 "reserve_headroom": draw(st.booleans()),
                 "stages": stages,
+                **designs(draw),
             }
         },
     }
+
+
+def designs(draw) -> dict:
+    """The network as a share, or a fabric design (methodology §12.1) of any radix
+    (1 to 3 levels at hand.yaml's 16 GPUs and the stages'), and the staff as
+    ``staff_fte`` or ``staff_scaling`` (§12.2)."""
+    out: dict = {}
+    if draw(st.booleans()):
+        out["network"] = {
+            "share": None,
+            "design": {
+                "switch_radix": draw(st.sampled_from([8, 16, 64])),
+                "switch_price": draw(st.sampled_from([0.0, 20_000.0])),
+                "optic_price": draw(st.sampled_from([0.0, 900.0])),
+                "oversubscription": draw(st.sampled_from([1.0, 1.5, 3.0])),
+                "per_server": draw(st.sampled_from([0.0, 4_000.0])),
+            },
+        }
+    if draw(st.booleans()):
+        out["staff_fte"] = None
+        out["staff_scaling"] = {"fixed_fte": draw(st.sampled_from([0.0, 1.5])),
+                                "fte_per_server": draw(st.sampled_from([0.0, 0.25]))}  # fmt: skip
+    return out
 
 
 #: columns in money: sums of flows, whose rounding is that of the flows they add

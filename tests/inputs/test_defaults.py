@@ -105,6 +105,10 @@ OVERLAY_EFFECTS = {
     "bank-loan": (ALL, {"debt_peak": +1, "npv": 0, "capex": 0, "revenue": 0}),
     "staged-growth": (("hundreds",), {"gpu_hours": -1, "opex_year1": -1, "npv": None}),
     "staged-rebuild": (("hundreds",), {"gpu_hours": -1, "opex_year1": -1, "npv": None}),
+    "fabric-design": (
+        ("hundreds", "thousands"),
+        {"capex_network": None, "network_share": None, "capex_servers": 0, "revenue": 0},
+    ),
 }
 
 

@@ -360,3 +360,12 @@ def test_serve_command_binds_127_0_0_1_unless_told(monkeypatch):
     assert "warning: serving on 0.0.0.0:9000: the page is reachable from the network" in res.stderr
     res = runner.invoke(get_app(), ["serve", str(Path("no-such-folder"))])
     assert res.exit_code == 2 and "Traceback" not in res.stderr
+
+
+def test_every_unit_of_the_registry_has_its_chinese():
+    """The zh page shows each input's unit from the registry in Chinese
+    (``UNITS_ZH``): a unit added in English only would show English there."""
+    from costmodel.inputs.vocabulary import INPUTS, UNITS_ZH
+
+    assert {t.unit for t in INPUTS.values()} <= set(UNITS_ZH)
+    assert all(english_words(u) == set() for u in UNITS_ZH.values())

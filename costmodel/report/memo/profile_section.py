@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from markupsafe import Markup
 
 from costmodel.report.memo import numbers as f
@@ -64,7 +65,7 @@ def _own_profile(x: Facts, tier: str) -> dict[str, Markup | str]:
     return {
         "workloads": _data_or_empty(t.description, lang),
         "servers": servers,
-        "network": _data_or_empty(t.network.fabric, lang) + dot + x.metric(tier, "network_share"),
+        "network": _data_or_empty(t.network.fabric, lang) + dot + _fabric_text(x, tier),
         "storage": _data_or_empty(t.storage.kind, lang)
         + dot
         + f"{f.number(v['storage_capacity_tb'])} TB · {f.number(v['write_gbps'])} GB/s",
@@ -72,8 +73,63 @@ def _own_profile(x: Facts, tier: str) -> dict[str, Markup | str]:
         "cooling": f"{COOLING[lang].get(t.cooling, t.cooling)} · "
         f"{T['rack_kw'].format(kw=f.number(v['rack_kw']))} · PUE {f.number(v['pue'])}",
         "cost": x.metric(tier, "capex"),
-        "team": T["team_fte"].format(fte=f.number(v["staff_fte"])),
+        "team": _team_text(x, tier),
     }
+
+
+def _first(a: Any) -> float:
+    """The first scenario's value of an engine array (the memo's run has one)."""
+    return float(np.asarray(a).reshape(-1)[0])
+
+
+#: the seed's network cost at the thousands scale: "20-30% of hardware" (methodology §12.1)
+NETWORK_BAND = {"thousands": (0.20, 0.30)}
+
+
+def _fabric_text(x: Facts, tier: str) -> str:
+    """A designed fabric in words and numbers ("2 levels, 48 switches, 4,096
+    transceivers, 17.2% of hardware"), else the network share; where the source gives
+    a band for the tier's scale class, whether the share is within it."""
+    T = TEXT[x.lang]
+    row = x.summary.loc[tier]
+    share = float(row["network_share"])
+    d = x.model.results[tier].deployments[-1]
+    if "fabric_levels" in d:
+        levels = int(_first(d["fabric_levels"]))
+        text = T["fabric"].format(
+            levels=levels,
+            plural="" if levels == 1 else "s",
+            switches=f"{int(_first(d['fabric_switches'])):,}",
+            optics=f"{int(_first(d['fabric_optics'])):,}",
+            share=f.pct(share),
+        )
+    else:
+        text = x.metric(tier, "network_share")
+    band = NETWORK_BAND.get(str(row["scale_class"]))
+    if band is None:
+        return text
+    lo, hi = band
+    where = "below" if share < lo else "above" if share > hi else "within"
+    sep = "；" if x.lang == "zh" else "; "
+    return (
+        text
+        + sep
+        + T["fabric_band"].format(lo=f.pct(lo, 0), hi=f.pct(hi, 0), where=T["band_where"][where])
+    )
+
+
+def _team_text(x: Facts, tier: str) -> str:
+    """The tier's headcount: ``staff_fte``, or with ``staff_scaling`` the final
+    cluster's (methodology §12.2)."""
+    T = TEXT[x.lang]
+    v = x.model.inputs[tier].values()
+    if "staff_fixed_fte" not in v:
+        return T["team_fte"].format(fte=f.number(v["staff_fte"]))
+    final = _first(x.model.results[tier].deployments[-1]["staff_fte"])
+    return T["team_scaled"].format(
+        fte=f.number(final), fixed=f.number(v["staff_fixed_fte"]),
+        per=f.number(v["staff_fte_per_server"]),
+    )  # fmt: skip
 
 
 def profiles(x: Facts) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """The what-if page (``costmodel serve``): one page that recomputes the real engine
-on every change of a ranged input (methodology §12).
+on every change of a ranged input (methodology §13).
 
 - :mod:`~costmodel.report.web.session`: the assumption paths given, the inputs the
   page may move, and each request's overrides validated as ``--set`` is;

@@ -288,6 +288,13 @@ def _row_values(res, key: str) -> np.ndarray:
 # ----------------------------------------------------------------------------- Comparison
 
 
+def _network_levels(cs: CalcSheet) -> str:
+    """The levels of the final cluster's fabric block (methodology §12.1); empty with
+    a network share."""
+    last = max((int(k[4:]) for k in cs.rows if k.startswith("f_lv")), default=None)
+    return '=""' if last is None else f"={cs.ref(f'f_lv{last}', '$', sheet=True)}"
+
+
 def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dict[str, str]:
     """Formula per summary column, for tier sheet ``cs``; ``col_cell(metric)`` is
     the Comparison cell of another metric in the same column; ``irr_start`` the IRR
@@ -308,6 +315,7 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
         "capex_facility": f"={S('capex_facility')}",
         "network_share": f'=IF({S("capex_hardware")}=0,"",'
         f"{c('capex_network')}/{S('capex_hardware')})",
+        "network_levels": _network_levels(cs),
         "opex_year1": f"=SUMIFS({S('opex', ':')},{S('year', ':')},1)",
         "tco": f"={c('capex')}+SUM({S('opex', ':')})",
         "gpu_hours": f"=SUM({S('gpu_hours', ':')})",

@@ -44,7 +44,7 @@ from costmodel.report.workbook.inputs import (
     mode_value,
 )
 from costmodel.report.workbook.inputsmap import name_for
-from costmodel.report.workbook.tier import OPEX_LINES, TIER_LINKS
+from costmodel.report.workbook.tier import DESIGN_LINKS, OPEX_LINES, TIER_LINKS
 from costmodel.report.workbook.validation import condition, describe, rule_for
 from costmodel.report.workbook.vatblock import vat_checks, vat_rules, vat_value
 
@@ -427,12 +427,25 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
              f"AND({S('rack_kw')}>0,{S('rack_kw')}<={S('max_rack_kw')})"),
     ]  # fmt: skip
     out += _stage_rules(S, model, t)
-    for key, path, _, _ in (*TIER_LINKS, *CONTRACT_LINKS):
-        if key == "gpus":
+    if "fabric_radix" in ti:  # methodology §12.1
+        n = model.inputs[t].config.stages
+        last, final = f"f_e{n}", ti["gpus"] + sum(ti[f"stage{i}_gpus"] for i in range(1, n + 1))
+        k = S("fabric_radix")
+        out.append(Rule("fabric: switch radix an even number >= 2", k, ti["fabric_radix"],
+                        "even, >= 2", f"AND({k}>=2,MOD({k},2)=0)"))  # fmt: skip
+        out.append(Rule("fabric: the final endpoints fit 3 levels (k^3 / 4)", S(last),
+                        final, "<= radix^3 / 4", f"{S(last)}<={k}^3/4"))  # fmt: skip
+    for key, path, _, _ in (*TIER_LINKS, *DESIGN_LINKS, *CONTRACT_LINKS):
+        optional = key in OPTIONAL_LINKS  # methodology §12: a share or a design
+        if key == "gpus" or (optional and key not in ti):
             continue
         out.append(Rule(f"{input_label(path)}: {describe(path)}", S(key), ti.get(key, 0.0),
                         describe(path), condition(S(key), path)))  # fmt: skip
     return out
+
+
+#: tier inputs one of two forms gives (network share or design, staff_fte or scaling)
+OPTIONAL_LINKS = frozenset({"network_share", "staff_fte", *(k for k, *_ in DESIGN_LINKS)})
 
 
 def _stage_rules(S, model: Model, t: str) -> list[Rule]:

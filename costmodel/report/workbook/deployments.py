@@ -27,6 +27,7 @@ from costmodel.core.finance import depreciation_annual
 from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
+from costmodel.report.workbook.fabricblock import fabric_rows
 from costmodel.report.workbook.grid import GREEN
 from costmodel.report.workbook.tiercontext import Tier
 
@@ -73,6 +74,8 @@ def deployments(x: Tier) -> None:
                      ("d_fte", "staff from its in-service month (link)", "FTE", "staff_fte",
                       "number"))  # fmt: skip
             for key, label, unit, f, kind in links:
+                if f == "staff_fte" and "staff_fixed_fte" in ti:
+                    continue  # written with the servers below (methodology §12.2)
                 value = ti[f"stage{i}_{f}"]
                 cs.const(f"{key}{i}", f"{n}: {label}", unit, f"={stage[f]}", value, kind, GREEN)
         else:
@@ -80,6 +83,11 @@ def deployments(x: Tier) -> None:
             cs.const("d_tb0", f"{n}: storage", "TB", "={$storage_capacity_tb}",
                      x.ti["storage_capacity_tb"], "number")  # fmt: skip
         _deployment_capex(x, i, d, cur)
+        if "staff_fixed_fte" in x.ti:
+            servers = "+".join(f"{{$d_n{j}}}" for j in range(i + 1))
+            cs.const(f"d_fte{i}", f"{n}: staff = fixed + per server x servers so far", "FTE",
+                     f"={{$staff_fixed_fte}}+{{$staff_fte_per_server}}*({servers})",
+                     _v(d["staff_fte"]), "number")  # fmt: skip
     _facility_events(x)
     for i in range(len(x.deps)):
         cs.series(f"d_on{i}", f"deployment {i}: flag, in service (month > capex month)", "flag",
@@ -93,6 +101,15 @@ def deployments(x: Tier) -> None:
 def _deployment_capex(x: Tier, i: int, d: dict, cur: str) -> None:
     """Servers, IT load and hardware capex of deployment ``i`` at its month."""
     n = f"deployment {i}"
+    designed = "fabric_cost" in d
+    network = (
+        ("d_cn", "capex: network = fabric increment + per server x servers", x.cur,
+         "", d["network"], "money")
+        if designed else
+        ("d_cn", "capex: network = s/(1-s) x (servers + storage)", cur,
+         f"={{$network_share}}/(1-{{$network_share}})*({{$d_cs{i}}}+{{$d_cst{i}}})",
+         d["network"], "money")
+    )  # fmt: skip
     rows = (
         ("d_n", "servers = GPUs / GPUs per server", "servers",
          f"={{$d_g{i}}}/{{$gpus_per_server}}", d["servers_n"], "number"),
@@ -104,13 +121,13 @@ def _deployment_capex(x: Tier, i: int, d: dict, cur: str) -> None:
          d["servers"], "money"),
         ("d_cst", "capex: storage = TB x price per TB", cur,
          f"={{$d_tb{i}}}*{{$storage_price_per_tb}}", d["storage"], "money"),
-        ("d_cn", "capex: network = s/(1-s) x (servers + storage)", cur,
-         f"={{$network_share}}/(1-{{$network_share}})*({{$d_cs{i}}}+{{$d_cst{i}}})",
-         d["network"], "money"),
+        network,
         ("d_hw", "capex: hardware", cur, f"={{$d_cs{i}}}+{{$d_cn{i}}}+{{$d_cst{i}}}",
          d["hardware"], "money"),
     )  # fmt: skip
     for key, label, unit, formula, value, kind in rows:
+        if key == "d_cn" and designed:  # the fabric block first (methodology §12.1)
+            formula = fabric_rows(x, i, d)
         x.cs.const(f"{key}{i}", f"{n}: {label}", unit, formula, _v(value), kind)
 
 
@@ -225,7 +242,8 @@ def in_service(x: Tier) -> None:
               drawn, "number")  # fmt: skip
     fte = _v(d[0]["staff_fte"]) * x.ops
     cs.series("fte" if len(d) == 1 else "fte0", "staff: first team from month 1", "FTE",
-              "={$staff_fte}*{ops}", fte, "number")  # fmt: skip
+              "={$d_fte0}*{ops}" if "staff_fixed_fte" in x.ti else "={$staff_fte}*{ops}",
+              fte, "number")  # fmt: skip
     for i in range(1, len(d)):
         fte = np.where(on[i] > 0, _v(d[i]["staff_fte"]), fte)
         prev = "fte0" if i == 1 else f"fte{i - 1}"

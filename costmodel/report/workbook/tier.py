@@ -172,6 +172,16 @@ TIER_LINKS = (
     ("ramp_months", "timeline.ramp_months", "months", "number"),
     ("reserve_headroom", "reserve_headroom", "0/1", "count"),
 )
+#: the links of a designed fabric and of staff_scaling (methodology §12), where given
+DESIGN_LINKS = (
+    ("fabric_radix", "network.design.switch_radix", "ports", "count"),
+    ("fabric_switch_price", "network.design.switch_price", "{cur}/switch", "money"),
+    ("fabric_optic_price", "network.design.optic_price", "{cur}/transceiver", "money"),
+    ("fabric_oversubscription", "network.design.oversubscription", "ratio", "number"),
+    ("fabric_per_server", "network.design.per_server", "{cur}/server", "money"),
+    ("staff_fixed_fte", "staff_scaling.fixed_fte", "FTE", "number"),
+    ("staff_fte_per_server", "staff_scaling.fte_per_server", "FTE/server", "number"),
+)
 
 
 def tier_inputs(x: Tier) -> None:
@@ -181,7 +191,9 @@ def tier_inputs(x: Tier) -> None:
     for key, value in (("server", x.t.server), ("cooling", x.t.cooling)):
         cell = x.inputs.tier_cells[(x.tier, key)]
         cs.const(key, input_label(key), "id", f"={cell}", value, "text", GREEN)
-    for key, path, unit, kind in TIER_LINKS:
+    for key, path, unit, kind in (*TIER_LINKS, *DESIGN_LINKS):
+        if key not in x.ti:  # a share or a design; staff_fte or staff_scaling
+            continue
         cell = x.inputs.tier_cells[(x.tier, path)]
         unit = unit.format(cur=x.cur)
         cs.const(key, input_label(path), unit, f"={cell}", x.ti[key], kind, GREEN)

@@ -53,11 +53,11 @@ def write_tier_table(
     rows.add("label", [("text", T[t].label or t, "") for t in tiers])
     rows.add("server", [("text", T[t].server, "") for t in tiers])
     rows.add("cooling", [("text", T[t].cooling, "") for t in tiers])
-    for key in TIER_FIELDS:
+    for key in _tier_fields(T):
         values = [dotted_attr(T[t], key) for t in tiers]
-        kind = "count" if key == "gpus" else kind_for(key)
-        cells = [("input", quantity(v).value if quantity(v) else float(v), kind) for v in values]
-        rows.add(key, cells, [quantity(v) for v in values])
+        kind = "count" if key in ("gpus", "network.design.switch_radix") else kind_for(key)
+        cells = [_typed(v, kind) for v in values]
+        rows.add(key, cells, [quantity(v) if v is not None else None for v in values])
     for section, keys in TIER_OVERRIDES.items():
         glob = getattr(a, section)
         for key in keys:
@@ -138,6 +138,30 @@ def _value_formula(out: InputsMap, t: str) -> str:
     )
 
 
+#: the inputs of a designed fabric and of staff_scaling (methodology §12)
+DESIGN_FIELDS = tuple(f"network.design.{k}" for k in (
+    "switch_radix", "switch_price", "optic_price", "oversubscription", "per_server"))  # fmt: skip
+SCALING_FIELDS = ("staff_scaling.fixed_fte", "staff_scaling.fte_per_server")
+
+
+def _tier_fields(T: dict[str, Any]) -> tuple[str, ...]:
+    """The tier table's numeric rows: the design and staff_scaling rows only when a
+    tier gives them."""
+    out = TIER_FIELDS
+    if any(t.network.design is not None for t in T.values()):
+        out += DESIGN_FIELDS
+    if any(t.staff_scaling is not None for t in T.values()):
+        out += SCALING_FIELDS
+    return out
+
+
+def _typed(v: Any, kind: str) -> Cell:
+    """A typed cell of the tier table; an input the tier does not give is empty text."""
+    if v is None:
+        return ("text", "", "")
+    return ("input", quantity(v).value if quantity(v) else float(v), kind)
+
+
 class TierRows:
     """Writes rows of the tier table and records where each tier's input landed."""
 
@@ -209,7 +233,8 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
         build = out.tier_cells[(t, "timeline.build_months")].split("!")[1]
         server = out.tier_cells[(t, "server")].split("!")[1]
         fte = a.tiers[t].staff_fte
-        staff = fte.value if quantity(fte) else float(fte)
+        scaled = fte is None  # staff_scaling: the headcount follows the servers (§12.2)
+        staff = 0.0 if scaled else (fte.value if quantity(fte) else float(fte))
         for i, stage in enumerate(a.tiers[t].stages):
             r = s.row
             ws.write_string(r, 0, t, st.label)
@@ -219,7 +244,9 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
                 c, v = 2 + j, getattr(stage, f)
                 cell = xl_rowcol_to_cell(r, c)
                 keys = ("tiers", t, "stages", str(i), f)
-                if f == "staff_fte" and v is None:
+                if f == "staff_fte" and scaled:
+                    ws.write_string(r, c, "staff_scaling", st.unit)
+                elif f == "staff_fte" and v is None:
                     ws.write_formula(r, c, f"={before}", st.cell("number", BLACK), staff)
                     s.input_at(keys, r, c, staff, link=True)
                 else:

@@ -1,0 +1,113 @@
+"""The network fabric sized from the cluster (methodology §12.1).
+
+For E endpoints (one compute NIC per GPU), switch radix k (even) and
+oversubscription o >= 1:
+
+- ``levels = 1 if E <= k; 2 if E <= k^2 / 2; else 3`` (3 levels hold k^3 / 4);
+- 1 level: ``switches = ceil(E / k)``, ``uplinks = 0``;
+- 2 levels: leaves ``L = ceil(E / (k/2))``, leaf uplinks ``U1 = ceil(L (k/2) / o)``,
+  spines ``S = ceil(U1 / k)``; ``switches = L + S``, ``uplinks = U1``;
+- 3 levels: L and U1 as above, aggregation ``A = ceil(U1 / (k/2))``, its uplinks
+  ``U2 = A (k/2)``, cores ``C = ceil(U2 / k)``; ``switches = L + A + C``,
+  ``uplinks = U1 + U2``;
+- ``optics = 2 (E + uplinks)`` (a transceiver at each end of every link);
+- ``fabric(E) = switches * switch_price + optics * optic_price``.
+
+Every function works elementwise on arrays (the engine's scenario/variant axis), so
+each variant may have its own endpoint count and design.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from costmodel.core.finance import FloatArray
+
+#: the counts of :func:`fabric_counts`, in the order the schedules show them
+COUNT_KEYS = (
+    "levels", "leaves", "leaf_uplinks", "spines", "aggregation", "cores", "switches", "uplinks",
+    "optics",
+)  # fmt: skip
+
+
+def max_endpoints(radix: ArrayLike) -> FloatArray:
+    """The endpoints three levels hold: ``k^3 / 4``."""
+    k = np.asarray(radix, dtype=float)
+    return k**3 / 4.0
+
+
+def fabric_counts(
+    endpoints: ArrayLike, radix: ArrayLike, oversubscription: ArrayLike
+) -> dict[str, FloatArray]:
+    """Levels and switch, uplink and transceiver counts of a fabric of ``endpoints``
+    (module docstring). ``leaf_uplinks`` is U1; ``leaves`` is L for 2 and 3 levels
+    and the switches of one level; ``spines`` is S (2 levels), ``aggregation`` A and
+    ``cores`` C (3 levels). No endpoints: no fabric (all zero)."""
+    e, k, o = np.broadcast_arrays(
+        np.asarray(endpoints, dtype=float),
+        np.asarray(radix, dtype=float),
+        np.asarray(oversubscription, dtype=float),
+    )
+    half = k / 2.0
+    levels = np.where(e <= 0, 0.0, np.where(e <= k, 1.0, np.where(e <= k * k / 2.0, 2.0, 3.0)))
+    leaves = np.ceil(e / half)
+    u1 = np.ceil(leaves * half / o)
+    spines = np.ceil(u1 / k)
+    aggregation = np.ceil(u1 / half)
+    u2 = aggregation * half
+    cores = np.ceil(u2 / k)
+    one, two, three = levels == 1.0, levels == 2.0, levels == 3.0
+    zero = np.zeros_like(e)
+    out = {
+        "levels": levels,
+        "leaves": np.where(one, np.ceil(e / k), np.where(levels >= 2, leaves, zero)),
+        "spines": np.where(two, spines, zero),
+        "aggregation": np.where(three, aggregation, zero),
+        "cores": np.where(three, cores, zero),
+        "leaf_uplinks": np.where(levels >= 2, u1, zero),
+        "uplinks": np.where(two, u1, np.where(three, u1 + u2, zero)),
+    }
+    out["switches"] = out["leaves"] + out["spines"] + out["aggregation"] + out["cores"]
+    out["optics"] = np.where(e > 0, 2.0 * (e + out["uplinks"]), zero)
+    return out
+
+
+def fabric_cost(
+    endpoints: ArrayLike,
+    radix: ArrayLike,
+    oversubscription: ArrayLike,
+    switch_price: ArrayLike,
+    optic_price: ArrayLike,
+) -> FloatArray:
+    """``fabric(E) = switches * switch_price + optics * optic_price``."""
+    c = fabric_counts(endpoints, radix, oversubscription)
+    return c["switches"] * np.asarray(switch_price) + c["optics"] * np.asarray(optic_price)
+
+
+def design_network(
+    q: Mapping[str, FloatArray], gpus: list[FloatArray]
+) -> list[dict[str, FloatArray]]:
+    """Per deployment d of a designed fabric: the counts of the fabric of
+    ``E_1 + .. + E_d`` endpoints (``fabric_<count>`` of :data:`COUNT_KEYS`, its cost
+    ``fabric_cost``) and the network capex of d,
+    ``network = fabric(E_1 + .. + E_d) - fabric(E_1 + .. + E_{d-1}) + per_server * servers_d``
+    with ``E_d`` the GPUs of deployment d (no price decline)."""
+    k, o = q["fabric_radix"], q["fabric_oversubscription"]
+    out, before, cost_before = [], np.zeros_like(gpus[0]), np.zeros_like(gpus[0])
+    for g in gpus:
+        now = before + g
+        counts = fabric_counts(now, k, o)
+        cost = (
+            counts["switches"] * q["fabric_switch_price"]
+            + counts["optics"] * q["fabric_optic_price"]
+        )
+        row = {f"fabric_{key}": counts[key] for key in COUNT_KEYS}
+        row["fabric_endpoints"] = now
+        row["fabric_cost"] = cost
+        row["network"] = cost - cost_before + q["fabric_per_server"] * g / q["gpus_per_server"]
+        out.append(row)
+        before, cost_before = now, cost
+    return out
