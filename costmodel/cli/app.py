@@ -14,7 +14,6 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from enum import Enum
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -58,17 +57,17 @@ def _main(
     """Cost, cash flow and return of GPU compute centers by scale tier."""
 
 
-@cache
 def out() -> Console:
-    """The console of results (stdout)."""
+    """The console of results (stdout), made for each use: a console fixes its width
+    from ``COLUMNS`` and the terminal when it is made, and one process (a test
+    session, a script calling the app twice) may change both between commands."""
     from rich.console import Console
 
     return Console()
 
 
-@cache
 def err() -> Console:
-    """The console of messages (stderr)."""
+    """The console of messages (stderr), made for each use as :func:`out`."""
     from rich.console import Console
 
     return Console(stderr=True)

@@ -137,3 +137,12 @@ def test_sensitivity_table_shows_ramp_months_as_months():
     assert rows["timeline.ramp_months"] == [f"{ramp.low:g}", f"{ramp.high:g}"] == ["3", "12"]
     u = a.operations.utilization
     assert rows["operations.utilization"] == [f"{u.low:.1%}", f"{u.high:.1%}"]
+
+
+def test_each_command_takes_the_width_of_its_own_environment():
+    """Two commands in one process, the first narrow: the second is as wide as its own
+    ``COLUMNS`` says (a console made once would keep the first width)."""
+    narrow = runner.invoke(app, ["summary", "--format", "table"], env={"COLUMNS": "60"})
+    wide = runner.invoke(app, ["summary", "--format", "table"], env={"COLUMNS": "200"})
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 60
+    assert max(len(line) for line in wide.stdout.splitlines()) > 60
