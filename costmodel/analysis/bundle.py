@@ -108,3 +108,28 @@ def analyze(
         grid=price_utilization_grid(a, tiers=m.tiers),
         sweeps=option_sweeps(a, m.tiers),
     )
+
+
+#: the columns of build versus rent that the options read
+NO_RENT_COLUMNS = ("cloud_price_per_gpu_hour", "saving")
+
+
+def decision_analysis(model: Model | Assumptions, table: pd.DataFrame | None = None) -> Analysis:
+    """The part of :func:`analyze` that the memo's decision itself reads
+    (:func:`costmodel.report.memo.summary_section.verdict`): the break-even and
+    the options (their cloud price and build-versus-rent saving empty; ``table``:
+    those options of this model, computed already); the tornado, build versus
+    rent, workload sizing and priced risks are empty tables. About a sixth of the
+    time of ``analyze(model, draws=0)``, for a page that recomputes on every change."""
+    m = model_of(model)
+    if table is None:
+        table = options(m, pd.DataFrame(columns=list(NO_RENT_COLUMNS)))
+    empty = pd.DataFrame()
+    return Analysis(
+        tornado=empty,
+        break_even=break_even(m.assumptions, tiers=m.tiers),
+        build_vs_rent=pd.DataFrame(columns=list(NO_RENT_COLUMNS)),
+        recommend=empty,
+        risks=empty,
+        options=table,
+    )

@@ -122,7 +122,7 @@ def _date_text(d: dt.date, lang: str) -> str:
     return f"{d.year}年{d.month}月{d.day}日" if lang == "zh" else f"{d.day} {d:%B %Y}"
 
 
-def _name(model: Model, lang: str) -> str:
+def model_name(model: Model, lang: str) -> str:
     """The model's name; in Chinese its ``name_zh`` when the assumptions carry one,
     else a title derived from the number of options and the start month."""
     a = model.assumptions
@@ -171,8 +171,8 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         t=T,
         csp=CSP,
         version=_version(),
-        title=f"{T['title']}{T['colon']}{_name(model, lang)}",
-        model_name=_name(model, lang),
+        title=f"{T['title']}{T['colon']}{model_name(model, lang)}",
+        model_name=model_name(model, lang),
         date=_date_text(memo_date(), lang),
         fingerprint=fp,
         currency=a.currency,

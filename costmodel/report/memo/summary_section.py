@@ -36,28 +36,42 @@ def decision(x: Facts) -> dict[str, Any]:
     m, lang = x.model, x.lang
     S = SUMMARY[lang]
     c = x.choice
-    best = str(c["tier"])
-    paras = _recommend(x) if c["worth"] else _no_option(x)
-    paras.append(revenue_split(x, best))
-    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in m.tiers]
+    head = verdict(x)
+    best = head["best"]
     risks = [p for p in (*_could_change(x, best), _mc_sentence(x, best)) if p is not None]
     after = _flags(x) + _rent_verdict(x)
     if not c["worth"]:
         after.append(Markup(S["advice"]))
     rows = [_key_row(x, t, best) for t in m.tiers]
     return dict(
-        best=best,
-        positive=bool(c["worth"]),
-        paragraphs=paras,
+        **head,
         risks_intro=S["risks_intro"],
         risks=risks[:3],
-        need_intro=S["need"],
-        need=need,
         after=after,
         key_rows=rows,
         price_unit=price_unit(x),
         key_note=say(S["key_note"], decline=_declines(m, lang))
         + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else ""),
+    )
+
+
+def verdict(x: Facts) -> dict[str, Any]:
+    """The decision itself, the memo's first paragraphs: ``best`` (the tier chosen
+    by :func:`costmodel.analysis.decision.choose`), ``positive`` (an NPV > 0
+    exists), ``paragraphs`` and, when no option is worth building, ``need`` (each
+    tier's break-even price and utilization) under ``need_intro``. It reads only
+    the options and the break-even of the analysis."""
+    c = x.choice
+    best = str(c["tier"])
+    paras = _recommend(x) if c["worth"] else _no_option(x)
+    paras.append(revenue_split(x, best))
+    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in x.model.tiers]
+    return dict(
+        best=best,
+        positive=bool(c["worth"]),
+        paragraphs=paras,
+        need_intro=SUMMARY[x.lang]["need"],
+        need=need,
     )
 
 
