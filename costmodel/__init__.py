@@ -16,7 +16,8 @@ build(assumptions)
 run_variants(assumptions, variants, tiers)
     Many variants at once: ``variants`` maps dotted input paths to arrays, one
     value per variant; per tier a result whose ``metrics`` hold one value per variant.
-tornado, break_even, monte_carlo, compare, build_vs_rent, recommend, analyze
+tornado, break_even, price_utilization_grid, sweep, monte_carlo, compare,
+build_vs_rent, recommend, analyze
     The analysis layer; each takes a built model or its assumptions.
 write_workbook(model, path), write_memo(model, path, lang="en")
     The investor workbook and the HTML memo.
@@ -78,6 +79,8 @@ _EXPORTS: dict[str, str] = {
     "break_even": "costmodel.analysis.breakeven",
     "build_vs_rent": "costmodel.analysis.buildrent",
     "recommend": "costmodel.analysis.workloads",
+    "price_utilization_grid": "costmodel.analysis.pricegrid",
+    "sweep": "costmodel.analysis.sweep",
     "tornado": "costmodel.analysis.sensitivity",
     "analyze": "costmodel.analysis.bundle",
     "compare": "costmodel.analysis.scenarios",
@@ -107,8 +110,10 @@ __all__ = [
     "layer",
     "load_assumptions",
     "monte_carlo",
+    "price_utilization_grid",
     "recommend",
     "run_variants",
+    "sweep",
     "tornado",
     "with_overrides",
     "write_memo",
@@ -134,8 +139,10 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
     from costmodel.analysis.buildrent import build_vs_rent
     from costmodel.analysis.bundle import Analysis, analyze
     from costmodel.analysis.montecarlo import MonteCarloResult, monte_carlo
+    from costmodel.analysis.pricegrid import price_utilization_grid
     from costmodel.analysis.scenarios import compare
     from costmodel.analysis.sensitivity import tornado
+    from costmodel.analysis.sweep import sweep
     from costmodel.analysis.workloads import recommend
     from costmodel.core.model import Model, build
     from costmodel.core.variants import run_variants

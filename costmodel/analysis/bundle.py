@@ -20,9 +20,11 @@ from costmodel.analysis.decision import options
 from costmodel.analysis.financing import financing_table
 from costmodel.analysis.growth import growth_options
 from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, monte_carlo
+from costmodel.analysis.pricegrid import price_utilization_grid
 from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
 from costmodel.analysis.sensitivity import tornado
+from costmodel.analysis.sweep import option_sweeps
 from costmodel.analysis.timeline import timeline_table
 from costmodel.analysis.workloads import recommend
 from costmodel.core.model import model_of
@@ -47,8 +49,10 @@ class Analysis:
     (:func:`~costmodel.analysis.scenarios.compare`, or None), ``growth``
     (:func:`~costmodel.analysis.growth.growth_options`: empty without stages),
     ``financing`` (:func:`~costmodel.analysis.financing.financing_table`: empty
-    without debt) and ``timeline``
-    (:func:`~costmodel.analysis.timeline.timeline_table`)."""
+    without debt), ``timeline``
+    (:func:`~costmodel.analysis.timeline.timeline_table`) and ``grid``
+    (:func:`~costmodel.analysis.pricegrid.price_utilization_grid`) and ``sweeps``
+    (:func:`~costmodel.analysis.sweep.option_sweeps`)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -62,6 +66,8 @@ class Analysis:
     growth: pd.DataFrame | None = None
     financing: pd.DataFrame | None = None
     timeline: pd.DataFrame | None = None
+    grid: pd.DataFrame | None = None
+    sweeps: dict[str, pd.DataFrame] | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -99,4 +105,31 @@ def analyze(
         growth=growth_options(m),
         financing=financing_table(m),
         timeline=timeline_table(m),
+        grid=price_utilization_grid(a, tiers=m.tiers),
+        sweeps=option_sweeps(a, m.tiers),
+    )
+
+
+#: the columns of build versus rent that the options read
+NO_RENT_COLUMNS = ("cloud_price_per_gpu_hour", "saving")
+
+
+def decision_analysis(model: Model | Assumptions, table: pd.DataFrame | None = None) -> Analysis:
+    """The part of :func:`analyze` that the memo's decision itself reads
+    (:func:`costmodel.report.memo.summary_section.verdict`): the break-even and
+    the options (their cloud price and build-versus-rent saving empty; ``table``:
+    those options of this model, computed already); the tornado, build versus
+    rent, workload sizing and priced risks are empty tables. About a sixth of the
+    time of ``analyze(model, draws=0)``, for a page that recomputes on every change."""
+    m = model_of(model)
+    if table is None:
+        table = options(m, pd.DataFrame(columns=list(NO_RENT_COLUMNS)))
+    empty = pd.DataFrame()
+    return Analysis(
+        tornado=empty,
+        break_even=break_even(m.assumptions, tiers=m.tiers),
+        build_vs_rent=pd.DataFrame(columns=list(NO_RENT_COLUMNS)),
+        recommend=empty,
+        risks=empty,
+        options=table,
     )

@@ -58,8 +58,8 @@ def _range(model: Model, tier: str, name: str) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _row(model: Model, tier: str, rent: pd.DataFrame) -> dict[str, float]:
-    s = model.summary().loc[tier]
+def _row(model: Model, tier: str, rent: pd.DataFrame, summary: pd.DataFrame) -> dict[str, float]:
+    s = summary.loc[tier]
     v = model.inputs[tier].values()
     npv, capex = float(s["npv"]), float(s["capex"])
     cloud = float(rent.loc[tier, "cloud_price_per_gpu_hour"]) if tier in rent.index else math.nan
@@ -85,8 +85,9 @@ def options(
     model: Model, build_vs_rent: pd.DataFrame, mc: MonteCarloResult | None = None
 ) -> pd.DataFrame:
     """The table of the module docstring."""
+    summary = model.summary()  # built once: a DataFrame per call
     df = pd.DataFrame.from_dict(
-        {t: _row(model, t, build_vs_rent) for t in model.tiers}, orient="index"
+        {t: _row(model, t, build_vs_rent, summary) for t in model.tiers}, orient="index"
     )
     df["rank_npv"] = df["npv"].rank(ascending=False, method="min")
     df["rank_pi"] = df["pi"].rank(ascending=False, method="min")

@@ -3,8 +3,9 @@ print. Heavy libraries are imported inside the commands, so ``--help`` is fast.
 
 Commands: :mod:`~costmodel.cli.model_commands` (build, summary, recommend, validate,
 init, schema), :mod:`~costmodel.cli.analysis_commands` (sensitivity, montecarlo),
-:mod:`~costmodel.cli.compare` (compare, build-vs-rent) and
-:mod:`~costmodel.cli.import_command` (import).
+:mod:`~costmodel.cli.compare` (compare, build-vs-rent),
+:mod:`~costmodel.cli.import_command` (import) and
+:mod:`~costmodel.cli.serve_command` (serve, the what-if page).
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ if TYPE_CHECKING:
 
 
 #: in the order ``costmodel --help`` lists their commands
-COMMAND_MODULES = ("model_commands", "analysis_commands", "compare", "import_command")
+COMMAND_MODULES = (
+    "model_commands",
+    "analysis_commands",
+    "compare",
+    "import_command",
+    "serve_command",
+)
 
 
 def get_app() -> typer.Typer:

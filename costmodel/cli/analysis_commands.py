@@ -33,13 +33,27 @@ def sensitivity(
     paths: PathsArg = None,
     set_: SetOpt = None,
     metric: Annotated[str, typer.Option(help="Summary metric to swing.")] = "npv",
+    grid: Annotated[
+        bool,
+        typer.Option(
+            "--grid", help="NPV per tier on a grid of year-1 price against utilization instead."
+        ),
+    ] = False,
+    points: Annotated[
+        int, typer.Option("--points", min=5, help="Grid steps per axis (with --grid).")
+    ] = 7,
     fmt: FormatOpt = Format.table,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
 ) -> None:
     """Tornado (each ranged input at low and high) and break-even utilization and
-    GPU-hour price (NPV = 0) per tier."""
+    GPU-hour price (NPV = 0) per tier; with --grid, NPV on a price x utilization
+    grid per tier, the break-even contour marked."""
     from costmodel.analysis.sensitivity import METRICS_ALLOWED
+
+    if grid:
+        guard(lambda: _grid(paths, set_, points, fmt, quiet))
+        return
 
     if metric not in METRICS_ALLOWED:
         err().print(f"error: --metric {metric!r}: choose one of {', '.join(METRICS_ALLOWED)}")
@@ -90,6 +104,88 @@ def sensitivity(
             lambda: csv_text(tor, False) + "\n" + csv_text(be),
             table,
         )
+
+    guard(run)
+
+
+def _grid(paths: PathsArg, set_: SetOpt, points: int, fmt: Format, quiet: bool) -> None:
+    """``sensitivity --grid``: the rows of
+    :func:`costmodel.analysis.pricegrid.price_utilization_grid`."""
+    from costmodel.analysis.pricegrid import price_utilization_grid
+    from costmodel.report.format import csv_text, records
+
+    a = load(paths, set_)
+    with Steps(quiet) as steps:
+        steps.step("price x utilization grid")
+        df = price_utilization_grid(a, points=points)
+
+    def table() -> None:
+        from costmodel.cli.tables import price_grid, show
+
+        for tier in a.tiers:
+            show(price_grid(df, tier, a.currency), out())
+        out().print(
+            "break-even price: NPV = 0 between the two grid prices around it, interpolated "
+            "linearly; - = NPV keeps one sign over the price axis.",
+            style="dim",
+        )
+
+    doc = {
+        "points": points,
+        "price_path": df.attrs["price_path"],
+        "utilization_path": df.attrs["utilization_path"],
+        "grid": records(df),
+    }
+    emit(fmt, lambda: doc, lambda: csv_text(df, False), table)
+
+
+@app.command("sweep")
+def sweep_cmd(
+    paths: PathsArg = None,
+    set_: SetOpt = None,
+    tier: Annotated[str, typer.Option("--tier", help="The tier to rebuild at each size.")] = "",
+    gpus: Annotated[
+        str,
+        typer.Option(
+            "--gpus",
+            help="A:B (at most 64 multiples of a server, log-spaced, steps included) or a "
+            "list N,N,... (default: a server to max(4096, 4 x the tier's GPUs)).",
+        ),
+    ] = "",
+    fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+) -> None:
+    """The tier rebuilt at many GPU counts (no stages, storage proportional to
+    GPUs): capex per GPU, network share, cost per GPU-hour, NPV and IRR, the
+    counts where network_levels or scale_class change marked."""
+
+    def run() -> None:
+        from costmodel.analysis.sweep import sweep
+        from costmodel.report.format import csv_text, records
+
+        a = load(paths, set_)
+        name = tier or next(iter(a.tiers))
+        if name not in a.tiers:
+            err().print(f"error: --tier {name!r}: choose one of {', '.join(a.tiers)}")
+            raise typer.Exit(2)
+        with Steps(quiet) as steps:
+            steps.step("sweep")
+            try:
+                df = sweep(a, name, gpus or None)
+            except ValueError as e:
+                err().print(f"error: --gpus {gpus!r}: {e}")
+                raise typer.Exit(2) from e
+
+        def table() -> None:
+            from costmodel.cli.tables import show, sweep_grid
+
+            title = f"Sweep of {name} ({a.currency}); first deployment {df.attrs['first_gpus']:,}"
+            show(sweep_grid(df, title), out())
+            out().print("change: where scale_class or network_levels differs from the row above.",
+                        style="dim")  # fmt: skip
+
+        doc = {"tier": name, "first_gpus": df.attrs["first_gpus"], "rows": records(df)}
+        emit(fmt, lambda: doc, lambda: csv_text(df, False), table)
 
     guard(run)
 

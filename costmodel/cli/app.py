@@ -127,6 +127,7 @@ class Steps:
         self._bar: Any = None
         self._task: Any = None
         self._label = ""
+        self._started: tuple[float, int] | None = None
 
     def __enter__(self) -> Steps:
         if self.shown:
@@ -150,13 +151,44 @@ class Steps:
         if self._task is not None:
             self._bar.remove_task(self._task)
         self._label = label
+        self._started = None
         self._task = self._bar.add_task(label, total=total)
 
     def update(self, done: int, total: int | None = None) -> None:
-        """``done`` of ``total`` units of the current step."""
+        """``done`` of ``total`` units of the current step, with the share done and
+        the time left (:func:`progress_text`)."""
         if self._bar is not None and self._task is not None:
-            of = f" of {total:,}" if total else ""
-            self._bar.update(self._task, description=f"{self._label}: {done:,}{of}")
+            import time
+
+            now = time.monotonic()
+            if self._started is None or done == 0:
+                self._started = (now, done)
+            t0, d0 = self._started
+            text = progress_text(self._label, done, total, now - t0, done - d0)
+            self._bar.update(self._task, description=text)
+
+
+def progress_text(label: str, done: int, total: int | None, elapsed_s: float, since: int) -> str:
+    """``label: done of total (p%, about t left)``; the time left is the rate so far,
+    ``since`` units in ``elapsed_s`` seconds, applied to what remains
+    (``(total - done) × elapsed_s / since``), shown once something was done."""
+    if not total:
+        return f"{label}: {done:,}"
+    text = f"{label}: {done:,} of {total:,} ({done / total:.0%}"
+    if since > 0 and elapsed_s > 0 and done < total:
+        left = (total - done) * elapsed_s / since
+        text += f", about {_duration(left)} left"
+    return text + ")"
+
+
+def _duration(seconds: float) -> str:
+    """``45 s``, ``3 min 20 s``, ``2 h 05 min``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 def guard(fn: Callable[[], Any]) -> None:
@@ -272,10 +304,22 @@ def usage_error(message: str) -> None:
     raise UsageError(message)
 
 
+#: suffixes of files the commands write: ``-o`` naming one is taken for a file name
+FILE_SUFFIXES = frozenset({".xlsx", ".xls", ".html", ".htm", ".pdf", ".csv", ".json", ".yaml",
+                           ".yml", ".txt", ".zip"})  # fmt: skip
+
+
 def check_out_dir(path: Path) -> None:
-    """An output directory must be a directory (or not exist yet, under directories)."""
+    """An output directory must be a directory (or not exist yet, under directories);
+    a path that does not exist and ends like a file (``out/x.xlsx``) is refused
+    rather than created as a folder named like a file."""
     if path.exists() and not path.is_dir():
         usage_error(f"-o {path}: is a file; give a directory (it is created if missing)")
+    if not path.exists() and path.suffix.lower() in FILE_SUFFIXES:
+        usage_error(
+            f"-o {path}: names a file; -o takes the output directory (the files are "
+            f"named model.xlsx, memo.html, memo.zh.html), e.g. -o {path.parent}"
+        )
     for parent in path.parents:
         if parent.exists() and not parent.is_dir():
             usage_error(f"-o {path}: {parent} is a file; give a directory")

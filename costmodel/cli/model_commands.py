@@ -171,9 +171,7 @@ def recommend_cmd(
 
 @app.command()
 def validate(
-    paths: Annotated[
-        list[str], typer.Argument(help="Assumption files or directories (default: bundled).")
-    ],
+    paths: PathsArg = None,
     set_: SetOpt = None,
 ) -> None:
     """Check assumption files; print what they define or every problem found."""

@@ -360,3 +360,54 @@ def bvr_grid(df: pd.DataFrame, title: str) -> Grid:
     for col, header, kind in BVR_TABLE:
         grid.rows.append([header, *(cell(df.at[t, col], kind) for t in df.index)])
     return grid
+
+
+def price_grid(df: pd.DataFrame, tier: str, currency: str) -> Grid:
+    """One tier's price x utilization NPV grid: prices down (highest first),
+    utilizations across, NPV in millions; ``*`` marks a cell whose neighbour up the
+    price axis or the utilization axis has the other sign (the break-even contour
+    runs beside it); the last row: the break-even price at each utilization."""
+    g = df[df["tier"] == tier]
+    utils = sorted(g["utilization"].unique())
+    cols = [Col(f"price ({currency}/GPU-h)", key=True)]
+    cols += [Col(f"util {cell(u, 'pct')}") for u in utils]
+    title = f"{tier}: NPV (M {currency}) by year-1 price and utilization; * = beside NPV 0"
+    grid = Grid(title, cols)
+    for p, row in g.sort_values("utilization").groupby("price_per_gpu_hour", sort=False):
+        cells = []
+        for _, r in row.iterrows():
+            mark = "*" if r["edge_price"] or r["edge_utilization"] else ""
+            base = " (base)" if r["base"] else ""
+            cells.append(cell(r["npv"], "millions") + mark + base)
+        grid.rows.append([cell(p, "money_per_hour"), *cells])
+    grid.rows.reverse()
+    be = g.groupby("utilization")["break_even_price"].first()
+    grid.rows.append(["break-even price", *(cell(be[u], "money_per_hour") for u in utils)])
+    return grid
+
+
+#: sweep columns shown in the table: (column, metric registry key or None, kind)
+SWEEP_TABLE = [
+    ("gpus", "gpus"), ("servers", "servers"), ("scale_class", "scale_class"),
+    ("network_levels", "network_levels"), ("capex_per_gpu", "capex_per_gpu"),
+    ("network_share", "network_share"), ("cost_per_gpu_hour", "cost_per_gpu_hour"),
+    ("npv", "npv"), ("irr", "irr"),
+]  # fmt: skip
+
+
+def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
+    """One row per GPU count of :func:`costmodel.analysis.sweep.sweep`, headers and
+    formats from the metric registry; the ``change`` column last."""
+    from costmodel.core.metrics import Metric
+
+    def metric(key: str) -> Metric:
+        return METRICS.get(key, Metric(key, key.replace("_", " "), key, "count"))
+
+    cols = [Col(metric(k).label, key=c == "gpus",
+                justify="left" if metric(k).kind == "text" else "right")
+            for c, k in SWEEP_TABLE]  # fmt: skip
+    cols.append(Col("change", justify="left"))
+    grid = Grid(title, cols)
+    for _, r in df.iterrows():
+        grid.rows.append([*(cell(r[c], metric(k).kind) for c, k in SWEEP_TABLE), str(r["change"])])
+    return grid

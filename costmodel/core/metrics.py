@@ -33,6 +33,7 @@ METRICS: dict[str, Metric] = {
         Metric("racks", "Racks", "机柜数", "count"),
         Metric("it_kw", "IT load (kW)", "IT 负载 (kW)", "kw"),
         Metric("capex", "Capex", "初始投资", "money", "lower"),
+        Metric("capex_per_gpu", "Capex per GPU", "每卡初始投资", "money"),
         Metric("capex_servers", "Capex: servers", "投资：服务器", "money"),
         Metric("capex_network", "Capex: network", "投资：网络", "money"),
         Metric("capex_storage", "Capex: storage", "投资：存储", "money"),
@@ -74,7 +75,7 @@ METRICS: dict[str, Metric] = {
         Metric(
             "cost_per_effective_gpu_hour",
             "Cost per effective GPU-hour",
-            "每有效 GPU 小时成本",
+            "每有效卡时成本",
             "money_per_hour",
             "lower",
         ),
@@ -97,7 +98,7 @@ METRICS: dict[str, Metric] = {
         Metric("peak_funding", "Peak funding need", "峰值资金需求", "money", "lower"),
         Metric("equity_npv", "Equity NPV", "股权净现值", "money", "higher"),
         Metric("equity_irr", "Equity IRR", "股权内部收益率", "pct", "higher"),
-        Metric("min_dscr", "Minimum DSCR", "最低偿债覆盖率", "ratio", "higher"),
+        Metric("min_dscr", "Minimum DSCR", "最低偿债备付率", "ratio", "higher"),
         Metric("debt_peak", "Peak debt", "峰值债务", "money"),
         Metric("vat_paid", "VAT paid", "缴纳增值税", "money"),
         Metric(
@@ -175,3 +176,39 @@ def is_empty(x: object) -> bool:
     payback, a zero denominator): it is NaN (or None once it leaves numpy), never
     an exception or infinity. True for None, NaN and infinities."""
     return x is None or (isinstance(x, float | int) and not math.isfinite(x))
+
+
+#: statistics of a Monte Carlo summary column ``{metric}_{stat}``
+STATISTICS = {"p10": "P10", "p50": "P50 (median)", "p90": "P90", "mean": "mean"}
+#: analysis columns that are not ``{metric}_{stat}``: label and kind
+ANALYSIS_COLUMNS: dict[str, tuple[str, Kind]] = {
+    "p_npv_positive": ("Probability that NPV > 0", "pct"),
+    "irr_missing": ("Share of draws without an IRR", "pct"),
+    "utilization_base": ("Utilization, as assumed", "pct"),
+    "npv_at_utilization": ("NPV at break-even utilization", "money"),
+    "price_per_gpu_hour_base": ("Price per GPU-hour, as assumed", "money_per_hour"),
+    "npv_at_price_per_gpu_hour": ("NPV at break-even price", "money"),
+    "utilization_path": ("Input solved: utilization", "text"),
+    "price_per_gpu_hour_path": ("Input solved: price", "text"),
+    "utilization": ("Break-even utilization", "pct"),
+    "price_per_gpu_hour": ("Break-even price per GPU-hour", "money_per_hour"),
+    "tier": ("Tier", "text"),
+}
+
+
+def column_header(column: str, currency: str) -> str:
+    """A human header with its unit for a column of an analysis table (Monte Carlo
+    summary ``npv_p10``, break-even ``price_per_gpu_hour_base``, ...), the same in the
+    workbook and the command line: ``NPV, P10 (CNY)``, ``Probability that NPV > 0 (%)``.
+
+    >>> column_header("npv_p10", "CNY"), column_header("p_npv_positive", "CNY")
+    ('NPV, P10 (CNY)', 'Probability that NPV > 0 (%)')
+    """
+    if column in ANALYSIS_COLUMNS:
+        label, kind = ANALYSIS_COLUMNS[column]
+        unit = "" if kind == "text" else kind_unit(kind, currency)
+        return f"{label} ({unit})" if unit else label
+    base, _, stat = column.rpartition("_")
+    if base in METRICS and stat in STATISTICS:
+        return f"{METRICS[base].label}, {STATISTICS[stat]} ({metric_unit(base, currency)})"
+    return column.replace("_", " ")

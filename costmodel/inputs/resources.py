@@ -58,6 +58,14 @@ def example_dir(name: str) -> Path:
     return path
 
 
+def glossary_path() -> Path:
+    """The memo's glossary of Chinese finance terms (``docs/glossary/glossary.yaml``)."""
+    for candidate in (_PACKAGE / "_bundled" / "glossary", _PACKAGE.parent / "docs" / "glossary"):
+        if candidate.is_dir():
+            return candidate / "glossary.yaml"
+    raise FileNotFoundError(f"bundled glossary not found next to {_PACKAGE}")
+
+
 def templates_dir() -> Path:
     """The bundled Jinja2 templates of the memo."""
     return _bundled("templates")

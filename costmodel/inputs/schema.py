@@ -472,6 +472,7 @@ class Network(Section):
     (checked with the cross-section rules, which name the file and line)."""
 
     fabric: Text = ""
+    fabric_zh: Text = ""
     share: Share | None = None
     design: NetworkDesign | None = None
 
@@ -486,6 +487,7 @@ class StaffScaling(Section):
 
 class Storage(Section):
     kind: Text = ""
+    kind_zh: Text = ""
     capacity_tb: NonNegative
     price_per_tb: NonNegative
     write_gbps: Positive
@@ -508,6 +510,7 @@ class Tier(Section):
 
     label: Text | None = None
     description: Text = ""
+    description_zh: Text = ""
     server: Text
     gpus: Count
     network: Network
@@ -517,6 +520,7 @@ class Tier(Section):
     staff_fte: NonNegative | None = None
     staff_scaling: StaffScaling | None = None
     scheduler: Text = ""
+    scheduler_zh: Text = ""
     operations: OperationsOverride | None = None
     revenue: RevenueOverride | None = None
     reliability: ReliabilityOverride | None = None

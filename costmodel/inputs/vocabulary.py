@@ -34,9 +34,11 @@ class Term:
     unit: str  # ``{cur}`` is the model currency
     kind: InputKind
 
-    def unit_in(self, currency: str) -> str:
-        """The unit with the model currency in it."""
-        return self.unit.format(cur=currency)
+    def unit_in(self, currency: str, lang: str = "en") -> str:
+        """The unit with the model currency in it (``currency`` as the reader's
+        language writes it: ``CNY`` or ``元``); in Chinese from :data:`UNITS_ZH`."""
+        unit = UNITS_ZH.get(self.unit, self.unit) if lang == "zh" else self.unit
+        return unit.format(cur=currency)
 
 
 INPUTS: dict[str, Term] = {
@@ -176,7 +178,7 @@ INPUTS: dict[str, Term] = {
     "interest_rate": Term("Loan interest rate", "贷款利率", "1/yr", "pct"),
     "term_years": Term("Loan term (years)", "贷款期限（年）", "years", "number"),
     "cost_of_equity": Term("Cost of equity", "股权资本成本", "1/yr", "pct"),
-    "min_dscr_covenant": Term("Minimum DSCR covenant", "最低偿债覆盖率要求", "x", "decimal"),
+    "min_dscr_covenant": Term("Minimum DSCR covenant", "最低偿债备付率要求", "x", "decimal"),
     "loss_carryforward_years": Term(
         "Tax loss carry-forward (years)", "亏损结转年限（年）", "years", "number"
     ),
@@ -263,6 +265,55 @@ INPUTS: dict[str, Term] = {
     "storage.kind": Term("Storage system", "存储系统", "text", "text"),
     "scheduler": Term("Scheduler", "调度系统", "text", "text"),
     "description": Term("Description", "说明", "text", "text"),
+}
+
+#: the units of :data:`INPUTS` in Chinese (``{cur}``: the currency, 元 or 美元)
+UNITS_ZH: dict[str, str] = {
+    "0/1": "0/1",
+    "0/1 (true/false in a file)": "0/1",
+    "1/yr": "每年",
+    "FTE": "人",
+    "FTE/server": "人/台",
+    "GB per GPU": "GB/卡",
+    "GB/s": "GB/秒",
+    "GPUs": "张",
+    "TB": "TB",
+    "TFLOPS per GPU": "TFLOPS/卡",
+    "fraction": "比例",
+    "fraction of VAT paid": "占已缴增值税",
+    "fraction of build cost/kW": "占每千瓦建设成本",
+    "fraction of capex/yr": "占投资，每年",
+    "fraction of cost": "占成本",
+    "fraction of hardware capex/yr": "占硬件投资，每年",
+    "fraction of its cost (net)": "占不含税成本",
+    "fraction of max draw": "占最大功耗",
+    "fraction of revenue": "占收入",
+    "fraction of revenue (net)": "占不含税收入",
+    "fraction of server power": "占服务器功率",
+    "fraction of taxable profit": "占应纳税所得额",
+    "h": "小时",
+    "id": "编号",
+    "kW": "千瓦",
+    "kW/rack": "千瓦/机柜",
+    "list": "列表",
+    "month": "月",
+    "months": "月",
+    "per server-day": "次/台·日",
+    "ports": "端口",
+    "ratio": "倍",
+    "text": "文本",
+    "x": "倍",
+    "years": "年",
+    "{cur}/FTE-year": "{cur}/人·年",
+    "{cur}/GPU-h": "{cur}/卡时",
+    "{cur}/GPU-year": "{cur}/卡·年",
+    "{cur}/TB": "{cur}/TB",
+    "{cur}/kW IT": "{cur}/千瓦 IT 负载",
+    "{cur}/kW-month": "{cur}/千瓦·月",
+    "{cur}/kWh": "{cur}/千瓦时",
+    "{cur}/server": "{cur}/台",
+    "{cur}/switch": "{cur}/台交换机",
+    "{cur}/transceiver": "{cur}/个光模块",
 }
 
 #: dotted-path endings that name an input under another key

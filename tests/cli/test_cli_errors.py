@@ -312,3 +312,31 @@ def test_the_zip_cleanup_filter_is_installed_once_and_drops_only_that_report(mon
     sys.unraisablehook(zip_report)
     sys.unraisablehook(other)
     assert seen == [other]
+
+
+def test_output_path_that_names_a_file(tmp_path):
+    """`build -o out/x.xlsx` is refused (exit 2) instead of making a folder x.xlsx."""
+    target = tmp_path / "out" / "x.xlsx"
+    fails(["build", "-o", str(target), "-n", "0"], "names a file")
+    assert not target.exists() and not target.parent.exists()
+
+
+def test_validate_without_a_path_validates_the_default():
+    r = runner.invoke(app, ["validate"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("ok: ") and "3 tiers" in r.output
+
+
+def test_progress_shows_share_done_and_time_left():
+    """10 s for the first 250 of 1,000 draws: 25%, 750 more at that rate take 30 s."""
+    from costmodel.cli.app import progress_text
+
+    assert progress_text("draws", 250, 1000, 10.0, 250) == (
+        "draws: 250 of 1,000 (25%, about 30 s left)"
+    )
+    assert progress_text("draws", 100, 1000, 20.0, 100) == (
+        "draws: 100 of 1,000 (10%, about 3 min 00 s left)"
+    )
+    assert progress_text("draws", 0, 1000, 0.0, 0) == "draws: 0 of 1,000 (0%)"
+    assert progress_text("draws", 1000, 1000, 5.0, 1000) == "draws: 1,000 of 1,000 (100%)"
+    assert progress_text("model", 3, None, 1.0, 3) == "model: 3"

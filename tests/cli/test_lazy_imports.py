@@ -18,6 +18,7 @@ from tests.paths import HAND, ROOT
 
 WRITERS = {"matplotlib", "jinja2", "xlsxwriter", "openpyxl"}
 NUMERICAL = {"numpy", "pandas", "yaml"}
+WEB = {"starlette", "uvicorn", "httpx", "playwright"}  # the serve extra and its tests
 
 PROBE = """
 import json, sys
@@ -50,10 +51,11 @@ def loaded(*runs: list[str] | None) -> list[set[str]]:
 
 
 def test_import_and_help_load_no_numerical_or_reporting_library():
-    runs = [None, ["--help"], ["summary", "--help"]]
+    runs = [None, ["--help"], ["summary", "--help"], ["serve", "--help"]]
     for argv, names in zip(runs, loaded(*runs), strict=True):
         assert "costmodel" in names
-        library = WRITERS | NUMERICAL | ({"typer", "rich", "pydantic"} if argv is None else set())
+        library = WRITERS | NUMERICAL | WEB
+        library |= {"typer", "rich", "pydantic"} if argv is None else set()
         assert names & library == set(), argv
 
 

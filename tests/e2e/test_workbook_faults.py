@@ -292,7 +292,7 @@ def test_fault_turns_master_check_to_error(recalculated, fault):
 def test_engine_result_sheets_turn_stale_when_an_input_changes(
     soffice, recalc, tmp_path, overrides, name, value
 ):
-    """The Sensitivity sheet's stamp reads "current" as built and "STALE" once an
+    """The stamp of the Sensitivity, Grid and Sweep sheets reads "current" as built and "STALE" once an
     input that moves a headline result is edited (the master check stays OK: a
     changed input is not an error)."""
     model = cm.build(cm.load_assumptions(overrides=overrides))
@@ -305,5 +305,6 @@ def test_engine_result_sheets_turn_stale_when_an_input_changes(
     built_out, edited_out = recalc.libreoffice([base, edited])
     for path, status in ((built_out, "current"), (edited_out, "STALE")):
         book = read(path, data_only=True)
-        assert book["Sensitivity"]["A4"].value == status
+        for sheet in ("Sensitivity", "Grid", "Sweep"):  # every sheet of engine values
+            assert book[sheet]["A4"].value == status, sheet
         assert master_check(path)[0] == "OK"

@@ -174,8 +174,8 @@ def test_sections_and_navigation(pages):
             assert sec in p.sections, (lang, sec)
             assert f"#{sec}" in p.nav, (lang, sec)
     assert {"What has to be true", "Scenarios", "Build or rent?"} <= set(pages["en"].headings)
-    assert {"需要什么条件成立", "情景分析", "自建还是租用？"} <= set(pages["zh"].headings)
-    for h in ("什么在左右净现值", "盈亏平衡：净现值为零的条件", "亏损的可能性有多大"):
+    assert {"盈亏平衡需要的条件", "情景分析", "自建还是租用？"} <= set(pages["zh"].headings)
+    for h in ("影响净现值的主要因素", "盈亏平衡：净现值为零的条件", "亏损的可能性有多大"):
         assert h in pages["zh"].headings
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.analysis.bundle import analyze
+from costmodel.inputs.resources import default_assumptions_dir
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
 
@@ -39,6 +40,14 @@ def section(page: str, ident: str) -> str:
     """The HTML of ``<section id=ident>``."""
     start = page.index(f'<section id="{ident}"')
     return page[start : page.index("</section>", start)]
+
+
+SCEN = default_assumptions_dir().parent / "scenarios"
+
+
+def decision_of(page: str) -> str:
+    """The HTML of the executive summary and of what lies behind it."""
+    return section(page, "summary") + section(page, "decision-detail")
 
 
 def memo_of(overrides=None, draws=400):
@@ -93,14 +102,14 @@ def test_build_wins_when_cloud_prices_are_raised(default):
     rent = an.build_vs_rent
     assert (rent["saving"] > 0).all()
     page = render_memo(m, "en", analysis=an)
-    en, summary = text_of(page), text_of(section(page, "summary"))
+    en, summary = text_of(page), text_of(decision_of(page))
     assert "building costs less in present value than renting the same GPU-hours" in summary
     assert "renting the same GPU-hours costs less" not in en
     assert "costs less in present value than building" not in en
     assert "Renting would be cheaper" not in en
     for t in m.tiers:
         assert f"{a.tiers[t].label} by {plain(f.money(rent.loc[t, 'saving']))}" in summary
-    zh = text_of(section(render_memo(m, "zh", analysis=an), "summary"))
+    zh = text_of(decision_of(render_memo(m, "zh", analysis=an)))
     assert "自建的现值成本低于租用同样卡时" in zh
     assert "租用同样卡时的现值成本都低于自建" not in zh
 
@@ -108,7 +117,7 @@ def test_build_wins_when_cloud_prices_are_raised(default):
 def test_rent_wins_in_the_default(default):
     m, an, pages = default
     assert (an.build_vs_rent["saving"] < 0).all()
-    summary = text_of(section(pages["en"], "summary"))
+    summary = text_of(decision_of(pages["en"]))
     assert "renting the same GPU-hours costs less in present value than building, for every" in (
         summary
     )
@@ -124,12 +133,12 @@ def test_positive_npv_is_recommended_and_measured_per_capex():
     s = m.summary()
     assert s.loc["tens", "npv"] > 0 and (s.drop(index="tens")["npv"] < 0).all()
     an = analyze(m, draws=0)
-    summary = text_of(section(render_memo(m, "en", analysis=an), "summary"))
+    summary = text_of(decision_of(render_memo(m, "en", analysis=an)))
     assert f"We recommend {a.tiers['tens'].label}." in summary
     pi = s.loc["tens", "npv"] / s.loc["tens", "capex"]
     assert f"Each CNY of its capex adds {f.pct(pi)} in present value (rank 1 of 3" in summary
     assert "No option is worth building" not in summary
-    zh = text_of(section(render_memo(m, "zh", analysis=an), "summary"))
+    zh = text_of(decision_of(render_memo(m, "zh", analysis=an)))
     assert f"建议选择数十卡方案（32 张 {gpu(m, 'tens')}）" in zh
 
 
@@ -137,7 +146,7 @@ def test_all_negative_never_calls_the_smallest_best(split):
     m, _, pages = split
     s = m.summary()
     assert (s["npv"] < 0).all()
-    summary = text_of(section(pages["en"], "summary"))
+    summary = text_of(decision_of(pages["en"]))
     smallest = s["capex"].idxmin()
     pi = s["npv"] / s["capex"]
     assert s["npv"].idxmax() == smallest != pi.idxmax()
@@ -158,7 +167,7 @@ def test_one_tier_first_by_both_measures(default):
     pi = s["npv"] / s["capex"]
     if s["npv"].idxmax() != pi.idxmax():
         pytest.skip("the default splits the two measures")
-    summary = text_of(section(pages["en"], "summary"))
+    summary = text_of(decision_of(pages["en"]))
     label = m.assumptions.tiers[pi.idxmax()].label
     assert f"{label} comes closest to paying by both measures" in summary
 
@@ -184,7 +193,7 @@ def test_base_case_percentile_in_the_monte_carlo(split):
     draws = an.monte_carlo.draws[t]["npv"].to_numpy(float)
     q = float(np.mean(draws <= s.loc[t, "npv"]))
     assert q > 0.6  # the base case is optimistic
-    summary = text_of(section(pages["en"], "summary"))
+    summary = text_of(decision_of(pages["en"]))
     label = m.assumptions.tiers[t].label
     p50 = plain(f.money(float(np.median(draws))))
     assert (
@@ -203,7 +212,7 @@ def test_selling_price_above_cloud_price_is_flagged(default):
     cloud = o["cloud_price_per_gpu_hour"]
     a = cm.load_assumptions(overrides={"tiers.hundreds.revenue.price_per_gpu_hour": cloud * 1.25})
     m2 = cm.build(a)
-    summary = text_of(section(render_memo(m2, "en", analysis=analyze(m2, draws=0)), "summary"))
+    summary = text_of(decision_of(render_memo(m2, "en", analysis=analyze(m2, draws=0))))
     label = a.tiers["hundreds"].label
     assert (
         f"{label} {plain(f.price(cloud * 1.25))} against {plain(f.price(cloud))} on-demand, +25.0%"
@@ -215,7 +224,7 @@ def test_selling_price_above_cloud_price_is_flagged(default):
 def test_utilization_above_its_sources_range_is_flagged():
     a = cm.load_assumptions(overrides={"tiers.hundreds.operations.utilization": 0.95})
     m = cm.build(a)
-    summary = text_of(section(render_memo(m, "en", analysis=analyze(m, draws=0)), "summary"))
+    summary = text_of(decision_of(render_memo(m, "en", analysis=analyze(m, draws=0))))
     label = a.tiers["hundreds"].label
     high = a.operations.utilization.high
     assert f"The assumed utilization of {label}, 95.0%, is above the {f.pct(high)}" in summary
@@ -339,14 +348,18 @@ def test_summary_says_what_could_change_it(split):
     degraded = m.assumptions.risks.degraded_mfu.value
     pv_cost = m.results[t].metrics["pv_cost"][0]
     at_stake = pv_cost * (1 - degraded / v["mfu"])
-    summary = text_of(section(pages["en"], "summary"))
+    summary = text_of(decision_of(pages["en"]))
+    pflop = m.summary().loc[t, "cost_per_pflop_hour"]
     expected = (
-        f"What could change it: across its range, the {NAMES[top['input']]} moves the NPV "
+        f"What could change it: Across its range, the {NAMES[top['input']]} moves the NPV "
         f"of {m.assumptions.tiers[t].label} from {f.money(top['at_low'])} to "
-        f"{f.money(top['at_high'])}; a network that drops MFU from the assumed "
-        f"{f.pct(v['mfu'], 0)} to {f.pct(degraded, 0)} would leave {f.money(at_stake)} of its "
-        f"present value of cost buying no compute."
+        f"{f.money(top['at_high'])}. {m.assumptions.tiers[t].label} is paid per GPU-hour "
+        f"whatever the MFU, so a network that drops MFU from {f.pct(v['mfu'], 0)} to "
+        f"{f.pct(degraded, 0)} leaves its NPV as modelled unchanged but raises its cost per "
+        f"PFLOP-hour from {f.price(pflop, per='pflop')} to "
+        f"{f.price(pflop * v['mfu'] / degraded, per='pflop')}"
     )
+    assert at_stake > 0
     assert plain(expected) in summary
 
 
@@ -378,8 +391,51 @@ def test_zh_memo_has_no_english_words_outside_names_and_units(default):
     text = text_of(page[:appendix], keep_marked_english=False)
     words = set(re.findall(r"[A-Za-z][A-Za-z]{3,}", text))
     assert words - ALLOWED_LATIN == set()
-    assert "Tens of cards" not in page[:appendix]
+    assert "GPU cluster (H200)" not in page[:appendix]
     assert "tiers.tens" not in text
+
+
+#: units and standard names that the zh body may carry in Latin letters, beyond
+#: ALLOWED_LATIN (words of two letters and more are counted)
+UNITS_AND_STANDARDS = {
+    "TB", "GB", "PB", "kW", "IO", "IT", "NFS", "NAS", "SSD", "TOR", "ToR", "CNY", "SHA",
+    "Spine-Leaf", "Multi-Rail", "Fat-Tree", "QLoRA", "HDR", "NDR", "INT",
+}  # fmt: skip
+
+
+def zh_body_words(page: str) -> list[str]:
+    """Latin words (two letters or more) of the zh memo's printed body: before the
+    assumptions appendix, without the scenario overlay listings (not printed),
+    with text quoted from the assumption files included; minus the allow-lists."""
+    body = page[: page.index('<div id="appendix"')]
+    body = re.sub(r'<dl class="overlays no-print">.*?</dl>', " ", body, flags=re.S)
+    words = re.findall(r"[A-Za-z][A-Za-z'-]+", text_of(body))
+    allowed = ALLOWED_LATIN | UNITS_AND_STANDARDS
+    return [w for w in words if w not in allowed and w.rstrip("-") not in allowed]
+
+
+def test_zh_body_has_at_most_30_english_words():
+    """With an analysis with scenarios, the printed zh body carries at most 30 English
+    words outside product names, standards and units (the tier profiles, fabric,
+    storage and scheduler texts come from their ``*_zh`` fields)."""
+    m = cm.build(cm.load_assumptions())
+    an = analyze(m, draws=200, seed=7, scenarios={"downside": SCEN / "downside.yaml"})
+    words = zh_body_words(render_memo(m, "zh", analysis=an))
+    assert len(words) <= 30, words
+    assert zh_body_words("<p>spine-leaf fabric TB</p>" + '<div id="appendix">') == [
+        "spine-leaf",
+        "fabric",
+    ]
+
+
+def test_zh_memo_does_not_fall_back_to_english_silently():
+    """A tier text without its Chinese field shows the English after a note that
+    names the missing field."""
+    a = cm.load_assumptions(overrides={"tiers.tens.scheduler_zh": ""})
+    m = cm.build(a)
+    page = render_memo(m, "zh", analysis=analyze(m, draws=0))
+    assert "未提供中文 tiers.tens.scheduler_zh" in page
+    assert a.tiers["tens"].scheduler in text_of(page).replace("  ", " ") or "k3s" in page
 
 
 def test_zh_title_and_tier_names_are_chinese(default):

@@ -17,7 +17,7 @@ from costmodel.analysis.growth import growth_options
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
 from tests.paths import ROOT
-from tests.report.test_memo_decision import ALLOWED_LATIN, plain, section, text_of
+from tests.report.test_memo_decision import ALLOWED_LATIN, decision_of, plain, section, text_of
 
 DEFAULT = ROOT / "assumptions" / "default"
 SCENARIOS = ROOT / "assumptions" / "scenarios"
@@ -149,11 +149,11 @@ def test_construction_months_in_the_decision(months):
     m, _, pages = memo(overrides=over, langs=("en", "zh"))
     first = pd.Period(m.assumptions.start, freq="M") - 1  # month 0
     start, full = first + months + 1, first + months + 3
-    text = text_of(section(pages["en"], "summary"))
+    text = text_of(decision_of(pages["en"]))
     assert f"construction takes {months} months and the ramp 3 more" in text
     assert f"revenue starts in {start:%B %Y} (month {months + 1})" in text
     assert f"reached in {full:%B %Y}" in text
-    zh = text_of(section(pages["zh"], "summary"))
+    zh = text_of(decision_of(pages["zh"]))
     assert (
         f"建设期 {months} 个月" in zh
         and f"{start.year} 年 {start.month} 月（第 {months + 1} 月）" in zh
@@ -175,7 +175,7 @@ MARKET = {
 
 def test_market_value_and_expiring_losses():
     m, _, pages = memo(overrides={**MARKET, **TIMING}, langs=("en",))
-    text = text_of(section(pages["en"], "summary"))
+    text = text_of(decision_of(pages["en"]))
     for t in m.tiers:
         cf = m.cash_flow(t).iloc[-1]
         nbv = m.depreciation(t).iloc[-1]
@@ -204,7 +204,7 @@ def test_no_market_no_expiry_sentence():
     m, _, pages = memo(STAGED, LOAN, overrides={**TIMING, **book}, langs=("en",))
     assert m.assumptions.terminal_value == "book"
     assert m.assumptions.finance.loss_carryforward_years is None
-    text = text_of(section(pages["en"], "summary"))
+    text = text_of(decision_of(pages["en"]))
     assert "market price" not in text and "carried forward only" not in text
 
 
@@ -230,15 +230,15 @@ def test_the_tax_regime_in_force():
     over = {"depreciation.servers.tax_method": "expensed", "finance.tax_rate": 0.15}
     over["finance.loss_carryforward_years"] = 10
     m, _, pages = memo(overrides=over, langs=("en", "zh"))
-    en = text_of(section(pages["en"], "summary"))
+    en = text_of(decision_of(pages["en"]))
     assert (
         "Profits are taxed at 15%, with losses carried forward 10 years; servers are deducted "
         "in full in the year they enter service"
     ) in en
-    zh = text_of(section(pages["zh"], "summary"))
+    zh = text_of(decision_of(pages["zh"]))
     assert "企业所得税税率 15%，亏损可结转 10 年；服务器在投入使用当年一次性税前扣除" in zh
     m, _, pages = memo(overrides={"finance.loss_carryforward_years": None}, langs=("en",))
-    en = text_of(section(pages["en"], "summary"))
+    en = text_of(decision_of(pages["en"]))
     assert "Profits are taxed at 25%, with losses carried forward without limit." in en
 
 

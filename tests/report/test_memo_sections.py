@@ -318,16 +318,23 @@ def test_no_workloads_no_section(tmp_path):
 
 
 def test_an_override_of_gpus_restates_the_count_in_the_english_label():
-    """The file's label says "(1024x H200)"; built with 2,048 GPUs on H20 servers
-    the memo must not repeat the file's count or GPU."""
+    """The file's label says "1,024-GPU cluster (H200)"; built with 2,048 GPUs on H20
+    servers the memo must not repeat the file's count or GPU; a label in the
+    "(1024x H200)" form is restated too."""
     from costmodel.report.memo.labels import tier_label
 
     a = cm.load_assumptions(
         overrides={"tiers.thousands.gpus": 2048, "tiers.thousands.server": "h20"}
     )
     model = cm.build(a)
-    assert "(1024x H200)" in a.tiers["thousands"].label
-    assert tier_label(model, "thousands") == a.tiers["thousands"].label.replace(
-        "(1024x H200)", "(2048x H20)"
+    assert a.tiers["thousands"].label == "1,024-GPU cluster (H200)"
+    assert tier_label(model, "thousands") == "2,048-GPU cluster (H20)"
+    b = cm.load_assumptions(
+        overrides={
+            "tiers.thousands.gpus": 2048,
+            "tiers.thousands.server": "h20",
+            "tiers.thousands.label": "Thousands (1024x H200)",
+        }
     )
+    assert tier_label(cm.build(b), "thousands") == "Thousands (2048x H20)"
     assert tier_label(model, "tens") == a.tiers["tens"].label  # its count is right

@@ -4,6 +4,7 @@ values, text as strings, determinism, FAST conventions."""
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime
 
 import openpyxl
@@ -211,24 +212,30 @@ def test_scenarios_sheet_agrees_with_api(tmp_path):
 
 def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(model, analysed_workbook):
     analysis, _, wb = analysed_workbook  # 500 draws, seed 3
-    assert wb.sheetnames[-3:] == ["Sensitivity", "Monte Carlo", "Checks"]
+    assert wb.sheetnames[-5:] == ["Sensitivity", "Grid", "Sweep", "Monte Carlo", "Checks"]
     sens = wb["Sensitivity"]
     assert "values, not formulas" in sens["A2"].value
-    header = next(r for r in sens.iter_rows(values_only=True) if r[0] == "tier")
+    header = next(r for r in sens.iter_rows(values_only=True) if r[0] == "Tier")
     got = {
-        (r[0], r[1]): dict(zip(header, r, strict=False))
+        (r[0], r[2]): dict(zip(header, r, strict=False))
         for r in sens.iter_rows(values_only=True)
-        if r[0] in model.tiers and isinstance(r[1], str)
+        if r[0] in model.tiers and isinstance(r[2], str)
     }
     tor = analysis.tornado
-    assert len(got) == len(tor)
-    for _, row in tor.iterrows():
+    # another tier's inputs cannot move a tier (zero swing): left out, and counted
+    other = tor["input"].str.startswith("tiers.") & ~tor.apply(
+        lambda r: r["input"].startswith(f"tiers.{r['tier']}."), axis=1
+    )
+    assert (tor.loc[other, "swing"] == 0).all() and other.sum() > 0
+    assert f"{int(other.sum())} rows of another tier's inputs" in sens["A2"].value
+    assert len(got) == len(tor) - other.sum()
+    for _, row in tor[~other].iterrows():
         cells = got[(row["tier"], row["input"])]
-        assert cells["swing"] == pytest.approx(row["swing"], rel=1e-12)
-        assert cells["npv at low"] == pytest.approx(row["at_low"], rel=1e-12)
+        assert cells["Swing (CNY)"] == pytest.approx(row["swing"], rel=1e-12)
+        assert cells["NPV at low (CNY)"] == pytest.approx(row["at_low"], rel=1e-12)
     mc = wb["Monte Carlo"]
     assert "seed 3" in mc["A1"].value and "500 draws" in mc["A1"].value
-    header = next(r for r in mc.iter_rows(values_only=True) if r[0] == "tier")
+    header = next(r for r in mc.iter_rows(values_only=True) if r[0] == "Tier")
     rows = {
         r[0]: dict(zip(header, r, strict=False))
         for r in mc.iter_rows(values_only=True)
@@ -236,8 +243,16 @@ def test_sensitivity_and_monte_carlo_sheets_hold_the_analysis(model, analysed_wo
     }
     for tier in model.tiers:
         want = analysis.monte_carlo.summary.loc[tier]
-        assert rows[tier]["npv_p50"] == pytest.approx(want["npv_p50"], rel=1e-12)
-        assert rows[tier]["p_npv_positive"] == pytest.approx(want["p_npv_positive"], abs=1e-12)
+        assert rows[tier]["NPV, P50 (median) (CNY)"] == pytest.approx(want["npv_p50"], rel=1e-12)
+        got_p = rows[tier]["Probability that NPV > 0 (%)"]
+        assert got_p == pytest.approx(want["p_npv_positive"], abs=1e-12)
+    # no snake_case header on either sheet
+    for ws in (sens, mc):
+        heads = [
+            c.value for r in ws.iter_rows() for c in r if c.style_id and isinstance(c.value, str)
+        ]
+        snake = [h for h in heads if re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", h)]
+        assert snake == [], snake
     # engine results are values: the only formula on these sheets is the stale mark
     for ws in (sens, mc):
         formulas = [
@@ -345,12 +360,12 @@ def test_sensitivity_sheet_shows_each_input_in_its_own_kind(model, analysed_work
     plain numbers, as in `costmodel sensitivity` (kinds from the one vocabulary)."""
     sens = analysed_workbook[2]["Sensitivity"]
     rows = list(sens.iter_rows())
-    header = next(i for i, r in enumerate(rows) if r[0].value == "tier")
+    header = next(i for i, r in enumerate(rows) if r[0].value == "Tier")
     col = {c.value: j for j, c in enumerate(rows[header])}
     formats = {}
     for r in rows[header + 1 :]:
-        if r[0].value == model.tiers[0] and isinstance(r[1].value, str):
-            formats[r[1].value] = (r[col["low"]].number_format, r[col["low"]].value)
-    assert formats["timeline.ramp_months"] == ("#,##0.00", 3)
+        if r[0].value == model.tiers[0] and isinstance(r[2].value, str):
+            formats[r[2].value] = (r[col["Low"]].number_format, r[col["Low"]].value)
+    assert formats["timeline.ramp_months"] == ("#,##0.00##", 3)
     assert formats["operations.utilization"][0] == "0.00%"
     assert formats["operations.utilization"][1] == pytest.approx(0.3)

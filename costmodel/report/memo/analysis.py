@@ -39,7 +39,7 @@ from markupsafe import Markup
 from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
 from costmodel.core.metrics import METRICS, is_empty
 from costmodel.inputs.params import revenue_mode
-from costmodel.report.memo import analysis_charts
+from costmodel.report.memo import analysis_charts, grid_section, sweep_section
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, signed_pct
 from costmodel.report.memo.labels import chart_label, input_label, metric_label, tier_label
@@ -374,6 +374,8 @@ def risk(x: Facts, an: Analysis) -> dict[str, Any]:
         intro=T["intro"].format(n=n_inputs),
         tornado=_tornado(x, an),
         break_even=_break_even(x, an),
+        grid=grid_section.grid(x, an),
+        sweep=sweep_section.sweep(x, an),
         monte_carlo=_monte_carlo(x, an),
         t=T,
     )
@@ -429,7 +431,17 @@ def _scenario_group(x: Facts, cr: Any, name: str, base: str) -> dict[str, Any]:
             )
         label = tier_label(x.model, t, x.lang) if t in x.model.tiers else t
         rows.append(dict(tier=t, label=label, cells=cells))
-    return dict(name=name, base=name == base, rows=rows)
+    return dict(name=name, label=scenario_label(name, x.lang), base=name == base, rows=rows)
+
+
+#: Chinese names of the bundled scenarios (others keep the name they were given)
+SCENARIO_ZH = {"base": "基准情景", "downside": "下行情景", "upside": "上行情景"}
+
+
+def scenario_label(name: str, lang: str) -> str:
+    """A scenario's name as the memo shows it: in Chinese, the bundled scenarios by
+    their Chinese names (:data:`SCENARIO_ZH`)."""
+    return SCENARIO_ZH.get(name, name) if lang == "zh" else name
 
 
 def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
@@ -455,7 +467,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     for name in names[1:]:
         b, k = best_of(name)
         fields = dict(
-            name=name,
+            name=scenario_label(name, lang),
             k=k,
             n=len(wide.loc[name]),
             label=lab.get(b, b),
@@ -471,7 +483,7 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
     title = S["chart_title"]
     body = analysis_charts.scenario_chart(
         [chart_label(m, t, lang) for t in tiers],
-        names,
+        [scenario_label(s, lang) for s in names],
         npv,
         lang,
         x.currency,
@@ -491,7 +503,10 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
             body=Markup(body),
         ),
         overlays=[
-            dict(name=name, text=overlay_text(cr.overlays.get(name, "")) or S["overlay_empty"])
+            dict(
+                name=scenario_label(name, lang),
+                text=overlay_text(cr.overlays.get(name, "")) or S["overlay_empty"],
+            )
             for name in names[1:]
         ],
         t=S,

@@ -97,8 +97,30 @@ class Facts:
 
 
 def data_text(text: str, lang: str) -> Markup:
-    """Text from the assumption files. In the Chinese memo it keeps the language it
-    was written in, marked ``lang="en"`` (the schema has no Chinese for it)."""
+    """Text from the assumption files that has no Chinese field. In the Chinese memo
+    it keeps the language it was written in, marked ``lang="en"``."""
     if lang == "zh":
         return Markup('<span lang="en" class="data">{}</span>').format(text)
     return Markup("{}").format(text)
+
+
+#: shown before English text of an assumption file whose Chinese field is empty
+NO_ZH = "（未提供中文 {field}，以下为英文原文）"
+
+
+def own_text(obj: object, field: str, lang: str, path: str) -> Markup | None:
+    """The descriptive text ``field`` of a section of the assumption files in
+    ``lang``: English as written; Chinese from ``{field}_zh``. The Chinese memo
+    does not fall back to English silently: without ``{field}_zh`` it shows the
+    English marked ``lang="en"`` after a note naming the missing field
+    (:data:`NO_ZH`, ``path`` its dotted path). None when the text is empty."""
+    en = str(getattr(obj, field, "") or "")
+    if lang != "zh":
+        return Markup("{}").format(en) if en else None
+    zh = str(getattr(obj, f"{field}_zh", "") or "")
+    if zh:
+        return Markup('<span class="data">{}</span>').format(zh)
+    if not en:
+        return None
+    note = NO_ZH.format(field=f"{path}.{field}_zh")
+    return Markup('<span class="no-zh">{}</span>').format(note) + data_text(en, lang)

@@ -87,7 +87,7 @@ FINANCING: dict[str, dict[str, str]] = {
         "col_irr": "项目内部收益率",
         "col_equity_npv": "股权净现值",
         "col_equity_irr": "股权内部收益率",
-        "col_dscr": "最低偿债覆盖率（年份）",
+        "col_dscr": "最低偿债备付率（年份）",
         "col_debt_peak": "贷款余额峰值",
         "dscr_year": "（第 {y} 年）",
         "col_funding": "峰值资金需求",
@@ -99,13 +99,13 @@ FINANCING: dict[str, dict[str, str]] = {
         "{equity_irr} 是其中最接近零、净现值由正转负的那个，与股权净现值的结论一致。",
         "project_roots": "项目现金流有 {n} 个内部收益率根；{irr} 是其中最接近零、"
         "净现值由正转负的那个。",
-        "breach": "最低偿债覆盖率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限："
+        "breach": "最低偿债备付率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限："
         "在有还本付息的 {n} 年中有 {k} 年违约。",
-        "breach_all": "最低偿债覆盖率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限；"
+        "breach_all": "最低偿债备付率为 {dscr}（第 {year} 年），低于 {covenant} 的约定下限；"
         "有还本付息的 {n} 年全部低于下限。",
-        "headroom": "最低偿债覆盖率为 {dscr}（第 {year} 年），高出 {covenant} 的约定下限 "
+        "headroom": "最低偿债备付率为 {dscr}（第 {year} 年），高出 {covenant} 的约定下限 "
         "{room}：有还本付息的每一年都满足约定。",
-        "no_covenant": "最低偿债覆盖率为 {dscr}（第 {year} 年）；假设中未设约定下限可供比较。",
+        "no_covenant": "最低偿债备付率为 {dscr}（第 {year} 年）；假设中未设约定下限可供比较。",
         "no_service": "测算期内没有还本付息，因此没有偿债覆盖率。",
         "note": "偿债覆盖率：按模型年度，可用于偿债的现金流（收入 − 运营成本 − 扣除利息后"
         "的税）÷ 当年支付的利息与本金；期末一次还清的部分不计。贷款余额峰值：最大的未偿"
@@ -155,7 +155,7 @@ TIMING: dict[str, dict[str, str]] = {
         "ramp_only": "{who}：不设建设期；{start}开始有收入，用 {ramp} 个月爬坡，{full}达到"
         "假设利用率。",
         "none": "{who}：不设建设期与爬坡期；自首月（{start}）起即有收入，并达到假设利用率。",
-        "funding": "各方案在实现自我造血之前需要筹集的资金峰值：{items}。",
+        "funding": "各方案在经营现金流转正之前需要筹集的资金峰值：{items}。",
         "item": "{label}{amount}",
         "market": "测算期末硬件按市场价值计：{items}。",
         "market_item": "{label}市场价值 {value}，账面价值 {book}（{tax}）",

@@ -66,6 +66,8 @@ def _zh_label(model: Model, tier: str) -> str:
 
 #: "(1024x H200)" in an English tier label: the GPU count and name it states
 _COUNT = re.compile(r"\((\d[\d,]*)\s*[x×]\s*([^()]+)\)")
+#: a label that states its size first, "N-GPU … (GPU)" (the bundled default's)
+_SIZE = re.compile(r"\b(\d[\d,]*)-GPU\b([^()]*)\(([^()]+)\)")
 
 
 def _en_label(model: Model, tier: str) -> str:
@@ -82,6 +84,14 @@ def _en_label(model: Model, tier: str) -> str:
             return m.group(0)  # right as written
         return f"({gpus:,}x {gpu})" if "," in stated else f"({gpus}x {gpu})"
 
+    def restate_size(m: re.Match[str]) -> str:
+        stated, middle, name = m.group(1), m.group(2), m.group(3).strip()
+        if int(stated.replace(",", "")) == gpus and name == gpu:
+            return m.group(0)
+        return f"{gpus:,}-GPU{middle}({gpu})"
+
+    if _SIZE.search(own):  # "1,024-GPU cluster (H200)"
+        return _SIZE.sub(restate_size, own, count=1)
     return _COUNT.sub(restate, own, count=1)
 
 

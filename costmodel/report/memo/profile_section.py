@@ -11,7 +11,7 @@ import numpy as np
 from markupsafe import Markup
 
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import Facts, data_text, say
+from costmodel.report.memo.context import Facts, own_text, say
 from costmodel.report.memo.labels import gpu_name, tier_label
 from costmodel.report.memo.profiles import ASPECT_LABELS, ASPECTS, PROFILES
 from costmodel.report.memo.risk_section import risks
@@ -41,8 +41,10 @@ def _where(capex: float, band: tuple[float, float | None]) -> str:
     return "below" if capex < lo else "above" if hi and capex > hi else "within"
 
 
-def _data_or_empty(text: str | None, lang: str) -> Markup:
-    return data_text(text, lang) if text else Markup(f.EMPTY)
+def _data_or_empty(obj: object, field: str, lang: str, path: str) -> Markup:
+    """The section's text ``field`` in ``lang`` (:func:`own_text`), or ``–``."""
+    text = own_text(obj, field, lang, path)
+    return text if text is not None else Markup(f.EMPTY)
 
 
 def _own_profile(x: Facts, tier: str) -> dict[str, Markup | str]:
@@ -63,13 +65,15 @@ def _own_profile(x: Facts, tier: str) -> dict[str, Markup | str]:
         label = m.assumptions.servers[t.server].label or t.server
         servers = f"{int(row['servers']):,} × {label} ({int(row['gpus']):,} GPUs)"
     return {
-        "workloads": _data_or_empty(t.description, lang),
+        "workloads": _data_or_empty(t, "description", lang, f"tiers.{tier}"),
         "servers": servers,
-        "network": _data_or_empty(t.network.fabric, lang) + dot + _fabric_text(x, tier),
-        "storage": _data_or_empty(t.storage.kind, lang)
+        "network": _data_or_empty(t.network, "fabric", lang, f"tiers.{tier}.network")
+        + dot
+        + _fabric_text(x, tier),
+        "storage": _data_or_empty(t.storage, "kind", lang, f"tiers.{tier}.storage")
         + dot
         + f"{f.number(v['storage_capacity_tb'])} TB · {f.number(v['write_gbps'])} GB/s",
-        "scheduling": _data_or_empty(t.scheduler, lang),
+        "scheduling": _data_or_empty(t, "scheduler", lang, f"tiers.{tier}"),
         "cooling": f"{COOLING[lang].get(t.cooling, t.cooling)} · "
         f"{T['rack_kw'].format(kw=f.number(v['rack_kw']))} · PUE {f.number(v['pue'])}",
         "cost": x.metric(tier, "capex"),

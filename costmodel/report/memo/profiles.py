@@ -151,7 +151,7 @@ PROFILES: dict[str, dict[str, dict[str, str]]] = {
         "zh": {
             "headline": "千卡级（512–4096 卡以上）：基座模型的“重工业”",
             "workloads": "百亿至千亿参数基座模型的从头预训练；大规模 RLHF（人类反馈强化学习）"
-            "和 Post-training。",
+            "和后训练。",
             "servers": "128 台以上 8 卡服务器，通常统一选型 H100/H800 或国产等效芯片。",
             "network": "网络投资占硬件总成本的 20%–30%：InfiniBand NDR（400 Gbps）或同等"
             "带宽的 RoCE v2，多轨道（Multi-Rail）Spine-Leaf 或胖树（Fat-Tree）拓扑，任意两"

@@ -268,7 +268,7 @@ def fit(x: Facts) -> dict[str, Any] | None:
             dict(
                 key=w.name,
                 name=workload_label(x.model, w.name, x.lang),
-                kind=W["kind"][w.kind],
+                kind=_kind_unless_named(workload_label(x.model, w.name, x.lang), W["kind"][w.kind]),
                 floor=floor,
                 deadline=(
                     W["days"].format(days=f.number(w.deadline_days.value))
@@ -456,3 +456,9 @@ def _nothing_fits(x: Facts, df: pd.DataFrame, chosen: dict[str, str | None]) -> 
             else:
                 out.append(say(W["none_memory"], name=workload_label(m, n, x.lang)))
     return out
+
+
+def _kind_unless_named(name: str, kind: str) -> str:
+    """The task's kind, or nothing when its name already ends with it
+    (``13B 模型 LoRA 微调`` needs no second ``LoRA 微调``)."""
+    return "" if name.endswith(kind) else kind

@@ -48,7 +48,7 @@ from costmodel.inputs.provenance import changed_inputs
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo import analysis as mana
 from costmodel.report.memo import appendix_section as mapp
-from costmodel.report.memo import charts
+from costmodel.report.memo import charts, glossary
 from costmodel.report.memo import comparison_section as mcomp
 from costmodel.report.memo import financing_section as mfin
 from costmodel.report.memo import growth_section as mgrowth
@@ -122,7 +122,7 @@ def _date_text(d: dt.date, lang: str) -> str:
     return f"{d.year}年{d.month}月{d.day}日" if lang == "zh" else f"{d.day} {d:%B %Y}"
 
 
-def _name(model: Model, lang: str) -> str:
+def model_name(model: Model, lang: str) -> str:
     """The model's name; in Chinese its ``name_zh`` when the assumptions carry one,
     else a title derived from the number of options and the start month."""
     a = model.assumptions
@@ -171,8 +171,8 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         t=T,
         csp=CSP,
         version=_version(),
-        title=f"{T['title']}{T['colon']}{_name(model, lang)}",
-        model_name=_name(model, lang),
+        title=f"{T['title']}{T['colon']}{model_name(model, lang)}",
+        model_name=model_name(model, lang),
         date=_date_text(memo_date(), lang),
         fingerprint=fp,
         currency=a.currency,
@@ -185,7 +185,12 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         decision=msum.decision(facts) | {"timing": mfin.timing(facts)},
         table=mcomp.comparison(facts),
         charts=[
-            dict(id=k, title=C[f"{k}_title"], caption=C[f"{k}_caption"], body=Markup(html))
+            dict(
+                id=k,
+                title=C[f"{k}_title"],
+                caption=C[f"{k}_caption"].format(terminal=C[f"terminal_{a.terminal_value}"]),
+                body=Markup(html),
+            )
             for k, html in figures
         ],
         profiles=mprof.profiles(facts),
@@ -242,7 +247,9 @@ def write_memos(
     the numbers read from the model (:mod:`~costmodel.report.memo.cache`) and the
     compiled template. Each file is written atomically; returns the paths written.
     Raises :class:`~costmodel.inputs.errors.AssumptionError` when an input is too
-    large to compute with (:func:`~costmodel.core.model.require_finite`)."""
+    large to compute with (:func:`~costmodel.core.model.require_finite`), and
+    :class:`ValueError` when the Chinese memo contains a term the glossary rejects
+    (:mod:`~costmodel.report.memo.glossary`)."""
     require_finite(model)
     for lang in paths:
         if lang not in LANGS:
@@ -250,7 +257,7 @@ def write_memos(
     if analysis is None:
         analysis = analyze(model, draws=0)
     template = environment(template_dir).get_template(TEMPLATE)
-    return [
-        write_text(path, template.render(**context(model, lang, analysis)))
-        for lang, path in paths.items()
-    ]
+    pages = {lang: template.render(**context(model, lang, analysis)) for lang in paths}
+    if "zh" in pages:
+        glossary.check_zh(pages["zh"])
+    return [write_text(path, pages[lang]) for lang, path in paths.items()]

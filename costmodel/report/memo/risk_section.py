@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from costmodel.core.metrics import is_empty
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import Facts, data_text, say, times
+from costmodel.report.memo.context import Facts, own_text, say, times
 from costmodel.report.memo.labels import tier_label
 from costmodel.report.memo.numbers import duration, seconds
 from costmodel.report.memo.text_risks import COOLING, RISKS
@@ -95,10 +95,11 @@ def _risk_failures(x: Facts, n: pd.Series) -> Markup:
 
 
 def _risk_network(x: Facts, tier: str) -> Markup:
-    fabric = x.model.assumptions.tiers[tier].network.fabric
+    network = x.model.assumptions.tiers[tier].network
+    fabric = own_text(network, "fabric", x.lang, f"tiers.{tier}.network")
     text = Markup("")
-    if fabric:
-        text = data_text(fabric, x.lang) + Markup("；" if x.lang == "zh" else ". ")
+    if fabric is not None:
+        text = fabric + Markup("；" if x.lang == "zh" else ". ")
     return say(
         RISKS[x.lang]["network"],
         fabric_text=text,

@@ -26,33 +26,52 @@ from costmodel.report.memo.text_summary import SUMMARY
 
 
 def decision(x: Facts) -> dict[str, Any]:
-    """Executive summary: the decision by the rule of
-    :func:`costmodel.analysis.decision.choose`, where the base case sits in the
-    Monte Carlo distribution, flagged inputs, build versus rent, and the key rows."""
+    """Executive summary, on one printed page: the decision by the rule of
+    :func:`costmodel.analysis.decision.choose` with the realized price against the
+    levelized cost (``paragraphs``), at most three risks that could change it
+    (``risks``: the largest driver, the MFU risk framed by the revenue model, where
+    the base case sits in the Monte Carlo distribution) and the key rows. What lies
+    behind it (what would have to change, timing, flagged inputs, build versus rent)
+    is in ``need`` and ``after``, printed after the summary."""
     m, lang = x.model, x.lang
     S = SUMMARY[lang]
     c = x.choice
-    best = str(c["tier"])
-    paras = _recommend(x) if c["worth"] else _no_option(x)
-    paras.append(revenue_split(x, best))
-    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in m.tiers]
-    after = [p for p in (_mc_sentence(x, best), _could_change(x, best)) if p is not None]
-    after += _flags(x)
-    after += _rent_verdict(x)
+    head = verdict(x)
+    best = head["best"]
+    risks = [p for p in (*_could_change(x, best), _mc_sentence(x, best)) if p is not None]
+    after = _flags(x) + _rent_verdict(x)
     if not c["worth"]:
         after.append(Markup(S["advice"]))
     rows = [_key_row(x, t, best) for t in m.tiers]
     return dict(
-        best=best,
-        positive=bool(c["worth"]),
-        paragraphs=paras,
-        need_intro=S["need"],
-        need=need,
+        **head,
+        risks_intro=S["risks_intro"],
+        risks=risks[:3],
         after=after,
         key_rows=rows,
         price_unit=price_unit(x),
         key_note=say(S["key_note"], decline=_declines(m, lang))
         + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else ""),
+    )
+
+
+def verdict(x: Facts) -> dict[str, Any]:
+    """The decision itself, the memo's first paragraphs: ``best`` (the tier chosen
+    by :func:`costmodel.analysis.decision.choose`), ``positive`` (an NPV > 0
+    exists), ``paragraphs`` and, when no option is worth building, ``need`` (each
+    tier's break-even price and utilization) under ``need_intro``. It reads only
+    the options and the break-even of the analysis."""
+    c = x.choice
+    best = str(c["tier"])
+    paras = _recommend(x) if c["worth"] else _no_option(x)
+    paras.append(revenue_split(x, best))
+    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in x.model.tiers]
+    return dict(
+        best=best,
+        positive=bool(c["worth"]),
+        paragraphs=paras,
+        need_intro=SUMMARY[x.lang]["need"],
+        need=need,
     )
 
 
@@ -64,7 +83,13 @@ def revenue_split(x: Facts, t: str) -> Markup:
     ti = x.model.inputs[t].values()
     total = float(rev["revenue"].sum())
     contract, spot = float(rev["contract_revenue"].sum()), float(rev["spot_revenue"].sum())
-    common = dict(realized=x.metric(t, "realized_price"), cost=x.metric(t, "cost_per_gpu_hour"))
+    monthly = rev["realized_price"].dropna()
+    common = dict(
+        realized=x.metric(t, "realized_price"),
+        cost=x.metric(t, "cost_per_gpu_hour"),
+        low=x.price(float(monthly.min())) if len(monthly) else f.EMPTY,
+        high=x.price(float(monthly.max())) if len(monthly) else f.EMPTY,
+    )
     if contract > 0 and total > 0:
         text = say(
             S["revenue_split"],
@@ -202,25 +227,42 @@ def _mc_sentence(x: Facts, tier: str) -> Markup | None:
     )
 
 
-def _could_change(x: Facts, tier: str) -> Markup | None:
-    """The tier's largest driver (the tornado's first row) and its MFU what-if."""
+def _could_change(x: Facts, tier: str) -> tuple[Markup | None, Markup | None]:
+    """The tier's largest driver (the tornado's first row) and its MFU what-if, framed
+    by the revenue model: a captive user (``avoided_cloud``) values each hour by the
+    compute it delivers, so a lower MFU leaves part of the cost buying no effective
+    compute; an operator (``rental``) is paid per GPU-hour whatever the MFU, so the
+    NPV as modelled does not move, but its cost per PFLOP-hour rises by ``mfu / d``
+    and with it the price a customer would still pay."""
     d = x.analysis.tornado
     d = d[(d["tier"] == tier) & (d["swing"] > 0)]
     n = x.analysis.risks.loc[tier]
-    if not len(d) or not float(n["mfu_loss_share"]) > 0:
-        return None
-    top = d.iloc[0]
-    name = input_label(x.model, tier, str(top["input"]), x.lang)[0]
-    return say(
-        SUMMARY[x.lang]["could_change"],
-        input=name[:1].lower() + name[1:] if x.lang == "en" else name,
-        label=tier_label(x.model, tier, x.lang),
-        at_low=x.money(top["at_low"]),
-        at_high=x.money(top["at_high"]),
+    S = SUMMARY[x.lang]
+    label = tier_label(x.model, tier, x.lang)
+    driver = None
+    if len(d):
+        top = d.iloc[0]
+        name = input_label(x.model, tier, str(top["input"]), x.lang)[0]
+        driver = say(
+            S["could_change"],
+            input=name[:1].lower() + name[1:] if x.lang == "en" else name,
+            label=label,
+            at_low=x.money(top["at_low"]),
+            at_high=x.money(top["at_high"]),
+        )
+    if not float(n["mfu_loss_share"]) > 0:
+        return driver, None
+    captive = revenue_mode(x.model.assumptions, tier)[0] == "avoided_cloud"
+    mfu = say(
+        S["mfu_captive" if captive else "mfu_operator"],
+        label=label,
         mfu=f.pct(n["mfu"], 0),
         degraded=f.pct(n["degraded_mfu"], 0),
         at_stake=x.money(n["mfu_at_stake"]),
+        pflop=f.price(n["cost_per_pflop_hour"], x.lang, x.currency, "pflop"),
+        pflop_degraded=f.price(n["cost_per_pflop_hour_degraded"], x.lang, x.currency, "pflop"),
     )
+    return driver, mfu
 
 
 def _flags(x: Facts) -> list[Markup]:

@@ -41,6 +41,7 @@ TEXT: dict[str, dict[str, str]] = {
         "contents": "Contents",
         "h_summary": "Executive summary",
         "h_key": "The numbers that decide it",
+        "h_detail": "Behind the decision",
         "h_compare": "Comparison of the options",
         "h_charts": "Charts",
         "h_profiles": "The options: profile and risks",
@@ -48,6 +49,9 @@ TEXT: dict[str, dict[str, str]] = {
         "h_rule": "Decision rule",
         "h_formulas": "Formulas",
         "h_assumptions": "Assumptions",
+        "appendix_not_printed": "The full assumptions table (every input with its range, "
+        "unit and source) is in the HTML file of this memo and in the workbook's Inputs "
+        "sheet; it is left out of print to keep the memo short.",
         "h_maxims": "Rules of thumb from the source",
         "metric": "Metric",
         "tier": "Option",
@@ -125,6 +129,7 @@ TEXT: dict[str, dict[str, str]] = {
         "contents": "目录",
         "h_summary": "执行摘要",
         "h_key": "决定结论的关键数字",
+        "h_detail": "结论的依据",
         "h_compare": "方案对比",
         "h_charts": "图表",
         "h_profiles": "各方案概况与风险",
@@ -132,6 +137,8 @@ TEXT: dict[str, dict[str, str]] = {
         "h_rule": "决策规则",
         "h_formulas": "计算公式",
         "h_assumptions": "假设清单",
+        "appendix_not_printed": "完整的假设清单（每项输入的取值、范围、单位与来源）见本备忘录的"
+        "网页文件及工作簿的输入表；为控制篇幅，打印版不含该清单。",
         "h_maxims": "选型箴言（摘自资料）",
         "metric": "指标",
         "tier": "方案",

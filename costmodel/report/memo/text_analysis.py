@@ -96,10 +96,10 @@ TRUE: dict[str, dict[str, str]] = {
         "{p10} and {p90} in 80% of them.",
     },
     "zh": {
-        "heading": "需要什么条件成立",
+        "heading": "盈亏平衡需要的条件",
         "intro": "哪些假设决定结论，以及它们离“可行”还有多远。假设文件中每个给出了低值和高值"
         "的输入，逐一取其区间两端，其他假设不变（共 {n} 个输入）。",
-        "h_tornado": "什么在左右净现值",
+        "h_tornado": "影响净现值的主要因素",
         "driver": "对<strong>{label}</strong>（净现值 {base}）影响最大的输入是"
         "{input}：取 {low} 时净现值为 {at_low}，取 {high} 时为 {at_high}。",
         "flip_up": "在各自区间内，以下任一输入单独变化即可使净现值转正：{items}。",
@@ -154,10 +154,10 @@ TRUE: dict[str, dict[str, str]] = {
         "col_p50": "P50",
         "col_p90": "P90",
         "col_mean": "均值",
-        "col_loss": "亏损概率",
+        "col_loss": "净现值为负的概率",
         "group_npv": "净现值",
         "group_cost": "每卡时平准化成本",
-        "mc_note": "P10：10% 的抽样低于该值；亏损概率：净现值 ≤ 0 的抽样占比"
+        "mc_note": "P10：10% 的抽样低于该值；净现值为负的概率：净现值 ≤ 0 的抽样占比"
         "（1 − P(净现值 > 0)）。",
         "mc_held": "以下输入虽给出取值范围，但决定模型结构，各次抽样均取其基准值"
         "（龙卷风图中按范围变动）：{items}。",
@@ -199,7 +199,7 @@ SCEN: dict[str, dict[str, str]] = {
         "base_mark": "基准",
         "line": "<strong>{name}</strong>：{n} 个方案中有 {k} 个净现值为正；最优为{label}，"
         "净现值 {npv}（较基准 {delta}）。",
-        "line_none": "<strong>{name}</strong>：没有方案净现值为正；亏损最小的是{label}，"
+        "line_none": "<strong>{name}</strong>：没有方案净现值为正；净现值最高的是{label}，"
         "净现值 {npv}（较基准 {delta}）。",
         "rank_change": "排序发生变化：{label}取代{base_label}排在首位。",
         "chart_title": "各情景下各方案的净现值",

@@ -19,8 +19,12 @@ CHART: dict[str, dict[str, str]] = {
         "opex_axis": "{unit} per year",
         "year": "Year",
         "cash_title": "Cumulative cash flow",
-        "cash_caption": "Cumulative free cash flow from the investment date; the last "
-        "month includes the net book value returned at the end. The marker shows payback.",
+        "cash_caption": "Cumulative free cash flow from the investment date; {terminal} "
+        "The marker shows payback.",
+        "terminal_book": "the last month includes the hardware's net book value at the end.",
+        "terminal_market": "the last month includes the hardware's market value at the end, "
+        "less tax on its gain over book value.",
+        "terminal_none": "no value is counted for the hardware at the end.",
         "cash_axis": "{unit}",
         "payback": "payback {years}",
         "no_payback": "no payback within horizon",
@@ -46,8 +50,10 @@ CHART: dict[str, dict[str, str]] = {
         "opex_axis": "{unit}/年",
         "year": "年度",
         "cash_title": "累计现金流",
-        "cash_caption": "自投资日起的累计自由现金流；最后一个月包含期末收回的账面净值。"
-        "标记点为投资回收时点。",
+        "cash_caption": "自投资日起的累计自由现金流；{terminal}标记点为投资回收时点。",
+        "terminal_book": "最后一个月计入设备期末账面净值。",
+        "terminal_market": "最后一个月计入设备期末市场价值，并扣除资产处置收益应纳所得税。",
+        "terminal_none": "期末不计设备残值。",
         "cash_axis": "{unit}",
         "payback": "回收期 {years}",
         "no_payback": "测算期内无法回收",

@@ -62,7 +62,7 @@ RISKS: dict[str, dict[str, str]] = {
         "above": "高于",
         "mfu": "<strong>MFU 暴跌。</strong>模型对该方案假设的 MFU 为 {mfu}。若网络规划不当"
         "使其降至 {degraded}（资料所述情形），每个卡时的有效算力减少 {loss}：成本现值 "
-        "{pv_cost} 中有 {at_stake} 买不到算力，每 PFLOP 时成本从 {cpf} 升至 {cpf20}。",
+        "{pv_cost} 中有 {at_stake} 未转化为有效算力，每 PFLOP 时成本从 {cpf} 升至 {cpf20}。",
         "mfu_none": "<strong>MFU。</strong>假设的 MFU {mfu} 已不高于资料所述网络规划不当时的 "
         "{degraded}。",
         "failures": "<strong>故障。</strong>模型假设每台服务器每天发生 {rate} 次中断作业的"

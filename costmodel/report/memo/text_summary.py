@@ -21,18 +21,19 @@ SUMMARY: dict[str, dict[str, str]] = {
         "detail_nopay": "It needs {capex} up front and {opex1} to run in its first year; its "
         "IRR is {irr}, but it does not pay back within the horizon without the book value "
         "returned at the end.",
-        "margin": "Its levelized cost is {cost}. The year-1 price could fall to "
-        "<strong>{be}</strong> ({gap}) before the NPV turns negative.",
-        "margin_free": "Its levelized cost is {cost}. Its NPV stays positive even at a "
-        "year-1 price of zero.",
+        "margin": "The year-1 price could fall to <strong>{be}</strong> ({gap}) before the "
+        "NPV turns negative.",
+        "margin_free": "Its NPV stays positive even at a year-1 price of zero.",
         "revenue_split": "Of its {revenue} of revenue over the horizon, {contract} "
         "({contract_pct}) is contracted take-or-pay ({share} of the available GPU-hours of "
         "each deployment for its first {months} months in service, at {contract_price} in "
         "the first contract year{escalation}) and {spot} "
-        "({spot_pct}) is sold spot. Its realized price, revenue over GPU-hours sold, is "
-        "<strong>{realized}</strong> against a levelized cost of {cost}.",
-        "revenue_spot": "All its revenue is sold spot. Its realized price, revenue over "
-        "GPU-hours sold, is <strong>{realized}</strong> against a levelized cost of {cost}.",
+        "({spot_pct}) is sold spot. Its realized average price, revenue over GPU-hours "
+        "sold, is <strong>{realized}</strong> (from {low} to {high} by month) against a "
+        "levelized cost of <strong>{cost}</strong>.",
+        "revenue_spot": "All its revenue is sold spot. Its realized average price, revenue "
+        "over GPU-hours sold, is <strong>{realized}</strong> (from {low} to {high} by month) "
+        "against a levelized cost of <strong>{cost}</strong>.",
         "rising": ", rising {pct} a contract year",
         "flat": ", the same in every contract year",
         "sga": " Selling, general and administrative costs take {sga} of revenue.",
@@ -57,7 +58,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "{capex} capex in present-value terms.",
         "need": "What would have to change, one input at a time, all else as assumed:",
         "need_item": "<strong>{label}</strong>: a year-1 price of {be} against "
-        "{price} assumed ({gap}; levelized cost {cost}); {util}.",
+        "{price} assumed ({gap}); {util}.",
         "need_none": "<strong>{label}</strong>: no year-1 price up to {factor} times the "
         "assumed {price}; {util}.",
         "need_util": "or a utilization of {u} against {ub} assumed",
@@ -84,9 +85,16 @@ SUMMARY: dict[str, dict[str, str]] = {
         "than building: {items}.",
         "rent_cheaper_all": "At the catalogue cloud prices, renting the same GPU-hours costs "
         "less in present value than building, for every option: {items}.",
-        "could_change": "What could change it: across its range, the {input} moves the NPV of "
-        "{label} from {at_low} to {at_high}; a network that drops MFU from the assumed {mfu} "
-        "to {degraded} would leave {at_stake} of its present value of cost buying no compute.",
+        "risks_intro": "What could change it:",
+        "could_change": "Across its range, the {input} moves the NPV of {label} from "
+        "{at_low} to {at_high}.",
+        "mfu_captive": "For a captive user of {label}, a network that drops MFU from the "
+        "assumed {mfu} to {degraded} would leave {at_stake} of its present value of cost "
+        "producing no effective compute.",
+        "mfu_operator": "{label} is paid per GPU-hour whatever the MFU, so a network that "
+        "drops MFU from {mfu} to {degraded} leaves its NPV as modelled unchanged but raises "
+        "its cost per PFLOP-hour from {pflop} to {pflop_degraded}: the price customers pay "
+        "for a slower hour is at risk.",
         "advice": "Building is worth it only at prices near these break-even levels, or with "
         "costs lower by as much.",
         "key_note": "NPV per unit of capex: NPV ÷ capex. Peak funding need: the most cash the "
@@ -105,15 +113,16 @@ SUMMARY: dict[str, dict[str, str]] = {
         "{payback}。",
         "detail_nopay": "该方案初始投资 {capex}，首年运营成本 {opex1}；内部收益率 {irr}，"
         "但若不计期末账面残值，测算期内无法回收投资。",
-        "margin": "其平准化成本为 {cost}；首年价格可降至 <strong>{be}</strong>"
-        "（{gap}）而净现值仍不为负。",
-        "margin_free": "其平准化成本为 {cost}；即使首年价格为零，净现值仍为正。",
+        "margin": "首年价格可降至 <strong>{be}</strong>（{gap}）而净现值仍不为负。",
+        "margin_free": "即使首年价格为零，净现值仍为正。",
         "revenue_split": "期内收入 {revenue} 中，{contract}（{contract_pct}）为照付不议合同收入"
         "（各批次投运后前 {months} 个月可用卡时的 {share}，合同首年价格 {contract_price}，"
-        "{escalation}），{spot}（{spot_pct}）为现货收入。实际售价（收入 / "
-        "售出卡时）为 <strong>{realized}</strong>，平准化成本为 {cost}。",
-        "revenue_spot": "收入全部来自现货销售。实际售价（收入 / 售出卡时）为 "
-        "<strong>{realized}</strong>，平准化成本为 {cost}。",
+        "{escalation}），{spot}（{spot_pct}）为现货收入。平均实现售价（收入 / "
+        "售出卡时）为 <strong>{realized}</strong>（各月在 {low} 至 {high} 之间），"
+        "平准化成本为 <strong>{cost}</strong>。",
+        "revenue_spot": "收入全部来自现货销售。平均实现售价（收入 / 售出卡时）为 "
+        "<strong>{realized}</strong>（各月在 {low} 至 {high} 之间），平准化成本为 "
+        "<strong>{cost}</strong>。",
         "rising": "，每合同年上涨 {pct}",
         "flat": "，合同期内价格不变",
         "sga": "销售及管理费用占收入的 {sga}。",
@@ -126,17 +135,17 @@ SUMMARY: dict[str, dict[str, str]] = {
         "none_one": "<strong>在假设价格下，该方案不值得建设。</strong>按 {rate} 折现率、"
         "{horizon} 年测算期计算，其净现值为负。",
         "rank_split": "规模不同的方案按单位投资净现值（净现值 ÷ 初始投资）比较。按此衡量，"
-        "<strong>{label}</strong>最接近回本：每投入 1 {currency}，按现值损失 {loss}"
-        "（以 {capex} 投资得到净现值 <strong>{npv}</strong>）。{s_label}的绝对亏损最小"
-        "（{s_npv}），只是因为它规模最小：按现值计，其初始投资损失 {s_loss}。",
-        "rank_same": "无论按绝对亏损还是按单位投资衡量，<strong>{label}</strong>都最接近"
-        "回本：净现值 <strong>{npv}</strong> 是最小的亏损，损失初始投资 {capex} 的 {loss}，"
-        "单位投资损失也最小。",
-        "least_bad_one": "其净现值为 <strong>{npv}</strong>，按现值计相当于损失初始投资 "
-        "{capex} 的 {loss}。",
-        "need": "需要什么改变（每次只变一项，其他假设不变）：",
-        "need_item": "<strong>{label}</strong>：首年价格达到 {be}，假设为 {price}"
-        "（{gap}；平准化成本 {cost}）；{util}。",
+        "<strong>{label}</strong>最接近盈亏平衡：单位投资净现值为 −{loss}"
+        "（以 {capex} 投资得到净现值 <strong>{npv}</strong>）。{s_label}的净现值绝对值最小"
+        "（{s_npv}），只是因为它规模最小：其单位投资净现值为 −{s_loss}。",
+        "rank_same": "无论按净现值还是按单位投资净现值衡量，<strong>{label}</strong>都最接近"
+        "盈亏平衡：净现值 <strong>{npv}</strong> 的负值最小，初始投资 {capex}，单位投资净现值 "
+        "−{loss}，也是各方案中最高的。",
+        "least_bad_one": "其净现值为 <strong>{npv}</strong>，初始投资 {capex}，单位投资净现值 "
+        "−{loss}。",
+        "need": "实现盈亏平衡的条件（每次只变动一项，其他假设不变）：",
+        "need_item": "<strong>{label}</strong>：首年价格需达到 {be}（现假设为 {price}，"
+        "{gap}）；{util}。",
         "need_none": "<strong>{label}</strong>：首年价格即使提高到假设价格 {price} 的 {factor} "
         "倍也不够；{util}。",
         "need_util": "或利用率达到 {u}（假设为 {ub}）",
@@ -158,9 +167,14 @@ SUMMARY: dict[str, dict[str, str]] = {
         "rent_cheaper": "向云厂商租用同样卡时的现值成本低于自建，自建多花：{items}。",
         "rent_cheaper_all": "按云厂商目录价格，每个方案租用同样卡时的现值成本都低于自建，"
         "自建多花：{items}。",
-        "could_change": "可能改变结论的因素：{input}在其区间内变动，会使{label}的净现值在 "
-        "{at_low} 与 {at_high} 之间变化；若网络问题使 MFU 从假设的 {mfu} 降至 {degraded}，其"
-        "成本现值中将有 {at_stake} 买不到算力。",
+        "risks_intro": "可能改变结论的因素：",
+        "could_change": "{input}在其区间内变动，会使{label}的净现值在 {at_low} 与 {at_high} "
+        "之间变化。",
+        "mfu_captive": "对自用的{label}而言，若网络问题使 MFU 从假设的 {mfu} 降至 {degraded}，"
+        "成本现值中将有 {at_stake} 未转化为有效算力。",
+        "mfu_operator": "{label}按卡时收费，与 MFU 无关：若网络问题使 MFU 从 {mfu} 降至 "
+        "{degraded}，模型中的净现值不变，但每 PFLOP 时成本从 {pflop} 升至 {pflop_degraded}，"
+        "客户为更慢的卡时支付的价格面临下调风险。",
         "advice": "只有售价接近上述盈亏平衡水平，或成本相应下降，自建才值得。",
         "key_note": "单位投资净现值：净现值 ÷ 初始投资。峰值资金需求：项目在任一月份所需的"
         "最大累计资金。盈亏平衡价格：在其他假设不变（价格仍按假设逐年下降{decline}）的"

@@ -42,6 +42,7 @@ from costmodel.report.workbook.grid import (
     excel_value,
     protect,
 )
+from costmodel.report.workbook.gridsheet import write_grid_sheet
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
 from costmodel.report.workbook.names import chart_text, name_keys
@@ -51,6 +52,7 @@ from costmodel.report.workbook.results import (
     write_sensitivity_sheet,
 )
 from costmodel.report.workbook.sheet import FastWorksheet, RowWorksheet
+from costmodel.report.workbook.sweepsheet import write_sweep_sheet
 from costmodel.report.workbook.tier import write_tier_sheet
 
 #: the worksheet class of every sheet: :class:`FastWorksheet` writes the same bytes
@@ -190,11 +192,17 @@ def _build(
         fp = fingerprint(a)
         if analysis.scenarios is not None:
             write_scenarios_sheet(wb, st, analysis.scenarios, fp)
-        write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even, fp)
+        write_sensitivity_sheet(wb, st, analysis.tornado, analysis.break_even, fp, a.currency)
+        labels = {t: f"{t} ({a.tiers[t].label})" for t in model.tiers}
+        if analysis.grid is not None:
+            write_grid_sheet(wb, st, analysis.grid, labels, fp)
+        if analysis.sweeps:
+            write_sweep_sheet(wb, st, analysis.sweeps, labels, a.currency, fp)
         if analysis.monte_carlo is not None:
-            write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp)
+            write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp, a.currency)
     write_checks(wb, st, model, sheets, comp_cells)
-    write_cover(cover, st, model, created, comp_cells, analysis)
+    listed = ([w.get_name() for w in wb.worksheets()], list(names.values()))
+    write_cover(cover, st, model, created, comp_cells, analysis, listed)
 
 
 # ----------------------------------------------------------------------------- Annual
@@ -427,11 +435,11 @@ def _charts(
     ch.set_y_axis({"num_format": "#,##0", "name": chart_text(model.assumptions.currency)})
     ch.set_size({"width": 620, "height": 360})
     ws.insert_chart(at, 0, ch)
-    # cumulative cash flow per tier (line over months)
-    lc = wb.add_chart({"type": "line"})
+    # cumulative cash flow: one panel per tier on its own scale (the largest tier would
+    # flatten the others), month labels at the bottom, clear of the lines
     for j, cs in enumerate(sheets.values()):
-        r = cs.rows["cum_fcf"]
-        mr = cs.rows["month"]
+        lc = wb.add_chart({"type": "line"})
+        r, mr = cs.rows["cum_fcf"], cs.rows["month"]
         lc.add_series(
             {
                 "name": ["Comparison", 2, 2 + j],  # the tier's name as text, never a reference
@@ -439,11 +447,14 @@ def _charts(
                 "values": [cs.name, r, 5, r, 5 + model.months],
             }
         )
-    lc.set_title({"name": chart_text("Cumulative free cash flow")})
-    lc.set_x_axis({"name": chart_text("month"), "interval_unit": 12})
-    lc.set_y_axis({"num_format": "#,##0"})
-    lc.set_size({"width": 620, "height": 360})
-    ws.insert_chart(at, 2 + max(n, 1), lc)
+        lc.set_title({"name": chart_text(f"Cumulative free cash flow: {tiers[j]}")})
+        lc.set_x_axis({"name": chart_text("month"), "interval_unit": 12, "label_position": "low"})
+        lc.set_y_axis(
+            {"num_format": '#,##0.0,,"M"', "name": chart_text(model.assumptions.currency)}
+        )
+        lc.set_legend({"none": True})
+        lc.set_size({"width": 420, "height": 300})
+        ws.insert_chart(at + 50 + 16 * j, 0, lc)
     # annual opex breakdown: from the Annual sheet, year-1 opex lines per tier as stacked columns
     oc = wb.add_chart({"type": "column", "subtype": "stacked"})
     lines = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")

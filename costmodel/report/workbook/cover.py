@@ -29,12 +29,23 @@ COVER_METRICS = ("npv", "irr", "peak_funding", "cost_per_gpu_hour", "capex", "pa
 FINANCED_METRICS = ("equity_irr", "equity_npv", "min_dscr", "debt_peak")
 CONVENTIONS = (
     ("Sign convention", "Costs are positive in schedules; in cash flow, outflows are negative."),
-    ("Timing", "Month 0 is the investment date (all capex); operating months 1..M; cash at "
-     "month end; tax paid in each operating year's last month."),
+    ("Timing", "Month 0 is the investment date; capex falls in the months it is paid "
+     "(construction and each deployment stage: the capex rows of each tier sheet); "
+     "operating months 1..M; cash at month end; tax paid in each operating year's last month."),
     ("Units", "Money in the model currency; power kW; energy kWh; 730 hours per month."),
-    ("Sheets", "Cover > Inputs > one calculation sheet per tier > IRR > Annual > Comparison > "
-     "engine results (Scenarios, Sensitivity, Monte Carlo) > Checks."),
 )  # fmt: skip
+
+
+def conventions(sheets: list[str], tier_sheets: list[str]) -> tuple[tuple[str, str], ...]:
+    """The Cover's conventions; the "Sheets" line names only the sheets present, in
+    the workbook's order, the tier sheets as one item."""
+    shown: list[str] = []
+    for name in sheets:
+        if name not in tier_sheets:
+            shown.append(name)
+        elif not any(s.startswith("one calculation sheet") for s in shown):
+            shown.append(f"one calculation sheet per tier ({', '.join(tier_sheets)})")
+    return (*CONVENTIONS, ("Sheets", " > ".join(shown) + "."))
 
 
 def file_names(files: list[str]) -> list[str]:
@@ -75,7 +86,10 @@ def write_cover(
     created: datetime,
     comp: dict[tuple[str, str], str],
     analysis: Analysis | None = None,
+    sheets: tuple[list[str], list[str]] = ([], []),
 ) -> None:
+    """The Cover; ``sheets``: the names of the workbook's sheets and of its tier
+    sheets (for its "Sheets" line)."""
     a = model.assumptions
     n = len(model.tiers)
     ws.set_column(0, 0, 36)
@@ -98,7 +112,7 @@ def write_cover(
     ws.write_string(r, 3, "failing checks (see Checks)", st.unit)
     r = _headline(ws, st, model, comp, r + 2)
     r = _recommended(ws, st, analysis, r)
-    r = _files_and_conventions(ws, st, model, r)
+    r = _files_and_conventions(ws, st, model, r, sheets)
     ws.set_paper(9)
     ws.set_landscape()
     ws.fit_to_pages(1, 1)
@@ -177,7 +191,9 @@ def _recommended(ws: Any, st: Styles, analysis: Analysis | None, r: int) -> int:
     return r + 1
 
 
-def _files_and_conventions(ws: Any, st: Styles, model: Model, r: int) -> int:
+def _files_and_conventions(
+    ws: Any, st: Styles, model: Model, r: int, sheets: tuple[list[str], list[str]]
+) -> int:
     ws.write_string(r, 0, FILES_LABEL, st.h1)
     r += 1
     for f in file_names(assumption_files(model.assumptions)):
@@ -195,7 +211,7 @@ def _files_and_conventions(ws: Any, st: Styles, model: Model, r: int) -> int:
         r += 1
     ws.write_string(r, 0, "Conventions", st.h1)
     r += 1
-    for k, v in CONVENTIONS:
+    for k, v in conventions(*sheets):
         ws.write_string(r, 0, k, st.label)
         ws.write_string(r, 1, v, st.text)
         r += 1

@@ -137,14 +137,16 @@ def write_inputs(
 def _model_block(s: Sheet, out: InputsMap) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Model")
-    rows = (("model name", a.name, "model_name", "text"), ("currency", a.currency,
+    # the model name has no unit: its text runs on over the empty cells beside it
+    rows = (("model name", a.name, "model_name", ""), ("currency", a.currency,
             "model_currency", "ISO 4217 code"))  # fmt: skip
     for label, value, defined, unit in rows:
         ws.write_string(s.row, 0, label, st.label)
         ws.write_string(s.row, 1, value, st.input("text"))
         validate(ws, s.row, 1, defined.split("_")[-1])
         s.input_at(defined.split("_")[-1], s.row, 1, value)
-        ws.write_string(s.row, 2, unit, st.unit)
+        if unit:
+            ws.write_string(s.row, 2, unit, st.unit)
         s.define(defined, s.row, 1)
         s.row += 1
     for label, defined, allowed in MODES:

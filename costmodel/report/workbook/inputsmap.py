@@ -236,8 +236,30 @@ class Sheet:
                 ws.write_number(r, c, v, st.cell(kind, BLACK))
         ws.write_string(r, PATH_COL, path, st.path)
         ws.write_string(r, SOURCE_COL, q.source or "", st.wrap)
-        ws.write_string(r, NOTE_COL, q.note or "", st.wrap)
-        lines = max(text_lines(q.source or "", q.note or ""), text_lines(unit, width=30))
+        note = q.note or ""
+        over = overriding_tiers(self.a, path)
+        if over:  # the tier table holds these tiers' own values: this one does not apply
+            note = (note + " " if note else "") + (
+                f"Not used by tier {', '.join(over)}: its own value is in the tier table."
+            )
+        ws.write_string(r, NOTE_COL, note, st.wrap)
+        lines = max(text_lines(q.source or "", note), text_lines(unit, width=30))
         ws.set_row(r, 15 * lines)
         self.row += 1
         return r
+
+
+def overriding_tiers(a: Assumptions, path: str) -> list[str]:
+    """The tiers that set their own value of the model-wide input ``path``
+    (``tiers.T.<path>`` in the assumptions), so that the model-wide one does not
+    apply to them."""
+    out = []
+    for name, tier in a.tiers.items():
+        node: Any = tier
+        for key in path.split("."):
+            node = getattr(node, key, None) if not isinstance(node, dict) else node.get(key)
+            if node is None:
+                break
+        if node is not None:
+            out.append(name)
+    return out

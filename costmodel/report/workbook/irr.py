@@ -109,6 +109,10 @@ def write_irr_sheet(
     out = {t: _bisect(L, j, t) for j, t in enumerate(tiers)}
     ws.freeze_panes(L.r0, 2)
     protect(ws)
+    ws.set_landscape()  # print: A4, one page wide, the headings on every page
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
+    ws.repeat_rows(L.r0 - 1)
     return out
 
 

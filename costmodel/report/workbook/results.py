@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core.metrics import HEADLINE, METRICS
+from costmodel.core.metrics import HEADLINE, METRICS, column_header, metric_unit
 from costmodel.inputs.vocabulary import input_kind, input_label
 from costmodel.report.workbook.grid import INPUT_KIND_FORMAT, KIND_FORMAT, Styles
 from costmodel.report.workbook.inputsmap import split_path
@@ -40,7 +40,7 @@ def readable(path: str) -> str:
     return input_label(base) + (f" ({qualifier})" if qualifier else "")
 
 
-def _banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:
+def banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:
     """Title, what the numbers are, and (with the build's ``fingerprint``) a stale
     mark: a formula reading "STALE" once a headline result no longer matches the
     one these engine values were computed with (see the Checks sheet's stamp)."""
@@ -55,11 +55,12 @@ def _banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int
     return 5
 
 
-def _frame(ws, st: Styles, r: int, df: pd.DataFrame, kind_of) -> int:
-    """Write ``df`` (header row, then one row per record) from row ``r``: text as
-    strings, numbers in grey with the format ``kind_of(column)``; returns the next row."""
+def _frame(ws, st: Styles, r: int, df: pd.DataFrame, kind_of, currency: str) -> int:
+    """Write ``df`` (header row, then one row per record) from row ``r``: headers in
+    words with units (:func:`costmodel.core.metrics.column_header`), text as strings,
+    numbers in grey with the format ``kind_of(column)``; returns the next row."""
     for j, c in enumerate(df.columns):
-        ws.write_string(r, j, str(c), st.header)
+        ws.write_string(r, j, column_header(str(c), currency), st.header)
     r += 1
     for _, row in df.iterrows():
         for j, c in enumerate(df.columns):
@@ -88,7 +89,7 @@ def write_scenarios_sheet(wb: Workbook, st: Styles, result, fingerprint: str = "
     ws.set_column(1, 1, 16)
     ws.set_column(2, 2 + len(SCENARIO_METRICS) + 1, 17)
     names = ", ".join(result.scenarios)
-    r = _banner(
+    r = banner(
         ws,
         st,
         "Scenarios: engine results",
@@ -136,38 +137,46 @@ def write_sensitivity_sheet(
     tornado: pd.DataFrame,
     break_even: pd.DataFrame,
     fingerprint: str = "",
+    currency: str = "CNY",
 ) -> None:
     """Tornado table and chart per tier (the 12 largest swings), and the
-    break-even table."""
+    break-even table. A tier's rows leave out the inputs of another tier (they
+    cannot move it: zero swing); the sheet says how many."""
     metric = tornado.attrs.get("metric", "npv")
+    name = METRICS[metric].label if metric in METRICS else metric
+    unit = metric_unit(metric, currency) if metric in METRICS else ""
     ws = wb.add_worksheet("Sensitivity")
     ws.set_column(0, 0, 14)
     ws.set_column(1, 1, 44)
     ws.set_column(2, 2, 30)
-    ws.set_column(3, 11, 16)
-    r = _banner(
+    ws.set_column(3, 12, 16)
+    shown = _own_inputs(tornado)
+    r = banner(
         ws,
         st,
-        f"Sensitivity: {metric} with one input at its low or high",
+        f"Sensitivity: {name} with one input at its low or high",
         "Computed by the engine when this file was written (one input at a time, every other "
-        "input at its value); values, not formulas.",
+        f"input at its value); values, not formulas. {len(tornado) - len(shown)} rows of "
+        "another tier's inputs (no effect on the tier: zero swing) are left out.",
         fingerprint,
     )
-    cols = [("tier", "tier"), ("input", "input"), ("unit", "unit"), ("value", "value"),
-            ("low", "low"), ("high", "high"), ("base", f"{metric}, base"),
-            ("at_low", f"{metric} at low"), ("at_high", f"{metric} at high"),
-            ("swing", "swing")]  # fmt: skip
+    cols = [("tier", "Tier"), ("label", "Input"), ("input", "Path"), ("unit", "Unit of input"),
+            ("value", "Value"), ("low", "Low"), ("high", "High"),
+            ("base", f"{name}, base ({unit})"), ("at_low", f"{name} at low ({unit})"),
+            ("at_high", f"{name} at high ({unit})"), ("swing", f"Swing ({unit})")]  # fmt: skip
     for j, (_, header) in enumerate(cols):
         ws.write_string(r, j, header, st.header)
-    ws.write_string(r, len(cols), "change at low", st.header)
-    ws.write_string(r, len(cols) + 1, "change at high", st.header)
+    ws.write_string(r, len(cols), f"Change at low ({unit})", st.header)
+    ws.write_string(r, len(cols) + 1, f"Change at high ({unit})", st.header)
+    ws.set_row(r, 30)
+    ws.repeat_rows(r)
     r += 1
     ws.freeze_panes(r, 2)
     blocks: dict[str, list[int]] = {}  # tier -> positions in ``tornado``, largest swing first
-    for pos, (_, row) in enumerate(tornado.iterrows()):
+    for pos, row in shown.iterrows():
         own = INPUT_KIND_FORMAT[input_kind(str(row["input"]))]  # value, low, high in their kind
         for j, (c, _) in enumerate(cols):
-            v = row[c]
+            v = readable(str(row["input"])) if c == "label" else row[c]
             if isinstance(v, str):
                 ws.write_string(r, j, v, st.text)
             else:
@@ -183,12 +192,45 @@ def write_sensitivity_sheet(
     r = at + 1
     ws.write_string(r, 0, "Break-even: the value at which NPV = 0 (empty: no root in range)", st.h1)
     r += 1
-    r = _frame(
-        ws, st, r, break_even.reset_index(), lambda c: "money" if c.startswith("npv") else "number"
-    )
+    be = break_even.reset_index()
+    for c in ("npv_at_utilization", "npv_at_price_per_gpu_hour"):
+        if c in be:  # a solver residue below half a unit shows as 0, not a red -0
+            be[c] = be[c].where(be[c].abs() >= 0.5, 0.0)
+    r = _frame(ws, st, r, be, lambda c: _be_kind(c), currency)
     ws.set_landscape()
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
+
+
+def _own_inputs(tornado: pd.DataFrame) -> pd.DataFrame:
+    """The tornado's rows without another tier's inputs (``tiers.OTHER.…``), indexed
+    by their position in ``tornado``."""
+    df = tornado.reset_index(drop=True)
+    path = df["input"].astype(str)
+    other = path.str.startswith("tiers.") & ~pd.Series(
+        [p.startswith(f"tiers.{t}.") for p, t in zip(path, df["tier"].astype(str), strict=True)],
+        index=df.index,
+    )
+    return df[~other]
+
+
+def _be_kind(column: str) -> str:
+    """Number format of a break-even column: NPV as money, utilization as a share,
+    prices with two decimals."""
+    if column.startswith("npv"):
+        return "money"
+    return "pct" if column.startswith("utilization") else "money2"
+
+
+def bin_labels(centres: np.ndarray) -> list[str]:
+    """Histogram bin centres in millions with the fewest decimals (0 to 3) that
+    tell every two apart: ``-13.4``, ``-13.1``, … rather than ``-13 -13 -13``."""
+    m = np.asarray(centres, dtype=float) / 1e6
+    for d in range(4):
+        labels = [f"{v:,.{d}f}" for v in m]
+        if len(set(labels)) == len(labels):
+            return labels
+    return labels
 
 
 def _tornado_chart(
@@ -218,12 +260,14 @@ def _tornado_chart(
     return max(last, first + 20) + 2
 
 
-def write_montecarlo_sheet(wb: Workbook, st: Styles, mc, fingerprint: str = "") -> None:
+def write_montecarlo_sheet(
+    wb: Workbook, st: Styles, mc, fingerprint: str = "", currency: str = "CNY"
+) -> None:
     """Percentile table per tier and an NPV histogram per tier."""
     ws = wb.add_worksheet("Monte Carlo")
     ws.set_column(0, 0, 30)
     ws.set_column(1, 12, 16)
-    r = _banner(
+    r = banner(
         ws,
         st,
         f"Monte Carlo: {mc.n:,} draws, seed {mc.seed}",
@@ -232,7 +276,7 @@ def write_montecarlo_sheet(wb: Workbook, st: Styles, mc, fingerprint: str = "") 
         "values, not formulas. The same seed gives the same numbers.",
         fingerprint,
     )
-    r = _frame(ws, st, r, mc.summary.reset_index(), _mc_kind)
+    r = _frame(ws, st, r, mc.summary.reset_index(), _mc_kind, currency)
     r += 1
     ws.write_string(r, 0, "NPV histogram (draws per bin)", st.h1)
     r += 1
@@ -244,25 +288,26 @@ def write_montecarlo_sheet(wb: Workbook, st: Styles, mc, fingerprint: str = "") 
         if npv.size == 0:
             continue
         counts, edges = np.histogram(npv, bins=30)
-        ws.write_string(r, 0, f"{tier}: bin centre", st.header)
-        ws.write_string(r, 1, "draws", st.header)
+        centres = (edges[:-1] + edges[1:]) / 2
+        ws.write_string(r, 0, f"{tier}: bin centre ({currency})", st.header)
+        ws.write_string(r, 1, "Draws", st.header)
+        ws.write_string(r, 2, "Label (millions)", st.header)
         top = r + 1
-        for k, cnt in enumerate(counts):
-            ws.write_number(
-                top + k, 0, float((edges[k] + edges[k + 1]) / 2), st.cell("money", ENGINE)
-            )
+        for k, (cnt, label) in enumerate(zip(counts, bin_labels(centres), strict=True)):
+            ws.write_number(top + k, 0, float(centres[k]), st.cell("money", ENGINE))
             ws.write_number(top + k, 1, int(cnt), st.cell("count", ENGINE))
+            ws.write_string(top + k, 2, label, st.text)
         ch = wb.add_chart({"type": "column"})
         ch.add_series(
             {
                 "name": chart_text(f"{tier}"),
-                "categories": ["Monte Carlo", top, 0, top + len(counts) - 1, 0],
+                "categories": ["Monte Carlo", top, 2, top + len(counts) - 1, 2],
                 "values": ["Monte Carlo", top, 1, top + len(counts) - 1, 1],
                 "gap": 5,
             }
         )
         ch.set_title({"name": chart_text(f"NPV distribution: {tier}")})
-        ch.set_x_axis({"num_format": '#,##0,,"M"', "name": chart_text("NPV")})
+        ch.set_x_axis({"name": chart_text(f"NPV ({currency} millions)"), "label_position": "low"})
         ch.set_legend({"none": True})
         ch.set_size({"width": 620, "height": 300})
         ws.insert_chart(at_chart, col, ch)

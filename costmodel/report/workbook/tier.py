@@ -29,6 +29,8 @@ from costmodel.report.workbook.deployments import engine_parts
 from costmodel.report.workbook.grid import (
     FIRST_COL,
     GREEN,
+    LABEL_COL,
+    TOTAL_COL,
     CalcSheet,
     Styles,
     protect,
@@ -67,7 +69,7 @@ def write_tier_sheet(
     ws.set_column(1, 1, 14)
     ws.set_column(2, 3, 15)
     ws.set_column(4, 4, 2)
-    ws.set_column(FIRST_COL, FIRST_COL + M, 12.5)
+    ws.set_column(FIRST_COL, FIRST_COL + M, 12.5, None, {"level": 1})  # months: a group
     ws.write_string(0, 0, f"Calculation: tier {tier}", st.title)
     ws.write_string(0, 1, "unit", st.header)
     ws.write_string(0, 2, "constant", st.header)
@@ -101,13 +103,15 @@ def write_tier_sheet(
         dep.depreciation_recomputed,
     ):
         block(x)
-    # print: A4 landscape, about a year of months per page, titles repeated
-    ws.set_landscape()
+    # print: the labels, units, constants and totals on A4 portrait, one page wide;
+    # the monthly detail is an outline group (level 1) left out of the print area
+    # (docs/workbook.md: print a range of months by selecting it)
+    ws.set_portrait()
     protect(ws)
     ws.set_paper(9)
-    ws.set_print_scale(55)
+    ws.print_area(0, LABEL_COL, cs.row, TOTAL_COL)
+    ws.fit_to_pages(1, 0)
     ws.repeat_rows(0, cs.rows["last"])
-    ws.repeat_columns(0, 3)
     return cs
 
 

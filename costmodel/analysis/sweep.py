@@ -1,0 +1,191 @@
+"""The scale sweep (methodology §13): one tier rebuilt at many GPU counts, to show
+where the network architecture and the scale class change and what that does to
+the cost per GPU-hour.
+
+At each GPU count G the tier is rebuilt with **no stages** (one deployment of G
+GPUs), **storage proportional to GPUs** (``capacity_tb x G / G_0``, G_0 the tier's
+first-deployment GPU count), racks, power and facility as the engine sizes them
+from G, the network from its ``design`` (or the tier's ``share`` unchanged) and
+the headcount as ``staff_fte`` or, with ``staff_scaling``, ``fixed_fte +
+fte_per_server x servers`` (the engine's own rules). All counts are one
+:func:`costmodel.core.variants.run_variants` call: the GPUs and the storage
+vary on the variant axis, nothing loops over builds.
+
+**Range rule** (:func:`sweep_counts`): ``a:b`` gives at most ``MAX_POINTS``
+multiples of the tier's ``gpus_per_server`` g from ``g ceil(a/g)`` to ``g
+floor(b/g)``: log-spaced (``numpy.geomspace`` over the multiples, rounded), always
+including both ends, G_0, and the multiples on both sides of every change of
+``scale_class`` (GPUs > 64, > 511) and of ``network_levels`` (endpoints > k, >
+k^2 / 2 for a designed fabric of radix k); of the log-spaced sets of n = 2, 3,
+.. points (rounded, duplicates merged) the largest that keeps the total within
+``MAX_POINTS``. A list is taken as given (each a positive multiple
+of g).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from costmodel.core.model import assumptions_of
+from costmodel.core.units import SCALE_CLASSES, scale_class
+from costmodel.core.variants import run_variants
+from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.schema import Assumptions
+
+if TYPE_CHECKING:
+    from costmodel.core.model import Model
+
+MAX_POINTS = 64
+DEFAULT_TOP_GPUS = 4096  # the default range: g .. max(4096, 4 x G_0)
+SWEEP_COLUMNS = [
+    "gpus",
+    "servers",
+    "scale_class",
+    "network_levels",
+    "capex_per_gpu",
+    "network_share",
+    "cost_per_gpu_hour",
+    "npv",
+    "irr",
+    "change",
+]
+
+
+def without_stages(a: Assumptions, tier: str) -> Assumptions:
+    """``a`` with tier ``tier``'s stages removed (its first deployment only)."""
+    t = a.tiers[tier].model_copy(update={"stages": []})
+    return a.model_copy(update={"tiers": {**a.tiers, tier: t}})
+
+
+def change_points(a: Assumptions, tier: str) -> list[float]:
+    """GPU counts T at which a step occurs between G <= T and G > T: the scale
+    classes' tops and, for a designed fabric of radix k, k and k^2 / 2."""
+    tops = [float(top) for _, top in SCALE_CLASSES if top is not None]
+    values = resolve_tier(a, tier).values()
+    if "fabric_radix" in values:
+        k = float(values["fabric_radix"])
+        tops += [k, k * k / 2.0]
+    return sorted(set(tops))
+
+
+def sweep_counts(a: Assumptions, tier: str, lo: int, hi: int) -> list[int]:
+    """The GPU counts of the range ``lo:hi`` (module docstring: the range rule)."""
+    values = resolve_tier(a, tier).values()
+    g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
+    ka, kb = max(1, math.ceil(lo / g)), math.floor(hi / g)
+    if ka > kb:
+        raise ValueError(f"no multiple of {g} GPUs (a server) in {lo}:{hi}")
+    must = {ka, kb}
+    if ka <= g0 // g <= kb:
+        must.add(g0 // g)
+    for top in change_points(a, tier):
+        below = math.floor(top / g)
+        must |= {k for k in (below, below + 1) if ka <= k <= kb}
+    if len(must) > MAX_POINTS:
+        raise ValueError(f"{len(must)} required counts exceed {MAX_POINTS}")
+    best = sorted(must)
+    for n in range(2, min(kb - ka + 1, 16 * MAX_POINTS) + 1):
+        spaced = np.unique(np.round(np.geomspace(ka, kb, n)).astype(int))
+        chosen = sorted(must | {int(k) for k in spaced})
+        if len(chosen) > MAX_POINTS:
+            break
+        best = chosen
+    return [g * k for k in best]
+
+
+def parse_gpus(a: Assumptions, tier: str, gpus: str | Sequence[int] | None) -> list[int]:
+    """``"a:b"`` -> :func:`sweep_counts`; ``"8,16"`` or a sequence -> as given (each
+    a positive multiple of the tier's ``gpus_per_server``); None -> ``g:max(4096,
+    4 G_0)``."""
+    values = resolve_tier(a, tier).values()
+    g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
+    if gpus is None:
+        return sweep_counts(a, tier, g, max(DEFAULT_TOP_GPUS, 4 * g0))
+    if isinstance(gpus, str):
+        if ":" in gpus:
+            lo, hi = (int(p) for p in gpus.split(":", 1))
+            return sweep_counts(a, tier, lo, hi)
+        gpus = [int(p) for p in gpus.split(",") if p.strip()]
+    counts = [int(n) for n in gpus]
+    bad = [n for n in counts if n <= 0 or n % g]
+    if bad or not counts:
+        raise ValueError(f"GPU counts must be positive multiples of {g} (a server): {bad}")
+    return counts
+
+
+def _changes(classes: list[str], levels: np.ndarray) -> list[str]:
+    """Per row: which of scale_class / network_levels differs from the row before."""
+    out = [""]
+    for i in range(1, len(classes)):
+        what = []
+        if classes[i] != classes[i - 1]:
+            what.append("scale_class")
+        if levels[i] == levels[i] and levels[i] != levels[i - 1]:
+            what.append("network_levels")
+        out.append(", ".join(what))
+    return out
+
+
+def sweep(
+    x: Model | Assumptions, tier: str, gpus: str | Sequence[int] | None = None
+) -> pd.DataFrame:
+    """Tier ``tier`` rebuilt at each GPU count of ``gpus`` (module docstring),
+    one row per count: ``gpus, servers, scale_class, network_levels`` (NaN with a
+    network share), ``capex_per_gpu = capex / gpus``, ``network_share =
+    capex_network / capex_hardware``, ``cost_per_gpu_hour``, ``npv``, ``irr`` and
+    ``change`` (``scale_class`` and/or ``network_levels`` where it differs from
+    the row before). ``df.attrs``: ``tier``, ``first_gpus`` (G_0)."""
+    a = assumptions_of(x)
+    if tier not in a.tiers:
+        raise ValueError(f"unknown tier {tier!r}; choose one of: {', '.join(a.tiers)}")
+    counts = parse_gpus(a, tier, gpus)
+    flat = without_stages(a, tier)
+    ti = resolve_tier(flat, tier)
+    paths, values = ti.paths(), ti.values()
+    n = np.asarray(counts, dtype=float)
+    variants = {
+        paths["gpus"]: n,
+        paths["storage_capacity_tb"]: values["storage_capacity_tb"] * n / values["gpus"],
+    }
+    m = run_variants(flat, variants, tiers=[tier])[tier].metrics
+    levels = np.asarray(m["network_levels"], dtype=float) if "network_levels" in m else n * np.nan
+    classes = [scale_class(int(v)) for v in counts]
+    df = pd.DataFrame(
+        {
+            "gpus": counts,
+            "servers": np.round(np.asarray(m["servers"], dtype=float)).astype(int),
+            "scale_class": classes,
+            "network_levels": levels,
+            "capex_per_gpu": np.asarray(m["capex"], dtype=float) / n,
+            "network_share": np.asarray(m["network_share"], dtype=float),
+            "cost_per_gpu_hour": np.asarray(m["cost_per_gpu_hour"], dtype=float),
+            "npv": np.asarray(m["npv"], dtype=float),
+            "irr": np.asarray(m["irr"], dtype=float),
+            "change": _changes(classes, levels),
+        }
+    )[SWEEP_COLUMNS]
+    df.attrs["tier"] = tier
+    df.attrs["first_gpus"] = int(values["gpus"])
+    return df
+
+
+OPTION_SPAN = 8  # option_sweeps: each tier from G_0 / 8 to 8 G_0
+
+
+def option_sweeps(
+    x: Model | Assumptions, tiers: list[str] | None = None
+) -> dict[str, pd.DataFrame]:
+    """Per tier, :func:`sweep` over ``max(g, G_0 / OPTION_SPAN) : OPTION_SPAN x G_0``
+    (the memo's and the workbook's curve: each option around its own size)."""
+    a = assumptions_of(x)
+    out = {}
+    for t in tiers or list(a.tiers):
+        values = resolve_tier(a, t).values()
+        g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
+        out[t] = sweep(a, t, f"{max(g, g0 // OPTION_SPAN)}:{OPTION_SPAN * g0}")
+    return out

@@ -1,0 +1,153 @@
+"""The memo's scale curve (methodology §13): every tier rebuilt from an eighth to
+eight times its own first deployment (``Analysis.sweeps``), the levelized cost
+per GPU-hour and the capex per GPU against GPUs on a log axis, the steps of
+scale class and network levels marked as dashed verticals, each option placed on
+its curve at its own size; one sentence per tier says where its steps are and
+what the cost is at the ends and at the option. Nothing is recomputed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+from markupsafe import Markup
+
+from costmodel.report.memo import numbers as f
+from costmodel.report.memo.chartkit import PANEL_W, Key, figure, panel, x_title
+from costmodel.report.memo.context import Facts, say
+from costmodel.report.memo.labels import chart_label, tier_label
+from costmodel.report.memo.svg import MUTED, Scale, esc, nice_domain, num, tick_width
+
+if TYPE_CHECKING:
+    from costmodel.analysis.bundle import Analysis
+
+LINE_COLORS = ("#2f5d8a", "#e08e2b", "#5aa36b", "#9b6fb0", "#c4554d", "#6fb0b0")
+
+SWEEP: dict[str, dict[str, str]] = {
+    "en": {
+        "heading": "Cost against scale",
+        "intro": "Each option rebuilt at other sizes, from an eighth to eight times its own "
+        "GPUs (no stages, storage in proportion, the network from its share or design, the "
+        "staff as assumed): cost per GPU-hour and capex per GPU on a log axis of GPUs. Dots "
+        "are the options; dashed lines are steps of scale class or network levels.",
+        "cost": "Levelized cost per GPU-hour",
+        "capex": "Capex per GPU",
+        "gpus": "GPUs (log scale)",
+        "steps": "{label}: steps at {steps}; the cost per GPU-hour is {c_lo} at "
+        "{g_lo} GPUs, {c0} at its own {g0} and {c_hi} at {g_hi}.",
+        "no_steps": "{label}: no step between {g_lo} and {g_hi} GPUs; the cost per GPU-hour "
+        "is {c_lo} at {g_lo} GPUs, {c0} at its own {g0} and {c_hi} at {g_hi}.",
+        "class": "scale class",
+        "levels": "network levels",
+        "step": "{g} GPUs ({what})",
+        "and": " and ",
+    },
+    "zh": {
+        "heading": "成本与规模",
+        "intro": "将每个方案按其自身卡数的八分之一至八倍重新测算（不分期，存储按比例，"
+        "网络按比例或按设计，人员按假设）：按卡数对数坐标列示每卡时成本与每卡初始投资。"
+        "圆点为各方案；虚线为规模等级或网络层数的跃变。",
+        "cost": "平准化每卡时成本",
+        "capex": "每卡初始投资",
+        "gpus": "卡数（对数坐标）",
+        "steps": "{label}：跃变位于 {steps}；每卡时成本在 {g_lo} 卡时为 {c_lo}，"
+        "在自身 {g0} 卡时为 {c0}，在 {g_hi} 卡时为 {c_hi}。",
+        "no_steps": "{label}：{g_lo} 至 {g_hi} 卡之间无跃变；每卡时成本在 {g_lo} 卡时为 {c_lo}，"
+        "在自身 {g0} 卡时为 {c0}，在 {g_hi} 卡时为 {c_hi}。",
+        "class": "规模等级",
+        "levels": "网络层数",
+        "step": "{g} 卡（{what}）",
+        "and": "、",
+    },
+}
+
+
+def _log_ticks(lo: float, hi: float) -> list[float]:
+    """Powers of 2 from ``lo`` to ``hi``, every other one when there are many."""
+    p = [2.0**k for k in range(math.ceil(math.log2(lo)), math.floor(math.log2(hi)) + 1)]
+    return p[::2] if len(p) > 6 else p
+
+
+def _panel(x: Facts, sweeps: dict[str, pd.DataFrame], col: str, k: int) -> Any:
+    T = SWEEP[x.lang]
+    cur = f.currency_unit(x.lang, x.currency)
+    unit = cur if col == "capex" else (f"{cur}/卡时" if x.lang == "zh" else f"{cur}/GPU-h")
+    c, top, bottom = panel(T[col], unit, f"sweep-{k}", T[col])
+    key = "cost_per_gpu_hour" if col == "cost" else "capex_per_gpu"
+    values = np.concatenate([df[key].to_numpy(float) for df in sweeps.values()])
+    values = values[np.isfinite(values)]
+    lo, hi, yt = nice_domain(0.0, float(values.max()) if values.size else 1.0, 4)
+    ys = Scale(lo, hi, bottom, top)
+    x0, x1 = tick_width(yt) + 8, PANEL_W - 10
+    c.y_axis(ys, x0, x1, yt)
+    g_all = np.concatenate([df["gpus"].to_numpy(float) for df in sweeps.values()])
+    xs = Scale(math.log2(g_all.min()), math.log2(g_all.max()), x0, x1)
+    for v in _log_ticks(g_all.min(), g_all.max()):
+        c.line(xs(math.log2(v)), bottom, xs(math.log2(v)), bottom + 3, MUTED, 0.8, cls="mark")
+        label = f"{v:,.0f}"
+        half = len(label) * 3.2  # keep the label inside the drawing
+        at = min(max(xs(math.log2(v)), half), PANEL_W - half)
+        c.text(at, bottom + 12, label, anchor="middle", fill=MUTED, cls="tick")
+    c.line(x0, bottom, x1, bottom, MUTED, 0.8)
+    for i, (t, df) in enumerate(sweeps.items()):
+        color = LINE_COLORS[i % len(LINE_COLORS)]
+        g, v = df["gpus"].to_numpy(float), df[key].to_numpy(float)
+        ok = np.isfinite(v)  # an empty metric (no GPU-hours sold) is not drawn
+        pts = " L".join(
+            f"{num(xs(math.log2(a)))},{num(ys(b))}" for a, b in zip(g[ok], v[ok], strict=True)
+        )
+        if pts:
+            c.path("M" + pts, stroke=color,
+                   extra=f' stroke-width="1.6" class="line" data-tier="{esc(t)}"')  # fmt: skip
+        for j in np.flatnonzero(df["change"].to_numpy() != ""):
+            sx = xs((math.log2(g[j - 1]) + math.log2(g[j])) / 2)
+            c.line(sx, top, sx, bottom, color, 0.9, dash="3 2", cls="step")
+        own = df[df["gpus"] == df.attrs["first_gpus"]]
+        if not own.empty and np.isfinite(own[key].iloc[0]):
+            c.circle(xs(math.log2(own["gpus"].iloc[0])), ys(own[key].iloc[0]), 3.5, color,
+                     cls="option")  # fmt: skip
+    x_title(c, T["gpus"], x0, x1)
+    return c
+
+
+def _sentence(x: Facts, tier: str, df: pd.DataFrame) -> Markup:
+    T = SWEEP[x.lang]
+    steps = []
+    for _, r in df[df["change"] != ""].iterrows():
+        what = T["and"].join(T["class" if w == "scale_class" else "levels"]
+                             for w in str(r["change"]).split(", "))  # fmt: skip
+        steps.append(T["step"].format(g=f"{int(r['gpus']):,}", what=what))
+    g0 = df.attrs["first_gpus"]
+    own = df[df["gpus"] == g0]
+    fields = dict(
+        label=tier_label(x.model, tier, x.lang),
+        g_lo=f"{int(df['gpus'].iloc[0]):,}",
+        g_hi=f"{int(df['gpus'].iloc[-1]):,}",
+        g0=f"{g0:,}",
+        c_lo=x.price(df["cost_per_gpu_hour"].iloc[0]),
+        c_hi=x.price(df["cost_per_gpu_hour"].iloc[-1]),
+        c0=x.price(own["cost_per_gpu_hour"].iloc[0]) if not own.empty else f.EMPTY,
+    )
+    if not steps:
+        return say(T["no_steps"], **fields)
+    return say(T["steps"], steps=T["and"].join(steps), **fields)
+
+
+def sweep(x: Facts, an: Analysis) -> dict[str, Any] | None:
+    """Context of the part "Cost against scale" (None without sweeps)."""
+    sweeps = {t: an.sweeps[t] for t in x.model.tiers if an.sweeps and t in an.sweeps}
+    if not sweeps:
+        return None
+    T = SWEEP[x.lang]
+    keys = [Key(chart_label(x.model, t, x.lang), LINE_COLORS[i % len(LINE_COLORS)], "line")
+            for i, t in enumerate(sweeps)]  # fmt: skip
+    chart = figure([_panel(x, sweeps, "cost", 0), _panel(x, sweeps, "capex", 1)], keys, True)
+    return dict(
+        heading=T["heading"],
+        intro=T["intro"],
+        chart=Markup(chart),
+        sentences=[dict(tier=t, text=_sentence(x, t, df)) for t, df in sweeps.items()],
+    )

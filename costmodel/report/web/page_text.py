@@ -1,0 +1,108 @@
+"""The words of the what-if page, English and Chinese (the names of inputs and
+metrics come from the registries, :mod:`costmodel.inputs.vocabulary` and
+:data:`costmodel.core.metrics.METRICS`; the decision from the memo's text)."""
+
+from __future__ import annotations
+
+PAGE: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "What-if: {name}",
+        "intro": "Move an input and every option is recomputed on the model's engine; "
+        "the decision and the charts are the memo's.",
+        "other_lang": "中文",
+        "h_options": "The options",
+        "h_decision": "The decision",
+        "h_charts": "Charts",
+        "h_inputs": "Inputs",
+        "h_risk": "Monte Carlo",
+        "option": "Option",
+        "range": "{low} to {high}",
+        "reset": "Reset all inputs",
+        "save": "Save as scenario",
+        "workbook": "Download workbook",
+        "memo": "Download memo",
+        "run_mc": "Run Monte Carlo",
+        "draws": "draws",
+        "progress": "{done} of {n} draws",
+        "mc_note": "{n} draws of the ranged inputs around the current values, seed {seed}.",
+        "p10": "NPV, P10",
+        "p50": "NPV, P50",
+        "p90": "NPV, P90",
+        "p_positive": "P(NPV > 0)",
+        "moved": "Inputs moved: {n}.",
+        "error": "Not recomputed:",
+        "busy": "recomputing",
+        "files": "Assumptions: {files}; fingerprint {fp}.",
+        "group_tier": "Option: {label}",
+        "recomputed": "Recomputed in {ms} ms.",
+    },
+    "zh": {
+        "title": "假设分析：{name}",
+        "intro": "调整任一输入，所有方案即由模型引擎重新计算；结论与图表与投资备忘录相同。",
+        "other_lang": "EN",
+        "h_options": "方案比较",
+        "h_decision": "结论",
+        "h_charts": "图表",
+        "h_inputs": "输入",
+        "h_risk": "蒙特卡洛模拟",
+        "option": "方案",
+        "range": "{low} 至 {high}",
+        "reset": "全部恢复默认值",
+        "save": "另存为情景",
+        "workbook": "下载工作簿",
+        "memo": "下载备忘录",
+        "run_mc": "运行蒙特卡洛模拟",
+        "draws": "次抽样",
+        "progress": "已完成 {done}/{n} 次抽样",
+        "mc_note": "在当前取值附近对有区间的输入抽样 {n} 次，随机种子 {seed}。",
+        "p10": "NPV 第 10 百分位",
+        "p50": "NPV 中位数",
+        "p90": "NPV 第 90 百分位",
+        "p_positive": "NPV 为正的概率",
+        "moved": "已调整的输入：{n} 项。",
+        "error": "未重新计算：",
+        "busy": "计算中",
+        "files": "假设文件 {n} 个。",
+        "group_tier": "方案：{label}",
+        "recomputed": "重新计算用时 {ms} 毫秒。",
+    },
+}
+
+#: the groups of inputs, in the order of the workbook's Inputs sheet
+GROUPS: dict[str, dict[str, str]] = {
+    "en": {
+        "timeline": "Construction and ramp-up",
+        "finance": "Finance",
+        "power": "Power",
+        "facility": "Facility",
+        "operations": "Operations",
+        "revenue": "Revenue",
+        "reliability": "Reliability",
+        "financing": "Financing",
+        "vat": "VAT",
+        "cooling": "Cooling",
+        "depreciation": "Depreciation",
+        "servers": "Servers",
+    },
+    "zh": {
+        "timeline": "建设与爬坡",
+        "finance": "财务",
+        "power": "电力",
+        "facility": "机房",
+        "operations": "运营",
+        "revenue": "收入",
+        "reliability": "可靠性",
+        "financing": "融资",
+        "vat": "增值税",
+        "cooling": "冷却",
+        "depreciation": "折旧",
+        "servers": "服务器",
+    },
+}
+
+#: the asset classes of the depreciation inputs
+ASSETS: dict[str, dict[str, str]] = {
+    "en": {"servers": "servers", "network": "network", "storage": "storage",
+           "facility": "facility"},
+    "zh": {"servers": "服务器", "network": "网络", "storage": "存储", "facility": "机房"},
+}  # fmt: skip

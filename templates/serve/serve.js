@@ -1,0 +1,149 @@
+// The what-if page: send the moved inputs to the server, which recomputes the
+// engine and answers with the page's results. No model here: only the inputs
+// moved, the requests and the downloads.
+"use strict";
+(function () {
+  const lang = document.body.dataset.lang;
+  const overrides = {};
+  let inflight = false;
+  let pending = false;
+
+  const $ = (sel) => document.querySelector(sel);
+  const sliders = () => Array.from(document.querySelectorAll("input[type=range][data-path]"));
+
+  function valueOf(el) {
+    const d = Number(el.dataset.decimals);
+    return Number(Number(el.value).toFixed(d));
+  }
+
+  function showError(message) {
+    const box = $("#error");
+    if (message) {
+      box.querySelector("pre").textContent = message;
+      box.hidden = false;
+    } else {
+      box.hidden = true;
+    }
+  }
+
+  async function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  function updateValues(values) {
+    for (const out of document.querySelectorAll("output[data-path]")) {
+      const v = values[out.dataset.path];
+      if (v !== undefined) out.textContent = v;
+    }
+    const n = Object.keys(overrides).length;
+    $("#moved").textContent = $("#moved").dataset.template.replace("{n}", n);
+  }
+
+  async function recompute() {
+    if (inflight) { pending = true; return; }
+    inflight = true;
+    document.body.dataset.state = "busy";
+    try {
+      const sent = Object.assign({}, overrides);
+      const r = await post("api/recompute", { overrides: sent, lang: lang });
+      const data = await r.json();
+      if (r.ok) {
+        $("#options-part").innerHTML = data.options;
+        $("#strip-part").innerHTML = data.strip;
+        $("#charts-part").innerHTML = data.charts;
+        updateValues(data.values);
+        $("#timing").textContent = $("#timing").dataset.template.replace("{ms}", data.ms);
+        showError(null);
+        if (!pending) {
+          document.body.dataset.decision = "busy";
+          const d = await post("api/decision", { overrides: sent, lang: lang });
+          const dd = await d.json();
+          if (d.ok) $("#decision-part").innerHTML = dd.html; else showError(dd.error);
+          document.body.dataset.decision = "ready";
+        }
+      } else {
+        showError(data.error);
+      }
+    } catch (e) {
+      showError(String(e));
+    } finally {
+      inflight = false;
+      if (pending) { pending = false; recompute(); return; }
+      document.body.dataset.version = String(Number(document.body.dataset.version) + 1);
+      document.body.dataset.state = "ready";
+    }
+  }
+
+  function moved(el) {
+    const v = valueOf(el);
+    const base = Number(el.dataset.base);
+    if (v === base) delete overrides[el.dataset.path]; else overrides[el.dataset.path] = v;
+    el.closest(".control").classList.toggle("moved", v !== base);
+    recompute();
+  }
+
+  async function download(url, fallback) {
+    document.body.dataset.state = "busy";
+    try {
+      const r = await post(url, { overrides: Object.assign({}, overrides), lang: lang });
+      if (!r.ok) { showError((await r.json()).error); return; }
+      const blob = await r.blob();
+      const cd = r.headers.get("Content-Disposition") || "";
+      const m = /filename="([^"]+)"/.exec(cd);
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = m ? m[1] : fallback;
+      document.body.appendChild(a);
+      a.click();
+      setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+      showError(null);
+    } finally {
+      document.body.dataset.state = "ready";
+    }
+  }
+
+  async function monteCarlo() {
+    const n = Number($("#draws").value);
+    const bar = $("#mc-progress");
+    const status = $("#mc-status");
+    const r = await post("api/montecarlo", { overrides: Object.assign({}, overrides), lang: lang, n: n });
+    const data = await r.json();
+    if (!r.ok) { showError(data.error); return; }
+    bar.hidden = false;
+    $("#run-mc").disabled = true;
+    const poll = async () => {
+      const j = await (await fetch("api/jobs/" + data.job + "?lang=" + lang)).json();
+      bar.max = j.total; bar.value = j.done;
+      status.textContent = status.dataset.template.replace("{done}", j.done.toLocaleString())
+        .replace("{n}", j.total.toLocaleString());
+      if (j.error) { showError(j.error); $("#run-mc").disabled = false; return; }
+      if (j.html !== undefined && j.html !== null) {
+        $("#mc-result").innerHTML = j.html;
+        $("#run-mc").disabled = false;
+        return;
+      }
+      setTimeout(poll, 250);
+    };
+    poll();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const el of sliders()) el.addEventListener("input", () => moved(el));
+    $("#reset").addEventListener("click", () => {
+      for (const el of sliders()) {
+        el.value = el.dataset.base;
+        el.closest(".control").classList.remove("moved");
+        delete overrides[el.dataset.path];
+      }
+      recompute();
+    });
+    $("#save").addEventListener("click", () => download("api/scenario", "scenario.yaml"));
+    $("#workbook").addEventListener("click", () => download("api/workbook", "model.xlsx"));
+    $("#memo").addEventListener("click", () => download("api/memo", "memo.html"));
+    $("#run-mc").addEventListener("click", monteCarlo);
+  });
+})();

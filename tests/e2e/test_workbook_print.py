@@ -1,0 +1,43 @@
+"""The workbook prints: LibreOffice converts the default's workbook, built with an
+analysis (two scenarios, Monte Carlo), to PDF on at most 60 A4 pages (the tier
+sheets print their labels, units, constants and totals; their months are an
+outline group outside the print area), and the first page is the Cover."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import costmodel as cm
+from costmodel.analysis.bundle import analyze
+from costmodel.inputs.resources import scenarios_dir
+from costmodel.report.workbook.book import write_workbook
+from tests.support.libreoffice import recalculate, soffice
+
+pytestmark = pytest.mark.slow
+
+
+def test_workbook_prints_on_at_most_60_a4_pages(tmp_path):
+    if soffice() is None or shutil.which("pdfinfo") is None:
+        pytest.skip("LibreOffice or pdfinfo is not installed")
+    model = cm.build(cm.load_assumptions())
+    an = analyze(
+        model,
+        draws=500,
+        scenarios={
+            "downside": scenarios_dir() / "downside.yaml",
+            "upside": scenarios_dir() / "upside.yaml",
+        },
+    )
+    book = write_workbook(model, tmp_path / "model.xlsx", analysis=an)
+    pdf = recalculate(book, tmp_path / "pdf", "pdf")
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    assert 10 <= pages <= 60, pages
+    first = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True
+    ).stdout
+    assert "investor model" in first

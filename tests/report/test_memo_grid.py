@@ -1,0 +1,57 @@
+"""The memo's price x utilization grid (methodology §9.2): a table per tier,
+cells shaded by sign, the contour drawn, one sentence per tier with the
+break-even prices (en and zh)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from costmodel.analysis.breakeven import break_even
+from costmodel.analysis.pricegrid import price_utilization_grid
+
+
+@pytest.fixture(scope="module")
+def grid(model):
+    return price_utilization_grid(model.assumptions)
+
+
+def _table(html: str, tier: str) -> str:
+    m = re.search(rf'<table class="pugrid" data-tier="{tier}">(.*?)</table>', html, re.S)
+    assert m, tier
+    return m.group(1)
+
+
+def _sentence(html: str, tier: str) -> str:
+    m = re.search(rf'<p data-grid="{tier}">(.*?)</p>', html, re.S)
+    assert m, tier
+    return re.sub(r"<[^>]+>", "", m.group(1)).replace("\xa0", " ")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_memo_grid_tables_shade_by_sign_and_draw_the_contour(memos, model, grid, lang):
+    html = memos[lang]
+    for tier in model.tiers:
+        g = grid[grid["tier"] == tier]
+        body = _table(html, tier)
+        cells = re.findall(r'<td class="num (pos|neg)([^"]*)">', body)
+        assert len(cells) == len(g) == 49
+        assert sum(c[0] == "pos" for c in cells) == int((g["npv"] > 0).sum()) > 0
+        assert sum("edge-top" in c[1] for c in cells) == int(g["edge_price"].sum()) > 0
+        assert sum("edge-right" in c[1] for c in cells) == int(g["edge_utilization"].sum())
+        assert sum(" base" in c[1] for c in cells) == 1
+
+
+def test_memo_grid_sentences_give_the_break_even_prices(memos, model, grid):
+    be = break_even(model.assumptions)
+    for tier in model.tiers:
+        exact = float(be.loc[tier, "price_per_gpu_hour"])  # at the base utilization, 60%
+        at85 = grid[(grid["tier"] == tier) & (grid["utilization"] == 0.85)]
+        top = float(at85["break_even_price"].iloc[0])
+        en, zh = _sentence(memos["en"], tier), _sentence(memos["zh"], tier)
+        assert f"CNY {exact:.2f}/GPU\u2011h at 60.0%" in en, en
+        assert f"CNY {top:.2f}/GPU\u2011h at 85.0% utilization" in en, en
+        assert f"利用率 60.0% 时为 {exact:.2f} 元/卡时" in zh, zh
+        assert f"利用率 85.0% 时为 {top:.2f} 元/卡时" in zh, zh
+        assert not re.search(r"[A-Za-z]{2,}", re.sub(r"H200|GPU", "", zh)), zh
