@@ -59,7 +59,7 @@ from costmodel.report.memo import summary_section as msum
 from costmodel.report.memo import vat_section as mvat
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.text import TEXT
-from costmodel.report.memo.text_charts import CHART
+from costmodel.report.memo.text_charts import CHART, caption
 from costmodel.report.output import source_date_epoch, write_text
 
 LANGS = ("en", "zh")
@@ -188,7 +188,7 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
             dict(
                 id=k,
                 title=C[f"{k}_title"],
-                caption=C[f"{k}_caption"].format(terminal=C[f"terminal_{a.terminal_value}"]),
+                caption=caption(C, k, a.terminal_value),
                 body=Markup(html),
             )
             for k, html in figures

@@ -97,3 +97,9 @@ LINE_LABELS = {
         "sga": "销售及管理费用",
     },
 }
+
+
+def caption(words: dict[str, str], key: str, terminal_value: str) -> str:
+    """Chart ``key``'s caption in ``words`` (one language of :data:`CHART`), the
+    cash-flow chart's naming what the last month counts under ``terminal_value``."""
+    return words[f"{key}_caption"].format(terminal=words[f"terminal_{terminal_value}"])

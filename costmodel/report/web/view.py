@@ -28,7 +28,7 @@ from costmodel.report.memo.context import Facts
 from costmodel.report.memo.labels import chart_label, metric_label, tier_label
 from costmodel.report.memo.render import environment, model_name
 from costmodel.report.memo.summary_section import verdict
-from costmodel.report.memo.text_charts import CHART
+from costmodel.report.memo.text_charts import CHART, caption
 from costmodel.report.memo.text_risks import COOLING
 from costmodel.report.web.page_text import ASSETS, GROUPS, PAGE
 from costmodel.report.web.session import Session
@@ -220,7 +220,12 @@ def result(model: Model, lang: str) -> dict[str, Any]:
         metrics=TABLE,
         rows=option_rows(model, str(choice["tier"]), lang),
         charts=[
-            dict(id=k, title=C[f"{k}_title"], caption=C[f"{k}_caption"], body=Markup(svg))
+            dict(
+                id=k,
+                title=C[f"{k}_title"],
+                caption=caption(C, k, model.assumptions.terminal_value),
+                body=Markup(svg),
+            )
             for k, svg in figures
         ],
     )
