@@ -4,9 +4,9 @@ A scenario is what :func:`costmodel.layer` adds to the base: overlay files
 (merged in order, as ``costmodel summary BASE OVERLAY`` would) and/or dotted-path
 overrides (as ``--set``). The base itself is the first scenario, ``"base"``::
 
-    r = compare(base, {"colocation": "scenarios/colocation.yaml",
+    r = compare(base, {"greenfield": "scenarios/greenfield.yaml",
                        "cheap power": {"power.price_per_kwh": 0.45},
-                       "both": {"paths": ["scenarios/colocation.yaml"],
+                       "both": {"paths": ["scenarios/greenfield.yaml"],
                                 "overrides": {"power.price_per_kwh": 0.45}}})
     r.wide               # (scenario, tier) x metric, the summary columns of each model
     r.tidy               # columns scenario, tier, metric, value

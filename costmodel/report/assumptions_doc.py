@@ -43,8 +43,8 @@ SCENARIOS = {
     "debt cover and peak debt",
     "build-vs-rent.yaml": "each GPU-hour valued at the cloud price of the tier's server: "
     "NPV is the value of building instead of renting",
-    "colocation.yaml": "colocation space rented per kW instead of building the hall; "
-    "metered electricity on top",
+    "greenfield.yaml": "the hall built (facility capex per kW at month 0) instead of leased, "
+    "with a building's construction time",
     "downside.yaml": "weak demand: the under-used centres of the sources and a fast price slide",
     "h20-tens.yaml": "the tens tier on H20 servers bought from stock",
     "high-power-price.yaml": "an east-coast site on a commercial and industrial tariff",

@@ -12,7 +12,7 @@ from costmodel.analysis.scenarios import METRIC_COLUMNS, CompareResult
 from costmodel.inputs.resources import scenarios_dir
 from tests.paths import HAND
 
-COLOCATION = scenarios_dir() / "colocation.yaml"
+COLOCATION = scenarios_dir() / "greenfield.yaml"
 
 
 @pytest.fixture(scope="module")

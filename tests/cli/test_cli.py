@@ -79,7 +79,7 @@ def test_init_copies_an_editable_model(tmp_path):
     result = runner.invoke(app, ["init", str(target)])
     assert result.exit_code == 0, result.stderr
     assert (target / "80-tiers.yaml").exists() and (
-        target / "scenarios" / "colocation.yaml"
+        target / "scenarios" / "greenfield.yaml"
     ).exists()
     same = cm.build(cm.load_assumptions(target)).summary()
     pd.testing.assert_frame_equal(same, cm.build(cm.load_assumptions()).summary())

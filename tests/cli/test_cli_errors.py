@@ -105,7 +105,7 @@ def test_edit_distance_and_closest():
 
 
 def test_overlay_alone_says_put_a_base_first():
-    colo = str(SCENARIOS / "colocation.yaml")
+    colo = str(SCENARIOS / "greenfield.yaml")
     err = fails(["summary", colo], "put a base first, e.g. `costmodel summary default")
     assert err.count("required but missing") == 0
     with pytest.raises(cm.AssumptionError, match="put a base first"):
@@ -116,7 +116,7 @@ def test_overlay_alone_says_put_a_base_first():
 
 
 def test_default_word_equals_the_bundled_path():
-    colo = SCENARIOS / "colocation.yaml"
+    colo = SCENARIOS / "greenfield.yaml"
     by_word = cm.load_assumptions("default", colo)
     by_path = cm.load_assumptions(default_assumptions_dir(), colo)
     assert cm.fingerprint(by_word) == cm.fingerprint(by_path)
@@ -184,7 +184,7 @@ def strict(text: str):
         ["build-vs-rent"],
         ["montecarlo", "-n", "300"],
         ["sensitivity"],
-        ["compare", "-s", f"colo={SCENARIOS / 'colocation.yaml'}"],
+        ["compare", "-s", f"colo={SCENARIOS / 'greenfield.yaml'}"],
     ],  # fmt: skip
 )
 def test_json_is_strict_and_rounded(args):
@@ -240,9 +240,9 @@ def test_annual_sums_equal_cash_flow_sums(overlay):
 
 
 def test_compare_result_html():
-    result = cm.compare(cm.load_assumptions(), {"colo": {"paths": [SCENARIOS / "colocation.yaml"]}})
+    result = cm.compare(cm.load_assumptions(), {"colo": {"paths": [SCENARIOS / "greenfield.yaml"]}})
     html = result._repr_html_()
-    assert "<table" in html and "colo" in html and "colocation.yaml" in html and "%" in html
+    assert "<table" in html and "colo" in html and "greenfield.yaml" in html and "%" in html
 
 
 def test_dot_slash_default_is_a_folder(tmp_path, monkeypatch):

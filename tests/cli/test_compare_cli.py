@@ -21,7 +21,7 @@ from tests.paths import HAND
 app = get_app()
 runner = CliRunner()
 
-COLOCATION = scenarios_dir() / "colocation.yaml"
+COLOCATION = scenarios_dir() / "greenfield.yaml"
 
 
 def test_cli_json_csv_table_agree_with_api(tmp_path):

@@ -24,7 +24,7 @@ from costmodel.inputs.vocabulary import input_kind
 from costmodel.report.format import cell, table_value
 from tests.paths import ROOT
 
-COLO = str(ROOT / "assumptions" / "scenarios" / "colocation.yaml")
+COLO = str(ROOT / "assumptions" / "scenarios" / "greenfield.yaml")
 
 
 def piped(*argv: str, columns: int = 80) -> str:

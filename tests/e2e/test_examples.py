@@ -32,7 +32,7 @@ def test_layer_scenario():
     from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 
     colo = cm.build(
-        cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "colocation.yaml")
+        cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "greenfield.yaml")
     ).summary()
     base = cm.build(cm.load_assumptions()).summary()
     for tier in base.index:

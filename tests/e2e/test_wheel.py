@@ -33,7 +33,7 @@ def wheel(tmp_path_factory) -> Path:
 def test_wheel_contains_bundled_data(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "costmodel/_bundled/assumptions/default/80-tiers.yaml" in names
-    assert "costmodel/_bundled/assumptions/scenarios/colocation.yaml" in names
+    assert "costmodel/_bundled/assumptions/scenarios/greenfield.yaml" in names
     assert any(n.startswith("costmodel/_bundled/templates/") for n in names)
     assert "costmodel/_bundled/glossary/glossary.yaml" in names  # the memo's zh terms
     for page in ("page.html.j2", "options.html.j2", "serve.js", "serve.css"):  # costmodel serve

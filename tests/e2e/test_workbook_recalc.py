@@ -76,7 +76,7 @@ def recalculated(soffice, recalc, tmp_path_factory) -> dict[str, tuple[cm.Model,
     models = {name: cm.build(make()) for name, make in CASES.items()}
     # the default's workbook also carries the engine-result sheets (scenarios, sensitivity,
     # Monte Carlo): they must not break the recalculation either
-    colo = scenarios_dir() / "colocation.yaml"
+    colo = scenarios_dir() / "greenfield.yaml"
     analyses = {
         "default": cm.analyze(models["default"], draws=300, seed=1, scenarios={"colo": colo})
     }
