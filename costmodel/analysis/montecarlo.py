@@ -185,6 +185,14 @@ def cholesky(inputs: list[RangedInput], pairs: list[Correlation]) -> np.ndarray:
         raise ValueError(f"the correlation matrix is not positive definite: {names}") from None
 
 
+def active_pairs(pairs: list[Correlation], drawn: list[str]) -> list[Correlation]:
+    """The pairs of ``correlations`` whose two inputs are both ``drawn`` (methodology
+    §9.1): a pair naming an input held fixed (no range, read by no tier of the run, or
+    structural) is inactive, and the draws of the others are as without it."""
+    have = set(drawn)
+    return [c for c in pairs if canonical(c.a) in have and canonical(c.b) in have]
+
+
 def sample_columns(
     inputs: list[RangedInput], n: int, seed: int, correlations: list[Correlation] | None = None
 ) -> np.ndarray:
@@ -437,9 +445,9 @@ def monte_carlo(
     ranged, skipped = ranged_inputs(assumptions, include_normal=True)
     inputs = [x for x in ranged if not x.structural]
     held = [x.path for x in ranged if x.structural]
-    pairs = list(assumptions.correlations)
-    columns = sample_columns(inputs, n, seed, pairs)
     paths = [x.path for x in inputs]
+    pairs = active_pairs(assumptions.correlations, paths)
+    columns = sample_columns(inputs, n, seed, pairs)
     tiers_of = [set(x.tiers) for x in inputs]
     jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
     out = {t: np.empty((n, len(METRICS))) for t in tiers}

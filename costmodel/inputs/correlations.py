@@ -1,8 +1,10 @@
 """Rules of ``correlations`` (methodology §9.1, spec §27 "Correlated draws").
 
-Each entry names two ranged inputs ``a`` and ``b`` (dotted paths to a Quantity or
-a whole number with ``low`` and ``high``, or ``dist: normal`` with ``sd``) and a
-``rho`` in (-1, 1) (the schema bounds it). A pair may be given once (in either
+Each entry names two inputs ``a`` and ``b`` (dotted paths to a Quantity or a whole
+number) and a ``rho`` in (-1, 1) (the schema bounds it). A pair is active when both
+are ranged (``low`` and ``high``, or ``dist: normal`` with ``sd``); a pair naming an
+input without a range (an overlay that fixed it) is inactive: nothing to draw
+together, no error. A path that names no input is an error. A pair may be given once (in either
 order), an input is not correlated with itself, and the matrix with ones on the
 diagonal and ``rho`` at each pair must be positive definite (its Cholesky factor
 exists): it is checked per group of inputs linked by pairs (the matrix is block
@@ -104,14 +106,17 @@ def correlation_problems(a: Assumptions) -> Iterator[Problem]:
         ok = True
         for end in ("a", "b"):
             path = getattr(c, end)
-            if not is_ranged(resolve(a, path)):
+            node = resolve(a, path)
+            if not isinstance(node, Quantity | WholeNumber):
                 ok = False
                 yield (
                     f"correlations.{i}.{end}",
                     repr(path),
-                    "must be a ranged input (low and high, or dist: normal with sd) "
-                    "that the Monte Carlo draws",
+                    "must name an input of the assumptions (a number, ranged for the "
+                    "Monte Carlo to draw it)",
                 )
+            elif not is_ranged(node):
+                ok = False  # inactive: an input held fixed has nothing to correlate
         key = frozenset((canonical(c.a), canonical(c.b)))
         if len(key) == 1:
             ok = False

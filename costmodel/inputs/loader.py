@@ -43,7 +43,11 @@ class Source:
     files: list[str] = field(default_factory=list)
 
     def where(self, path: str) -> str:
-        """File (and line) of ``path`` or of its nearest ancestor that has one."""
+        """File (and line) of ``path`` or of its nearest ancestor that has one; of a
+        ``{value: ...}`` mapping, the line of its ``value`` (which an overlay may have
+        set while the mapping began in an earlier file)."""
+        if f"{path}.value" in self.origin:
+            return self.origin[f"{path}.value"]
         key = path
         while key:
             if key in self.origin:

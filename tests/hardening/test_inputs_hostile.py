@@ -14,10 +14,11 @@ from typer.testing import CliRunner
 import costmodel as cm
 from costmodel.cli import get_app
 from costmodel.inputs.errors import AssumptionError
-from costmodel.inputs.resources import default_assumptions_dir
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.inputs.textpolicy import BIDI_CONTROLS, MAX_CELL_TEXT
 
 DEFAULT = default_assumptions_dir()
+SCENARIOS = scenarios_dir()
 app = get_app()
 
 
@@ -37,15 +38,16 @@ def line_of(path, text: str) -> int:
 
 
 def test_bundled_thousands_tier_refused_in_a_one_year_horizon():
-    """horizon_years=1 leaves the thousands tier's 12-month build (high 18) no
-    operating month: refused at the default file's lines, naming the tier."""
-    found = {p.path: p for p in problems(overrides={"horizon_years": 1})}
+    """horizon_years=1 with a year-long build of the thousands hall (the greenfield
+    overlay: 12 months, high 18) leaves it no operating month: refused at the
+    overlay's lines, naming the tier."""
+    overlay = SCENARIOS / "greenfield.yaml"
+    found = {p.path: p for p in problems(overlay, overrides={"horizon_years": 1})}
     own = found["tiers.thousands.timeline.build_months"]
     assert own.value == "12"
     assert "tier thousands" in own.rule and "12-month horizon" in own.rule
     assert "at most 11 months" in own.rule
-    source = DEFAULT / "85-time-and-money.yaml"
-    assert own.where.startswith(str(source))
+    assert own.where.startswith(str(overlay))
     assert "tiers.thousands.timeline.build_months.high" in found
 
 
@@ -132,7 +134,10 @@ def test_yaml_11_number_forms_are_refused_with_their_meaning(tmp_path, written, 
 
 def test_decimal_numbers_and_quoted_text_read_as_before(tmp_path):
     f_ = tmp_path / "n.yaml"
-    f_.write_text('tiers:\n  tens:\n    staff_fte: 10\n    label: "010"\n    rack_kw: 1_2\n')
+    f_.write_text(
+        'tiers:\n  tens:\n    staff_scaling: null\n    staff_fte: 10\n    label: "010"\n'
+        "    rack_kw: 1_2\n"
+    )
     a = cm.load_assumptions(DEFAULT, f_)
     assert a.tiers["tens"].staff_fte.value == 10 and a.tiers["tens"].label == "010"
     assert a.tiers["tens"].rack_kw.value == 12
