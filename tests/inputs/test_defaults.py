@@ -80,9 +80,14 @@ def _quantities(obj, path=""):
             yield from _quantities(v, f"{path}[{i}]")
 
 
-def test_every_default_figure_has_a_source_and_unit():
-    # workloads are example tasks (sizes, deadlines), not cost figures
-    figures = [(p, q) for p, q in _quantities(A) if not p.startswith("workloads")]
+@pytest.mark.parametrize("name", ["default", "example:us-neocloud"])
+def test_every_default_figure_has_a_source_and_unit(name):
+    a = A if name == "default" else cm.load_assumptions(name)
+    # the default's workloads are example tasks (sizes, deadlines), not cost figures;
+    # the bundled example sources those too
+    figures = [
+        (p, q) for p, q in _quantities(a) if name != "default" or not p.startswith("workloads")
+    ]
     assert len(figures) > 60
     missing = [p for p, q in figures if not q.source or not q.unit]
     assert missing == []
