@@ -33,7 +33,7 @@ Examples
 >>> model = cm.build(a)
 >>> tens = model.summary_rows()["tens"]
 >>> tens["gpus"], f"{tens['capex']:,.0f}", f"{tens['npv']:,.0f}"
-(32, '7,683,742', '-5,020,614')
+(32, '6,786,142', '-2,000,517')
 
 The discounted free cash flow of the monthly schedule sums to the NPV:
 
@@ -46,13 +46,13 @@ An override changes one value and keeps its unit, source and range:
 >>> cheap.power.price_per_kwh.value, cheap.power.price_per_kwh.unit
 (0.5, 'CNY/kWh')
 >>> f"{cm.build(cheap).summary_rows()['tens']['npv']:,.0f}"
-'-4,739,416'
+'-1,722,947'
 
 Variants go through the engine at once, one value per variant:
 
 >>> runs = cm.run_variants(a, {"operations.utilization": [0.6, 0.8]}, ["tens"])
 >>> [f"{npv:,.0f}" for npv in runs["tens"].metrics["npv"]]
-['-5,020,614', '-2,494,614']
+['-2,000,517', '468,183']
 """
 
 from __future__ import annotations

@@ -49,7 +49,10 @@ SCENARIOS = {
     "h20-tens.yaml": "the tens tier on H20 servers bought from stock",
     "high-power-price.yaml": "an east-coast site on a commercial and industrial tariff",
     "rtx4090-tens.yaml": "the tens tier on consumer RTX 4090 servers (no NVLink)",
-    "staged-growth.yaml": "hundreds in two stages, the headroom reserved from the start",
+    "fabric-design.yaml": "the fabric of methodology §12.1's worked example at round list "
+    "prices, and one engineer per 10 thousands-tier servers",
+    "staged-growth.yaml": "hundreds in two stages in a built hall, the headroom reserved "
+    "from the start",
     "staged-rebuild.yaml": "the same two stages, the hall extended later at a retrofit premium",
     "upside.yaml": "strong demand: anchor tenants, high utilization, prices at the on-demand level",
 }
@@ -203,10 +206,11 @@ def tiers_table(a: Assumptions, model: Model) -> list[str]:
                 f"{number(s['servers'])} / {number(s['racks'])}",
                 f"{tier.cooling}",
                 number(v["rack_kw"]),
-                number(v["staff_fte"]) if "staff_fte" in v else "staff_scaling",
-                pct(v["network_share"], 0) if "network_share" in v else "design",
+                _staff(v, s["servers"]),
+                pct(s["network_share"], 0) + ("" if "network_share" in v else " (design)"),
                 number(v["storage_capacity_tb"]),
                 number(v["build_months"]),
+                _contract(v),
                 pct(v["utilization"], 0),
                 price(v["price_per_gpu_hour"]),
             ]
@@ -222,10 +226,34 @@ def tiers_table(a: Assumptions, model: Model) -> list[str]:
         "network share",
         "storage (TB)",
         "build months",
-        "utilization",
-        f"price ({a.currency}/GPU-h)",
+        "contract (share, months, price)",
+        "spot utilization",
+        f"spot price ({a.currency}/GPU-h)",
     )
     return _table(head, rows, right=5)
+
+
+def _staff(v: Mapping[str, Any], servers: float) -> str:
+    """The first deployment's headcount: ``staff_fte``, or with ``staff_scaling``
+    ``fixed + per server x servers`` (methodology §12.2), with its terms."""
+    if "staff_fte" in v:
+        return number(v["staff_fte"])
+    fte = v["staff_fixed_fte"] + v["staff_fte_per_server"] * servers
+    return (
+        f"{number(round(fte, 2))} ({number(v['staff_fixed_fte'])} + "
+        f"{number(v['staff_fte_per_server'])} x {number(servers)})"
+    )
+
+
+def _contract(v: Mapping[str, Any]) -> str:
+    """The take-or-pay contract's terms (methodology §11.5), or "spot only"."""
+    share = v.get("contract_share", 0.0)
+    if not share:
+        return "spot only"
+    return (
+        f"{pct(share, 0)}, {number(v['contract_months'])}, "
+        f"{price(v['contract_price_per_gpu_hour'])}"
+    )
 
 
 def servers_table(a: Assumptions) -> list[str]:
@@ -265,11 +293,15 @@ RESULT_ROWS = (
     ("Opex, year 1", "opex_year1", money),
     ("TCO, nominal", "tco", money),
     ("Levelized cost per GPU-hour", "cost_per_gpu_hour", price),
+    ("Realized price per GPU-hour (contract and spot)", "realized_price", price),
     ("Cost per effective GPU-hour", "cost_per_effective_gpu_hour", price),
     ("NPV", "npv", money),
     ("IRR", "irr", pct),
     ("Payback (years)", "payback_years", lambda v: EMPTY if _empty(v) else f"{v:.1f}"),
     ("Peak funding", "peak_funding", money),
+    ("Network share of hardware", "network_share", lambda v: pct(v, 1)),
+    ("VAT paid", "vat_paid", money),
+    ("Peak VAT credit (cash tied up)", "vat_credit_peak", money),
     ("Cluster MTBF (hours)", "mtbf_hours", lambda v: f"{v:,.1f}"),
     ("Goodput", "goodput", pct),
     ("Availability", "availability", lambda v: pct(v, 2)),
@@ -305,11 +337,24 @@ def reading(a: Assumptions, model: Model, be: Mapping[str, Mapping[str, float]])
         if negative
         else "every tier has a positive NPV"
     )
+    signed = [t for t in names if tiers[t].get("contract_share", 0.0)]
+    contracts = (
+        "; contracts for "
+        + ", ".join(
+            f"{pct(tiers[t]['contract_share'], 0)} of the {t} tier's hours at "
+            f"{price(tiers[t]['contract_price_per_gpu_hour'])}"
+            for t in signed
+        )
+        if signed
+        else ""
+    )
+    realized = [summary[t]["realized_price"] for t in names]
     out = [
-        f"- At the default selling prices ({span(sold)} {a.currency} per GPU-hour, against the "
+        f"- At the default spot prices ({span(sold)} {a.currency} per GPU-hour, against the "
         f"clouds' reserved {span(reserved)} and on-demand {span(on_demand)} for the same "
-        f"servers) and {span([tiers[t]['utilization'] for t in names], lambda v: pct(v, 0))} "
-        "utilization, "
+        f"servers{contracts}; realized {span(realized)} over the horizon) and "
+        f"{span([tiers[t]['utilization'] for t in names], lambda v: pct(v, 0))} "
+        "of the spot hours sold, "
         f"{verdict} at the {pct(rate, 0)} discount rate.",
         "- The year-1 price at which NPV is zero is "
         + ", ".join(f"{price(be[t]['price_per_gpu_hour'])} ({t})" for t in names)
@@ -487,18 +532,21 @@ def uncertain(a: Assumptions) -> list[str]:
         f"{price(_value(s.cloud_reserved_per_gpu_hour))} {a.currency} per GPU-hour from the "
         "contract level of the previous generation (see their notes). If capacity stays "
         "scarce, `upside.yaml` is the better guess.",
-        f"2. **Utilization of a new centre** ({pct(util, 0)}, range "
-        f"{pct(a.operations.utilization.low, 0)}-{pct(a.operations.utilization.high, 0)}): "
-        "between the idle centres and the best-run fleets of the sources; it rests on a "
-        "policy occupancy target, not on a measured GPU utilization of rental centres.",
+        f"2. **Utilization of the spot capacity** ({pct(util, 0)}, range "
+        f"{pct(a.operations.utilization.low, 0)}-{pct(a.operations.utilization.high, 0)}) "
+        "and the anchor tenants' contracts: no Chinese operator publishes GPU-hours sold; "
+        "the spot figure sits between the idle centres and the best-run fleets of the "
+        "sources, and the contracted share is a judgement of who signs before a cluster "
+        "commissions.",
         f"3. **Server price** ({number(s.price.value)} {a.currency}, range "
         f"{number(s.price.low)}-{number(s.price.high)}): few quotes, and access still "
         "needs licences and prepayment.",
         f"4. **The equity part of the discount rate** ({pct(_value(a.finance.discount_rate), 0)} "
         "in all): the debt part follows the loan prime rate plus a spread; the cost of "
         "equity is judgement.",
-        "5. **Facility cost per kW** for a retrofitted room and the liquid-cooling premium "
-        "(estimates against a greenfield cost guide).",
+        "5. **The park hall's lease per kW-month** (and, in `greenfield.yaml`, the build "
+        "cost per kW): no published wholesale price for AI-density halls in China; the "
+        "value is derived from retail cabinet quotes less the metered power.",
         "6. **Exchange rate**: the notes convert USD sources at one stated rate; the schema "
         "has no exchange-rate input.",
         "",
