@@ -286,9 +286,13 @@ def test_thousands_tier_has_more_than_one_node_failure_a_day():
 def test_workloads_placed_as_the_seed_places_them():
     rec = cm.recommend(cm.build(A)).attrs["recommended"]
     by_kind = {w.name: w for w in A.workloads}
+    assert "thousands" in rec.values()  # the default has a task for every tier
     for name, tier in rec.items():
         w = by_kind[name]
-        if w.kind == "pretrain" or (w.kind == "finetune" and w.params_b.value >= 70):
+        if w.kind == "pretrain" and w.params_b.value >= 100:
+            # seed: 千亿至万亿参数基座模型预训练 (100B-1T pretraining) is the thousands tier's
+            assert tier == "thousands", name
+        elif w.kind == "pretrain" or (w.kind == "finetune" and w.params_b.value >= 70):
             # seed: 70B full fine-tune and 30-65B pretraining sit at the hundreds tier
             assert tier == "hundreds", name
         else:
