@@ -90,13 +90,37 @@ def test_key_drivers_have_ranges():
 
 
 ALL = ("tens", "hundreds", "thousands")
+NONE: tuple[str, ...] = ()
+#: whether the default builds its hall or leases it decides what the facility
+#: overlays change: the one that matches the default changes nothing
+DEFAULT_BUILDS = A.facility.mode == "build"
+
+
+def _contracted(tier: str) -> bool:
+    """Whether the default sells part of the tier's hours under contract."""
+    own = A.tiers[tier].revenue.contract if A.tiers[tier].revenue else None
+    share = own.share if own is not None and own.share is not None else None
+    if share is None and A.revenue.contract is not None:
+        share = A.revenue.contract.share
+    return share is not None and share.value > 0
+
+
 #: what each bundled overlay must do to the default: (the tiers it changes,
 #: {metric: +1 up, -1 down, 0 unchanged, None changed}); tiers it does not name
 #: keep every figure
 OVERLAY_EFFECTS = {
     "build-vs-rent": (ALL, {"revenue": None, "capex": 0, "opex_year1": 0}),
     # (tco, not opex_year1: the thousands tier is built over its whole first year)
-    "colocation": (ALL, {"capex_facility": -1, "tco": None, "revenue": 0}),
+    "colocation": (ALL, {"capex_facility": -1, "tco": None, "revenue": 0})
+    if DEFAULT_BUILDS
+    else (NONE, {}),
+    "greenfield": (NONE, {}) if DEFAULT_BUILDS else (ALL, {"capex_facility": +1}),
+    # tax only: what is bought and sold stays the default's
+    "high-tech": (ALL, {"capex": 0, "revenue": 0, "tco": 0}),
+    "equipment-deduction": (ALL, {"capex": 0, "revenue": 0, "tco": 0}),
+    "western-development": (ALL, {"tco": -1, "capex": 0, "revenue": 0}),
+    "spot-only": (tuple(t for t in ALL if _contracted(t)), {"revenue": None, "capex": 0}),
+    "domestic-tier": (("hundreds",), {"capex_servers": None, "revenue": None}),
     "downside": (ALL, {"revenue": -1, "npv": -1, "capex": 0}),
     "upside": (ALL, {"revenue": +1, "npv": +1, "capex": 0}),
     "high-power-price": (ALL, {"tco": +1, "npv": -1, "revenue": 0, "capex": 0}),
