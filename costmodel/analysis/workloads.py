@@ -5,8 +5,11 @@ For each workload of the assumptions and each tier:
 
 - training FLOPs ``6 * params * tokens`` (LoRA: times the workload's
   ``lora_flops_factor``, else ``sizing.lora_flops_factor``);
-- memory floor, training: ``ceil(params * sizing.training_bytes_per_param /
-  (gpu_memory_gb * 1e9 * sizing.usable_memory_fraction))`` GPUs; inference: per
+- memory floor, training: ``ceil(params * bytes_per_param /
+  (gpu_memory_gb * 1e9 * sizing.usable_memory_fraction))`` GPUs, with
+  ``sizing.training_bytes_per_param`` for a pretrain or full fine-tune and
+  ``sizing.lora_bytes_per_param`` for a LoRA (a frozen base and small adapter
+  state need a fraction of the full fine-tune's memory); inference: per
   replica ``ceil(params * bytes_per_param * sizing.inference_overhead /
   (gpu_memory_gb * 1e9))`` GPUs, replicas ``ceil(tokens_per_s /
   (tokens_per_s_per_gpu * per_replica))``, floor = per replica x replicas;
@@ -176,7 +179,8 @@ def _training_need(
     model: Model, w: Any, ti: dict[str, float], gpus: int, goodput: float
 ) -> tuple[int, float, float, bool, float]:
     """(memory floor, FLOPs, days, meets deadline, GPU-hours used) of training ``w``:
-    ``floor = ceil(params * training bytes/param / (GPU memory * usable share))``;
+    ``floor = ceil(params * bytes/param / (GPU memory * usable share))``, bytes/param
+    the LoRA constant for ``lora``, else the training one;
     ``FLOPs = 6 * params * tokens * factor`` (LoRA factor for ``lora``, else 1);
     ``days = FLOPs / (gpus * TFLOPS * MFU * goodput * 86,400 s)`` (inf at rate 0);
     ``used = gpus * min(days * 24 h, 730 h * months)``."""
@@ -184,11 +188,10 @@ def _training_need(
     sizing = a.sizing
     params = w.params_b.value * PARAMS_PER_BILLION
     mem_b = ti["gpu_memory_gb"] * BYTES_PER_GB
-    floor = _ceil(
-        params
-        * sizing.training_bytes_per_param.value
-        / (mem_b * sizing.usable_memory_fraction.value)
-    )
+    bytes_per_param = (
+        sizing.lora_bytes_per_param if w.kind == "lora" else sizing.training_bytes_per_param
+    ).value
+    floor = _ceil(params * bytes_per_param / (mem_b * sizing.usable_memory_fraction.value))
     factor = (w.lora_flops_factor or a.sizing.lora_flops_factor).value if w.kind == "lora" else 1.0
     flops = 6 * params * w.tokens_b.value * PARAMS_PER_BILLION * factor
     rate = gpus * ti["tflops_bf16"] * FLOP_PER_TFLOP * ti["mfu"] * goodput

@@ -3,8 +3,9 @@
 Each entry names two inputs ``a`` and ``b`` (dotted paths to a Quantity or a whole
 number) and a ``rho`` in (-1, 1) (the schema bounds it). A pair is active when both
 are ranged (``low`` and ``high``, or ``dist: normal`` with ``sd``); a pair naming an
-input without a range (an overlay that fixed it) is inactive: nothing to draw
-together, no error. A path that names no input is an error. A pair may be given once (in either
+input without a range (an overlay that fixed it), or one of an optional section
+that is not given (``contract: null``), is inactive: nothing to draw together, no
+error. A path that names no field at all is an error. A pair may be given once (in either
 order), an input is not correlated with itself, and the matrix with ones on the
 diagonal and ``rho`` at each pair must be positive definite (its Cholesky factor
 exists): it is checked per group of inputs linked by pairs (the matrix is block
@@ -45,6 +46,27 @@ def resolve(a: Assumptions, path: str) -> Any:
         else:
             return None
     return node
+
+
+def declared_absent(a: Assumptions, path: str) -> bool:
+    """Whether ``path`` walks declared fields down to one that is not given (None:
+    an optional section an overlay removed, such as ``revenue.contract``), as
+    opposed to naming no field at all (a typo)."""
+    try:
+        keys = split_path(path)
+    except ValueError:
+        return False
+    node: Any = a
+    for key in keys:
+        if node is None:
+            return True
+        if isinstance(node, BaseModel) and key in type(node).model_fields:
+            node = getattr(node, key)
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            return False
+    return node is None
 
 
 def is_ranged(node: Any) -> bool:
@@ -107,7 +129,9 @@ def correlation_problems(a: Assumptions) -> Iterator[Problem]:
         for end in ("a", "b"):
             path = getattr(c, end)
             node = resolve(a, path)
-            if not isinstance(node, Quantity | WholeNumber):
+            if node is None and declared_absent(a, path):
+                ok = False  # inactive: the section was removed (contract: null)
+            elif not isinstance(node, Quantity | WholeNumber):
                 ok = False
                 yield (
                     f"correlations.{i}.{end}",

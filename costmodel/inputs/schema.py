@@ -574,6 +574,11 @@ class Sizing(Section):
     training_bytes_per_param: Positive = _given(
         16, "methodology §5b: BF16 weights and gradients + FP32 master weights and Adam moments"
     )
+    lora_bytes_per_param: Positive = _given(
+        16,
+        "methodology §5b: without this input a LoRA's floor is the full fine-tune's "
+        "(the spec's 16 bytes per parameter)",
+    )
     usable_memory_fraction: Rate = _given(
         0.8, "methodology §5b: share of GPU memory for model state"
     )

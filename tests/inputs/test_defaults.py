@@ -106,6 +106,17 @@ def test_key_drivers_have_ranges():
 
 
 ALL = ("tens", "hundreds", "thousands")
+
+
+def _contracted(tier: str) -> bool:
+    """Whether the default sells part of the tier's hours under contract."""
+    own = A.tiers[tier].revenue.contract if A.tiers[tier].revenue else None
+    share = own.share if own is not None and own.share is not None else None
+    if share is None and A.revenue.contract is not None:
+        share = A.revenue.contract.share
+    return share is not None and share.value > 0
+
+
 #: what each bundled overlay must do to the default: (the tiers it changes,
 #: {metric: +1 up, -1 down, 0 unchanged, None changed}); tiers it does not name
 #: keep every figure
@@ -113,6 +124,12 @@ OVERLAY_EFFECTS = {
     "build-vs-rent": (ALL, {"revenue": None, "capex": 0, "opex_year1": 0}),
     # the hall built instead of leased (the default leases: no facility capex)
     "greenfield": (ALL, {"capex_facility": +1, "tco": None}),
+    # tax only: what is bought and sold stays the default's
+    "high-tech": (ALL, {"capex": 0, "revenue": 0, "tco": 0}),
+    "equipment-deduction": (ALL, {"capex": 0, "revenue": 0, "tco": 0}),
+    "western-development": (ALL, {"tco": -1, "capex": 0, "revenue": 0}),
+    "spot-only": (tuple(t for t in ALL if _contracted(t)), {"revenue": None, "capex": 0}),
+    "domestic-tier": (("hundreds",), {"capex_servers": None, "revenue": None}),
     "downside": (ALL, {"revenue": -1, "npv": -1, "capex": 0}),
     "upside": (ALL, {"revenue": +1, "npv": +1, "capex": 0}),
     "high-power-price": (ALL, {"tco": +1, "npv": -1, "revenue": 0, "capex": 0}),
@@ -319,9 +336,13 @@ def test_thousands_tier_has_more_than_one_node_failure_a_day():
 def test_workloads_placed_as_the_seed_places_them():
     rec = cm.recommend(cm.build(A)).attrs["recommended"]
     by_kind = {w.name: w for w in A.workloads}
+    assert "thousands" in rec.values()  # the default has a task for every tier
     for name, tier in rec.items():
         w = by_kind[name]
-        if w.kind == "pretrain" or (w.kind == "finetune" and w.params_b.value >= 70):
+        if w.kind == "pretrain" and w.params_b.value >= 100:
+            # seed: 千亿至万亿参数基座模型预训练 (100B-1T pretraining) is the thousands tier's
+            assert tier == "thousands", name
+        elif w.kind == "pretrain" or (w.kind == "finetune" and w.params_b.value >= 70):
             # seed: 70B full fine-tune and 30-65B pretraining sit at the hundreds tier
             assert tier == "hundreds", name
         else:

@@ -1,0 +1,232 @@
+"""The bundled scenario overlays (assumptions/scenarios): each loads on the default
+and validates, documents itself, gives every number with its unit and source, and
+does what its header says -- checked against the overlay's own inputs and identities
+of the model, not against figures of the default (which moves independently)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import yaml
+
+import costmodel as cm
+from costmodel.inputs.params import contract_paths, resolve_tier
+from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+
+SCENARIOS = sorted(scenarios_dir().glob("*.yaml"))
+DEFAULT = cm.load_assumptions()
+DEFAULT_SUMMARY = cm.build(DEFAULT).summary()
+
+
+def _load(name: str):
+    return cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / f"{name}.yaml")
+
+
+def _raw(name: str) -> dict:
+    return yaml.safe_load((scenarios_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def _resolved(a, tier: str, key: str) -> float:
+    """The engine input ``key`` of ``tier`` (the tier's own value or the global one)."""
+    return resolve_tier(a, tier).values()[key]
+
+
+# ----------------------------------------------------------------------------- every overlay
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_bundled_scenario_loads_on_the_default_and_validates(path):
+    a = cm.load_assumptions(default_assumptions_dir(), path)
+    assert list(a.tiers) == list(DEFAULT.tiers)
+    s = cm.build(a).summary()
+    for col in ("capex", "tco", "revenue", "npv"):
+        assert all(math.isfinite(x) for x in s[col]), (path.stem, col)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_opens_with_a_header_saying_what_and_why(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith(f"# {path.name} -- "), lines[0]
+    header = [ln for ln in lines if ln.startswith("#")]
+    assert len(header) >= 3, "a header of a few lines: what the overlay changes and why"
+
+
+def _bare_numbers(node, path=""):
+    """Paths of numbers in a parsed YAML tree that are not the ``value`` of a mapping
+    with a unit and a source (``low``/``high``/``sd`` sit beside such a value)."""
+    if isinstance(node, dict):
+        value = node.get("value")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if not node.get("source") or not node.get("unit"):
+                yield path
+            return
+        for key, value in node.items():
+            if key == "schema_version":
+                continue
+            yield from _bare_numbers(value, f"{path}.{key}".lstrip("."))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _bare_numbers(value, f"{path}[{i}]")
+    elif isinstance(node, int | float) and not isinstance(node, bool):
+        yield path
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_number_of_a_scenario_has_a_unit_and_a_source(path):
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert list(_bare_numbers(raw)) == []
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_a_scenario_that_relabels_a_tier_says_it_in_chinese_too(path):
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for name, tier in (raw.get("tiers") or {}).items():
+        if "description" in (tier or {}):
+            assert tier.get("description_zh"), name
+        net = (tier or {}).get("network") or {}
+        if "fabric" in net:
+            assert net.get("fabric_zh"), name
+
+
+# ----------------------------------------------------------------------------- tax incentives
+
+
+@pytest.mark.parametrize("name", ["high-tech", "western-development"])
+def test_the_incentive_scenarios_set_income_tax_at_15_percent(name):
+    a = _load(name)
+    assert a.finance.tax_rate.value == 0.15  # EIT Law Art. 28 / MOF-STA-NDRC 2020 No. 23
+    assert "15%" in a.finance.tax_rate.source
+
+
+def test_high_tech_carries_losses_ten_years_so_none_expires():
+    a = _load("high-tech")
+    assert a.finance.loss_carryforward_years == 10  # Caishui [2018] No. 76
+    m = cm.build(a)
+    assert a.horizon_years <= 10
+    for tier in a.tiers:
+        assert m.annual(tier)["loss_expired"].sum() == 0, tier
+
+
+def test_western_development_cuts_the_rate_and_the_power_price_only():
+    a = _load("western-development")
+    # the policy cuts the rate; the carry-forward stays the general one
+    assert a.finance.loss_carryforward_years == DEFAULT.finance.loss_carryforward_years
+    p_new, p_old = a.power.price_per_kwh.value, DEFAULT.power.price_per_kwh.value
+    assert p_new == 0.38 and p_new < p_old
+    m, m0 = cm.build(a), cm.build(DEFAULT)
+    for tier in a.tiers:
+        # same load, so electricity scales with the tariff month by month
+        new, old = m.opex(tier)["electricity"], m0.opex(tier)["electricity"]
+        assert new.to_numpy() == pytest.approx(old.to_numpy() * p_new / p_old, rel=1e-12)
+
+
+def test_equipment_deduction_expenses_the_hardware_but_not_the_hall():
+    a = _load("equipment-deduction")
+    for c in ("servers", "network", "storage"):
+        assert getattr(a.depreciation, c).tax_method == "expensed", c
+    assert a.depreciation.facility.tax_method == "book"  # buildings cannot be expensed
+    m = cm.build(a)
+    s = m.summary()
+    for tier in a.tiers:
+        tax_dep = m.tax_depreciation(tier)
+        for c in ("servers", "network", "storage"):
+            # the whole cost of each deployment, once, in its in-service month
+            assert tax_dep[c].sum() == pytest.approx(s.loc[tier, f"capex_{c}"], rel=1e-12)
+            assert (tax_dep[c] != 0).sum() == 1 + len(a.tiers[tier].stages)
+        book = m.depreciation(tier)["facility"]
+        assert tax_dep["facility"].to_numpy() == pytest.approx(book.to_numpy(), abs=1e-6)
+
+
+def test_equipment_units_are_each_below_the_5_million_yuan_limit():
+    a = _load("equipment-deduction")
+    for tier, t in a.tiers.items():
+        assert a.servers[t.server].price.value <= 5e6, tier  # per server, the unit
+
+
+# ----------------------------------------------------------------------------- facility
+
+
+def test_greenfield_builds_the_hall_at_the_build_cost_and_waits_for_it():
+    a = _load("greenfield")
+    assert a.facility.mode == "build"
+    m = cm.build(a)
+    s = m.summary()
+    raw = _raw("greenfield")
+    want_months = {
+        t: (raw["tiers"].get(t, {}).get("timeline", {}).get("build_months")
+            or raw["timeline"]["build_months"])["value"]
+        for t in a.tiers
+    }  # fmt: skip
+    assert want_months == {"tens": 2, "hundreds": 6, "thousands": 12}
+    for tier, t in a.tiers.items():
+        cost = a.facility.build_cost_per_kw[t.cooling].value
+        assert s.loc[tier, "capex_facility"] == pytest.approx(s.loc[tier, "it_kw"] * cost)
+        hours = m.revenue(tier)["gpu_hours"].to_numpy()
+        first = int((hours > 0).argmax())
+        assert first == want_months[tier] + 1, tier  # in service the month after the build
+
+
+# ----------------------------------------------------------------------------- revenue
+
+
+def test_spot_only_sells_no_contracted_hour_and_the_same_utilization_everywhere():
+    a = _load("spot-only")
+    assert a.revenue.contract is None
+    m = cm.build(a)
+    for tier in a.tiers:
+        assert contract_paths(a, tier) is None, tier
+        assert _resolved(a, tier, "utilization") == 0.60, tier
+        rev = m.revenue(tier)
+        assert rev["contract_hours"].sum() == 0 and rev["contract_revenue"].sum() == 0
+        assert rev["revenue"].sum() == pytest.approx(rev["spot_revenue"].sum())
+
+
+def test_upside_moves_every_tier_it_claims_to():
+    a = _load("upside")
+    raw = _raw("upside")
+    for tier in a.tiers:
+        assert _resolved(a, tier, "utilization") == raw["operations"]["utilization"]["value"]
+        assert (
+            _resolved(a, tier, "price_per_gpu_hour")
+            == raw["revenue"]["price_per_gpu_hour"]["value"]
+        )
+        assert _resolved(a, tier, "price_decline") == raw["revenue"]["price_decline"]["value"]
+    for tier in ("hundreds", "thousands"):
+        want = raw["revenue"]["contract"]
+        for key, engine in (("share", "contract_share"), ("months", "contract_months"),
+                            ("price_per_gpu_hour", "contract_price_per_gpu_hour")):  # fmt: skip
+            assert _resolved(a, tier, engine) == want[key]["value"], (tier, key)
+    assert _resolved(a, "tens", "contract_share") == 0  # small lots: spot only
+
+
+def test_upside_raises_the_revenue_of_every_tier_over_the_default():
+    s = cm.build(_load("upside")).summary()
+    for tier in DEFAULT_SUMMARY.index:
+        assert s.loc[tier, "revenue"] > DEFAULT_SUMMARY.loc[tier, "revenue"], tier
+
+
+# ----------------------------------------------------------------------------- domestic tier
+
+
+def test_domestic_tier_moves_the_hundreds_tier_to_the_910c_with_its_own_terms():
+    a = _load("domestic-tier")
+    t = a.tiers["hundreds"]
+    srv = a.servers[t.server]
+    assert t.server == "ascend910c"
+    s = cm.build(a).summary()
+    # no price decline is given for the 910C: 16 servers at the catalogue price
+    n = t.gpus / srv.gpus_per_server
+    assert s.loc["hundreds", "capex_servers"] == pytest.approx(n * srv.price.value, rel=1e-12)
+    spot = _resolved(a, "hundreds", "price_per_gpu_hour")
+    assert spot <= srv.cloud_on_demand_per_gpu_hour.value  # not above its own cloud price
+    assert spot < a.servers["h200"].cloud_reserved_per_gpu_hour.value  # below the H200's
+    assert _resolved(a, "hundreds", "contract_price_per_gpu_hour") <= spot
+    # the stated penalties: a lower MFU and a dearer software stack than the tier's own
+    # inputs would give it without the overlay
+    assert _resolved(a, "hundreds", "mfu") < _resolved(DEFAULT, "hundreds", "mfu")
+    assert _resolved(a, "hundreds", "software_per_gpu_year") > _resolved(
+        DEFAULT, "hundreds", "software_per_gpu_year"
+    )
+    for other in ("tens", "thousands"):
+        assert a.tiers[other].server == DEFAULT.tiers[other].server
