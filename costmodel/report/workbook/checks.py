@@ -561,8 +561,10 @@ def _unmoved(top: int, bottom: int, empty: list[int]) -> str:
     rows = [x for x in range(top, bottom + 1) if x not in empty]
     moved = "+".join(f"($C${x}-$B${x})^2" for x in rows) or "0"
     size = "+".join(f"$B${x}^2" for x in rows) or "0"
-    appeared = "+".join(f"ISNUMBER($C${x})" for x in empty)
-    return f"AND({moved}<=check_tolerance^2*({size}),{appeared}=0)"
+    # NOT(OR(..)), not ISNUMBER(..)=0: Excel and Gnumeric compare a boolean with a
+    # number as unequal, so FALSE=0 is FALSE there (LibreOffice coerces)
+    appeared = ",".join(f"ISNUMBER($C${x})" for x in empty)
+    return f"AND({moved}<=check_tolerance^2*({size}),NOT(OR({appeared})))"
 
 
 def _stamp(
