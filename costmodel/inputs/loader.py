@@ -304,7 +304,18 @@ def parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
         data = loader.construct_document(node)
     finally:
         loader.dispose()
-    return node, data
+    return node, _unshared(data)
+
+
+def _unshared(x: Any) -> Any:
+    """``x`` with every mapping and list its own object: a YAML alias (``*ndr``)
+    builds the anchor's object once and shares it, so an override of one copy would
+    change the other (``MAX_NODES`` bounds the expansion)."""
+    if isinstance(x, dict):
+        return {k: _unshared(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_unshared(v) for v in x]
+    return x
 
 
 def read_file(path: Path) -> tuple[dict[str, Any], dict[str, str]]:

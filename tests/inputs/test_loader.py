@@ -187,3 +187,16 @@ def test_lines_are_the_same_with_either_loader(tmp_path, yaml_loader):
     with pytest.raises(cm.AssumptionError, match="malformed YAML"):
         cm.load_assumptions(HAND, evil)
     assert loader.parse_override("x=0.5") == ("x", 0.5)
+
+
+def test_an_alias_is_a_copy_an_override_of_one_leaves_the_other(tmp_path):
+    # the default's hundreds and thousands designs are one YAML anchor and alias
+    # (&ndr / *ndr): overriding one tier's switch price must not move the other's
+    base = cm.load_assumptions()
+    a = cm.load_assumptions(overrides={"tiers.thousands.network.design.switch_price": 1})
+    assert a.tiers["thousands"].network.design.switch_price.value == 1
+    hundreds = a.tiers["hundreds"].network.design.switch_price.value
+    assert hundreds == base.tiers["hundreds"].network.design.switch_price.value != 1
+    s, s0 = cm.build(a).summary(), cm.build(base).summary()
+    assert s.loc["hundreds", "capex_network"] == s0.loc["hundreds", "capex_network"]
+    assert s.loc["thousands", "capex_network"] < s0.loc["thousands", "capex_network"]
