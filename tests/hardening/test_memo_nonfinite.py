@@ -16,7 +16,13 @@ import costmodel as cm
 @pytest.mark.parametrize(
     ("overrides", "tier", "empty"),
     [
-        ({"tiers.thousands.gpus": 100_000}, "thousands", "cost_per_effective_gpu_hour"),
+        # 100,000 GPUs need a fabric of radix 128 (3 levels of radix k hold k^3 / 4
+        # endpoints: 65,536 at 64, 524,288 at 128)
+        (
+            {"tiers.thousands.gpus": 100_000, "tiers.thousands.network.design.switch_radix": 128},
+            "thousands",
+            "cost_per_effective_gpu_hour",
+        ),
         ({"operations.utilization": 0}, "tens", "cost_per_gpu_hour"),
     ],
 )

@@ -14,9 +14,12 @@ import costmodel as cm
 from costmodel.core.result import CAPEX_LINES, OPEX_LINES
 from costmodel.report.memo import analysis_charts, chartkit, charts
 from costmodel.report.memo import numbers as f
+from tests.paths import ROOT
 
 NS = "{http://www.w3.org/2000/svg}"
 TOL = 0.25  # px: coordinates are written with one decimal
+DEFAULT = ROOT / "assumptions" / "default"
+SCENARIOS = ROOT / "assumptions" / "scenarios"
 
 
 def drawings(html: str) -> list[ET.Element]:
@@ -73,38 +76,65 @@ def paying() -> cm.Model:
     return cm.build(cm.load_assumptions(overrides={"revenue.price_per_gpu_hour": 40.0}))
 
 
-def test_npv_bar_lengths_are_npv_over_the_scale(model):
-    (svg,) = drawings(charts.npv_chart(model, "en"))
-    npv = model.summary()["npv"].to_numpy(float)
-    assert texts(svg, "axis") == ["CNY M"]  # the default's NPVs are millions
-    x = axis(svg)
-    bars = rects(svg, "bar")
-    assert len(bars) == len(model.tiers)
-    for bar, v in zip(bars, npv, strict=True):
-        assert span(bar) == pytest.approx(sorted(x([0, v / 1e6])), abs=TOL)
-    assert texts(svg, "value") == [f.money(v, "en", "CNY") for v in npv]
-    zh = drawings(charts.npv_chart(model, "zh"))[0]
-    assert texts(zh, "axis") == ["亿元"]  # the largest loss is 2.41 亿元
-    xz = axis(zh)
-    for bar, v in zip(rects(zh, "bar"), npv, strict=True):
-        assert span(bar) == pytest.approx(sorted(xz([0, v / 1e8])), abs=TOL)
+def money_unit(largest: float, lang: str) -> tuple[float, str]:
+    """The axis unit of money whose largest absolute value is ``largest``: in English
+    the largest of bn, M and k it reaches; in Chinese 亿 (1e8) or 万 (1e4)."""
+    zh = ((1e8, "亿元"), (1e4, "万元"))
+    steps = zh if lang == "zh" else ((1e9, "CNY bn"), (1e6, "CNY M"), (1e3, "CNY k"))
+    return next((div, unit) for div, unit in steps if largest >= div)
 
 
-def test_capex_segments_are_capex_per_gpu_by_class(model):
-    html = charts.capex_chart(model, "en")
+@pytest.mark.parametrize("case", ["default", "paying"])
+def test_npv_bar_lengths_are_npv_over_the_scale(model, paying, case):
+    """The default's NPVs and a paying model's (the larger of the two in 亿元)."""
+    m = model if case == "default" else paying
+    npv = m.summary()["npv"].to_numpy(float)
+    for lang in ("en", "zh"):
+        (svg,) = drawings(charts.npv_chart(m, lang))
+        div, unit = money_unit(np.abs(npv).max(), lang)
+        assert texts(svg, "axis") == [unit]
+        x = axis(svg)
+        bars = rects(svg, "bar")
+        assert len(bars) == len(m.tiers)
+        for bar, v in zip(bars, npv, strict=True):
+            assert span(bar) == pytest.approx(sorted(x([0, v / div])), abs=TOL)
+        assert texts(svg, "value") == [f.money(v, lang, "CNY") for v in npv]
+
+
+@pytest.fixture(scope="module")
+def greenfield() -> cm.Model:
+    """The default with the hall built (a facility capex)."""
+    return cm.build(cm.load_assumptions(DEFAULT, SCENARIOS / "greenfield.yaml"))
+
+
+@pytest.mark.parametrize("case", ["default", "greenfield"])
+def test_capex_segments_are_capex_per_gpu_by_class(model, greenfield, case):
+    """A segment per asset class with capex (none for a class without: a leased hall
+    has no facility capex), ending at the total capex per GPU."""
+    m = model if case == "default" else greenfield
+    html = charts.capex_chart(m, "en")
     (svg,) = drawings(html)
-    s = model.summary()
+    s = m.summary()
+    drawn = [c for c in CAPEX_LINES if (s[f"capex_{c}"] != 0).any()]
+    assert ("facility" in drawn) == (case == "greenfield")
     assert texts(svg, "axis") == ["CNY k per GPU"]
     x = axis(svg)
     for c in CAPEX_LINES:
         per_gpu = s[f"capex_{c}"] / s["gpus"] / 1e3
         widths = [float(r.get("width")) for r in rects(svg, c)]
-        assert widths == pytest.approx(list(per_gpu * (x(1) - x(0))), abs=TOL), c
-    ends = [span(r)[1] for r in rects(svg, "facility")]
+        want = list(per_gpu * (x(1) - x(0))) if c in drawn else []
+        assert widths == pytest.approx(want, abs=TOL), c
+    ends = [span(r)[1] for r in rects(svg, drawn[-1])]
     assert ends == pytest.approx(list(x(s["capex"] / s["gpus"] / 1e3)), abs=TOL)
     assert texts(svg, "value") == [f"total {f.money(v, 'en', 'CNY')}" for v in s["capex"]]
-    for label in ("Servers", "Network", "Storage", "Facility"):
-        assert f"</svg>{label}</li>" in html  # the legend
+    names = {
+        "servers": "Servers",
+        "network": "Network",
+        "storage": "Storage",
+        "facility": "Facility",
+    }
+    for c in CAPEX_LINES:  # the legend names the classes drawn
+        assert (f"</svg>{names[c]}</li>" in html) == (c in drawn), c
 
 
 def test_opex_columns_are_annual_opex_and_ticks_are_nice(model):
@@ -181,8 +211,15 @@ def test_payback_marker_sits_at_the_payback_month(paying):
 
 
 def test_no_payback_is_written(model):
-    assert model.summary()["payback_years"].isna().all()  # the default loses money
-    for svg in drawings(charts.cash_chart(model, "zh")):
+    """Every GPU-hour sold at 10 CNY: no option pays back."""
+    over = {
+        f"tiers.{t}.revenue.{k}": 10.0
+        for t in model.tiers
+        for k in ("price_per_gpu_hour", "contract.price_per_gpu_hour")
+    }
+    losing = cm.build(cm.load_assumptions(overrides=over))
+    assert losing.summary()["payback_years"].isna().all()
+    for svg in drawings(charts.cash_chart(losing, "zh")):
         assert texts(svg, "note") == ["测算期内无法回收"]
 
 

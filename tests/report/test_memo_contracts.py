@@ -17,14 +17,20 @@ import costmodel as cm
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
 
+#: the contract's terms, set one key at a time (each keeps its unit, source and range,
+#: so the inputs the Monte Carlo draws together stay ranged), globally and for every
+#: tier (a tier may carry its own contract, e.g. the default's hundreds tier)
+TERMS = {"share": 0.6, "price_per_gpu_hour": 14.0, "months": 30, "escalation": 0.03}
+TIERS = cm.load_assumptions().tiers
 CONTRACT = {
-    "revenue.contract": {
-        "share": 0.6,
-        "price_per_gpu_hour": 14.0,
-        "months": 30,
-        "escalation": 0.03,
-    },
+    **{f"revenue.contract.{k}": v for k, v in TERMS.items()},
+    **{f"tiers.{t}.revenue.contract.{k}": v for t in TIERS for k, v in TERMS.items()},
     "operations.sga_share": 0.04,
+}
+#: every tier spot only: no GPU-hour under contract
+SPOT_ONLY = {
+    "revenue.contract.share": 0.0,
+    **{f"tiers.{t}.revenue.contract.share": 0.0 for t in TIERS},
 }
 
 
@@ -79,7 +85,11 @@ def test_revenue_split_sentence_carries_the_engine_figures(model, lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_without_a_contract_all_revenue_is_spot(lang):
-    m = cm.build(cm.load_assumptions())
+    m = cm.build(cm.load_assumptions(overrides=SPOT_ONLY))
+    for t in m.tiers:
+        rev = m.revenue(t)
+        assert rev.contract_revenue.sum() == 0
+        assert rev.spot_revenue.sum() == pytest.approx(rev.revenue.sum())
     text = text_of(render_memo(m, lang))
     assert ("sold spot" if lang == "en" else "现货销售") in text
     assert ("is contracted take-or-pay" if lang == "en" else "为照付不议合同收入") not in text

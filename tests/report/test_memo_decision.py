@@ -61,8 +61,17 @@ def default():
     return memo_of()
 
 
-# The smallest option loses least in absolute terms but most per unit of capex.
+# The smallest option sold at the bottom of its price range: every option loses money.
 SPLIT = {"tiers.tens.revenue.price_per_gpu_hour": 10.0}
+
+
+def every_price_at(m, price: float) -> dict[str, float]:
+    """Overrides selling every tier's GPU-hours at ``price``, spot and under contract."""
+    return {
+        f"tiers.{t}.revenue.{key}": price
+        for t in m.tiers
+        for key in ("price_per_gpu_hour", "contract.price_per_gpu_hour")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -114,10 +123,18 @@ def test_build_wins_when_cloud_prices_are_raised(default):
     assert "租用同样卡时的现值成本都低于自建" not in zh
 
 
-def test_rent_wins_in_the_default(default):
-    m, an, pages = default
+def test_rent_wins_when_cloud_prices_are_lowered(default):
+    """Cloud prices below every option's levelized cost: the summary says renting is
+    cheaper for every option. (PV of renting = sum of hours x price x price index x
+    discount <= price x PV of the hours, the index being at most 1; the PV of building
+    = levelized cost x PV of the hours; so a price below the cost makes renting
+    cheaper.)"""
+    cheap = 8.0
+    assert cheap < default[0].summary()["cost_per_gpu_hour"].min()
+    m = cm.build(cm.load_assumptions(overrides=on_demand(default[0], cheap)))
+    an = analyze(m, draws=0)
     assert (an.build_vs_rent["saving"] < 0).all()
-    summary = text_of(decision_of(pages["en"]))
+    summary = text_of(decision_of(render_memo(m, "en", analysis=an)))
     assert "renting the same GPU-hours costs less in present value than building, for every" in (
         summary
     )
@@ -142,8 +159,11 @@ def test_positive_npv_is_recommended_and_measured_per_capex():
     assert f"建议选择数十卡方案（32 张 {gpu(m, 'tens')}）" in zh
 
 
-def test_all_negative_never_calls_the_smallest_best(split):
-    m, _, pages = split
+def test_all_negative_never_calls_the_smallest_best(default):
+    """Every GPU-hour sold at 10 CNY: every NPV is negative; the smallest option loses
+    least in absolute terms (it is the smallest) but not least per unit of capex."""
+    m = cm.build(cm.load_assumptions(overrides=every_price_at(default[0], 10.0)))
+    pages = {"en": render_memo(m, "en", analysis=analyze(m, draws=0))}
     s = m.summary()
     assert (s["npv"] < 0).all()
     summary = text_of(decision_of(pages["en"]))
@@ -161,14 +181,18 @@ def test_all_negative_never_calls_the_smallest_best(split):
 
 
 def test_one_tier_first_by_both_measures(default):
-    """The default: the smallest option loses least both in total and per unit."""
-    m, _, pages = default
+    """The larger options sold at 10 CNY per GPU-hour, the smallest at its own price:
+    the smallest loses least both in total and per unit of capex."""
+    m0 = default[0]
+    smallest = m0.summary()["capex"].idxmin()
+    larger = [t for t in m0.tiers if t != smallest]
+    over = {k: v for k, v in every_price_at(m0, 10.0).items() if k.split(".")[1] in larger}
+    m = cm.build(cm.load_assumptions(overrides=over))
     s = m.summary()
     pi = s["npv"] / s["capex"]
-    if s["npv"].idxmax() != pi.idxmax():
-        pytest.skip("the default splits the two measures")
-    summary = text_of(decision_of(pages["en"]))
-    label = m.assumptions.tiers[pi.idxmax()].label
+    assert (s["npv"] < 0).all() and s["npv"].idxmax() == pi.idxmax() == smallest
+    summary = text_of(decision_of(render_memo(m, "en", analysis=analyze(m, draws=0))))
+    label = m.assumptions.tiers[smallest].label
     assert f"{label} comes closest to paying by both measures" in summary
 
 

@@ -44,14 +44,38 @@ def test_memo_grid_tables_shade_by_sign_and_draw_the_contour(memos, model, grid,
 
 
 def test_memo_grid_sentences_give_the_break_even_prices(memos, model, grid):
+    """Per tier: the grid's break-even price at the base utilization when the grid's
+    prices reach it (else that no grid price breaks even below the lowest utilization that
+    can), and the one at the highest utilization."""
     be = break_even(model.assumptions)
     for tier in model.tiers:
-        exact = float(be.loc[tier, "price_per_gpu_hour"])  # at the base utilization, 60%
-        at85 = grid[(grid["tier"] == tier) & (grid["utilization"] == 0.85)]
+        g = grid[grid["tier"] == tier]
+        base = model.inputs[tier].values()["utilization"]
+        at_base = f"{base * 100:.1f}%"
+        exact = float(be.loc[tier, "price_per_gpu_hour"])  # at the base utilization
+        top_price = float(g["price_per_gpu_hour"].max())
+        at85 = g[g["utilization"] == 0.85]
         top = float(at85["break_even_price"].iloc[0])
         en, zh = _sentence(memos["en"], tier), _sentence(memos["zh"], tier)
-        assert f"CNY {exact:.2f}/GPU\u2011h at 60.0%" in en, en
+        if exact <= top_price:
+            # the grid's price: interpolated linearly between the two grid prices
+            # around the root, so near the exact break-even (not equal: NPV is not
+            # linear in the price where tax losses are carried forward)
+            p = float(g.loc[g["utilization"] == base, "break_even_price"].iloc[0])
+            assert p == pytest.approx(exact, rel=5e-3)
+            assert f"CNY {p:.2f}/GPU\u2011h at {at_base}" in en, en
+            assert f"利用率 {at_base} 时为 {p:.2f} 元/卡时" in zh, zh
+        else:  # beyond the grid's prices at the base utilization
+            lowest = float(g.loc[g["break_even_price"].notna(), "utilization"].min())
+            assert lowest > base
+            assert f"at {at_base}" not in en.split("(it assumes")[0], en
+            assert (
+                f"Below {lowest * 100:.1f}% utilization no price up to "
+                f"CNY {top_price:.2f}/GPU\u2011h breaks even"
+            ) in en, en
+            assert (
+                f"利用率低于 {lowest * 100:.1f}% 时，价格达到 {top_price:.2f} 元/卡时仍无法"
+            ) in zh, zh
         assert f"CNY {top:.2f}/GPU\u2011h at 85.0% utilization" in en, en
-        assert f"利用率 60.0% 时为 {exact:.2f} 元/卡时" in zh, zh
         assert f"利用率 85.0% 时为 {top:.2f} 元/卡时" in zh, zh
         assert not re.search(r"[A-Za-z]{2,}", re.sub(r"H200|GPU", "", zh)), zh

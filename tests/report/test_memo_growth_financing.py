@@ -170,11 +170,15 @@ MARKET = {
     "depreciation.storage.market_decline": 0.3,
     "depreciation.facility.market_decline": 0.05,
     "finance.loss_carryforward_years": 5,
+    # the smallest option sold at the bottom of its price range makes a tax loss every
+    # year: its first years' losses are older than 5 years before the horizon ends
+    "tiers.tens.revenue.price_per_gpu_hour": 10.0,
 }
 
 
 def test_market_value_and_expiring_losses():
     m, _, pages = memo(overrides={**MARKET, **TIMING}, langs=("en",))
+    assert m.annual("tens")["loss_expired"].sum() > 0
     text = text_of(decision_of(pages["en"]))
     for t in m.tiers:
         cf = m.cash_flow(t).iloc[-1]

@@ -14,6 +14,13 @@ def _sentence(html: str, tier: str) -> str:
     return re.sub(r"<[^>]+>", "", m.group(1)).replace("\xa0", " ")
 
 
+#: what changes at a step (the sweep's ``change``), as the memo names it in en and zh
+WHAT = {
+    "scale_class": ("scale class", "规模等级"),
+    "network_levels": ("network levels", "网络层数"),
+}
+
+
 def test_memo_sweep_chart_and_sentences(memos, model):
     sweeps = option_sweeps(model.assumptions)
     summary = model.summary()
@@ -31,8 +38,11 @@ def test_memo_sweep_chart_and_sentences(memos, model):
         s_en, s_zh = _sentence(en, tier), _sentence(zh, tier)
         assert f"CNY {own}/GPU‑h at its own {g0:,}" in s_en, s_en
         assert f"在自身 {g0:,} 卡时为 {own} 元/卡时" in s_zh, s_zh
-        for g in df.loc[df["change"] != "", "gpus"]:
-            assert f"{g:,} GPUs (scale class)" in s_en and f"{g:,} 卡（规模等级）" in s_zh
+        for _, step in df[df["change"] != ""].iterrows():
+            what = [WHAT[w] for w in step["change"].split(", ")]
+            g = step["gpus"]
+            assert f"{g:,} GPUs ({' and '.join(w[0] for w in what)})" in s_en, s_en
+            assert f"{g:,} 卡（{'、'.join(w[1] for w in what)}）" in s_zh, s_zh
         lo = df.iloc[0]
         assert f"CNY {lo['cost_per_gpu_hour']:.2f}/GPU‑h at {lo['gpus']:,} GPUs" in s_en
 

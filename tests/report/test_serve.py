@@ -91,11 +91,14 @@ def test_sliders_are_grouped_as_on_inputs_and_named_by_the_registry(pages):
     assert '<span class="name">Utilization</span>' in page
     assert '<span class="name">PUE (Air cooling)</span>' in page
     assert '<span class="name">Year-1 price per GPU-hour</span>' in page
-    # the value in its unit: 60% utilization, 13.00 CNY per GPU-hour
-    assert re.search(r'data-path="operations.utilization">60.0%</output>', page)
-    assert re.search(
-        r'data-path="revenue.price_per_gpu_hour">13.00</output> <span class="unit">CNY/GPU-h', page
-    )
+    # the value in its unit: utilization as a percentage, the price with two decimals
+    a = cm.load_assumptions()
+    utilization = f"{a.operations.utilization.value * 100:.1f}%"
+    price = f"{a.revenue.price_per_gpu_hour.value:.2f}"
+    assert f'data-path="operations.utilization">{utilization}</output>' in page
+    assert (
+        f'data-path="revenue.price_per_gpu_hour">{price}</output> <span class="unit">CNY/GPU-h'
+    ) in page
 
 
 def test_step_is_the_largest_power_of_ten_on_the_base_value():
