@@ -134,7 +134,8 @@ def test_best_value_marked_per_row(model, memos):
     """Stars on rows that measure quality per unit; none on rows that measure size."""
     p = parsed(memos["en"])
     s = model.summary()
-    size = {"capex", "opex_year1", "revenue", "npv", "mtbf_hours", "tco", "peak_funding"}
+    size = {"capex", "opex_year1", "opex_full_year", "revenue", "npv", "mtbf_hours", "tco"}
+    size |= {"peak_funding"}
     size |= {"equity_npv"}
     for col, meta in METRICS.items():
         if not meta.better:
