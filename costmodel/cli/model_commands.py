@@ -122,7 +122,7 @@ def summary(
             show(summary_grid(model.summary_rows(), title, a.currency), out())
             out().print(
                 "Empty cells (-): no IRR root, no payback within the horizon, no denominator, "
-                "or a result too large to compute.",
+                "no full operating year within the horizon, or a result too large to compute.",
                 style="dim",
             )
 

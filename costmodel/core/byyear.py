@@ -111,7 +111,7 @@ def run_by_year(
         goodput_m,
         capex_by=capex_by,
         opex_sum=opex_y.sum(axis=0),
-        opex_year1=opex_y[0] + 0.0,
+        opex_by_year=opex_y.T,
         pv_cost=_pv_capex(capex_at, disc) + pv_lines(opex, disc_shapes),
         pv_gpu_hours=pv_lines(hours, disc_shapes),
         gpu_hours=lambda: year_sums(hours, shapes.sums).sum(axis=0),

@@ -51,6 +51,7 @@ from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
 from costmodel.core.byyear import run_by_year
+from costmodel.core.calendar import year_sums
 from costmodel.core.debt import capitalized_events, debt_schedule
 from costmodel.core.depreciation import depreciation_lines, tax_depreciation_lines
 from costmodel.core.discount import discount_table
@@ -466,7 +467,7 @@ def _monthly_metrics(
         goodput_m,
         capex_by=capex_by,
         opex_sum=np.broadcast_to(opex_total.sum(axis=1), full),
-        opex_year1=opex_total[:, 1 : MONTHS_PER_YEAR + 1].sum(axis=1) + np.zeros(full),
+        opex_by_year=year_sums(opex_total),
         pv_cost=fin.present_value(capex_m, disc) + fin.present_value(opex_total, disc),
         pv_gpu_hours=fin.present_value(gpu_hours, disc),
         gpu_hours=gpu_hours.sum(axis=1),

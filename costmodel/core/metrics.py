@@ -41,6 +41,19 @@ METRICS: dict[str, Metric] = {
         Metric("network_share", "Network share of hardware", "网络占硬件比例", "pct"),
         Metric("network_levels", "Network levels (designed fabric)", "网络层数（按设计）", "count"),
         Metric("opex_year1", "Opex, year 1", "首年运营成本", "money", "lower"),
+        Metric(
+            "opex_full_year",
+            "Opex, first full operating year",
+            "首个完整运营年运营成本",
+            "money",
+            "lower",
+        ),
+        Metric(
+            "opex_full_year_number",
+            "First full operating year",
+            "首个完整运营年",
+            "count",
+        ),
         Metric("tco", "TCO (nominal)", "总拥有成本（名义）", "money"),
         Metric("gpu_hours", "GPU-hours sold", "售出 GPU 小时", "count"),
         Metric(
@@ -132,6 +145,7 @@ OWN_UNITS: dict[str, str] = {
     "servers": "servers",
     "racks": "racks",
     "min_dscr": "x (CFADS / debt service)",
+    "opex_full_year_number": "model year",
 }
 
 
@@ -156,6 +170,7 @@ HEADLINE = (
     "gpus",
     "capex",
     "opex_year1",
+    "opex_full_year",
     "tco",
     "cost_per_gpu_hour",
     "npv",

@@ -87,15 +87,21 @@ class Model:
     def summary_rows(self) -> dict[str, dict[str, SummaryValue]]:
         """The summary as plain Python values: tier -> column -> value, tiers in
         tier order and the columns of methodology §4, §5 in :data:`SUMMARY_COLUMNS`
-        order; ``scale_class`` text, ``gpus``, ``servers`` and ``racks`` whole
-        numbers, every other column a float (NaN where a metric is empty: no IRR,
-        no payback, a zero denominator). :meth:`summary` is this as a DataFrame."""
+        order; ``scale_class`` text, ``gpus``, ``servers``, ``racks`` and
+        ``opex_full_year_number`` whole numbers, every other column a float (NaN
+        where a metric is empty: no IRR, no payback, a zero denominator, no full
+        operating year within the horizon). :meth:`summary` is this as a DataFrame."""
         rows: dict[str, dict[str, SummaryValue]] = {}
         for t in self.tiers:
             m = self.results[t].metrics
             values = {c: float(m[c][0]) for c in SUMMARY_COLUMNS if c in m}
             racks = values["racks"] if np.isfinite(values["racks"]) else 0.0
-            counts = {"gpus": values["gpus"], "servers": values["servers"], "racks": racks}
+            counts = {
+                "gpus": values["gpus"],
+                "servers": values["servers"],
+                "racks": racks,
+                "opex_full_year_number": values["opex_full_year_number"],
+            }
             row: dict[str, SummaryValue] = {
                 **values,
                 **{c: int(round(v)) for c, v in counts.items()},

@@ -32,6 +32,8 @@ SUMMARY_COLUMNS = (
     "network_share",
     "network_levels",
     "opex_year1",
+    "opex_full_year",
+    "opex_full_year_number",
     "tco",
     "gpu_hours",
     "tco_per_gpu_hour",

@@ -14,6 +14,7 @@ from costmodel.core.result import Metrics, value_of
 from costmodel.core.roots import irr_annual, irr_root_count
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.units import (
+    MONTHS_PER_YEAR,
     TFLOPS_PER_PFLOPS,
 )
 from costmodel.inputs.params import servers_per_rack
@@ -26,7 +27,7 @@ def summary(
     *,
     capex_by: dict[str, FloatArray],
     opex_sum: FloatArray,
-    opex_year1: FloatArray,
+    opex_by_year: FloatArray,
     pv_cost: FloatArray,
     pv_gpu_hours: FloatArray,
     gpu_hours: FloatArray | Callable[[], FloatArray],
@@ -49,9 +50,9 @@ def summary(
 ) -> Metrics:
     """Summary columns (methodology §4, §5, §8.1, §8.2, §8.3, §11.5) from the sums, present values
     and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
-    IRRs are computed when read (``irr``: a cheaper solve of the same IRR, None:
-    from the monthly FCF; ``vat``: the VAT columns of
-    :func:`costmodel.core.vat.vat_metrics`; ``irr_roots`` likewise for the count
+    IRRs are computed when read (``opex_by_year``: total opex (S, Y) per model year;
+    ``irr``: a cheaper solve of the same IRR, None: from the monthly FCF; ``vat``:
+    the VAT columns of :func:`costmodel.core.vat.vat_metrics`; ``irr_roots`` likewise for the count
     of the FCF's roots). ``irr_roots`` and ``equity_irr_roots`` (not summary
     columns) count the roots of NPV in the IRR's range (methodology §11.2): more
     than one, and the IRR is one of several."""
@@ -71,7 +72,7 @@ def summary(
         **{f"capex_{c}": v for c, v in capex_by.items()},
         "network_share": lambda: fin.safe_divide(capex_by["network"], hardware),
         "network_levels": lambda: _network_levels(q, deps),
-        "opex_year1": opex_year1,
+        **_opex_columns(deps, opex_by_year),
         "tco": tco,
         "gpu_hours": gpu_hours,
         "tco_per_gpu_hour": lambda: fin.safe_divide(tco, value_of(gpu_hours)),
@@ -99,6 +100,52 @@ def summary(
         **(vat or {}),
     }
     return _with_irrs(values, ecf, borrowers)
+
+
+def _opex_columns(
+    deps: list[dict[str, FloatArray]], opex_by_year: FloatArray
+) -> dict[str, FloatArray | Callable[[], FloatArray]]:
+    """The opex columns of the year table ``opex_by_year`` (S, Y): ``opex_year1 =
+    opex_1``, ``opex_full_year = opex_{y*}`` (:func:`first_full_year_opex`, computed
+    when read) and ``opex_full_year_number = y*`` (:func:`first_full_year` of the
+    first deployment's capex month)."""
+    year = first_full_year(deps[0]["month"])
+    table = np.broadcast_to(opex_by_year, (year.shape[0], np.shape(opex_by_year)[-1]))
+    return {
+        "opex_year1": table[:, 0] + 0.0,
+        "opex_full_year": lambda: first_full_year_opex(table, year),
+        "opex_full_year_number": year,
+    }
+
+
+def first_full_year(first_capex_month: FloatArray) -> FloatArray:
+    """(S,): the first full operating year ``y* = ceil(B / 12) + 1``, ``B`` the month
+    of the first deployment's hardware capex (``round(build_months)``; in service
+    from ``B + 1``): the first model year (months ``12(y-1)+1 .. 12y``) whose twelve
+    months all come after the first deployment enters service; 1 when ``B = 0``
+    (methodology §4).
+
+    >>> first_full_year(np.array([0.0, 4.0, 12.0, 13.0]))
+    array([1., 2., 2., 3.])
+    """
+    return np.ceil(np.asarray(first_capex_month, dtype=float) / MONTHS_PER_YEAR) + 1.0
+
+
+def first_full_year_opex(opex_by_year: FloatArray, year: FloatArray) -> FloatArray:
+    """``opex_full_year = opex_{y*}`` (S,): the total opex of model year ``y* = year``
+    (:func:`first_full_year`) from the year table ``opex_by_year`` (S, Y), NaN where
+    ``y* > Y`` (no full operating year within the horizon).
+
+    >>> first_full_year_opex(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, 3.0]))
+    array([ 2., nan])
+    """
+    table = np.atleast_2d(np.asarray(opex_by_year, dtype=float))
+    size = max(table.shape[0], np.size(year))
+    table = np.broadcast_to(table, (size, table.shape[1]))
+    y = np.broadcast_to(np.asarray(year, dtype=float), (size,))
+    inside = y <= table.shape[1]
+    col = np.where(inside, y, 1).astype(np.intp) - 1
+    return np.where(inside, table[np.arange(size), col], np.nan)
 
 
 def _network_levels(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> FloatArray:

@@ -291,6 +291,8 @@ RESULT_ROWS = (
     ("IT load (kW)", "it_kw", lambda v: f"{v:,.1f}"),
     ("Capex", "capex", money),
     ("Opex, year 1", "opex_year1", money),
+    ("Opex, first full operating year", "opex_full_year", money),
+    ("First full operating year (model year)", "opex_full_year_number", lambda v: f"{v:d}"),
     ("TCO, nominal", "tco", money),
     ("Levelized cost per GPU-hour", "cost_per_gpu_hour", price),
     ("Realized price per GPU-hour (contract and spot)", "realized_price", price),

@@ -146,3 +146,23 @@ def test_each_command_takes_the_width_of_its_own_environment():
     wide = runner.invoke(app, ["summary", "--format", "table"], env={"COLUMNS": "200"})
     assert max(len(line) for line in narrow.stdout.splitlines()) <= 60
     assert max(len(line) for line in wide.stdout.splitlines()) > 60
+
+
+def test_summary_table_shows_the_first_full_operating_year():
+    """Built over the hand case's first year (2 FTE at 600,000 only), the table shows
+    year 2, whose opex is twelve of the hand case's operating months (133,740.83:
+    tests/core/test_engine_hand.py), beside year 1's payroll; a tier with no full
+    year within the horizon shows "-"."""
+    opex_m = 18_067.5 + 100_000 + 13_125 + 0.004 * 2_845_000 / 12 + 1_600
+    args = ["summary", str(HAND), "--set", "horizon_years=2", "--set", "timeline.build_months=12"]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.stderr
+    rows = {row[0]: row[1:] for row in _table_rows(result.stdout)}
+    assert rows["Opex, year 1"] == ["CNY", "1,200,000"]
+    assert rows["Opex, first full operating year"] == ["CNY", f"{12 * opex_m:,.0f}"]
+    assert rows["First full operating year"] == ["model year", "2"]
+    args = ["summary", str(HAND), "--set", "horizon_years=1", "--set", "timeline.build_months=4"]
+    short = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert short.exit_code == 0, short.stderr
+    rows = {row[0]: row[1:] for row in _table_rows(short.stdout)}
+    assert rows["Opex, first full operating year"] == ["CNY", "-"]

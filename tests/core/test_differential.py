@@ -155,6 +155,7 @@ MONEY = {
     "revenue",
     "tco",
     "opex_year1",
+    "opex_full_year",
     "peak_funding",
     "debt_peak",
     "terminal_value",

@@ -17,7 +17,8 @@ they compute nothing financial:
 
 - :func:`npv_chart`: NPV per tier (horizontal bars, the value at the bar's end).
 - :func:`capex_chart`: capex per GPU stacked by asset class, total capex at the end.
-- :func:`opex_chart`: opex per operating year stacked by line item, one panel per tier.
+- :func:`opex_chart`: opex per operating year stacked by line item, one panel per tier,
+  the first full operating year marked.
 - :func:`cash_chart`: cumulative FCF per month, one panel per tier, payback marked.
 - :func:`cost_chart`: levelized and effective cost per GPU-hour vs price and break-even.
 
@@ -156,11 +157,13 @@ def capex_chart(model: Model, lang: str, prefix: str = "capex") -> str:
 
 
 def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
-    """Opex per operating year stacked by line item; one panel (own scale) per tier."""
+    """Opex per operating year stacked by line item; one panel (own scale) per tier,
+    each tier's first full operating year (summary ``opex_full_year_number``) marked."""
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
     years = model.months // 12
     data = {t: {c: cache.annual(model, t, "opex", c) for c in OPEX_LINES} for t in model.tiers}
+    s = cache.summary(model)
     used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
     panels = []
     for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
@@ -171,7 +174,9 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
         c, top, bottom = panel(
             name, t["opex_axis"].format(unit=unit), f"{prefix}-{k}", f"{t['opex_title']}: {name}"
         )
-        lo, hi, yt = nice_domain(down.min(initial=0) / div, up.max(initial=0) / div, 4)
+        full = int(s.loc[tier, "opex_full_year_number"])
+        room = up[full - 1] * 1.3 if full <= years else 0.0  # for the mark of that year
+        lo, hi, yt = nice_domain(down.min(initial=0) / div, max(up.max(initial=0), room) / div, 4)
         ys = Scale(lo, hi, bottom, top)
         x0, x1 = tick_width(yt) + 8, PANEL_W - 4
         c.y_axis(ys, x0, x1, yt)
@@ -179,10 +184,26 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
             c, [(line, COLORS[line], data[tier][line] / div) for line in used], ys, x0, x1
         )
         c.line(x0, ys(0), x1, ys(0), AXIS, 0.8)
+        if full <= years:  # methodology §4: the year the summary's opex is of
+            _mark_full_year(c, x0 + (full - 0.5) * band, ys(up[full - 1] / div), (top, x0, x1), t)
         _year_ticks(c, years, x0, band, bottom)
         x_title(c, t["year"], x0, x1)
         panels.append(c)
     return figure(panels, [Key(lines[c], COLORS[c]) for c in used], panels=True)
+
+
+def _mark_full_year(
+    c: Canvas, x: float, column_top: float, frame: tuple[float, float, float], t: dict
+) -> None:
+    """A dot above the column of the first full operating year at ``x`` and its name
+    (``frame``: the plot's top and its left and right ends), kept inside the plot."""
+    top, x0, x1 = frame
+    y = max(column_top - 6, top + 4)
+    c.circle(x, y, 3, INK, cls="full-year")
+    text = t["full_year"]
+    half = text_width(text) / 2
+    ty = y - 11 if y - 11 > top + 6 else y + 12
+    c.text(min(max(x, x0 + half), x1 - half), ty, text, anchor="middle", cls="note", halo=True)
 
 
 def _crossings(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ import pandas as pd
 
 from costmodel.core.metrics import METRICS, is_empty
 from costmodel.report.memo.context import Facts
+from costmodel.report.memo.financing_section import year_text
 from costmodel.report.memo.labels import metric_label, tier_label
 from costmodel.report.memo.text import TEXT
 
@@ -20,6 +21,7 @@ _EMPTY_REASON = {
     "payback_years": "fn_payback",
     "mtbf_hours": "fn_failures",
     "checkpoint_interval_hours": "fn_failures",
+    "opex_full_year": "fn_full_year",
 }
 
 
@@ -70,9 +72,8 @@ def comparison(x: Facts) -> dict[str, Any]:
                 note = notes.setdefault(key, len(notes) + 1)
             elif col in ("irr", "equity_irr") and roots[t][col] > 1:
                 note = notes.setdefault("fn_roots", len(notes) + 1)
-            cells.append(
-                dict(tier=t, text=x.metric(t, col), best=t in best, empty=empty, note=note)
-            )
+            text = _year(x, t) if col == "opex_full_year_number" else x.metric(t, col)
+            cells.append(dict(tier=t, text=text, best=t in best, empty=empty, note=note))
         label = metric_label(meta, lang)
         rows.append(dict(metric=col, label=label, better=meta.better, cells=cells))
     footnotes = [
@@ -81,3 +82,13 @@ def comparison(x: Facts) -> dict[str, Any]:
     ]
     tiers = [dict(name=t, label=tier_label(m, t, x.lang)) for t in m.tiers]
     return dict(tiers=tiers, rows=rows, footnotes=footnotes)
+
+
+def _year(x: Facts, t: str) -> str:
+    """The first full operating year as its model year and calendar months:
+    ``2 (2028)`` / ``第 2 年（2028 年）``."""
+    year = int(x.summary.loc[t, "opex_full_year_number"])
+    if year > x.model.assumptions.horizon_years:  # past the horizon: no months to name
+        return TEXT[x.lang]["year_n"].format(y=year)
+    when = year_text(x.model.periods, year, x.lang)
+    return TEXT[x.lang]["year_when"].format(y=year, when=when)

@@ -198,6 +198,17 @@ def month_text(period: str, lang: str) -> str:
     return f"{p.year} 年 {p.month} 月" if lang == "zh" else f"{p:%B %Y}".replace(" ", f.NBSP)
 
 
+def year_text(periods: pd.PeriodIndex, year: int, lang: str) -> str:
+    """Model year ``year`` (months 12(y-1)+1 .. 12y of ``periods``, the model's
+    calendar) in words: the calendar year when it is one (``2028`` / ``2028 年``),
+    else its first and last months (``July 2027 – June 2028``)."""
+    first, last = periods[12 * (year - 1) + 1], periods[12 * year]
+    if first.month == 1:
+        return f"{first.year} 年" if lang == "zh" else str(first.year)
+    a, b = month_text(str(first), lang), month_text(str(last), lang)
+    return f"{a} 至 {b}" if lang == "zh" else f"{a}{f.NBSP}\u2013 {b}"
+
+
 def _fin_table(x: Facts) -> pd.DataFrame:
     d = x.analysis.financing
     return financing_table(x.model) if d is None else d

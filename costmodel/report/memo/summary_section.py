@@ -20,6 +20,7 @@ from costmodel.core.model import Model
 from costmodel.inputs.params import revenue_mode
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, signed_pct
+from costmodel.report.memo.financing_section import year_text
 from costmodel.report.memo.labels import input_label, tier_label
 from costmodel.report.memo.text_analysis import RENT
 from costmodel.report.memo.text_summary import SUMMARY
@@ -147,7 +148,7 @@ def _recommend(x: Facts) -> list[Markup]:
         say(
             S[detail],
             capex=b["capex"],
-            opex1=x.metric(best, "opex_year1"),
+            opex=opex_phrase(x, best),
             irr=x.metric(best, "irr"),
             payback=x.metric(best, "payback_years"),
         )
@@ -186,7 +187,21 @@ def _no_option(x: Facts) -> list[Markup]:
                 s_loss=small["loss"],
             )
         )
+    out.append(say(S["cost"], **b, opex=opex_phrase(x, str(c["tier"]))))
     return out
+
+
+def opex_phrase(x: Facts, t: str) -> Markup:
+    """What tier ``t`` costs to run, in its first full operating year (methodology §4:
+    model year ``opex_full_year_number``, named by its calendar months), or, when no
+    full year falls within the horizon, in year 1 while it is still being built."""
+    S, s = SUMMARY[x.lang], x.summary.loc[t]
+    if is_empty(s["opex_full_year"]):
+        horizon = x.model.assumptions.horizon_years
+        return say(S["opex_building"], opex1=x.metric(t, "opex_year1"), horizon=horizon)
+    year = int(s["opex_full_year_number"])
+    when = year_text(x.model.periods, year, x.lang)
+    return say(S["opex_full"], opex=x.metric(t, "opex_full_year"), when=when)
 
 
 def _need_item(x: Facts, t: str) -> Markup:

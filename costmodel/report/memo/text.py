@@ -76,6 +76,10 @@ TEXT: dict[str, dict[str, str]] = {
         "{years}-year horizon.",
         "fn_failures": "no failures assumed, or no checkpoint to write.",
         "fn_other": "not defined: its denominator is zero (no GPU-hours or zero goodput).",
+        "fn_full_year": "no full operating year: construction runs into the last of the "
+        "{years} years, so no year of the horizon is operated throughout.",
+        "year_n": "{y}",
+        "year_when": "{y} ({when})",
         "aspect": "Aspect",
         "seed_col": "Typical at this scale (source)",
         "source_cite": "The source: a Chinese technical note on the scale tiers of GPU compute "
@@ -161,6 +165,10 @@ TEXT: dict[str, dict[str, str]] = {
         "fn_payback": "无回收期：在 {years} 年测算期内累计现金流始终为负。",
         "fn_failures": "未假设故障，或无需写入检查点。",
         "fn_other": "无定义：分母为零（无卡时或有效产出率为零）。",
+        "fn_full_year": "无完整运营年：建设期延续到 {years} 年测算期的最后一年，"
+        "没有全年运营的年度。",
+        "year_n": "第 {y} 年",
+        "year_when": "第 {y} 年（{when}）",
         "aspect": "维度",
         "seed_col": "该规模的典型配置（资料）",
         "source_cite": "资料：一篇关于算力中心规模分级的中文技术文章（几十卡、百卡、千卡三个量级，"

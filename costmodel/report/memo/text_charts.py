@@ -15,7 +15,10 @@ CHART: dict[str, dict[str, str]] = {
         "capex_axis": "{unit} per GPU",
         "opex_title": "Annual opex by line item",
         "opex_caption": "Operating cost of each operating year, stacked by line item (each "
-        "option on its own scale).",
+        "option on its own scale). The dot marks each option's first full operating year, "
+        "the first whose twelve months all come after its first deployment enters service: "
+        "the year whose opex the options are compared on.",
+        "full_year": "first full year",
         "opex_axis": "{unit} per year",
         "year": "Year",
         "cash_title": "Cumulative cash flow",
@@ -46,7 +49,10 @@ CHART: dict[str, dict[str, str]] = {
         "capex_caption": "按资产类别堆叠的每卡初始投资；条形末端标注各方案初始投资总额。",
         "capex_axis": "每卡{unit}",
         "opex_title": "年度运营成本构成",
-        "opex_caption": "各运营年度的运营成本，按成本项目堆叠（各方案纵轴刻度不同）。",
+        "opex_caption": "各运营年度的运营成本，按成本项目堆叠（各方案纵轴刻度不同）。圆点标出"
+        "各方案的首个完整运营年，即首批设备投运后第一个全年运营的年度，各方案按该年运营成本"
+        "比较。",
+        "full_year": "首个完整运营年",
         "opex_axis": "{unit}/年",
         "year": "年度",
         "cash_title": "累计现金流",

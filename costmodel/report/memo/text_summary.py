@@ -16,11 +16,14 @@ SUMMARY: dict[str, dict[str, str]] = {
         "recommend_one": "We recommend <strong>{label}</strong>, the only option assessed. At "
         "the assumed year-1 price of {price}, falling {decline} a year, its NPV "
         "is <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
-        "detail": "It needs {capex} up front and {opex1} to run in its first year; its IRR "
-        "is {irr} and it pays back in {payback}.",
-        "detail_nopay": "It needs {capex} up front and {opex1} to run in its first year; its "
-        "IRR is {irr}, but it does not pay back within the horizon without the book value "
-        "returned at the end.",
+        "detail": "It needs {capex} up front and {opex}; its IRR is {irr} and it pays back "
+        "in {payback}.",
+        "detail_nopay": "It needs {capex} up front and {opex}; its IRR is {irr}, but it does "
+        "not pay back within the horizon without the book value returned at the end.",
+        "cost": "{label} would need {capex} up front and {opex}.",
+        "opex_full": "{opex} to run in {when}, its first full operating year",
+        "opex_building": "{opex1} to run in its first year, while it is still being built (no "
+        "full operating year falls within the {horizon}-year horizon)",
         "margin": "The year-1 price could fall to <strong>{be}</strong> ({gap}) before the "
         "NPV turns negative.",
         "margin_free": "Its NPV stays positive even at a year-1 price of zero.",
@@ -109,10 +112,12 @@ SUMMARY: dict[str, dict[str, str]] = {
         "recommend_one": "建议选择<strong>{label}</strong>（唯一评估的方案）。按首年价格 "
         "{price}、此后每年下降 {decline} 的假设，按 {rate} 折现率、{horizon} 年测算期计算，"
         "其净现值为 <strong>{npv}</strong>。",
-        "detail": "该方案初始投资 {capex}，首年运营成本 {opex1}；内部收益率 {irr}，投资回收期 "
-        "{payback}。",
-        "detail_nopay": "该方案初始投资 {capex}，首年运营成本 {opex1}；内部收益率 {irr}，"
+        "detail": "该方案初始投资 {capex}，{opex}；内部收益率 {irr}，投资回收期 {payback}。",
+        "detail_nopay": "该方案初始投资 {capex}，{opex}；内部收益率 {irr}，"
         "但若不计期末账面残值，测算期内无法回收投资。",
+        "cost": "{label}需初始投资 {capex}，{opex}。",
+        "opex_full": "首个完整运营年（{when}）运营成本 {opex}",
+        "opex_building": "首年仍在建设，运营成本 {opex1}（{horizon} 年测算期内没有完整运营年）",
         "margin": "首年价格可降至 <strong>{be}</strong>（{gap}）而净现值仍不为负。",
         "margin_free": "即使首年价格为零，净现值仍为正。",
         "revenue_split": "期内收入 {revenue} 中，{contract}（{contract_pct}）为照付不议合同收入"

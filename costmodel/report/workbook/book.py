@@ -28,6 +28,7 @@ from xlsxwriter.workbook import Workbook
 from costmodel.core.calendar import year_sums
 from costmodel.core.metrics import METRICS, metric_unit
 from costmodel.core.model import Model, require_finite
+from costmodel.core.result import OPEX_LINES
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.loader import fingerprint
 from costmodel.report import output as atomic
@@ -325,6 +326,11 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
         f"{c('capex_network')}/{S('capex_hardware')})",
         "network_levels": _network_levels(cs),
         "opex_year1": f"=SUMIFS({S('opex', ':')},{S('year', ':')},1)",
+        # methodology §4: the first model year whose months all follow the first
+        # deployment's capex month d_t0; empty past the horizon
+        "opex_full_year": f'=IF({c("opex_full_year_number")}>model_months/12,"",'
+        f"SUMIFS({S('opex', ':')},{S('year', ':')},{c('opex_full_year_number')}))",
+        "opex_full_year_number": f"=ROUNDUP({S('d_t0')}/12,0)+1",
         "tco": f"={c('capex')}+SUM({S('opex', ':')})",
         "gpu_hours": f"=SUM({S('gpu_hours', ':')})",
         "tco_per_gpu_hour": f'=IF({c("gpu_hours")}=0,"",{c("tco")}/{c("gpu_hours")})',
@@ -455,41 +461,51 @@ def _charts(
         lc.set_legend({"none": True})
         lc.set_size({"width": 420, "height": 300})
         ws.insert_chart(at + 50 + 16 * j, 0, lc)
-    # annual opex breakdown: from the Annual sheet, year-1 opex lines per tier as stacked columns
-    oc = wb.add_chart({"type": "column", "subtype": "stacked"})
-    lines = ("electricity", "colocation", "staff", "maintenance", "insurance", "software")
-    opex_cells = {}
-    for line in lines:
-        opex_cells[line] = []
-    ws2_row = at + 20
+    _opex_chart(wb, ws, model, sheets, row_of, at + 20)
+
+
+def _opex_chart(
+    wb: Workbook, ws, model: Model, sheets: dict[str, CalcSheet], row_of: dict[str, int], at: int
+) -> None:
+    """Opex of each tier's first full operating year by line item (methodology §4:
+    the year of the Comparison row ``opex_full_year_number``, not year 1, which for a
+    tier still under construction is mostly payroll) as stacked columns, from a
+    block of SUMIFS over the tier sheets at row ``at``; the categories name the year."""
+    tiers, n = list(sheets), len(sheets)
+    summary = model.summary()
+    years = model.months // 12
+    bold = wb.add_format({"bold": True})
     ws.write_string(
-        ws2_row,
-        0,
-        "Opex of operating year 1 by line item (for the chart)",
-        wb.add_format({"bold": True}),
+        at, 0, "Opex of the first full operating year by line item (for the chart)", bold
     )
+    year_cell = {
+        t: xl_rowcol_to_cell(row_of["opex_full_year_number"], 2 + j) for j, t in enumerate(tiers)
+    }
     for j, t in enumerate(tiers):
-        ws.write_string(ws2_row + 1, 2 + j, t, wb.add_format({"bold": True}))
-    for i, line in enumerate(lines):
-        r = ws2_row + 2 + i
-        ws.write_string(r, 0, f"opex: {line}, year 1", wb.add_format({}))
+        y = int(summary.loc[t, "opex_full_year_number"])
+        name = xl_rowcol_to_cell(2, 2 + j, row_abs=True)
+        ws.write_formula(
+            at + 1, 2 + j, f'={name}&" (year "&{year_cell[t]}&")"', bold, f"{t} (year {y})"
+        )
+    money = wb.add_format({"num_format": "#,##0"})
+    oc = wb.add_chart({"type": "column", "subtype": "stacked"})
+    for i, line in enumerate(OPEX_LINES):
+        r = at + 2 + i
+        ws.write_string(r, 0, f"opex: {line}, first full operating year", wb.add_format({}))
         for j, (t, cs) in enumerate(sheets.items()):
-            v = float(model.results[t].opex[line][0][1:13].sum())
-            ws.write_formula(
-                r,
-                2 + j,
-                f"=SUMIFS({cs.ref(line, ':', sheet=True)},{cs.ref('year', ':', sheet=True)},1)",
-                wb.add_format({"num_format": "#,##0"}),
-                v,
-            )
+            y = int(summary.loc[t, "opex_full_year_number"])
+            v = float(year_sums(model.results[t].opex[line][0])[y - 1]) if y <= years else ""
+            rows = f"{cs.ref(line, ':', sheet=True)},{cs.ref('year', ':', sheet=True)}"
+            sumifs = f"SUMIFS({rows},{year_cell[t]})"
+            ws.write_formula(r, 2 + j, f'=IF({year_cell[t]}>model_months/12,"",{sumifs})', money, v)
         oc.add_series(
             {
                 "name": chart_text(line),
-                "categories": ["Comparison", ws2_row + 1, 2, ws2_row + 1, 1 + n],
+                "categories": ["Comparison", at + 1, 2, at + 1, 1 + n],
                 "values": ["Comparison", r, 2, r, 1 + n],
             }
         )
-    oc.set_title({"name": chart_text("Opex in operating year 1 by line item")})
+    oc.set_title({"name": chart_text("Opex in the first full operating year by line item")})
     oc.set_y_axis({"num_format": "#,##0"})
     oc.set_size({"width": 620, "height": 360})
-    ws.insert_chart(ws2_row + 10, 0, oc)
+    ws.insert_chart(at + 10, 0, oc)
