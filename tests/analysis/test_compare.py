@@ -12,7 +12,7 @@ from costmodel.analysis.scenarios import METRIC_COLUMNS, CompareResult
 from costmodel.inputs.resources import scenarios_dir
 from tests.paths import HAND
 
-COLOCATION = scenarios_dir() / "greenfield.yaml"
+GREENFIELD = scenarios_dir() / "greenfield.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,9 @@ def test_base_comes_first_and_empty_overlays_equal_it(base):
 
 def test_electricity_price_changes_only_electricity_driven_lines(base, tmp_path):
     overlay = tmp_path / "power.yaml"
-    overlay.write_text("power:\n  price_per_kwh: 0.9\n", encoding="utf-8")
+    # a mapping with only ``value`` merges into the default's (it keeps its range, as
+    # --set does; a bare number would replace the ranged input, methodology §2)
+    overlay.write_text("power:\n  price_per_kwh: {value: 0.9}\n", encoding="utf-8")
     r = cm.compare(base, {"file": overlay, "set": {"power.price_per_kwh": 0.9}})
     ratio = 0.9 / base.power.price_per_kwh.value
     b = r.models["base"]
@@ -86,19 +88,27 @@ def test_paths_and_overrides_together(base):
     r = cm.compare(
         base,
         {
-            "coloc": COLOCATION,
-            "coloc list": [str(COLOCATION)],
-            "both": {"paths": [COLOCATION], "overrides": {"power.price_per_kwh": 0.45}},
+            "green": GREENFIELD,
+            "green list": [str(GREENFIELD)],
+            "both": {"paths": [GREENFIELD], "overrides": {"power.price_per_kwh": 0.45}},
         },
     )
-    pd.testing.assert_frame_equal(r.wide.loc["coloc"], r.wide.loc["coloc list"])
-    direct = cm.build(cm.layer(base, COLOCATION, overrides={"power.price_per_kwh": 0.45}))
+    pd.testing.assert_frame_equal(r.wide.loc["green"], r.wide.loc["green list"])
+    direct = cm.build(cm.layer(base, GREENFIELD, overrides={"power.price_per_kwh": 0.45}))
     pd.testing.assert_frame_equal(
         r.wide.loc["both"], direct.summary()[METRIC_COLUMNS].astype(float), check_names=False
     )
-    assert (r.wide.loc["coloc"].capex_facility == 0).all()
+    # the default leases its hall (no facility capex); greenfield builds it:
+    # capex_facility = it_kw * build_cost_per_kw[cooling] (methodology §4)
+    assert (r.wide.loc["base"].capex_facility == 0).all()
+    green = cm.layer(base, GREENFIELD)
+    for t, tier in green.tiers.items():
+        per_kw = green.facility.build_cost_per_kw[tier.cooling].value
+        want = r.wide.loc[("green", t), "it_kw"] * per_kw
+        assert r.wide.loc[("green", t), "capex_facility"] == pytest.approx(want, rel=1e-12)
+        assert want > 0
     text = r.overlays["both"]
-    assert str(COLOCATION) in text and COLOCATION.read_text(encoding="utf-8").strip() in text
+    assert str(GREENFIELD) in text and GREENFIELD.read_text(encoding="utf-8").strip() in text
     assert "power.price_per_kwh: 0.45" in text
     assert "base" in r.overlays["base"] and "10-servers.yaml" in r.overlays["base"]
 
@@ -113,7 +123,7 @@ def test_base_may_be_paths_or_default():
 
 
 def test_tidy_and_wide_agree(base):
-    r = cm.compare(base, {"coloc": COLOCATION})
+    r = cm.compare(base, {"green": GREENFIELD})
     assert isinstance(r, CompareResult)
     assert list(r.tidy.columns) == ["scenario", "tier", "metric", "value"]
     assert list(r.wide.index.names) == ["scenario", "tier"]
@@ -125,7 +135,7 @@ def test_tidy_and_wide_agree(base):
     pivot = r.tidy.pivot_table(
         index=["scenario", "tier"], columns="metric", values="value", dropna=False, sort=False
     )
-    assert pivot.loc[("coloc", "hundreds"), "npv"] == r.wide.loc[("coloc", "hundreds"), "npv"]
+    assert pivot.loc[("green", "hundreds"), "npv"] == r.wide.loc[("green", "hundreds"), "npv"]
 
 
 def test_hostile_names_are_kept_verbatim():

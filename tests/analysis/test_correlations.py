@@ -18,6 +18,8 @@ from costmodel.inputs.errors import AssumptionError
 
 DEFAULT = cm.load_assumptions()
 PRICE, UTIL = "revenue.price_per_gpu_hour", "operations.utilization"
+#: The default with its ``correlations`` cleared: every input drawn independently.
+INDEPENDENT = cm.with_overrides(DEFAULT, {"correlations": []})
 
 
 def _spearman(x: np.ndarray, y: np.ndarray) -> float:
@@ -49,8 +51,19 @@ def test_price_and_utilization_at_rho_06_have_the_copulas_rank_correlation():
 
 
 def test_without_correlations_the_rank_correlation_is_near_zero():
-    d = _columns(DEFAULT)
+    d = _columns(INDEPENDENT)
     assert _spearman(d[PRICE], d[UTIL]) == pytest.approx(0, abs=0.03)
+
+
+def test_the_defaults_pairs_have_the_copulas_rank_correlation():
+    """The bundled default draws its own pairs together (95-correlations.yaml):
+    rank correlation 6/pi asin(rho/2) for each, zero for a pair it does not name."""
+    d = _columns(DEFAULT)
+    assert DEFAULT.correlations
+    for c in DEFAULT.correlations:
+        expected = 6 / math.pi * math.asin(c.rho / 2)
+        assert _spearman(d[c.a], d[c.b]) == pytest.approx(expected, abs=0.03), (c.a, c.b)
+    assert _spearman(d[UTIL], d["power.price_per_kwh"]) == pytest.approx(0, abs=0.03)
 
 
 def test_without_correlations_the_draws_are_those_of_one_generator_input_by_input():
@@ -68,10 +81,18 @@ def test_the_copula_keeps_each_inputs_own_distribution():
     """Margins under the copula: the triangular and uniform quantiles by hand."""
     a = _with([{"a": PRICE, "b": UTIL, "rho": 0.6}])
     d = _columns(a, n=40_000)
-    lo, mode, hi = 8.0, 13.0, 18.0  # revenue.price_per_gpu_hour in the default
+    q = a.revenue.price_per_gpu_hour  # a triangle (low, value, high) in the default
+    lo, mode, hi = q.low, q.value, q.high
+    assert lo < mode < hi
     assert d[PRICE].min() >= lo and d[PRICE].max() <= hi
     assert d[PRICE].mean() == pytest.approx((lo + mode + hi) / 3, abs=0.05)
-    assert np.median(d[PRICE]) == pytest.approx(13.0, abs=0.05)  # symmetric triangle
+    # the triangle's median: lo + sqrt((hi - lo)(mode - lo) / 2) when the mode is at or
+    # above the middle, else hi - sqrt((hi - lo)(hi - mode) / 2)
+    if mode >= (lo + hi) / 2:
+        median = lo + math.sqrt((hi - lo) * (mode - lo) / 2)
+    else:
+        median = hi - math.sqrt((hi - lo) * (hi - mode) / 2)
+    assert np.median(d[PRICE]) == pytest.approx(median, abs=0.05)
     # uniform: the inverse CDF at u is low + u (high - low)
     x = RangedInput("p", 2.0, 1.0, 4.0, "uniform", None, None)
     z = np.array([-1.0, 0.0, 1.0])
@@ -102,7 +123,7 @@ def test_same_seed_same_numbers_with_correlations():
     for t in a.tiers:
         assert one.draws[t].equals(two.draws[t])
     assert one.correlations == [(PRICE, UTIL, -0.4)]
-    assert cm.monte_carlo(DEFAULT, n=10, seed=1).correlations == []
+    assert cm.monte_carlo(INDEPENDENT, n=10, seed=1).correlations == []
 
 
 def test_a_matrix_that_is_not_positive_definite_is_refused_naming_the_pairs():
@@ -151,7 +172,7 @@ def test_the_memo_says_which_inputs_were_drawn_together(lang):
     for path in (PRICE, UTIL):
         assert input_label(m, "tens", path, lang)[0] in together
     assert "rho 0.60" in together
-    plain = cm.build(DEFAULT)
+    plain = cm.build(INDEPENDENT)
     assert 'data-mc="together"' not in render_memo(
         plain, lang, analysis=analyze(plain, draws=40, seed=1)
     )

@@ -109,8 +109,8 @@ def mapping_form(node, path=""):
     value = node["value"] if isinstance(node, dict) else node
     if isinstance(value, bool) or not isinstance(value, int | float):
         return node
-    if path == "schema_version" or path.startswith("reference."):  # not inputs
-        return node
+    if path == "schema_version" or path.startswith(("reference.", "correlations.")):
+        return node  # not inputs (a correlation's rho is a plain number)
     high = value
     if isinstance(value, int) and path.endswith("gpus") and ".stages." not in path:
         high = 2 * value

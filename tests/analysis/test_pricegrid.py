@@ -62,30 +62,73 @@ def test_npv_rises_with_price_and_utilization(grid):
 
 def test_contour_agrees_with_break_even_price(grid):
     be = break_even(DEFAULT)
+    bracketed = 0
     for tier in DEFAULT.tiers:
         p_be = float(be.loc[tier, "price_per_gpu_hour"])
         g = grid[(grid["tier"] == tier) & (grid["utilization"] == 0.6)]
-        # the default's price range has no break-even: the axis is stretched past it
-        assert g["price_per_gpu_hour"].max() > p_be
         for _, r in g.iterrows():
             assert r["positive"] == (r["price_per_gpu_hour"] > p_be), (tier, r)
-        # linear interpolation between the two grid prices around the root
-        assert g["break_even_price"].iloc[0] == pytest.approx(p_be, rel=2e-3)
+        if g["price_per_gpu_hour"].min() < p_be < g["price_per_gpu_hour"].max():
+            # linear interpolation between the two grid prices around the root
+            bracketed += 1
+            assert g["break_even_price"].iloc[0] == pytest.approx(p_be, rel=2e-3)
+        else:  # NPV keeps one sign over the price axis at this utilization
+            assert g["break_even_price"].isna().all()
+    assert bracketed >= 1  # the thousands tier's break-even lies inside its price range
 
 
-def test_stretched_top_is_ceil_of_1_2_times_extrapolated_root(grid):
-    for tier in ("tens",):
-        t = _table(grid, tier)
-        # first pass: prices linspace(10, 18, 7) with 15 in place of 14.67
-        p = grid_axis(15.0, 10.0, 18.0, 7)
-        npv = cm.run_variants(
-            DEFAULT,
-            {"tiers.tens.revenue.price_per_gpu_hour": p[-2:], "operations.utilization": 0.6},
-            ["tens"],
-        )["tens"].metrics["npv"]
-        root = p[-2] - npv[0] * (p[-1] - p[-2]) / (npv[1] - npv[0])
-        assert t.index.max() == math.ceil(1.2 * root)
-        assert t.index.min() == 10.0 and 15.0 in set(t.index)
+#: the tens tier at year-1 prices 8..14 (12 the value): no cell of its grid pays back
+LOW_PRICES = {"tiers.tens.revenue.price_per_gpu_hour": {"value": 12.0, "low": 8.0, "high": 14.0}}
+#: the tens tier at year-1 prices 60..80 (70 the value): every cell pays back
+HIGH_PRICES = {"tiers.tens.revenue.price_per_gpu_hour": {"value": 70.0, "low": 60.0, "high": 80.0}}
+
+
+def _first_pass(a, prices):
+    """NPV of the tens tier at ``prices`` and the base utilization (0.6), and at the
+    grid's corners: the precondition of the stretch, one sign in every cell."""
+    npv = cm.run_variants(
+        a,
+        {"tiers.tens.revenue.price_per_gpu_hour": prices, "operations.utilization": 0.6},
+        ["tens"],
+    )["tens"].metrics["npv"]
+    corners = cm.run_variants(
+        a,
+        {
+            "tiers.tens.revenue.price_per_gpu_hour": np.array([prices[0], prices[-1]]),
+            "operations.utilization": np.array([0.3, 0.85]),
+        },
+        ["tens"],
+    )["tens"].metrics["npv"]
+    return np.asarray(npv, dtype=float), np.asarray(corners, dtype=float)
+
+
+def test_stretched_top_is_ceil_of_1_2_times_extrapolated_root():
+    """NPV < 0 in every cell: the price axis's top becomes ceil(1.2 r), r the root
+    extrapolated linearly from the two highest grid prices (methodology §9.2)."""
+    a = cm.with_overrides(DEFAULT, LOW_PRICES)
+    p = grid_axis(12.0, 8.0, 14.0, 7)  # first pass: 8, 9, .., 14 (12 on the axis)
+    npv, corners = _first_pass(a, p)
+    assert (npv < 0).all() and corners[1] < 0  # the highest price at the highest utilization
+    root = p[-2] - npv[-2] * (p[-1] - p[-2]) / (npv[-1] - npv[-2])
+    assert root > 14.0
+    t = _table(price_utilization_grid(a, ["tens"]), "tens")
+    assert t.index.max() == math.ceil(1.2 * root)
+    assert t.index.min() == 8.0 and 12.0 in set(t.index)
+    np.testing.assert_allclose(t.index, grid_axis(12.0, 8.0, math.ceil(1.2 * root), 7))
+
+
+def test_stretched_bottom_is_the_extrapolated_root_over_1_2():
+    """NPV > 0 in every cell: the bottom becomes max(0, r / 1.2), r extrapolated from
+    the two lowest grid prices (methodology §9.2)."""
+    a = cm.with_overrides(DEFAULT, HIGH_PRICES)
+    p = grid_axis(70.0, 60.0, 80.0, 7)
+    npv, corners = _first_pass(a, p)
+    assert (npv > 0).all() and corners[0] > 0  # the lowest price at the lowest utilization
+    root = p[0] - npv[0] * (p[1] - p[0]) / (npv[1] - npv[0])
+    assert 0 < root < 60.0
+    t = _table(price_utilization_grid(a, ["tens"]), "tens")
+    assert t.index.min() == pytest.approx(root / 1.2, rel=1e-12)
+    assert t.index.max() == 80.0 and 70.0 in set(t.index)
 
 
 def test_edges_mark_sign_changes(grid):

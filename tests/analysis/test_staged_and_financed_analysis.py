@@ -20,13 +20,35 @@ def test_growth_at_once_is_the_unstaged_tier():
     staged = cm.load_assumptions(DEFAULT, SCENARIOS / "staged-growth.yaml")
     g = growth_options(staged)
     assert list(g.index.get_level_values("tier").unique()) == ["hundreds"]
-    # staged-growth splits the default hundreds tier in two halves: bought at
-    # once, it is the default tier itself
-    base = cm.build(cm.load_assumptions(DEFAULT)).summary().loc["hundreds"]
+    # staged-growth splits the default hundreds tier in two halves (GPUs and storage)
+    # in a hall it builds (the default leases one): bought at once, it is the default
+    # tier in a built hall, with the default's team (staff_scaling: the same servers)
+    # and fabric (the design at the same GPUs)
+    built = cm.build(cm.load_assumptions(DEFAULT, overrides={"facility.mode": "build"}))
+    staged_model = cm.build(staged)
+    base = built.summary().loc["hundreds"]
+    assert base.capex_facility > 0
     at_once = g.loc[("hundreds", "at_once")]
-    for col in ("gpus", "capex", "npv", "cost_per_gpu_hour"):
+    for col in ("gpus", "capex", "capex_facility", "npv", "cost_per_gpu_hour"):
         assert at_once[col] == pytest.approx(base[col], rel=1e-12)
-    model = cm.build(staged).summary().loc["hundreds"]
+    # the designed fabric (methodology §12.1; 80-tiers.yaml: radix 64, 230,000 a switch,
+    # 6,000 an optic at each link end, 60,000 a server): 64 GPUs on one leaf (1 switch,
+    # 64 links); 128 GPUs on two levels: 4 leaves of 32 down and 32 up ports and
+    # 128 / 64 = 2 spines (6 switches, 128 + 128 links)
+    fabric_64 = 1 * 230_000 + 64 * 2 * 6_000 + 8 * 60_000  # 1,478,000
+    fabric_128 = 6 * 230_000 + 256 * 2 * 6_000 + 16 * 60_000  # 5,412,000
+    assert base.capex_network == pytest.approx(fabric_128, rel=1e-12)
+    # staged: the first half's fabric, then what the second half adds to it
+    net = staged_model.capex("hundreds").network
+    assert net[net > 0].tolist() == pytest.approx([fabric_64, fabric_128 - fabric_64], rel=1e-12)
+    # staff_scaling (2.2 FTE + 0.05 a server, 310,000 CNY a year): 8 servers' team
+    # first, the 16 servers' team once the stage is in
+    staff = staged_model.opex("hundreds").staff
+    assert staff.iloc[1] == pytest.approx((2.2 + 0.05 * 8) * 310_000 / 12, rel=1e-12)
+    at_once_staff = built.opex("hundreds").staff
+    assert at_once_staff.iloc[1] == pytest.approx((2.2 + 0.05 * 16) * 310_000 / 12, rel=1e-12)
+    assert staff.iloc[-1] == pytest.approx(at_once_staff.iloc[-1], rel=1e-12)
+    model = staged_model.summary().loc["hundreds"]
     assert g.loc[("hundreds", "staged_headroom"), "npv"] == pytest.approx(model.npv, rel=1e-12)
     rebuild = g.loc[("hundreds", "staged_rebuild")]
     headroom = g.loc[("hundreds", "staged_headroom")]

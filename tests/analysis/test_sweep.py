@@ -25,17 +25,57 @@ def staged_sweep():
     return sweep(a, "hundreds", "8:4096")
 
 
+#: the staged hundreds tier with its network a share of hardware (no design) and a
+#: fixed team of 3 FTE (no staff_scaling): the two incidental features the share and
+#: fixed-staff tests are about, set here whatever the default's network and staff are
+SHARE_AND_FIXED_STAFF = {
+    "tiers": {
+        "hundreds": {
+            "network": {"design": None, "share": 0.15},
+            "staff_scaling": None,
+            "staff_fte": 3.0,
+        }
+    }
+}
+
+
+@pytest.fixture(scope="module")
+def share_sweep(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sweep") / "share-and-fixed-staff.yaml"
+    path.write_text(yaml.safe_dump(SHARE_AND_FIXED_STAFF), encoding="utf-8")
+    a = cm.load_assumptions(default_assumptions_dir(), STAGED, path)
+    t = a.tiers["hundreds"]
+    assert t.network.design is None and t.staff_scaling is None
+    return sweep(a, "hundreds", "8:4096")
+
+
+def _log_spaced_with(must: set[int], lo: int, hi: int, top: int) -> list[int]:
+    """The range rule written out (methodology §13): the server multiples ``must``
+    with those of ``numpy.geomspace(lo, hi, n)`` (rounded), n = 2, 3, .. for as long
+    as the union holds at most ``top`` counts (the last n before it first exceeds)."""
+    best: list[int] = []
+    for n in range(2, 16 * top):
+        chosen = sorted(must | {int(k) for k in np.round(np.geomspace(lo, hi, n))})
+        if len(chosen) > top:
+            return best
+        best = chosen
+    return best
+
+
 def test_range_rule_on_the_default():
     counts = sweep_counts(DEFAULT, "thousands", 8, 4096)
-    assert len(counts) <= MAX_POINTS and len(counts) >= 60
+    assert len(counts) <= MAX_POINTS
     assert all(n % 8 == 0 for n in counts) and counts == sorted(set(counts))
-    assert counts[0] == 8 and counts[-1] == 4096 and 1024 in counts
-    # both sides of the scale-class steps: <= 64 tens, <= 511 hundreds (multiples of 8)
-    assert {64, 72, 504, 512} <= set(counts)
-    # log-spaced: the ratio of neighbours above 1,000 GPUs stays within 5% to 12%
-    big = [n for n in counts if n > 1100]
-    ratios = [b / a for a, b in zip(big, big[1:], strict=False)]
-    assert all(1.04 < r < 1.13 for r in ratios), ratios
+    # the counts that must be there: both ends (8, 4096), the tier's own 1,024, both
+    # sides of the scale-class steps (<= 64 tens, <= 511 hundreds: 64 | 72, 504 | 512)
+    # and of the designed fabric's level steps at radix 64 (1 level up to 64
+    # endpoints, 2 up to 64^2 / 2 = 2,048: 64 | 72, 2,048 | 2,056)
+    must = {8, 4096, 1024, 64, 72, 504, 512, 2048, 2056}
+    assert must <= set(counts)
+    # the rest log-spaced over the multiples of 8 (servers 1..512), as many as fit
+    # (63 here: the next log-spaced set, of 80 points, would give 65 with the must ones)
+    servers = _log_spaced_with({n // 8 for n in must}, 1, 512, MAX_POINTS)
+    assert counts == [8 * k for k in servers]
 
 
 def test_range_ends_are_rounded_to_servers_and_a_list_is_as_given():
@@ -63,19 +103,18 @@ def test_row_at_first_deployment_equals_summary_without_stages(staged_sweep, tmp
     assert row["capex_per_gpu"] == pytest.approx(want["capex"] / 64, rel=1e-9)
 
 
-def test_share_network_capex_per_gpu_is_constant(staged_sweep):
+def test_share_network_capex_per_gpu_is_constant(share_sweep):
     # servers, a network share of hardware, storage proportional to GPUs and the
     # facility per kW all scale with the GPUs: capex per GPU does not move
-    v = staged_sweep["capex_per_gpu"]
+    v = share_sweep["capex_per_gpu"]
     assert v.max() == pytest.approx(v.min(), rel=1e-12)
-    share = float(DEFAULT.tiers["hundreds"].network.share.value)  # 0.15 in the default
-    got = staged_sweep["network_share"].tolist()
-    assert got == pytest.approx([share] * len(got), rel=1e-12)
-    assert staged_sweep["network_levels"].isna().all()
+    got = share_sweep["network_share"].tolist()
+    assert got == pytest.approx([0.15] * len(got), rel=1e-12)  # the share set above
+    assert share_sweep["network_levels"].isna().all()
 
 
-def test_fixed_staff_makes_cost_per_gpu_hour_fall_and_steps_are_marked(staged_sweep):
-    df = staged_sweep
+def test_fixed_staff_makes_cost_per_gpu_hour_fall_and_steps_are_marked(share_sweep):
+    df = share_sweep
     assert (df["cost_per_gpu_hour"].diff().dropna() < 0).all()
     marked = df[df["change"] != ""]
     assert list(marked["gpus"]) == [72, 512]
@@ -96,4 +135,5 @@ def test_sweep_is_one_engine_evaluation(monkeypatch):
 
     monkeypatch.setattr(variants, "run_tier", counting)
     df = sweep(DEFAULT, "thousands", "8:4096")
-    assert len(df) == 64 and calls == [64]
+    n = len(sweep_counts(DEFAULT, "thousands", 8, 4096))
+    assert len(df) == n and calls == [n]

@@ -14,21 +14,28 @@ from typer.testing import CliRunner
 
 import costmodel as cm
 from costmodel.cli import get_app
-from costmodel.inputs.resources import scenarios_dir
 from costmodel.report.format import table_value as format_value
 from tests.paths import HAND
 
 app = get_app()
 runner = CliRunner()
 
-COLOCATION = scenarios_dir() / "greenfield.yaml"
+
+def coloc_overlay(tmp_path):
+    """An overlay that leases the hand case's hall (hand.yaml builds it): a scenario
+    that moves the numbers of the one-tier hand case (the bundled scenarios name the
+    default's tiers, which the hand case does not have)."""
+    path = tmp_path / "coloc.yaml"
+    path.write_text("facility: {mode: colocation}\n", encoding="utf-8")
+    return path
 
 
 def test_cli_json_csv_table_agree_with_api(tmp_path):
-    args = ["compare", str(HAND), "-s", f"coloc={COLOCATION}", "-s", "=1+1="]
+    coloc = coloc_overlay(tmp_path)
+    args = ["compare", str(HAND), "-s", f"coloc={coloc}", "-s", "=1+1="]
     args += ["-s", "<script>=" + str(tmp_path / "p.yaml")]
     (tmp_path / "p.yaml").write_text("power: {price_per_kwh: 2.0}\n", encoding="utf-8")
-    api = cm.compare(HAND, {"coloc": COLOCATION, "=1+1": None, "<script>": tmp_path / "p.yaml"})
+    api = cm.compare(HAND, {"coloc": coloc, "=1+1": None, "<script>": tmp_path / "p.yaml"})
 
     res = runner.invoke(app, [*args, "--format", "json"])
     assert res.exit_code == 0, res.output
@@ -56,15 +63,16 @@ def test_cli_json_csv_table_agree_with_api(tmp_path):
 
 
 def test_cli_paths_may_repeat_or_be_comma_separated(tmp_path):
+    coloc = coloc_overlay(tmp_path)
     p = tmp_path / "p.yaml"
     p.write_text("power: {price_per_kwh: 2.0}\n", encoding="utf-8")
-    one = runner.invoke(app, ["compare", str(HAND), "-s", f"x={COLOCATION},{p}", "-f", "json"])
+    one = runner.invoke(app, ["compare", str(HAND), "-s", f"x={coloc},{p}", "-f", "json"])
     two = runner.invoke(
-        app, ["compare", str(HAND), "-s", f"x={COLOCATION}", "-s", f"x={p}", "-f", "json"]
+        app, ["compare", str(HAND), "-s", f"x={coloc}", "-s", f"x={p}", "-f", "json"]
     )
     assert one.exit_code == two.exit_code == 0
     assert json.loads(one.stdout) == json.loads(two.stdout)
-    direct = cm.build(cm.load_assumptions(HAND, COLOCATION, p)).summary()
+    direct = cm.build(cm.load_assumptions(HAND, coloc, p)).summary()
     assert json.loads(one.stdout)["results"]["x"]["small"]["npv"] == pytest.approx(
         direct.npv["small"], rel=1e-11
     )

@@ -117,14 +117,29 @@ def test_realized_price_times_hours_is_revenue(contracted):
     assert s.revenue == pytest.approx((rev.contract_revenue + rev.spot_revenue).sum(), rel=1e-12)
 
 
-def test_no_contract_and_no_sga_change_nothing():
-    """``share: 0`` and ``sga_share: 0`` give today's numbers (the bundled default)."""
-    today = cm.build(cm.load_assumptions()).summary()
+NO_CONTRACT = """\
+correlations: []  # the default pairs the contract price, which this removes
+revenue: {contract: null}
+tiers:
+  tens: {revenue: {contract: null}}
+  hundreds: {revenue: {contract: null}}
+"""
+
+
+def test_no_contract_and_no_sga_change_nothing(tmp_path):
+    """``share: 0`` and ``sga_share: 0`` give the numbers of no contract and no
+    SG&A: the bundled default with its contracts (global and per tier) removed."""
+    overlay = tmp_path / "no-contract.yaml"
+    overlay.write_text(NO_CONTRACT, encoding="utf-8")
+    plain = cm.layer(cm.load_assumptions(), overlay)
+    assert plain.revenue.contract is None and plain.operations.sga_share.value == 0
+    assert all(t.revenue is None or t.revenue.contract is None for t in plain.tiers.values())
+    today = cm.build(plain).summary()
     zero = {
         "revenue.contract": {"share": 0.0, "price_per_gpu_hour": 500.0, "months": 30},
         "operations.sga_share": 0.0,
     }
-    same = cm.build(cm.load_assumptions(overrides=zero)).summary()
+    same = cm.build(cm.layer(plain, overrides=zero)).summary()
     for col in today.columns:
         if today[col].dtype.kind == "f":
             np.testing.assert_allclose(same[col], today[col], rtol=1e-12, err_msg=col)
