@@ -32,7 +32,8 @@ tests/core/test_differential.py):
 Each variant's result does not depend on its position among the S or on the
 other variants (Monte Carlo results do not depend on the chunk size): the path
 follows which inputs are arrays, not their values (except that more than
-:data:`MAX_TIMING_GROUPS` distinct timings in a chunk go month by month; a
+:data:`MAX_TIMING_GROUPS` distinct timings in a chunk go month by month, so a
+chunk size can move a draw's figures by the paths' rounding, rel 1e-12; a
 variant alone with its timing is computed as a group of two copies), and sums
 over variants use elementwise products and sums over leading axes, not BLAS or
 einsum. A lone variant (S = 1, e.g. a single build) may differ from the same

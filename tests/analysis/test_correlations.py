@@ -141,12 +141,18 @@ def test_a_matrix_that_is_not_positive_definite_is_refused_naming_the_pairs():
         assert p in text
 
 
-def test_a_path_that_is_not_ranged_is_refused():
+def test_a_path_that_names_no_input_is_refused_one_held_fixed_is_inactive():
+    # methodology §9.1: a typo is an error; an input without a range (the tax rate) or
+    # of a removed section (no contract) leaves nothing to draw together
     with pytest.raises(AssumptionError) as err:
-        _with([{"a": PRICE, "b": "finance.tax_rate", "rho": 0.5}])
-    assert "correlations.0.b" in str(err.value) and "ranged input" in str(err.value)
-    with pytest.raises(AssumptionError, match="correlations.0.a"):
         _with([{"a": "no.such.input", "b": UTIL, "rho": 0.5}])
+    assert "correlations.0.a" in str(err.value) and "must name an input" in str(err.value)
+    fixed = _with([{"a": PRICE, "b": "finance.tax_rate", "rho": 0.5}])
+    cleared = _with([])
+    mc = cm.monte_carlo(fixed, n=200, seed=3, workers=1)
+    assert mc.correlations == []
+    base = cm.monte_carlo(cleared, n=200, seed=3, workers=1)
+    assert mc.samples.equals(base.samples)  # the draws of a model without the pair
 
 
 def test_rho_outside_minus_one_one_and_a_pair_twice_are_refused():
