@@ -380,3 +380,35 @@ def test_no_source_is_only_estimate():
     ]
     message = "sources that are only 'estimate' (write 'estimate: <basis>'):\n"
     assert not bare, message + "\n".join(bare)
+
+
+def _bare_numbers(x, path="", sourced=False):
+    """Dotted paths of the numbers of a YAML tree that no ``source`` of their own
+    mapping or an enclosing one covers (``value``/``low``/``high`` beside a source
+    are covered)."""
+    if isinstance(x, dict):
+        here = sourced or "source" in x
+        for k, v in x.items():
+            yield from _bare_numbers(v, f"{path}.{k}" if path else str(k), here)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _bare_numbers(v, f"{path}[{i}]", sourced)
+    elif isinstance(x, int | float) and not isinstance(x, bool) and not sourced:
+        yield path
+
+
+@pytest.mark.parametrize("where", ["default", "examples/us-neocloud"])
+def test_every_number_in_the_files_carries_a_source_integers_included(where):
+    # issue 29: GPU counts, months, years, FTE and workload sizes included; only the
+    # files' schema_version is not an input
+    import yaml
+
+    from costmodel.inputs.resources import assumptions_dir
+
+    bare = [
+        f"{f.name}: {p}"
+        for f in sorted((assumptions_dir() / where).glob("*.yaml"))
+        for p in _bare_numbers(yaml.safe_load(f.read_text(encoding="utf-8")))
+        if p != "schema_version"
+    ]
+    assert bare == []
