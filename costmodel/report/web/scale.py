@@ -101,11 +101,8 @@ def html(result: dict[str, Any], lang: str) -> str:
     """The sweep's chart, table and note in ``lang`` (``templates/serve/sweep.html.j2``)."""
     model, df, tier = result["model"], result["rows"], result["tier"]
     T = PAGE[lang]
-    note = T["sweep_note"].format(
-        label=tier_label(model, tier, lang),
-        n=len(df),
-        lo=f"{int(df['gpus'].iloc[0]):,}",
-        hi=f"{int(df['gpus'].iloc[-1]):,}",
+    caption = T["sweep_caption"].format(
+        n=len(df), lo=f"{int(df['gpus'].iloc[0]):,}", hi=f"{int(df['gpus'].iloc[-1]):,}"
     )
     chart = sweep_chart(model, lang, {tier: df}, prefix=f"w-sweep-{lang}")
     return (
@@ -114,10 +111,14 @@ def html(result: dict[str, Any], lang: str) -> str:
         .render(
             t=T,
             tier=tier,
-            heading=SWEEP[lang]["heading"],
-            headers=[metric_label(METRICS[c], lang) for c in COLUMNS],
+            label=tier_label(model, tier, lang),
+            caption=caption,
+            headers=[
+                dict(text=metric_label(METRICS[c], lang), num=METRICS[c].kind != "text")
+                for c in COLUMNS
+            ],
             rows=table(result, lang),
             chart=Markup(chart),
-            note=note,
+            note=T["sweep_note"],
         )
     )
