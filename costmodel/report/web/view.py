@@ -236,8 +236,11 @@ def result(model: Model, lang: str) -> dict[str, Any]:
 def decision(model: Model, lang: str) -> dict[str, Any]:
     """What the page recomputes second: the memo's decision
     (:func:`costmodel.report.memo.summary_section.verdict`), which needs the
-    break-even search, and the memo's chart of cost against price and break-even."""
-    facts = Facts(model, lang, decision_analysis(model, page_options(model)))
+    break-even search (once per model: the other language, and a state the page
+    returns to while its model is kept, reuse it), and the memo's chart of cost
+    against price and break-even."""
+    analysis = once(model, "page_decision", lambda: decision_analysis(model, page_options(model)))
+    facts = Facts(model, lang, analysis)
     C = CHART[lang]
     cost = charts.cost_chart(model, lang, facts.prices, facts.breakeven, f"w-cost-{lang}")
     chart = dict(id="cost", title=C["cost_title"], caption=C["cost_caption"], body=Markup(cost))
