@@ -1,8 +1,8 @@
 """Break-even (methodology §9): the input value at which a tier's NPV is 0.
 
 Every search goes through :func:`costmodel.core.roots.solve` (one bracketing
-root finder for the package), each round one :func:`run_variants` call for all
-tiers and inputs at once. A tier's input lives at
+root finder for the package), each round one :func:`run_variants` call per tier
+for all its inputs at once. A tier's input lives at
 ``resolve_tier(a, t).paths()[key]`` (its own override, or the global path), so
 the search varies exactly what the tier reads.
 
@@ -60,31 +60,43 @@ class Job:
 
 
 def _npv_of_jobs(a: Assumptions, jobs: Sequence[Job], points: Sequence[np.ndarray]) -> list:
-    """NPV of job j at its candidate ``points[j]``, all jobs in one engine call:
-    every slot of the variant axis carries the base value of every other path."""
-    sizes = [len(p) for p in points]
-    starts = np.cumsum([0, *sizes])
-    variants: dict[str, np.ndarray] = {}
-    for job in jobs:
-        variants.setdefault(job.path, np.full(starts[-1], job.base))
+    """NPV of job j at its candidate ``points[j]``: one engine call per tier for all
+    its jobs, each job's points on its own stretch of the variant axis, where every
+    other job's path carries its base value (a tier is evaluated at its own jobs'
+    points only; a variant's figures do not depend on the others on the axis)."""
+    out: list = [None] * len(jobs)
+    by_tier: dict[str, list[int]] = {}
     for j, job in enumerate(jobs):
-        variants[job.path][starts[j] : starts[j + 1]] = points[j]
-    tiers = list(dict.fromkeys(job.tier for job in jobs))
-    res = run_variants(a, variants, tiers=tiers)
-    return [res[job.tier].metrics["npv"][starts[j] : starts[j + 1]] for j, job in enumerate(jobs)]
+        by_tier.setdefault(job.tier, []).append(j)
+    for tier, js in by_tier.items():
+        starts = np.cumsum([0, *(len(points[j]) for j in js)])
+        variants: dict[str, np.ndarray] = {}
+        for j in js:
+            variants.setdefault(jobs[j].path, np.full(starts[-1], jobs[j].base))
+        for k, j in enumerate(js):
+            variants[jobs[j].path][starts[k] : starts[k + 1]] = points[j]
+        npv = run_variants(a, variants, tiers=[tier])[tier].metrics["npv"]
+        for k, j in enumerate(js):
+            out[j] = npv[starts[k] : starts[k + 1]]
+    return out
 
 
-def npv_roots(a: Assumptions, jobs: Sequence[Job]) -> tuple[np.ndarray, np.ndarray]:
+def npv_roots(
+    a: Assumptions, jobs: Sequence[Job], check: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """The first NPV root of each job (NaN: none in its range) and the NPV at it
-    (a check: about 0 relative to capex; NaN where there is no root)."""
+    (a check: about 0 relative to capex; NaN where there is no root, and every
+    one without ``check``, which spares the engine call that evaluates it)."""
     sol = solve(
         lambda pts: _npv_of_jobs(a, jobs, pts),
         [j.lo for j in jobs],
         [j.hi for j in jobs],
     )
+    if not check:
+        return sol.root, np.full(len(jobs), np.nan)
     at = [np.array([j.base if np.isnan(r) else r]) for r, j in zip(sol.root, jobs, strict=True)]
-    check = np.array([float(v[0]) for v in _npv_of_jobs(a, jobs, at)])
-    return sol.root, np.where(np.isnan(sol.root), np.nan, check)
+    values = np.array([float(v[0]) for v in _npv_of_jobs(a, jobs, at)])
+    return sol.root, np.where(np.isnan(sol.root), np.nan, values)
 
 
 def _job(a: Assumptions, tier: str, key: str) -> Job:
@@ -94,14 +106,17 @@ def _job(a: Assumptions, tier: str, key: str) -> Job:
     return Job(tier, key, ti.paths()[key], base, 0.0, top)
 
 
-def break_even(x: Model | Assumptions, tiers: list[str] | None = None) -> pd.DataFrame:
+def break_even(
+    x: Model | Assumptions, tiers: list[str] | None = None, check: bool = True
+) -> pd.DataFrame:
     """Per tier (index): the utilization and the year-1 price per GPU-hour at which
     NPV = 0 (see the module docstring), their base values, the NPV at each
-    solution (``npv_at_*``) and the dotted paths varied."""
+    solution (``npv_at_*``; NaN without ``check``: the roots are the same) and the
+    dotted paths varied."""
     a = assumptions_of(x)
     tiers = list(tiers or a.tiers)
     jobs = [_job(a, t, key) for t in tiers for key in KEYS]
-    roots, checks = npv_roots(a, jobs)
+    roots, checks = npv_roots(a, jobs, check)
     out: dict[str, dict[str, Any]] = {t: {} for t in tiers}
     for job, root, chk in zip(jobs, roots, checks, strict=True):
         row = out[job.tier]

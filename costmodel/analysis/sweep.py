@@ -19,18 +19,25 @@ including both ends, G_0, and the multiples on both sides of every change of
 k^2 / 2 for a designed fabric of radix k); of the log-spaced sets of n = 2, 3,
 .. points (rounded, duplicates merged) the largest that keeps the total within
 ``MAX_POINTS``. A list is taken as given (each a positive multiple
-of g).
+of g). A designed fabric holds at most ``k^3 / 4`` GPUs (three levels,
+:func:`costmodel.core.fabric.max_endpoints`): a count above it is refused, as the
+rules refuse such a tier (:func:`costmodel.inputs.rules`); the default range and
+:func:`option_sweeps` stop at it.
+
+:func:`sweep_in_parts` evaluates the counts in a few groups (a job with progress);
+its rows equal one :func:`sweep` call over all of them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from costmodel.core.fabric import max_endpoints
 from costmodel.core.model import assumptions_of
 from costmodel.core.units import SCALE_CLASSES, scale_class
 from costmodel.core.variants import run_variants
@@ -73,13 +80,47 @@ def change_points(a: Assumptions, tier: str) -> list[float]:
     return sorted(set(tops))
 
 
+def fabric_limit(a: Assumptions, tier: str) -> int | None:
+    """The most GPUs the tier's designed fabric holds, ``k^3 / 4`` for radix k (one
+    endpoint a GPU); None with a network share (no limit)."""
+    values = resolve_tier(a, tier).values()
+    if "fabric_radix" not in values:
+        return None
+    return int(max_endpoints(float(values["fabric_radix"])))
+
+
+def _check_fabric(a: Assumptions, tier: str, top: int) -> None:
+    limit = fabric_limit(a, tier)
+    if limit is not None and top > limit:
+        k = int(resolve_tier(a, tier).values()["fabric_radix"])
+        raise ValueError(
+            f"3 levels of radix {k} hold at most {limit:,} GPUs (endpoints); the sweep "
+            f"reaches {top:,}"
+        )
+
+
+def default_range(a: Assumptions, tier: str) -> tuple[int, int]:
+    """The range of a sweep without ``--gpus``: ``g : max(4096, 4 G_0)``, its top cut
+    to the largest multiple of g that the designed fabric holds."""
+    values = resolve_tier(a, tier).values()
+    g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
+    hi = max(DEFAULT_TOP_GPUS, 4 * g0)
+    limit = fabric_limit(a, tier)
+    if limit is not None:
+        hi = min(hi, max(g, limit // g * g))
+    return g, hi
+
+
 def sweep_counts(a: Assumptions, tier: str, lo: int, hi: int) -> list[int]:
     """The GPU counts of the range ``lo:hi`` (module docstring: the range rule)."""
     values = resolve_tier(a, tier).values()
     g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
+    if lo > hi:
+        raise ValueError(f"the range starts above its end ({lo:,} > {hi:,})")
     ka, kb = max(1, math.ceil(lo / g)), math.floor(hi / g)
     if ka > kb:
         raise ValueError(f"no multiple of {g} GPUs (a server) in {lo}:{hi}")
+    _check_fabric(a, tier, g * kb)
     must = {ka, kb}
     if ka <= g0 // g <= kb:
         must.add(g0 // g)
@@ -101,11 +142,10 @@ def sweep_counts(a: Assumptions, tier: str, lo: int, hi: int) -> list[int]:
 def parse_gpus(a: Assumptions, tier: str, gpus: str | Sequence[int] | None) -> list[int]:
     """``"a:b"`` -> :func:`sweep_counts`; ``"8,16"`` or a sequence -> as given (each
     a positive multiple of the tier's ``gpus_per_server``); None -> ``g:max(4096,
-    4 G_0)``."""
-    values = resolve_tier(a, tier).values()
-    g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
+    4 G_0)`` (:func:`default_range`)."""
+    g = int(resolve_tier(a, tier).values()["gpus_per_server"])
     if gpus is None:
-        return sweep_counts(a, tier, g, max(DEFAULT_TOP_GPUS, 4 * g0))
+        return sweep_counts(a, tier, *default_range(a, tier))
     if isinstance(gpus, str):
         if ":" in gpus:
             lo, hi = (int(p) for p in gpus.split(":", 1))
@@ -115,6 +155,7 @@ def parse_gpus(a: Assumptions, tier: str, gpus: str | Sequence[int] | None) -> l
     bad = [n for n in counts if n <= 0 or n % g]
     if bad or not counts:
         raise ValueError(f"GPU counts must be positive multiples of {g} (a server): {bad}")
+    _check_fabric(a, tier, max(counts))
     return counts
 
 
@@ -187,5 +228,35 @@ def option_sweeps(
     for t in tiers or list(a.tiers):
         values = resolve_tier(a, t).values()
         g, g0 = int(values["gpus_per_server"]), int(values["gpus"])
-        out[t] = sweep(a, t, f"{max(g, g0 // OPTION_SPAN)}:{OPTION_SPAN * g0}")
+        hi, limit = OPTION_SPAN * g0, fabric_limit(a, t)
+        if limit is not None:
+            hi = min(hi, max(g0, limit))
+        out[t] = sweep(a, t, f"{max(g, g0 // OPTION_SPAN)}:{hi}")
     return out
+
+
+def sweep_in_parts(
+    x: Model | Assumptions,
+    tier: str,
+    gpus: str | Sequence[int] | None = None,
+    parts: int = 6,
+    progress: Callable[[int, int], None] | None = None,
+) -> pd.DataFrame:
+    """:func:`sweep` of the counts of ``gpus`` (:func:`parse_gpus`) in up to ``parts``
+    consecutive groups, one :func:`sweep` call each, ``progress(done, total)`` after
+    each (counts done of all); the rows are those of one call over all the counts
+    (each count's figures do not depend on the others on the variant axis; the
+    ``change`` column is taken again over the whole)."""
+    a = assumptions_of(x)
+    if tier not in a.tiers:
+        raise ValueError(f"unknown tier {tier!r}; choose one of: {', '.join(a.tiers)}")
+    counts = parse_gpus(a, tier, gpus)
+    frames = []
+    for group in np.array_split(np.asarray(counts), max(1, min(parts, len(counts)))):
+        frames.append(sweep(a, tier, [int(n) for n in group]))
+        if progress is not None:
+            progress(sum(len(df) for df in frames), len(counts))
+    df = pd.concat(frames, ignore_index=True)
+    df["change"] = _changes(list(df["scale_class"]), df["network_levels"].to_numpy(float))
+    df.attrs.update(frames[0].attrs)
+    return df

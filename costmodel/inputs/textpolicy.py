@@ -28,6 +28,8 @@ BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066
 def bidi_control(text: str) -> str | None:
     """The first bidirectional control in ``text`` as ``U+202E RIGHT-TO-LEFT
     OVERRIDE``, or None."""
+    if BIDI_CONTROLS.isdisjoint(text):
+        return None
     for c in text:
         if c in BIDI_CONTROLS:
             return f"U+{ord(c):04X} {unicodedata.name(c)}"
@@ -57,17 +59,30 @@ def _text_problem(text: str, path: str, what: str) -> Iterator[tuple[str, str, s
         )
 
 
+def _breaks(text: str) -> bool:
+    """Whether ``text`` breaks the policy (the quick test before the messages)."""
+    return len(text) > MAX_CELL_TEXT or not BIDI_CONTROLS.isdisjoint(text)
+
+
 def text_problems(data: Any, prefix: str = "") -> Iterator[tuple[str, str, str]]:
     """``(path, value, rule)`` for every key and text value of the merged raw
-    assumptions ``data`` that breaks the policy of the module docstring."""
+    assumptions ``data`` that breaks the policy of the module docstring (a path is
+    joined only where it is needed: for a container walked into or a problem)."""
     if isinstance(data, dict):
         for key, value in data.items():
-            path = join_path(prefix, key)
-            if isinstance(key, str):
-                yield from _text_problem(key, path, "a name")
-            yield from text_problems(value, path)
+            if isinstance(key, str) and _breaks(key):
+                yield from _text_problem(key, join_path(prefix, key), "a name")
+            if isinstance(value, str):
+                if _breaks(value):
+                    yield from _text_problem(value, join_path(prefix, key), "text")
+            elif isinstance(value, dict | list):
+                yield from text_problems(value, join_path(prefix, key))
     elif isinstance(data, list):
         for i, item in enumerate(data):
-            yield from text_problems(item, join_path(prefix, i))
-    elif isinstance(data, str):
+            if isinstance(item, str):
+                if _breaks(item):
+                    yield from _text_problem(item, join_path(prefix, i), "text")
+            elif isinstance(item, dict | list):
+                yield from text_problems(item, join_path(prefix, i))
+    elif isinstance(data, str) and _breaks(data):
         yield from _text_problem(data, prefix, "text")

@@ -106,29 +106,52 @@
     }
   }
 
-  async function monteCarlo() {
-    const n = Number($("#draws").value);
-    const bar = $("#mc-progress");
-    const status = $("#mc-status");
-    const r = await post("api/montecarlo", { overrides: Object.assign({}, overrides), lang: lang, n: n });
+  // A job on request (Monte Carlo, the scale sweep): start it, then poll its
+  // progress until its result (or error) arrives. `ui` names the button, the
+  // progress bar, the status line and the result's box.
+  async function runJob(url, extra, ui) {
+    const body = Object.assign({ overrides: Object.assign({}, overrides), lang: lang }, extra);
+    const r = await post(url, body);
     const data = await r.json();
     if (!r.ok) { showError(data.error); return; }
+    showError(null);
+    const button = $(ui.button), bar = $(ui.bar), status = $(ui.status);
     bar.hidden = false;
-    $("#run-mc").disabled = true;
+    button.disabled = true;
     const poll = async () => {
       const j = await (await fetch("api/jobs/" + data.job + "?lang=" + lang)).json();
       bar.max = j.total; bar.value = j.done;
       status.textContent = status.dataset.template.replace("{done}", j.done.toLocaleString())
         .replace("{n}", j.total.toLocaleString());
-      if (j.error) { showError(j.error); $("#run-mc").disabled = false; return; }
+      if (j.error) { showError(j.error); button.disabled = false; return; }
       if (j.html !== undefined && j.html !== null) {
-        $("#mc-result").innerHTML = j.html;
-        $("#run-mc").disabled = false;
+        $(ui.result).innerHTML = j.html;
+        button.disabled = false;
         return;
       }
       setTimeout(poll, 250);
     };
     poll();
+  }
+
+  function monteCarlo() {
+    runJob("api/montecarlo", { n: Number($("#draws").value) },
+      { button: "#run-mc", bar: "#mc-progress", status: "#mc-status", result: "#mc-result" });
+  }
+
+  function sweepTier() {
+    const o = $("#sweep-tier").selectedOptions[0];
+    for (const [id, key] of [["#sweep-from", "lo"], ["#sweep-to", "hi"]]) {
+      const el = $(id);
+      el.value = o.dataset[key];
+      el.step = o.dataset.step;
+    }
+  }
+
+  function sweep() {
+    const whole = (id) => Math.round(Number($(id).value));
+    runJob("api/sweep", { tier: $("#sweep-tier").value, from: whole("#sweep-from"), to: whole("#sweep-to") },
+      { button: "#run-sweep", bar: "#sweep-progress", status: "#sweep-status", result: "#sweep-result" });
   }
 
   document.addEventListener("DOMContentLoaded", () => {
@@ -145,5 +168,7 @@
     $("#workbook").addEventListener("click", () => download("api/workbook", "model.xlsx"));
     $("#memo").addEventListener("click", () => download("api/memo", "memo.html"));
     $("#run-mc").addEventListener("click", monteCarlo);
+    $("#sweep-tier").addEventListener("change", sweepTier);
+    $("#run-sweep").addEventListener("click", sweep);
   });
 })();

@@ -119,6 +119,29 @@ def test_break_even_rebuilds_to_zero_npv(source):
     assert solved >= 2
 
 
+def test_break_even_searches_each_tier_on_its_own_points(monkeypatch):
+    # one engine call per tier and round, on that tier's two searches only (2 x 33
+    # points), and without the check the same roots with the check left empty
+    import costmodel.core.variants as variants
+    from costmodel.core.roots import SOLVE_POINTS, SOLVE_ROUNDS
+
+    with_check = break_even(DEFAULT)
+    calls = []
+    real = variants.run_tier
+
+    def counting(values, config):
+        calls.append(max(int(np.size(v)) for v in values.values()))
+        return real(values, config)
+
+    monkeypatch.setattr(variants, "run_tier", counting)
+    quick = break_even(DEFAULT, check=False)
+    tiers = len(DEFAULT.tiers)
+    assert len(calls) == SOLVE_ROUNDS * tiers and set(calls) == {2 * SOLVE_POINTS}
+    for key in ("utilization", "price_per_gpu_hour"):
+        assert quick[key].tolist() == with_check[key].tolist()
+        assert quick[f"npv_at_{key}"].isna().all()
+
+
 def test_break_even_uses_the_tier_override_path():
     be = break_even(DEFAULT)
     assert be.loc["tens", "price_per_gpu_hour_path"] == "tiers.tens.revenue.price_per_gpu_hour"

@@ -8,11 +8,12 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 
 import costmodel as cm
-from costmodel.analysis.sweep import MAX_POINTS, sweep, sweep_counts
+from costmodel.analysis.sweep import MAX_POINTS, sweep, sweep_counts, sweep_in_parts
 from costmodel.inputs.resources import default_assumptions_dir
 
 STAGED = "assumptions/scenarios/staged-growth.yaml"
@@ -137,3 +138,45 @@ def test_sweep_is_one_engine_evaluation(monkeypatch):
     df = sweep(DEFAULT, "thousands", "8:4096")
     n = len(sweep_counts(DEFAULT, "thousands", 8, 4096))
     assert len(df) == n and calls == [n]
+
+
+def test_sweep_in_parts_has_the_rows_of_one_sweep(monkeypatch):
+    import costmodel.core.variants as variants
+
+    calls = []
+    real = variants.run_tier
+
+    def counting(values, config):
+        calls.append(max(int(np.size(v)) for v in values.values()))
+        return real(values, config)
+
+    whole = sweep(DEFAULT, "thousands", "8:4096")
+    monkeypatch.setattr(variants, "run_tier", counting)
+    seen = []
+    parts = sweep_in_parts(DEFAULT, "thousands", "8:4096", 6, lambda d, n: seen.append((d, n)))
+    pd.testing.assert_frame_equal(parts, whole, check_exact=True)
+    assert parts.attrs == whole.attrs
+    # six engine calls of n / 6 counts each (the first n mod 6 one more), progress after each
+    n = len(whole)
+    assert calls == [n // 6 + (i < n % 6) for i in range(6)]
+    assert [total for _, total in seen] == [n] * 6
+    assert [d for d, _ in seen] == [sum(calls[: i + 1]) for i in range(6)]
+    # a step at a part's first row is marked as in one sweep
+    assert list(parts.loc[parts["change"] != "", "gpus"]) == list(
+        whole.loc[whole["change"] != "", "gpus"]
+    )
+
+
+def test_counts_beyond_the_fabric_and_reversed_ranges_are_refused():
+    # the default's designed fabric has radix 64: three levels hold 64^3 / 4 = 65,536 GPUs
+    k = 64
+    assert DEFAULT.tiers["thousands"].network.design is not None
+    with pytest.raises(ValueError, match="hold at most 65,536 GPUs"):
+        sweep_counts(DEFAULT, "thousands", 8, k**3 // 4 + 8)
+    with pytest.raises(ValueError, match="hold at most 65,536"):
+        sweep(DEFAULT, "thousands", [8, k**3 // 4 + 8])
+    assert sweep_counts(DEFAULT, "thousands", 8, k**3 // 4)[-1] == k**3 // 4
+    with pytest.raises(ValueError, match="starts above its end"):
+        sweep_counts(DEFAULT, "thousands", 64, 8)
+    # a network share has no fabric to fill
+    assert sweep_counts(DEFAULT, "tens", 8, 200_000)[-1] == 200_000

@@ -132,13 +132,17 @@ def not_blank(png: Path, width: int) -> None:
 
 
 def test_sliders_recompute_to_the_clis_numbers_and_the_scenario_rebuilds(page, url, tmp_path):
+    base = cm.load_assumptions()
+    price0, util0 = base.revenue.price_per_gpu_hour.value, base.operations.utilization.value
     page.goto(url)
-    price = move(page, PRICE, "ArrowRight", 20)  # 13.0 -> 15.0 by steps of 0.1
-    util = move(page, UTIL, "ArrowRight", 50)  # 0.600 -> 0.650 by steps of 0.001
-    assert (price, util) == (15.0, 0.65)
+    steps = {p: float(slider(page, p).get_attribute("step")) for p in (PRICE, UTIL)}
+    price = move(page, PRICE, "ArrowRight", 20)  # 20 steps up (0.01 each: 0.2)
+    util = move(page, UTIL, "ArrowRight", 50)  # 50 steps up (0.001 each: 0.050)
+    assert price == pytest.approx(price0 + 20 * steps[PRICE], abs=1e-9)
+    assert util == pytest.approx(util0 + 50 * steps[UTIL], abs=1e-9)
     page.wait_for_function(
         READY + " && document.querySelector('output[data-path=\"operations.utilization\"]')"
-        ".textContent === '65.0%'"
+        f".textContent === '{util * 100:.1f}%'"
     )
     page.wait_for_function(READY)
     shown = shown_npv(page)
@@ -147,7 +151,9 @@ def test_sliders_recompute_to_the_clis_numbers_and_the_scenario_rebuilds(page, u
     for t, (value, text) in shown.items():
         assert value == pytest.approx(cli[t], rel=1e-11)
         assert text == f.money(cli[t], "en", "CNY")
-    assert page.locator("output[data-path='revenue.price_per_gpu_hour']").inner_text() == "15.00"
+    assert page.locator("output[data-path='revenue.price_per_gpu_hour']").inner_text() == (
+        f"{price:.2f}"
+    )
     assert page.locator("#moved").inner_text() == "Inputs moved: 2."
 
     with page.expect_download() as dl:
@@ -199,4 +205,39 @@ def test_chinese_page_shows_no_english_outside_product_names(page, url, tmp_path
         png = tmp_path / f"serve-zh-{w}.png"
         page.screenshot(path=str(png), full_page=True)
         not_blank(png, w)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_sweep_on_request_shows_the_memos_chart_and_the_options_own_row(page, url, tmp_path):
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    a = cm.load_assumptions()
+    g0 = int(a.tiers["hundreds"].gpus)
+    page.select_option("#sweep-tier", "hundreds")
+    # the CLI's default range: a server to max(4096, 4 x the tier's GPUs)
+    g = int(a.servers[a.tiers["hundreds"].server].gpus_per_server)
+    assert (page.input_value("#sweep-from"), page.input_value("#sweep-to")) == (
+        str(g),
+        str(max(4096, 4 * g0)),
+    )
+    page.click("#run-sweep")
+    page.wait_for_selector("#sweep-result table.sweep", timeout=60_000)
+    bar = page.locator("#sweep-progress")
+    assert bar.get_attribute("value") == bar.get_attribute("max")
+    chart = page.locator("#sweep-result figure svg")
+    assert chart.count() >= 1 and page.locator("#sweep-result path.line").count() == 2
+    own = page.locator(f'#sweep-result tr[data-gpus="{g0}"]')
+    assert own.get_attribute("class").split()[0] == "own"
+    cost = own.locator('td[data-metric="cost_per_gpu_hour"]')
+    summary = cm.build(a).summary().loc["hundreds", "cost_per_gpu_hour"]
+    assert float(cost.get_attribute("data-value")) == pytest.approx(summary, rel=1e-9)
+    shown = page.locator('#options td[data-tier="hundreds"][data-metric="cost_per_gpu_hour"]')
+    assert cost.inner_text() == shown.inner_text() == f.price(summary, "en", "CNY")
+    for w in (1280, 390):
+        page.set_viewport_size({"width": w, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")
+        png = tmp_path / f"serve-sweep-en-{w}.png"
+        page.screenshot(path=str(png), full_page=True)
+        not_blank(png, w)
+        assert page.evaluate("document.documentElement.scrollWidth") <= w
     assert page.errors == []  # type: ignore[attr-defined]

@@ -91,14 +91,14 @@ def test_sliders_are_grouped_as_on_inputs_and_named_by_the_registry(pages):
     assert '<span class="name">Utilization</span>' in page
     assert '<span class="name">PUE (Air cooling)</span>' in page
     assert '<span class="name">Year-1 price per GPU-hour</span>' in page
-    # the value in its unit: utilization as a percentage, the price with two decimals
-    a = cm.load_assumptions()
-    utilization = f"{a.operations.utilization.value * 100:.1f}%"
-    price = f"{a.revenue.price_per_gpu_hour.value:.2f}"
-    assert f'data-path="operations.utilization">{utilization}</output>' in page
+    # the value in its unit: utilization in percent, the price in CNY per GPU-hour
+    a = model.assumptions
+    util, price = a.operations.utilization.value, a.revenue.price_per_gpu_hour.value
+    assert f'data-path="operations.utilization">{util * 100:.1f}%</output>' in page
     assert (
-        f'data-path="revenue.price_per_gpu_hour">{price}</output> <span class="unit">CNY/GPU-h'
-    ) in page
+        f'data-path="revenue.price_per_gpu_hour">{price:.2f}</output> <span class="unit">CNY/GPU-h'
+        in page
+    )
 
 
 def test_step_is_the_largest_power_of_ten_on_the_base_value():
@@ -334,6 +334,94 @@ def test_monte_carlo_on_request_reports_progress_and_the_engines_figures(client)
         assert f.money(mc.summary.loc[t, "npv_p50"], "en", "CNY") in doc["html"]
     zh = client.get(f"/api/jobs/{job}", params={"lang": "zh"}).json()["html"]
     assert english_words(visible_text(zh)) == set()
+
+
+SWEEP_ROW = re.compile(r'<tr data-gpus="(\d+)"[^>]*>(.*?)</tr>', re.S)
+SWEEP_CELL = re.compile(r'data-metric="([a-z_]+)" data-value="([^"]*)"')
+
+
+def sweep_rows(html: str) -> dict[int, dict[str, str]]:
+    """The sweep table's rows: GPUs -> metric -> data-value."""
+    return {int(g): dict(SWEEP_CELL.findall(body)) for g, body in SWEEP_ROW.findall(html)}
+
+
+def finished(client, job: str, lang: str = "en") -> tuple[dict, list[int]]:
+    """Poll job ``job`` to its end: its last answer and the ``done`` values seen."""
+    seen = []
+    for _ in range(600):
+        doc = client.get(f"/api/jobs/{job}", params={"lang": lang}).json()
+        seen.append(doc["done"])
+        if doc["html"] is not None or doc["error"]:
+            return doc, seen
+        time.sleep(0.05)
+    raise AssertionError(f"job {job} did not finish: {seen[-3:]}")
+
+
+def test_sweep_on_request_has_the_rows_of_cm_sweep_and_reports_progress(client):
+    body = {"overrides": MOVES, "tier": "hundreds", "from": 8, "to": 4096}
+    job = client.post("/api/sweep", json=body).json()["job"]
+    doc, seen = finished(client, job)
+    want = cm.sweep(cm.load_assumptions(overrides=MOVES), "hundreds", "8:4096")
+    assert doc["error"] is None and doc["total"] == len(want) and seen[-1] == len(want)
+    assert seen == sorted(seen)
+    rows = sweep_rows(doc["html"])
+    assert list(rows) == list(want["gpus"])
+    for r in want.to_dict("records"):
+        got = rows[r["gpus"]]
+        assert got["scale_class"] == r["scale_class"]
+        for col in ("network_levels", "cost_per_gpu_hour", "npv"):
+            assert float(got[col]) == r[col], (r["gpus"], col)
+    # the steps are marked where the row differs from the one above (not in the first)
+    steps = re.findall(r'<tr data-gpus="(\d+)" class="[^"]*step', doc["html"])
+    assert [int(g) for g in steps] == list(want.loc[want["change"] != "", "gpus"])
+    assert steps and "★" in doc["html"] and 'class="own' in doc["html"]
+    zh = client.get(f"/api/jobs/{job}", params={"lang": "zh"}).json()["html"]
+    assert english_words(visible_text(zh)) == set()
+    assert "数百卡" in zh and "跃变" in zh
+
+
+def cli_sweep_error(tier: str, gpus: str) -> str:
+    """The message ``costmodel sweep --tier T --gpus G`` stops with (exit 2), without
+    its ``error: `` prefix, its lines joined (the terminal wraps it)."""
+    from typer.testing import CliRunner
+
+    from costmodel.cli import get_app
+
+    res = CliRunner().invoke(get_app(), ["sweep", "--tier", tier, "--gpus", gpus, "-q"])
+    assert res.exit_code == 2, (res.exit_code, res.stdout, res.stderr)
+    return " ".join(res.stderr.removeprefix("error: ").split())
+
+
+@pytest.mark.parametrize(
+    "lo, hi",
+    [(1, 4), (100, 10), (8, 100_000)],  # below a server, start above end, beyond the fabric
+)
+def test_bad_sweep_range_is_answered_with_the_clis_message(client, lo, hi):
+    r = client.post("/api/sweep", json={"overrides": {}, "tier": "hundreds", "from": lo, "to": hi})
+    assert r.status_code == 400
+    assert " ".join(r.json()["error"].split()) == cli_sweep_error("hundreds", f"{lo}:{hi}")
+    assert "Traceback" not in r.text
+
+
+def test_bad_sweep_request_is_refused_without_a_traceback(client):
+    for body in (
+        {"tier": "nowhere", "from": 8, "to": 64},
+        {"tier": "hundreds", "from": "8", "to": 64},
+        {"tier": "hundreds", "from": 8, "to": 64, "overrides": {"operations.utilization": 2}},
+    ):
+        r = client.post("/api/sweep", json=body)
+        assert r.status_code == 400 and "error" in r.json() and "Traceback" not in r.text
+    unknown = client.post("/api/sweep", json={"tier": "nowhere", "from": 8, "to": 64})
+    assert unknown.json()["error"] == "--tier 'nowhere': choose one of tens, hundreds, thousands"
+
+
+def test_sweep_control_starts_at_the_clis_default_range(pages):
+    # costmodel sweep without --gpus: a server to max(4096, 4 x the tier's GPUs)
+    a = cm.load_assumptions()
+    for t, tier in a.tiers.items():
+        g, g0 = int(a.servers[tier.server].gpus_per_server), int(tier.gpus)
+        hi = max(4096, 4 * g0)
+        assert f'<option value="{t}" data-lo="{g}" data-hi="{hi}" data-step="{g}">' in pages["en"]
 
 
 # ----------------------------------------------------------------------------- the command

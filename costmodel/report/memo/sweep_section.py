@@ -23,6 +23,7 @@ from costmodel.report.memo.svg import MUTED, Scale, esc, nice_domain, num, tick_
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
+    from costmodel.core.model import Model
 
 LINE_COLORS = ("#2f5d8a", "#e08e2b", "#5aa36b", "#9b6fb0", "#c4554d", "#6fb0b0")
 
@@ -71,11 +72,14 @@ def _log_ticks(lo: float, hi: float) -> list[float]:
     return p[::2] if len(p) > 6 else p
 
 
-def _panel(x: Facts, sweeps: dict[str, pd.DataFrame], col: str, k: int) -> Any:
-    T = SWEEP[x.lang]
-    cur = f.currency_unit(x.lang, x.currency)
-    unit = cur if col == "capex" else (f"{cur}/卡时" if x.lang == "zh" else f"{cur}/GPU-h")
-    c, top, bottom = panel(T[col], unit, f"sweep-{k}", T[col])
+def _panel(
+    lang: str, currency: str, sweeps: dict[str, pd.DataFrame], col: str, key_id: str,
+    colors: dict[str, str],
+) -> Any:  # fmt: skip
+    T = SWEEP[lang]
+    cur = f.currency_unit(lang, currency)
+    unit = cur if col == "capex" else (f"{cur}/卡时" if lang == "zh" else f"{cur}/GPU-h")
+    c, top, bottom = panel(T[col], unit, key_id, T[col])
     key = "cost_per_gpu_hour" if col == "cost" else "capex_per_gpu"
     values = np.concatenate([df[key].to_numpy(float) for df in sweeps.values()])
     values = values[np.isfinite(values)]
@@ -92,8 +96,8 @@ def _panel(x: Facts, sweeps: dict[str, pd.DataFrame], col: str, k: int) -> Any:
         at = min(max(xs(math.log2(v)), half), PANEL_W - half)
         c.text(at, bottom + 12, label, anchor="middle", fill=MUTED, cls="tick")
     c.line(x0, bottom, x1, bottom, MUTED, 0.8)
-    for i, (t, df) in enumerate(sweeps.items()):
-        color = LINE_COLORS[i % len(LINE_COLORS)]
+    for t, df in sweeps.items():
+        color = colors[t]
         g, v = df["gpus"].to_numpy(float), df[key].to_numpy(float)
         ok = np.isfinite(v)  # an empty metric (no GPU-hours sold) is not drawn
         pts = " L".join(
@@ -136,18 +140,30 @@ def _sentence(x: Facts, tier: str, df: pd.DataFrame) -> Markup:
     return say(T["steps"], steps=T["and"].join(steps), **fields)
 
 
+def sweep_chart(
+    model: Model, lang: str, sweeps: dict[str, pd.DataFrame], prefix: str = "sweep"
+) -> str:
+    """The scale curve of ``sweeps`` (tier -> rows of
+    :func:`costmodel.analysis.sweep.sweep`, tiers of ``model``): two panels, cost
+    per GPU-hour and capex per GPU, each tier in the colour of its place among the
+    model's tiers; ``prefix`` names the panels' ids (``prefix-0``, ``prefix-1``)."""
+    colors = {t: LINE_COLORS[i % len(LINE_COLORS)] for i, t in enumerate(model.tiers)}
+    keys = [Key(chart_label(model, t, lang), colors[t], "line") for t in sweeps]
+    cur = model.assumptions.currency
+    panels = [_panel(lang, cur, sweeps, col, f"{prefix}-{k}", colors)
+              for k, col in enumerate(("cost", "capex"))]  # fmt: skip
+    return figure(panels, keys, True)
+
+
 def sweep(x: Facts, an: Analysis) -> dict[str, Any] | None:
     """Context of the part "Cost against scale" (None without sweeps)."""
     sweeps = {t: an.sweeps[t] for t in x.model.tiers if an.sweeps and t in an.sweeps}
     if not sweeps:
         return None
     T = SWEEP[x.lang]
-    keys = [Key(chart_label(x.model, t, x.lang), LINE_COLORS[i % len(LINE_COLORS)], "line")
-            for i, t in enumerate(sweeps)]  # fmt: skip
-    chart = figure([_panel(x, sweeps, "cost", 0), _panel(x, sweeps, "capex", 1)], keys, True)
     return dict(
         heading=T["heading"],
         intro=T["intro"],
-        chart=Markup(chart),
+        chart=Markup(sweep_chart(x.model, x.lang, sweeps)),
         sentences=[dict(tier=t, text=_sentence(x, t, df)) for t, df in sweeps.items()],
     )

@@ -7,7 +7,9 @@ on every change of a ranged input (methodology §14).
   charts and the controls, in English and Chinese, from the memo's own code;
 - :mod:`~costmodel.report.web.downloads`: the overlay of the moved inputs, the
   workbook and the memo of the current state;
-- :mod:`~costmodel.report.web.jobs`: a Monte Carlo run on request, with progress;
+- :mod:`~costmodel.report.web.jobs`: work on request in a thread, with progress
+  (a Monte Carlo run);
+- :mod:`~costmodel.report.web.scale`: the scale sweep on request, as a job;
 - :mod:`~costmodel.report.web.server`: the Starlette application (the only module that
   imports Starlette; the ``serve`` extra).
 """

@@ -35,6 +35,20 @@ PAGE: dict[str, dict[str, str]] = {
         "files": "Assumptions: {files}; fingerprint {fp}.",
         "group_tier": "Option: {label}",
         "recomputed": "Recomputed in {ms} ms.",
+        "sweep_tier": "Option",
+        "sweep_from": "GPUs from",
+        "sweep_to": "to",
+        "run_sweep": "Run the scale sweep",
+        "sweep_intro": "The option rebuilt at GPU counts from a server up (no stages, storage "
+        "in proportion, the network from its share or design, the staff as assumed), at the "
+        "current inputs: the memo's scale curve and its rows.",
+        "sweep_progress": "{done} of {n} GPU counts",
+        "sweep_caption": "rebuilt at {n} GPU counts from {lo} to {hi}: levelized cost per "
+        "GPU-hour and capex per GPU on a log axis of GPUs. The dot is the option's own size; "
+        "dashed lines are steps of scale class or network levels.",
+        "sweep_note": "★ the option's own size; a step (dashed rule): the scale class or the "
+        "network levels differ from the row above.",
+        "sweep_step": "Step",
     },
     "zh": {
         "title": "假设分析：{name}",
@@ -52,7 +66,7 @@ PAGE: dict[str, dict[str, str]] = {
         "workbook": "下载工作簿",
         "memo": "下载备忘录",
         "run_mc": "运行蒙特卡洛模拟",
-        "draws": "次抽样",
+        "draws": "抽样次数",
         "progress": "已完成 {done}/{n} 次抽样",
         "mc_note": "在当前取值附近对有区间的输入抽样 {n} 次，随机种子 {seed}。",
         "p10": "NPV 第 10 百分位",
@@ -65,6 +79,17 @@ PAGE: dict[str, dict[str, str]] = {
         "files": "假设文件 {n} 个。",
         "group_tier": "方案：{label}",
         "recomputed": "重新计算用时 {ms} 毫秒。",
+        "sweep_tier": "方案",
+        "sweep_from": "卡数从",
+        "sweep_to": "至",
+        "run_sweep": "运行规模扫描",
+        "sweep_intro": "按当前输入，将方案从一台服务器起按不同卡数重新测算（不分期，存储按比例，"
+        "网络按比例或按设计，人员按假设）：备忘录的规模曲线及其各行数据。",
+        "sweep_progress": "已完成 {done}/{n} 个卡数",
+        "sweep_caption": "按 {lo} 至 {hi} 卡之间的 {n} 个卡数重新测算：按卡数对数坐标列示"
+        "平准化每卡时成本与每卡初始投资。圆点为方案自身规模；虚线为规模等级或网络层数的跃变。",
+        "sweep_note": "★ 为方案自身规模；跃变（虚线）：规模等级或网络层数与上一行不同。",
+        "sweep_step": "跃变",
     },
 }
 

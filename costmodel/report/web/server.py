@@ -9,7 +9,8 @@ Routes (every POST takes JSON ``{"overrides": {dotted.path: value}, "lang": "en"
 - ``POST /api/decision``: ``{html, ms}``: the memo's decision and its cost chart,
   which need the break-even search (asked for by the page after each recompute);
 - ``POST /api/scenario``, ``/api/workbook``, ``/api/memo``: the downloads;
-- ``POST /api/montecarlo`` (``n``: draws): ``{job}``; ``GET /api/jobs/{job}``:
+- ``POST /api/montecarlo`` (``n``: draws) and ``POST /api/sweep`` (``tier``,
+  ``from``, ``to``: the GPU range): ``{job}``; ``GET /api/jobs/{job}``:
   ``{done, total, html, error}``;
 - ``GET /static/...``: the page's stylesheets and script (bundled templates).
 
@@ -38,7 +39,7 @@ from costmodel.core.model import Model, build
 from costmodel.inputs.errors import AssumptionError
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo.cache import summary
-from costmodel.report.web import view
+from costmodel.report.web import scale, view
 from costmodel.report.web.downloads import memo_html, scenario_yaml, workbook_bytes
 from costmodel.report.web.jobs import Jobs
 from costmodel.report.web.session import Session, redact
@@ -101,6 +102,10 @@ async def read_body(request: Request) -> dict[str, Any]:
     if not isinstance(doc, dict) or not isinstance(doc.get("overrides", {}), dict):
         raise BadRequest('expected {"overrides": {dotted.path: value}, "lang": "en"}')
     return doc
+
+
+def _whole(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def attachment(content: bytes | str, name: str, media: str) -> Response:
@@ -196,10 +201,18 @@ class Page:
     async def montecarlo(self, request: Request) -> Response:
         doc = await read_body(request)
         n = doc.get("n", view.DRAWS[0])
-        if not isinstance(n, int) or isinstance(n, bool):
+        if not _whole(n):
             raise BadRequest("n: a whole number of draws")
         key = self.jobs.start(self.session.assumptions(doc.get("overrides", {})), n)
         return JSONResponse({"job": key}, headers=HEADERS)
+
+    async def sweep(self, request: Request) -> Response:
+        doc = await read_body(request)
+        tier, lo, hi = doc.get("tier"), doc.get("from"), doc.get("to")
+        if not isinstance(tier, str) or not all(_whole(v) for v in (lo, hi)):
+            raise BadRequest('expected "tier": a tier, "from" and "to": whole numbers of GPUs')
+        a = self.session.assumptions(doc.get("overrides", {}))
+        return JSONResponse({"job": scale.start(self.jobs, a, tier, lo, hi)}, headers=HEADERS)
 
     async def job(self, request: Request) -> Response:
         lang = view.lang_of(request.query_params.get("lang"))
@@ -234,6 +247,7 @@ def create_app(session: Session, hosts: Sequence[str] | None = LOCAL_NAMES) -> S
         Route("/api/workbook", p.guarded(p.workbook), methods=post),
         Route("/api/memo", p.guarded(p.memo), methods=post),
         Route("/api/montecarlo", p.guarded(p.montecarlo), methods=post),
+        Route("/api/sweep", p.guarded(p.sweep), methods=post),
         Route("/api/jobs/{key}", p.guarded(p.job)),
         Route("/static/{name}", p.guarded(p.static)),
         Route("/favicon.ico", lambda _: Response(status_code=204, headers=HEADERS)),

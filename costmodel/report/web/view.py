@@ -28,8 +28,10 @@ from costmodel.report.memo.context import Facts
 from costmodel.report.memo.labels import chart_label, metric_label, tier_label
 from costmodel.report.memo.render import environment, model_name
 from costmodel.report.memo.summary_section import verdict
+from costmodel.report.memo.sweep_section import SWEEP
 from costmodel.report.memo.text_charts import CHART, caption
 from costmodel.report.memo.text_risks import COOLING
+from costmodel.report.web import scale
 from costmodel.report.web.page_text import ASSETS, GROUPS, PAGE
 from costmodel.report.web.session import Session
 
@@ -234,8 +236,11 @@ def result(model: Model, lang: str) -> dict[str, Any]:
 def decision(model: Model, lang: str) -> dict[str, Any]:
     """What the page recomputes second: the memo's decision
     (:func:`costmodel.report.memo.summary_section.verdict`), which needs the
-    break-even search, and the memo's chart of cost against price and break-even."""
-    facts = Facts(model, lang, decision_analysis(model, page_options(model)))
+    break-even search (once per model: the other language, and a state the page
+    returns to while its model is kept, reuse it), and the memo's chart of cost
+    against price and break-even."""
+    analysis = once(model, "page_decision", lambda: decision_analysis(model, page_options(model)))
+    facts = Facts(model, lang, analysis)
     C = CHART[lang]
     cost = charts.cost_chart(model, lang, facts.prices, facts.breakeven, f"w-cost-{lang}")
     chart = dict(id="cost", title=C["cost_title"], caption=C["cost_caption"], body=Markup(cost))
@@ -284,5 +289,7 @@ def render_page(session: Session, res: dict[str, Any], lang: str, version: str) 
             parts={k: Markup(v) for k, v in render_result(res, lang).items()},
             decision=Markup(render_decision(decision(model, lang), lang)),
             draws=DRAWS,
+            sweep_tiers=scale.controls(model, lang),
+            sweep_heading=SWEEP[lang]["heading"],
         )
     )
