@@ -44,6 +44,9 @@ ANCHOR = {
     "revenue.contract": {"share": 0.8, "price_per_gpu_hour": 16.0, "months": 36},
     "financing.term_years": 10,
     "financing.rate_convention": "nominal",
+    # a built hall: its month-0 capex borrows through construction, so interest is
+    # capitalized (the default leases; its hardware is bought at service start)
+    "facility.mode": "build",
 }
 
 

@@ -250,16 +250,23 @@ def test_live_edit_of_the_vat_rate_equals_engine_rebuilt(edited, workbooks, edit
 
 
 def test_a_workbook_without_vat_takes_a_typed_rate(soffice, tmp_path):
-    """The default has no vat section: its Inputs carry 0 rates, and a typed output
-    rate recalculates to the engine with that ``vat`` section."""
-    path = cm.write_workbook(cm.build(cm.load_assumptions()), tmp_path / "d.xlsx", created=FIXED)
+    """A model with no vat section (the default with ``vat: null``): its Inputs carry 0
+    rates, and a typed output rate recalculates to the engine with that ``vat`` section."""
+    from costmodel.inputs.resources import default_assumptions_dir
+
+    no_vat = tmp_path / "no-vat.yaml"
+    no_vat.write_text("vat: null\n", encoding="utf-8")
+    plain = cm.load_assumptions(default_assumptions_dir(), no_vat)
+    assert plain.vat is None
+    path = cm.write_workbook(cm.build(plain), tmp_path / "d.xlsx", created=FIXED)
     wb = openpyxl.load_workbook(path)
     set_name(wb, "vat_output_rate", 0.06)
     set_name(wb, "vat_surtax_rate", 0.12)
     edited = tmp_path / "edited.xlsx"
     wb.save(edited)
     (out,) = recalculate_many([edited], tmp_path / "out")
-    want = cm.build(cm.load_assumptions(overrides={"vat": {"output_rate": 0.06,
-                                                            "surtax_rate": 0.12}}))  # fmt: skip
+    typed = tmp_path / "typed.yaml"
+    typed.write_text("vat: {output_rate: 0.06, surtax_rate: 0.12}\n", encoding="utf-8")
+    want = cm.build(cm.load_assumptions(default_assumptions_dir(), no_vat, typed))
     assert_comparison_equals(out, want.summary())
     assert master(out) == ("OK", set())
