@@ -68,3 +68,22 @@ def recalc(tmp_path_factory):
     from tests.support.recalc import Recalc
 
     return Recalc(tmp_path_factory.mktemp("recalc"))
+
+
+@pytest.fixture
+def engine_calls(monkeypatch) -> list[int]:
+    """The variant count of each engine call (``variants.run_tier``) made after the
+    fixture is requested, in order."""
+    import numpy as np
+
+    import costmodel.core.variants as variants
+
+    calls: list[int] = []
+    real = variants.run_tier
+
+    def counting(values, config):
+        calls.append(max(int(np.size(v)) for v in values.values()))
+        return real(values, config)
+
+    monkeypatch.setattr(variants, "run_tier", counting)
+    return calls

@@ -119,21 +119,13 @@ def test_break_even_rebuilds_to_zero_npv(source):
     assert solved >= 2
 
 
-def test_break_even_searches_each_tier_on_its_own_points(monkeypatch):
+def test_break_even_searches_each_tier_on_its_own_points(request):
     # one engine call per tier and round, on that tier's two searches only (2 x 33
     # points), and without the check the same roots with the check left empty
-    import costmodel.core.variants as variants
     from costmodel.core.roots import SOLVE_POINTS, SOLVE_ROUNDS
 
     with_check = break_even(DEFAULT)
-    calls = []
-    real = variants.run_tier
-
-    def counting(values, config):
-        calls.append(max(int(np.size(v)) for v in values.values()))
-        return real(values, config)
-
-    monkeypatch.setattr(variants, "run_tier", counting)
+    calls = request.getfixturevalue("engine_calls")  # counting from here on
     quick = break_even(DEFAULT, check=False)
     tiers = len(DEFAULT.tiers)
     assert len(calls) == SOLVE_ROUNDS * tiers and set(calls) == {2 * SOLVE_POINTS}

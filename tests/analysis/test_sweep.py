@@ -124,34 +124,16 @@ def test_fixed_staff_makes_cost_per_gpu_hour_fall_and_steps_are_marked(share_swe
     assert math.isfinite(df["npv"].iloc[-1])
 
 
-def test_sweep_is_one_engine_evaluation(monkeypatch):
-    import costmodel.core.variants as variants
-
-    calls = []
-    real = variants.run_tier
-
-    def counting(values, config):
-        calls.append(max(int(np.size(v)) for v in values.values()))
-        return real(values, config)
-
-    monkeypatch.setattr(variants, "run_tier", counting)
+def test_sweep_is_one_engine_evaluation(engine_calls):
+    calls = engine_calls
     df = sweep(DEFAULT, "thousands", "8:4096")
     n = len(sweep_counts(DEFAULT, "thousands", 8, 4096))
     assert len(df) == n and calls == [n]
 
 
-def test_sweep_in_parts_has_the_rows_of_one_sweep(monkeypatch):
-    import costmodel.core.variants as variants
-
-    calls = []
-    real = variants.run_tier
-
-    def counting(values, config):
-        calls.append(max(int(np.size(v)) for v in values.values()))
-        return real(values, config)
-
+def test_sweep_in_parts_has_the_rows_of_one_sweep(request):
     whole = sweep(DEFAULT, "thousands", "8:4096")
-    monkeypatch.setattr(variants, "run_tier", counting)
+    calls = request.getfixturevalue("engine_calls")  # counting from here on
     seen = []
     parts = sweep_in_parts(DEFAULT, "thousands", "8:4096", 6, lambda d, n: seen.append((d, n)))
     pd.testing.assert_frame_equal(parts, whole, check_exact=True)
