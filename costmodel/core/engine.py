@@ -23,7 +23,7 @@ tests/core/test_differential.py):
   their timing (the deployment months, the ramp and a contract's months: every
   single build, and a Monte Carlo unless a timing input is ranged) and, by
   :func:`_run_grouped`, for the variants of each distinct timing when there are few (at most
-  :data:`MAX_TIMING_GROUPS`, or 20 variants per timing on average), sums the
+  :data:`MAX_TIMING_GROUPS`), sums the
   coefficients against the shapes' year sums; only the free cash flow (and, for
   the equity IRR, the equity cash flow) is built month by month. Its monthly
   schedules are those of :func:`run_monthly`, built on first access, and the
@@ -175,14 +175,15 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
                 monthly = cache(lambda: run_monthly(q, config, deps))
                 return run_by_year(q, config, deps, timing, monthly, one_loan)
         groups = _timing_groups(q, deps)
-        if len(groups) > max(MAX_TIMING_GROUPS, size / 20):
+        if len(groups) > MAX_TIMING_GROUPS:
             return run_monthly(q, config, deps)
         return _run_grouped(q, config, deps, groups, one_loan)
 
 
-#: timing groups run by year (more, when there are at least 20 variants per group
-#: on average); beyond that a chunk is computed month by month
-MAX_TIMING_GROUPS = 256
+#: timing groups run by year (a sensitivity of a timing input: its low and high);
+#: beyond that a chunk is computed month by month, which costs less than a by-year
+#: evaluation per timing once there are more (``benchmarks/bench_montecarlo.py``)
+MAX_TIMING_GROUPS = 4
 
 
 def _timing_groups(

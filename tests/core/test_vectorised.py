@@ -71,7 +71,7 @@ def _close(vectorised, singles, what: str) -> None:
 
 
 CASES = {
-    "timing-and-rates": (TIMING | RATES, engine.MAX_TIMING_GROUPS),  # by year per timing
+    "timing-and-rates": (TIMING | RATES, S),  # by year per timing (at most S timings)
     "timing-monthly": (TIMING | RATES, 0),  # too many timings: month by month
     "rates": (RATES, engine.MAX_TIMING_GROUPS),  # one timing: by year at once
 }
@@ -158,6 +158,7 @@ def test_the_path_follows_the_number_of_timings(staged, monkeypatch):
     calls = []
     monthly = engine.run_monthly
     monkeypatch.setattr(engine, "run_monthly", lambda *a: calls.append(1) or monthly(*a))
+    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", S)
     run_variants(staged, TIMING | RATES)["small"].metrics["npv"]
     assert calls == []
     monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", 1)
@@ -217,6 +218,7 @@ def test_monte_carlo_draws_timing_in_whole_months_and_goes_by_year(ranged_timing
     calls = []
     monthly = engine.run_monthly
     monkeypatch.setattr(engine, "run_monthly", lambda *a: calls.append(1) or monthly(*a))
+    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", 256)  # by year for every timing
     mc = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=250)
     assert calls == []
     assert mc.held_fixed == ["horizon_years"]
