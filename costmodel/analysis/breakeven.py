@@ -70,6 +70,10 @@ def _npv_of_jobs(a: Assumptions, jobs: Sequence[Job], points: Sequence[np.ndarra
         by_tier.setdefault(job.tier, []).append(j)
     for tier, js in by_tier.items():
         starts = np.cumsum([0, *(len(points[j]) for j in js)])
+        if starts[-1] == 0:  # every search of this tier is solved
+            for j in js:
+                out[j] = np.empty(0)
+            continue
         variants: dict[str, np.ndarray] = {}
         for j in js:
             variants.setdefault(jobs[j].path, np.full(starts[-1], jobs[j].base))

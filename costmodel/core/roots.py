@@ -195,6 +195,7 @@ Evaluate = Callable[[Sequence[FloatArray]], Sequence[FloatArray]]
 
 SOLVE_POINTS = 33  # candidates per round and problem
 SOLVE_ROUNDS = 9  # each round narrows a bracket 32x: 32**-9 ~ 3e-14 of the range
+LINEAR_TOL = 1e-12  # a grid's values on one line to this share of their largest: linear
 
 
 def solve(
@@ -210,14 +211,18 @@ def solve(
     ``evaluate(xs)`` gets one array of candidate points per problem and returns f
     at them (one vectorised call for all problems: the engine's scenario axis).
     Each round samples ``points`` points across every live bracket and keeps the
-    :func:`first_bracket`; a problem stops early when a sample is exactly 0. The
-    root is the :func:`secant_root` of the final bracket; NaN where f has no sign
-    change (and no zero) on the first grid.
+    :func:`first_bracket`; a problem stops early when a sample is exactly 0, or
+    when its samples lie on one line (to :data:`LINEAR_TOL` of the largest): f is
+    then linear across the grid (a kink between samples would put a sample off the
+    line), so the secant of the bracket is the root and further rounds would only
+    narrow it. The root is the :func:`secant_root` of the final bracket; NaN where f
+    has no sign change (and no zero) on the first grid.
 
     Parameters
     ----------
     evaluate : callable
-        ``evaluate(xs) -> fs``: for a list of J arrays of points, the J arrays of f_j.
+        ``evaluate(xs) -> fs``: for a list of J arrays of points, the J arrays of f_j
+        (an empty array for a problem already solved).
     lo, hi : array_like
         ``(J,)`` ends of the search ranges.
     points : int, optional
@@ -244,16 +249,35 @@ def solve(
     f_hi = np.full(lo.shape, np.nan)
     live = np.ones(lo.shape, dtype=bool)
     for _ in range(rounds):
-        grids = [np.linspace(a, b, points) if ok else np.array([a]) for a, b, ok in
+        if not live.any():
+            break
+        grids = [np.linspace(a, b, points) if ok else np.empty(0) for a, b, ok in
                  zip(lo, hi, live, strict=True)]  # fmt: skip
         values = evaluate(grids)
         for j in np.flatnonzero(live):
             b = first_bracket(grids[j], values[j])
             lo[j], hi[j], f_lo[j], f_hi[j] = (float(x[0]) for x in b)
-            if np.isnan(lo[j]) or f_lo[j] == 0 or lo[j] == hi[j]:
+            if np.isnan(lo[j]) or f_lo[j] == 0 or lo[j] == hi[j] or linear(grids[j], values[j]):
                 live[j] = False
     root = np.where(np.isnan(lo), np.nan, secant_root(lo, hi, f_lo, f_hi))
     return Solution(root, lo, hi)
+
+
+def linear(x: FloatArray, f: FloatArray, tol: float = LINEAR_TOL) -> bool:
+    """Whether the samples ``f`` at the increasing ``x`` lie on the line through
+    the first and the last: ``max |f - line| <= tol * max |f|`` (finite values).
+
+    Examples
+    --------
+    >>> x = np.linspace(0.0, 1.0, 5)
+    >>> linear(x, 3.0 * x - 1.0), linear(x, x**2 - 0.5)
+    (True, False)
+    """
+    f = np.asarray(f, dtype=float)
+    if x.size < 3 or not np.all(np.isfinite(f)):
+        return False
+    line = f[0] + (f[-1] - f[0]) * (x - x[0]) / (x[-1] - x[0])
+    return bool(np.max(np.abs(f - line)) <= tol * np.max(np.abs(f)))
 
 
 # ----------------------------------------------------------------------------- IRR

@@ -176,6 +176,37 @@ def test_solve_finds_known_roots_of_several_problems_in_one_call():
     assert set(calls) == {3}  # every round evaluates all problems together
 
 
+def test_solve_stops_a_problem_whose_samples_lie_on_a_line():
+    """A problem stops once its grid's samples lie on one line (the secant of the
+    bracket is then the root); a kink on the grid keeps it going; a solved problem
+    gets no points, and the rounds end when every problem is solved."""
+    sizes = []
+
+    def evaluate(points):
+        sizes.append([p.size for p in points])
+        kinked = points[1] - 1.0 + 2.0 * np.maximum(points[1] - 1.3, 0.0)  # kink at 1.3
+        return [3.0 - 2.0 * points[0], kinked, points[2] ** 2 - 2.0]
+
+    sol = roots.solve(evaluate, [0.0, 0.0, 0.0], [10.0, 2.0, 2.0])
+    assert sol.root[0] == pytest.approx(1.5, rel=1e-15)
+    assert sol.root[1] == pytest.approx(1.0, rel=1e-15)
+    assert sol.root[2] == pytest.approx(2**0.5, rel=1e-12)
+    # round 1: the line stops; round 2: the kinked one's bracket [15/16, 1] is on
+    # one piece; x^2 - 2 is never linear to 1e-12 and takes every round
+    assert sizes[:3] == [[33, 33, 33], [0, 33, 33], [0, 0, 33]]
+    assert len(sizes) == roots.SOLVE_ROUNDS
+    only_lines = []
+    roots.solve(lambda p: only_lines.append(1) or [1.0 - p[0]], [0.0], [4.0])
+    assert only_lines == [1]  # solved in the first round: no further call
+
+
+def test_linear_is_a_line_to_its_tolerance():
+    x = np.linspace(0.0, 1.0, 33)
+    assert roots.linear(x, 1e6 * (x - 0.3))
+    assert not roots.linear(x, 1e6 * (x - 0.3) + 1e-3 * (x == x[16]))  # 1e-9 off
+    assert not roots.linear(x, np.where(x < 0.5, x, np.nan))
+
+
 def test_bisect_trace_halves_the_bracket_nearest_zero():
     flows = np.array([-100.0, 0.0, 121.0])  # IRR 10% a month
     t = irrtrace.bisect_trace(flows, 60)
