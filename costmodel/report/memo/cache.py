@@ -36,20 +36,26 @@ def summary(model: Model) -> pd.DataFrame:
     return once(model, "summary", model.summary)
 
 
-def annual(model: Model, tier: str, frame: str, column: str) -> np.ndarray:
-    """Operating-year sums of ``column`` of ``model.<frame>(tier)`` (months 1..M)."""
+def frame(model: Model, tier: str, name: str) -> pd.DataFrame:
+    """``model.<name>(tier)`` (a monthly schedule), built once per model: every
+    column the memo reads of it comes from the one frame."""
+    return once(model, ("frame", tier, name), lambda: getattr(model, name)(tier))
+
+
+def annual(model: Model, tier: str, frame_name: str, column: str) -> np.ndarray:
+    """Operating-year sums of ``column`` of ``model.<frame_name>(tier)`` (months 1..M)."""
 
     return once(
         model,
-        ("annual", tier, frame, column),
-        lambda: year_sums(getattr(model, frame)(tier)[column].to_numpy(float)),
+        ("annual", tier, frame_name, column),
+        lambda: year_sums(frame(model, tier, frame_name)[column].to_numpy(float)),
     )
 
 
-def monthly(model: Model, tier: str, frame: str, column: str) -> np.ndarray:
-    """``column`` of ``model.<frame>(tier)``, months 0..M."""
+def monthly(model: Model, tier: str, frame_name: str, column: str) -> np.ndarray:
+    """``column`` of ``model.<frame_name>(tier)``, months 0..M."""
     return once(
         model,
-        ("monthly", tier, frame, column),
-        lambda: getattr(model, frame)(tier)[column].to_numpy(float),
+        ("monthly", tier, frame_name, column),
+        lambda: frame(model, tier, frame_name)[column].to_numpy(float, copy=True),
     )
