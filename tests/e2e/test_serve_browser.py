@@ -131,6 +131,19 @@ def not_blank(png: Path, width: int) -> None:
     assert 0.01 < (img < 128).mean() < 0.6
 
 
+def screenshots(page, folder: Path, name: str, fits: bool = False) -> None:
+    """Full-page screenshots at 1280 and 390 px, ``<name>-<width>.png``, each
+    :func:`not_blank`; with ``fits``, the page is no wider than the window."""
+    for w in (1280, 390):
+        page.set_viewport_size({"width": w, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")
+        png = folder / f"{name}-{w}.png"
+        page.screenshot(path=str(png), full_page=True)
+        not_blank(png, w)
+        if fits:
+            assert page.evaluate("document.documentElement.scrollWidth") <= w
+
+
 def test_sliders_recompute_to_the_clis_numbers_and_the_scenario_rebuilds(page, url, tmp_path):
     base = cm.load_assumptions()
     price0, util0 = base.revenue.price_per_gpu_hour.value, base.operations.utilization.value
@@ -168,12 +181,7 @@ def test_sliders_recompute_to_the_clis_numbers_and_the_scenario_rebuilds(page, u
     page.click("#run-mc")
     page.wait_for_selector("#mc-result table", timeout=60_000)
     assert page.locator("#mc-result tbody tr").count() == len(shown)
-    for w in (1280, 390):
-        page.set_viewport_size({"width": w, "height": 900})
-        page.evaluate("window.scrollTo(0, 0)")
-        png = tmp_path / f"serve-en-{w}.png"
-        page.screenshot(path=str(png), full_page=True)
-        not_blank(png, w)
+    screenshots(page, tmp_path, "serve-en")
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -199,12 +207,7 @@ def test_chinese_page_shows_no_english_outside_product_names(page, url, tmp_path
     text = page.inner_text("body")
     assert english_words(text) == set()
     assert "数十卡方案（32 张 H200）" in text and "已调整的输入：1 项。" in text
-    for w in (1280, 390):
-        page.set_viewport_size({"width": w, "height": 900})
-        page.evaluate("window.scrollTo(0, 0)")
-        png = tmp_path / f"serve-zh-{w}.png"
-        page.screenshot(path=str(png), full_page=True)
-        not_blank(png, w)
+    screenshots(page, tmp_path, "serve-zh")
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -233,11 +236,5 @@ def test_sweep_on_request_shows_the_memos_chart_and_the_options_own_row(page, ur
     assert float(cost.get_attribute("data-value")) == pytest.approx(summary, rel=1e-9)
     shown = page.locator('#options td[data-tier="hundreds"][data-metric="cost_per_gpu_hour"]')
     assert cost.inner_text() == shown.inner_text() == f.price(summary, "en", "CNY")
-    for w in (1280, 390):
-        page.set_viewport_size({"width": w, "height": 900})
-        page.evaluate("window.scrollTo(0, 0)")
-        png = tmp_path / f"serve-sweep-en-{w}.png"
-        page.screenshot(path=str(png), full_page=True)
-        not_blank(png, w)
-        assert page.evaluate("document.documentElement.scrollWidth") <= w
+    screenshots(page, tmp_path, "serve-sweep-en", fits=True)
     assert page.errors == []  # type: ignore[attr-defined]
