@@ -81,7 +81,7 @@ def run_by_year(
     full = (size,)
     shapes = timing_shapes(months, (tuple(t), *rest))
     goodput_m = Lazy(lambda: tier_goodput(q, deps))  # read by metrics a Monte Carlo skips
-    rev, hours, opex = _operating(q, deps, events, months)
+    lines, (rev, hours, opex) = _operating(q, deps, events, months)
     rev_y, opex_y = (year_sums(c, shapes.sums) for c in (rev, opex))
     disc = discounting(q["discount_rate"])
     disc_shapes = discounted_shapes(shapes, disc)  # (Y, K, 1 or S)
@@ -89,7 +89,7 @@ def run_by_year(
     dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
     terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config), full)
     margin_y = rev_y - opex_y
-    vat = vat_by_year(q, config, deps, events)
+    vat = vat_by_year(q, config, lines, shapes, events)
     tax, terminal_tax, levered_taxable = _tax_by_year(
         q, config, deps, events, (dep_y, nbv), terminal, margin_y, vat.surtax_y
     )
@@ -179,11 +179,12 @@ def _operating(
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
     months: int,
-) -> tuple[Coefficients, Coefficients, Coefficients]:
-    """The coefficients of revenue, GPU-hours and total opex (the sum of
-    :data:`OPEX_LINES`), from :func:`operating_coefficients`."""
+) -> tuple[dict[str, Coefficients], tuple[Coefficients, Coefficients, Coefficients]]:
+    """Every line's coefficients (:func:`operating_coefficients`), and those of
+    revenue, GPU-hours and total opex (the sum of :data:`OPEX_LINES`)."""
     lines = operating_coefficients(q, deps, events, months // MONTHS_PER_YEAR)
-    return lines["revenue"], lines["gpu_hours"], total([lines[line] for line in OPEX_LINES])
+    opex = total([lines[line] for line in OPEX_LINES])
+    return lines, (lines["revenue"], lines["gpu_hours"], opex)
 
 
 def _pv_capex(capex_at: dict[int, FloatArray], disc: Discount) -> FloatArray:

@@ -6,9 +6,10 @@ Every price of the inputs is VAT-exclusive, so VAT changes no line of the model
 (opex, TCO and the cost per GPU-hour stay net): it adds the cash flow ``vat_cash``
 to the free and equity cash flows and the expense ``surtax`` to the taxable income
 of its year. The schedule is defined once, :func:`vat_lines`, from the monthly
-revenue, opex per line and capex per class; the month-by-month evaluation passes
-its own lines, the by-year one the same lines rebuilt from their coefficients
-(:func:`vat_of_tier`).
+revenue, opex per line and capex per class; everything after output and input
+follows from their difference (:func:`vat_cash_lines`), which the by-year
+evaluation takes from the same lines' coefficients, rated and summed before they
+are read month by month (:func:`vat_net_coefficients`, :func:`vat_by_year`).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import numpy as np
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums
 from costmodel.core.finance import FloatArray
-from costmodel.core.lines import monthly_line, operating_coefficients, opex_lines
+from costmodel.core.lines import Coefficients, per_run, total
 from costmodel.core.result import VAT_INPUT_COLUMNS, VAT_LINES
-from costmodel.core.timing import CapexEvent, Clock, col, monthly_capex, tier_shapes
+from costmodel.core.timing import CapexEvent, Shapes, col, when
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.params import TierConfig
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, VAT_OPEX_LINES
@@ -62,60 +63,84 @@ def vat_lines(
     }
     output = np.broadcast_to(col(q["vat_output_rate"]) * revenue, shape)
     input_m = np.broadcast_to(sum(inputs.values()), shape)
-    pool = credit_pool(output, input_m, config.vat_refund)
+    return {"output": output, "input": input_m, **vat_cash_lines(q, config, output - input_m),
+            **inputs}  # fmt: skip
+
+
+def vat_cash_lines(
+    q: Mapping[str, FloatArray], config: TierConfig, net: FloatArray
+) -> dict[str, FloatArray]:
+    """The lines of :func:`vat_lines` that follow from ``net_m = output_m - input_m``
+    (S, M+1): the credit pool (:func:`credit_pool`), ``surtax_m = surtax_rate
+    payable_m`` and ``vat_cash_m = net_m - payable_m + refund_m - surtax_m``."""
+    pool = credit_pool(net, config.vat_refund)
     surtax = col(q["vat_surtax_rate"]) * pool["payable"]
-    vat_cash = output - input_m - pool["payable"] + pool["refund"] - surtax
-    return {
-        "output": output,
-        "input": input_m,
-        **pool,
-        "surtax": surtax,
-        "vat_cash": vat_cash,
-        **inputs,
-    }
+    return {**pool, "surtax": surtax, "vat_cash": net - pool["payable"] + pool["refund"] - surtax}
 
 
-def credit_pool(output: FloatArray, input_m: FloatArray, refund: bool) -> dict[str, FloatArray]:
-    """The input-credit pool (S, M+1) (methodology §24). With ``C_{-1} = 0``:
+def credit_pool(net: FloatArray, refund: bool) -> dict[str, FloatArray]:
+    """The input-credit pool (S, M+1) of ``net = output - input`` VAT (methodology
+    §24). With ``C_{-1} = 0``:
     ``net_m = output_m - input_m - C_{m-1}``, ``payable_m = max(0, net_m)``, the
     pool before refund ``max(0, -net_m)``; with ``refund``, at m = 12y (y >= 1) the
     pool is refunded (``refund_m`` = the pool, then ``C_m = 0``); without, the
     credit left at M is lost. ``credit_open_m = C_{m-1}``, ``credit_m = C_m``; the
-    corkscrew ``credit = credit_open + input - output + payable - refund``."""
-    out_t = np.ascontiguousarray(output.T)
-    in_t = np.ascontiguousarray(input_m.T)
-    names = ("credit_open", "payable", "credit_before_refund", "refund", "credit")
-    rows = {k: np.zeros_like(out_t) for k in names}
-    pool = np.zeros(out_t.shape[1])
-    for m in range(out_t.shape[0]):
-        rows["credit_open"][m] = pool
-        net = out_t[m] - in_t[m] - pool
-        rows["payable"][m] = np.maximum(0.0, net)
-        pool = np.maximum(0.0, -net)
-        rows["credit_before_refund"][m] = pool
-        if refund and m > 0 and m % MONTHS_PER_YEAR == 0:
-            rows["refund"][m] = pool
-            pool = np.zeros_like(pool)
-        rows["credit"][m] = pool
-    return {k: np.ascontiguousarray(v.T) for k, v in rows.items()}
+    corkscrew ``credit = credit_open + input - output + payable - refund``.
+
+    The pool before refund is that recursion solved in closed form
+    (:func:`pool_before_refund`); payable and the pool are then read from it."""
+    before = pool_before_refund(-net, refund)
+    months = before.shape[1]
+    refunded = np.zeros_like(before)
+    if refund:
+        refunded[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR] = before[:, MONTHS_PER_YEAR::MONTHS_PER_YEAR]
+    credit = before - refunded
+    credit_open = np.zeros_like(before)
+    credit_open[:, 1:months] = credit[:, : months - 1]
+    payable = np.maximum(0.0, net - credit_open)
+    return {
+        "credit_open": credit_open,
+        "payable": payable,
+        "credit_before_refund": before,
+        "refund": refunded,
+        "credit": credit,
+    }
 
 
-def vat_of_tier(
-    q: Mapping[str, FloatArray],
-    config: TierConfig,
-    deps: list[dict[str, FloatArray]],
-    events: list[CapexEvent],
-) -> dict[str, FloatArray]:
-    """:func:`vat_lines` of a tier from its inputs: revenue and opex month by month
-    from their coefficients on the monthly shapes (:func:`operating_coefficients`,
-    :func:`monthly_line`), capex per class at its months (:func:`monthly_capex`),
-    the same lines the month-by-month evaluation computes."""
-    clock = Clock(config.months)
-    coefficients = operating_coefficients(q, deps, events, config.months // MONTHS_PER_YEAR)
-    shapes = tier_shapes(q, deps, clock)
-    revenue = monthly_line(coefficients["revenue"], shapes, clock)
-    opex = opex_lines(coefficients, shapes, clock)
-    return vat_lines(q, config, revenue, opex, monthly_capex(events, clock))
+def pool_before_refund(x: FloatArray, refund: bool) -> FloatArray:
+    """(S, M+1): the pool ``B_m = max(0, C_{m-1} + x_m)`` of credit grown by ``x_m``
+    (input minus output VAT) each month, with ``C_m = B_m`` except at a refund
+    (``C_m = 0`` at m = 12y with ``refund``). Between refunds (a block of months
+    starting at b from the pool ``C_{b-1}``), with ``T_m = sum_{j=b..m} x_j``:
+    ``B_m = T_m - min(-C_{b-1}, min_{b<=j<=m} T_j)`` (the Lindley recursion in
+    closed form). The first block starts at month 1 from ``B_0 = max(0, x_0)``;
+    the blocks are the years (months 12(y-1)+1 .. 12y) with ``refund``, else one."""
+    size, months = x.shape
+    first = np.maximum(0.0, x[:, :1])
+    rest = x[:, 1:]
+    block = MONTHS_PER_YEAR if refund else max(rest.shape[1], 1)
+    blocks = -(-rest.shape[1] // block)
+    padded = np.zeros((size, blocks * block))
+    padded[:, : rest.shape[1]] = rest
+    t = np.cumsum(padded.reshape(size, blocks, block), axis=2)
+    start = np.zeros((size, blocks, 1))
+    start[:, :1, 0] = first
+    low = np.minimum(-start, np.minimum.accumulate(t, axis=2))
+    after = (t - low).reshape(size, blocks * block)[:, : rest.shape[1]]
+    return np.concatenate([first, after], axis=1)
+
+
+def vat_net_coefficients(
+    q: Mapping[str, FloatArray], lines: Mapping[str, Coefficients]
+) -> Coefficients:
+    """``output - input`` VAT of the operating lines as coefficients on the monthly
+    shapes (:func:`operating_coefficients`): ``output_rate`` times the revenue's less
+    ``input_rates[k]`` times each opex line's with VAT (:data:`VAT_OPEX_LINES`), the
+    lines of :func:`vat_lines` summed before they are read month by month."""
+    rated = [{k: c * q["vat_output_rate"] for k, c in lines["revenue"].items()}]
+    rated += [{k: c * -q[f"vat_input_{line}"] for k, c in lines[line].items()}
+              for line in VAT_OPEX_LINES]  # fmt: skip
+    return total(rated)
 
 
 def surtax_by_year(vat: Mapping[str, FloatArray]) -> FloatArray:
@@ -162,15 +187,21 @@ class VatYears:
 def vat_by_year(
     q: Mapping[str, FloatArray],
     config: TierConfig,
-    deps: list[dict[str, FloatArray]],
+    lines: Mapping[str, Coefficients],
+    shapes: Shapes,
     events: list[CapexEvent],
 ) -> VatYears:
-    """:class:`VatYears` of a tier: the schedule of :func:`vat_of_tier`, its surtax
-    (:func:`surtax_by_year`) and VAT cash (:func:`vat_cash_by_year`) by year, years
-    first."""
+    """:class:`VatYears` of variants that share their timing: ``net_m`` of
+    :func:`vat_lines` from the coefficients of :func:`vat_net_coefficients` in each
+    run of months (:func:`per_run`) less the input VAT of each capex event at its
+    month, then :func:`vat_cash_lines`; its surtax (:func:`surtax_by_year`) and VAT
+    cash (:func:`vat_cash_by_year`) by year, years first."""
     if not config.vat:
         return VatYears({}, 0.0, 0.0, None, no_vat_metrics(q["gpus"].shape[0]))
-    vat = vat_of_tier(q, config, deps, events)
+    net = per_run(shapes, vat_net_coefficients(q, lines))[shapes.month_row]  # (M+1, S)
+    for e in events:
+        net[int(when(e.month)[0, 0])] -= q[f"vat_input_{e.cls}"] * e.amount
+    vat = vat_cash_lines(q, config, np.ascontiguousarray(net.T))
     cash = np.ascontiguousarray(vat["vat_cash"].T)
     return VatYears(vat, surtax_by_year(vat).T, vat_cash_by_year(vat).T, cash, vat_metrics(vat))
 

@@ -44,7 +44,7 @@ def test_two_months_of_the_pool_by_hand():
     output 200, input 7: 200 - 7 - 93 = 100 payable, credit 0."""
     out = np.array([[0.0, 10.0, 200.0]])
     inp = np.array([[100.0, 3.0, 7.0]])
-    pool = credit_pool(out, inp, refund=True)
+    pool = credit_pool(out - inp, refund=True)
     np.testing.assert_array_equal(pool["payable"], [[0.0, 0.0, 100.0]])
     np.testing.assert_array_equal(pool["credit"], [[100.0, 93.0, 0.0]])
     np.testing.assert_array_equal(pool["credit_open"], [[0.0, 100.0, 93.0]])
@@ -59,18 +59,48 @@ def test_the_pool_is_refunded_at_month_12_and_at_month_24():
     out[0, 0] = 0.0
     inp = np.zeros((1, 25))
     inp[0, 0], inp[0, 20] = 1200.0, 1000.0
-    pool = credit_pool(out, inp, refund=True)
+    pool = credit_pool(out - inp, refund=True)
     assert pool["refund"][0, 12] == 600.0 and pool["credit"][0, 12] == 0.0
     assert pool["credit_before_refund"][0, 12] == 600.0
     assert pool["refund"][0, 24] == 750.0 and pool["credit"][0, 24] == 0.0
     np.testing.assert_array_equal(pool["payable"][0, 13:20], 50.0)
     assert pool["payable"][0, 20] == 0.0 and pool["credit"][0, 20] == 950.0
     assert pool["refund"].sum() == 1350.0
-    without = credit_pool(out, inp, refund=False)
+    without = credit_pool(out - inp, refund=False)
     assert without["refund"].sum() == 0.0
     # without refunds the 600 carries on: payable resumes only when it is used up
     assert without["credit"][0, 12] == 600.0 and without["payable"][0, 13:20].sum() == 0.0
     assert without["credit"][0, 24] == 1200 - 24 * 50 + 1000  # left at M, lost
+
+
+def _pool_by_recursion(net, refund):
+    """The pool of methodology §24 month by month, as written there."""
+    rows = {k: np.zeros_like(net) for k in ("credit_open", "payable", "refund", "credit")}
+    for s in range(net.shape[0]):
+        pool = 0.0
+        for m in range(net.shape[1]):
+            rows["credit_open"][s, m] = pool
+            rows["payable"][s, m] = max(0.0, net[s, m] - pool)
+            pool = max(0.0, pool - net[s, m])
+            if refund and m > 0 and m % 12 == 0:
+                rows["refund"][s, m], pool = pool, 0.0
+            rows["credit"][s, m] = pool
+    return rows
+
+
+@pytest.mark.parametrize("months", [1, 12, 13, 36, 121, 130])
+@pytest.mark.parametrize("refund", [True, False])
+def test_the_closed_form_pool_equals_the_recursion(months, refund):
+    """Random months of output and input VAT (some with no output, one with a large
+    input): the pool solved between refunds equals the recursion month by month."""
+    rng = np.random.default_rng(months)
+    out = rng.gamma(1.0, 100.0, (7, months)) * rng.integers(0, 2, (7, months))
+    inp = rng.gamma(0.5, 200.0, (7, months))
+    inp[:, months // 2] += 5000.0
+    got, want = credit_pool(out - inp, refund), _pool_by_recursion(out - inp, refund)
+    for k, v in want.items():
+        np.testing.assert_allclose(got[k], v, rtol=0, atol=1e-9, err_msg=k)
+    assert (got["credit_before_refund"] >= got["credit"]).all()
 
 
 def test_corkscrew_holds_every_month(tmp_path):
