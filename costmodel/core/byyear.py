@@ -41,6 +41,7 @@ from costmodel.core.tax import (
 from costmodel.core.timing import (
     CapexEvent,
     Segments,
+    Shapes,
     capex_by_month,
     capex_events,
     segments,
@@ -75,10 +76,8 @@ def run_by_year(
     Depreciation is summed per model year (:func:`depreciation_counts`); debt is the
     draws times unit loans (:func:`unit_debt`) when every variant has one rate and term."""
     months = config.months
-    t, rest = timing[0], tuple(timing[1:])
-    events = capex_events(q, deps)
-    size = q["gpus"].shape[0]  # every input is (S,) (inputs)
-    full = (size,)
+    t, rest, events = timing[0], tuple(timing[1:]), capex_events(q, deps)
+    size, full = q["gpus"].shape[0], q["gpus"].shape  # every input is (S,) (inputs)
     shapes = timing_shapes(months, (tuple(t), *rest))
     goodput_m = Lazy(lambda: tier_goodput(q, deps))  # read by metrics a Monte Carlo skips
     lines, (rev, hours, opex) = _operating(q, deps, events, months)
@@ -132,7 +131,8 @@ def run_by_year(
         terminal_tax=terminal_tax,
         vat=vat.metrics,
     )
-    return _lazy_schedules(monthly, config, deps, capex_by, nbv, metrics)
+    by_year = (fcf_monthly, lines, shapes)
+    return _lazy_schedules(monthly, config, (deps, capex_by, nbv), metrics, by_year)
 
 
 def _tax_by_year(
@@ -325,15 +325,19 @@ def _equity_by_year(
 def _lazy_schedules(
     monthly: Callable[[], TierResult],
     config: TierConfig,
-    deps: list[dict[str, FloatArray]],
-    capex_by: dict[str, FloatArray],
-    nbv: dict[str, FloatArray],
+    parts: tuple[list[dict[str, FloatArray]], dict[str, FloatArray], dict[str, FloatArray]],
     metrics: Metrics,
+    by_year: tuple[Callable[[], FloatArray], Mapping[str, Coefficients], Shapes],
 ) -> TierResult:
-    """The result of a by-year run: its capex, net book values and metrics; the
-    monthly schedules from ``monthly()``, the monthly run of the same inputs
+    """The result of a by-year run: its deployments, capex and net book values
+    (``parts``), metrics, its monthly FCF and opex per line and model year
+    (from ``by_year``: the FCF months first (M+1, S), every line's coefficients
+    and the shapes); the monthly schedules
+    from ``monthly()``, the monthly run of the same inputs
     (:func:`costmodel.core.engine.run_monthly`), called when one is first read."""
     full_run = monthly
+    deps, capex_by, nbv = parts
+    fcf_months_first, lines, shapes = by_year
     return TierResult(
         months=config.months,
         capex=capex_by,
@@ -348,4 +352,6 @@ def _lazy_schedules(
         deployments=deps,
         schedules_of=lambda: full_run().schedules,
         vat=Lazy(lambda: full_run().vat),
+        opex_by_year=Lazy(lambda: {k: year_sums(lines[k], shapes.sums).T for k in OPEX_LINES}),
+        fcf=lambda: fcf_months_first().T,
     )

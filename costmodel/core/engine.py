@@ -270,6 +270,8 @@ def _run_grouped(
         debt=Lazy(lambda: full_run().debt),
         deployments=deps,
         vat=Lazy(lambda: full_run().vat),
+        opex_by_year=Lazy(lambda: full_run().opex_by_year),
+        fcf=cache(lambda: scatter(lambda r: r.monthly_fcf())),
     )
 
 
@@ -366,6 +368,7 @@ def run_monthly(
         deployments=deps,
         schedules_of=cache(partial(tier_schedules, parts)),
         vat=vat,
+        opex_by_year=Lazy(lambda: {k: year_sums(v) for k, v in opex.items()}),
     )
 
 

@@ -194,6 +194,22 @@ class Model:
         cols["total"] = r.flows["opex"]
         return self._frame(cols)
 
+    def opex_by_year(self, tier: str) -> pd.DataFrame:
+        """Opex by line item per model year 1..Y (months 12(y-1)+1 .. 12y):
+        ``opex_by_year(t)[line][y] == opex(t)[line]`` summed over year y's months;
+        read without building the monthly schedules."""
+        import pandas as pd
+
+        r = self._check(tier)
+        cols = {line: np.asarray(r.opex_by_year[line])[0] for line in OPEX_LINES}
+        years = self.months // MONTHS_PER_YEAR
+        return pd.DataFrame(cols, index=pd.RangeIndex(1, years + 1, name="year"))
+
+    def fcf(self, tier: str) -> np.ndarray:
+        """The free cash flow month by month, months 0..M, as the summary reads it
+        (``== cash_flow(t).fcf``; read without building the monthly schedules)."""
+        return np.asarray(self._check(tier).monthly_fcf())[0].copy()
+
     def revenue(self, tier: str) -> pd.DataFrame:
         """GPU-hours sold and revenue split into contracted (take-or-pay) and spot
         (methodology §11.5), months 0..M: ``contract_hours``, ``spot_hours``,

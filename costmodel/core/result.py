@@ -102,7 +102,10 @@ class TierResult:
     ``annual``: year tables (EBIT, tax and the loss corkscrew, unlevered and
     levered, debt service) -> (S, Y); ``deployments``: one mapping per vintage
     (month, gpus, servers, it_kw, capex per class, total) of (S,) arrays;
-    ``metrics``: summary column -> (S,); ``nbv``: asset class -> (S,) net book
+    ``metrics``: summary column -> (S,); ``opex_by_year``: each opex line summed
+    over the months of each model year -> (S, Y); ``fcf``: the free cash flow (S,
+    M+1) the summary reads, computed when read (None: ``flows["fcf"]``; both
+    through :meth:`monthly_fcf`); ``nbv``: asset class -> (S,) net book
     value at month M; ``vat``: the VAT schedule (methodology §24:
     :data:`VAT_LINES` and :data:`VAT_INPUT_COLUMNS`) -> (S, M+1), all 0 without
     a ``vat`` section; ``schedules``: each capex event, loan, loss vintage and
@@ -123,6 +126,8 @@ class TierResult:
     deployments: list[dict[str, FloatArray]] = field(default_factory=list)
     schedules_of: Callable[[], Any] | None = None
     vat: Mapping[str, FloatArray] = field(default_factory=dict)
+    opex_by_year: Mapping[str, FloatArray] = field(default_factory=dict)
+    fcf: Callable[[], FloatArray] | None = None
 
     @property
     def schedules(self) -> Any:
@@ -130,6 +135,10 @@ class TierResult:
         if self.schedules_of is None:
             raise ValueError("this result has no schedules")
         return self.schedules_of()
+
+    def monthly_fcf(self) -> FloatArray:
+        """The free cash flow (S, M+1): ``fcf()``, or ``flows["fcf"]`` without it."""
+        return self.fcf() if self.fcf is not None else self.flows["fcf"]
 
     @property
     def size(self) -> int:

@@ -14,6 +14,7 @@ not depend on the other variants evaluated with it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -131,4 +132,6 @@ def scattered(parts: list[tuple[np.ndarray, TierResult]], size: int) -> TierResu
         metrics=metrics,
         debt=lines(lambda r: r.debt),
         deployments=deployments,
+        opex_by_year=lines(lambda r: r.opex_by_year),
+        fcf=cache(lambda: scatter(lambda r: r.monthly_fcf())) if same else None,
     )

@@ -10,7 +10,8 @@ retrofitted facility, a loan of any share, rate and term, each terminal value
 mode, loss carry-forward, depreciation methods and tax methods, prices and
 escalations, a take-or-pay contract and a selling-cost share, VAT with or without
 refunds, methodology §11) and
-every summary column, net book value and capex of the two must agree to 1e-12
+every summary column, net book value, capex, opex line by year and the monthly FCF
+of the two must agree to 1e-12
 (relative, or of the column's largest value near 0).
 """
 
@@ -212,6 +213,11 @@ def test_by_year_equals_month_by_month(tmp_path_factory, overlay):
     for cls in CLASSES:
         close(by_year.nbv[cls], monthly.nbv[cls], f"nbv {cls}", money)
         close(by_year.capex[cls], monthly.capex[cls], f"capex {cls}", money)
+    assert list(by_year.opex_by_year) == list(monthly.opex_by_year)
+    for line, years in monthly.opex_by_year.items():
+        close(by_year.opex_by_year[line], years, f"opex by year {line}", money)
+    assert monthly.fcf is None  # the monthly run's FCF is its flows'
+    close(by_year.monthly_fcf(), monthly.flows["fcf"], "monthly fcf", money)
 
 
 def test_the_comparison_fails_when_one_path_changes(monkeypatch, tmp_path):

@@ -52,6 +52,17 @@ def annual(model: Model, tier: str, frame_name: str, column: str) -> np.ndarray:
     )
 
 
+def cumulative_fcf(model: Model, tier: str) -> np.ndarray:
+    """The cumulative free cash flow, months 0..M (``model.fcf``: no monthly
+    schedule is built for it)."""
+    return once(model, ("cumulative_fcf", tier), lambda: np.cumsum(model.fcf(tier)))
+
+
+def opex_by_year(model: Model, tier: str) -> pd.DataFrame:
+    """``model.opex_by_year(tier)``: opex per line and model year."""
+    return once(model, ("opex_by_year", tier), lambda: model.opex_by_year(tier))
+
+
 def monthly(model: Model, tier: str, frame_name: str, column: str) -> np.ndarray:
     """``column`` of ``model.<frame_name>(tier)``, months 0..M."""
     return once(

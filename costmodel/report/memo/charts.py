@@ -162,7 +162,8 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
     years = model.months // 12
-    data = {t: {c: cache.annual(model, t, "opex", c) for c in OPEX_LINES} for t in model.tiers}
+    data = {t: {c: cache.opex_by_year(model, t)[c].to_numpy() for c in OPEX_LINES}
+            for t in model.tiers}  # fmt: skip
     s = cache.summary(model)
     used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
     panels = []
@@ -237,7 +238,7 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
     years = model.months / 12
     panels = []
     for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
-        cum = finite(cache.monthly(model, tier, "cash_flow", "cumulative_fcf"))
+        cum = finite(cache.cumulative_fcf(model, tier))
         div, unit = f.money_scale(np.abs(cum).max(initial=0), lang, cur)
         c, top, bottom = panel(
             name, t["cash_axis"].format(unit=unit), f"{prefix}-{k}", f"{t['cash_title']}: {name}"
