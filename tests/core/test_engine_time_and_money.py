@@ -389,3 +389,19 @@ def test_annual_years_sum_to_the_monthly_schedule(tmp_path):
     fcf = long[(long.schedule == "cash_flow") & (long.line == "fcf")]
     assert fcf.value.sum() == pytest.approx(cf.fcf.sum())
     assert "<table" in m._repr_html_()
+
+
+def test_fcf_and_opex_by_year_equal_the_monthly_schedules(tmp_path):
+    """``Model.fcf`` and ``Model.opex_by_year`` (read without the monthly run) are
+    ``cash_flow().fcf`` and each ``opex()`` line summed over months 12(y-1)+1..12y."""
+    m = build(tmp_path, {"timeline": {"build_months": 3, "ramp_months": 2},
+                         "tiers": {"small": {"stages": [STAGE]}}})  # fmt: skip
+    fcf = m.fcf("small")
+    years, opex = m.opex_by_year("small"), m.opex("small")
+    np.testing.assert_allclose(fcf, m.cash_flow("small").fcf, rtol=1e-12, atol=1e-6)
+    assert list(years.index) == [1, 2]
+    for line in years.columns:
+        for y in (1, 2):
+            want = opex[line].iloc[12 * (y - 1) + 1 : 12 * y + 1].sum()
+            assert years.loc[y, line] == pytest.approx(want, rel=1e-12, abs=1e-6), (line, y)
+    assert years.electricity.sum() > 0 and list(years.columns) == list(opex.columns[1:-1])
