@@ -93,3 +93,21 @@ def test_without_a_contract_all_revenue_is_spot(lang):
     text = text_of(render_memo(m, lang))
     assert ("sold spot" if lang == "en" else "现货销售") in text
     assert ("is contracted take-or-pay" if lang == "en" else "为照付不议合同收入") not in text
+
+
+#: punctuation written twice where two phrases meet (a template's own mark before a
+#: phrase that brings its own)
+DOUBLED = re.compile(r"，\s*，|。\s*。|、\s*、|,\s*,|(?<!\.)\.\s*\.(?!\.)")
+
+
+@pytest.mark.parametrize("escalation", [0.0, 0.03])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_split_sentence_has_no_doubled_punctuation(lang, escalation):
+    """A flat and a rising contract price (the two phrases of its escalation) join
+    the sentence with one comma, in English and Chinese."""
+    terms = {**CONTRACT, **{k: escalation for k in CONTRACT if k.endswith("escalation")}}
+    text = text_of(render_memo(cm.build(cm.load_assumptions(overrides=terms)), lang))
+    marker = "is contracted take-or-pay" if lang == "en" else "为照付不议合同收入"
+    sentence = text[text.index(marker) - 200 : text.index(marker) + 600]
+    assert not DOUBLED.search(sentence), DOUBLED.search(sentence)
+    assert not DOUBLED.search(text), text[DOUBLED.search(text).start() - 80 :][:160]

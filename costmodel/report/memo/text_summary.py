@@ -121,7 +121,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "margin": "首年价格可降至 <strong>{be}</strong>（{gap}）而净现值仍不为负。",
         "margin_free": "即使首年价格为零，净现值仍为正。",
         "revenue_split": "期内收入 {revenue} 中，{contract}（{contract_pct}）为照付不议合同收入"
-        "（各批次投运后前 {months} 个月可用卡时的 {share}，合同首年价格 {contract_price}，"
+        "（各批次投运后前 {months} 个月可用卡时的 {share}，合同首年价格 {contract_price}"
         "{escalation}），{spot}（{spot_pct}）为现货收入。平均实现售价（收入 / "
         "售出卡时）为 <strong>{realized}</strong>（各月在 {low} 至 {high} 之间），"
         "平准化成本为 <strong>{cost}</strong>。",
