@@ -212,8 +212,9 @@ def solve(
     at them (one vectorised call for all problems: the engine's scenario axis).
     Each round samples ``points`` points across every live bracket and keeps the
     :func:`first_bracket`; a problem stops early when a sample is exactly 0, or
-    when its samples lie on one line (to :data:`LINEAR_TOL` of the largest): f is
-    then linear across the grid (a kink between samples would put a sample off the
+    when the samples around its bracket (from the one before it to the one after
+    it) lie on one line (to :data:`LINEAR_TOL` of the largest): f is then linear
+    across the bracket (one kink in it or beside it would put one of them off the
     line), so the secant of the bracket is the root and further rounds would only
     narrow it. The root is the :func:`secant_root` of the final bracket; NaN where f
     has no sign change (and no zero) on the first grid.
@@ -257,10 +258,20 @@ def solve(
         for j in np.flatnonzero(live):
             b = first_bracket(grids[j], values[j])
             lo[j], hi[j], f_lo[j], f_hi[j] = (float(x[0]) for x in b)
-            if np.isnan(lo[j]) or f_lo[j] == 0 or lo[j] == hi[j] or linear(grids[j], values[j]):
+            exact = np.isnan(lo[j]) or f_lo[j] == 0 or lo[j] == hi[j]
+            if exact or _linear_around(grids[j], values[j], lo[j]):
                 live[j] = False
     root = np.where(np.isnan(lo), np.nan, secant_root(lo, hi, f_lo, f_hi))
     return Solution(root, lo, hi)
+
+
+def _linear_around(x: FloatArray, f: FloatArray, lo: float) -> bool:
+    """:func:`linear` on the samples from one before the bracket ``[x_g, x_{g+1}]``
+    (``x_g = lo``) to one after it: one kink in the bracket, or beside it, puts one
+    of them off the line through the others."""
+    g = int(np.searchsorted(x, lo))
+    near = slice(max(g - 1, 0), g + 3)
+    return linear(x[near], f[near])
 
 
 def linear(x: FloatArray, f: FloatArray, tol: float = LINEAR_TOL) -> bool:

@@ -177,27 +177,47 @@ def test_solve_finds_known_roots_of_several_problems_in_one_call():
 
 
 def test_solve_stops_a_problem_whose_samples_lie_on_a_line():
-    """A problem stops once its grid's samples lie on one line (the secant of the
-    bracket is then the root); a kink on the grid keeps it going; a solved problem
-    gets no points, and the rounds end when every problem is solved."""
+    """A problem stops once the samples around its bracket (one before it to one
+    after it) lie on one line: the secant of the bracket is then the root. A kink
+    far from the bracket does not hold it back, a kink in it keeps it going; a
+    solved problem gets no points, and the rounds end when every problem is solved."""
     sizes = []
 
     def evaluate(points):
         sizes.append([p.size for p in points])
-        kinked = points[1] - 1.0 + 2.0 * np.maximum(points[1] - 1.3, 0.0)  # kink at 1.3
-        return [3.0 - 2.0 * points[0], kinked, points[2] ** 2 - 2.0]
+        far = points[1] - 0.99 + 2.0 * np.maximum(points[1] - 1.3, 0.0)  # kink at 1.3
+        near = points[2] - 1.01 + 2.0 * np.maximum(points[2] - 1.04, 0.0)  # kink at 1.04
+        return [3.0 - 2.0 * points[0], far, near, points[3] ** 2 - 2.0]
 
-    sol = roots.solve(evaluate, [0.0, 0.0, 0.0], [10.0, 2.0, 2.0])
+    sol = roots.solve(evaluate, [0.0] * 4, [10.0, 2.0, 2.0, 2.0])
     assert sol.root[0] == pytest.approx(1.5, rel=1e-15)
-    assert sol.root[1] == pytest.approx(1.0, rel=1e-15)
-    assert sol.root[2] == pytest.approx(2**0.5, rel=1e-12)
-    # round 1: the line stops; round 2: the kinked one's bracket [15/16, 1] is on
-    # one piece; x^2 - 2 is never linear to 1e-12 and takes every round
-    assert sizes[:3] == [[33, 33, 33], [0, 33, 33], [0, 0, 33]]
-    assert len(sizes) == roots.SOLVE_ROUNDS
+    assert sol.root[1] == pytest.approx(0.99, rel=1e-15)
+    assert sol.root[2] == pytest.approx(1.01, rel=1e-15)
+    assert sol.root[3] == pytest.approx(2**0.5, rel=1e-12)
+    # round 1: the line and the far kink ([0.9375, 1] on one piece with its
+    # neighbours) stop; the bracket [1, 1.0625] holds the kink at 1.04, so round 2
+    # samples it (step 1/512: the kink is then far); x^2 - 2 goes on until its
+    # samples around the bracket are straight to 1e-12 (round 7)
+    assert sizes[:3] == [[33, 33, 33, 33], [0, 0, 33, 33], [0, 0, 0, 33]]
+    assert sizes[3:] == [[0, 0, 0, 33]] * 4
     only_lines = []
     roots.solve(lambda p: only_lines.append(1) or [1.0 - p[0]], [0.0], [4.0])
     assert only_lines == [1]  # solved in the first round: no further call
+
+
+def test_a_kink_beside_the_bracket_keeps_the_search_going():
+    """The kink at 1.07 lies in the interval after the bracket [1, 1.0625] of the
+    root 1.01: the four samples around the bracket are off one line, so the search
+    goes on (a kink in the next interval may bend the line into the bracket)."""
+    sizes = []
+
+    def evaluate(points):
+        sizes.append([p.size for p in points])
+        return [points[0] - 1.01 + 2.0 * np.maximum(points[0] - 1.07, 0.0)]
+
+    sol = roots.solve(evaluate, [0.0], [2.0])
+    assert sol.root[0] == pytest.approx(1.01, rel=1e-15)
+    assert sizes == [[33], [33]]
 
 
 def test_linear_is_a_line_to_its_tolerance():
