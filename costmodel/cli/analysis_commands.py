@@ -222,8 +222,8 @@ def montecarlo(
             title = f"Monte Carlo: {res.n:,} draws, seed {res.seed} ({a.currency})"
             show(montecarlo_grid(res.summary, title, a.currency), out())
             out().print(
-                f"{len(res.inputs)} inputs varied; IRR percentiles over draws with an IRR; "
-                "p_npv_positive: share of draws with NPV > 0; irr_missing: share without an IRR.",
+                f"{len(res.inputs)} inputs varied; the IRR's statistics are over the draws "
+                "with an IRR.",
                 style="dim",
             )
             if res.held_fixed:

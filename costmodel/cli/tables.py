@@ -23,7 +23,7 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-from costmodel.core.metrics import HEADLINE, METRICS, kind_unit, metric_unit
+from costmodel.core.metrics import HEADLINE, METRICS, column_label, kind_unit, metric_unit
 from costmodel.inputs.vocabulary import input_kind
 from costmodel.report.format import cell, residue
 
@@ -282,7 +282,8 @@ def frame_grid(df: pd.DataFrame, title: str, index: str, kinds: dict[str, str]) 
 
 
 def montecarlo_grid(summary: pd.DataFrame, title: str, currency: str) -> Grid:
-    """Statistics down (``npv_p10`` ...), tiers across; IRR and shares as %."""
+    """Statistics down (``npv_p10`` ... by their labels, :func:`column_label`),
+    tiers across; IRR and shares as %."""
 
     def kind(stat: str) -> str:
         if stat.startswith("npv"):
@@ -291,14 +292,15 @@ def montecarlo_grid(summary: pd.DataFrame, title: str, currency: str) -> Grid:
             return "money_per_hour"
         return "pct"  # irr_*, p_npv_positive, irr_missing
 
-    cols = [Col("statistic", key=True, justify="left"),
+    cols = [Col("statistic", key=True, wrap=True, justify="left"),
             Col("unit", key=True, justify="left", style="dim")]  # fmt: skip
     cols += [Col(str(t)) for t in summary.index]
     grid = Grid(title, cols)
     for stat in summary.columns:
         k = kind(str(stat))
         cells = [cell(summary.at[t, stat], k) for t in summary.index]
-        grid.rows.append([str(stat), kind_unit(k, currency), *cells])  # type: ignore[arg-type]
+        row = [column_label(str(stat)), kind_unit(k, currency), *cells]
+        grid.rows.append(row)  # type: ignore[arg-type]
     return grid
 
 

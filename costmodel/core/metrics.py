@@ -211,6 +211,21 @@ ANALYSIS_COLUMNS: dict[str, tuple[str, Kind]] = {
 }
 
 
+def column_label(column: str) -> str:
+    """The human label of a column of an analysis table, without its unit (the
+    command line's tables give the unit in a column of their own).
+
+    >>> column_label("npv_p10"), column_label("irr_mean"), column_label("irr_missing")
+    ('NPV, P10', 'IRR, mean', 'Share of draws without an IRR')
+    """
+    if column in ANALYSIS_COLUMNS:
+        return ANALYSIS_COLUMNS[column][0]
+    base, _, stat = column.rpartition("_")
+    if base in METRICS and stat in STATISTICS:
+        return f"{METRICS[base].label}, {STATISTICS[stat]}"
+    return column.replace("_", " ")
+
+
 def column_header(column: str, currency: str) -> str:
     """A human header with its unit for a column of an analysis table (Monte Carlo
     summary ``npv_p10``, break-even ``price_per_gpu_hour_base``, ...), the same in the
@@ -220,10 +235,9 @@ def column_header(column: str, currency: str) -> str:
     ('NPV, P10 (CNY)', 'Probability that NPV > 0 (%)')
     """
     if column in ANALYSIS_COLUMNS:
-        label, kind = ANALYSIS_COLUMNS[column]
+        kind = ANALYSIS_COLUMNS[column][1]
         unit = "" if kind == "text" else kind_unit(kind, currency)
-        return f"{label} ({unit})" if unit else label
-    base, _, stat = column.rpartition("_")
-    if base in METRICS and stat in STATISTICS:
-        return f"{METRICS[base].label}, {STATISTICS[stat]} ({metric_unit(base, currency)})"
-    return column.replace("_", " ")
+    else:
+        base, _, stat = column.rpartition("_")
+        unit = metric_unit(base, currency) if base in METRICS and stat in STATISTICS else ""
+    return f"{column_label(column)} ({unit})" if unit else column_label(column)
