@@ -116,7 +116,7 @@ def test_montecarlo_every_number_whole_irr_in_percent():
         kind = "pct" if stat.startswith(("irr", "p_npv")) else kind
         cells += [cell(s.at[t, stat], kind) for t in s.index]
     assert missing(text, cells) == []
-    assert re.search(r"irr_p50 .*-\d+\.\d%", text)
+    assert re.search(r"IRR, P50 \(median\) .*-\d+\.\d%", text)
 
 
 def test_sensitivity_every_number_whole_no_residue_no_skipped_list():
