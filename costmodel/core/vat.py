@@ -80,9 +80,8 @@ def vat_cash_lines(
 
 def credit_pool(net: FloatArray, refund: bool) -> dict[str, FloatArray]:
     """The input-credit pool (S, M+1) of ``net = output - input`` VAT (methodology
-    §24). With ``C_{-1} = 0``:
-    ``net_m = output_m - input_m - C_{m-1}``, ``payable_m = max(0, net_m)``, the
-    pool before refund ``max(0, -net_m)``; with ``refund``, at m = 12y (y >= 1) the
+    §24). With ``C_{-1} = 0`` and ``d_m = net_m - C_{m-1}``: ``payable_m = max(0,
+    d_m)``, the pool before refund ``max(0, -d_m)``; with ``refund``, at m = 12y (y >= 1) the
     pool is refunded (``refund_m`` = the pool, then ``C_m = 0``); without, the
     credit left at M is lost. ``credit_open_m = C_{m-1}``, ``credit_m = C_m``; the
     corkscrew ``credit = credit_open + input - output + payable - refund``.
