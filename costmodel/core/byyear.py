@@ -330,11 +330,10 @@ def _lazy_schedules(
     by_year: tuple[Callable[[], FloatArray], Mapping[str, Coefficients], Shapes],
 ) -> TierResult:
     """The result of a by-year run: its deployments, capex and net book values
-    (``parts``), metrics, its monthly FCF and opex per line and model year
-    (from ``by_year``: the FCF months first (M+1, S), every line's coefficients
-    and the shapes); the monthly schedules
-    from ``monthly()``, the monthly run of the same inputs
-    (:func:`costmodel.core.engine.run_monthly`), called when one is first read."""
+    (``parts``), metrics, its monthly FCF and opex per line and model year (from
+    ``by_year``: the FCF months first (M+1, S), every line's coefficients and the
+    shapes); the monthly schedules from ``monthly()``, the monthly run of the same
+    inputs (:func:`costmodel.core.engine.run_monthly`), called when one is first read."""
     full_run = monthly
     deps, capex_by, nbv = parts
     fcf_months_first, lines, shapes = by_year

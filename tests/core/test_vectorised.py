@@ -97,6 +97,11 @@ def test_variants_equal_single_runs(staged, varied):
         for name in lines:
             rows = np.concatenate([np.asarray(getattr(r, group)[name]) for r in singles])
             _close(np.broadcast_to(lines[name], rows.shape), rows, f"{group}.{name}")
+    for name in vec.opex_by_year:
+        rows = np.concatenate([np.asarray(r.opex_by_year[name]) for r in singles])
+        _close(vec.opex_by_year[name], rows, f"opex_by_year.{name}")
+    fcf = np.concatenate([r.flows["fcf"] for r in singles])
+    _close(vec.monthly_fcf(), fcf, "monthly_fcf")
     assert np.ptp(vec.metrics["equity_irr"][~np.isnan(vec.metrics["equity_irr"])]) > 0
 
 

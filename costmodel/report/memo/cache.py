@@ -16,7 +16,6 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import pandas as pd
 
-from costmodel.core.calendar import year_sums
 from costmodel.core.model import Model
 
 T = TypeVar("T")
@@ -36,22 +35,6 @@ def summary(model: Model) -> pd.DataFrame:
     return once(model, "summary", model.summary)
 
 
-def frame(model: Model, tier: str, name: str) -> pd.DataFrame:
-    """``model.<name>(tier)`` (a monthly schedule), built once per model: every
-    column the memo reads of it comes from the one frame."""
-    return once(model, ("frame", tier, name), lambda: getattr(model, name)(tier))
-
-
-def annual(model: Model, tier: str, frame_name: str, column: str) -> np.ndarray:
-    """Operating-year sums of ``column`` of ``model.<frame_name>(tier)`` (months 1..M)."""
-
-    return once(
-        model,
-        ("annual", tier, frame_name, column),
-        lambda: year_sums(frame(model, tier, frame_name)[column].to_numpy(float)),
-    )
-
-
 def cumulative_fcf(model: Model, tier: str) -> np.ndarray:
     """The cumulative free cash flow, months 0..M (``model.fcf``: no monthly
     schedule is built for it)."""
@@ -61,12 +44,3 @@ def cumulative_fcf(model: Model, tier: str) -> np.ndarray:
 def opex_by_year(model: Model, tier: str) -> pd.DataFrame:
     """``model.opex_by_year(tier)``: opex per line and model year."""
     return once(model, ("opex_by_year", tier), lambda: model.opex_by_year(tier))
-
-
-def monthly(model: Model, tier: str, frame_name: str, column: str) -> np.ndarray:
-    """``column`` of ``model.<frame_name>(tier)``, months 0..M."""
-    return once(
-        model,
-        ("monthly", tier, frame_name, column),
-        lambda: frame(model, tier, frame_name)[column].to_numpy(float, copy=True),
-    )
