@@ -23,6 +23,7 @@ in every process. The machine is shared: compare ratios measured in the same run
 and CPU seconds.
 
 Run: python benchmarks/bench_montecarlo.py [--draws N] [--models NAME ...] [--skip-million]
+     python benchmarks/bench_montecarlo.py --chunk-sizes 5000 1000 [--draws N]
 """
 
 from __future__ import annotations
@@ -93,17 +94,34 @@ def million(folder: Path) -> None:
                       "worker_mb": worker}))  # fmt: skip
 
 
+def chunk_sizes(a: cm.Assumptions, sizes: list[int], n: int) -> None:
+    """CPU seconds and minor page faults of ``n`` draws of ``a`` at each chunk size,
+    in this process (the allocator's reuse of a chunk's arrays)."""
+    cm.monte_carlo(a, n=2_000, seed=0)
+    print(f"default, {n:,} draws, in this process, by chunk size:")
+    for size in sizes:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        _, cpu = timed(lambda size=size: cm.monte_carlo(a, n=n, seed=1, chunk_size=size))
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+        print(f"  chunk {size:6,}  {cpu:6.2f} s CPU  {faults:10,} minor page faults")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=N)
     parser.add_argument("--skip-million", action="store_true")
     parser.add_argument("--models", nargs="+", choices=MODELS, default=list(MODELS))
     parser.add_argument("--million", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--chunk-sizes", type=int, nargs="+", metavar="SIZE",
+                        help="only compare these chunk sizes on the default")  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if args.million:
             million(folder)
+            return
+        if args.chunk_sizes:
+            chunk_sizes(load("default", folder), args.chunk_sizes, args.draws)
             return
         for name in args.models:
             bench(name, load(name, folder), args.draws)

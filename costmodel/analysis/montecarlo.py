@@ -54,7 +54,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -77,7 +77,7 @@ METRICS = ("npv", "irr", "cost_per_gpu_hour")
 
 #: draws per engine evaluation (bounds the engine's memory: its arrays are
 #: chunk x months per line item)
-CHUNK_SIZE = 5_000
+CHUNK_SIZE = 1_000
 
 #: draws x tiers from which a run uses worker processes (below it, the CPU that
 #: forking them costs is a large share of the run; ``benchmarks/bench_all.py``)
@@ -200,16 +200,25 @@ def sample_columns(
     made by one ``numpy.random.default_rng(seed)`` drawing input after input, or,
     with ``correlations``, through the Gaussian copula (module docstring)."""
     rng = np.random.default_rng(seed)
+    columns = np.empty((len(inputs), n))
     if correlations:
         factor = cholesky(inputs, correlations)
-        z = factor @ rng.standard_normal((len(inputs), n))
-        return np.stack([inverse_cdf(x, z[k]) for k, x in enumerate(inputs)]).reshape(
-            len(inputs), n
-        )
-    columns = np.empty((len(inputs), n))
+        for row in columns:  # the rows of rng.standard_normal((inputs, n)), in order
+            rng.standard_normal(out=row)
+        for lo in range(0, n, _MIX_COLUMNS):  # columns = factor @ columns, a block at a time
+            block = columns[:, lo : lo + _MIX_COLUMNS]
+            block[...] = factor @ block
+        for k, x in enumerate(inputs):
+            columns[k] = inverse_cdf(x, columns[k])
+        return columns
     for k, x in enumerate(inputs):
         columns[k] = _draw(x, n, rng)
     return columns
+
+
+#: draws per block of the copula's product ``L @ Z`` (the draws are made in place:
+#: the run holds one (inputs, n) array, not three)
+_MIX_COLUMNS = 65_536
 
 
 def sample(
@@ -278,14 +287,12 @@ class _Job:
 
 
 @dataclass(frozen=True)
-class _Work:
-    """A run's jobs and what they read: the assumptions, the paths of the rows of
-    ``columns`` (inputs, n)."""
+class _Context:
+    """What every job reads besides its draws: the assumptions and the paths of
+    the rows of the draws' columns."""
 
     assumptions: Assumptions
     paths: list[str]
-    columns: np.ndarray
-    jobs: list[_Job]
 
 
 def _plan(
@@ -324,73 +331,105 @@ def _plan(
     return jobs
 
 
-def _metrics_of(work: _Work, k: int) -> dict[str, np.ndarray]:
-    """Job ``k``'s metrics: tier -> (rows, metrics) array."""
-    job = work.jobs[k]
-    rows = work.columns[:, job.rows][job.read]  # (read, rows): only the job's draws copied
-    inputs = {work.paths[c]: v for c, v in zip(job.read, rows, strict=True)}
+def _job_draws(columns: np.ndarray, job: _Job) -> np.ndarray:
+    """(read, rows): the job's draws of the inputs it reads (a copy)."""
+    return columns[:, job.rows][job.read]
+
+
+def _metrics_of(context: _Context, k: int, job: _Job, rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Job ``k``'s metrics: tier -> (rows, metrics) array, from its draws ``rows``
+    (:func:`_job_draws`)."""
+    inputs = {context.paths[c]: v for c, v in zip(job.read, rows, strict=True)}
     out = {}
     with blas_single_thread():
         for t in job.group:  # one tier's engine arrays at a time
-            tier = run_variants(work.assumptions, inputs, [t])[t]
+            tier = run_variants(context.assumptions, inputs, [t])[t]
             out[t] = np.stack([np.asarray(tier.metrics[m]) for m in METRICS], axis=1)
     return out
 
 
-#: the work of the run a worker process evaluates (set by :func:`_start_worker`)
-_WORKER_WORK: _Work | None = None
+#: the context of the run a worker process evaluates (set by :func:`_start_worker`)
+_WORKER_CONTEXT: _Context | None = None
 
 
-def _start_worker(work: _Work) -> None:
-    """A worker process's initializer: the run's work, inherited at the fork."""
-    global _WORKER_WORK
-    _WORKER_WORK = work
+def _start_worker(context: _Context) -> None:
+    """A worker process's initializer: the run's context, inherited at the fork."""
+    global _WORKER_CONTEXT
+    _WORKER_CONTEXT = context
 
 
-def _worker_job(k: int) -> tuple[int, dict[str, np.ndarray]]:
+def _worker_job(k: int, job: _Job, rows: np.ndarray) -> tuple[int, dict[str, np.ndarray]]:
     """In a worker process: job ``k``'s number and metrics."""
-    assert _WORKER_WORK is not None
-    return k, _metrics_of(_WORKER_WORK, k)
+    assert _WORKER_CONTEXT is not None
+    return k, _metrics_of(_WORKER_CONTEXT, k, job, rows)
+
+
+def _ready() -> None:
+    """A worker's first job: nothing (see :func:`_start_pool`)."""
 
 
 def _pool_context() -> mp.context.BaseContext | None:
-    """The context of worker processes: fork on Linux (a worker inherits the draws
-    instead of receiving a copy); None elsewhere, and in a process that may not
-    have children (a daemonic ``multiprocessing`` worker): the run stays in this
-    process."""
+    """The context of worker processes: fork on Linux (a worker inherits the
+    assumptions instead of receiving a copy); None elsewhere, and in a process that
+    may not have children (a daemonic ``multiprocessing`` worker): the run stays in
+    this process."""
     if sys.platform != "linux" or mp.current_process().daemon:
         return None
     return mp.get_context("fork")
 
 
+def _start_pool(context: _Context, workers: int) -> tuple[ProcessPoolExecutor, int] | None:
+    """``workers`` processes of a :class:`~concurrent.futures.ProcessPoolExecutor`
+    (None: ``workers < 2`` or no context, :func:`_pool_context`), forked now, before
+    the draws are made, so that no worker holds a copy of them: each job's draws
+    are sent with it."""
+    context_mp = _pool_context() if workers > 1 else None
+    if context_mp is None:
+        return None
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context_mp, initializer=_start_worker, initargs=(context,)
+    )
+    with warnings.catch_warnings():  # Python 3.12+ warns of fork with threads running
+        warnings.filterwarnings("ignore", ".*fork.*", DeprecationWarning)
+        for f in [pool.submit(_ready) for _ in range(workers)]:  # every worker started
+            f.result()
+    return pool, workers
+
+
 def _evaluate(
-    work: _Work, workers: int, done: Callable[[_Job, dict[str, np.ndarray]], None]
+    context: _Context,
+    columns: np.ndarray,
+    jobs: list[_Job],
+    pool: tuple[ProcessPoolExecutor, int] | None,
+    done: Callable[[_Job, dict[str, np.ndarray]], None],
 ) -> None:
     """Evaluate every job, calling ``done(job, metrics)`` in this thread as each
-    finishes: in this process, or in ``workers`` processes of a
-    :class:`~concurrent.futures.ProcessPoolExecutor` (``workers > 1`` and a context,
-    :func:`_pool_context`). A worker's error is raised here, and the jobs not yet
-    started are cancelled."""
-    context = _pool_context() if workers > 1 and len(work.jobs) > 1 else None
-    if context is None:
-        for k, job in enumerate(work.jobs):
-            done(job, _metrics_of(work, k))
+    finishes: in this process, or in the processes of ``pool`` (the executor and
+    its workers), at most two jobs per worker sent at a time (the draws of a job are
+    copied when it is sent). A worker's error is raised here, and the jobs not yet
+    sent are not."""
+    if pool is None:
+        for k, job in enumerate(jobs):
+            done(job, _metrics_of(context, k, job, _job_draws(columns, job)))
         return
-    pool = ProcessPoolExecutor(
-        min(workers, len(work.jobs)),
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(work,),
-    )
-    try:
-        with warnings.catch_warnings():  # Python 3.12+ warns of fork with threads running
-            warnings.filterwarnings("ignore", ".*fork.*", DeprecationWarning)
-            futures = [pool.submit(_worker_job, k) for k in range(len(work.jobs))]
-        for f in as_completed(futures):
+    executor, workers = pool
+    waiting = iter(enumerate(jobs))
+    running: set[Future] = set()
+
+    def send() -> None:
+        for k, job in waiting:
+            running.add(executor.submit(_worker_job, k, job, _job_draws(columns, job)))
+            if len(running) >= 2 * workers:
+                return
+
+    send()
+    while running:
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for f in finished:
+            running.discard(f)
             k, metrics = f.result()
-            done(work.jobs[k], metrics)
-    finally:
-        pool.shutdown(cancel_futures=True)  # after an error: the jobs not started are dropped
+            done(jobs[k], metrics)
+        send()
 
 
 def _stats(v: np.ndarray) -> tuple[float, float, float, float]:
@@ -447,21 +486,16 @@ def monte_carlo(
     held = [x.path for x in ranged if x.structural]
     paths = [x.path for x in inputs]
     pairs = active_pairs(assumptions.correlations, paths)
-    columns = sample_columns(inputs, n, seed, pairs)
-    tiers_of = [set(x.tiers) for x in inputs]
-    jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
-    out = {t: np.empty((n, len(METRICS))) for t in tiers}
-    tier_draws = 0
-
-    def done(job: _Job, metrics: dict[str, np.ndarray]) -> None:
-        nonlocal tier_draws
-        for t, values in metrics.items():
-            out[t][job.rows] = values
-        tier_draws += job.size * len(job.group)
-        if progress:
-            progress(tier_draws // len(tiers), n)
-
-    _evaluate(_Work(assumptions, paths, columns, jobs), workers, done)
+    context = _Context(assumptions, paths)
+    pool = _start_pool(context, workers)
+    try:
+        columns = sample_columns(inputs, n, seed, pairs)
+        tiers_of = [set(x.tiers) for x in inputs]
+        jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
+        out = _evaluate_all(context, columns, jobs, pool, tiers, n, progress)
+    finally:
+        if pool is not None:  # after an error: the jobs sent and not started are dropped
+            pool[0].shutdown(cancel_futures=True)
     draws = {t: pd.DataFrame(out[t], columns=list(METRICS), copy=False) for t in tiers}
     return MonteCarloResult(
         n=n,
@@ -474,3 +508,29 @@ def monte_carlo(
         held_fixed=held,
         correlations=[(canonical(c.a), canonical(c.b), c.rho) for c in pairs],
     )
+
+
+def _evaluate_all(
+    context: _Context,
+    columns: np.ndarray,
+    jobs: list[_Job],
+    pool: tuple[ProcessPoolExecutor, int] | None,
+    tiers: list[str],
+    n: int,
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, np.ndarray]:
+    """Every tier's metrics (n, metrics) of the draws ``columns`` (:func:`_evaluate`
+    of ``jobs``), ``progress(done, n)`` after each job."""
+    out = {t: np.empty((n, len(METRICS))) for t in tiers}
+    tier_draws = 0
+
+    def done(job: _Job, metrics: dict[str, np.ndarray]) -> None:
+        nonlocal tier_draws
+        for t, values in metrics.items():
+            out[t][job.rows] = values
+        tier_draws += job.size * len(job.group)
+        if progress:
+            progress(tier_draws // len(tiers), n)
+
+    _evaluate(context, columns, jobs, pool, done)
+    return out

@@ -173,22 +173,34 @@ class Lazy(Mapping):
         return f"<lazy lines {list(self) if self._data is not None else '(not built)'}>"
 
 
+class Derived:
+    """A column computed when read from other columns of the same :class:`Metrics`
+    (``compute(metrics)``): it reads them through its argument, so that the metrics
+    hold no closure that holds them (no reference cycle keeps a run's arrays alive
+    until the garbage collector finds it)."""
+
+    def __init__(self, compute: Callable[[Metrics], FloatArray]):
+        self.compute = compute
+
+
 class Metrics(Mapping):
     """Summary columns; the IRRs (the costliest) are computed when first read."""
 
-    def __init__(self, values: dict[str, FloatArray | Callable[[], FloatArray]]):
+    def __init__(self, values: dict[str, FloatArray | Callable[[], FloatArray] | Derived]):
         self._values = values
         self._lock = RLock()
 
     def __getitem__(self, key: str) -> FloatArray:
         v = self._values[key]
-        if callable(v):
+        if callable(v) or isinstance(v, Derived):
             with self._lock:
                 v = self._values[key]
-                if callable(v):
+                if isinstance(v, Derived):
+                    v = v.compute(self)
+                elif callable(v):
                     v = v()
-                    self._values[key] = v
-        return v
+                self._values[key] = v
+        return v  # type: ignore[return-value]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)

@@ -10,7 +10,7 @@ import numpy as np
 from costmodel.core import finance as fin
 from costmodel.core.fabric import fabric_counts
 from costmodel.core.finance import FloatArray
-from costmodel.core.result import Metrics, value_of
+from costmodel.core.result import Derived, Metrics, value_of
 from costmodel.core.roots import irr_annual, irr_root_count
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.units import (
@@ -63,7 +63,7 @@ def summary(
     cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)
 
     # columns a Monte Carlo does not read are computed when read
-    values: dict[str, FloatArray | Callable[[], FloatArray]] = {
+    values: dict[str, FloatArray | Callable[[], FloatArray] | Derived] = {
         "gpus": lambda: sum(d["gpus"] for d in deps),
         "servers": lambda: rack()[0],
         "racks": lambda: np.ceil(fin.safe_divide(*rack())),
@@ -205,7 +205,7 @@ def _min_dscr(dscr: FloatArray) -> FloatArray:
 
 
 def _with_irrs(
-    values: dict[str, FloatArray | Callable[[], FloatArray]],
+    values: dict[str, FloatArray | Callable[[], FloatArray] | Derived],
     ecf: Callable[[], FloatArray] | None,
     borrowers: np.ndarray | None,
 ) -> Metrics:
@@ -213,14 +213,15 @@ def _with_irrs(
     not borrow has ECF = FCF and its equity IRR is its IRR (``ecf`` None: no
     variant borrows; ``borrowers`` (S,): which do), so that it does not depend on
     which variants it was computed with."""
-    metrics = Metrics(values)
     for irr, of in (("irr", irr_of), ("irr_roots", roots_of)):
         equity = f"equity_{irr}"
         if ecf is None:  # ECF = FCF: the same IRR
-            values[equity] = lambda irr=irr: metrics[irr]
+            values[equity] = Derived(lambda m, irr=irr: m[irr])
         elif borrowers is not None and not np.all(borrowers):
-            values[equity] = lambda irr=irr, of=of: np.where(borrowers, of(ecf()), metrics[irr])
-    return metrics
+            values[equity] = Derived(
+                lambda m, irr=irr, of=of: np.where(borrowers, of(ecf()), m[irr])
+            )
+    return Metrics(values)
 
 
 def roots_of(values: FloatArray, runs: tuple[int, ...] | None = None) -> FloatArray:

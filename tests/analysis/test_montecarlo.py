@@ -89,10 +89,10 @@ def test_every_job_is_evaluated_once_by_a_worker(monkeypatch, tmp_path):
     log = tmp_path / "jobs.txt"
     here, metrics_of = os.getpid(), mc._metrics_of
 
-    def logged(work, k):
+    def logged(context, k, job, rows):
         with log.open("a") as f:
             f.write(f"{os.getpid()} {k}\n")
-        return metrics_of(work, k)
+        return metrics_of(context, k, job, rows)
 
     monkeypatch.setattr(mc, "_metrics_of", logged)
     two = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=2)
@@ -113,10 +113,10 @@ def test_an_error_in_a_worker_is_raised_here(monkeypatch):
     mc = _pooled(monkeypatch)
     here, metrics_of = os.getpid(), mc._metrics_of
 
-    def failing(work, k):
+    def failing(context, k, job, rows):
         if os.getpid() != here and k == 3:
             raise RuntimeError(f"job {k} failed in a worker")
-        return metrics_of(work, k)
+        return metrics_of(context, k, job, rows)
 
     monkeypatch.setattr(mc, "_metrics_of", failing)
     with pytest.raises(RuntimeError, match="job 3 failed in a worker"):
@@ -133,10 +133,10 @@ def test_an_error_here_stops_the_run(monkeypatch, tmp_path):
     mc = _pooled(monkeypatch)
     log, metrics_of = tmp_path / "jobs.txt", mc._metrics_of
 
-    def logged(work, k):
+    def logged(context, k, job, rows):
         with log.open("a") as f:
             f.write(f"{k}\n")
-        return metrics_of(work, k)
+        return metrics_of(context, k, job, rows)
 
     def progress(done, n):
         raise RuntimeError("stopped")

@@ -44,3 +44,33 @@ def test_equity_irr_read_first_equals_the_irr_without_debt():
     equity_irr = _read_in_thread(lambda: np.asarray(r.metrics["equity_irr"]))
     np.testing.assert_array_equal(equity_irr, r.metrics["irr"])
     assert np.all(np.isfinite(equity_irr))
+
+
+def test_a_result_is_freed_without_the_garbage_collector():
+    """A tier's result holds no reference cycle: when its last reference goes, its
+    arrays go with it (a Monte Carlo's chunks do not pile up until a collection),
+    also after the IRRs and the equity IRR (read through the IRR) are computed."""
+    import gc
+
+    import numpy as np
+
+    import costmodel as cm
+    from costmodel.core.variants import run_variants
+
+    a = cm.load_assumptions()
+    variants = {
+        "operations.utilization": np.linspace(0.3, 0.9, 50),
+        "timeline.ramp_months": np.repeat([3.0, 6.0], 25),
+        "financing.debt_share": np.linspace(0.0, 0.6, 50),
+    }
+    gc.collect()
+    gc.disable()
+    try:
+        for tier in a.tiers:
+            result = run_variants(a, variants, [tier])[tier]
+            for m in ("npv", "irr", "equity_irr", "equity_npv", "cost_per_gpu_hour"):
+                np.asarray(result.metrics[m])
+            del result
+            assert gc.collect() == 0, tier
+    finally:
+        gc.enable()
