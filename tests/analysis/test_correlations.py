@@ -212,18 +212,19 @@ def test_the_cli_reports_the_pairs_and_refuses_a_bad_matrix(tmp_path):
     assert res.exit_code != 0 and "positive definite" in res.stderr
 
 
-def test_copula_draws_are_the_documented_product_made_in_place():
+def test_copula_draws_are_the_documented_product_made_in_place(monkeypatch):
     """``sample_columns`` makes the draws in one (inputs, n) array, a block of
     draws at a time; they are, bit for bit, the definition of methodology §9.1
     written out: ``Z = rng.standard_normal((inputs, n))`` in one call, ``L @ Z``
-    in one product, each row through its input's inverse CDF. ``n`` spans two
-    blocks of the product."""
+    in one product, each row through its input's inverse CDF. ``n`` spans three
+    blocks of the product (blocks of 1,000 here)."""
     from costmodel.analysis import montecarlo as mc
 
+    monkeypatch.setattr(mc, "_MIX_COLUMNS", 1_000)
     inputs, _ = ranged_inputs(DEFAULT, include_normal=True)
     inputs = [x for x in inputs if not x.structural]
     pairs = mc.active_pairs(DEFAULT.correlations, [x.path for x in inputs])
-    n = mc._MIX_COLUMNS + 1_001
+    n = 2_501
     rng = np.random.default_rng(5)
     z = mc.cholesky(inputs, pairs) @ rng.standard_normal((len(inputs), n))
     expected = np.stack([inverse_cdf(x, z[k]) for k, x in enumerate(inputs)])

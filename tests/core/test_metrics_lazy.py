@@ -59,9 +59,9 @@ def test_a_result_is_freed_without_the_garbage_collector():
 
     a = cm.load_assumptions()
     variants = {
-        "operations.utilization": np.linspace(0.3, 0.9, 50),
-        "timeline.ramp_months": np.repeat([3.0, 6.0], 25),
-        "financing.debt_share": np.linspace(0.0, 0.6, 50),
+        "operations.utilization": np.linspace(0.3, 0.9, 6),
+        "timeline.ramp_months": np.repeat([3.0, 6.0], 3),
+        "financing.debt_share": np.linspace(0.0, 0.6, 6),
     }
     gc.collect()
     gc.disable()
