@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -127,9 +128,9 @@ def _build(out: Path, price: str, wait: bool = True) -> subprocess.Popen:
 
 
 @pytest.fixture(scope="module")
-def sets(tmp_path_factory) -> tuple[dict[str, str], dict[str, str], float]:
-    """Fingerprints of the old set (price 0.5) and the new set (price 0.9), and
-    how long a build takes."""
+def sets(tmp_path_factory) -> tuple[dict[str, str], dict[str, str], float, Path]:
+    """Fingerprints of the old set (price 0.5) and the new set (price 0.9), how
+    long a build takes, and the folder of the old set."""
     base = tmp_path_factory.mktemp("sets")
     _build(base / "old", "0.5")
     start = time.perf_counter()
@@ -137,15 +138,15 @@ def sets(tmp_path_factory) -> tuple[dict[str, str], dict[str, str], float]:
     seconds = time.perf_counter() - start
     old, new = fingerprints(base / "old"), fingerprints(base / "new")
     assert old.keys() == new.keys() and old != new
-    return old, new, seconds
+    return old, new, seconds, base / "old"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fraction", [0.3, 0.7, 0.85, 0.92, 0.97, 1.0, 1.05])
 def test_sigkill_leaves_the_old_set_or_the_new(sets, tmp_path, fraction):
-    old, new, seconds = sets
+    old, new, seconds, old_folder = sets
     out = tmp_path / "out"
-    _build(out, "0.5")
+    shutil.copytree(old_folder, out)  # the set a build at price 0.5 wrote
     assert fingerprints(out) == old
     proc = _build(out, "0.9", wait=False)
     time.sleep(seconds * fraction)
@@ -161,7 +162,7 @@ def test_sigkill_leaves_the_old_set_or_the_new(sets, tmp_path, fraction):
 
 @pytest.mark.slow
 def test_two_concurrent_builds_do_not_interleave(sets, tmp_path):
-    old, new, _ = sets
+    old, new, _, _ = sets
     out = tmp_path / "out"
     procs = [_build(out, "0.5", wait=False), _build(out, "0.9", wait=False)]
     for p in procs:
