@@ -101,8 +101,7 @@ def test_structural_mutations(mutations):
 
 
 def _dump(data: Any) -> str:
-    """YAML text of ``data`` (libyaml's emitter where PyYAML has it: ten times the
-    pure-Python one, which took half of each example's time)."""
+    """YAML text of ``data`` (libyaml's emitter where PyYAML has it)."""
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False)
 
