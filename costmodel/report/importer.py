@@ -27,8 +27,11 @@ What is imported, and what is only reported:
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import tempfile
+import zipfile
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -394,8 +397,6 @@ def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) 
     excepted. Text is not counted: where a result decides which rows the Cover
     shows (the financing rows), its labels may sit where the rebuilt file has a
     formula."""
-    import openpyxl
-
     from costmodel.core.model import build
     from costmodel.report.workbook.book import write_workbook
 
@@ -403,17 +404,37 @@ def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) 
     with tempfile.TemporaryDirectory(prefix="costmodel-import-") as d:
         rebuilt = Path(d) / "rebuilt.xlsx"
         write_workbook(build(imported), rebuilt, created=datetime(2000, 1, 1))
-        wb = openpyxl.load_workbook(rebuilt, read_only=True)
-        for ws in wb.worksheets:
-            mine = book.cells.get(ws.title, {})
-            for row in ws.iter_rows():
-                for c in row:
-                    if not is_formula(c.value) or (ws.title, c.coordinate) in inputs:
-                        continue
-                    v = mine.get(c.coordinate)
-                    if isinstance(v, int | float | datetime) and not isinstance(v, bool):
-                        out.append(f"{ws.title}!{c.coordinate}")
-        wb.close()
+        for title, coords in formula_cells(rebuilt).items():
+            mine = book.cells.get(title, {})
+            for coord in coords:
+                if (title, coord) in inputs:
+                    continue
+                v = mine.get(coord)
+                if isinstance(v, int | float | datetime) and not isinstance(v, bool):
+                    out.append(f"{title}!{coord}")
+    return out
+
+
+_SHEET = re.compile(r"<sheet ([^>]*)/>")
+_ATTRIBUTE = re.compile(r'([\w:]+)="([^"]*)"')
+_WORKSHEET = re.compile(r'<Relationship Id="([^"]+)" Type="[^"]*/worksheet" Target="([^"]+)"')
+_FORMULA_CELL = re.compile(r'<c r="([A-Z]+[0-9]+)"[^>]*><f[ >]')
+
+
+def formula_cells(path: Path) -> dict[str, list[str]]:
+    """Sheet title -> the cells (row by row) that hold a formula, in a workbook this
+    package wrote: XlsxWriter's XML, where a formula cell is ``<c r="REF" ...><f>``
+    (an array formula ``<f t="array" ...>``) and a sheet's file is named by the
+    workbook's relationships: the cells openpyxl reads as formulas (data type
+    ``f``; a text label that starts with ``=`` is not one), without parsing the
+    others."""
+    with zipfile.ZipFile(path) as z:
+        rels = dict(_WORKSHEET.findall(z.read("xl/_rels/workbook.xml.rels").decode()))
+        out = {}
+        for tag in _SHEET.findall(z.read("xl/workbook.xml").decode()):
+            attrs = dict(_ATTRIBUTE.findall(tag))
+            xml = z.read("xl/" + rels[attrs["r:id"]]).decode()
+            out[html.unescape(attrs["name"])] = _FORMULA_CELL.findall(xml)
     return out
 
 

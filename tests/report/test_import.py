@@ -377,3 +377,29 @@ def test_a_whole_number_keeps_its_range_and_source(default_book, tmp_path):
     f = tmp_path / "life.yaml"
     f.write_text(yaml.safe_dump(overlay), encoding="utf-8")
     assert cm.layer(a, f).depreciation.servers.life_years == 7
+
+
+@pytest.mark.parametrize(
+    "files",
+    [[], [Path("tests/hardening/corpus/apostrophe-tier.yaml")],
+     [Path("tests/hardening/corpus/formula-tier-names.yaml")]],
+    ids=["default", "apostrophe-tier", "formula-tier-names"],
+)  # fmt: skip
+def test_formula_cells_are_those_openpyxl_reads_as_formulas(files, tmp_path):
+    """The plug finder's reading of a rebuilt workbook (the cells of each sheet whose
+    XML holds a formula) finds, sheet by sheet and in order, the cells that openpyxl
+    reading every cell finds to be formulas (its data type ``f``: a text label that
+    starts with ``=`` is not one); also for tier names that XML escapes."""
+    from costmodel.report.importer import formula_cells
+
+    root = Path(__file__).resolve().parents[2]
+    a = cm.load_assumptions(default_assumptions_dir(), *[root / f for f in files])
+    path = cm.write_workbook(cm.build(a), tmp_path / "m.xlsx", created=FIXED)
+    wb = openpyxl.load_workbook(path)
+    expected = {
+        ws.title: [c.coordinate for row in ws.iter_rows() for c in row if c.data_type == "f"]
+        for ws in wb.worksheets
+    }
+    got = formula_cells(path)
+    assert got == expected
+    assert sum(map(len, got.values())) > 10_000  # the tier sheets' formulas are there
