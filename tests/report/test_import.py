@@ -395,11 +395,12 @@ def test_formula_cells_are_those_openpyxl_reads_as_formulas(files, tmp_path):
     root = Path(__file__).resolve().parents[2]
     a = cm.load_assumptions(default_assumptions_dir(), *[root / f for f in files])
     path = cm.write_workbook(cm.build(a), tmp_path / "m.xlsx", created=FIXED)
-    wb = openpyxl.load_workbook(path)
+    wb = openpyxl.load_workbook(path, read_only=True)
     expected = {
         ws.title: [c.coordinate for row in ws.iter_rows() for c in row if c.data_type == "f"]
         for ws in wb.worksheets
     }
+    wb.close()
     got = formula_cells(path)
     assert got == expected
     assert sum(map(len, got.values())) > 10_000  # the tier sheets' formulas are there
