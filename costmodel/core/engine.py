@@ -58,6 +58,7 @@ from costmodel.core.depreciation import depreciation_lines, tax_depreciation_lin
 from costmodel.core.discount import discount_table
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import (
+    REVENUE_LINES,
     operating_coefficients,
     opex_lines,
     revenue_lines,
@@ -296,66 +297,46 @@ def run_monthly(
     q: dict[str, FloatArray], config: TierConfig, deps: list[dict[str, FloatArray]]
 ) -> TierResult:
     """:func:`run_tier` month by month: every line as an (S, M+1) array. ``EBIT =
-    revenue - opex - depreciation``; the cash lines are :func:`_monthly_cash`."""
+    revenue - opex - depreciation``; the cash lines are :func:`_monthly_cash` and
+    :func:`_levered_cash`. What the NPV, the IRR and the cost per GPU-hour read is
+    computed at once; the other lines (revenue split by contract, the indices,
+    EBIT, the year tables, the schedules and, when no variant has a debt share,
+    the levered lines) when first read."""
     clock = Clock(config.months)
     events = capex_events(q, deps)
-    utilization = [ramp(q, d["month"], clock) for d in deps]
     coefficients = operating_coefficients(q, deps, events, config.months // MONTHS_PER_YEAR)
     shapes = tier_shapes(q, deps, clock)
     opex = opex_lines(coefficients, shapes, clock)
     opex_total = sum(opex.values())
     capex_months = monthly_capex(events, clock)
     dep = depreciation_lines(q, events, config, clock)
-    goodput_m = tier_goodput(q, deps)
-    sold, price_index = revenue_lines(q, coefficients, shapes, clock)
-    gpu_hours, revenue = sold["gpu_hours"], sold["revenue"]
-    ebit = revenue - opex_total - sum(dep.values())
-    vat = vat_lines(q, config, revenue, opex, capex_months)
-    cf = _monthly_cash(q, config, clock, deps, events, capex_months, dep, revenue, opex_total, vat)
+    sold = revenue_lines(coefficients, shapes, clock, ("gpu_hours", "revenue"))
+    vat = vat_lines(q, config, sold["revenue"], opex, capex_months)
+    margin = sold["revenue"] - opex_total
+    cf = _monthly_cash(q, config, clock, events, capex_months, dep, margin, vat)
+    lev = cache(partial(_levered_cash, q, config, clock, deps, events, cf, vat))
+    ebit = cache(lambda: cf["margin"] - sum(dep.values()))
     shape = cf["fcf"].shape
-    flows = {
-        **{k: np.broadcast_to(v, shape) for k, v in sold.items()},
-        "utilization": sum(utilization)
-        if len(deps) == 1
-        else weighted_utilization(deps, utilization),
-        "price_index": np.broadcast_to(price_index, shape),
-        "power_index": np.broadcast_to(clock.index(q["power_escalation"]), shape),
-        "staff_index": np.broadcast_to(clock.index(q["staff_escalation"]), shape),
-        "revenue": revenue,
-        "opex": np.broadcast_to(opex_total, shape),
-        "capex": np.broadcast_to(cf["capex"], shape),
-        "depreciation": np.broadcast_to(sum(dep.values()), shape),
-        "ebit": ebit,
-        **{
-            f"tax_depreciation_{k}": np.broadcast_to(v, shape)
-            for k, v in cf["tax_depreciation"].items()
-        },
-        "tax": cf["tax_m"],
-        "terminal_value": cf["terminal"],
-        "terminal_tax": cf["terminal_tax"],
-        "fcf": cf["fcf"],
-        "discount_factor": discount_table(q["discount_rate"], config.months),
-        "tax_levered": cf["tax_levered"],
-        "cfads": cf["cfads"],
-        "debt_service": cf["service"],
-        "ecf": cf["ecf"],
-        "equity_discount_factor": discount_table(q["cost_of_equity"], config.months),
-        "surtax": vat["surtax"],
-        "vat_cash": vat["vat_cash"],
-    }
-    annual = _annual(clock, cf, ebit)
-    parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
-    parts = replace(
-        parts,
-        capex=cf["capex"],
-        taxable=cf["taxable"],
-        taxable_levered=cf["taxable_levered"],
-    )
+    annual = Lazy(lambda: _annual(clock, cf, lev(), ebit()))
+
+    def flows() -> dict[str, FloatArray]:
+        rest = tuple(k for k in REVENUE_LINES if k not in sold)
+        split = revenue_lines(coefficients, shapes, clock, rest)
+        lines = (opex_total, sum(dep.values()), ebit())
+        return _flows(q, config, clock, deps, {**sold, **split}, lines, cf, lev(), vat)
+
+    def schedules() -> Any:
+        utilization = [ramp(q, d["month"], clock) for d in deps]
+        parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
+        levered = lev()["taxable_levered"]
+        return tier_schedules(
+            replace(parts, capex=cf["capex"], taxable=cf["taxable"], taxable_levered=levered)
+        )
+
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
-    metrics = _monthly_metrics(
-        q, deps, goodput_m, capex_by, (cf["capex"], opex_total, gpu_hours), flows, cf, annual, vat
-    )
+    lines = (cf["capex"], opex_total, sold["gpu_hours"], sold["revenue"])
+    metrics = _monthly_metrics(q, config, deps, capex_by, lines, cf, lev, annual, vat)
     return TierResult(
         months=config.months,
         capex=capex_by,
@@ -363,89 +344,160 @@ def run_monthly(
         opex={k: np.broadcast_to(v, shape) for k, v in opex.items()},
         depreciation={k: np.broadcast_to(v, shape) for k, v in dep.items()},
         nbv=cf["nbv"],
-        flows=flows,
+        flows=Lazy(flows),
         annual=annual,
         metrics=metrics,
-        debt=cf["debt"],
+        debt=Lazy(lambda: lev()["debt"]),
         deployments=deps,
-        schedules_of=cache(partial(tier_schedules, parts)),
+        schedules_of=cache(schedules),
         vat=vat,
         opex_by_year=Lazy(lambda: {k: year_sums(v) for k, v in opex.items()}),
+        fcf=lambda: cf["fcf"],
     )
+
+
+def _flows(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    clock: Clock,
+    deps: list[dict[str, FloatArray]],
+    sold: Mapping[str, FloatArray],
+    lines: tuple[FloatArray, FloatArray, FloatArray],
+    cf: Mapping[str, Any],
+    lev: Mapping[str, Any],
+    vat: Mapping[str, FloatArray],
+) -> dict[str, FloatArray]:
+    """The monthly cash-flow lines of :class:`TierResult` (``sold``: the lines of
+    :data:`REVENUE_LINES`; ``lines``: opex, depreciation and EBIT), with the
+    utilization, the price index ``(1 - price decline)^(y(m) - 1)`` and the power
+    and staff indices shown beside them."""
+    opex_total, dep_total, ebit = lines
+    shape = cf["fcf"].shape
+    utilization = [ramp(q, d["month"], clock) for d in deps]
+    return {
+        **{k: np.broadcast_to(sold[k], shape) for k in REVENUE_LINES},
+        "utilization": sum(utilization)
+        if len(deps) == 1
+        else weighted_utilization(deps, utilization),
+        "price_index": np.broadcast_to(clock.index(-np.asarray(q["price_decline"])), shape),
+        "power_index": np.broadcast_to(clock.index(q["power_escalation"]), shape),
+        "staff_index": np.broadcast_to(clock.index(q["staff_escalation"]), shape),
+        "revenue": sold["revenue"],
+        "opex": np.broadcast_to(opex_total, shape),
+        "capex": np.broadcast_to(cf["capex"], shape),
+        "depreciation": np.broadcast_to(dep_total, shape),
+        "ebit": ebit,
+        **{
+            f"tax_depreciation_{k}": np.broadcast_to(v, shape)
+            for k, v in lev["tax_depreciation"].items()
+        },
+        "tax": cf["tax_m"],
+        "terminal_value": cf["terminal"],
+        "terminal_tax": cf["terminal_tax"],
+        "fcf": cf["fcf"],
+        "discount_factor": discount_table(q["discount_rate"], config.months),
+        "tax_levered": lev["tax_levered"],
+        "cfads": lev["cfads"],
+        "debt_service": lev["service"],
+        "ecf": lev["ecf"],
+        "equity_discount_factor": discount_table(q["cost_of_equity"], config.months),
+        "surtax": vat["surtax"],
+        "vat_cash": vat["vat_cash"],
+    }
 
 
 def _monthly_cash(
     q: Mapping[str, FloatArray],
     config: TierConfig,
     clock: Clock,
-    deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
     capex_months: dict[str, FloatArray],
     dep: dict[str, FloatArray],
-    revenue: FloatArray,
-    opex_total: FloatArray,
+    margin: FloatArray,
     vat: Mapping[str, FloatArray],
 ) -> dict[str, Any]:
-    """Tax, terminal value and cash flows month by month:
+    """Tax, terminal value and the free cash flow month by month (``margin``:
+    revenue - opex):
 
     - ``tax``: :func:`tax_with_losses` of the yearly taxable income
       (:func:`taxable_income`: revenue - opex - tax depreciation - VAT surtax
       (``vat``: :func:`vat_lines`), the terminal gain in the last year; paid at
       year ends); NBV per class = capex - book depreciation; the terminal value
       (:func:`terminal_value`) at month M;
-    - ``FCF = revenue - opex - tax - capex + terminal + VAT cash``;
-    - debt (:func:`debt_schedule`) of the net capex; levered tax of the taxable
-      income less interest paid and the tax depreciation of capitalized interest,
-      with its own terminal gain (the unlevered tax when nothing is drawn);
-      ``CFADS = revenue - opex - levered tax + VAT cash``; ``ECF = CFADS - capex +
-      draws - service - balloon + terminal``."""
+    - ``FCF = revenue - opex - tax - capex + terminal + VAT cash``."""
     capex_m = sum(capex_months.values())
-    carry = config.loss_carryforward_years
-    surtax_y = surtax_by_year(vat)
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
-    nbv = {cls: np.broadcast_to(v, (revenue.shape[0],)) for cls, v in nbv.items()}
+    nbv = {cls: np.broadcast_to(v, (margin.shape[0],)) for cls, v in nbv.items()}
     terminal = np.broadcast_to(
         terminal_value(q, events, sum(nbv.values()), config), nbv["servers"].shape
     )
-    margin_y = clock.by_year(revenue - opex_total)
+    margin_y, surtax_y = clock.by_year(margin), surtax_by_year(vat)
     tax_dep_by = tax_depreciation_lines(q, events, config, clock)
     tax_dep = sum(tax_dep_by.values())
     tax_nbv = capex_m.sum(axis=1) - tax_dep.sum(axis=1)
     gain = terminal_gain(terminal, tax_nbv, config)
     taxable = taxable_income(margin_y.T, (clock.by_year(tax_dep) + surtax_y).T, gain).T
+    carry = config.loss_carryforward_years
     tax = tax_with_losses(taxable, q["tax_rate"], carry)
     terminal_tax = tax_on_gain(taxable.T, gain, tax["tax"].T, q["tax_rate"], carry)
     terminal_m = clock.at(config.months, terminal)
     tax_m = clock.at_year_ends(tax["tax"])
-    operating = revenue - opex_total - tax_m
-    fcf = operating - capex_m + terminal_m + vat["vat_cash"]
-    debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
-    borrowed = bool(np.any(debt["draw"]))
-    levered, taxable_levered = tax, taxable
-    cap_dep = np.zeros_like(tax_dep)
-    if borrowed:
-        capitalized = capitalized_events(q, events, deps[0]["month"])
-        cap_dep = sum(tax_depreciation_lines(q, capitalized, config, clock).values())
-        cap_nbv = sum(e.amount for e in capitalized) - cap_dep.sum(axis=1)
-        deductions = clock.by_year(tax_dep + cap_dep + debt["interest"]) + surtax_y
-        gain_levered = terminal_gain(terminal, tax_nbv + cap_nbv, config)
-        taxable_levered = taxable_income(margin_y.T, deductions.T, gain_levered).T
-        levered = tax_with_losses(taxable_levered, q["tax_rate"], carry)
-    tax_levered_m = clock.at_year_ends(levered["tax"])
-    cfads = revenue - opex_total - tax_levered_m + vat["vat_cash"]
-    service = debt["interest"] + debt["principal"]
-    ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + terminal_m
+    operating = margin - tax_m
     return {
         "capex": capex_m,
+        "margin": margin,
+        "margin_y": margin_y,
+        "surtax_y": surtax_y,
         "tax": tax,
         "tax_m": tax_m,
         "nbv": nbv,
+        "terminal_value": terminal,
         "terminal": terminal_m,
         "terminal_tax": clock.at(config.months, terminal_tax),
         "taxable": taxable,
+        "tax_depreciation": tax_dep_by,
+        "tax_dep": tax_dep,
+        "tax_nbv": tax_nbv,
+        "fcf": operating - capex_m + terminal_m + vat["vat_cash"],
+    }
+
+
+def _levered_cash(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    clock: Clock,
+    deps: list[dict[str, FloatArray]],
+    events: list[CapexEvent],
+    cf: Mapping[str, Any],
+    vat: Mapping[str, FloatArray],
+) -> dict[str, Any]:
+    """The levered lines month by month from the unlevered ones ``cf``
+    (:func:`_monthly_cash`): debt (:func:`debt_schedule`) of the net capex;
+    levered tax of the taxable income less interest paid and the tax
+    depreciation of capitalized interest, with its own terminal gain (the
+    unlevered tax when nothing is drawn); ``CFADS = revenue - opex - levered tax +
+    VAT cash``; ``ECF = CFADS - capex + draws - service - balloon + terminal``."""
+    capex_m, fcf = cf["capex"], cf["fcf"]
+    debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
+    borrowed = bool(np.any(debt["draw"]))
+    levered, taxable_levered = cf["tax"], cf["taxable"]
+    cap_dep = np.zeros_like(cf["tax_dep"])
+    if borrowed:
+        carry = config.loss_carryforward_years
+        capitalized = capitalized_events(q, events, deps[0]["month"])
+        cap_dep = sum(tax_depreciation_lines(q, capitalized, config, clock).values())
+        cap_nbv = sum(e.amount for e in capitalized) - cap_dep.sum(axis=1)
+        deductions = clock.by_year(cf["tax_dep"] + cap_dep + debt["interest"]) + cf["surtax_y"]
+        gain_levered = terminal_gain(cf["terminal_value"], cf["tax_nbv"] + cap_nbv, config)
+        taxable_levered = taxable_income(cf["margin_y"].T, deductions.T, gain_levered).T
+        levered = tax_with_losses(taxable_levered, q["tax_rate"], carry)
+    tax_levered_m = clock.at_year_ends(levered["tax"])
+    cfads = cf["margin"] - tax_levered_m + vat["vat_cash"]
+    service = debt["interest"] + debt["principal"]
+    ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + cf["terminal"]
+    return {
         "taxable_levered": taxable_levered,
-        "tax_depreciation": {**tax_dep_by, "capitalized_interest": cap_dep},
-        "fcf": fcf,
+        "tax_depreciation": {**cf["tax_depreciation"], "capitalized_interest": cap_dep},
         "debt": debt,
         "borrowed": borrowed,
         "levered": levered,
@@ -458,65 +510,83 @@ def _monthly_cash(
 
 def _monthly_metrics(
     q: Mapping[str, FloatArray],
+    config: TierConfig,
     deps: list[dict[str, FloatArray]],
-    goodput_m: dict[str, FloatArray],
     capex_by: dict[str, FloatArray],
-    lines: tuple[FloatArray, FloatArray, FloatArray],
-    flows: dict[str, FloatArray],
-    cf: dict[str, Any],
-    annual: dict[str, FloatArray],
+    lines: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+    cf: Mapping[str, Any],
+    lev: Callable[[], Mapping[str, Any]],
+    annual: Mapping[str, FloatArray],
     vat: Mapping[str, FloatArray],
 ) -> Metrics:
-    """:func:`summary` of a monthly run (``lines``: capex, opex and GPU-hours
-    month by month): present values ``sum_m x(m) d(m)`` at the discount factors
-    (of cost: capex + opex; of GPU-hours; NPV of FCF; equity NPV of ECF at the
-    cost of equity), payback and peak funding from the cumulative FCF without
-    the terminal value, the debt peak ``max_m (balance + balloon)``."""
-    capex_m, opex_total, gpu_hours = lines
-    fcf, ecf, debt = flows["fcf"], flows["ecf"], cf["debt"]
+    """:func:`summary` of a monthly run (``lines``: capex, opex, GPU-hours and
+    revenue month by month): present values ``sum_m x(m) d(m)`` at the discount
+    factors (of cost: capex + opex; of GPU-hours; NPV of FCF; equity NPV of ECF at
+    the cost of equity), payback and peak funding from the cumulative FCF without
+    the terminal value, the debt peak ``max_m (balance + balloon)``. The levered
+    lines ``lev()`` are read at once only when some variant has a debt share (for
+    which variants borrow); otherwise ECF = FCF and they are read with the
+    columns that show them."""
+    capex_m, opex_total, gpu_hours, revenue = lines
+    fcf = cf["fcf"]
     full = (fcf.shape[0],)
-    disc = flows["discount_factor"]
-    cash = np.cumsum(fcf - flows["terminal_value"] + flows["terminal_tax"], axis=1)
+    disc = discount_table(q["discount_rate"], config.months)
+    cash = cache(lambda: np.cumsum(fcf - cf["terminal"] + cf["terminal_tax"], axis=1))
+    ecf, borrowers = None, None
+    if np.any(q["debt_share"]):
+        levered = lev()
+        ecf = (lambda: levered["ecf"]) if levered["borrowed"] else None
+        borrowers = np.any(levered["debt"]["draw"] != 0, axis=1)
+
+    def debt_peak() -> FloatArray:
+        debt = lev()["debt"]
+        return (debt["balance_close"] + debt["balloon"]).max(axis=1)
+
     return summary(
         q,
         deps,
-        goodput_m,
+        Lazy(lambda: tier_goodput(q, deps)),
         capex_by=capex_by,
         opex_sum=np.broadcast_to(opex_total.sum(axis=1), full),
         opex_by_year=year_sums(opex_total),
         pv_cost=fin.present_value(capex_m, disc) + fin.present_value(opex_total, disc),
         pv_gpu_hours=fin.present_value(gpu_hours, disc),
         gpu_hours=gpu_hours.sum(axis=1),
-        revenue=flows["revenue"].sum(axis=1),
+        revenue=revenue.sum(axis=1),
         npv=fin.present_value(fcf, disc),
         fcf=fcf,
         fcf_sum=fcf.sum(axis=1),
-        payback=fin.payback_years(cash),
-        peak_funding=np.maximum(0.0, -cash.min(axis=1)),
-        equity_npv=fin.present_value(ecf, flows["equity_discount_factor"]),
-        ecf=(lambda: ecf) if cf["borrowed"] else None,
-        borrowers=np.any(debt["draw"] != 0, axis=1),
-        dscr=annual["dscr"],
-        debt_peak=(debt["balance_close"] + debt["balloon"]).max(axis=1),
-        terminal=flows["terminal_value"][:, -1],
-        terminal_tax=flows["terminal_tax"][:, -1],
+        payback=lambda: fin.payback_years(cash()),
+        peak_funding=lambda: np.maximum(0.0, -cash().min(axis=1)),
+        equity_npv=lambda: fin.present_value(
+            lev()["ecf"], discount_table(q["cost_of_equity"], config.months)
+        ),
+        ecf=ecf,
+        borrowers=borrowers,
+        dscr=lambda: annual["dscr"],
+        debt_peak=debt_peak,
+        terminal=cf["terminal"][:, -1],
+        terminal_tax=cf["terminal_tax"][:, -1],
         vat=vat_metrics(vat),
     )
 
 
-def _annual(clock: Clock, cf: Mapping[str, Any], ebit: FloatArray) -> dict[str, FloatArray]:
-    """Year tables of a monthly run's cash lines ``cf`` (:func:`_monthly_cash`):
+def _annual(
+    clock: Clock, cf: Mapping[str, Any], lev: Mapping[str, Any], ebit: FloatArray
+) -> dict[str, FloatArray]:
+    """Year tables of a monthly run's cash lines ``cf`` and ``lev``
+    (:func:`_monthly_cash`, :func:`_levered_cash`):
     EBIT, the taxable income (unlevered and levered) and the tax on each with
     their loss corkscrews, CFADS, debt service and DSCR (``CFADS_y / DS_y``, NaN
     where no debt is serviced)."""
-    tax, levered = cf["tax"], cf["levered"]
-    cfads_y = clock.by_year(cf["cfads"])
-    service_y = clock.by_year(cf["service"])
+    tax, levered = cf["tax"], lev["levered"]
+    cfads_y = clock.by_year(lev["cfads"])
+    service_y = clock.by_year(lev["service"])
     out = {"ebit": clock.by_year(ebit), "taxable_income": cf["taxable"], "tax": tax["tax"]}
     for key in ("open", "added", "used", "expired", "close"):
         out[f"loss_{key}" if key in ("added", "used", "expired") else f"loss_pool_{key}"] = tax[key]
         out[f"levered_loss_{key}"] = levered[key]
-    out["taxable_income_levered"] = cf["taxable_levered"]
+    out["taxable_income_levered"] = lev["taxable_levered"]
     out["tax_levered"] = levered["tax"]
     out["cfads"] = cfads_y
     out["debt_service"] = service_y

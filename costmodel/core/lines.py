@@ -55,17 +55,15 @@ REVENUE_LINES = (
 
 
 def revenue_lines(
-    q: Mapping[str, FloatArray],
     coefficients: Mapping[str, Coefficients],
     shapes: list[FloatArray],
     clock: Clock,
-) -> tuple[dict[str, FloatArray], FloatArray]:
+    keys: Sequence[str] = REVENUE_LINES,
+) -> dict[str, FloatArray]:
     """GPU-hours sold and revenue, in all and split into contracted and spot
-    (:data:`REVENUE_LINES`), month by month from their coefficients
-    (:func:`operating_coefficients`, :func:`monthly_line`), and the price index
-    ``(1 - price decline)^(y(m) - 1)`` shown beside them."""
-    lines = {k: monthly_line(coefficients[k], shapes, clock) for k in REVENUE_LINES}
-    return lines, clock.index(-np.asarray(q["price_decline"]))
+    (``keys``, of :data:`REVENUE_LINES`), month by month from their coefficients
+    (:func:`operating_coefficients`, :func:`monthly_line`)."""
+    return {k: monthly_line(coefficients[k], shapes, clock) for k in keys}
 
 
 def tier_goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> dict:

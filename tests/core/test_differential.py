@@ -216,7 +216,7 @@ def test_by_year_equals_month_by_month(tmp_path_factory, overlay):
     assert list(by_year.opex_by_year) == list(monthly.opex_by_year)
     for line, years in monthly.opex_by_year.items():
         close(by_year.opex_by_year[line], years, f"opex by year {line}", money)
-    assert monthly.fcf is None  # the monthly run's FCF is its flows'
+    assert monthly.monthly_fcf() is monthly.flows["fcf"]  # the monthly run's FCF is its flows'
     close(by_year.monthly_fcf(), monthly.flows["fcf"], "monthly fcf", money)
 
 
