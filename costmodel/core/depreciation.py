@@ -19,14 +19,19 @@ from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def depreciation_lines(
-    q: Mapping[str, FloatArray], events: list[CapexEvent], config: TierConfig, clock: Clock
+    q: Mapping[str, FloatArray],
+    events: list[CapexEvent],
+    config: TierConfig,
+    clock: Clock,
+    book: list[FloatArray] | None = None,
 ) -> dict[str, FloatArray]:
-    """Monthly depreciation per asset class (methodology §3.3, §8.1): each event's annual
-    amounts (:func:`finance.depreciation_annual`), asset year k covering months
-    ``in_service + 12(k-1) .. in_service + 12k - 1``, each month 1/12 of it."""
+    """Monthly depreciation per asset class (methodology §3.3, §8.1): the sum of its
+    events' :func:`event_depreciation` (``book``: those of ``events``, when
+    already computed)."""
+    book = book or [event_depreciation(q, e, config, clock) for e in events]
     out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
-    for e in events:
-        out[e.cls] = out[e.cls] + event_depreciation(q, e, config, clock)
+    for e, line in zip(events, book, strict=True):
+        out[e.cls] = out[e.cls] + line
     return out
 
 
@@ -50,16 +55,23 @@ def event_depreciation(
 
 
 def tax_depreciation_lines(
-    q: Mapping[str, FloatArray], events: list[CapexEvent], config: TierConfig, clock: Clock
+    q: Mapping[str, FloatArray],
+    events: list[CapexEvent],
+    config: TierConfig,
+    clock: Clock,
+    book: list[FloatArray] | None = None,
 ) -> dict[str, FloatArray]:
     """Monthly tax depreciation per asset class (methodology §11.7): the book
-    depreciation (:func:`event_depreciation`) of a class whose ``tax_method`` is
-    ``book``; for an ``expensed`` class each event's whole cost in its in-service
-    month (nothing when that is after M)."""
+    depreciation (:func:`event_depreciation`; ``book``: that of each of ``events``,
+    when already computed) of a class whose ``tax_method`` is ``book``; for an
+    ``expensed`` class each event's whole cost in its in-service month (nothing
+    when that is after M)."""
     out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
-    for e in events:
+    for i, e in enumerate(events):
         if e.cls in config.tax_expensed:
             charge = np.where(clock.m == when(e.in_service), col(e.amount), 0.0)
+        elif book is not None:
+            charge = book[i]
         else:
             charge = event_depreciation(q, e, config, clock)
         out[e.cls] = out[e.cls] + charge

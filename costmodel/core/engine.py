@@ -54,7 +54,11 @@ from costmodel.core import finance as fin
 from costmodel.core.byyear import run_by_year
 from costmodel.core.calendar import year_sums
 from costmodel.core.debt import capitalized_events, debt_schedule
-from costmodel.core.depreciation import depreciation_lines, tax_depreciation_lines
+from costmodel.core.depreciation import (
+    depreciation_lines,
+    event_depreciation,
+    tax_depreciation_lines,
+)
 from costmodel.core.discount import discount_table
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import (
@@ -309,11 +313,12 @@ def run_monthly(
     opex = opex_lines(coefficients, shapes, clock)
     opex_total = sum(opex.values())
     capex_months = monthly_capex(events, clock)
-    dep = depreciation_lines(q, events, config, clock)
+    book = [event_depreciation(q, e, config, clock) for e in events]
+    dep = depreciation_lines(q, events, config, clock, book)
     sold = revenue_lines(coefficients, shapes, clock, ("gpu_hours", "revenue"))
     vat = vat_lines(q, config, sold["revenue"], opex, capex_months)
     margin = sold["revenue"] - opex_total
-    cf = _monthly_cash(q, config, clock, events, capex_months, dep, margin, vat)
+    cf = _monthly_cash(q, config, clock, (events, book), capex_months, dep, margin, vat)
     lev = cache(partial(_levered_cash, q, config, clock, deps, events, cf, vat))
     ebit = cache(lambda: cf["margin"] - sum(dep.values()))
     shape = cf["fcf"].shape
@@ -410,14 +415,14 @@ def _monthly_cash(
     q: Mapping[str, FloatArray],
     config: TierConfig,
     clock: Clock,
-    events: list[CapexEvent],
+    events: tuple[list[CapexEvent], list[FloatArray]],
     capex_months: dict[str, FloatArray],
     dep: dict[str, FloatArray],
     margin: FloatArray,
     vat: Mapping[str, FloatArray],
 ) -> dict[str, Any]:
-    """Tax, terminal value and the free cash flow month by month (``margin``:
-    revenue - opex):
+    """Tax, terminal value and the free cash flow month by month (``events``: the
+    capex events and the book depreciation of each; ``margin``: revenue - opex):
 
     - ``tax``: :func:`tax_with_losses` of the yearly taxable income
       (:func:`taxable_income`: revenue - opex - tax depreciation - VAT surtax
@@ -425,6 +430,7 @@ def _monthly_cash(
       year ends); NBV per class = capex - book depreciation; the terminal value
       (:func:`terminal_value`) at month M;
     - ``FCF = revenue - opex - tax - capex + terminal + VAT cash``."""
+    events, book = events
     capex_m = sum(capex_months.values())
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
     nbv = {cls: np.broadcast_to(v, (margin.shape[0],)) for cls, v in nbv.items()}
@@ -432,7 +438,7 @@ def _monthly_cash(
         terminal_value(q, events, sum(nbv.values()), config), nbv["servers"].shape
     )
     margin_y, surtax_y = clock.by_year(margin), surtax_by_year(vat)
-    tax_dep_by = tax_depreciation_lines(q, events, config, clock)
+    tax_dep_by = tax_depreciation_lines(q, events, config, clock, book)
     tax_dep = sum(tax_dep_by.values())
     tax_nbv = capex_m.sum(axis=1) - tax_dep.sum(axis=1)
     gain = terminal_gain(terminal, tax_nbv, config)
