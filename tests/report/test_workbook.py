@@ -44,33 +44,6 @@ def test_pandas_sees_cached_numbers(default_workbook):
         assert df.loc["Capex", tier] == pytest.approx(s.loc[tier, "capex"], rel=1e-12)
 
 
-def test_calculation_sheets_are_formulas(default_workbook, default_book):
-    assert formula_share(default_book, default_workbook[0].tiers) >= 0.95
-
-
-@pytest.mark.parametrize("overlay", sorted(scenarios_dir().glob("*.yaml")), ids=lambda p: p.stem)
-def test_overlays_calculation_sheets_are_formulas(overlay, written_workbook, read_workbook):
-    def make() -> cm.Assumptions:
-        return cm.load_assumptions(default_assumptions_dir(), overlay)
-
-    model, path = written_workbook(f"overlay-{overlay.stem}", make)  # shared with the audit
-    assert formula_share(read_workbook(path), model.tiers) >= 0.95  # read once with the audit
-
-
-def formula_share(wb: openpyxl.Workbook, sheets: list[str]) -> float:
-    """Share of numeric cells on calculation sheets that are formulas."""
-    numeric = formulas = 0
-    for name in sheets:
-        for row in wb[name].iter_rows():
-            for c in row:
-                if isinstance(c.value, str) and c.value.startswith("="):
-                    formulas += 1
-                    numeric += 1
-                elif isinstance(c.value, int | float) and not isinstance(c.value, bool):
-                    numeric += 1
-    return formulas / numeric
-
-
 def test_text_from_assumptions_is_never_a_formula(tmp_path):
     evil = '=HYPERLINK("http://x","y")'
     over = tmp_path / "evil.yaml"

@@ -42,6 +42,26 @@ def formulas(wb):
                     yield ws, c
 
 
+def test_calculation_sheets_are_formulas(book):
+    """At least 95% of the numeric cells of each tier sheet are formulas."""
+    model, wb, _ = book
+    assert formula_share(wb, model.tiers) >= 0.95
+
+
+def formula_share(wb: openpyxl.Workbook, sheets: list[str]) -> float:
+    """Share of numeric cells on calculation sheets that are formulas."""
+    numeric = formulas = 0
+    for name in sheets:
+        for row in wb[name].iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and c.value.startswith("="):
+                    formulas += 1
+                    numeric += 1
+                elif isinstance(c.value, int | float) and not isinstance(c.value, bool):
+                    numeric += 1
+    return formulas / numeric
+
+
 def test_no_machine_paths(book, tmp_path):
     """No string names a directory of the machine that wrote the file."""
     _, wb, path = book
