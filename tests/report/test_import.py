@@ -11,6 +11,7 @@ Gnumeric is in ``tests/e2e/test_workbook_import.py``.
 
 from __future__ import annotations
 
+import functools
 import math
 from datetime import datetime
 from pathlib import Path
@@ -50,12 +51,29 @@ def default_book(tmp_path_factory) -> tuple[cm.Assumptions, Path]:
     return a, path
 
 
+@functools.cache
+def _loaded(src: Path) -> openpyxl.Workbook:
+    """``src`` as openpyxl loads it, once per module (:func:`edited` puts back what it
+    types)."""
+    return openpyxl.load_workbook(src)
+
+
 def edited(src: Path, dst: Path, edits: dict[str, object]) -> Path:
-    """``src`` with each dotted path of ``edits`` typed into the cell named for it."""
-    wb = openpyxl.load_workbook(src)
-    for path, value in edits.items():
-        set_name(wb, input_name(tuple(path.split("."))), value)
-    wb.save(dst)
+    """``src`` with each dotted path of ``edits`` typed into the cell named for it,
+    saved by openpyxl at ``dst``."""
+    wb = _loaded(src)
+    names = [input_name(tuple(path.split("."))) for path in edits]
+    cells = [
+        wb[s][ref.replace("$", "")] for n in names for s, ref in wb.defined_names[n].destinations
+    ]
+    was = [c.value for c in cells]
+    try:
+        for name, value in zip(names, edits.values(), strict=True):
+            set_name(wb, name, value)
+        wb.save(dst)
+    finally:
+        for c, v in zip(cells, was, strict=True):
+            c.value = v
     return dst
 
 
@@ -296,10 +314,11 @@ def test_base_from_the_cover_or_given(tmp_path):
 
 def test_a_workbook_without_names_is_read_by_position(default_book, tmp_path):
     _, src = default_book
-    book = edited(src, tmp_path / "e.xlsx", {"power.price_per_kwh": 0.7})
-    wb = openpyxl.load_workbook(book)
+    wb = openpyxl.load_workbook(src)
+    set_name(wb, input_name(("power", "price_per_kwh")), 0.7)
     for name in [n for n in wb.defined_names if n.startswith("input.")]:
         del wb.defined_names[name]
+    book = tmp_path / "e.xlsx"
     wb.save(book)
     overlay, report = cm.import_workbook(book)
     assert overlay_paths(overlay) == {"power.price_per_kwh"}
