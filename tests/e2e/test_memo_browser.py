@@ -265,12 +265,19 @@ def test_executive_summary_prints_on_the_first_pages(memos, tmp_path, lang):
 
 
 # Appended to a copy of the memo without its CSP: per chart drawing, every text
-# that reaches outside the drawing's viewBox and every two texts that overlap, as
-# the browser lays them out with its own fonts.
+# drawn at another size than the chart gave it (a style sheet's rule for its
+# class, the size its width was estimated at), every text that reaches outside
+# the drawing's viewBox and every two texts that overlap, as the browser lays
+# them out with its own fonts.
 TEXT_BOXES = """<pre id="measure"></pre><script>
 const out = [];
 document.querySelectorAll("svg.chart").forEach((svg) => {
   const vb = svg.viewBox.baseVal;
+  for (const t of svg.querySelectorAll("text")) {
+    const given = parseFloat(t.closest("[font-size]").getAttribute("font-size"));
+    const drawn = parseFloat(getComputedStyle(t).fontSize);
+    if (Math.abs(drawn - given) > 0.01) out.push(`size ${svg.id}: ${t.textContent} ${drawn} not ${given}`);
+  }
   const boxes = [...svg.querySelectorAll("text")].map((t) => [t.getBBox(), t.textContent]);
   for (const [b, s] of boxes) {
     if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > vb.width + 0.5 || b.y + b.height > vb.height + 0.5)
@@ -290,8 +297,9 @@ document.getElementById("measure").textContent = out.join("\\n");
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_chart_text_stays_inside_and_apart(memos, tmp_path, lang):
-    """The text widths the charts estimate hold in a real browser: no label of a
-    chart reaches outside its drawing or into another label."""
+    """The text widths the charts estimate hold in a real browser: every label is
+    drawn at the size the chart gave it, and none reaches outside its drawing or
+    into another label."""
     html = memos[lang].read_text(encoding="utf-8")
     html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
     page = tmp_path / "boxes.html"
