@@ -50,7 +50,24 @@ def example_names() -> list[str]:
 
 
 def example_dir(name: str) -> Path:
-    """The directory of the bundled example model ``name`` (e.g. ``us-neocloud``)."""
+    """The directory of the bundled example model ``name`` (e.g. ``us-neocloud``).
+
+    Parameters
+    ----------
+    name : str
+        A folder of ``examples/`` (shipped in the wheel).
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> folder = cm.example_dir("us-neocloud")
+    >>> folder.name, (folder / "00-model.yaml").is_file()
+    ('us-neocloud', True)
+    """
     path = examples_dir() / name
     if name not in example_names():
         known = ", ".join(example_names()) or "none"

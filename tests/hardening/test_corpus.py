@@ -117,7 +117,7 @@ def test_alias_bomb_is_cheap(tmp_path):
     import tracemalloc
 
     from costmodel.inputs.errors import AssumptionError
-    from costmodel.inputs.loader import read_file
+    from costmodel.inputs.yamlfile import read_file
 
     tracemalloc.start()
     start = time.perf_counter()

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 import costmodel as cm
-from costmodel.inputs import loader
+from costmodel.inputs import loader, yamlfile
 from costmodel.inputs.resources import default_assumptions_dir
 from tests.paths import HAND, ROOT
 
@@ -133,10 +133,10 @@ def yaml_loader(request, monkeypatch):
     if request.param == "C":
         if not hasattr(yaml, "CSafeLoader"):
             pytest.skip("PyYAML built without libyaml")
-        monkeypatch.setattr(loader, "YamlLoader", yaml.CSafeLoader)
+        monkeypatch.setattr(yamlfile, "YamlLoader", yaml.CSafeLoader)
     else:
-        monkeypatch.setattr(loader, "YamlLoader", yaml.SafeLoader)
-    return loader.YamlLoader
+        monkeypatch.setattr(yamlfile, "YamlLoader", yaml.SafeLoader)
+    return yamlfile.YamlLoader
 
 
 def test_each_file_is_parsed_once(monkeypatch, yaml_loader):
@@ -150,7 +150,7 @@ def test_each_file_is_parsed_once(monkeypatch, yaml_loader):
     def twice(*args, **kwargs):
         raise AssertionError("a second parse of the same text")
 
-    monkeypatch.setattr(loader, "YamlLoader", Counting)
+    monkeypatch.setattr(yamlfile, "YamlLoader", Counting)
     monkeypatch.setattr(yaml, "safe_load", twice)
     monkeypatch.setattr(yaml, "compose", twice)
     a = cm.load_assumptions()
@@ -168,9 +168,9 @@ def test_one_parse_gives_what_safe_load_gives(path, yaml_loader):
         want = yaml.safe_load(text)
     except yaml.YAMLError:
         with pytest.raises(yaml.YAMLError):
-            loader.parse_yaml(text)
+            yamlfile.parse_yaml(text)
         return
-    node, data = loader.parse_yaml(text)
+    node, data = yamlfile.parse_yaml(text)
     assert data == want
     if want is not None:
         assert node.start_mark.line >= 0
