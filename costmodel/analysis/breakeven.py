@@ -116,7 +116,32 @@ def break_even(
     """Per tier (index): the utilization and the year-1 price per GPU-hour at which
     NPV = 0 (see the module docstring), their base values, the NPV at each
     solution (``npv_at_*``; NaN without ``check``: the roots are the same) and the
-    dotted paths varied."""
+    dotted paths varied.
+
+    Parameters
+    ----------
+    x : Model or Assumptions
+    tiers : list of str, optional
+        The tiers (default: all).
+    check : bool, optional
+        Evaluate the NPV at each solution (``npv_at_*``).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> be = cm.break_even(cm.load_assumptions(), tiers=["tens", "thousands"])
+    >>> cols = ["utilization", "utilization_base", "price_per_gpu_hour", "price_per_gpu_hour_base"]
+    >>> be.loc["tens", cols].round(4).tolist()
+    [0.7594, 0.6, 21.1986, 17.0]
+    >>> be.loc["thousands", cols].round(4).tolist()
+    [0.6272, 0.6, 16.6741, 16.0]
+    >>> bool((be["npv_at_utilization"].abs() < 1e-3).all())
+    True
+    """
     a = assumptions_of(x)
     tiers = list(tiers or a.tiers)
     jobs = [_job(a, t, key) for t in tiers for key in KEYS]

@@ -89,7 +89,25 @@ def build_vs_rent(model: Model | Assumptions) -> pd.DataFrame:
     """One row per tier (in tier order), the columns of :data:`COLUMNS`
     (formulas in the module docstring), of a model or of its assumptions.
     ``saving_share = saving / pv_cloud_cost``; ``build_cost_per_gpu_hour`` is
-    the levelized ``cost_per_gpu_hour``."""
+    the levelized ``cost_per_gpu_hour``.
+
+    Parameters
+    ----------
+    model : Model or Assumptions
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> r = cm.build_vs_rent(cm.load_assumptions())
+    >>> r["saving_share"].round(3).tolist()
+    [-0.182, -0.184, 0.036]
+    >>> bool((r["saving"] > 0).equals(r["saving_share"] > 0))
+    True
+    """
     from costmodel.core.model import model_of
 
     model = model_of(model)

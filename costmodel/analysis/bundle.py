@@ -86,7 +86,33 @@ def analyze(
     """Compute the :class:`Analysis` of ``model`` (a model or its assumptions):
     ``draws`` Monte Carlo draws at ``seed`` (0 draws: none), and the named
     ``scenarios`` layered on the model's assumptions (see
-    :func:`costmodel.analysis.scenarios.compare`)."""
+    :func:`costmodel.analysis.scenarios.compare`).
+
+    Parameters
+    ----------
+    model : Model or Assumptions
+    draws : int, optional
+        Monte Carlo draws (0: none).
+    seed : int, optional
+    scenarios : mapping, optional
+        Name -> overlay, as :func:`~costmodel.analysis.scenarios.compare` takes them.
+    metric : str, optional
+        The tornado's metric.
+
+    Returns
+    -------
+    Analysis
+        What the workbook's analysis sheets and the memo's sections show.
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> analysis = cm.analyze(cm.load_assumptions(), draws=200, seed=0)
+    >>> analysis.monte_carlo.n, list(analysis.break_even.index)
+    (200, ['tens', 'hundreds', 'thousands'])
+    >>> analysis.tornado.iloc[0]["input"]
+    'operations.utilization'
+    """
     m = model_of(model)
     a = m.assumptions
     rent = build_vs_rent(m)

@@ -474,7 +474,36 @@ def monte_carlo(
     the chunks of a run of at least :data:`PROCESS_MIN_TIER_DRAWS` draws x tiers
     (on Linux); results do not depend on ``workers`` or ``chunk_size``.
     ``progress(done, n)`` is called after each chunk, ``done`` the draws evaluated
-    for every tier so far."""
+    for every tier so far.
+
+    Parameters
+    ----------
+    x : Model or Assumptions
+    n, seed : int, optional
+        Draws, and their seed (the same seed, the same draws).
+    tiers : list of str, optional
+        The tiers (default: all).
+    chunk_size, workers : int, optional
+        Draws per engine evaluation; worker processes.
+    progress : callable, optional
+
+    Returns
+    -------
+    MonteCarloResult
+        ``summary`` (tier -> P10, P50, P90 and mean of NPV, IRR and cost per
+        GPU-hour, P(NPV > 0)), ``draws`` (tier -> one row per draw), ``samples``.
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> mc = cm.monte_carlo(cm.load_assumptions(), n=500, seed=1)
+    >>> mc.draws["thousands"].shape
+    (500, 3)
+    >>> mc.summary["p_npv_positive"].tolist()
+    [0.012, 0.006, 0.13]
+    >>> f"{mc.summary.loc['thousands', 'npv_p50']:,.0f}"
+    '-53,125,216'
+    """
     if n < 1:
         raise ValueError("n must be at least 1")
     assumptions = assumptions_of(x)

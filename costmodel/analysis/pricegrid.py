@@ -167,6 +167,27 @@ def price_utilization_grid(
     ascending: ``tier, price_per_gpu_hour, utilization, npv, positive, edge_price,
     edge_utilization, base, break_even_price``. ``df.attrs``: ``price_path`` and
     ``utilization_path`` (tier -> the dotted path varied) and ``points``.
+
+    Parameters
+    ----------
+    x : Model or Assumptions
+    tiers : list of str, optional
+        The tiers (default: all).
+    points : int, optional
+        Points per axis (at least 5).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> g = cm.price_utilization_grid(cm.load_assumptions(), tiers=["thousands"], points=5)
+    >>> len(g), int(g["positive"].sum())
+    (25, 6)
+    >>> sorted(g["utilization"].unique().tolist())
+    [0.3, 0.4375, 0.6, 0.7125, 0.85]
     """
     if points < MIN_POINTS:
         raise ValueError(f"points: at least {MIN_POINTS}, got {points}")

@@ -181,6 +181,30 @@ def compare(
     ``layer(base, *paths, overrides=overrides)`` (see :func:`as_overlay`), so an
     invalid overlay raises :class:`AssumptionError` naming the file and path. The
     base comes first, named ``base_name``, which no scenario may reuse.
+
+    Parameters
+    ----------
+    base : Model, Assumptions, path, list of paths or None
+    scenarios : mapping of str to path, list of paths, mapping or None
+        Name -> overlay files, dotted-path overrides, or ``{"paths": [...],
+        "overrides": {...}}`` (:func:`as_overlay`).
+    base_name : str, optional
+
+    Returns
+    -------
+    CompareResult
+        ``models`` (name -> Model), ``wide`` (index (scenario, tier), a column per
+        summary metric).
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> from costmodel.inputs.resources import scenarios_dir
+    >>> c = cm.compare(cm.load_assumptions(), {"loan": scenarios_dir() / "bank-loan.yaml"})
+    >>> c.scenarios
+    ['base', 'loan']
+    >>> [f"{c.wide.loc[(s, 'thousands'), 'equity_npv']:,.0f}" for s in c.scenarios]
+    ['-23,934,142', '494,082']
     """
     if isinstance(base, Model | Assumptions):
         a = assumptions_of(base)

@@ -238,6 +238,28 @@ def tornado(
 
     Variant 2i sets input i to its low, 2i + 1 to its high; the last variant is the
     base case: one ``run_variants`` call for everything.
+
+    Parameters
+    ----------
+    x : Model or Assumptions
+    metric : str, optional
+        A summary column (default ``npv``).
+    tiers : list of str, optional
+        The tiers (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> t = cm.tornado(cm.load_assumptions(), tiers=["tens"])
+    >>> top = t.iloc[0]
+    >>> top["input"], float(top["low"]), float(top["high"])
+    ('operations.utilization', 0.3, 0.85)
+    >>> f"{top['at_low']:,.0f}", f"{top['at_high']:,.0f}", f"{top['swing']:,.0f}"
+    ('-6,561,275', '1,044,593', '7,605,868')
     """
     _check_metric(metric)
     a = assumptions_of(x)

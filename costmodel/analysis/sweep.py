@@ -180,7 +180,30 @@ def sweep(
     network share), ``capex_per_gpu = capex / gpus``, ``network_share =
     capex_network / capex_hardware``, ``cost_per_gpu_hour``, ``npv``, ``irr`` and
     ``change`` (``scale_class`` and/or ``network_levels`` where it differs from
-    the row before). ``df.attrs``: ``tier``, ``first_gpus`` (G_0)."""
+    the row before). ``df.attrs``: ``tier``, ``first_gpus`` (G_0).
+
+    Parameters
+    ----------
+    x : Model or Assumptions
+    tier : str
+        The tier to rebuild.
+    gpus : str or sequence of int, optional
+        GPU counts, or a range ``"LOW:HIGH"`` (powers of two in it).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> sw = cm.sweep(cm.load_assumptions(), "thousands", [256, 1024, 4096])
+    >>> sw[["gpus", "servers", "network_levels", "cost_per_gpu_hour"]].round(3)
+       gpus  servers  network_levels  cost_per_gpu_hour
+    0   256       32             2.0             14.795
+    1  1024      128             2.0             13.763
+    2  4096      512             3.0             14.249
+    """
     a = assumptions_of(x)
     if tier not in a.tiers:
         raise ValueError(f"unknown tier {tier!r}; choose one of: {', '.join(a.tiers)}")

@@ -96,7 +96,23 @@ def recommend(model: Model | Assumptions) -> pd.DataFrame:
     module docstring for each column.
 
     ``df.attrs["recommended"]`` maps each workload to its recommended tier (None
-    where no tier is feasible)."""
+    where no tier is feasible).
+
+    Parameters
+    ----------
+    model : Model or Assumptions
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> chosen = cm.recommend(cm.load_assumptions()).attrs["recommended"]
+    >>> chosen["SFT of a 7B model"], chosen["Pretrain a 180B model on 3.5T tokens"]
+    ('tens', 'thousands')
+    """
     from costmodel.core.model import model_of
 
     model = model_of(model)

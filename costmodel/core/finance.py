@@ -249,7 +249,7 @@ def present_value(values: ArrayLike, discount: ArrayLike) -> FloatArray:
 
 def npv_at_monthly_rates(values: ArrayLike, monthly_rates: ArrayLike) -> FloatArray:
     """NPV of the cash flows ``values`` at each monthly rate ``i_g``:
-    ``sum_m v_m (1 + i_g)^(-m)`` (the IRR grid of :mod:`costmodel.core.roots`).
+    ``sum_m v_m (1 + i_g)^(-m)`` (the IRR grid of :mod:`costmodel.core.irrsolve`).
 
     Parameters
     ----------

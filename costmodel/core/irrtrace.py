@@ -1,5 +1,5 @@
 """The IRR search of one cash flow as the workbook's IRR sheet does it (methodology
-§4, IRR solver; §11.2): NPV on :func:`~costmodel.core.roots.irr_rate_grid`, the
+§4, IRR solver; §11.2): NPV on :func:`~costmodel.core.irrsolve.irr_rate_grid`, the
 :func:`~costmodel.core.roots.falling` brackets, the one nearest 0 and its bisection.
 """
 
@@ -11,7 +11,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.finance import FloatArray, npv_at_monthly_rates
-from costmodel.core.roots import falling, interval_distance, irr_rate_grid, nearest_bracket
+from costmodel.core.irrsolve import irr_rate_grid
+from costmodel.core.roots import falling, interval_distance, nearest_bracket
 
 
 @dataclass(frozen=True)

@@ -371,7 +371,32 @@ class Model:
 
 
 def build(assumptions: Assumptions) -> Model:
-    """Compute every tier of ``assumptions`` (see :class:`Model`)."""
+    """Compute every tier of ``assumptions`` (see :class:`Model`).
+
+    Parameters
+    ----------
+    assumptions : Assumptions
+        From :func:`~costmodel.inputs.loader.load_assumptions` (or ``layer``,
+        ``with_overrides``).
+
+    Returns
+    -------
+    Model
+        Per tier its capex, opex, cash-flow and debt schedules and the summary
+        columns (``summary()``, one row per tier).
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> model = cm.build(cm.load_assumptions())
+    >>> model.tiers, model.months
+    (['tens', 'hundreds', 'thousands'], 72)
+    >>> s = model.summary()
+    >>> [f"{s.loc[t, 'cost_per_gpu_hour']:.2f}" for t in model.tiers]
+    ['16.66', '16.97', '13.76']
+    >>> f"{s.loc['thousands', 'capex']:,.0f}"
+    '252,112,270'
+    """
     return Model(assumptions)
 
 

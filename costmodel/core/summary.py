@@ -10,8 +10,8 @@ import numpy as np
 from costmodel.core import finance as fin
 from costmodel.core.fabric import fabric_counts
 from costmodel.core.finance import FloatArray
+from costmodel.core.irrsolve import irr_annual, irr_root_count
 from costmodel.core.result import Derived, Metrics, value_of
-from costmodel.core.roots import irr_annual, irr_root_count
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
@@ -226,13 +226,13 @@ def _with_irrs(
 
 def roots_of(values: FloatArray, runs: tuple[int, ...] | None = None) -> FloatArray:
     """How many roots the NPV of each row of ``values`` has in the IRR's range
-    (:func:`costmodel.core.roots.irr_root_count`)."""
+    (:func:`costmodel.core.irrsolve.irr_root_count`)."""
     with blas_single_thread():
         return irr_root_count(values, runs)
 
 
 def irr_of(values: FloatArray, runs: tuple[int, ...] | None = None) -> FloatArray:
     """The annual IRR of each row of ``values`` (months, or runs of months of the
-    lengths ``runs``: :func:`costmodel.core.roots.irr_monthly`)."""
+    lengths ``runs``: :func:`costmodel.core.irrsolve.irr_monthly`)."""
     with blas_single_thread():
         return irr_annual(values, runs)

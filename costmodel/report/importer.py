@@ -218,7 +218,32 @@ def import_workbook(
     files the workbook's Cover names), and the report of the import.
 
     Raises :class:`~costmodel.inputs.errors.AssumptionError` when a changed value
-    breaks a rule (each problem names the workbook's sheet and cell)."""
+    breaks a rule (each problem names the workbook's sheet and cell).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A workbook written by :func:`~costmodel.report.workbook.book.write_workbook`.
+    base : Assumptions or list of paths, optional
+
+    Returns
+    -------
+    tuple of (dict, ImportReport)
+        The overlay (``{}`` when nothing changed) and what the import found.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from datetime import datetime
+    >>> from pathlib import Path
+    >>> import costmodel as cm
+    >>> a = cm.load_assumptions()
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     book = cm.write_workbook(cm.build(a), Path(d) / "m.xlsx", created=datetime(2026, 1, 1))
+    ...     overlay, report = cm.import_workbook(book)
+    >>> overlay, report.plugs, report.fingerprint_matches
+    ({}, [], True)
+    """
     book = read_book(path)
     if SHEET not in book.cells:
         rule = f"no {SHEET} sheet: not a workbook written by costmodel build"

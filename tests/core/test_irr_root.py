@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import costmodel as cm
-from costmodel.core import irrtrace, roots
+from costmodel.core import irrsolve, irrtrace
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 
 MONTHS = 72  # a 6-year horizon
@@ -74,20 +74,20 @@ class TestTheIssuesExample:
 
     def test_the_irr_is_the_falling_root_and_agrees_with_the_npv(self):
         (_, _), (falling, _) = roots_by_polynomial(self.flow)
-        irr = roots.irr_annual(self.flow)[0]
+        irr = irrsolve.irr_annual(self.flow)[0]
         assert irr == pytest.approx((1 + falling) ** 12 - 1, rel=1e-10)
         assert irr == pytest.approx(0.596, abs=1e-9)
         assert npv_at_annual(self.flow, 0.12) > 0  # the equity NPV at 12%
         assert irr > 0.12
 
     def test_two_roots_are_counted(self):
-        assert roots.irr_root_count(self.flow)[0] == 2
-        assert roots.irr_root_count(self.flow[None, :].repeat(3, axis=0)).tolist() == [2, 2, 2]
+        assert irrsolve.irr_root_count(self.flow)[0] == 2
+        assert irrsolve.irr_root_count(self.flow[None, :].repeat(3, axis=0)).tolist() == [2, 2, 2]
 
     def test_the_workbook_trace_brackets_the_same_root(self):
         trace = irrtrace.bisect_trace(self.flow, 60)
         assert trace.found
-        assert trace.start == pytest.approx(roots.irr_monthly(self.flow)[0], abs=1e-12)
+        assert trace.start == pytest.approx(irrsolve.irr_monthly(self.flow)[0], abs=1e-12)
         assert trace.sign_lo == 1.0  # NPV positive at the lower end
 
 
@@ -96,8 +96,8 @@ def test_a_flow_whose_npv_only_rises_has_no_irr():
     its root, which is no rate of return."""
     flow = np.r_[100.0, np.full(12, -10.0)]
     assert roots_by_polynomial(flow)[0][1] == 1.0
-    assert np.isnan(roots.irr_monthly(flow)[0])
-    assert roots.irr_root_count(flow)[0] == 1
+    assert np.isnan(irrsolve.irr_monthly(flow)[0])
+    assert irrsolve.irr_root_count(flow)[0] == 1
 
 
 def test_one_root_flows_keep_their_irr():
@@ -106,8 +106,8 @@ def test_one_root_flows_keep_their_irr():
     flow = np.r_[-1000.0, np.full(36, 40.0)]
     ((i, slope),) = roots_by_polynomial(flow)
     assert slope == -1.0
-    assert roots.irr_monthly(flow)[0] == pytest.approx(i, rel=1e-12)
-    assert roots.irr_root_count(flow)[0] == 1
+    assert irrsolve.irr_monthly(flow)[0] == pytest.approx(i, rel=1e-12)
+    assert irrsolve.irr_root_count(flow)[0] == 1
 
 
 BANK = scenarios_dir() / "bank-loan.yaml"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import costmodel as cm
 from costmodel.core import finance as fin
-from costmodel.core import roots
+from costmodel.core import irrsolve
 from costmodel.inputs.schema import DEPRECIATION_METHODS
 from tests.paths import HAND
 
@@ -88,7 +88,7 @@ def test_cash_flow_identities(over):
     # NPV at the monthly IRR is ~0 (relative to the size of the discounted terms),
     # and the summary reports it annualized
     flows = cf.fcf.to_numpy()
-    i_m = roots.irr_monthly(flows)[0]
+    i_m = irrsolve.irr_monthly(flows)[0]
     assert np.isnan(i_m) == np.isnan(s.irr)
     if not np.isnan(i_m):
         assert abs(npf.npv(i_m, flows)) <= 1e-8 * npf.npv(i_m, np.abs(flows))

@@ -7,61 +7,61 @@ import numpy as np
 import numpy_financial as npf
 import pytest
 
-from costmodel.core import irrtrace, roots
+from costmodel.core import irrsolve, irrtrace, roots
 
 
 class TestIrr:
     def test_textbook_cases(self):
         # -100 then 110: 10% per period; -100, 0, 121: 10% per period
-        assert roots.irr_monthly([-100, 110])[0] == pytest.approx(0.1, rel=1e-12)
-        assert roots.irr_monthly([-100, 0, 121])[0] == pytest.approx(0.1, rel=1e-12)
+        assert irrsolve.irr_monthly([-100, 110])[0] == pytest.approx(0.1, rel=1e-12)
+        assert irrsolve.irr_monthly([-100, 0, 121])[0] == pytest.approx(0.1, rel=1e-12)
 
     def test_matches_numpy_financial_on_ordinary_flows(self):
         flows = [-5000, 800, 1200, 1500, 1800, 900, 700]
-        assert roots.irr_monthly(flows)[0] == pytest.approx(npf.irr(flows), rel=1e-10)
+        assert irrsolve.irr_monthly(flows)[0] == pytest.approx(npf.irr(flows), rel=1e-10)
 
     def test_matches_libreoffice_irr(self):
         # LibreOffice Calc IRR({-70000,12000,15000,18000,21000,26000}) = 0.0866309480365316
         flows = [-70000, 12000, 15000, 18000, 21000, 26000]
-        assert roots.irr_monthly(flows)[0] == pytest.approx(0.0866309480365316, rel=1e-10)
+        assert irrsolve.irr_monthly(flows)[0] == pytest.approx(0.0866309480365316, rel=1e-10)
         # LibreOffice Calc IRR({-5000,800,1200,1500,1800,900,700}) = 0.102006017803933
         flows = [-5000, 800, 1200, 1500, 1800, 900, 700]
-        assert roots.irr_monthly(flows)[0] == pytest.approx(0.102006017803933, rel=1e-10)
+        assert irrsolve.irr_monthly(flows)[0] == pytest.approx(0.102006017803933, rel=1e-10)
 
     def test_no_sign_change_gives_nan(self):
-        assert np.isnan(roots.irr_monthly([100, 10, 10])[0])
-        assert np.isnan(roots.irr_monthly([-100, -10, 0])[0])
-        assert np.isnan(roots.irr_monthly([0, 0, 0])[0])
+        assert np.isnan(irrsolve.irr_monthly([100, 10, 10])[0])
+        assert np.isnan(irrsolve.irr_monthly([-100, -10, 0])[0])
+        assert np.isnan(irrsolve.irr_monthly([0, 0, 0])[0])
 
     def test_sign_change_without_root_gives_nan(self):
         # 100, -300, 250: NPV(x) = 100 - 300x + 250x^2 has no real root
-        assert np.isnan(roots.irr_monthly([100, -300, 250])[0])
+        assert np.isnan(irrsolve.irr_monthly([100, -300, 250])[0])
 
     def test_several_roots_pick_the_one_nearest_zero(self):
         # (1 - 1.1x)(1 - 1.3x)(1 - 3x)... flows with roots at 10%, 30% and 200%:
         # polynomial in x = 1/(1+i) with roots x = 1/1.1, 1/1.3, 1/3
         roots_x = np.array([1 / 1.1, 1 / 1.3, 1 / 3.0])
         coeffs = np.poly(roots_x)[::-1]  # ascending powers of x
-        irr = roots.irr_monthly(coeffs)[0]
+        irr = irrsolve.irr_monthly(coeffs)[0]
         assert irr == pytest.approx(0.1, rel=1e-9)
         # and a negative root nearer zero than the positive one wins
         roots_x = np.array([1 / 0.97, 1 / 1.2])  # -3% and +20%
-        assert roots.irr_monthly(np.poly(roots_x)[::-1])[0] == pytest.approx(-0.03, rel=1e-9)
+        assert irrsolve.irr_monthly(np.poly(roots_x)[::-1])[0] == pytest.approx(-0.03, rel=1e-9)
 
     def test_two_roots_10_and_20_percent(self):
         # -100 + 230x - 132x^2 (x = 1/(1+i)) has roots at 10% and 20%; NPV rises
         # through 0 at 10% (NPV(0) = -2 < 0) and falls through 0 at 20%: the IRR is
         # the falling root (methodology §11.2), and two roots are counted
         flows = [-100, 230, -132]
-        assert roots.irr_monthly(flows)[0] == pytest.approx(0.2, rel=1e-9)
-        assert roots.irr_root_count(flows)[0] == 2
+        assert irrsolve.irr_monthly(flows)[0] == pytest.approx(0.2, rel=1e-9)
+        assert irrsolve.irr_root_count(flows)[0] == 2
 
     def test_investment_after_a_zero_month(self):
-        assert roots.irr_monthly([0, -100, 110])[0] == pytest.approx(0.1, rel=1e-12)
+        assert irrsolve.irr_monthly([0, -100, 110])[0] == pytest.approx(0.1, rel=1e-12)
 
     def test_vectorised_rows_are_independent(self):
         rows = np.array([[-100, 110, 0], [-100, 0, 121], [100, 10, 10]], dtype=float)
-        out = roots.irr_monthly(rows)
+        out = irrsolve.irr_monthly(rows)
         np.testing.assert_allclose(out[:2], [0.1, 0.1])
         assert np.isnan(out[2])
 
@@ -72,9 +72,9 @@ class TestIrr:
         flows = np.r_[-2_000_000.0, np.full(6, -20_000.0), np.full(66, 45_000.0)]
         flows[12::12] -= 30_000.0  # tax at year ends
         passes = []
-        horner = roots._horner_t
-        monkeypatch.setattr(roots, "_horner_t", lambda v, x: passes.append(1) or horner(v, x))
-        got = roots.irr_monthly(flows)[0]
+        horner = irrsolve._horner_t
+        monkeypatch.setattr(irrsolve, "_horner_t", lambda v, x: passes.append(1) or horner(v, x))
+        got = irrsolve.irr_monthly(flows)[0]
         assert got == pytest.approx(npf.irr(flows), rel=1e-12)
         assert len(passes) == 2
 
@@ -94,20 +94,20 @@ class TestIrr:
         )  # fmt: skip
         months = np.repeat(by_run, runs, axis=1)
         assert months.shape[1] == sum(runs) == 73
-        got = roots.irr_monthly(by_run, runs=runs)
-        want = roots.irr_monthly(months)
+        got = irrsolve.irr_monthly(by_run, runs=runs)
+        want = irrsolve.irr_monthly(months)
         assert got[0] == pytest.approx(want[0], rel=1e-12)
         assert got[0] == pytest.approx(npf.irr(months[0]), rel=1e-12)
         assert np.isnan(got[1]) and np.isnan(want[1])
         # 50 then 5 x -30: NPV = 50 - 30 sum_(m=1..5) (1+i)^-m rises through 0 at its
         # one root (a loan taken, not an investment): no IRR (methodology §11.2)
         assert npf.irr(months[2]) == npf.irr(months[2])  # numpy-financial finds the root
-        assert roots.irr_root_count(by_run, runs=runs)[2] == 1
+        assert irrsolve.irr_root_count(by_run, runs=runs)[2] == 1
         assert np.isnan(got[2]) and np.isnan(want[2])
-        assert roots.irr_annual(by_run, runs=runs)[0] == pytest.approx((1 + want[0]) ** 12 - 1)
+        assert irrsolve.irr_annual(by_run, runs=runs)[0] == pytest.approx((1 + want[0]) ** 12 - 1)
         for wrong in (runs[:-1], (0, *runs[1:])):  # a length per value, each at least 1
             with pytest.raises(ValueError, match="runs must give 15 lengths"):
-                roots.irr_monthly(by_run, runs=wrong)
+                irrsolve.irr_monthly(by_run, runs=wrong)
 
     def test_horner_on_runs_equals_horner_on_the_months(self):
         """A run of L months of value v is v x^a (1 + x + ... + x^(L-1)): the
@@ -118,16 +118,16 @@ class TestIrr:
         values = rng.normal(size=(len(runs), 9))
         months = np.repeat(values, runs, axis=0)
         x = rng.uniform(0.8, 1.1, 9)
-        p, dp = roots._horner_runs_t(values, x.copy(), runs)
-        np.testing.assert_allclose(p, roots._horner_t(months, x.copy())[0], rtol=1e-12)
-        np.testing.assert_allclose(dp, roots._horner_t(months, x.copy())[1], rtol=1e-12)
+        p, dp = irrsolve._horner_runs_t(values, x.copy(), runs)
+        np.testing.assert_allclose(p, irrsolve._horner_t(months, x.copy())[0], rtol=1e-12)
+        np.testing.assert_allclose(dp, irrsolve._horner_t(months, x.copy())[1], rtol=1e-12)
         # written out: p(x) = sum_m v_m x^m, p'(x) = sum_m m v_m x^(m-1)
         m = np.arange(months.shape[0])[:, None]
         np.testing.assert_allclose(p, (months * x**m).sum(axis=0), rtol=1e-12)
         np.testing.assert_allclose(
             dp, (m * months * x ** np.maximum(m - 1, 0)).sum(axis=0), rtol=1e-12
         )
-        signed, size = roots._horner_runs_t(values, x.copy(), runs, absolute=True)
+        signed, size = irrsolve._horner_runs_t(values, x.copy(), runs, absolute=True)
         np.testing.assert_allclose(signed, p, rtol=1e-12)
         np.testing.assert_allclose(size, (np.abs(months) * x**m).sum(axis=0), rtol=1e-12)
 
@@ -135,10 +135,10 @@ class TestIrr:
         # x = 0.9 + 0.1 f - 0.02 f^2 + 0.003 f^3 at f = -2, -1, 1, 2: x(0) = 0.9
         fs = tuple(np.array([f]) for f in (-2.0, -1.0, 1.0, 2.0))
         xs = tuple(0.9 + 0.1 * f - 0.02 * f**2 + 0.003 * f**3 for f in fs)
-        assert roots._inverse_interpolation(xs, fs)[0] == pytest.approx(0.9, rel=1e-14)
+        assert irrsolve._inverse_interpolation(xs, fs)[0] == pytest.approx(0.9, rel=1e-14)
 
     def test_annualize(self):
-        assert roots.irr_annual([-100, 101])[0] == pytest.approx(1.01**12 - 1)
+        assert irrsolve.irr_annual([-100, 101])[0] == pytest.approx(1.01**12 - 1)
 
 
 def test_brackets_mark_sign_changes_and_single_zero_ends():

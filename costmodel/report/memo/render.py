@@ -231,7 +231,31 @@ def write_memo(
     overrides any of the bundled templates (``memo.html.j2``, ``memo.css``,
     ``brand.html.j2``). ``analysis``: :func:`costmodel.analysis.bundle.analyze` of this
     model, for the sections "What has to be true", "Scenarios" and "Build or
-    rent?" (without one, the deterministic analysis). Returns the path written."""
+    rent?" (without one, the deterministic analysis). Returns the path written.
+
+    Parameters
+    ----------
+    model : Model
+    path : str or os.PathLike
+    lang : {"en", "zh"}, optional
+    template_dir : str or os.PathLike, optional
+    analysis : Analysis, optional
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import costmodel as cm
+    >>> model = cm.build(cm.load_assumptions())
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     html = cm.write_memo(model, Path(d) / "memo.zh.html", lang="zh").read_text("utf-8")
+    >>> html.startswith("<!DOCTYPE html>"), '<html lang="zh' in html
+    (True, True)
+    """
     return write_memos(model, {lang: path}, template_dir, analysis)[0]
 
 

@@ -143,6 +143,33 @@ def write_workbook(
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     Raises :class:`~costmodel.inputs.errors.AssumptionError` when an input is too
     large to compute with (:func:`~costmodel.core.model.require_finite`).
+
+    Parameters
+    ----------
+    model : Model
+    path : str or os.PathLike
+        The .xlsx file to write (replaced whole, or left as it was on an error).
+    created : datetime, optional
+        The date the Cover and the file's properties carry (default: now, or
+        ``SOURCE_DATE_EPOCH``).
+    analysis : Analysis, optional
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> import tempfile, zipfile
+    >>> from datetime import datetime
+    >>> from pathlib import Path
+    >>> import costmodel as cm
+    >>> model = cm.build(cm.load_assumptions())
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = cm.write_workbook(model, Path(d) / "model.xlsx", created=datetime(2026, 1, 1))
+    ...     names = zipfile.ZipFile(path).namelist()
+    >>> path.name, "xl/workbook.xml" in names
+    ('model.xlsx', True)
     """
     require_finite(model)
 
