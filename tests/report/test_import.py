@@ -150,7 +150,7 @@ def test_three_edits_are_exactly_three_paths_with_their_sources(default_book, tm
     overlay, report = cm.import_workbook(book)
     assert overlay_paths(overlay) == set(THREE)
     assert {c.path for c in report.changes} == set(THREE)
-    day = openpyxl.load_workbook(book).properties.modified.date().isoformat()
+    day = openpyxl.load_workbook(book, read_only=True).properties.modified.date().isoformat()
     for dotted, value in THREE.items():
         section, key = dotted.split(".")
         q = getattr(getattr(a, section), key)
@@ -196,7 +196,7 @@ def test_a_value_outside_its_rule_exits_2_naming_the_cell(default_book, tmp_path
                                                           value, rule):  # fmt: skip
     _, src = default_book
     book = edited(src, tmp_path / "bad.xlsx", edit)
-    wb = openpyxl.load_workbook(book)
+    wb = openpyxl.load_workbook(book, read_only=True)
     ((sheet, ref),) = wb.defined_names[input_name(tuple(path.split(".")))].destinations
     out = tmp_path / "bad.yaml"
     result = runner.invoke(app, ["import", str(book), "-o", str(out)])
@@ -335,8 +335,8 @@ def test_cover_and_memo_name_where_the_scenario_came_from(default_book, tmp_path
     note = overlay["power"]["price_per_kwh"]["note"]
     assert note.startswith("changed in investor.xlsx on ") and note.endswith("(was 0.65)")
     wb = cm.write_workbook(model, tmp_path / "again.xlsx", created=FIXED)
-    cover = openpyxl.load_workbook(wb)["Cover"]
-    rows = [tuple(c.value for c in r[:2]) for r in cover.iter_rows()]
+    cover = openpyxl.load_workbook(wb, read_only=True)["Cover"]
+    rows = list(cover.iter_rows(max_col=2, values_only=True))
     at = rows.index((CHANGES_LABEL, None))
     assert rows[at + 1] == (key_path("power", "price_per_kwh"), note)
     html = cm.write_memo(model, tmp_path / "memo.html").read_text(encoding="utf-8")
