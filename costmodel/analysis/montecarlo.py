@@ -333,8 +333,10 @@ def _plan(
 
 
 def _job_draws(columns: np.ndarray, job: _Job) -> np.ndarray:
-    """(read, rows): the job's draws of the inputs it reads (a copy)."""
-    return columns[:, job.rows][job.read]
+    """(read, rows): the job's draws of the inputs it reads (one copy of those)."""
+    if isinstance(job.rows, slice):
+        return columns[job.read, job.rows]
+    return columns[np.ix_(job.read, job.rows)]
 
 
 def _metrics_of(context: _Context, k: int, job: _Job, rows: np.ndarray) -> dict[str, np.ndarray]:

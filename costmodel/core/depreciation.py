@@ -28,7 +28,8 @@ def depreciation_lines(
     """Monthly depreciation per asset class (methodology §3.3, §8.1): the sum of its
     events' :func:`event_depreciation` (``book``: those of ``events``, when
     already computed)."""
-    book = book or [event_depreciation(q, e, config, clock) for e in events]
+    if book is None:
+        book = [event_depreciation(q, e, config, clock) for e in events]
     out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
     for e, line in zip(events, book, strict=True):
         out[e.cls] = out[e.cls] + line

@@ -320,19 +320,23 @@ def run_monthly(
     margin = sold["revenue"] - opex_total
     cf = _monthly_cash(q, config, clock, (events, book), capex_months, dep, margin, vat)
     lev = cache(partial(_levered_cash, q, config, clock, deps, events, cf, vat))
-    ebit = cache(lambda: cf["margin"] - sum(dep.values()))
+    dep_total = cache(lambda: sum(dep.values()))
+    ebit = cache(lambda: cf["margin"] - dep_total())
+    utilization = cache(lambda: [ramp(q, d["month"], clock) for d in deps])
+    disc = discount_table(q["discount_rate"], config.months)
+    equity_disc = cache(partial(discount_table, q["cost_of_equity"], config.months))
     shape = cf["fcf"].shape
     annual = Lazy(lambda: _annual(clock, cf, lev(), ebit()))
 
     def flows() -> dict[str, FloatArray]:
         rest = tuple(k for k in REVENUE_LINES if k not in sold)
         split = revenue_lines(coefficients, shapes, clock, rest)
-        lines = (opex_total, sum(dep.values()), ebit())
-        return _flows(q, config, clock, deps, {**sold, **split}, lines, cf, lev(), vat)
+        lines = (opex_total, dep_total(), ebit())
+        shown = (utilization(), disc, equity_disc())
+        return _flows(q, clock, deps, {**sold, **split}, (lines, shown), cf, lev(), vat)
 
     def schedules() -> Any:
-        utilization = [ramp(q, d["month"], clock) for d in deps]
-        parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization)
+        parts = TierParts(q, config, clock, deps, events, coefficients, shapes, utilization())
         levered = lev()["taxable_levered"]
         return tier_schedules(
             replace(parts, capex=cf["capex"], taxable=cf["taxable"], taxable_levered=levered)
@@ -341,7 +345,7 @@ def run_monthly(
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     lines = (cf["capex"], opex_total, sold["gpu_hours"], sold["revenue"])
-    metrics = _monthly_metrics(q, config, deps, capex_by, lines, cf, lev, annual, vat)
+    metrics = _monthly_metrics(q, (disc, equity_disc), deps, capex_by, lines, cf, lev, annual, vat)
     return TierResult(
         months=config.months,
         capex=capex_by,
@@ -363,22 +367,21 @@ def run_monthly(
 
 def _flows(
     q: Mapping[str, FloatArray],
-    config: TierConfig,
     clock: Clock,
     deps: list[dict[str, FloatArray]],
     sold: Mapping[str, FloatArray],
-    lines: tuple[FloatArray, FloatArray, FloatArray],
+    lines: tuple[tuple[FloatArray, ...], tuple[Any, FloatArray, FloatArray]],
     cf: Mapping[str, Any],
     lev: Mapping[str, Any],
     vat: Mapping[str, FloatArray],
 ) -> dict[str, FloatArray]:
     """The monthly cash-flow lines of :class:`TierResult` (``sold``: the lines of
-    :data:`REVENUE_LINES`; ``lines``: opex, depreciation and EBIT), with the
-    utilization, the price index ``(1 - price decline)^(y(m) - 1)`` and the power
-    and staff indices shown beside them."""
-    opex_total, dep_total, ebit = lines
+    :data:`REVENUE_LINES`; ``lines``: opex, depreciation and EBIT, and what is shown
+    beside them: each deployment's utilization, the discount factors and those at
+    the cost of equity), with the price index ``(1 - price decline)^(y(m) - 1)``
+    and the power and staff indices."""
+    (opex_total, dep_total, ebit), (utilization, disc, equity_disc) = lines
     shape = cf["fcf"].shape
-    utilization = [ramp(q, d["month"], clock) for d in deps]
     return {
         **{k: np.broadcast_to(sold[k], shape) for k in REVENUE_LINES},
         "utilization": sum(utilization)
@@ -400,12 +403,12 @@ def _flows(
         "terminal_value": cf["terminal"],
         "terminal_tax": cf["terminal_tax"],
         "fcf": cf["fcf"],
-        "discount_factor": discount_table(q["discount_rate"], config.months),
+        "discount_factor": disc,
         "tax_levered": lev["tax_levered"],
         "cfads": lev["cfads"],
         "debt_service": lev["service"],
         "ecf": lev["ecf"],
-        "equity_discount_factor": discount_table(q["cost_of_equity"], config.months),
+        "equity_discount_factor": equity_disc,
         "surtax": vat["surtax"],
         "vat_cash": vat["vat_cash"],
     }
@@ -516,7 +519,7 @@ def _levered_cash(
 
 def _monthly_metrics(
     q: Mapping[str, FloatArray],
-    config: TierConfig,
+    discounting: tuple[FloatArray, Callable[[], FloatArray]],
     deps: list[dict[str, FloatArray]],
     capex_by: dict[str, FloatArray],
     lines: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
@@ -527,16 +530,17 @@ def _monthly_metrics(
 ) -> Metrics:
     """:func:`summary` of a monthly run (``lines``: capex, opex, GPU-hours and
     revenue month by month): present values ``sum_m x(m) d(m)`` at the discount
-    factors (of cost: capex + opex; of GPU-hours; NPV of FCF; equity NPV of ECF at
-    the cost of equity), payback and peak funding from the cumulative FCF without
-    the terminal value, the debt peak ``max_m (balance + balloon)``. The levered
-    lines ``lev()`` are read at once only when some variant has a debt share (for
-    which variants borrow); otherwise ECF = FCF and they are read with the
-    columns that show them."""
+    factors (``discounting``: at the discount rate, and at the cost of equity when
+    read; of cost: capex + opex; of GPU-hours; NPV of FCF; equity NPV of ECF),
+    payback and peak funding from the cumulative FCF without the terminal value,
+    the debt peak ``max_m (balance + balloon)``. The levered lines ``lev()`` are
+    read at once only when some variant has a debt share (for which variants
+    borrow); otherwise ECF = FCF and they are read with the columns that show
+    them."""
     capex_m, opex_total, gpu_hours, revenue = lines
     fcf = cf["fcf"]
     full = (fcf.shape[0],)
-    disc = discount_table(q["discount_rate"], config.months)
+    disc, equity_disc = discounting
     cash = cache(lambda: np.cumsum(fcf - cf["terminal"] + cf["terminal_tax"], axis=1))
     ecf, borrowers = None, None
     if np.any(q["debt_share"]):
@@ -564,9 +568,7 @@ def _monthly_metrics(
         fcf_sum=fcf.sum(axis=1),
         payback=lambda: fin.payback_years(cash()),
         peak_funding=lambda: np.maximum(0.0, -cash().min(axis=1)),
-        equity_npv=lambda: fin.present_value(
-            lev()["ecf"], discount_table(q["cost_of_equity"], config.months)
-        ),
+        equity_npv=lambda: fin.present_value(lev()["ecf"], equity_disc()),
         ecf=ecf,
         borrowers=borrowers,
         dscr=lambda: annual["dscr"],

@@ -29,7 +29,7 @@ from costmodel.report.workbook.cover import CHANGES_LABEL
 from costmodel.report.workbook.grid import BLUE
 from costmodel.report.workbook.inputsmap import input_keys, input_name
 from tests.paths import HAND
-from tests.support.workbooks import set_name
+from tests.support.workbooks import named_cell, set_name
 
 FIXED = datetime(2026, 1, 1)
 app = get_app()
@@ -62,14 +62,11 @@ def edited(src: Path, dst: Path, edits: dict[str, object]) -> Path:
     """``src`` with each dotted path of ``edits`` typed into the cell named for it,
     saved by openpyxl at ``dst``."""
     wb = _loaded(src)
-    names = [input_name(tuple(path.split("."))) for path in edits]
-    cells = [
-        wb[s][ref.replace("$", "")] for n in names for s, ref in wb.defined_names[n].destinations
-    ]
+    cells = [named_cell(wb, input_name(tuple(path.split(".")))) for path in edits]
     was = [c.value for c in cells]
     try:
-        for name, value in zip(names, edits.values(), strict=True):
-            set_name(wb, name, value)
+        for c, value in zip(cells, edits.values(), strict=True):
+            c.value = value
         wb.save(dst)
     finally:
         for c, v in zip(cells, was, strict=True):

@@ -103,10 +103,15 @@ def assert_recalculation_equals_cache(
     return cmp
 
 
+def named_cell(wb: openpyxl.Workbook, name: str):
+    """The cell of the defined name ``name`` (its first destination)."""
+    sheet, ref = next(iter(wb.defined_names[name].destinations))
+    return wb[sheet][ref.replace("$", "")]
+
+
 def set_name(wb: openpyxl.Workbook, name: str, value) -> None:
     """Type ``value`` into the cell of the defined name ``name`` (an openpyxl edit)."""
-    sheet, ref = next(iter(wb.defined_names[name].destinations))
-    wb[sheet][ref.replace("$", "")].value = value
+    named_cell(wb, name).value = value
 
 
 def overlays() -> list[Path]:
