@@ -188,8 +188,8 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
             if timing is not None:
                 monthly = cache(lambda: run_monthly(q, config, deps))
                 return run_by_year(q, config, deps, timing, monthly, one_loan)
-        groups = _timing_groups(q, deps)
-        if len(groups) > MAX_TIMING_GROUPS:
+        groups = _timing_groups(q, deps, MAX_TIMING_GROUPS)
+        if groups is None:
             return run_monthly(q, config, deps)
         return _run_grouped(q, config, deps, groups, one_loan)
 
@@ -201,10 +201,11 @@ MAX_TIMING_GROUPS = 4
 
 
 def _timing_groups(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
-) -> list[tuple[np.ndarray, tuple[list[int], float]]]:
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]], limit: int
+) -> list[tuple[np.ndarray, tuple[list[int], float]]] | None:
     """The variants (indices, ascending) of each distinct timing (deployment
-    months, ramp months and, with a contract, its months), in order of timing."""
+    months, ramp months and, with a contract, its months), in order of timing;
+    None when there are more than ``limit`` timings."""
     size = q["gpus"].shape[0]
     cols = [np.broadcast_to(d["month"], (size,)) for d in deps]
     cols.append(np.broadcast_to(q["ramp_months"], (size,)))
@@ -218,6 +219,8 @@ def _timing_groups(
     new = np.ones(size, dtype=bool)
     new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
     starts = np.flatnonzero(new)
+    if starts.size > limit:
+        return None
     out = []
     for a, b in zip(starts, np.r_[starts[1:], size], strict=True):
         key = ordered[a]
