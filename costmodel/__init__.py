@@ -16,8 +16,8 @@ build(assumptions)
 run_variants(assumptions, variants, tiers)
     Many variants at once: ``variants`` maps dotted input paths to arrays, one
     value per variant; per tier a result whose ``metrics`` hold one value per variant.
-tornado, break_even, price_utilization_grid, sweep, monte_carlo, compare,
-build_vs_rent, recommend, analyze
+tornado, break_even, price_utilization_grid, sweep, monte_carlo, median_shifts,
+compare, build_vs_rent, recommend, analyze
     The analysis layer; each takes a built model or its assumptions.
 write_workbook(model, path), write_memo(model, path, lang="en")
     The investor workbook and the HTML memo.
@@ -86,6 +86,7 @@ _EXPORTS: dict[str, str] = {
     "compare": "costmodel.analysis.scenarios",
     "MonteCarloResult": "costmodel.analysis.montecarlo",
     "monte_carlo": "costmodel.analysis.montecarlo",
+    "median_shifts": "costmodel.analysis.montecarlo",
     "write_memo": "costmodel.report.memo.render",
     "write_workbook": "costmodel.report.workbook.book",
     "import_workbook": "costmodel.report.importer",
@@ -109,6 +110,7 @@ __all__ = [
     "import_workbook",
     "layer",
     "load_assumptions",
+    "median_shifts",
     "monte_carlo",
     "price_utilization_grid",
     "recommend",
@@ -138,7 +140,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
     from costmodel.analysis.breakeven import break_even
     from costmodel.analysis.buildrent import build_vs_rent
     from costmodel.analysis.bundle import Analysis, analyze
-    from costmodel.analysis.montecarlo import MonteCarloResult, monte_carlo
+    from costmodel.analysis.montecarlo import MonteCarloResult, median_shifts, monte_carlo
     from costmodel.analysis.pricegrid import price_utilization_grid
     from costmodel.analysis.scenarios import compare
     from costmodel.analysis.sensitivity import tornado

@@ -19,7 +19,7 @@ from costmodel.analysis.buildrent import build_vs_rent
 from costmodel.analysis.decision import options
 from costmodel.analysis.financing import financing_table
 from costmodel.analysis.growth import growth_options
-from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, monte_carlo
+from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, median_shifts, monte_carlo
 from costmodel.analysis.pricegrid import price_utilization_grid
 from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
@@ -52,7 +52,8 @@ class Analysis:
     without debt), ``timeline``
     (:func:`~costmodel.analysis.timeline.timeline_table`) and ``grid``
     (:func:`~costmodel.analysis.pricegrid.price_utilization_grid`) and ``sweeps``
-    (:func:`~costmodel.analysis.sweep.option_sweeps`)."""
+    (:func:`~costmodel.analysis.sweep.option_sweeps`) and ``shifts``
+    (:func:`~costmodel.analysis.montecarlo.median_shifts` of the Monte Carlo, or None)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -68,6 +69,7 @@ class Analysis:
     timeline: pd.DataFrame | None = None
     grid: pd.DataFrame | None = None
     sweeps: dict[str, pd.DataFrame] | None = None
+    shifts: pd.DataFrame | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -133,6 +135,7 @@ def analyze(
         timeline=timeline_table(m),
         grid=price_utilization_grid(a, tiers=m.tiers),
         sweeps=option_sweeps(a, m.tiers),
+        shifts=median_shifts(a, mc) if mc is not None else None,
     )
 
 

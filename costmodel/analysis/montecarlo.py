@@ -542,6 +542,72 @@ def monte_carlo(
     )
 
 
+def median_shifts(
+    x: Model | Assumptions, mc: MonteCarloResult, metric: str = "npv"
+) -> pd.DataFrame:
+    """What moves the draws away from the assumed case, one input at a time
+    (methodology §9.1): one row per drawn input and tier of ``mc``, ``input, tier,
+    value, median, base, at_median, shift``, with ``median`` the lower median of
+    the input's draws (``numpy.percentile(..., method="lower")``: a value drawn,
+    whole numbers stay whole), ``at_median = metric_t(x_i = median_i)`` with every
+    other input at its value, ``base = metric_t`` as assumed and ``shift =
+    at_median - base``; rows of the inputs a tier does not read are left out, and
+    each tier's rows are sorted by ``|shift|`` (largest first). Variant i sets
+    input i to its median, the last variant is the base case: one ``run_variants``
+    call.
+
+    Parameters
+    ----------
+    x : Model or Assumptions
+        The model the draws were made for.
+    mc : MonteCarloResult
+    metric : str, optional
+        A summary column (default ``npv``).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import costmodel as cm
+    >>> a = cm.load_assumptions()
+    >>> shifts = cm.median_shifts(a, cm.monte_carlo(a, n=500, seed=1))
+    >>> top = shifts[shifts["tier"] == "thousands"].iloc[0]
+    >>> str(top["input"]), float(top["value"]), round(float(top["median"]), 3)
+    ('revenue.price_per_gpu_hour', 16.0, 14.822)
+    >>> bool(top["at_median"] - top["base"] == top["shift"] < 0)
+    True
+    """
+    a = assumptions_of(x)
+    tiers = list(mc.draws)
+    inputs = mc.inputs
+    n = len(inputs)
+    variants: dict[str, np.ndarray] = {}
+    medians = []
+    for i, one in enumerate(inputs):
+        drawn = mc.samples[one.path].to_numpy(float)
+        medians.append(float(np.percentile(drawn, 50, method="lower")))
+        variants[one.path] = np.full(n + 1, one.value)
+        variants[one.path][i] = medians[i]
+    results = run_variants(a, variants, tiers=tiers)
+    rows = []
+    for t in tiers:
+        m = np.asarray(results[t].metrics[metric], dtype=float)
+        for i, one in enumerate(inputs):
+            if t in one.tiers:
+                shift = float(m[i] - m[n])
+                row = (one.path, t, one.value, medians[i], float(m[n]), float(m[i]), shift)
+                rows.append(row)
+    cols = ["input", "tier", "value", "median", "base", "at_median", "shift"]
+    df = pd.DataFrame(rows, columns=cols)
+    order = df["shift"].abs().sort_values(ascending=False, kind="stable").index
+    df = df.loc[order].sort_values("tier", key=lambda s: s.map(tiers.index), kind="stable")
+    df = df.reset_index(drop=True)
+    df.attrs["metric"] = metric
+    return df
+
+
 def _evaluate_all(
     context: _Context,
     columns: np.ndarray,

@@ -366,3 +366,27 @@ def test_tiers_run_alone_give_the_numbers_of_tiers_run_together():
     for tier in DEFAULT.tiers:
         alone = cm.monte_carlo(DEFAULT, n=900, seed=4, tiers=[tier], chunk_size=300, workers=1)
         assert together.draws[tier].equals(alone.draws[tier])
+
+
+def test_median_shifts_are_builds_with_one_input_at_its_median_draw():
+    """Each row is a build of the model with one input at the lower median of its
+    draws (the middle draw, sorted: the ((n - 1) // 2)-th), all else as assumed."""
+    n = 400  # even: the lower median is a draw, not the mean of two
+    mc = cm.monte_carlo(DEFAULT, n=n, seed=5)
+    shifts = cm.median_shifts(DEFAULT, mc)
+    summary = cm.build(DEFAULT).summary()
+    assert set(shifts["tier"]) == set(DEFAULT.tiers)
+    for t in DEFAULT.tiers:
+        rows = shifts[shifts["tier"] == t]
+        np.testing.assert_allclose(rows["base"], summary.loc[t, "npv"], rtol=1e-12)
+        assert (rows["shift"] == rows["at_median"] - rows["base"]).all()
+        size = rows["shift"].abs().to_numpy()
+        assert (size[:-1] >= size[1:]).all()
+        assert not rows["input"].str.match(rf"tiers\.(?!{t}\.)").any()  # another tier's input
+    for t, path in (("thousands", "operations.utilization"), ("hundreds", "timeline.ramp_months")):
+        row = shifts[(shifts["tier"] == t) & (shifts["input"] == path)].iloc[0]
+        middle = float(np.sort(mc.samples[path].to_numpy())[(n - 1) // 2])
+        assert row["median"] == middle
+        alone = cm.build(cm.with_overrides(DEFAULT, {path: middle})).summary().loc[t, "npv"]
+        assert row["at_median"] == pytest.approx(alone, rel=1e-9)
+    assert shifts.attrs["metric"] == "npv"

@@ -6,6 +6,8 @@ without an analysis the sections are absent."""
 from __future__ import annotations
 
 import dataclasses
+import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -437,3 +439,39 @@ def test_a_tier_without_a_cloud_price_says_so(model, analysis, pages):
     )
     zh = Page(render_memo(model, "zh", analysis=an))
     assert "没有按需云价格" in zh.items[("build-rent", "tens")]
+
+
+def lean_items(html: str) -> dict[str, str]:
+    """The text of each tier's sentence on why its median draw sits where it does."""
+    found = re.findall(r'<li data-lean="([^"]+)">(.*?)</li>', html, re.S)
+    return {t: nb(re.sub(r"<[^>]+>", "", unescape(s))) for t, s in found}
+
+
+def test_why_the_median_draw_differs_from_the_assumed_case(model, analysis, html):
+    """Per tier: the P50 against the NPV as assumed and their gap, the three inputs
+    whose median draw alone moves the NPV most that way (from
+    ``analysis.shifts``), how many move it that way and the sum of every shift."""
+    s, shifts = analysis.monte_carlo.summary, analysis.shifts
+    items = {lang: lean_items(html[lang]) for lang in ("en", "zh")}
+    assert set(items["en"]) == set(items["zh"]) == set(model.tiers)
+    for t in model.tiers:
+        base, p50 = model.summary().loc[t, "npv"], s.loc[t, "npv_p50"]
+        gap = p50 - base
+        rows = shifts[shifts["tier"] == t]
+        ways = rows[(rows["shift"] < 0) == (gap < 0)]
+        en, zh = items["en"][t], items["zh"][t]
+        word = "below" if gap < 0 else "above"
+        label = model.assumptions.tiers[t].label
+        money = [nb(f.money(v)) for v in (p50, abs(gap), base)]
+        assert en.startswith(f"The median draw of {label} has an NPV of {money[0]}, ")
+        assert f"{money[1]} {word} the {money[2]} assumed." in en
+        assert nb(f.money(abs(gap), "zh")) in zh and nb(f.money(p50, "zh")) in zh
+        for _, r in ways.head(3).iterrows():
+            assert nb(f.signed(r["shift"], f.money)) in en
+            assert nb(f.signed(r["shift"], lambda v: f.money(v, "zh"))) in zh
+        assert nb(f.signed(ways.iloc[3]["shift"], f.money)) not in en
+        told = f"{len(ways)} of the {len(rows)} drawn inputs it reads {'lower' if gap < 0 else 'raise'}"
+        assert told in en
+        assert en.endswith(
+            f"the {len(rows)} shifts add up to {nb(f.signed(rows['shift'].sum(), f.money))}."
+        )

@@ -291,6 +291,53 @@ def loss_sentence(x: Facts, tier: str, row: pd.Series, n: int) -> Markup:
     )
 
 
+#: inputs named in the sentence on why the draws sit where they do
+LEAN_ITEMS = 3
+
+
+def lean_sentence(x: Facts, tier: str, row: pd.Series, shifts: pd.DataFrame | None) -> Markup:
+    """Why the median draw of ``tier`` sits below (or above) the assumed case: the
+    gap ``P50 - NPV``, and the :data:`LEAN_ITEMS` inputs whose median draw alone
+    moves the NPV most in the gap's direction (``shifts``:
+    :func:`costmodel.analysis.montecarlo.median_shifts`), how many of the inputs
+    the tier reads move it that way, and the sum of every input's shift."""
+    T = TRUE[x.lang]
+    base = float(x.summary.loc[tier, "npv"])
+    gap = float(row["npv_p50"]) - base
+    head = say(
+        T["lean_below" if gap < 0 else "lean_above"],
+        label=tier_label(x.model, tier, x.lang),
+        p50=x.money(row["npv_p50"]),
+        npv=x.money(base),
+        gap=x.money(abs(gap)),
+    )
+    if shifts is None:
+        return head
+    rows = shifts[shifts["tier"] == tier]
+    ways = rows[np.sign(rows["shift"]) == np.sign(gap)].head(LEAN_ITEMS)
+    if not len(ways):
+        return head
+    parts = []
+    for i, (_, r) in enumerate(ways.iterrows()):
+        path = str(r["input"])
+        name = input_name(x, tier, path)
+        parts.append(
+            T["lean_item" if i == 0 else "lean_item_more"].format(
+                input=name[:1].lower() + name[1:] if x.lang == "en" else name,
+                median=input_value(x, tier, path, float(r["median"])),
+                value=input_value(x, tier, path, float(r["value"])),
+                shift=f.signed(float(r["shift"]), x.money),
+            )
+        )
+    items = (
+        T["lean_sep"].join(parts[:-1]) + T["lean_and"] + parts[-1] if len(parts) > 1 else parts[0]
+    )
+    key = "lean_items_below" if gap < 0 else "lean_items_above"
+    k = int((np.sign(rows["shift"]) == np.sign(gap)).sum())
+    total = f.signed(float(rows["shift"].sum()), x.money)
+    return head + say(T[key], items=items, k=k, n=len(rows), sum=total)
+
+
 def mc_cells(x: Facts, row: pd.Series) -> dict[str, str]:
     """Formatted cells of one tier's Monte Carlo row (the tests use the same)."""
     out = {f"npv_{q}": x.money(row[f"npv_{q}"]) for q in ("p10", "p50", "p90", "mean")}
@@ -357,6 +404,7 @@ def _monte_carlo(x: Facts, an: Analysis) -> dict[str, Any] | None:
         seed=seed,
         rows=[dict(tier=t, label=tier_label(m, t, x.lang), **mc_cells(x, s.loc[t])) for t in tiers],
         sentences=[dict(tier=t, text=loss_sentence(x, t, s.loc[t], mc.n)) for t in tiers],
+        lean=[dict(tier=t, text=lean_sentence(x, t, s.loc[t], an.shifts)) for t in tiers],
         chart=dict(
             title=title,
             caption=T["mc_caption"].format(n=n, seed=seed),

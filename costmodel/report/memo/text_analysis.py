@@ -88,6 +88,20 @@ TRUE: dict[str, dict[str, str]] = {
         "NPV ≤ 0 (1 − P(NPV > 0)).",
         "mc_held": "Held at their value in every draw, though given a range (they set the "
         "model's structure; the tornado varies them): {items}.",
+        "lean_below": "The median draw of {label} has an NPV of {p50}, {gap} below the "
+        "{npv} assumed.",
+        "lean_above": "The median draw of {label} has an NPV of {p50}, {gap} above the "
+        "{npv} assumed.",
+        "lean_items_below": " Each alone at the median of its draws, all else as assumed, "
+        "{items}. At the median of their draws {k} of the {n} drawn inputs it reads lower "
+        "the NPV, and the {n} shifts add up to {sum}.",
+        "lean_items_above": " Each alone at the median of its draws, all else as assumed, "
+        "{items}. At the median of their draws {k} of the {n} drawn inputs it reads raise "
+        "the NPV, and the {n} shifts add up to {sum}.",
+        "lean_item": "the {input} ({median} against {value}) moves the NPV by {shift}",
+        "lean_item_more": "the {input} ({median} against {value}) by {shift}",
+        "lean_sep": ", ",
+        "lean_and": " and ",
         "loss_some": "In {p} of {n} draws {label} loses money; its NPV lies between {p10} "
         "and {p90} in 80% of them.",
         "loss_all": "In all {n} draws {label} loses money; its NPV lies between {p10} and "
@@ -161,6 +175,16 @@ TRUE: dict[str, dict[str, str]] = {
         "（1 − P(净现值 > 0)）。",
         "mc_held": "以下输入虽给出取值范围，但决定模型结构，各次抽样均取其基准值"
         "（龙卷风图中按范围变动）：{items}。",
+        "lean_below": "{label}抽样中位数的净现值为 {p50}，比基准 {npv}低 {gap}。",
+        "lean_above": "{label}抽样中位数的净现值为 {p50}，比基准 {npv}高 {gap}。",
+        "lean_items_below": "每项单独取其抽样中位数、其他假设不变时，{items}。该方案读取的"
+        " {n} 项抽样输入中，有 {k} 项取抽样中位数时降低净现值，{n} 项的变动合计 {sum}。",
+        "lean_items_above": "每项单独取其抽样中位数、其他假设不变时，{items}。该方案读取的"
+        " {n} 项抽样输入中，有 {k} 项取抽样中位数时提高净现值，{n} 项的变动合计 {sum}。",
+        "lean_item": "{input}（{median}，基准 {value}）使净现值变动 {shift}",
+        "lean_item_more": "{input}（{median}，基准 {value}）变动 {shift}",
+        "lean_sep": "，",
+        "lean_and": "，",
         "loss_some": "在 {n} 次抽样中，{label}亏损的占 {p}；80% 的抽样净现值介于 {p10} "
         "与 {p90} 之间。",
         "loss_all": "在全部 {n} 次抽样中，{label}都亏损；其中 80% 的抽样净现值介于 {p10} 与 "
