@@ -1,4 +1,5 @@
-"""The by-year evaluation of a tier whose variants share their timing."""
+"""The by-year evaluations of a tier: :func:`run_by_year` for variants that share
+their timing, :func:`run_by_draw` for variants of many timings without debt."""
 
 from __future__ import annotations
 
@@ -16,12 +17,20 @@ from costmodel.core.debt import (
     debt_draws,
 )
 from costmodel.core.depreciation import depreciation_by_year, tax_depreciation_by_year
-from costmodel.core.discount import DISCOUNTED, Discount, discounting, pv_months, sum_rows
+from costmodel.core.discount import (
+    DISCOUNTED,
+    Discount,
+    discount_table,
+    discounting,
+    pv_months,
+    sum_rows,
+)
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import (
     Coefficients,
     discounted_shapes,
     margin,
+    monthly_line,
     operating_coefficients,
     per_run,
     pv_lines,
@@ -40,18 +49,30 @@ from costmodel.core.tax import (
 )
 from costmodel.core.timing import (
     CapexEvent,
+    Clock,
     Segments,
-    Shapes,
     capex_by_month,
     capex_events,
+    col,
+    monthly_capex,
     segments,
+    tier_shapes,
     timing_shapes,
 )
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
-from costmodel.core.vat import VatYears, vat_by_year, vat_present_value
+from costmodel.core.vat import (
+    VatYears,
+    no_vat_metrics,
+    vat_by_year,
+    vat_cash_lines,
+    vat_metrics,
+    vat_net_coefficients,
+    vat_present_value,
+)
 from costmodel.inputs.params import TierConfig
+from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def run_by_year(
@@ -131,8 +152,163 @@ def run_by_year(
         terminal_tax=terminal_tax,
         vat=vat.metrics,
     )
-    by_year = (fcf_monthly, lines, shapes)
-    return _lazy_schedules(monthly, config, (deps, capex_by, nbv), metrics, by_year)
+    opex_years = Lazy(lambda: {k: year_sums(lines[k], shapes.sums).T for k in OPEX_LINES})
+    parts = (deps, capex_by, nbv)
+    return later_schedules(monthly, months, parts, metrics, opex_years, lambda: fcf_monthly().T)
+
+
+def run_by_draw(
+    q: dict[str, FloatArray],
+    config: TierConfig,
+    deps: list[dict[str, FloatArray]],
+    monthly: Callable[[], TierResult],
+) -> TierResult:
+    """:func:`run_tier` for variants of many timings and no debt share: every
+    operating line by year, ``sum_k c_k(y, s) H_k(y, s)``, from its coefficients
+    and the year sums ``H_k`` (and discounted year sums) of each variant's own
+    monthly shapes (:func:`tier_shapes`); depreciation and tax by year
+    (:func:`depreciation_by_year`, :func:`_tax_by_year`). Month by month only the
+    VAT net before its credit pool and the FCF, ``FCF(m) = sum_k h_k(m)
+    margin_k[y(m)] - tax_y [m = 12 y] - capex(m) + terminal [m = M] + VAT cash(m)``,
+    whose NPV and IRR are the metrics'. Payback, peak funding, the equity and debt
+    columns and every schedule are those of ``monthly()``, the monthly run of the
+    same inputs (:func:`costmodel.core.engine.run_monthly`), read when first read."""
+    months = config.months
+    clock = Clock(months)
+    size, full = q["gpus"].shape[0], q["gpus"].shape
+    events = capex_events(q, deps)
+    lines, (rev, hours, opex) = _operating(q, deps, events, months)
+    shapes = tier_shapes(q, deps, clock)
+    disc = discount_table(q["discount_rate"], months)
+    used = sorted(set(rev) | set(opex) | set(hours))
+    sums = {k: _by_year(shapes[k]) for k in used}  # (Y, 1 or S)
+    disc_sums = {k: _by_year(shapes[k] * disc) for k in used}
+    rev_y, opex_y = _line_years(rev, sums), _line_years(opex, sums)
+    capex_months = monthly_capex(events, clock)
+    capex_m = sum(capex_months.values())
+    capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
+    dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
+    terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config), full)
+    vat = _vat_by_draw(q, config, lines, (shapes, clock), capex_months)
+    surtax_y = _by_year(vat["surtax"]) if vat else 0.0
+    tax, terminal_tax, _ = _tax_by_year(
+        q, config, deps, events, (dep_y, nbv), terminal, rev_y - opex_y, surtax_y
+    )
+    fcf = monthly_line(margin(rev, opex), shapes, clock) - clock.at_year_ends(tax["tax"].T)
+    fcf = fcf - capex_m + clock.at(months, terminal) + (vat["vat_cash"] if vat else 0.0)
+    full_run = monthly
+
+    def later(name: str) -> Callable[[], FloatArray]:
+        return lambda: full_run().metrics[name]
+
+    metrics = summary(
+        q,
+        deps,
+        Lazy(lambda: tier_goodput(q, deps)),
+        capex_by=capex_by,
+        opex_sum=opex_y.sum(axis=0),
+        opex_by_year=opex_y.T,
+        pv_cost=fin.present_value(capex_m, disc) + _line_pv(opex, disc_sums),
+        pv_gpu_hours=_line_pv(hours, disc_sums),
+        gpu_hours=lambda: _line_years(hours, sums).sum(axis=0),
+        revenue=rev_y.sum(axis=0),
+        npv=fin.present_value(fcf, disc),
+        fcf=fcf,
+        fcf_sum=lambda: fcf.sum(axis=1),
+        payback=later("payback_years"),
+        peak_funding=later("peak_funding"),
+        equity_npv=later("equity_npv"),
+        ecf=None,
+        borrowers=None,
+        dscr=lambda: full_run().annual["dscr"],
+        debt_peak=later("debt_peak"),
+        terminal=terminal,
+        terminal_tax=terminal_tax,
+        vat=vat_metrics(vat) if vat else no_vat_metrics(size),
+    )
+    opex_years = Lazy(lambda: {k: _line_years(lines[k], sums).T for k in OPEX_LINES})
+    return later_schedules(
+        full_run, months, (deps, capex_by, nbv), metrics, opex_years, lambda: fcf
+    )
+
+
+def later_schedules(
+    full_run: Callable[[], TierResult],
+    months: int,
+    parts: tuple[list[dict[str, FloatArray]], dict[str, FloatArray], dict[str, FloatArray]],
+    metrics: Metrics,
+    opex_by_year: Lazy,
+    fcf: Callable[[], FloatArray],
+) -> TierResult:
+    """The result of a by-year run (:func:`run_by_year`, :func:`run_by_draw`): its
+    deployments, capex and net book values (``parts``), metrics, opex per line by
+    model year and monthly FCF (S, M+1), computed when read; every monthly
+    schedule that of ``full_run()``, the monthly run of the same inputs
+    (:func:`costmodel.core.engine.run_monthly`), built when one is first read."""
+    deps, capex_by, nbv = parts
+    return TierResult(
+        months=months,
+        capex=capex_by,
+        capex_months=Lazy(lambda: full_run().capex_months),
+        opex=Lazy(lambda: full_run().opex),
+        depreciation=Lazy(lambda: full_run().depreciation),
+        nbv=nbv,
+        flows=Lazy(lambda: full_run().flows),
+        annual=Lazy(lambda: full_run().annual),
+        metrics=metrics,
+        debt=Lazy(lambda: full_run().debt),
+        deployments=deps,
+        schedules_of=lambda: full_run().schedules,
+        vat=Lazy(lambda: full_run().vat),
+        opex_by_year=opex_by_year,
+        fcf=fcf,
+    )
+
+
+def _by_year(x: FloatArray) -> FloatArray:
+    """(Y, S): months 12(y-1)+1 .. 12y of ``x`` (S, M+1) added in month order, twelve
+    passes over (S, Y) (numpy's sum along a last axis of 12 runs one short loop
+    per year and variant)."""
+    out = x[:, 1::MONTHS_PER_YEAR].copy()
+    for j in range(2, MONTHS_PER_YEAR + 1):
+        out += x[:, j::MONTHS_PER_YEAR]
+    return np.ascontiguousarray(out.T)
+
+
+def _line_years(c: Coefficients, sums: Mapping[int, FloatArray]) -> FloatArray:
+    """(Y, S): ``sum_k c_k H_k``, a line's year sums from its coefficients and each
+    variant's shape year sums ``sums`` (shape -> (Y, 1 or S)), shape after shape."""
+    out = None
+    for k, ck in c.items():
+        term = ck * sums[k]
+        out = term if out is None else out + term
+    return out if out is not None else np.zeros((next(iter(sums.values())).shape[0], 1))
+
+
+def _line_pv(c: Coefficients, disc_sums: Mapping[int, FloatArray]) -> FloatArray:
+    """(S,): ``sum_k sum_y c_k[y] D_k[y]``, a line's present value from its
+    coefficients and each variant's discounted shape year sums ``disc_sums``."""
+    return sum_rows(_line_years(c, disc_sums))
+
+
+def _vat_by_draw(
+    q: Mapping[str, FloatArray],
+    config: TierConfig,
+    lines: Mapping[str, Coefficients],
+    monthly: tuple[list[FloatArray], Clock],
+    capex_months: Mapping[str, FloatArray],
+) -> dict[str, FloatArray]:
+    """:func:`vat_cash_lines` of ``net_m`` (:func:`costmodel.core.vat.vat_lines`):
+    the operating lines' VAT (:func:`vat_net_coefficients`) on each variant's
+    shapes, less the input VAT of the capex of each class; empty without a ``vat``
+    section."""
+    if not config.vat:
+        return {}
+    shapes, clock = monthly
+    net = monthly_line(vat_net_coefficients(q, lines), shapes, clock)
+    for cls in ASSET_CLASSES:
+        net = net - col(q[f"vat_input_{cls}"]) * capex_months[cls]
+    return vat_cash_lines(q, config, np.broadcast_to(net, (q["gpus"].shape[0], clock.months + 1)))
 
 
 def _tax_by_year(
@@ -320,37 +496,3 @@ def _equity_by_year(
     pv_fcf = npv if equity.same_rates(disc) else pv_months(fcf, e_disc)
     pv_tax = (tax_saved * e_disc[MONTHS_PER_YEAR::MONTHS_PER_YEAR]).sum(axis=0)
     return ecf, dscr, debt_peak, pv_fcf + pv_net + pv_tax
-
-
-def _lazy_schedules(
-    monthly: Callable[[], TierResult],
-    config: TierConfig,
-    parts: tuple[list[dict[str, FloatArray]], dict[str, FloatArray], dict[str, FloatArray]],
-    metrics: Metrics,
-    by_year: tuple[Callable[[], FloatArray], Mapping[str, Coefficients], Shapes],
-) -> TierResult:
-    """The result of a by-year run: its deployments, capex and net book values
-    (``parts``), metrics, its monthly FCF and opex per line and model year (from
-    ``by_year``: the FCF months first (M+1, S), every line's coefficients and the
-    shapes); the monthly schedules from ``monthly()``, the monthly run of the same
-    inputs (:func:`costmodel.core.engine.run_monthly`), called when one is first read."""
-    full_run = monthly
-    deps, capex_by, nbv = parts
-    fcf_months_first, lines, shapes = by_year
-    return TierResult(
-        months=config.months,
-        capex=capex_by,
-        capex_months=Lazy(lambda: full_run().capex_months),
-        opex=Lazy(lambda: full_run().opex),
-        depreciation=Lazy(lambda: full_run().depreciation),
-        nbv=nbv,
-        flows=Lazy(lambda: full_run().flows),
-        annual=Lazy(lambda: full_run().annual),
-        metrics=metrics,
-        debt=Lazy(lambda: full_run().debt),
-        deployments=deps,
-        schedules_of=lambda: full_run().schedules,
-        vat=Lazy(lambda: full_run().vat),
-        opex_by_year=Lazy(lambda: {k: year_sums(lines[k], shapes.sums).T for k in OPEX_LINES}),
-        fcf=lambda: fcf_months_first().T,
-    )

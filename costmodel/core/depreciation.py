@@ -171,8 +171,10 @@ def event_by_year(q: Mapping[str, FloatArray], config: TierConfig, e: CapexEvent
     annual = fin.depreciation_annual(
         e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
     )
-    in_service = int(when(e.in_service)[0, 0])
-    (k1, c1), (k2, c2) = depreciation_counts(months, in_service, life)
+    s = when(e.in_service)
+    if s.shape[0] > 1:  # each variant its own month in service
+        return _event_by_year_per_variant(annual, s[:, 0], months, life)
+    (k1, c1), (k2, c2) = depreciation_counts(months, int(s[0, 0]), life)
     # a model year spans at most two asset years k1 < k2 (0 + a + b, as summed
     # term by term; a count of 0 adds 0)
     if annual.strides[1] == 0:  # straight line: one charge for every asset year
@@ -180,3 +182,24 @@ def event_by_year(q: Mapping[str, FloatArray], config: TierConfig, e: CapexEvent
         return c1[:, None] * row + c2[:, None] * row
     monthly = annual.T / MONTHS_PER_YEAR
     return c1[:, None] * monthly[k1] + c2[:, None] * monthly[k2]
+
+
+def _event_by_year_per_variant(
+    annual: FloatArray, in_service: FloatArray, months: int, life: int
+) -> FloatArray:
+    """(Y, S): :func:`event_by_year` with a month in service ``s`` (S,) per variant.
+    Model year y (months 12y+1 .. 12y+12) meets asset year ``k = floor((12y + 1 -
+    s) / 12)`` for ``c = min(12y + 12, s + 12k + 11) - 12y`` months and asset year
+    k + 1 for the other ``12 - c``; an asset year outside ``0 .. life - 1``
+    charges nothing."""
+    y = np.arange(months // MONTHS_PER_YEAR, dtype=float)[:, None] * MONTHS_PER_YEAR
+    first = np.floor((y + 1.0 - in_service) / MONTHS_PER_YEAR)
+    months_first = np.minimum(y + MONTHS_PER_YEAR, in_service + MONTHS_PER_YEAR * first + 11) - y
+    monthly = np.concatenate([annual / MONTHS_PER_YEAR, np.zeros((annual.shape[0], 1))], 1)
+    monthly = np.broadcast_to(monthly, (in_service.shape[0], life + 1))
+    out = None
+    for k, count in ((first, months_first), (first + 1, MONTHS_PER_YEAR - months_first)):
+        idx = np.where((k >= 0) & (k < life), k, life).astype(np.intp)  # life: the 0 column
+        term = count * np.take_along_axis(monthly, idx.T, 1).T
+        out = term if out is None else out + term
+    return out

@@ -15,26 +15,31 @@ coefficients per model year on those shapes), :mod:`~costmodel.core.depreciation
 :mod:`~costmodel.core.schedules` (what the writers show per event, loan, vintage
 and deployment).
 
-Two evaluations read those definitions (equal to rel 1e-12, pinned by
+Three evaluations read those definitions (equal to rel 1e-12, pinned by
 tests/core/test_differential.py):
 
 - :func:`run_monthly` expands every line month by month as (S, M+1) arrays;
 - :func:`costmodel.core.byyear.run_by_year`, used whenever the variants share
   their timing (the deployment months, the ramp and a contract's months: every
-  single build, and a Monte Carlo unless a timing input is ranged) and, by
-  :func:`_run_grouped`, for the variants of each distinct timing when there are few (at most
-  :data:`MAX_TIMING_GROUPS`), sums the
-  coefficients against the shapes' year sums; only the free cash flow (and, for
-  the equity IRR, the equity cash flow) is built month by month. Its monthly
-  schedules are those of :func:`run_monthly`, built on first access, and the
-  IRRs when first read.
+  single build, and a Monte Carlo chunk of one timing) and, by
+  :func:`_run_grouped`, for the variants of each distinct timing when some
+  variant borrows and there are few timings (at most :data:`MAX_TIMING_GROUPS`),
+  sums the coefficients against the shapes' year sums; only the free cash flow
+  (and, for the equity IRR, the equity cash flow) is built month by month;
+- :func:`costmodel.core.byyear.run_by_draw`, for variants of different timings
+  when none borrows (a Monte Carlo chunk of the default), sums the coefficients
+  against the year sums of each variant's own shapes; only the VAT net and the
+  free cash flow are built month by month.
+
+The monthly schedules of the last two are those of :func:`run_monthly`, built on
+first access, and the IRRs are computed when first read.
 
 Each variant's result does not depend on its position among the S or on the
 other variants (Monte Carlo results do not depend on the chunk size): the path
-follows which inputs are arrays, not their values (except that more than
-:data:`MAX_TIMING_GROUPS` distinct timings in a chunk go month by month, so a
-chunk size can move a draw's figures by the paths' rounding, rel 1e-12; a
-variant alone with its timing is computed as a group of two copies), and sums
+follows which inputs are arrays, not their values (except that a chunk of one
+timing goes by year and one of several by draw, so a chunk size can move a
+draw's figures by the paths' rounding, rel 1e-12; a variant alone with its
+timing is computed as a group of two copies), and sums
 over variants use elementwise products and sums over leading axes, not BLAS or
 einsum. A lone variant (S = 1, e.g. a single build) may differ from the same
 variant among others in the last digit (numpy sums a single column pairwise).
@@ -51,7 +56,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
-from costmodel.core.byyear import run_by_year
+from costmodel.core.byyear import run_by_draw, run_by_year
 from costmodel.core.calendar import year_sums
 from costmodel.core.debt import capitalized_events, debt_schedule
 from costmodel.core.depreciation import (
@@ -162,15 +167,15 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     case, and always for a single build) the summary is computed from year tables
     (:func:`run_by_year`) and the monthly schedules (``opex``, ``depreciation``,
     ``flows``, ``debt``, ``capex_months``, ``annual``) are built by
-    :func:`run_monthly` on first access; when timing differs, so is each group of
-    variants of one timing if there are few (:func:`_run_grouped`); otherwise
-    everything is computed month by month at once. All give the same numbers up
-    to rounding.
+    :func:`run_monthly` on first access; when timing differs and no variant has a
+    debt share, from each variant's own year sums (:func:`run_by_draw`); with a
+    debt share, by year for each group of variants of one timing if there are few
+    (:func:`_run_grouped`), otherwise everything month by month at once. All give
+    the same numbers up to rounding.
     """
     q = tier_inputs(p)
     # which way to go depends on which inputs are given per variant (arrays) and,
-    # when timing is, on the distinct timings: each variant is computed by year
-    # with the variants of its own timing (a group of two at least), so that its
+    # when timing is, on the distinct timings and the debt share: a variant's
     # numbers do not depend on the other variants of its chunk (Monte Carlo
     # results do not depend on the chunk size)
     varied = {k for k, v in p.items() if not isinstance(v, float | int) and np.ndim(v) > 0}
@@ -180,23 +185,25 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     size = q["gpus"].shape[0]
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
-        # one timing for every variant (a Monte Carlo's chunk usually has one):
-        # computed by year at once, as the one group of :func:`_run_grouped` would
+        # one timing for every variant (every single build; a Monte Carlo chunk of
+        # one timing): computed by year at once, as the one group of :func:`_run_grouped` would
         # be (a lone variant with varied timing goes there, to be run twice)
         if not varied & timing_inputs or size > 1:
             timing = shared_timing(q, deps)
             if timing is not None:
                 monthly = cache(lambda: run_monthly(q, config, deps))
                 return run_by_year(q, config, deps, timing, monthly, one_loan)
+        if size > 1 and not np.any(q["debt_share"]):  # each variant on its own timing
+            return run_by_draw(q, config, deps, cache(lambda: run_monthly(q, config, deps)))
         groups = _timing_groups(q, deps, MAX_TIMING_GROUPS)
         if groups is None:
             return run_monthly(q, config, deps)
         return _run_grouped(q, config, deps, groups, one_loan)
 
 
-#: timing groups run by year (a sensitivity of a timing input: its low and high);
-#: beyond that a chunk is computed month by month, which costs less than a by-year
-#: evaluation per timing once there are more (``benchmarks/bench_montecarlo.py``)
+#: timing groups run by year when some variant borrows (a sensitivity of a timing
+#: input: its low and high); beyond that a chunk is computed month by month, which
+#: costs less than a by-year evaluation per timing once there are more
 MAX_TIMING_GROUPS = 4
 
 

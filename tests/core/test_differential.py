@@ -1,4 +1,4 @@
-"""The engine's two evaluations of one definition agree on generated cases.
+"""The engine's evaluations of one definition agree on generated cases.
 
 :func:`costmodel.core.engine.run_tier` computes a tier whose variants share their
 timing by year (:mod:`costmodel.core.byyear`: the operating lines' coefficients
@@ -12,7 +12,10 @@ escalations, a take-or-pay contract and a selling-cost share, VAT with or withou
 refunds, methodology §11) and
 every summary column, net book value, capex, opex line by year and the monthly FCF
 of the two must agree to 1e-12
-(relative, or of the column's largest value near 0).
+(relative, or of the column's largest value near 0). The same holds for
+:func:`costmodel.core.byyear.run_by_draw` (variants of many timings, no debt: each
+line by year on each variant's own shapes), run on each generated set with six
+variants of their own construction, ramp, stage and contract months.
 """
 
 from __future__ import annotations
@@ -258,3 +261,101 @@ def test_the_comparison_fails_when_one_path_drops_the_vat_cash(monkeypatch, tmp_
     except AssertionError:
         return
     raise AssertionError("VAT cash left out of one path went unnoticed")
+
+
+#: variants per generated case in the test of the evaluation by draw
+TIMINGS = 6
+
+
+def timing_variants(a: cm.Assumptions, seed: int) -> tuple[dict, object]:
+    """The tier's inputs with :data:`TIMINGS` variants, each with its own
+    construction, ramp and stage months and contract length (more distinct
+    timings than the engine groups), and no debt: what a Monte Carlo of ranged
+    timing evaluates by draw (:func:`costmodel.core.byyear.run_by_draw`)."""
+    ti = resolve_tier(a, "small")
+    values, months = ti.values(), ti.config.months
+    rng = np.random.default_rng(seed)
+    values["build_months"] = rng.permutation(np.arange(TIMINGS) % months).astype(float)
+    values["ramp_months"] = rng.choice([0.0, 1.5, 4.0, 6.0], TIMINGS)
+    for i in range(1, ti.config.stages + 1):
+        values[f"stage{i}_month"] = rng.integers(0, months, TIMINGS).astype(float)
+    if values.get("contract_months"):
+        values["contract_months"] = rng.integers(1, months + 14, TIMINGS).astype(float)
+    values["debt_share"] = 0.0
+    return values, ti.config
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(overlay=overlays(), seed=st.integers(0, 2**16))
+def test_by_draw_equals_month_by_month(tmp_path_factory, overlay, seed):
+    """Variants of many timings, evaluated by draw (every line by year on each
+    variant's own shapes), against month by month: every summary column, net book
+    value, capex, opex line by year and the monthly FCF to 1e-12."""
+    path = tmp_path_factory.mktemp("draw") / "case.yaml"
+    path.write_text(yaml.safe_dump(overlay))
+    values, config = timing_variants(cm.load_assumptions(HAND, path), seed)
+    by_draw = run_tier(values, config)
+    assert by_draw.flows.__class__.__name__ == "Lazy"  # not evaluated month by month
+    q = tier_inputs(values)
+    monthly = run_monthly(q, config, deployments(q, config.stages, config.months))
+    compare(by_draw, monthly)
+
+
+def compare(fast, monthly) -> None:
+    """Every summary column, net book value, capex and opex line by year, and the
+    monthly FCF of an evaluation ``fast`` against the monthly one, to 1e-12."""
+    assert list(fast.metrics) == list(monthly.metrics)
+    m = monthly.metrics
+    money = float(np.max(m["tco"] + m["revenue"] + m["terminal_value"]))
+    for name in fast.metrics:
+        size = money if name in MONEY or name.startswith("capex_") else 1.0
+        close(fast.metrics[name], monthly.metrics[name], name, size)
+    for cls in CLASSES:
+        close(fast.nbv[cls], monthly.nbv[cls], f"nbv {cls}", money)
+        close(fast.capex[cls], monthly.capex[cls], f"capex {cls}", money)
+    assert list(fast.opex_by_year) == list(monthly.opex_by_year)
+    for line, years in monthly.opex_by_year.items():
+        close(fast.opex_by_year[line], years, f"opex by year {line}", money)
+    close(fast.monthly_fcf(), monthly.flows["fcf"], "monthly fcf", money)
+
+
+def test_the_by_draw_comparison_fails_when_that_path_changes(monkeypatch, tmp_path):
+    """A line's year sums changed in the evaluation by draw only (read by the
+    revenue, the cost and the tax) is caught."""
+    from costmodel.core import byyear
+
+    path = tmp_path / "case.yaml"
+    path.write_text(yaml.safe_dump({"schema_version": 2, "horizon_years": 2}))
+    values, config = timing_variants(cm.load_assumptions(HAND, path), 1)
+    q = tier_inputs(values)
+    monthly = run_monthly(q, config, deployments(q, config.stages, config.months))
+    compare(run_tier(values, config), monthly)  # the same before
+    original = byyear._line_years
+    monkeypatch.setattr(byyear, "_line_years", lambda c, s: original(c, s) * (1 + 1e-9))
+    try:
+        compare(run_tier(values, config), monthly)
+    except AssertionError:
+        return
+    raise AssertionError("a line changed in the evaluation by draw only went unnoticed")
+
+
+def test_a_variant_by_draw_does_not_depend_on_the_others(tmp_path):
+    """Evaluated by draw, a variant's numbers are the same to the last digit among
+    all the variants or among fewer (a Monte Carlo's chunks)."""
+    path = tmp_path / "case.yaml"
+    overlay = {"schema_version": 2, "horizon_years": 3, "terminal_value": "book",
+               "vat": {"output_rate": 0.06, "input_rates": {"servers": 0.13},
+                       "surtax_rate": 0.12, "refund_credit": True}}  # fmt: skip
+    path.write_text(yaml.safe_dump(overlay))
+    values, config = timing_variants(cm.load_assumptions(HAND, path), 3)
+    values["utilization"] = np.linspace(0.4, 0.9, TIMINGS)
+    whole = run_tier(values, config).metrics
+    part = {k: v[1:] if np.ndim(v) else v for k, v in values.items()}  # five timings: by draw
+    fewer = run_tier(part, config).metrics
+    for name in ("npv", "irr", "cost_per_gpu_hour", "capex", "revenue", "tco", "vat_paid"):
+        np.testing.assert_array_equal(whole[name][1:], fewer[name], err_msg=name)
