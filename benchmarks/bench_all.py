@@ -20,8 +20,9 @@ process, so the two are not added).
 Then, as information: ``costmodel build`` as a fresh process; workbooks for the
 default and 10 tiers x 20 years (target < 2 s CPU); Monte Carlo draws per
 CPU-second against a memory-bandwidth bound of this machine (a numpy sum
-streaming one float per tier-month) and the engine alone on the same draws
-(timing fixed, no sorting or workers); a million draws with worker processes and
+streaming one float per tier-month), the engine alone on the same draws
+(timing fixed, no sorting or workers) and the floor of draws with their own timing
+(:func:`kernel_floor_rate`); a million draws with worker processes and
 in one process (wall and CPU: what the workers buy); 30 tiers against 3; a
 persistent LibreOffice recalculating the workbook per input change against the
 engine's CPU per draw (Debian's python3-uno); the start-up of ``costmodel
