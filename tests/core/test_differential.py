@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 import costmodel as cm
 from costmodel.core.engine import run_monthly, run_tier, tier_inputs
+from costmodel.core.result import Lazy
 from costmodel.core.timing import deployments
 from costmodel.inputs.params import resolve_tier
 from tests.paths import HAND
@@ -196,33 +197,6 @@ def both(a: cm.Assumptions):
     return by_year, monthly
 
 
-@settings(
-    max_examples=200,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(overlay=overlays())
-def test_by_year_equals_month_by_month(tmp_path_factory, overlay):
-    path = tmp_path_factory.mktemp("diff") / "case.yaml"
-    path.write_text(yaml.safe_dump(overlay))
-    by_year, monthly = both(cm.load_assumptions(HAND, path))
-    assert list(by_year.metrics) == list(monthly.metrics)
-    m = monthly.metrics
-    money = float(m["tco"][0] + m["revenue"][0] + m["terminal_value"][0])
-    for name in by_year.metrics:
-        size = money if name in MONEY or name.startswith("capex_") else 1.0
-        close(by_year.metrics[name], monthly.metrics[name], name, size)
-    for cls in CLASSES:
-        close(by_year.nbv[cls], monthly.nbv[cls], f"nbv {cls}", money)
-        close(by_year.capex[cls], monthly.capex[cls], f"capex {cls}", money)
-    assert list(by_year.opex_by_year) == list(monthly.opex_by_year)
-    for line, years in monthly.opex_by_year.items():
-        close(by_year.opex_by_year[line], years, f"opex by year {line}", money)
-    assert monthly.monthly_fcf() is monthly.flows["fcf"]  # the monthly run's FCF is its flows'
-    close(by_year.monthly_fcf(), monthly.flows["fcf"], "monthly fcf", money)
-
-
 def test_the_comparison_fails_when_one_path_changes(monkeypatch, tmp_path):
     """A line changed in the by-year path only (its year sums of the revenue,
     read by the NPV, the revenue and the cost columns) is caught."""
@@ -292,18 +266,22 @@ def timing_variants(a: cm.Assumptions, seed: int) -> tuple[dict, object]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(overlay=overlays(), seed=st.integers(0, 2**16))
-def test_by_draw_equals_month_by_month(tmp_path_factory, overlay, seed):
-    """Variants of many timings, evaluated by draw (every line by year on each
-    variant's own shapes), against month by month: every summary column, net book
-    value, capex, opex line by year and the monthly FCF to 1e-12."""
-    path = tmp_path_factory.mktemp("draw") / "case.yaml"
+def test_fast_evaluations_equal_month_by_month(tmp_path_factory, overlay, seed):
+    """Each generated set by year against month by month, then with variants of
+    many timings, evaluated by draw (every line by year on each variant's own
+    shapes), against month by month: every summary column, net book value, capex,
+    opex line by year and the monthly FCF to 1e-12."""
+    path = tmp_path_factory.mktemp("diff") / "case.yaml"
     path.write_text(yaml.safe_dump(overlay))
-    values, config = timing_variants(cm.load_assumptions(HAND, path), seed)
+    a = cm.load_assumptions(HAND, path)
+    by_year, monthly = both(a)
+    assert monthly.monthly_fcf() is monthly.flows["fcf"]  # the monthly run's FCF is its flows'
+    compare(by_year, monthly)
+    values, config = timing_variants(a, seed)
     by_draw = run_tier(values, config)
-    assert by_draw.flows.__class__.__name__ == "Lazy"  # not evaluated month by month
+    assert isinstance(by_draw.flows, Lazy)  # not evaluated month by month
     q = tier_inputs(values)
-    monthly = run_monthly(q, config, deployments(q, config.stages, config.months))
-    compare(by_draw, monthly)
+    compare(by_draw, run_monthly(q, config, deployments(q, config.stages, config.months)))
 
 
 def compare(fast, monthly) -> None:
