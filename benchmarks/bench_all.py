@@ -175,6 +175,7 @@ def _tier_kernels(
     best: Callable[[str, Callable[[], Any]], Any],
 ) -> None:
     """The parts of :func:`kernel_floor_rate` for one tier, each timed by ``best``."""
+    from costmodel.core.calendar import year_sums
     from costmodel.core.discount import discount_table
     from costmodel.core.engine import tier_inputs
     from costmodel.core.lines import margin, monthly_line, operating_coefficients, total
@@ -184,8 +185,8 @@ def _tier_kernels(
     from costmodel.core.vat import vat_cash_lines, vat_net_coefficients
     from costmodel.inputs.params import resolve_tier
 
-    def year_sums(h: Any, weight: Any = 1.0) -> list[Any]:
-        return [np.sum((np.atleast_2d(k) * weight)[:, 1:].reshape(-1, 12), axis=1) for k in h]
+    def shape_sums(h: Any, weight: Any = 1.0) -> list[Any]:
+        return [year_sums(k * weight) for k in h]
 
     ti = resolve_tier(a, tier)
     values = ti.values()
@@ -199,8 +200,8 @@ def _tier_kernels(
     lines = best("coefficients", lambda: operating_coefficients(q, deps, events, years))
     shapes = best("shapes", lambda: tier_shapes(q, deps, clock))
     disc = discount_table(q["discount_rate"], config.months)
-    best("year sums", lambda: year_sums(shapes))
-    best("discounted year sums", lambda: year_sums(shapes, disc))
+    best("year sums", lambda: shape_sums(shapes))
+    best("discounted year sums", lambda: shape_sums(shapes, disc))
     cash = margin(lines["revenue"], total([lines[k] for k in OPEX_LINES]))
     fcf = best("margin month by month", lambda: monthly_line(cash, shapes, clock))
     net = best(

@@ -9,6 +9,7 @@ from functools import cache
 import numpy as np
 
 from costmodel.core import finance as fin
+from costmodel.core.calendar import year_sums as calendar_year_sums
 from costmodel.core.debt import (
     borrowing_variants,
     borrows,
@@ -65,6 +66,7 @@ from costmodel.core.units import (
 from costmodel.core.vat import (
     VatYears,
     no_vat_metrics,
+    surtax_by_year,
     vat_by_year,
     vat_cash_lines,
     vat_metrics,
@@ -180,17 +182,15 @@ def run_by_draw(
     lines, (rev, hours, opex) = _operating(q, deps, events, months)
     shapes = tier_shapes(q, deps, clock)
     disc = discount_table(q["discount_rate"], months)
-    used = sorted(set(rev) | set(opex) | set(hours))
-    sums = {k: _by_year(shapes[k]) for k in used}  # (Y, 1 or S)
-    disc_sums = {k: _by_year(shapes[k] * disc) for k in used}
-    rev_y, opex_y = _line_years(rev, sums), _line_years(opex, sums)
+    sums, disc_sums = _own_shape_sums(shapes, disc, sorted(set(rev) | set(opex) | set(hours)))
+    rev_y, opex_y = year_sums(rev, sums), year_sums(opex, sums)
     capex_months = monthly_capex(events, clock)
     capex_m = sum(capex_months.values())
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
     terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config), full)
     vat = _vat_by_draw(q, config, lines, (shapes, clock), capex_months)
-    surtax_y = _by_year(vat["surtax"]) if vat else 0.0
+    surtax_y = surtax_by_year(vat).T if vat else 0.0
     tax, terminal_tax, _ = _tax_by_year(
         q, config, deps, events, (dep_y, nbv), terminal, rev_y - opex_y, surtax_y
     )
@@ -208,9 +208,9 @@ def run_by_draw(
         capex_by=capex_by,
         opex_sum=opex_y.sum(axis=0),
         opex_by_year=opex_y.T,
-        pv_cost=fin.present_value(capex_m, disc) + _line_pv(opex, disc_sums),
-        pv_gpu_hours=_line_pv(hours, disc_sums),
-        gpu_hours=lambda: _line_years(hours, sums).sum(axis=0),
+        pv_cost=fin.present_value(capex_m, disc) + pv_lines(opex, disc_sums),
+        pv_gpu_hours=pv_lines(hours, disc_sums),
+        gpu_hours=lambda: year_sums(hours, sums).sum(axis=0),
         revenue=rev_y.sum(axis=0),
         npv=fin.present_value(fcf, disc),
         fcf=fcf,
@@ -226,7 +226,7 @@ def run_by_draw(
         terminal_tax=terminal_tax,
         vat=vat_metrics(vat) if vat else no_vat_metrics(size),
     )
-    opex_years = Lazy(lambda: {k: _line_years(lines[k], sums).T for k in OPEX_LINES})
+    opex_years = Lazy(lambda: {k: year_sums(lines[k], sums).T for k in OPEX_LINES})
     return later_schedules(
         full_run, months, (deps, capex_by, nbv), metrics, opex_years, lambda: fcf
     )
@@ -265,30 +265,19 @@ def later_schedules(
     )
 
 
-def _by_year(x: FloatArray) -> FloatArray:
-    """(Y, S): months 12(y-1)+1 .. 12y of ``x`` (S, M+1) added in month order, twelve
-    passes over (S, Y) (numpy's sum along a last axis of 12 runs one short loop
-    per year and variant)."""
-    out = x[:, 1::MONTHS_PER_YEAR].copy()
-    for j in range(2, MONTHS_PER_YEAR + 1):
-        out += x[:, j::MONTHS_PER_YEAR]
-    return np.ascontiguousarray(out.T)
-
-
-def _line_years(c: Coefficients, sums: Mapping[int, FloatArray]) -> FloatArray:
-    """(Y, S): ``sum_k c_k H_k``, a line's year sums from its coefficients and each
-    variant's shape year sums ``sums`` (shape -> (Y, 1 or S)), shape after shape."""
-    out = None
-    for k, ck in c.items():
-        term = ck * sums[k]
-        out = term if out is None else out + term
-    return out if out is not None else np.zeros((next(iter(sums.values())).shape[0], 1))
-
-
-def _line_pv(c: Coefficients, disc_sums: Mapping[int, FloatArray]) -> FloatArray:
-    """(S,): ``sum_k sum_y c_k[y] D_k[y]``, a line's present value from its
-    coefficients and each variant's discounted shape year sums ``disc_sums``."""
-    return sum_rows(_line_years(c, disc_sums))
+def _own_shape_sums(
+    shapes: list[FloatArray], disc: FloatArray, used: list[int]
+) -> tuple[FloatArray, FloatArray]:
+    """Each variant's year sums and discounted year sums of its monthly shapes
+    ``h_k`` (1 or S, M+1), ``sum_{m in y} h_k(m)`` and ``sum_{m in y} h_k(m) d(m)``
+    (Y, K, S), for the shapes k in ``used`` (0 for the others)."""
+    size = max(disc.shape[0], *(shapes[k].shape[0] for k in used))
+    years = (disc.shape[1] - 1) // MONTHS_PER_YEAR
+    sums, disc_sums = (np.zeros((years, len(shapes), size)) for _ in range(2))
+    for k in used:
+        sums[:, k] = calendar_year_sums(shapes[k]).T
+        disc_sums[:, k] = calendar_year_sums(shapes[k] * disc).T
+    return sums, disc_sums
 
 
 def _vat_by_draw(

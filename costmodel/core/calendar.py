@@ -49,4 +49,17 @@ def year_sums(monthly: ArrayLike, axis: int = -1) -> np.ndarray:
             f"got {x.shape[-1]} months along axis {axis}"
         )
     years = x[..., 1:].reshape(*x.shape[:-1], months // MONTHS_PER_YEAR, MONTHS_PER_YEAR)
-    return np.moveaxis(years.sum(axis=-1), -1, axis)
+    contiguous = years.strides[-1] == years.itemsize  # numpy sums such months pairwise
+    return np.moveaxis(_twelve(years) if contiguous else years.sum(axis=-1), -1, axis)
+
+
+def _twelve(years: np.ndarray) -> np.ndarray:
+    """``years.sum(axis=-1)`` of a last axis of 12 months, in numpy's order for twelve
+    (``0 + ((m1 + m2) + (m3 + m4)) + ((m5 + m6) + (m7 + m8)) + m9 + m10 + m11 +
+    m12``), with one operation per month across all years and variants: numpy's
+    reduction runs one short loop per year and variant."""
+    m = [years[..., j] for j in range(MONTHS_PER_YEAR)]
+    out = ((m[0] + m[1]) + (m[2] + m[3])) + ((m[4] + m[5]) + (m[6] + m[7]))
+    for j in range(8, MONTHS_PER_YEAR):
+        out += m[j]
+    return 0.0 + out  # the reduction starts from 0: a sum of -0.0s is 0.0

@@ -296,13 +296,14 @@ def margin(rev: Coefficients, opex: Coefficients) -> Coefficients:
 
 def year_sums(c: Coefficients, h_sums: FloatArray) -> FloatArray:
     """(Y, S): ``sum_k c[y, k] H[y, k]``, the year sums of the line with
-    coefficients ``c``, H the shapes' year sums (Y, K), added shape after shape.
+    coefficients ``c``, H the shapes' year sums, (Y, K) when the variants share
+    them or (Y, K, S) each variant's own, added shape after shape.
     Elementwise products summed in order: each variant's result does not depend on
     its position in the chunk (BLAS and einsum kernels may round the first or
     last few columns otherwise)."""
     out = None
     for k, ck in c.items():
-        term = ck * h_sums[:, k, None]
+        term = ck * (h_sums[:, k, None] if h_sums.ndim == 2 else h_sums[:, k])
         out = term if out is None else out + term
     return out if out is not None else np.zeros((h_sums.shape[0], 1))
 
