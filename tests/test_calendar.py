@@ -50,3 +50,19 @@ def test_the_model_annual_table_and_the_monthly_flows_agree():
 def test_a_partial_year_is_refused(length):
     with pytest.raises(ValueError, match="multiple of 12"):
         year_sums(np.ones(length))
+
+
+def test_year_sums_are_numpys_sums_of_each_year_to_the_last_bit():
+    """The twelve months are added in the order numpy's own sum adds them (so every
+    figure is as before), for any sizes, signs and axes, a sum of -0.0s is 0.0."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(400, 73)) * rng.lognormal(0.0, 8.0, size=(400, 73))
+    x[0] = -0.0
+    x[1, 5] = np.inf
+    x[2, 30] = np.nan
+    for data, axis in ((x, -1), (x[7], -1), (x.T, 0), (np.broadcast_to(x[3], (9, 73)), -1)):
+        moved = np.moveaxis(data, axis, -1)
+        want = moved[..., 1:].reshape(*moved.shape[:-1], 6, 12).sum(axis=-1)
+        got = np.moveaxis(year_sums(data, axis=axis), axis, -1)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
