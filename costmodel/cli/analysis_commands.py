@@ -202,22 +202,25 @@ def montecarlo(
     ] = DEFAULT_SEED,
     fmt: FormatOpt = Format.table,
     quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """P10/P50/P90 of NPV, IRR and cost per GPU-hour and P(NPV > 0) per tier, from
     N draws of the ranged inputs (IRR and shares in % in the table, fractions in
-    JSON and CSV)."""
+    JSON and CSV); with --verbose, per tier the inputs whose median draw alone moves
+    the NPV most (JSON: always, as median_shifts)."""
 
     def run() -> None:
-        from costmodel.analysis.montecarlo import monte_carlo
+        from costmodel.analysis.montecarlo import median_shifts, monte_carlo
         from costmodel.report.format import by_index, csv_text
 
         a = load(paths, set_)
         with Steps(quiet) as steps:
             steps.step("draws", total=n)
             res = monte_carlo(a, n=n, seed=seed, progress=steps.update)
+        shifts = median_shifts(a, res) if fmt is Format.json or verbose else None
 
         def table() -> None:
-            from costmodel.cli.tables import montecarlo_grid, show
+            from costmodel.cli.tables import montecarlo_grid, shifts_grid, show
 
             title = f"Monte Carlo: {res.n:,} draws, seed {res.seed} ({a.currency})"
             show(montecarlo_grid(res.summary, title, a.currency), out())
@@ -233,6 +236,8 @@ def montecarlo(
             if res.correlations:
                 pairs = "; ".join(f"{p} ~ {q} (rho {r:g})" for p, q, r in res.correlations)
                 out().print("drawn together (Gaussian copula): " + pairs, style="dim")
+            for tier in res.summary.index if shifts is not None else ():
+                show(shifts_grid(shifts, str(tier), res.summary.loc[tier, "npv_p50"]), out())
 
         doc = {
             "n": res.n,
@@ -241,6 +246,12 @@ def montecarlo(
             "correlations": [{"a": p, "b": q, "rho": r} for p, q, r in res.correlations],
             "summary": by_index(res.summary),
         }
+        if shifts is not None:
+            cols = ["input", "value", "median", "at_median", "shift"]
+            doc["median_shifts"] = {
+                t: shifts.loc[shifts["tier"] == t, cols].to_dict("records")
+                for t in res.summary.index
+            }
         emit(fmt, lambda: doc, lambda: csv_text(res.summary), table)
 
     guard(run)

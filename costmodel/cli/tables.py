@@ -323,6 +323,29 @@ def tornado_grid(df: pd.DataFrame, tier: str, metric: str, currency: str, top: i
     return grid
 
 
+def shifts_grid(shifts: pd.DataFrame, tier: str, p50: float, top: int = 8) -> Grid:
+    """The ``top`` largest shifts of one tier's NPV with one drawn input at the
+    median of its draws (:func:`costmodel.analysis.montecarlo.median_shifts`),
+    money in millions; the title gives the median draw against the NPV as assumed."""
+    rows = shifts[shifts["tier"] == tier]
+    base = float(rows["base"].iloc[0]) if len(rows) else float("nan")
+    title = (
+        f"What moves the median draw, tier {tier}: NPV P50 {p50 / 1e6:,.1f} against "
+        f"{base / 1e6:,.1f} as assumed (millions); each input alone at its median draw, "
+        f"all {len(rows)} shifts add up to {rows['shift'].sum() / 1e6:,.1f}"
+    )
+    cols = [Col("input", key=True, wrap=True, justify="left", dotted=True)]
+    cols += [Col(h) for h in ("assumed", "median draw", "NPV there", "shift")]
+    grid = Grid(title, cols)
+    for _, r in rows.head(top).iterrows():
+        k = "pct" if input_kind(str(r["input"])) == "pct" else "number"
+        grid.rows.append([
+            str(r["input"]), cell(r["value"], k), cell(r["median"], k),
+            cell(r["at_median"], "millions"), cell(r["shift"], "millions"),
+        ])  # fmt: skip
+    return grid
+
+
 def break_even_grid(be: pd.DataFrame, scales: dict[str, float], title: str) -> Grid:
     """Break-even utilization and price per tier, with the NPV there (a solver
     residue below ``RESIDUE_TOL`` x the tier's ``scales`` shown as 0)."""

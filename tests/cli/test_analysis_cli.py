@@ -52,11 +52,20 @@ def test_cli_montecarlo_json_equals_api():
     res = runner.invoke(app, ["montecarlo", "-n", "1500", "--seed", "4", "--format", "json"])
     assert res.exit_code == 0, res.stderr
     doc = json.loads(res.stdout)
-    api = cm.monte_carlo(DEFAULT, n=1500, seed=4).summary
+    mc = cm.monte_carlo(DEFAULT, n=1500, seed=4)
+    api = mc.summary
     assert (doc["n"], doc["seed"]) == (1500, 4)
     for tier in api.index:
         for col in api.columns:
             assert doc["summary"][tier][col] == pytest.approx(api.loc[tier, col], rel=1e-11)
+    shifts = cm.median_shifts(DEFAULT, mc)
+    for tier in api.index:
+        want = shifts[shifts["tier"] == tier]
+        got = doc["median_shifts"][tier]
+        assert [r["input"] for r in got] == want["input"].tolist()
+        for r, (_, w) in zip(got, want.iterrows(), strict=True):
+            assert r["shift"] == pytest.approx(w["shift"], rel=1e-11)
+            assert (r["value"], r["median"]) == pytest.approx((w["value"], w["median"]))
 
 
 def test_cli_montecarlo_table_csv_and_errors():
@@ -64,6 +73,9 @@ def test_cli_montecarlo_table_csv_and_errors():
     assert res.exit_code == 0 and "NPV, P50 (median)" in res.stdout
     # the table names its rows as the workbook does (the machine formats keep the keys)
     assert "npv_p50" not in res.stdout and "Probability that NPV > 0" in res.stdout
+    assert "What moves the median draw" not in res.stdout
+    res = runner.invoke(app, ["montecarlo", "-n", "200", "-v"], env={"COLUMNS": "120"})
+    assert res.exit_code == 0 and "What moves the median draw, tier thousands" in res.stdout
     res = runner.invoke(app, ["montecarlo", "-n", "200", "--format", "csv"])
     assert res.exit_code == 0 and res.stdout.startswith("tier,npv_p10")
     assert runner.invoke(app, ["montecarlo", "-n", "0"]).exit_code == 2
