@@ -186,8 +186,9 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
         # one timing for every variant (every single build; a Monte Carlo chunk of
-        # one timing): computed by year at once, as the one group of :func:`_run_grouped` would
-        # be (a lone variant with varied timing goes there, to be run twice)
+        # one timing): computed by year at once, as the one group of
+        # :func:`_run_grouped` would be (a lone variant with varied timing goes
+        # there, to be run twice)
         if not varied & timing_inputs or size > 1:
             timing = shared_timing(q, deps)
             if timing is not None:
