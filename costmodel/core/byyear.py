@@ -1,5 +1,5 @@
 """The by-year evaluations of a tier: :func:`run_by_year` for variants that share
-their timing, :func:`run_by_draw` for variants of many timings without debt."""
+their timing, :func:`run_by_draw` for variants of many timings."""
 
 from __future__ import annotations
 
@@ -165,16 +165,17 @@ def run_by_draw(
     deps: list[dict[str, FloatArray]],
     monthly: Callable[[], TierResult],
 ) -> TierResult:
-    """:func:`run_tier` for variants of many timings and no debt share: every
-    operating line by year, ``sum_k c_k(y, s) H_k(y, s)``, from its coefficients
-    and the year sums ``H_k`` (and discounted year sums) of each variant's own
-    monthly shapes (:func:`tier_shapes`); depreciation and tax by year
+    """:func:`run_tier` for variants of many timings: every operating line by
+    year, ``sum_k c_k(y, s) H_k(y, s)``, from its coefficients and the year sums
+    ``H_k`` (and discounted year sums) of each variant's own monthly shapes
+    (:func:`tier_shapes`); depreciation and tax by year
     (:func:`depreciation_by_year`, :func:`_tax_by_year`). Month by month only the
     VAT net before its credit pool and the FCF, ``FCF(m) = sum_k h_k(m)
     margin_k[y(m)] - tax_y [m = 12 y] - capex(m) + terminal [m = M] + VAT cash(m)``,
     whose NPV and IRR are the metrics'. Payback, peak funding, the equity and debt
-    columns and every schedule are those of ``monthly()``, the monthly run of the
-    same inputs (:func:`costmodel.core.engine.run_monthly`), read when first read."""
+    columns (the levered lines: a variant's loans follow its own capex months) and
+    every schedule are those of ``monthly()``, the monthly run of the same inputs
+    (:func:`costmodel.core.engine.run_monthly`), read when first read."""
     months = config.months
     clock = Clock(months)
     size, full = q["gpus"].shape[0], q["gpus"].shape
@@ -226,10 +227,19 @@ def run_by_draw(
         terminal_tax=terminal_tax,
         vat=vat_metrics(vat) if vat else no_vat_metrics(size),
     )
+    if np.any(q["debt_share"]):  # the equity IRR reads the monthly run's ECF
+        unlevered = metrics
+        metrics = Metrics({k: later(k) if k in LEVERED_IRRS else (lambda k=k: unlevered[k])
+                           for k in unlevered})  # fmt: skip
     opex_years = Lazy(lambda: {k: year_sums(lines[k], sums).T for k in OPEX_LINES})
     return later_schedules(
         full_run, months, (deps, capex_by, nbv), metrics, opex_years, lambda: fcf
     )
+
+
+#: the columns of :func:`run_by_draw` read from the monthly run when some variant
+#: borrows (its equity NPV, DSCR and debt peak always are)
+LEVERED_IRRS = ("equity_irr", "equity_irr_roots")
 
 
 def later_schedules(

@@ -21,15 +21,13 @@ tests/core/test_differential.py):
 - :func:`run_monthly` expands every line month by month as (S, M+1) arrays;
 - :func:`costmodel.core.byyear.run_by_year`, used whenever the variants share
   their timing (the deployment months, the ramp and a contract's months: every
-  single build, and a Monte Carlo chunk of one timing) and, by
-  :func:`_run_grouped`, for the variants of each distinct timing when some
-  variant borrows and there are few timings (at most :data:`MAX_TIMING_GROUPS`),
-  sums the coefficients against the shapes' year sums; only the free cash flow
-  (and, for the equity IRR, the equity cash flow) is built month by month;
+  single build, and a Monte Carlo chunk of one timing), sums the coefficients
+  against the shapes' year sums; only the free cash flow (and, for the equity
+  IRR, the equity cash flow) is built month by month;
 - :func:`costmodel.core.byyear.run_by_draw`, for variants of different timings
-  when none borrows (a Monte Carlo chunk of the default), sums the coefficients
-  against the year sums of each variant's own shapes; only the VAT net and the
-  free cash flow are built month by month.
+  (a Monte Carlo chunk of ranged timing), sums the coefficients against the year
+  sums of each variant's own shapes; only the VAT net and the free cash flow are
+  built month by month, and the levered columns are those of :func:`run_monthly`.
 
 The monthly schedules of the last two are those of :func:`run_monthly`, built on
 first access, and the IRRs are computed when first read.
@@ -38,8 +36,7 @@ Each variant's result does not depend on its position among the S or on the
 other variants (Monte Carlo results do not depend on the chunk size): the path
 follows which inputs are arrays, not their values (except that a chunk of one
 timing goes by year and one of several by draw, so a chunk size can move a
-draw's figures by the paths' rounding, rel 1e-12; a variant alone with its
-timing is computed as a group of two copies), and sums
+draw's figures by the paths' rounding, rel 1e-12), and sums
 over variants use elementwise products and sums over leading axes, not BLAS or
 einsum. A lone variant (S = 1, e.g. a single build) may differ from the same
 variant among others in the last digit (numpy sums a single column pairwise).
@@ -163,134 +160,23 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     - terminal tax at M; VAT: :mod:`~costmodel.core.vat`); ``ECF_m = FCF_m + draw_m -
     interest_m - principal_m - balloon_m + tax_m - tax_levered_m`` (methodology §8.2).
 
-    When every variant shares its timing (deployment months and ramp; the usual
-    case, and always for a single build) the summary is computed from year tables
-    (:func:`run_by_year`) and the monthly schedules (``opex``, ``depreciation``,
+    When every variant shares its timing (deployment months, ramp and contract
+    months; always for a single build) the summary is computed from year tables
+    (:func:`run_by_year`), otherwise from each variant's own year sums
+    (:func:`run_by_draw`); the monthly schedules (``opex``, ``depreciation``,
     ``flows``, ``debt``, ``capex_months``, ``annual``) are built by
-    :func:`run_monthly` on first access; when timing differs and no variant has a
-    debt share, from each variant's own year sums (:func:`run_by_draw`); with a
-    debt share, by year for each group of variants of one timing if there are few
-    (:func:`_run_grouped`), otherwise everything month by month at once. All give
-    the same numbers up to rounding.
+    :func:`run_monthly` on first access. All give the same numbers up to rounding.
     """
     q = tier_inputs(p)
-    # which way to go depends on which inputs are given per variant (arrays) and,
-    # when timing is, on the distinct timings and the debt share: a variant's
-    # numbers do not depend on the other variants of its chunk (Monte Carlo
-    # results do not depend on the chunk size)
     varied = {k for k, v in p.items() if not isinstance(v, float | int) and np.ndim(v) > 0}
-    timing_inputs = {"build_months", "ramp_months", "contract_months"}
-    timing_inputs |= {f"stage{i}_month" for i in range(1, config.stages + 1)}
     one_loan = not varied & {"interest_rate", "term_years"}
-    size = q["gpus"].shape[0]
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
-        # one timing for every variant (every single build; a Monte Carlo chunk of
-        # one timing): computed by year at once, as the one group of
-        # :func:`_run_grouped` would be (a lone variant with varied timing goes
-        # there, to be run twice)
-        if not varied & timing_inputs or size > 1:
-            timing = shared_timing(q, deps)
-            if timing is not None:
-                monthly = cache(lambda: run_monthly(q, config, deps))
-                return run_by_year(q, config, deps, timing, monthly, one_loan)
-        if size > 1 and not np.any(q["debt_share"]):  # each variant on its own timing
-            return run_by_draw(q, config, deps, cache(lambda: run_monthly(q, config, deps)))
-        groups = _timing_groups(q, deps, MAX_TIMING_GROUPS)
-        if groups is None:
-            return run_monthly(q, config, deps)
-        return _run_grouped(q, config, deps, groups, one_loan)
-
-
-#: timing groups run by year when some variant borrows (a sensitivity of a timing
-#: input: its low and high); beyond that a chunk is computed month by month, which
-#: costs less than a by-year evaluation per timing once there are more
-MAX_TIMING_GROUPS = 4
-
-
-def _timing_groups(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]], limit: int
-) -> list[tuple[np.ndarray, tuple[list[int], float]]] | None:
-    """The variants (indices, ascending) of each distinct timing (deployment
-    months, ramp months and, with a contract, its months), in order of timing;
-    None when there are more than ``limit`` timings."""
-    size = q["gpus"].shape[0]
-    cols = [np.broadcast_to(d["month"], (size,)) for d in deps]
-    cols.append(np.broadcast_to(q["ramp_months"], (size,)))
-    contract = np.broadcast_to(q["contract_months"], (size,))
-    with_contract = bool(np.any(contract))
-    if with_contract:
-        cols.append(contract)
-    keys = np.stack(cols, axis=1)
-    order = np.lexsort(keys.T[::-1])  # stable: indices ascend within a timing
-    ordered = keys[order]
-    new = np.ones(size, dtype=bool)
-    new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
-    starts = np.flatnonzero(new)
-    if starts.size > limit:
-        return None
-    out = []
-    for a, b in zip(starts, np.r_[starts[1:], size], strict=True):
-        key = ordered[a]
-        n = len(deps)
-        timing = ([int(t) for t in key[:n]], float(key[n]))
-        out.append((order[a:b], (*timing, float(key[n + 1])) if with_contract else timing))
-    return out
-
-
-def _run_grouped(
-    q: dict[str, FloatArray],
-    config: TierConfig,
-    deps: list[dict[str, FloatArray]],
-    groups: list[tuple[np.ndarray, tuple[list[int], float]]],
-    one_loan: bool,
-) -> TierResult:
-    """:func:`run_tier` for variants whose timing differs: :func:`run_by_year`
-    for the variants of each timing (a lone variant twice, so that it is summed as
-    in a group: see the module docstring), the summary (IRRs included, each
-    group's computed when read) scattered back in order; the monthly schedules
-    are built by :func:`run_monthly` on first access."""
-    size = q["gpus"].shape[0]
-    parts = []
-    for idx, timing in groups:  # (one timing for all of several variants: run_tier)
-        take = idx if idx.size > 1 else np.repeat(idx, 2)
-        qg = {k: v[take] for k, v in q.items()}
-        deps_g = [{k: np.broadcast_to(v, (size,))[take] for k, v in d.items()} for d in deps]
-        group_monthly = cache(partial(run_monthly, qg, config, deps_g))
-        parts.append((idx, run_by_year(qg, config, deps_g, timing, group_monthly, one_loan)))
-
-    def scatter(get: Callable[[TierResult], FloatArray]) -> FloatArray:
-        """Each group's values (S_g, ...) put back at its variants' rows."""
-        values = [(idx, np.asarray(get(r))) for idx, r in parts]
-        tail = values[0][1].shape[1:]
-        out = np.empty((size, *tail), dtype=values[0][1].dtype)
-        for idx, v in values:
-            out[idx] = np.broadcast_to(v, (max(idx.size, 2), *tail))[: idx.size]
-        return out
-
-    def lazy(name: str) -> Callable[[], FloatArray]:
-        return lambda: scatter(lambda r: r.metrics[name])
-
-    # every metric, the IRRs too (solved on each group's segments of months), is
-    # each group's, put back in order
-    metrics = Metrics({name: lazy(name) for name in parts[0][1].metrics})
-    full_run = cache(lambda: run_monthly(q, config, deps))
-    return TierResult(
-        months=config.months,
-        capex={c: scatter(lambda r, c=c: r.capex[c]) for c in parts[0][1].capex},
-        capex_months=Lazy(lambda: full_run().capex_months),
-        opex=Lazy(lambda: full_run().opex),
-        depreciation=Lazy(lambda: full_run().depreciation),
-        nbv={c: scatter(lambda r, c=c: r.nbv[c]) for c in parts[0][1].nbv},
-        flows=Lazy(lambda: full_run().flows),
-        annual=Lazy(lambda: full_run().annual),
-        metrics=metrics,
-        debt=Lazy(lambda: full_run().debt),
-        deployments=deps,
-        vat=Lazy(lambda: full_run().vat),
-        opex_by_year=Lazy(lambda: full_run().opex_by_year),
-        fcf=cache(lambda: scatter(lambda r: r.monthly_fcf())),
-    )
+        monthly = cache(lambda: run_monthly(q, config, deps))
+        timing = shared_timing(q, deps)  # every single build; a chunk of one timing
+        if timing is not None:
+            return run_by_year(q, config, deps, timing, monthly, one_loan)
+        return run_by_draw(q, config, deps, monthly)
 
 
 def shared_timing(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> tuple | None:

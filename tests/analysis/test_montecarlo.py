@@ -41,9 +41,9 @@ def test_same_seed_same_numbers_different_seed_different():
     b = cm.monte_carlo(DEFAULT, n=1500, seed=11, chunk_size=700, workers=1)  # three chunks
     c = cm.monte_carlo(DEFAULT, n=1500, seed=12)
     for tier in DEFAULT.tiers:
-        # chunking and threads do not matter, to the rounding of the two evaluation
-        # paths (rel 1e-12, tests/core/test_differential.py): a chunk with more than
-        # MAX_TIMING_GROUPS distinct timings goes month by month, a smaller one by year
+        # chunking and threads do not matter, to the rounding of the evaluations
+        # (rel 1e-12, tests/core/test_differential.py): a chunk of one timing goes
+        # by year, one of several by draw
         same(a.draws[tier], b.draws[tier])
         assert not np.allclose(a.draws[tier].npv, c.draws[tier].npv)
     same(a.summary, b.summary)

@@ -243,9 +243,8 @@ TIMINGS = 6
 
 def timing_variants(a: cm.Assumptions, seed: int) -> tuple[dict, object]:
     """The tier's inputs with :data:`TIMINGS` variants, each with its own
-    construction, ramp and stage months and contract length (more distinct
-    timings than the engine groups), and no debt: what a Monte Carlo of ranged
-    timing evaluates by draw (:func:`costmodel.core.byyear.run_by_draw`)."""
+    construction, ramp and stage months and contract length: what a Monte Carlo
+    of ranged timing evaluates by draw (:func:`costmodel.core.byyear.run_by_draw`)."""
     ti = resolve_tier(a, "small")
     values, months = ti.values(), ti.config.months
     rng = np.random.default_rng(seed)
@@ -255,7 +254,6 @@ def timing_variants(a: cm.Assumptions, seed: int) -> tuple[dict, object]:
         values[f"stage{i}_month"] = rng.integers(0, months, TIMINGS).astype(float)
     if values.get("contract_months"):
         values["contract_months"] = rng.integers(1, months + 14, TIMINGS).astype(float)
-    values["debt_share"] = 0.0
     return values, ti.config
 
 
@@ -334,7 +332,7 @@ def test_a_variant_by_draw_does_not_depend_on_the_others(tmp_path):
     values, config = timing_variants(cm.load_assumptions(HAND, path), 3)
     values["utilization"] = np.linspace(0.4, 0.9, TIMINGS)
     whole = run_tier(values, config).metrics
-    part = {k: v[1:] if np.ndim(v) else v for k, v in values.items()}  # five timings: by draw
+    part = {k: v[1:] if np.ndim(v) else v for k, v in values.items()}  # still by draw
     fewer = run_tier(part, config).metrics
     for name in ("npv", "irr", "cost_per_gpu_hour", "capex", "revenue", "tco", "vat_paid"):
         np.testing.assert_array_equal(whole[name][1:], fewer[name], err_msg=name)

@@ -3,11 +3,9 @@
 A staged, financed, ramped case with expiring losses and a market terminal
 value; the variants differ in construction months, ramp, a stage's month,
 interest rate, loan term and share, market decline and discount rate, so that
-every engine path runs: by year per distinct timing (timing differs between
-variants), month by month (more distinct timings than the engine groups) and by
-year at once (timing shared, rates differ), against single runs (always by
-year). Monte Carlo with ranged timing draws whole months, goes by year and
-equals single builds.
+every engine path runs: by draw (timing differs between variants) and by year
+at once (timing shared, rates differ), against single runs (always by year).
+Monte Carlo with ranged timing draws whole months and equals single builds.
 """
 
 from __future__ import annotations
@@ -71,18 +69,15 @@ def _close(vectorised, singles, what: str) -> None:
 
 
 CASES = {
-    "timing-and-rates": (TIMING | RATES, S),  # by year per timing (at most S timings)
-    "timing-monthly": (TIMING | RATES, 0),  # too many timings: month by month
-    "rates": (RATES, engine.MAX_TIMING_GROUPS),  # one timing: by year at once
+    "timing-and-rates": TIMING | RATES,  # by draw
+    "rates": RATES,  # one timing: by year at once
 }
 
 
 @pytest.fixture(params=list(CASES))
-def varied(request, monkeypatch):
-    """Varied inputs, with the engine's limit on timing groups of the case."""
-    values, groups = CASES[request.param]
-    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", groups)
-    return values
+def varied(request):
+    """Varied inputs of each case."""
+    return CASES[request.param]
 
 
 def test_variants_equal_single_runs(staged, varied):
@@ -157,17 +152,19 @@ def test_a_variant_does_not_depend_on_its_position(staged, varied):
             np.testing.assert_array_equal(whole[name][lo:hi], part[name], err_msg=name)
 
 
-def test_the_path_follows_the_number_of_timings(staged, monkeypatch):
-    """Variants of a few timings go by year (per timing); of more timings than
-    the engine groups, month by month."""
+def test_the_path_follows_the_timings(staged, monkeypatch):
+    """Variants of one timing go by year, of several by draw: neither evaluates
+    month by month for the NPV, the IRR and the cost per GPU-hour; by draw, the
+    equity IRR of variants that borrow is the monthly run's."""
     calls = []
     monthly = engine.run_monthly
     monkeypatch.setattr(engine, "run_monthly", lambda *a: calls.append(1) or monthly(*a))
-    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", S)
-    run_variants(staged, TIMING | RATES)["small"].metrics["npv"]
-    assert calls == []
-    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", 1)
-    run_variants(staged, TIMING | RATES)["small"].metrics["npv"]
+    for varied in (RATES, TIMING | RATES):
+        tier = run_variants(staged, varied)["small"]
+        for name in ("npv", "irr", "cost_per_gpu_hour"):
+            tier.metrics[name]
+        assert calls == []
+    tier.metrics["equity_irr"]
     assert calls == [1]
 
 
@@ -218,12 +215,11 @@ DRAWN_WHOLE = (
 def test_monte_carlo_draws_timing_in_whole_months_and_goes_by_year(ranged_timing, monkeypatch):
     """Ranged timing, a ranged depreciation life, loan term and loss carry-forward
     are drawn in whole numbers (the horizon, structural, is held at its value and
-    named); the draws go by year (a few timings per life and carry-forward) and
-    equal single builds; chunks and threads do not matter."""
+    named); the draws go by year or by draw, not month by month, and equal single
+    builds; chunks and threads do not matter."""
     calls = []
     monthly = engine.run_monthly
     monkeypatch.setattr(engine, "run_monthly", lambda *a: calls.append(1) or monthly(*a))
-    monkeypatch.setattr(engine, "MAX_TIMING_GROUPS", 256)  # by year for every timing
     mc = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=250)
     assert calls == []
     assert mc.held_fixed == ["horizon_years"]
@@ -233,7 +229,8 @@ def test_monte_carlo_draws_timing_in_whole_months_and_goes_by_year(ranged_timing
         np.testing.assert_array_equal(drawn, np.round(drawn))
         assert len(np.unique(drawn)) >= 3
     again = cm.monte_carlo(ranged_timing, n=600, seed=5, chunk_size=97, workers=1)
-    assert mc.draws["small"].equals(again.draws["small"])
+    # a chunk of one timing goes by year, one of several by draw: equal to rounding
+    np.testing.assert_allclose(mc.draws["small"], again.draws["small"], rtol=1e-11, atol=1e-2)
     integer = {x.path for x in mc.inputs if x.integer}
     assert integer == set(DRAWN_WHOLE) - {"timeline.build_months", "timeline.ramp_months"}
     for i in (0, 1, 17, 311, 599):
