@@ -36,9 +36,10 @@ A tier whose timing (or a depreciation life, or the loss carry-forward years: on
 engine evaluation each, :mod:`costmodel.core.variants`) is drawn takes its draws in
 order of timing (a stable sort), in chunks of whole timings, so that each chunk
 holds few distinct timings (one timing the engine computes by year, several by
-draw; methodology §6); its results are put back in draw order. A draw's numbers do not depend on the
-other draws of its chunk, so the results do not depend on ``chunk_size`` or on
-how many processes evaluate the chunks: every chunk is an independent job.
+draw; methodology §6); its results are put back in draw order. A draw's numbers
+do not depend on the other draws of its chunk, so the results do not depend on
+``chunk_size`` or on how many processes evaluate the chunks: every chunk is an
+independent job.
 
 Per tier the summary gives P10/P50/P90 (``numpy.percentile``, linear
 interpolation) of ``npv``, ``irr`` and ``cost_per_gpu_hour``, their means,

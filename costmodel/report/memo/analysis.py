@@ -314,7 +314,8 @@ def lean_sentence(x: Facts, tier: str, row: pd.Series, shifts: pd.DataFrame | No
     if shifts is None:
         return head
     rows = shifts[shifts["tier"] == tier]
-    ways = rows[np.sign(rows["shift"]) == np.sign(gap)].head(LEAN_ITEMS)
+    that_way = np.sign(rows["shift"]) == np.sign(gap)
+    ways = rows[that_way].head(LEAN_ITEMS)
     if not len(ways):
         return head
     parts = []
@@ -333,9 +334,8 @@ def lean_sentence(x: Facts, tier: str, row: pd.Series, shifts: pd.DataFrame | No
         T["lean_sep"].join(parts[:-1]) + T["lean_and"] + parts[-1] if len(parts) > 1 else parts[0]
     )
     key = "lean_items_below" if gap < 0 else "lean_items_above"
-    k = int((np.sign(rows["shift"]) == np.sign(gap)).sum())
     total = f.signed(float(rows["shift"].sum()), x.money)
-    return head + say(T[key], items=items, k=k, n=len(rows), sum=total)
+    return head + say(T[key], items=items, k=int(that_way.sum()), n=len(rows), sum=total)
 
 
 def mc_cells(x: Facts, row: pd.Series) -> dict[str, str]:
