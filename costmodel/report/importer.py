@@ -27,7 +27,6 @@ What is imported, and what is only reported:
 
 from __future__ import annotations
 
-import html
 import os
 import re
 import tempfile
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import fingerprint, layer, load_assumptions
@@ -85,8 +85,10 @@ class ImportReport:
 
 @dataclass
 class Book:
-    """The edited workbook as read: every cell (formulas as text) by sheet, the
-    cached values of the Inputs sheet, where each named input is, its Cover."""
+    """The edited workbook as read: the cells (formulas as text) of the sheets that
+    hold inputs, by sheet; the cached values of the Inputs sheet; where each named
+    input is; its Cover; on every sheet, the cells that hold a typed number or
+    date (:func:`typed_cells`, where a plug can be)."""
 
     name: str
     cells: dict[str, dict[str, Any]]
@@ -95,6 +97,7 @@ class Book:
     cover: list[tuple[Any, ...]]
     modified: datetime | None
     horizon: tuple[str, str] | None = None
+    typed: dict[str, set[str]] = field(default_factory=dict)
 
 
 def is_formula(v: Any) -> bool:
@@ -112,18 +115,19 @@ def _sheet_cells(ws: Any) -> dict[str, Any]:
 
 
 def read_book(path: PathArg) -> Book:
-    """Read a workbook with openpyxl: its cells, the Inputs sheet's cached values,
-    the cells named by :func:`~costmodel.report.workbook.inputsmap.input_name`."""
+    """Read a workbook: with openpyxl, the cells of the Inputs sheet (and of any
+    sheet an input's name points to), its cached values, the cells named by
+    :func:`~costmodel.report.workbook.inputsmap.input_name`, the Cover; the typed
+    numbers of every sheet with :func:`typed_cells`."""
     import openpyxl
 
     p = Path(path)
     try:
         wf = openpyxl.load_workbook(p, read_only=True)
         wv = openpyxl.load_workbook(p, read_only=True, data_only=True)
+        typed = typed_cells(p)
     except Exception as exc:  # noqa: BLE001 - any unreadable file is invalid input
         raise AssumptionError(Problem(str(p), "", "", f"cannot read the workbook: {exc}")) from None
-    cells = {ws.title: _sheet_cells(ws) for ws in wf.worksheets}
-    values = _sheet_cells(wv[SHEET]) if SHEET in wv.sheetnames else {}
     names: dict[tuple[str, ...], tuple[str, str]] = {}
     horizon = None
     for name, dn in wf.defined_names.items():
@@ -137,13 +141,16 @@ def read_book(path: PathArg) -> Book:
             horizon = dest[0]
         else:
             names[keys] = dest[0]
+    read = {SHEET, *(s for s, _ in names.values()), *(horizon[:1] if horizon else ())}
+    cells = {t: _sheet_cells(wf[t]) for t in wf.sheetnames if t in read}
+    values = _sheet_cells(wv[SHEET]) if SHEET in wv.sheetnames else {}
     cover = []
     if "Cover" in wf.sheetnames:
         cover = [tuple(c.value for c in row) for row in wf["Cover"].iter_rows(max_col=2)]
     modified = wf.properties.modified if isinstance(wf.properties.modified, datetime) else None
     wf.close()
     wv.close()
-    return Book(p.name, cells, values, names, cover, modified, horizon)
+    return Book(p.name, cells, values, names, cover, modified, horizon, typed)
 
 
 def cover_fingerprint(book: Book) -> str | None:
@@ -430,36 +437,88 @@ def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) 
         rebuilt = Path(d) / "rebuilt.xlsx"
         write_workbook(build(imported), rebuilt, created=datetime(2000, 1, 1))
         for title, coords in formula_cells(rebuilt).items():
-            mine = book.cells.get(title, {})
-            for coord in coords:
-                if (title, coord) in inputs:
-                    continue
-                v = mine.get(coord)
-                if isinstance(v, int | float | datetime) and not isinstance(v, bool):
-                    out.append(f"{title}!{coord}")
+            typed = book.typed.get(title, set())
+            out += [f"{title}!{c}" for c in coords if c in typed and (title, c) not in inputs]
     return out
 
 
-_SHEET = re.compile(r"<sheet ([^>]*)/>")
-_ATTRIBUTE = re.compile(r'([\w:]+)="([^"]*)"')
-_WORKSHEET = re.compile(r'<Relationship Id="([^"]+)" Type="[^"]*/worksheet" Target="([^"]+)"')
 _FORMULA_CELL = re.compile(r'<c r="([A-Z]+[0-9]+)"[^>]*><f[ >]')
+_RELATIONSHIP = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+
+
+def _local(tag: str) -> str:
+    """An XML tag without its namespace (``{ns}c`` -> ``c``): transitional and
+    strict OOXML name the same elements in two namespaces."""
+    return tag.rpartition("}")[2]
+
+
+def sheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
+    """Worksheet title -> the zip member of its XML, in the workbook's order, as
+    ``xl/workbook.xml`` and its relationships name them (a target relative to
+    ``xl/`` or absolute from the package root; chart sheets are not worksheets)."""
+    rels = {}
+    for el in ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels")).iter(_RELATIONSHIP):
+        target = el.get("Target", "")
+        if el.get("Type", "").endswith("/worksheet"):
+            rels[el.get("Id")] = target.lstrip("/") if target.startswith("/") else "xl/" + target
+    out = {}
+    for el in ElementTree.fromstring(z.read("xl/workbook.xml")).iter():
+        if _local(el.tag) == "sheet":
+            rid = next((v for k, v in el.attrib.items() if _local(k) == "id"), None)
+            if rid in rels:
+                out[el.get("name", "")] = rels[rid]
+    return out
 
 
 def formula_cells(path: Path) -> dict[str, list[str]]:
     """Sheet title -> the cells (row by row) that hold a formula, in a workbook this
     package wrote: XlsxWriter's XML, where a formula cell is ``<c r="REF" ...><f>``
-    (an array formula ``<f t="array" ...>``) and a sheet's file is named by the
-    workbook's relationships: the cells openpyxl reads as formulas (data type
-    ``f``; a text label that starts with ``=`` is not one), without parsing the
-    others."""
+    (an array formula ``<f t="array" ...>``): the cells openpyxl reads as formulas
+    (data type ``f``; a text label that starts with ``=`` is not one), without
+    parsing the others."""
     with zipfile.ZipFile(path) as z:
-        rels = dict(_WORKSHEET.findall(z.read("xl/_rels/workbook.xml.rels").decode()))
-        out = {}
-        for tag in _SHEET.findall(z.read("xl/workbook.xml").decode()):
-            attrs = dict(_ATTRIBUTE.findall(tag))
-            xml = z.read("xl/" + rels[attrs["r:id"]]).decode()
-            out[html.unescape(attrs["name"])] = _FORMULA_CELL.findall(xml)
+        return {t: _FORMULA_CELL.findall(z.read(m).decode()) for t, m in sheet_parts(z).items()}
+
+
+def _next_cell(before: str, row: int) -> str:
+    """The cell after ``before`` on ``row`` (``A{row}`` when ``before`` is on
+    another row): where a cell written without its reference is."""
+    letters = before.rstrip("0123456789")
+    if before[len(letters) :] != str(row):
+        return f"A{row}"
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - 64
+    n, out = n + 1, ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return f"{out}{row}"
+
+
+def typed_cells(path: Path) -> dict[str, set[str]]:
+    """Worksheet title -> the cells that hold a typed number or date: a value
+    (``<v>``), no formula (``<f>``), of type number (``t`` absent or ``"n"``) or
+    date (``"d"``); the cells openpyxl reads as a number or a date that is not a
+    formula, in a workbook any spreadsheet saved (a row or cell written without
+    its reference follows the one before it)."""
+    out: dict[str, set[str]] = {}
+    with zipfile.ZipFile(path) as z:
+        for title, member in sheet_parts(z).items():
+            root = ElementTree.fromstring(z.read(member))
+            ns = root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+            found = out[title] = set()
+            row, ref = 0, ""
+            for r in root.iter(f"{ns}row"):
+                row = int(r.get("r") or row + 1)
+                for c in r.iter(f"{ns}c"):
+                    ref = c.get("r") or _next_cell(ref, row)
+                    if (
+                        c.get("t", "n") in ("n", "d")
+                        and c.find(f"{ns}v") is not None
+                        and c.find(f"{ns}f") is None
+                    ):
+                        found.add(ref)
     return out
 
 

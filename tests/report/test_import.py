@@ -2,7 +2,9 @@
 as an overlay holding exactly the changed inputs, validated like any assumption
 file; plugged formulas and a workbook of other assumptions are reported.
 
-Edits are typed with openpyxl at the cells the workbook names; the expected
+Edits are typed at the cells the workbook names, into the Inputs sheet's XML
+(:func:`edited`) or, where a test also changes other sheets, the names or the
+types (a date, a text, a cleared cell), by openpyxl saving the file; the expected
 overlay is written here from the edits themselves, and the model it builds is
 compared with the same change given as ``--set`` overrides (the loader's own
 route, independent of the importer). The recalculation by LibreOffice and
@@ -11,8 +13,9 @@ Gnumeric is in ``tests/e2e/test_workbook_import.py``.
 
 from __future__ import annotations
 
-import functools
 import math
+import re
+import zipfile
 from datetime import datetime
 from pathlib import Path
 
@@ -29,7 +32,7 @@ from costmodel.report.workbook.cover import CHANGES_LABEL
 from costmodel.report.workbook.grid import BLUE
 from costmodel.report.workbook.inputsmap import input_keys, input_name
 from tests.paths import HAND
-from tests.support.workbooks import named_cell, set_name
+from tests.support.workbooks import set_name
 
 FIXED = datetime(2026, 1, 1)
 app = get_app()
@@ -51,26 +54,27 @@ def default_book(tmp_path_factory) -> tuple[cm.Assumptions, Path]:
     return a, path
 
 
-@functools.cache
-def _loaded(src: Path) -> openpyxl.Workbook:
-    """``src`` as openpyxl loads it, once per module (:func:`edited` puts back what it
-    types)."""
-    return openpyxl.load_workbook(src)
-
-
-def edited(src: Path, dst: Path, edits: dict[str, object]) -> Path:
-    """``src`` with each dotted path of ``edits`` typed into the cell named for it,
-    saved by openpyxl at ``dst``."""
-    wb = _loaded(src)
-    cells = [named_cell(wb, input_name(tuple(path.split(".")))) for path in edits]
-    was = [c.value for c in cells]
-    try:
-        for c, value in zip(cells, edits.values(), strict=True):
-            c.value = value
-        wb.save(dst)
-    finally:
-        for c, v in zip(cells, was, strict=True):
-            c.value = v
+def edited(src: Path, dst: Path, edits: dict[str, float]) -> Path:
+    """``src`` with each dotted path of ``edits`` (a number) typed into the cell
+    named for it, saved at ``dst``: the Inputs sheet's XML with the value in place
+    of what the cell held (a formula too), every other part of the file as it was,
+    as a spreadsheet that writes back only the cells that changed."""
+    with zipfile.ZipFile(src) as z:
+        book = z.read("xl/workbook.xml").decode()
+        sheets = re.findall(r'<sheet name="([^"]+)"', book)
+        member = f"xl/worksheets/sheet{sheets.index('Inputs') + 1}.xml"
+        xml = z.read(member).decode()
+        for path, value in edits.items():
+            name = re.escape(input_name(tuple(path.split("."))))
+            ((col, row),) = re.findall(
+                rf'<definedName name="{name}">Inputs!\$([A-Z]+)\$(\d+)<', book
+            )
+            cell = rf'<c r="{col}{row}"( s="\d+")?[^>]*?(?:/>|>.*?</c>)'
+            xml, n = re.subn(cell, rf'<c r="{col}{row}"\1><v>{value!r}</v></c>', xml)
+            assert n == 1, (path, n)
+        with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
+            for item in z.infolist():
+                out.writestr(item, xml if item.filename == member else z.read(item))
     return dst
 
 
@@ -420,3 +424,49 @@ def test_formula_cells_are_those_openpyxl_reads_as_formulas(files, tmp_path):
     got = formula_cells(path)
     assert got == expected
     assert sum(map(len, got.values())) > 10_000  # the tier sheets' formulas are there
+
+
+def _typed_by_openpyxl(path: Path) -> dict[str, set[str]]:
+    """Sheet title -> the cells openpyxl reads (every cell) as a number or a date
+    that is not a formula."""
+    wb = openpyxl.load_workbook(path, read_only=True)
+    out = {
+        ws.title: {c.coordinate for row in ws.iter_rows() for c in row
+                   if c.data_type in ("n", "d") and c.value is not None}
+        for ws in wb.worksheets
+    }  # fmt: skip
+    wb.close()
+    return out
+
+
+def test_typed_cells_are_those_openpyxl_reads_as_numbers(default_book, tmp_path):
+    """The plug finder's reading of the edited workbook (the cells of each sheet
+    whose XML holds a number or date and no formula) finds what openpyxl reading
+    every cell finds: in the file this package wrote, in one openpyxl saved with
+    a plug typed in, and with the cell references left out (rows and cells then
+    follow the one before, as the format allows)."""
+    from costmodel.report.importer import typed_cells
+
+    _, src = default_book
+    assert typed_cells(src) == _typed_by_openpyxl(src)
+    wb = openpyxl.load_workbook(src)
+    wb["tens"]["D40"] = 12345.0
+    saved = tmp_path / "saved.xlsx"
+    wb.save(saved)
+    got = typed_cells(saved)
+    assert got == _typed_by_openpyxl(saved) and "D40" in got["tens"]
+    assert sum(map(len, got.values())) > 200
+    small = openpyxl.Workbook()
+    for row in ([1, "a", 2.5], [datetime(2027, 1, 1), "=A1+1", True], [3, 4, 5]):
+        small.active.append(row)
+    small.save(tmp_path / "small.xlsx")
+    bare = tmp_path / "bare.xlsx"
+    with zipfile.ZipFile(tmp_path / "small.xlsx") as z, zipfile.ZipFile(bare, "w") as out:
+        for item in z.infolist():
+            data = z.read(item)
+            if item.filename.startswith("xl/worksheets/sheet"):
+                data, n = re.subn(rb'(<(?:c|row)) r="[A-Z]*[0-9]+"', rb"\1", data)
+                assert n == 12  # three rows of three cells
+            out.writestr(item, data)
+    assert typed_cells(bare) == {"Sheet": {"A1", "C1", "A2", "A3", "B3", "C3"}}
+    assert typed_cells(bare) == _typed_by_openpyxl(tmp_path / "small.xlsx")
