@@ -34,3 +34,35 @@ def test_a_rejected_term_is_refused(model, tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="亏损概率.*净现值为负的概率"):
         write_memos(model, {"zh": tmp_path / "memo.zh.html"})
     assert not (tmp_path / "memo.zh.html").exists()
+
+
+
+def rejected_in_files(files) -> list[tuple[str, str]]:
+    """``(file name, rejected term)`` for each rejected term found in ``files``."""
+    return [
+        (f.name, term)
+        for f in files
+        if f.is_file()
+        for term, _ in glossary.rejected_in(f.read_text(encoding="utf-8"))
+    ]
+
+
+def test_no_text_of_the_package_holds_a_rejected_term():
+    """Every Chinese sentence the memo, the workbook or the command line can print,
+    in whatever branch the numbers choose, is free of rejected terms: the package's
+    source and templates are searched as text (a memo only shows the branches its
+    model reaches; the financing note of a loan once said '偿债覆盖率', and building
+    the bank-loan scenario failed)."""
+    from costmodel.inputs.resources import templates_dir
+    from tests.paths import ROOT
+
+    files = [*(ROOT / "costmodel").rglob("*.py"), *templates_dir().rglob("*")]
+    assert len(files) > 100
+    assert rejected_in_files(files) == []
+
+
+def test_the_scan_finds_a_rejected_term_in_a_text_table(tmp_path):
+    """The scan reads source text: a text table with a rejected term is found."""
+    table = tmp_path / "section.py"
+    table.write_text('TEXT = {"zh": {"note": "测算期内没有还本付息，因此没有偿债覆盖率。"}}\n', "utf-8")
+    assert rejected_in_files([table, tmp_path / "missing.py"]) == [("section.py", "偿债覆盖率")]

@@ -1,0 +1,33 @@
+"""Every bundled scenario builds from the command line as a user runs it
+(``costmodel build default OVERLAY``): the workbook and both memos are written, the
+Chinese one through the glossary's check. The workbook audit and the memo tests
+read the default and a few overlays closely; this runs every overlay's whole path,
+so that a sentence only a financed or staged model reaches cannot stop a build."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from costmodel.cli import get_app
+from tests.support.workbooks import overlays
+
+pytestmark = pytest.mark.slow
+
+OUTPUTS = ("model.xlsx", "memo.html", "memo.zh.html")
+
+
+@pytest.mark.parametrize("overlay", overlays(), ids=lambda p: p.stem)
+def test_every_bundled_scenario_builds(overlay, tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        get_app(), ["build", "default", str(overlay), "-n", "0", "-q", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted([*OUTPUTS, "manifest.sha256"])
+    manifest = (out / "manifest.sha256").read_text("utf-8")
+    for name in OUTPUTS:
+        assert (out / name).stat().st_size > 10_000, name
+        assert name in manifest, name
+    zh = (out / "memo.zh.html").read_text("utf-8")
+    assert '<html lang="zh' in zh
