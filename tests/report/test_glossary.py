@@ -36,7 +36,6 @@ def test_a_rejected_term_is_refused(model, tmp_path, monkeypatch):
     assert not (tmp_path / "memo.zh.html").exists()
 
 
-
 def rejected_in_files(files) -> list[tuple[str, str]]:
     """``(file name, rejected term)`` for each rejected term found in ``files``."""
     return [
@@ -64,5 +63,7 @@ def test_no_text_of_the_package_holds_a_rejected_term():
 def test_the_scan_finds_a_rejected_term_in_a_text_table(tmp_path):
     """The scan reads source text: a text table with a rejected term is found."""
     table = tmp_path / "section.py"
-    table.write_text('TEXT = {"zh": {"note": "测算期内没有还本付息，因此没有偿债覆盖率。"}}\n', "utf-8")
+    table.write_text(
+        'TEXT = {"zh": {"note": "测算期内没有还本付息，因此没有偿债覆盖率。"}}\n', "utf-8"
+    )
     assert rejected_in_files([table, tmp_path / "missing.py"]) == [("section.py", "偿债覆盖率")]
