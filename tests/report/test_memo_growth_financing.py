@@ -226,7 +226,7 @@ def test_zh_growth_and_financing_memo_is_chinese(staged_loan):
     )
     for ident in ("growth", "financing"):
         assert f'id="{ident}"' in page
-    assert "分期建设还是一步到位" in page and "偿债覆盖率" in page
+    assert "分期建设还是一步到位" in page and "偿债备付率" in page and "偿债覆盖率" not in page
 
 
 def test_the_tax_regime_in_force():
