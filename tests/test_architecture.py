@@ -236,6 +236,19 @@ def test_no_function_is_longer_than_80_lines():
     assert too_long == []
 
 
+def test_the_formatter_lays_out_every_line():
+    """No line of costmodel/ is kept out of ``ruff format`` (``# fmt: skip``,
+    ``# fmt: off``): function and module lengths are counted as the formatter lays
+    the code out, not squeezed under the limits above."""
+    markers = [
+        f"{path.relative_to(ROOT).as_posix()}:{i}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "# fmt: skip" in line or "# fmt: off" in line
+    ]
+    assert markers == []
+
+
 #: what the writers may read of the core: the model, its results and schedules, the
 #: vocabulary of metrics, units, the calendar and the finance definitions
 WRITER_CORE = {"model", "result", "schedules", "metrics", "units", "calendar", "finance"}

@@ -59,53 +59,63 @@ def sensitivity(
         err().print(f"error: --metric {metric!r}: choose one of {', '.join(METRICS_ALLOWED)}")
         raise typer.Exit(2)
 
-    def run() -> None:
-        from costmodel.analysis.breakeven import break_even
-        from costmodel.analysis.sensitivity import tornado
-        from costmodel.report.format import by_index, csv_text, records, residue
+    guard(lambda: _tornado(paths, set_, metric, fmt, quiet, verbose))
 
-        a = load(paths, set_)
-        with Steps(quiet) as steps:
-            steps.step("tornado")
-            tor = tornado(a, metric=metric)
-            steps.step("break-even")
-            be = break_even(a)
-        skipped = tor.attrs.get("skipped", [])
-        # a break-even NPV is 0 up to the root-finder: RESIDUE_TOL x the tier's NPVs
-        scales = {str(t): float(g[["base", "at_low", "at_high"]].abs().max().max())
-                  for t, g in tor.groupby("tier")} if metric == "npv" else {}  # fmt: skip
-        for col in ("npv_at_utilization", "npv_at_price_per_gpu_hour"):
-            be[col] = [residue(v, scales.get(str(t), 0.0)) for t, v in be[col].items()]
 
-        def table() -> None:
-            from costmodel.cli.tables import break_even_grid, show, tornado_grid
+def _tornado(
+    paths: PathsArg, set_: SetOpt, metric: str, fmt: Format, quiet: bool, verbose: bool
+) -> None:
+    """``sensitivity``: the tornado of ``metric`` and the break-even per tier, each
+    break-even NPV shown as 0 within the root-finder's residue of the tier's NPVs."""
+    from costmodel.analysis.breakeven import break_even
+    from costmodel.analysis.sensitivity import tornado
+    from costmodel.report.format import by_index, csv_text, records, residue
 
-            for tier in a.tiers:
-                show(tornado_grid(tor[tor["tier"] == tier], tier, metric, a.currency), out())
-            title = f"Break-even (NPV = 0; {a.currency}); - = no root in range"
-            show(break_even_grid(be, scales, title), out())
-            if skipped and verbose:
-                out().print(f"not read by any tier: {', '.join(skipped)}", style="dim")
-            elif skipped:
-                out().print(
-                    f"{len(skipped)} ranged inputs are not read by any tier "
-                    "(--verbose lists them).",
-                    style="dim",
-                )
+    a = load(paths, set_)
+    with Steps(quiet) as steps:
+        steps.step("tornado")
+        tor = tornado(a, metric=metric)
+        steps.step("break-even")
+        be = break_even(a)
+    skipped = tor.attrs.get("skipped", [])
+    # a break-even NPV is 0 up to the root-finder: RESIDUE_TOL x the tier's NPVs
+    scales = (
+        {
+            str(t): float(g[["base", "at_low", "at_high"]].abs().max().max())
+            for t, g in tor.groupby("tier")
+        }
+        if metric == "npv"
+        else {}
+    )
+    for col in ("npv_at_utilization", "npv_at_price_per_gpu_hour"):
+        be[col] = [residue(v, scales.get(str(t), 0.0)) for t, v in be[col].items()]
 
-        emit(
-            fmt,
-            lambda: {
-                "metric": metric,
-                "tornado": records(tor),
-                "break_even": by_index(be),
-                "skipped": skipped,
-            },
-            lambda: csv_text(tor, False) + "\n" + csv_text(be),
-            table,
-        )
+    def table() -> None:
+        from costmodel.cli.tables import break_even_grid, show, tornado_grid
 
-    guard(run)
+        for tier in a.tiers:
+            show(tornado_grid(tor[tor["tier"] == tier], tier, metric, a.currency), out())
+        title = f"Break-even (NPV = 0; {a.currency}); - = no root in range"
+        show(break_even_grid(be, scales, title), out())
+        if skipped and verbose:
+            out().print(f"not read by any tier: {', '.join(skipped)}", style="dim")
+        elif skipped:
+            out().print(
+                f"{len(skipped)} ranged inputs are not read by any tier (--verbose lists them).",
+                style="dim",
+            )
+
+    emit(
+        fmt,
+        lambda: {
+            "metric": metric,
+            "tornado": records(tor),
+            "break_even": by_index(be),
+            "skipped": skipped,
+        },
+        lambda: csv_text(tor, False) + "\n" + csv_text(be),
+        table,
+    )
 
 
 def _grid(paths: PathsArg, set_: SetOpt, points: int, fmt: Format, quiet: bool) -> None:
@@ -181,8 +191,10 @@ def sweep_cmd(
 
             title = f"Sweep of {name} ({a.currency}); first deployment {df.attrs['first_gpus']:,}"
             show(sweep_grid(df, title), out())
-            out().print("change: where scale_class or network_levels differs from the row above.",
-                        style="dim")  # fmt: skip
+            out().print(
+                "change: where scale_class or network_levels differs from the row above.",
+                style="dim",
+            )
 
         doc = {"tier": name, "first_gpus": df.attrs["first_gpus"], "rows": records(df)}
         emit(fmt, lambda: doc, lambda: csv_text(df, False), table)

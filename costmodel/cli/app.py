@@ -134,9 +134,12 @@ class Steps:
             from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
             self._bar = Progress(
-                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                console=err(), transient=True,
-            )  # fmt: skip
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=err(),
+                transient=True,
+            )
             self._bar.__enter__()
         return self
 
@@ -305,8 +308,9 @@ def usage_error(message: str) -> None:
 
 
 #: suffixes of files the commands write: ``-o`` naming one is taken for a file name
-FILE_SUFFIXES = frozenset({".xlsx", ".xls", ".html", ".htm", ".pdf", ".csv", ".json", ".yaml",
-                           ".yml", ".txt", ".zip"})  # fmt: skip
+FILE_SUFFIXES = frozenset(
+    {".xlsx", ".xls", ".html", ".htm", ".pdf", ".csv", ".json", ".yaml", ".yml", ".txt", ".zip"}
+)
 
 
 def check_out_dir(path: Path) -> None:

@@ -50,8 +50,12 @@ def import_cmd(
         say = err() if output is None else out()
         for c in report.changes:
             was = "linked " + shown(c.was) if c.linked else shown(c.was)
-            say.print(f"{c.cell}  {c.path}: {was} -> {shown(c.value)}", markup=False,
-                      highlight=False, soft_wrap=True)  # fmt: skip
+            say.print(
+                f"{c.cell}  {c.path}: {was} -> {shown(c.value)}",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
         if not report.changes:
             say.print(
                 f"{workbook.name}: no input differs from the base", highlight=False, soft_wrap=True

@@ -151,11 +151,14 @@ def recommend_cmd(
             from costmodel.cli.tables import recommend_grid, show
 
             show(recommend_grid(df, f"{a.name}: which scale fits which task", a.currency), out())
-            out().print("floor: GPUs needed for memory; days: training time on all the tier's "
-                        "GPUs; due: deadline; use: share of the tier's horizon GPU-hours; fits: "
-                        "best = recommended (the cheapest TCO that fits); /GPU-h: the tier's "
-                        "levelized cost per GPU-hour; /M tokens (inference): that cost x 1e6 / "
-                        "(tokens/s per GPU x 3600)", style="dim")  # fmt: skip
+            out().print(
+                "floor: GPUs needed for memory; days: training time on all the tier's "
+                "GPUs; due: deadline; use: share of the tier's horizon GPU-hours; fits: "
+                "best = recommended (the cheapest TCO that fits); /GPU-h: the tier's "
+                "levelized cost per GPU-hour; /M tokens (inference): that cost x 1e6 / "
+                "(tokens/s per GPU x 3600)",
+                style="dim",
+            )
             for w, t in chosen.items():
                 out().print(f"{w}: {t or 'no tier fits'}", highlight=False)
 

@@ -232,8 +232,10 @@ def summary_grid(
     column -> value (:meth:`costmodel.Model.summary_rows`, no pandas needed);
     ``columns`` (default: every column of the first tier) in their order."""
     tiers = list(rows)
-    cols = [Col("metric", key=True, wrap=True, justify="left"),
-            Col("unit", key=True, justify="left", style="dim")]  # fmt: skip
+    cols = [
+        Col("metric", key=True, wrap=True, justify="left"),
+        Col("unit", key=True, justify="left", style="dim"),
+    ]
     cols += [Col(str(t)) for t in tiers]
     grid = Grid(title, cols)
     if columns is None:
@@ -253,28 +255,37 @@ def recommend_grid(df: pd.DataFrame, title: str, currency: str = "CNY") -> Grid:
     """One row per (workload, tier) of :func:`costmodel.analysis.workloads.recommend`;
     the tier's cost per GPU-hour and, for inference, the cost per million tokens
     beside it (methodology §27)."""
-    cols = [Col("workload", key=True, wrap=True, justify="left"),
-            Col("tier", key=True, justify="left")]  # fmt: skip
+    cols = [
+        Col("workload", key=True, wrap=True, justify="left"),
+        Col("tier", key=True, justify="left"),
+    ]
     cols += [Col(h) for h in ("GPUs", "floor", "days", "due", "use", "fits")]
     cols += [Col(metric_unit(c, currency)) for c in ("cost_per_gpu_hour", PER_MTOK)]
     grid = Grid(title, cols)
     for (w, t), r in df.iterrows():
-        grid.rows.append([
-            str(w), str(t), cell(r.gpus, "count"), cell(r.memory_floor_gpus, "count"),
-            cell(r.days_needed, "years"), cell(r.deadline_days, "years"),
-            f"{r.share_of_horizon:.2%}",
-            "best" if r.recommended else "yes" if r.feasible else "no",
-            cell(r.cost_per_gpu_hour, "money_per_hour"),
-            cell(r.cost_per_million_tokens, "money_per_hour"),
-        ])  # fmt: skip
+        grid.rows.append(
+            [
+                str(w),
+                str(t),
+                cell(r.gpus, "count"),
+                cell(r.memory_floor_gpus, "count"),
+                cell(r.days_needed, "years"),
+                cell(r.deadline_days, "years"),
+                f"{r.share_of_horizon:.2%}",
+                "best" if r.recommended else "yes" if r.feasible else "no",
+                cell(r.cost_per_gpu_hour, "money_per_hour"),
+                cell(r.cost_per_million_tokens, "money_per_hour"),
+            ]
+        )
     return grid
 
 
 def frame_grid(df: pd.DataFrame, title: str, index: str, kinds: dict[str, str]) -> Grid:
     """Any frame; cells formatted by ``kinds[column]`` (default ``number``)."""
     cols = [Col(index, key=True, justify="left")]
-    cols += [Col(str(c), justify="left" if kinds.get(str(c)) == "text" else "right")
-             for c in df.columns]  # fmt: skip
+    cols += [
+        Col(str(c), justify="left" if kinds.get(str(c)) == "text" else "right") for c in df.columns
+    ]
     grid = Grid(title, cols)
     for i, row in df.iterrows():
         grid.rows.append([str(i), *(cell(v, kinds.get(str(c), "number")) for c, v in row.items())])
@@ -292,8 +303,10 @@ def montecarlo_grid(summary: pd.DataFrame, title: str, currency: str) -> Grid:
             return "money_per_hour"
         return "pct"  # irr_*, p_npv_positive, irr_missing
 
-    cols = [Col("statistic", key=True, wrap=True, justify="left"),
-            Col("unit", key=True, justify="left", style="dim")]  # fmt: skip
+    cols = [
+        Col("statistic", key=True, wrap=True, justify="left"),
+        Col("unit", key=True, justify="left", style="dim"),
+    ]
     cols += [Col(str(t)) for t in summary.index]
     grid = Grid(title, cols)
     for stat in summary.columns:
@@ -316,10 +329,16 @@ def tornado_grid(df: pd.DataFrame, tier: str, metric: str, currency: str, top: i
     grid = Grid(title, cols)
     for _, r in df.head(top).iterrows():
         k = "pct" if input_kind(str(r["input"])) == "pct" else "number"
-        grid.rows.append([
-            str(r["input"]), cell(r["low"], k), cell(r["high"], k),
-            cell(r["at_low"], show), cell(r["at_high"], show), cell(r["swing"], show),
-        ])  # fmt: skip
+        grid.rows.append(
+            [
+                str(r["input"]),
+                cell(r["low"], k),
+                cell(r["high"], k),
+                cell(r["at_low"], show),
+                cell(r["at_high"], show),
+                cell(r["swing"], show),
+            ]
+        )
     return grid
 
 
@@ -339,29 +358,44 @@ def shifts_grid(shifts: pd.DataFrame, tier: str, p50: float, top: int = 8) -> Gr
     grid = Grid(title, cols)
     for _, r in rows.head(top).iterrows():
         k = "pct" if input_kind(str(r["input"])) == "pct" else "number"
-        grid.rows.append([
-            str(r["input"]), cell(r["value"], k), cell(r["median"], k),
-            cell(r["at_median"], "millions"), cell(r["shift"], "millions"),
-        ])  # fmt: skip
+        grid.rows.append(
+            [
+                str(r["input"]),
+                cell(r["value"], k),
+                cell(r["median"], k),
+                cell(r["at_median"], "millions"),
+                cell(r["shift"], "millions"),
+            ]
+        )
     return grid
 
 
 def break_even_grid(be: pd.DataFrame, scales: dict[str, float], title: str) -> Grid:
     """Break-even utilization and price per tier, with the NPV there (a solver
     residue below ``RESIDUE_TOL`` x the tier's ``scales`` shown as 0)."""
-    cols = [Col("tier", key=True, justify="left"), Col("utilization"), Col("base utilization"),
-            Col("NPV there"), Col("price per GPU-hour"), Col("base price"),
-            Col("NPV there")]  # fmt: skip
+    cols = [
+        Col("tier", key=True, justify="left"),
+        Col("utilization"),
+        Col("base utilization"),
+        Col("NPV there"),
+        Col("price per GPU-hour"),
+        Col("base price"),
+        Col("NPV there"),
+    ]
     grid = Grid(title, cols)
     for t, r in be.iterrows():
         scale = scales.get(str(t), 0.0)
-        grid.rows.append([
-            str(t), cell(r["utilization"], "pct"), cell(r["utilization_base"], "pct"),
-            cell(residue(r["npv_at_utilization"], scale), "money"),
-            cell(r["price_per_gpu_hour"], "money_per_hour"),
-            cell(r["price_per_gpu_hour_base"], "money_per_hour"),
-            cell(residue(r["npv_at_price_per_gpu_hour"], scale), "money"),
-        ])  # fmt: skip
+        grid.rows.append(
+            [
+                str(t),
+                cell(r["utilization"], "pct"),
+                cell(r["utilization_base"], "pct"),
+                cell(residue(r["npv_at_utilization"], scale), "money"),
+                cell(r["price_per_gpu_hour"], "money_per_hour"),
+                cell(r["price_per_gpu_hour_base"], "money_per_hour"),
+                cell(residue(r["npv_at_price_per_gpu_hour"], scale), "money"),
+            ]
+        )
     return grid
 
 
@@ -413,11 +447,16 @@ def price_grid(df: pd.DataFrame, tier: str, currency: str) -> Grid:
 
 #: sweep columns shown in the table: (column, metric registry key or None, kind)
 SWEEP_TABLE = [
-    ("gpus", "gpus"), ("servers", "servers"), ("scale_class", "scale_class"),
-    ("network_levels", "network_levels"), ("capex_per_gpu", "capex_per_gpu"),
-    ("network_share", "network_share"), ("cost_per_gpu_hour", "cost_per_gpu_hour"),
-    ("npv", "npv"), ("irr", "irr"),
-]  # fmt: skip
+    ("gpus", "gpus"),
+    ("servers", "servers"),
+    ("scale_class", "scale_class"),
+    ("network_levels", "network_levels"),
+    ("capex_per_gpu", "capex_per_gpu"),
+    ("network_share", "network_share"),
+    ("cost_per_gpu_hour", "cost_per_gpu_hour"),
+    ("npv", "npv"),
+    ("irr", "irr"),
+]
 
 
 def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
@@ -428,9 +467,14 @@ def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
     def metric(key: str) -> Metric:
         return METRICS.get(key, Metric(key, key.replace("_", " "), key, "count"))
 
-    cols = [Col(metric(k).label, key=c == "gpus",
-                justify="left" if metric(k).kind == "text" else "right")
-            for c, k in SWEEP_TABLE]  # fmt: skip
+    cols = [
+        Col(
+            metric(k).label,
+            key=c == "gpus",
+            justify="left" if metric(k).kind == "text" else "right",
+        )
+        for c, k in SWEEP_TABLE
+    ]
     cols.append(Col("change", justify="left"))
     grid = Grid(title, cols)
     for _, r in df.iterrows():

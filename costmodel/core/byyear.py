@@ -229,8 +229,9 @@ def run_by_draw(
     )
     if np.any(q["debt_share"]):  # the equity IRR reads the monthly run's ECF
         unlevered = metrics
-        metrics = Metrics({k: later(k) if k in LEVERED_IRRS else (lambda k=k: unlevered[k])
-                           for k in unlevered})  # fmt: skip
+        metrics = Metrics(
+            {k: later(k) if k in LEVERED_IRRS else (lambda k=k: unlevered[k]) for k in unlevered}
+        )
     opex_years = Lazy(lambda: {k: year_sums(lines[k], sums).T for k in OPEX_LINES})
     return later_schedules(
         full_run, months, (deps, capex_by, nbv), metrics, opex_years, lambda: fcf

@@ -28,9 +28,16 @@ from costmodel.core.finance import FloatArray
 
 #: the counts of :func:`fabric_counts`, in the order the schedules show them
 COUNT_KEYS = (
-    "levels", "leaves", "leaf_uplinks", "spines", "aggregation", "cores", "switches", "uplinks",
+    "levels",
+    "leaves",
+    "leaf_uplinks",
+    "spines",
+    "aggregation",
+    "cores",
+    "switches",
+    "uplinks",
     "optics",
-)  # fmt: skip
+)
 
 
 def max_endpoints(radix: ArrayLike) -> FloatArray:

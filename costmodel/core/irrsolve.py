@@ -155,8 +155,14 @@ def _bracket_rows(v: FloatArray, high: float, runs: Runs = None) -> tuple[np.nda
         f_hi[rest] = f[np.arange(rest.size), k + 1]
     rows = np.flatnonzero(has)
     g = g[rows]
-    outer = np.stack([grid[np.maximum(g - 1, 0)], grid[np.minimum(g + 2, grid.size - 1)],
-                      f_out[rows], f_far[rows]])  # fmt: skip
+    outer = np.stack(
+        [
+            grid[np.maximum(g - 1, 0)],
+            grid[np.minimum(g + 2, grid.size - 1)],
+            f_out[rows],
+            f_far[rows],
+        ]
+    )
     return rows, np.stack([grid[g], grid[g + 1], f_lo[rows], f_hi[rows]]), outer
 
 

@@ -79,6 +79,14 @@ def bisect_trace(values: ArrayLike, steps: int) -> BisectionTrace:
         his.append(hi)
     roots = int(np.count_nonzero(np.sign(f[:-1]) * np.sign(f[1:]) < 0))
     return BisectionTrace(
-        grid, f, interval_distance(grid), mask, chosen, found, np.array(los), np.array(his),
-        sign_lo, roots,
-    )  # fmt: skip
+        grid,
+        f,
+        interval_distance(grid),
+        mask,
+        chosen,
+        found,
+        np.array(los),
+        np.array(his),
+        sign_lo,
+        roots,
+    )

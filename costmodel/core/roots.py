@@ -297,8 +297,10 @@ def solve(
     for _ in range(rounds):
         if not live.any():
             break
-        grids = [np.linspace(a, b, points) if ok else np.empty(0) for a, b, ok in
-                 zip(lo, hi, live, strict=True)]  # fmt: skip
+        grids = [
+            np.linspace(a, b, points) if ok else np.empty(0)
+            for a, b, ok in zip(lo, hi, live, strict=True)
+        ]
         values = evaluate(grids)
         for j in np.flatnonzero(live):
             b = first_bracket(grids[j], values[j])

@@ -177,8 +177,13 @@ def _goodput_columns(
         return fin.safe_divide(pv_cost, pv_pflop_hours)
 
     keys = ("mtbf_hours", "checkpoint_interval_hours", "goodput", "availability")
-    details = ("failures_per_hour", "checkpoint_write_hours", "young_interval_hours",
-               "write_waste", "restart_waste")  # fmt: skip
+    details = (
+        "failures_per_hour",
+        "checkpoint_write_hours",
+        "young_interval_hours",
+        "write_waste",
+        "restart_waste",
+    )
     return {
         **{k: read(k) for k in keys},
         "cost_per_effective_gpu_hour": lambda: fin.safe_divide(

@@ -82,8 +82,9 @@ def run_structured(
     """:func:`run_tier` of variants whose structural whole numbers ``shape``
     (config key -> scalar or (S,) array, :func:`costmodel.inputs.params.configured`)
     differ: one evaluation per distinct combination, in order of it."""
-    size = int(np.broadcast_shapes(*[np.shape(v) for v in (*values.values(), *shape.values())],
-                                   (1,))[0])  # fmt: skip
+    size = int(
+        np.broadcast_shapes(*[np.shape(v) for v in (*values.values(), *shape.values())], (1,))[0]
+    )
     keys = list(shape)
     table = np.stack(
         [np.round(np.broadcast_to(np.asarray(shape[k], dtype=float), (size,))) for k in keys],

@@ -63,8 +63,12 @@ def vat_lines(
     }
     output = np.broadcast_to(col(q["vat_output_rate"]) * revenue, shape)
     input_m = np.broadcast_to(sum(inputs.values()), shape)
-    return {"output": output, "input": input_m, **vat_cash_lines(q, config, output - input_m),
-            **inputs}  # fmt: skip
+    return {
+        "output": output,
+        "input": input_m,
+        **vat_cash_lines(q, config, output - input_m),
+        **inputs,
+    }
 
 
 def vat_cash_lines(
@@ -137,8 +141,9 @@ def vat_net_coefficients(
     ``input_rates[k]`` times each opex line's with VAT (:data:`VAT_OPEX_LINES`), the
     lines of :func:`vat_lines` summed before they are read month by month."""
     rated = [{k: c * q["vat_output_rate"] for k, c in lines["revenue"].items()}]
-    rated += [{k: c * -q[f"vat_input_{line}"] for k, c in lines[line].items()}
-              for line in VAT_OPEX_LINES]  # fmt: skip
+    rated += [
+        {k: c * -q[f"vat_input_{line}"] for k, c in lines[line].items()} for line in VAT_OPEX_LINES
+    ]
     return total(rated)
 
 

@@ -183,8 +183,11 @@ def _put_hardware(a: Assumptions, tier_name: str, put: _Put) -> None:
     put("rack_kw", f"{tp}.rack_kw", t.rack_kw)
     if t.staff_scaling is not None:  # methodology §12.2
         put("staff_fixed_fte", f"{tp}.staff_scaling.fixed_fte", t.staff_scaling.fixed_fte)
-        put("staff_fte_per_server", f"{tp}.staff_scaling.fte_per_server",
-            t.staff_scaling.fte_per_server)  # fmt: skip
+        put(
+            "staff_fte_per_server",
+            f"{tp}.staff_scaling.fte_per_server",
+            t.staff_scaling.fte_per_server,
+        )
     else:
         put("staff_fte", f"{tp}.staff_fte", t.staff_fte)
 

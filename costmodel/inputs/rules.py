@@ -128,8 +128,11 @@ def _build_problems(q: Quantity, path: str, whose: str, months: int) -> Iterator
 def _timeline_problems(a: Assumptions, months: int) -> Iterator[RuleProblem]:
     """Methodology §2.4: every tier's effective construction (its own
     ``timeline.build_months`` or the global one) ends before the horizon."""
-    shared = [t for t, tier in a.tiers.items() if tier.timeline is None
-              or tier.timeline.build_months is None]  # fmt: skip
+    shared = [
+        t
+        for t, tier in a.tiers.items()
+        if tier.timeline is None or tier.timeline.build_months is None
+    ]
     if shared:  # the global value applies to these tiers only
         whose = f"tier{'s' if len(shared) > 1 else ''} {', '.join(shared)}"
         yield from _build_problems(a.timeline.build_months, "timeline.build_months", whose, months)

@@ -49,8 +49,10 @@ class WholeNumber(int):
         return obj
 
     def __reduce__(self) -> Any:
-        meta = {k: getattr(self, k) for k in ("low", "high", "unit", "source", "note", "dist",
-                                               "sd", "lower", "upper")}  # fmt: skip
+        meta = {
+            k: getattr(self, k)
+            for k in ("low", "high", "unit", "source", "note", "dist", "sd", "lower", "upper")
+        }
         return (_whole_number, (int(self), meta))
 
     def meta(self) -> dict[str, Any]:
@@ -91,8 +93,10 @@ def _whole_validator(lower: int | None, upper: int | None, nullable: bool = Fals
         unknown = [k for k in v if k not in _WHOLE_KEYS]
         if unknown or "value" not in v:
             what = f"unknown key {unknown[0]!r}" if unknown else "value is missing"
-            raise ValueError(f"{what}: a whole number is written as a number or as a mapping "
-                             "{value, low, high, unit, source, note, dist, sd}")  # fmt: skip
+            raise ValueError(
+                f"{what}: a whole number is written as a number or as a mapping "
+                "{value, low, high, unit, source, note, dist, sd}"
+            )
         value = handler(v["value"])
         ends = {}
         for end in ("low", "high"):

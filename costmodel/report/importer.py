@@ -209,8 +209,9 @@ def inputs_layout(a: Assumptions) -> dict[tuple[str, ...], InputCell]:
     from costmodel.report.workbook.grid import Styles
     from costmodel.report.workbook.inputs import write_inputs
 
-    wb = xlsxwriter.Workbook(io.BytesIO(), {"in_memory": True, "strings_to_formulas": False,
-                                            "strings_to_urls": False})  # fmt: skip
+    wb = xlsxwriter.Workbook(
+        io.BytesIO(), {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False}
+    )
     tiers = list(a.tiers)
     cells = write_inputs(wb, Styles(wb), a, tiers, dict.fromkeys(tiers, 0.0)).cells
     wb.close()
@@ -339,23 +340,47 @@ def _compare(
         new, was = cell_value(keys, raw), cell_value(keys, written.value)
         if written.link or not same(new, was):
             what = f"linked to the global input, {shown(was)}" if written.link else shown(was)
-            _add(overlay, a, report, book.name, keys, f"{sheet}!{coord}", was, new, what,
-                 written.link)  # fmt: skip
+            _add(
+                overlay,
+                a,
+                report,
+                book.name,
+                keys,
+                f"{sheet}!{coord}",
+                was,
+                new,
+                what,
+                written.link,
+            )
     return overlay
 
 
-def _add(overlay: dict[str, Any], a: Assumptions, report: ImportReport, name: str,
-         keys: tuple[str, ...], cell: str, was: Any, new: Any, was_text: str,
-         linked: bool = False) -> None:  # fmt: skip
+def _add(
+    overlay: dict[str, Any],
+    a: Assumptions,
+    report: ImportReport,
+    name: str,
+    keys: tuple[str, ...],
+    cell: str,
+    was: Any,
+    new: Any,
+    was_text: str,
+    linked: bool = False,
+) -> None:
     """One changed input: in the report, and in the overlay with its note."""
     report.changes.append(Change(key_path(*keys), cell, was, new, linked))
     note = changed_note(name, report.date, was_text)
     place(overlay, a, keys, entry(keys, new, base_value(a, keys), note))
 
 
-def _validated(book: Book, a: Assumptions, overlay: dict[str, Any], report: ImportReport,
-               layout: dict[tuple[str, ...], InputCell],
-               located: dict[tuple[str, ...], tuple[str, str]]) -> Assumptions:  # fmt: skip
+def _validated(
+    book: Book,
+    a: Assumptions,
+    overlay: dict[str, Any],
+    report: ImportReport,
+    layout: dict[tuple[str, ...], InputCell],
+    located: dict[tuple[str, ...], tuple[str, str]],
+) -> Assumptions:
     """:func:`_validate`; where the overlay starts a section the base does not have
     (a debt share typed where the base has no financing), the inputs the section
     requires are taken as the workbook shows them (the values its formulas used)."""
@@ -363,8 +388,11 @@ def _validated(book: Book, a: Assumptions, overlay: dict[str, Any], report: Impo
         return _validate(a, overlay, report, book.name)
     except AssumptionError as exc:
         done = {c.path for c in report.changes}
-        missing = [tuple(split_path(p.path)) for p in exc.problems
-                   if p.rule == "required but missing" and p.path not in done]  # fmt: skip
+        missing = [
+            tuple(split_path(p.path))
+            for p in exc.problems
+            if p.rule == "required but missing" and p.path not in done
+        ]
         missing = [k for k in missing if k in layout]
         if not missing:
             raise
@@ -373,13 +401,23 @@ def _validated(book: Book, a: Assumptions, overlay: dict[str, Any], report: Impo
         raw = book.cells.get(sheet, {}).get(coord)
         raw = book.values.get(coord) if is_formula(raw) else raw
         new = cell_value(keys, raw)
-        _add(overlay, a, report, book.name, keys, f"{sheet}!{coord}", None, new,
-             f"not set in the base; the workbook used {shown(new)}")  # fmt: skip
+        _add(
+            overlay,
+            a,
+            report,
+            book.name,
+            keys,
+            f"{sheet}!{coord}",
+            None,
+            new,
+            f"not set in the base; the workbook used {shown(new)}",
+        )
     return _validate(a, overlay, report, book.name)
 
 
-def _validate(a: Assumptions, overlay: dict[str, Any], report: ImportReport,
-              name: str) -> Assumptions:  # fmt: skip
+def _validate(
+    a: Assumptions, overlay: dict[str, Any], report: ImportReport, name: str
+) -> Assumptions:
     """``a`` with ``overlay`` layered on it, validated like any assumption file; a
     problem names the workbook's cell of its path."""
     from costmodel.report.overlay_yaml import overlay_text

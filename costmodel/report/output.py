@@ -118,8 +118,11 @@ def _swappable(target: Path) -> bool:
         return False
     if not _writable(target.parent):
         return False
-    return not any(p.is_dir() and not p.is_symlink() for p in target.iterdir()
-                   if not p.name.startswith(INSIDE_PREFIX))  # fmt: skip
+    return not any(
+        p.is_dir() and not p.is_symlink()
+        for p in target.iterdir()
+        if not p.name.startswith(INSIDE_PREFIX)
+    )
 
 
 def _remove_tree(path: Path) -> None:
@@ -229,8 +232,10 @@ def output_set(directory: str | os.PathLike[str]) -> Iterator[Path]:
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
     with _lock(target):
-        for stale in [*target.parent.glob(_staging_prefix(target) + "*"),
-                      *(target.glob(INSIDE_PREFIX + "*") if target.is_dir() else ())]:  # fmt: skip
+        for stale in [
+            *target.parent.glob(_staging_prefix(target) + "*"),
+            *(target.glob(INSIDE_PREFIX + "*") if target.is_dir() else ()),
+        ]:
             _remove_tree(stale)  # left by a killed build
         swap = not target.exists() or _swappable(target)
         where = target.parent if swap else target

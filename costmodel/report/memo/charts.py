@@ -162,8 +162,9 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
     years = model.months // 12
-    data = {t: {c: cache.opex_by_year(model, t)[c].to_numpy() for c in OPEX_LINES}
-            for t in model.tiers}  # fmt: skip
+    data = {
+        t: {c: cache.opex_by_year(model, t)[c].to_numpy() for c in OPEX_LINES} for t in model.tiers
+    }
     s = cache.summary(model)
     used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
     panels = []

@@ -229,8 +229,9 @@ def _dscr_sentence(x: Facts, r: pd.Series) -> Markup:
     # breach and headroom come from the unrounded values; the text shows the digits
     # that tell them apart
     n = ratio_digits(float(r["min_dscr"]), float(r["covenant"]))
-    fields |= dict(dscr=ratio(r["min_dscr"], n), covenant=ratio(r["covenant"], n),
-                   room=ratio(r["headroom"], n))  # fmt: skip
+    fields |= dict(
+        dscr=ratio(r["min_dscr"], n), covenant=ratio(r["covenant"], n), room=ratio(r["headroom"], n)
+    )
     if r["breach_years"] > 0:
         key = "breach_all" if r["breach_years"] == r["dscr_years"] else "breach"
         return say(F[key], k=int(r["breach_years"]), n=int(r["dscr_years"]), **fields)

@@ -131,9 +131,10 @@ def _team_text(x: Facts, tier: str) -> str:
         return T["team_fte"].format(fte=f.number(v["staff_fte"]))
     final = _first(x.model.results[tier].deployments[-1]["staff_fte"])
     return T["team_scaled"].format(
-        fte=f.number(final), fixed=f.number(v["staff_fixed_fte"]),
+        fte=f.number(final),
+        fixed=f.number(v["staff_fixed_fte"]),
         per=f.number(v["staff_fte_per_server"]),
-    )  # fmt: skip
+    )
 
 
 def profiles(x: Facts) -> list[dict[str, Any]]:

@@ -73,9 +73,13 @@ def _log_ticks(lo: float, hi: float) -> list[float]:
 
 
 def _panel(
-    lang: str, currency: str, sweeps: dict[str, pd.DataFrame], col: str, key_id: str,
+    lang: str,
+    currency: str,
+    sweeps: dict[str, pd.DataFrame],
+    col: str,
+    key_id: str,
     colors: dict[str, str],
-) -> Any:  # fmt: skip
+) -> Any:
     T = SWEEP[lang]
     cur = f.currency_unit(lang, currency)
     unit = cur if col == "capex" else (f"{cur}/卡时" if lang == "zh" else f"{cur}/GPU-h")
@@ -104,15 +108,19 @@ def _panel(
             f"{num(xs(math.log2(a)))},{num(ys(b))}" for a, b in zip(g[ok], v[ok], strict=True)
         )
         if pts:
-            c.path("M" + pts, stroke=color,
-                   extra=f' stroke-width="1.6" class="line" data-tier="{esc(t)}"')  # fmt: skip
+            c.path(
+                "M" + pts,
+                stroke=color,
+                extra=f' stroke-width="1.6" class="line" data-tier="{esc(t)}"',
+            )
         for j in np.flatnonzero(df["change"].to_numpy() != ""):
             sx = xs((math.log2(g[j - 1]) + math.log2(g[j])) / 2)
             c.line(sx, top, sx, bottom, color, 0.9, dash="3 2", cls="step")
         own = df[df["gpus"] == df.attrs["first_gpus"]]
         if not own.empty and np.isfinite(own[key].iloc[0]):
-            c.circle(xs(math.log2(own["gpus"].iloc[0])), ys(own[key].iloc[0]), 3.5, color,
-                     cls="option")  # fmt: skip
+            c.circle(
+                xs(math.log2(own["gpus"].iloc[0])), ys(own[key].iloc[0]), 3.5, color, cls="option"
+            )
     x_title(c, T["gpus"], x0, x1)
     return c
 
@@ -121,8 +129,9 @@ def _sentence(x: Facts, tier: str, df: pd.DataFrame) -> Markup:
     T = SWEEP[x.lang]
     steps = []
     for _, r in df[df["change"] != ""].iterrows():
-        what = T["and"].join(T["class" if w == "scale_class" else "levels"]
-                             for w in str(r["change"]).split(", "))  # fmt: skip
+        what = T["and"].join(
+            T["class" if w == "scale_class" else "levels"] for w in str(r["change"]).split(", ")
+        )
         steps.append(T["step"].format(g=f"{int(r['gpus']):,}", what=what))
     g0 = df.attrs["first_gpus"]
     own = df[df["gpus"] == g0]
@@ -150,8 +159,10 @@ def sweep_chart(
     colors = {t: LINE_COLORS[i % len(LINE_COLORS)] for i, t in enumerate(model.tiers)}
     keys = [Key(chart_label(model, t, lang), colors[t], "line") for t in sweeps]
     cur = model.assumptions.currency
-    panels = [_panel(lang, cur, sweeps, col, f"{prefix}-{k}", colors)
-              for k, col in enumerate(("cost", "capex"))]  # fmt: skip
+    panels = [
+        _panel(lang, cur, sweeps, col, f"{prefix}-{k}", colors)
+        for k, col in enumerate(("cost", "capex"))
+    ]
     return figure(panels, keys, True)
 
 

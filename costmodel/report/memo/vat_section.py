@@ -110,8 +110,9 @@ def vat(x: Facts) -> dict[str, Any] | None:
         label = tier_label(x.model, t, x.lang)
         paid, surtax = x.money(s["vat_paid"]), x.money(s["surtax"])
         if not s["vat_credit_peak"] > 0:
-            text = say(V["tier_none"], label=label, none=Markup(V["none"]), paid=paid,
-                       surtax=surtax)  # fmt: skip
+            text = say(
+                V["tier_none"], label=label, none=Markup(V["none"]), paid=paid, surtax=surtax
+            )
         else:
             peak_at = int(v["credit_before_refund"].to_numpy().argmax())
             text = say(

@@ -121,8 +121,9 @@ def montecarlo_rows(
     """``n`` draws on ``a`` in chunks (module docstring): per tier its label and
     P10, P50, P90 of NPV and P(NPV > 0) as the memo formats them, in both languages."""
     chunk = max(MIN_CHUNK, -(-n // CHUNKS))
-    mc = monte_carlo(a, n=n, seed=seed, workers=1, chunk_size=chunk,
-                     progress=lambda done, total: progress(done))  # fmt: skip
+    mc = monte_carlo(
+        a, n=n, seed=seed, workers=1, chunk_size=chunk, progress=lambda done, total: progress(done)
+    )
     model = build(a)
     cur = a.currency
     rows = []
@@ -143,5 +144,6 @@ def montecarlo_html(result: dict[str, Any], lang: str) -> str:
     T = PAGE[lang]
     rows = [dict(label=r["label"][lang], cells=r["cells"][lang]) for r in result["rows"]]
     note = T["mc_note"].format(n=f"{result['n']:,}", seed=result["seed"])
-    return environment(None).get_template("serve/montecarlo.html.j2").render(t=T, rows=rows,
-                                                                             note=note)  # fmt: skip
+    return (
+        environment(None).get_template("serve/montecarlo.html.j2").render(t=T, rows=rows, note=note)
+    )

@@ -127,7 +127,11 @@ GROUPS: dict[str, dict[str, str]] = {
 
 #: the asset classes of the depreciation inputs
 ASSETS: dict[str, dict[str, str]] = {
-    "en": {"servers": "servers", "network": "network", "storage": "storage",
-           "facility": "facility"},
+    "en": {
+        "servers": "servers",
+        "network": "network",
+        "storage": "storage",
+        "facility": "facility",
+    },
     "zh": {"servers": "服务器", "network": "网络", "storage": "存储", "facility": "机房"},
-}  # fmt: skip
+}

@@ -44,8 +44,16 @@ def controls(model: Model, lang: str) -> list[dict[str, Any]]:
     for t in model.tiers:
         values = resolve_tier(model.assumptions, t).values()
         lo, hi = default_range(model.assumptions, t)
-        out.append(dict(tier=t, label=tier_label(model, t, lang), lo=lo, hi=hi,
-                        step=int(values["gpus_per_server"]), gpus=int(values["gpus"])))  # fmt: skip
+        out.append(
+            dict(
+                tier=t,
+                label=tier_label(model, t, lang),
+                lo=lo,
+                hi=hi,
+                step=int(values["gpus_per_server"]),
+                gpus=int(values["gpus"]),
+            )
+        )
     return out
 
 
@@ -70,8 +78,9 @@ def start(jobs: Jobs, a: Assumptions, tier: str, lo: int, hi: int) -> str:
 
 def _step(change: str, lang: str) -> str:
     T = SWEEP[lang]
-    return T["and"].join(T["class" if w == "scale_class" else "levels"]
-                         for w in change.split(", ") if w)  # fmt: skip
+    return T["and"].join(
+        T["class" if w == "scale_class" else "levels"] for w in change.split(", ") if w
+    )
 
 
 def table(result: dict[str, Any], lang: str) -> list[dict[str, Any]]:
@@ -92,8 +101,9 @@ def table(result: dict[str, Any], lang: str) -> list[dict[str, Any]]:
             text = f.fmt(v, METRICS[col].kind, lang, cur, col)
             cells.append(dict(metric=col, text=text, raw=raw))
         own = int(r["gpus"]) == df.attrs["first_gpus"]
-        rows.append(dict(gpus=int(r["gpus"]), cells=cells, step=_step(str(r["change"]), lang),
-                         own=own))  # fmt: skip
+        rows.append(
+            dict(gpus=int(r["gpus"]), cells=cells, step=_step(str(r["change"]), lang), own=own)
+        )
     return rows
 
 

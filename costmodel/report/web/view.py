@@ -84,8 +84,9 @@ def step_of(x: RangedInput) -> tuple[float, int]:
     e = math.floor(math.log10(span / POSITIONS))
     for _ in range(8):
         step = 10.0**e
-        if all(abs(round((v - low) / step) * step - (v - low)) < step * 1e-6
-               for v in (x.value, high)):  # fmt: skip
+        if all(
+            abs(round((v - low) / step) * step - (v - low)) < step * 1e-6 for v in (x.value, high)
+        ):
             break
         e -= 1
     return 10.0**e, max(0, -e)
@@ -123,8 +124,18 @@ def control(x: RangedInput, currency: str, lang: str) -> Control:
     if kind == "pct" and unit in ("fraction", "比例"):
         unit = ""
     step, decimals = step_of(x)
-    return Control(x.path, label, unit, kind, float(x.low), float(x.high),  # type: ignore[arg-type]
-                   step, decimals, float(x.value), _group(x.path))  # fmt: skip
+    return Control(
+        x.path,
+        label,
+        unit,
+        kind,
+        float(x.low),
+        float(x.high),  # type: ignore[arg-type]
+        step,
+        decimals,
+        float(x.value),
+        _group(x.path),
+    )
 
 
 def shown(c: Control, v: float) -> str:

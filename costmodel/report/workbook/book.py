@@ -177,9 +177,12 @@ def write_workbook(
         with collector_paused():
             wb = xlsxwriter.Workbook(
                 str(tmp),
-                {"strings_to_formulas": False, "strings_to_urls": False,
-                 "strings_to_numbers": False},
-            )  # fmt: skip
+                {
+                    "strings_to_formulas": False,
+                    "strings_to_urls": False,
+                    "strings_to_numbers": False,
+                },
+            )
             wb.worksheet_class = WORKSHEET_CLASS  # every add_worksheet's class
             _build(wb, model, _created(created), analysis)
             wb.close()
@@ -304,8 +307,13 @@ MONEY_LINES = (
     ("tax_lev", "levered tax"),
     ("ecf", "equity cash flow"),
 )
-MONEY_ENGINE = {"debt_draw": "draw", "debt_interest": "interest", "debt_principal": "principal",
-                "debt_balloon": "balloon", "tax_lev": "tax_levered"}  # fmt: skip
+MONEY_ENGINE = {
+    "debt_draw": "draw",
+    "debt_interest": "interest",
+    "debt_principal": "principal",
+    "debt_balloon": "balloon",
+    "tax_lev": "tax_levered",
+}
 
 
 def _row_values(res, key: str) -> np.ndarray:

@@ -20,12 +20,21 @@ def book_value(x: Tier, cls: str) -> None:
         ("open", "net book value, opening", f"={{nbv_close_{cls}<}}", opening, False),
         ("add", "additions (capex)", f"={{capex_{cls}_t}}", added, False),
         ("less", "less depreciation", f"={{dep_{cls}}}", dep, False),
-        ("close", "net book value, closing",
-         f"={{nbv_open_{cls}}}+{{nbv_add_{cls}}}-{{nbv_less_{cls}}}", close, True),
-    )  # fmt: skip
+        (
+            "close",
+            "net book value, closing",
+            f"={{nbv_open_{cls}}}+{{nbv_add_{cls}}}-{{nbv_less_{cls}}}",
+            close,
+            True,
+        ),
+    )
     for key, label, formula, values, bold in rows:
         cs.series(f"nbv_{key}_{cls}", f"{cls}: {label}", x.cur, formula, values, bold=bold)
     floor = close - np.cumsum(added) * getattr(x.a.depreciation, cls).salvage.value
-    cs.series(f"nbv_above_{cls}", f"{cls}: book value above the salvage of what was bought",
-              x.cur, f"={{nbv_close_{cls}}}-SUM({{capex_{cls}_t@0}}:{{capex_{cls}_t}})"
-              f"*dep_{cls}_salvage", floor)  # fmt: skip
+    cs.series(
+        f"nbv_above_{cls}",
+        f"{cls}: book value above the salvage of what was bought",
+        x.cur,
+        f"={{nbv_close_{cls}}}-SUM({{capex_{cls}_t@0}}:{{capex_{cls}_t}})*dep_{cls}_salvage",
+        floor,
+    )

@@ -29,7 +29,6 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core import finance as fin
 from costmodel.core.model import Model
-from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.contracts import CONTRACT_LINKS
@@ -44,26 +43,21 @@ from costmodel.report.workbook.inputs import (
     mode_value,
 )
 from costmodel.report.workbook.inputsmap import name_for
-from costmodel.report.workbook.tier import DESIGN_LINKS, OPEX_LINES, TIER_LINKS
+from costmodel.report.workbook.recons import Recon, money_recons, reconciliations, vat_recons
+from costmodel.report.workbook.tier import DESIGN_LINKS, TIER_LINKS
 from costmodel.report.workbook.validation import condition, describe, rule_for
-from costmodel.report.workbook.vatblock import vat_checks, vat_rules, vat_value
+from costmodel.report.workbook.vatblock import vat_rules, vat_value
 
 CHECK_TOLERANCE = 1e-6
-COLS = ("check", "model value", "independent value / rule", "difference", "tolerance",
-        "fails (1)", "status")  # fmt: skip
-
-
-@dataclass
-class Recon:
-    """A reconciliation: ``model`` and ``independent`` formulas (without "="), their
-    common value in the engine, the scale the tolerance is relative to."""
-
-    label: str
-    model: str
-    independent: str
-    value: float
-    scale: str
-    scale_value: float = 0.0
+COLS = (
+    "check",
+    "model value",
+    "independent value / rule",
+    "difference",
+    "tolerance",
+    "fails (1)",
+    "status",
+)
 
 
 @dataclass
@@ -180,206 +174,15 @@ def write_checks(
     ws.write_string(r + 1, 0, "Master check", st.header)
     ws.write_formula(r + 1, 6, '=IFERROR(IF(checks_failing=0,"OK","ERROR"),"ERROR")', st.ok, "OK")
     wb.define_name("master_check", f"=Checks!{xl_rowcol_to_cell(r + 1, 6, True, True)}")
-    ws.conditional_format(5, 6, r + 1, 6, {"type": "cell", "criteria": "==",
-                          "value": '"ERROR"', "format": st.error})  # fmt: skip
+    ws.conditional_format(
+        5, 6, r + 1, 6, {"type": "cell", "criteria": "==", "value": '"ERROR"', "format": st.error}
+    )
     _stamp(wb, ck, model, summary, comp, r + 3)
     ws.freeze_panes(5, 1)
     protect(ws)
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
     return counts
-
-
-def _totals(model: Model, t: str) -> dict[str, float]:
-    """The engine's horizon totals of tier ``t`` (the cached values of the checks)."""
-    r = model.results[t]
-    v = {k: float(x[0].sum()) for k, x in (*r.flows.items(), *r.opex.items())}
-    v |= {f"dep_{c}": float(r.depreciation[c][0].sum()) for c in ASSET_CLASSES}
-    v |= {f"capex_{c}": float(r.capex[c][0]) for c in ASSET_CLASSES}
-    v |= {k: float(r.annual[k][0].sum()) for k in ("loss_added", "loss_used", "loss_expired")}
-    v |= {k: float(x[0].sum()) for k, x in r.debt.items()}
-    v |= {k: float(r.metrics[k][0]) for k in ("equity_npv", "debt_peak")}
-    v["capex"] = float(r.metrics["capex"][0])
-    v["npv"] = float(r.metrics["npv"][0])
-    v["loss_close"] = v["loss_added"] - v["loss_used"] - v["loss_expired"]
-    v["taxable_income"] = float(r.annual["taxable_income"][0].sum())
-    # the ramped GPU-hours (spot + what a contract takes from spot), methodology §11.5
-    ramped = sum(float(np.asarray(d["gpus"]).reshape(-1)[0]) * float(s.utilization[0].sum())
-                 for d, s in zip(r.deployments, r.schedules.deployments, strict=True))  # fmt: skip
-    v["ramped_hours"] = ramped * float(r.metrics["availability"][0]) * HOURS_PER_MONTH
-    return v
-
-
-def reconciliations(
-    cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str
-) -> list[Recon]:
-    """Per tier: each total against an independent recomputation."""
-    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
-    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
-    v = _totals(model, t)
-    cap = f"ABS({S('capex_total')})"
-    fixed = v["maintenance"] + v["insurance"] + v["software"]
-    out = [
-        Recon("capex timeline = capex lines", tot("capex_t"),
-              "+".join(S(f"capex_{c}") for c in ASSET_CLASSES), v["capex"], cap),
-        Recon("capex of the deployments = capex lines", S("capex_by_deployment"),
-              S("capex_total"), v["capex"], cap),
-        Recon("opex total = sum of its lines", tot("opex"),
-              f"SUM({','.join(S(line, ':') for line in OPEX_LINES)})", v["opex"], cap),
-        Recon("SG&A = SG&A share x revenue", tot("sga"), f"{S('sga_share')}*{tot('revenue')}",
-              v["sga"], cap),
-        Recon("electricity = kW drawn x PUE x hours x price x indices", tot("electricity"),
-              S("re_electricity"), v["electricity"], cap),
-        Recon("staff = FTE x cost x indices / 12", tot("staff"), S("re_staff"), v["staff"], cap),
-        Recon("maintenance + insurance + software from their rates",
-              f"{tot('maintenance')}+{tot('insurance')}+{tot('software')}",
-              S("re_fixed_opex"), fixed, cap),
-        Recon("colocation = IT kW x fee x months in service", tot("colocation"), S("re_colocation"),
-              v["colocation"], cap),
-        Recon("ramped GPU-hours = GPUs x ramped months x util x availability x hours",
-              f"{tot('spot_hours')}+{tot('contract_displaced')}",
-              S("re_gpu_hours"), v["ramped_hours"], S("re_gpu_hours")),
-        Recon("spot revenue = spot GPU-hours x price x price index", tot("spot_revenue"),
-              S("re_revenue"), v["spot_revenue"], cap),
-        Recon("revenue = contract revenue + spot revenue", tot("revenue"),
-              f"{tot('contract_revenue')}+{tot('spot_revenue')}", v["revenue"], cap),
-        Recon("contract GPU-hours <= available GPU-hours (hours over)",
-              f"SUMPRODUCT(({S('contract_hours', ':')}>{S('hours_available', ':')})*"
-              f"({S('contract_hours', ':')}-{S('hours_available', ':')}))", "0", 0.0,
-              S("re_gpu_hours")),
-    ]  # fmt: skip
-    for c in ASSET_CLASSES:
-        out += [
-            Recon(f"{c}: depreciation = closed form per capex event", tot(f"dep_{c}"),
-                  S(f"re_dep_{c}"), v[f"dep_{c}"], cap),
-            Recon(f"{c}: depreciation + closing book value = cost",
-                  f"{tot(f'dep_{c}')}+{S(f'nbv_close_{c}', '@M')}", S(f"capex_{c}"),
-                  v[f"capex_{c}"], cap),
-            Recon(f"{c}: book value never below salvage (shortfall)",
-                  f"MIN(0,MIN({S(f'nbv_above_{c}', ':1')}))",
-                  "0", 0.0, cap),
-        ]  # fmt: skip
-    out += _cash_recons(S, tot, cap, comp, t, v)
-    for c in out:
-        hours = c.scale.endswith(S("re_gpu_hours"))
-        c.scale_value = abs(v["ramped_hours"] if hours else v["capex"])
-    return out
-
-
-def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Recon]:
-    return [
-        Recon("depreciation total = sum of asset classes", tot("dep"),
-              "+".join(tot(f"dep_{c}") for c in ASSET_CLASSES), v["depreciation"], cap),
-        Recon("EBIT = revenue - opex - depreciation", tot("ebit"),
-              f"{tot('revenue')}-{tot('opex')}-{tot('dep')}", v["ebit"], cap),
-        Recon("annual taxable income rows = monthly result for tax + terminal gain",
-              tot("taxable_year"), f"{tot('taxable_m')}+{S('gain')}", v["taxable_income"], cap),
-        *_loss_recons(S, tot, cap, "", "taxable_year", "tax", v["loss_close"], v["tax"]),
-        *[_expensed_recon(S, tot, c, v, cap) for c in ASSET_CLASSES if c != "facility"],
-        Recon("FCF - VAT cash = revenue - opex - tax - capex + terminal",
-              f"{tot('fcf')}-{tot('vat_cash')}",
-              f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
-              v["fcf"] - v["vat_cash"], cap),
-        Recon("NPV (Comparison) = sum of FCF x (1+r)^(-t)", comp[(t, "npv")], S("re_npv"),
-              v["npv"], cap),
-        Recon("Comparison capex = tier sheet", comp[(t, "capex")], S("capex_total"), v["capex"],
-              cap),
-        Recon("Comparison revenue = tier sheet", comp[(t, "revenue")], tot("revenue"),
-              v["revenue"], cap),
-    ]  # fmt: skip
-
-
-def _expensed_recon(S, tot, cls: str, v: dict[str, float], cap: str) -> Recon:
-    """Tax depreciation of a class over the horizon: its capex in service by M
-    (everything but month M's) when expensed, its book depreciation otherwise
-    (methodology §11.7)."""
-    capex = f"capex_{cls}_t"
-    return Recon(f"{cls}: tax depreciation = capex in service by M (expensed) or book",
-                 tot(f"tax_dep_{cls}"),
-                 f'IF(dep_{cls}_tax_method="expensed",{tot(capex)}-{S(capex, "@M")},'
-                 f"{tot(f'dep_{cls}')})", v[f"tax_depreciation_{cls}"], cap)  # fmt: skip
-
-
-def _rss(S, keys: list[str], signs: str) -> str:
-    """Root of the sum over months of the square of the rows ``keys`` added with
-    ``signs`` (``"++--"``): 0 when the identity holds in every month."""
-    expr = "".join(f"{sign}{S(k, ':')}" for sign, k in zip(signs, keys, strict=True))
-    return f"SQRT(SUMPRODUCT(({expr.lstrip('+')})^2))"
-
-
-def _loss_recons(S, tot, cap: str, p: str, base: str, tax: str, close: float,
-                 tax_value: float) -> list[Recon]:  # fmt: skip
-    """The loss corkscrew of ``base`` (unlevered ``p=""`` or levered ``"lev_"``)."""
-    k = [f"{p}loss_{x}" for x in ("open", "added", "used", "expired", "close")]
-    what = "levered loss pool" if p else "loss pool"
-    return [
-        Recon(f"{what}: open + added - used - expired = closing, every month",
-              _rss(S, k, "++---"), "0", 0.0, cap),
-        Recon(f"{what}: added - used - expired = closing at M",
-              f"{tot(k[1])}-{tot(k[2])}-{tot(k[3])}", S(k[4], "@M"), close, cap),
-        Recon(f"{what} never negative (shortfall)", f"MIN(0,MIN({S(k[4], ':')}))",
-              "0", 0.0, cap),
-        Recon("levered tax = rate x (positive levered taxable income - losses used)" if p else
-              "tax = rate x (positive taxable income - losses used)", tot(tax),
-              f'finance_tax_rate*(SUMIF({S(base, ":")},">0")-{tot(k[2])})', tax_value, cap),
-    ]  # fmt: skip
-
-
-def money_recons(cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str],
-                 t: str) -> list[Recon]:  # fmt: skip
-    """Per tier (methodology §8.2-8.3): the debt corkscrew, the loan table against the
-    draws, the vintage tables against their pools, levered tax, equity NPV."""
-    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
-    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
-    v = _totals(model, t)
-    r = model.results[t]
-    cap = f"ABS({S('capex_total')})"
-    k = ["debt_open", "debt_draw", "debt_cap", "debt_principal", "debt_balloon", "debt_close"]
-    years = model.months // 12
-    out = [
-        Recon("debt: open + draw + capitalized - principal - balloon = closing, every month",
-              _rss(S, k, "+++---"), "0", 0.0, cap),
-        Recon("debt: principal + balloon = draws + capitalized interest",
-              f"{tot('debt_principal')}+{tot('debt_balloon')}",
-              f"{tot('debt_draw')}+{tot('debt_cap')}", v["principal"] + v["balloon"], cap),
-        Recon("debt: loan table draws = debt share x capex timeline", S("loan_draws"),
-              tot("debt_draw"), v["draw"], cap),
-        Recon("debt: interest + principal paid = level payments x payments made",
-              f"{tot('debt_interest')}+{tot('debt_principal')}", S("loan_payments"),
-              v["interest"] + v["principal"], cap),
-        Recon("debt: balance never negative (shortfall)", f"MIN(0,MIN({S('debt_before', ':')}))",
-              "0", 0.0, cap),
-    ]  # fmt: skip
-    for p, what in (("", "loss pool"), ("lev_", "levered loss pool")):
-        rem = f"{S(f'{p}lv_rem_1', '@M')}"
-        last = f"{p}lv_rem_{years}"
-        rng = f"{rem}:{cs.ref(last, '@M')}"
-        close = float(r.annual["loss_pool_close" if not p else "levered_loss_close"][0][-1])
-        out.append(Recon(f"{what} at M = sum of its vintage balances", S(f"{p}loss_close", "@M"),
-                         f"SUM({rng})", close, cap))  # fmt: skip
-    out += _loss_recons(S, tot, cap, "lev_", "taxable_year_lev", "tax_lev",
-                        float(r.annual["levered_loss_close"][0][-1]),
-                        float(r.flows["tax_levered"][0].sum()))  # fmt: skip
-    out += [
-        Recon("levered tax never negative (shortfall)", f"MIN(0,MIN({S('tax_lev', ':')}))", "0",
-              0.0, cap),
-        Recon("equity NPV (Comparison) = sum of ECF x (1+r_e)^(-t)", comp[(t, "equity_npv")],
-              S("re_equity_npv"), v["equity_npv"], cap),
-        Recon("peak debt (Comparison) = tier sheet", comp[(t, "debt_peak")],
-              f"MAX({S('debt_before', ':')})", v["debt_peak"], cap),
-    ]  # fmt: skip
-    for c in out:
-        c.scale_value = abs(v["capex"])
-    return out
-
-
-def vat_recons(cs: CalcSheet, model: Model, t: str) -> list[Recon]:
-    """Per tier: the VAT block's reconciliations (:func:`vat_checks`)."""
-    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
-    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
-    cap = f"ABS({S('capex_total')})"
-    scale = abs(float(model.results[t].metrics["capex"][0]))
-    return [Recon(*c, cap, scale) for c in vat_checks(S, tot, model, t)]
 
 
 def irr_rules(
@@ -404,8 +207,15 @@ def irr_rules(
             below_root = fin.monthly_rate(annual) - 1e-6
             value = float(np.sign(fin.npv_at_monthly_rates(values, [below_root])[0]))
         cond = f'IF({irr}="",TRUE,AND({{B}}=1,{above}<=0))'
-        out.append(Rule(f"{label} is a root where NPV falls: positive just below, not above",
-                        below, value, "+1 below, <= 0 above", cond))  # fmt: skip
+        out.append(
+            Rule(
+                f"{label} is a root where NPV falls: positive just below, not above",
+                below,
+                value,
+                "+1 below, <= 0 above",
+                cond,
+            )
+        )
     return out
 
 
@@ -415,32 +225,71 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
     ti = model.inputs[t].values()
     tier = model.assumptions.tiers[t]
     out = [
-        Rule("server is in the catalogue", S("server"), tier.server, "from the list",
-             f"ISNUMBER(MATCH({S('server')},Srv_id,0))"),
-        Rule("cooling is a known type", S("cooling"), tier.cooling, "from the list",
-             f"ISNUMBER(MATCH({S('cooling')},Cool_id,0))"),
-        Rule("GPUs a positive multiple of GPUs per server", S("gpus"), tier.gpus,
-             "multiple of GPUs per server",
-             f"AND({S('gpus')}>=1,MOD({S('gpus')},{S('gpus_per_server')})=0)"),
-        Rule("rack kW within the cooling's max rack kW (kW against kW)", S("rack_kw"),
-             ti["rack_kw"], "<= max rack kW of the cooling",
-             f"AND({S('rack_kw')}>0,{S('rack_kw')}<={S('max_rack_kw')})"),
-    ]  # fmt: skip
+        Rule(
+            "server is in the catalogue",
+            S("server"),
+            tier.server,
+            "from the list",
+            f"ISNUMBER(MATCH({S('server')},Srv_id,0))",
+        ),
+        Rule(
+            "cooling is a known type",
+            S("cooling"),
+            tier.cooling,
+            "from the list",
+            f"ISNUMBER(MATCH({S('cooling')},Cool_id,0))",
+        ),
+        Rule(
+            "GPUs a positive multiple of GPUs per server",
+            S("gpus"),
+            tier.gpus,
+            "multiple of GPUs per server",
+            f"AND({S('gpus')}>=1,MOD({S('gpus')},{S('gpus_per_server')})=0)",
+        ),
+        Rule(
+            "rack kW within the cooling's max rack kW (kW against kW)",
+            S("rack_kw"),
+            ti["rack_kw"],
+            "<= max rack kW of the cooling",
+            f"AND({S('rack_kw')}>0,{S('rack_kw')}<={S('max_rack_kw')})",
+        ),
+    ]
     out += _stage_rules(S, model, t)
     if "fabric_radix" in ti:  # methodology §12.1
         n = model.inputs[t].config.stages
         last, final = f"f_e{n}", ti["gpus"] + sum(ti[f"stage{i}_gpus"] for i in range(1, n + 1))
         k = S("fabric_radix")
-        out.append(Rule("fabric: switch radix an even number >= 2", k, ti["fabric_radix"],
-                        "even, >= 2", f"AND({k}>=2,MOD({k},2)=0)"))  # fmt: skip
-        out.append(Rule("fabric: the final endpoints fit 3 levels (k^3 / 4)", S(last),
-                        final, "<= radix^3 / 4", f"{S(last)}<={k}^3/4"))  # fmt: skip
+        out.append(
+            Rule(
+                "fabric: switch radix an even number >= 2",
+                k,
+                ti["fabric_radix"],
+                "even, >= 2",
+                f"AND({k}>=2,MOD({k},2)=0)",
+            )
+        )
+        out.append(
+            Rule(
+                "fabric: the final endpoints fit 3 levels (k^3 / 4)",
+                S(last),
+                final,
+                "<= radix^3 / 4",
+                f"{S(last)}<={k}^3/4",
+            )
+        )
     for key, path, _, _ in (*TIER_LINKS, *DESIGN_LINKS, *CONTRACT_LINKS):
         optional = key in OPTIONAL_LINKS  # methodology §12: a share or a design
         if key == "gpus" or (optional and key not in ti):
             continue
-        out.append(Rule(f"{input_label(path)}: {describe(path)}", S(key), ti.get(key, 0.0),
-                        describe(path), condition(S(key), path)))  # fmt: skip
+        out.append(
+            Rule(
+                f"{input_label(path)}: {describe(path)}",
+                S(key),
+                ti.get(key, 0.0),
+                describe(path),
+                condition(S(key), path),
+            )
+        )
     return out
 
 
@@ -454,19 +303,33 @@ def _stage_rules(S, model: Model, t: str) -> list[Rule]:
     ti = model.inputs[t].values()
     build = S("build_months")
     # nothing is clipped (methodology §2.4): construction past the horizon is an error
-    out = [Rule("construction ends before the horizon's end (an operating month left)", build,
-                ti["build_months"], "round(build months) < M",
-                f"ROUND({build},0)<model_months")]  # fmt: skip
+    out = [
+        Rule(
+            "construction ends before the horizon's end (an operating month left)",
+            build,
+            ti["build_months"],
+            "round(build months) < M",
+            f"ROUND({build},0)<model_months",
+        )
+    ]
     for i in range(1, model.inputs[t].config.stages + 1):
         month, gpus = S(f"d_month{i}"), S(f"d_g{i}")
         out += [
-            Rule(f"stage {i}: month after the construction and before the horizon's end",
-                 month, ti[f"stage{i}_month"], "build months < month < M",
-                 f"AND(INT({month})={month},{month}>{S('build_months')},{month}<model_months)"),
-            Rule(f"stage {i}: GPUs a positive multiple of GPUs per server", gpus,
-                 ti[f"stage{i}_gpus"], "multiple of GPUs per server",
-                 f"AND({gpus}>=1,MOD({gpus},{S('gpus_per_server')})=0)"),
-        ]  # fmt: skip
+            Rule(
+                f"stage {i}: month after the construction and before the horizon's end",
+                month,
+                ti[f"stage{i}_month"],
+                "build months < month < M",
+                f"AND(INT({month})={month},{month}>{S('build_months')},{month}<model_months)",
+            ),
+            Rule(
+                f"stage {i}: GPUs a positive multiple of GPUs per server",
+                gpus,
+                ti[f"stage{i}_gpus"],
+                "multiple of GPUs per server",
+                f"AND({gpus}>=1,MOD({gpus},{S('gpus_per_server')})=0)",
+            ),
+        ]
     return out
 
 
@@ -476,39 +339,76 @@ def global_rules(model: Model) -> list[Rule]:
     out = []
     for section, key in SCALARS:
         path, name = f"{section}.{key}", f"{section}_{key}"
-        out.append(Rule(f"{input_label(path)}: {describe(path)}", name,
-                        getattr(getattr(a, section), key).value, describe(path),
-                        condition(name, path)))  # fmt: skip
+        out.append(
+            Rule(
+                f"{input_label(path)}: {describe(path)}",
+                name,
+                getattr(getattr(a, section), key).value,
+                describe(path),
+                condition(name, path),
+            )
+        )
     for label, name, allowed in MODES:
         value = mode_value(a, name)
         ok = ",".join(f'{name}="{v}"' for v in allowed)
-        out.append(Rule(f"{label}: {' or '.join(allowed)}", name, value, "from the list",
-                        f"OR({ok})"))  # fmt: skip
+        out.append(
+            Rule(f"{label}: {' or '.join(allowed)}", name, value, "from the list", f"OR({ok})")
+        )
     for cls in ASSET_CLASSES:
         d = getattr(a.depreciation, cls)
         fields = (
             ("method", "depreciation.method", d.method),
             ("life", "depreciation.life_years", d.life_years),
             ("salvage", "depreciation.salvage", d.salvage.value),
-            ("market_decline", "depreciation.market_decline",
-             d.market_decline.value if d.market_decline is not None else 0.0),
-        )  # fmt: skip
+            (
+                "market_decline",
+                "depreciation.market_decline",
+                d.market_decline.value if d.market_decline is not None else 0.0,
+            ),
+        )
         for suffix, path, value in fields:
             name = f"dep_{cls}_{suffix}"
-            out.append(Rule(f"{cls}: {input_label(path)} {describe(path)}", name, value,
-                            describe(path), condition(name, path)))  # fmt: skip
+            out.append(
+                Rule(
+                    f"{cls}: {input_label(path)} {describe(path)}",
+                    name,
+                    value,
+                    describe(path),
+                    condition(name, path),
+                )
+            )
         allowed = ("book",) if cls == "facility" else ("book", "expensed")
         name = f"dep_{cls}_tax_method"
-        out.append(Rule(f"{cls}: tax depreciation {' or '.join(allowed)}", name, d.tax_method,
-                        "from the list", "OR(" + ",".join(f'{name}="{v}"' for v in allowed)
-                        + ")"))  # fmt: skip
+        out.append(
+            Rule(
+                f"{cls}: tax depreciation {' or '.join(allowed)}",
+                name,
+                d.tax_method,
+                "from the list",
+                "OR(" + ",".join(f'{name}="{v}"' for v in allowed) + ")",
+            )
+        )
     out += financing_rules(model)
     for path, name in vat_rules():
-        out.append(Rule(f"{input_label(path)}: {describe(path)}", name,
-                        vat_value(model, path), describe(path), condition(name, path)))  # fmt: skip
+        out.append(
+            Rule(
+                f"{input_label(path)}: {describe(path)}",
+                name,
+                vat_value(model, path),
+                describe(path),
+                condition(name, path),
+            )
+        )
     out += _table_rules(model)
-    out.append(Rule("horizon unchanged since the build (structure)", "horizon_years",
-                    a.horizon_years, "= built horizon", "horizon_years=Checks!$B$4"))  # fmt: skip
+    out.append(
+        Rule(
+            "horizon unchanged since the build (structure)",
+            "horizon_years",
+            a.horizon_years,
+            "= built horizon",
+            "horizon_years=Checks!$B$4",
+        )
+    )
     return out
 
 
@@ -523,8 +423,15 @@ def financing_rules(model: Model) -> list[Rule]:
         if blank_ok:
             cond = f"IF(ISBLANK({name}),TRUE,{cond})"
         rule = describe(path) + (" or blank" if blank_ok else "")
-        out.append(Rule(f"{input_label(path)}: {rule}", f'IF(ISBLANK({name}),"",{name})',
-                        "" if value is None else value, rule, cond))  # fmt: skip
+        out.append(
+            Rule(
+                f"{input_label(path)}: {rule}",
+                f'IF(ISBLANK({name}),"",{name})',
+                "" if value is None else value,
+                rule,
+                cond,
+            )
+        )
     return out
 
 
@@ -542,8 +449,15 @@ def _table_rules(model: Model) -> list[Rule]:
             bad += f'+COUNTIF({name},">{rule["maximum"]}")'
         # (whole numbers: a fractional GPUs per server breaks the tiers' multiple rule;
         # INT over a range needs an array formula in Gnumeric, so it is not tested here)
-        out.append(Rule(f"{what}: {input_label(path)} {describe(path)} (cells breaking it)",
-                        bad, 0, describe(path), f"{bad}=0"))  # fmt: skip
+        out.append(
+            Rule(
+                f"{what}: {input_label(path)} {describe(path)} (cells breaking it)",
+                bad,
+                0,
+                describe(path),
+                f"{bad}=0",
+            )
+        )
     return out
 
 

@@ -14,21 +14,16 @@ import numpy as np
 from costmodel.core.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import GREEN
-from costmodel.report.workbook.tiercontext import Tier
+from costmodel.report.workbook.tiercontext import Tier, scalar
 
 HOURS = "hours_per_month"
 #: the contract's inputs: (row key, Inputs key, unit, number format)
 CONTRACT_LINKS = (
     ("contract_share", "revenue.contract.share", "fraction", "pct2"),
-    ("contract_price_per_gpu_hour", "revenue.contract.price_per_gpu_hour", "{cur}/GPU-h",
-     "money2"),
+    ("contract_price_per_gpu_hour", "revenue.contract.price_per_gpu_hour", "{cur}/GPU-h", "money2"),
     ("contract_months", "revenue.contract.months", "months", "count"),
     ("contract_escalation", "revenue.contract.escalation", "per contract year", "pct2"),
-)  # fmt: skip
-
-
-def _v(a: np.ndarray) -> float:
-    return float(np.asarray(a).reshape(-1)[0])
+)
 
 
 def contract(x: Tier) -> None:
@@ -40,13 +35,20 @@ def contract(x: Tier) -> None:
     cs.heading("Contracted capacity (methodology §11.5: take-or-pay, no ramp)")
     for key, path, unit, kind in CONTRACT_LINKS:
         cell = x.inputs.tier_cells[(x.tier, path)]
-        cs.const(key, input_label(path), unit.format(cur=x.cur), f"={cell}", ti.get(key, 0.0),
-                 kind, GREEN)  # fmt: skip
+        cs.const(
+            key,
+            input_label(path),
+            unit.format(cur=x.cur),
+            f"={cell}",
+            ti.get(key, 0.0),
+            kind,
+            GREEN,
+        )
     share, months = ti.get("contract_share", 0.0), ti.get("contract_months", 0.0)
     price, esc = ti.get("contract_price_per_gpu_hour", 0.0), ti.get("contract_escalation", 0.0)
     x.load, x.contracted, x.contract_price = [], [], []
     for i, d in enumerate(x.deps):
-        t = _v(d["month"])
+        t = scalar(d["month"])
         on = ((x.m > t) & (x.m <= t + months)).astype(float)
         year = np.floor(np.maximum(0, x.m - t - 1) / MONTHS_PER_YEAR)
         s, p = share * on, on * price * (1 + esc) ** year
@@ -56,17 +58,40 @@ def contract(x: Tier) -> None:
         x.contract_price.append(p)
         n = f"deployment {i}"
         rows = (
-            (f"k_on{i}", f"{n}: flag, contract months (t < month <= t + contract months)",
-             "flag", f"=({{month}}>{{$d_t{i}}})*({{month}}<={{$d_t{i}}}+{{$contract_months}})",
-             on, "flag"),
-            (f"k_s{i}", f"{n}: share sold under contract", "fraction",
-             f"={{$contract_share}}*{{k_on{i}}}", s, "pct2"),
-            (f"k_p{i}", f"{n}: contract price = price x (1 + escalation)^contract year",
-             x.money("GPU-h"), f"={{k_on{i}}}*{{$contract_price_per_gpu_hour}}"
-             f"*(1+{{$contract_escalation}})^INT(MAX(0,{{month}}-{{$d_t{i}}}-1)/12)", p, "money2"),
-            (f"k_lf{i}", f"{n}: load factor = contract share + (1 - share) x utilization",
-             "fraction", f"={{k_s{i}}}+(1-{{k_s{i}}})*{{d_u{i}}}", lf, "pct2"),
-        )  # fmt: skip
+            (
+                f"k_on{i}",
+                f"{n}: flag, contract months (t < month <= t + contract months)",
+                "flag",
+                f"=({{month}}>{{$d_t{i}}})*({{month}}<={{$d_t{i}}}+{{$contract_months}})",
+                on,
+                "flag",
+            ),
+            (
+                f"k_s{i}",
+                f"{n}: share sold under contract",
+                "fraction",
+                f"={{$contract_share}}*{{k_on{i}}}",
+                s,
+                "pct2",
+            ),
+            (
+                f"k_p{i}",
+                f"{n}: contract price = price x (1 + escalation)^contract year",
+                x.money("GPU-h"),
+                f"={{k_on{i}}}*{{$contract_price_per_gpu_hour}}"
+                f"*(1+{{$contract_escalation}})^INT(MAX(0,{{month}}-{{$d_t{i}}}-1)/12)",
+                p,
+                "money2",
+            ),
+            (
+                f"k_lf{i}",
+                f"{n}: load factor = contract share + (1 - share) x utilization",
+                "fraction",
+                f"={{k_s{i}}}+(1-{{k_s{i}}})*{{d_u{i}}}",
+                lf,
+                "pct2",
+            ),
+        )
         for key, label, unit, formula, values, kind in rows:
             cs.series(key, label, unit, formula, values, kind)
 
@@ -75,47 +100,121 @@ def revenue(x: Tier) -> None:
     """Spec 7 and 23: GPU-hours available, contracted and spot; the price index;
     revenue (or cloud cost avoided) contracted and spot. ``gpu_hours = contract +
     spot``, ``revenue = contract + spot revenue``."""
-    cs, r, cur = x.cs, x.r, x.cur
-    cs.heading("Revenue (contracted and spot)")
+    x.cs.heading("Revenue (contracted and spot)")
+    _hour_rows(x)
+    _revenue_rows(x)
+
+
+def _total(x: Tier, term: str) -> str:
+    """``term`` (a row of deployment ``{i}``) summed over the deployments, times
+    availability and hours per month."""
+    k = range(len(x.deps))
+    return "(" + "+".join(term.format(i=i) for i in k) + f")*{{$availability}}*{HOURS}"
+
+
+def _hour_rows(x: Tier) -> None:
+    """GPU-hours available, under contract, sold spot, taken from spot by the
+    contract, and sold in all."""
+    cs, f, total = x.cs, x.r.flows, lambda term: _total(x, term)
     k = range(len(x.deps))
     avail = x.met["availability"] * HOURS_PER_MONTH
-
-    def total(term: str) -> str:
-        return "(" + "+".join(term.format(i=i) for i in k) + f")*{{$availability}}*{HOURS}"
-
-    def gpus(i: int) -> float:
-        return _v(x.deps[i]["gpus"])
-
-    available = sum(gpus(i) * x.on[i] for i in k) * avail
-    displaced = sum(gpus(i) * x.util[i] * x.contracted[i] for i in k) * avail
-    f = r.flows
+    gpus = [scalar(x.deps[i]["gpus"]) for i in k]
+    available = sum(gpus[i] * x.on[i] for i in k) * avail
+    displaced = sum(gpus[i] * x.util[i] * x.contracted[i] for i in k) * avail
     rows = (
-        ("hours_available", "GPU-hours available = GPUs in service x availability x hours",
-         "GPU-h", "=" + total("{{$d_g{i}}}*{{d_on{i}}}"), available, "count", False),
-        ("contract_hours", "GPU-hours under contract = GPUs x contract share x availability"
-         " x hours", "GPU-h", "=" + total("{{$d_g{i}}}*{{k_s{i}}}"), f["contract_hours"][0],
-         "count", True),
-        ("spot_hours", "GPU-hours sold spot = GPUs x utilization x (1 - contract share) x"
-         " availability x hours", "GPU-h", "=" + total("{{$d_g{i}}}*{{d_u{i}}}*(1-{{k_s{i}}})"),
-         f["spot_hours"][0], "count", True),
-        ("contract_displaced", "ramped GPU-hours the contract takes from spot", "GPU-h",
-         "=" + total("{{$d_g{i}}}*{{d_u{i}}}*{{k_s{i}}}"), displaced, "count", True),
-        ("gpu_hours", "GPU-hours sold = contract + spot", "GPU-h",
-         "={contract_hours}+{spot_hours}", f["gpu_hours"][0], "count", True),
-        ("price_index", "spot price index (1-decline)^(year-1)", "index",
-         # the base is 1 in year 1 (and at month 0): no 0^0 (#NUM! in Excel, Gnumeric)
-         # nor 0^-1 when the decline is 1
-         "=IF({ops}=1,(1-{$price_decline}*({year}>1))^({year}-1),0)",
-         f["price_index"][0], "factor", False),
-        ("contract_revenue", "contract revenue = GPUs x contract share x contract price x"
-         " availability x hours", cur, "=" + total("{{$d_g{i}}}*{{k_s{i}}}*{{k_p{i}}}"),
-         f["contract_revenue"][0], "money", True),
-        ("spot_revenue", "spot revenue (or cloud cost avoided) = spot hours x price x index",
-         cur, "={spot_hours}*{$price_per_gpu_hour}*{price_index}", f["spot_revenue"][0],
-         "money", True),
-    )  # fmt: skip
+        (
+            "hours_available",
+            "GPU-hours available = GPUs in service x availability x hours",
+            "GPU-h",
+            "=" + total("{{$d_g{i}}}*{{d_on{i}}}"),
+            available,
+            "count",
+            False,
+        ),
+        (
+            "contract_hours",
+            "GPU-hours under contract = GPUs x contract share x availability x hours",
+            "GPU-h",
+            "=" + total("{{$d_g{i}}}*{{k_s{i}}}"),
+            f["contract_hours"][0],
+            "count",
+            True,
+        ),
+        (
+            "spot_hours",
+            "GPU-hours sold spot = GPUs x utilization x (1 - contract share) x"
+            " availability x hours",
+            "GPU-h",
+            "=" + total("{{$d_g{i}}}*{{d_u{i}}}*(1-{{k_s{i}}})"),
+            f["spot_hours"][0],
+            "count",
+            True,
+        ),
+        (
+            "contract_displaced",
+            "ramped GPU-hours the contract takes from spot",
+            "GPU-h",
+            "=" + total("{{$d_g{i}}}*{{d_u{i}}}*{{k_s{i}}}"),
+            displaced,
+            "count",
+            True,
+        ),
+        (
+            "gpu_hours",
+            "GPU-hours sold = contract + spot",
+            "GPU-h",
+            "={contract_hours}+{spot_hours}",
+            f["gpu_hours"][0],
+            "count",
+            True,
+        ),
+    )
     for key, label, unit, formula, values, kind, tot in rows:
         cs.series(key, label, unit, formula, values, kind, total=tot)
-    cs.series("revenue", "revenue = contract + spot revenue", cur,
-              "={contract_revenue}+{spot_revenue}", f["revenue"][0], total=True,
-              bold=True)  # fmt: skip
+
+
+def _revenue_rows(x: Tier) -> None:
+    """The spot price index, contracted and spot revenue, and revenue."""
+    cs, f, cur, total = x.cs, x.r.flows, x.cur, lambda term: _total(x, term)
+    rows = (
+        (
+            "price_index",
+            "spot price index (1-decline)^(year-1)",
+            "index",
+            # the base is 1 in year 1 (and at month 0): no 0^0 (#NUM! in Excel, Gnumeric)
+            # nor 0^-1 when the decline is 1
+            "=IF({ops}=1,(1-{$price_decline}*({year}>1))^({year}-1),0)",
+            f["price_index"][0],
+            "factor",
+            False,
+        ),
+        (
+            "contract_revenue",
+            "contract revenue = GPUs x contract share x contract price x availability x hours",
+            cur,
+            "=" + total("{{$d_g{i}}}*{{k_s{i}}}*{{k_p{i}}}"),
+            f["contract_revenue"][0],
+            "money",
+            True,
+        ),
+        (
+            "spot_revenue",
+            "spot revenue (or cloud cost avoided) = spot hours x price x index",
+            cur,
+            "={spot_hours}*{$price_per_gpu_hour}*{price_index}",
+            f["spot_revenue"][0],
+            "money",
+            True,
+        ),
+    )
+    for key, label, unit, formula, values, kind, tot in rows:
+        cs.series(key, label, unit, formula, values, kind, total=tot)
+    cs.series(
+        "revenue",
+        "revenue = contract + spot revenue",
+        cur,
+        "={contract_revenue}+{spot_revenue}",
+        f["revenue"][0],
+        total=True,
+        bold=True,
+    )

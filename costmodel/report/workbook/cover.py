@@ -29,11 +29,14 @@ COVER_METRICS = ("npv", "irr", "peak_funding", "cost_per_gpu_hour", "capex", "pa
 FINANCED_METRICS = ("equity_irr", "equity_npv", "min_dscr", "debt_peak")
 CONVENTIONS = (
     ("Sign convention", "Costs are positive in schedules; in cash flow, outflows are negative."),
-    ("Timing", "Month 0 is the investment date; capex falls in the months it is paid "
-     "(construction and each deployment stage: the capex rows of each tier sheet); "
-     "operating months 1..M; cash at month end; tax paid in each operating year's last month."),
+    (
+        "Timing",
+        "Month 0 is the investment date; capex falls in the months it is paid "
+        "(construction and each deployment stage: the capex rows of each tier sheet); "
+        "operating months 1..M; cash at month end; tax paid in each operating year's last month.",
+    ),
     ("Units", "Money in the model currency; power kW; energy kWh; 730 hours per month."),
-)  # fmt: skip
+)
 
 
 def conventions(sheets: list[str], tier_sheets: list[str]) -> tuple[tuple[str, str], ...]:
@@ -95,10 +98,13 @@ def write_cover(
     ws.set_column(0, 0, 36)
     ws.set_column(1, max(n, 2), 20)
     ws.write_string(0, 0, "GPU compute center scale options: investor model", st.title)
-    rows = (("Model", a.name), ("Generated", created.strftime("%Y-%m-%d %H:%M")),
-            ("Currency", a.currency),
-            ("Horizon", f"{a.horizon_years} years from {a.start} (month 0 = investment date)"),
-            (FINGERPRINT_LABEL, fingerprint(a)))  # fmt: skip
+    rows = (
+        ("Model", a.name),
+        ("Generated", created.strftime("%Y-%m-%d %H:%M")),
+        ("Currency", a.currency),
+        ("Horizon", f"{a.horizon_years} years from {a.start} (month 0 = investment date)"),
+        (FINGERPRINT_LABEL, fingerprint(a)),
+    )
     r = 2
     for k, v in rows:
         ws.write_string(r, 0, k, st.label_bold)
@@ -106,8 +112,9 @@ def write_cover(
         r += 1
     ws.write_string(r, 0, "Master check", st.label_bold)
     ws.write_formula(r, 1, "=master_check", st.ok, "OK")
-    ws.conditional_format(r, 1, r, 1, {"type": "cell", "criteria": "==", "value": '"ERROR"',
-                                       "format": st.error})  # fmt: skip
+    ws.conditional_format(
+        r, 1, r, 1, {"type": "cell", "criteria": "==", "value": '"ERROR"', "format": st.error}
+    )
     ws.write_formula(r, 2, "=checks_failing", st.cell("count"), 0)
     ws.write_string(r, 3, "failing checks (see Checks)", st.unit)
     r = _headline(ws, st, model, comp, r + 2)
@@ -153,9 +160,13 @@ def _covenant(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
     f = model.assumptions.financing
     cov = f.min_dscr_covenant.value if f is not None and f.min_dscr_covenant else None
     ws.write_string(r, 0, "Minimum DSCR covenant (input)", st.label)
-    ws.write_formula(r, 1, '=IF(ISBLANK(financing_min_dscr_covenant),"",'
-                     "financing_min_dscr_covenant)", st.cell("number", GREEN),
-                     excel_value(cov))  # fmt: skip
+    ws.write_formula(
+        r,
+        1,
+        '=IF(ISBLANK(financing_min_dscr_covenant),"",financing_min_dscr_covenant)',
+        st.cell("number", GREEN),
+        excel_value(cov),
+    )
     ws.write_string(r, 1 + len(model.tiers), "x (blank: none)", st.unit)
     r += 1
     ws.write_string(r, 0, "Minimum DSCR against the covenant", st.label)
@@ -164,8 +175,10 @@ def _covenant(ws: Any, st: Styles, model: Model, comp: dict, r: int) -> int:
         dscr = comp[(t, "min_dscr")]
         value = summary.loc[t, "min_dscr"]
         shown = "" if cov is None or value != value else ("meets" if value >= cov else "BELOW")
-        formula = (f'=IF(OR({dscr}="",ISBLANK(financing_min_dscr_covenant)),"",'
-             f'IF({dscr}>=financing_min_dscr_covenant,"meets","BELOW"))')  # fmt: skip
+        formula = (
+            f'=IF(OR({dscr}="",ISBLANK(financing_min_dscr_covenant)),"",'
+            f'IF({dscr}>=financing_min_dscr_covenant,"meets","BELOW"))'
+        )
         ws.write_formula(r, 1 + j, formula, st.cell("text"), shown)
     ws.write_string(r, 1 + len(model.tiers), "meets / BELOW (not enforced)", st.unit)
     return r + 1
@@ -179,8 +192,9 @@ def _recommended(ws: Any, st: Styles, analysis: Analysis | None, r: int) -> int:
     r += 1
     ws.write_string(r, 0, "status (STALE once an input moved a result)", st.unit)
     ws.write_formula(r, 1, "=engine_results_status", st.ok, "current")
-    ws.conditional_format(r, 1, r, 1, {"type": "cell", "criteria": "==", "value": '"STALE"',
-                                       "format": st.error})  # fmt: skip
+    ws.conditional_format(
+        r, 1, r, 1, {"type": "cell", "criteria": "==", "value": '"STALE"', "format": st.error}
+    )
     r += 1
     rec = analysis.recommend
     chosen = rec[rec["recommended"]] if "recommended" in rec else rec.iloc[0:0]
@@ -218,8 +232,11 @@ def _files_and_conventions(
     r += 1
     ws.write_string(r, 0, "Colour legend", st.h1)
     r += 1
-    for colour, text in ((BLUE, "Blue: input (change these)"), (BLACK, "Black: calculation"),
-                         (GREEN, "Green: link to another sheet")):  # fmt: skip
+    for colour, text in (
+        (BLUE, "Blue: input (change these)"),
+        (BLACK, "Black: calculation"),
+        (GREEN, "Green: link to another sheet"),
+    ):
         ws.write_number(r, 0, 1234.5, st.cell("number", colour))
         ws.write_string(r, 1, text, st.text)
         r += 1

@@ -17,50 +17,110 @@ Cached values are the engine's (``fabric_*`` of :attr:`TierResult.deployments`).
 
 from __future__ import annotations
 
-import numpy as np
-
-from costmodel.report.workbook.tiercontext import Tier
+from costmodel.report.workbook.tiercontext import Tier, scalar
 
 K, OVER = "{$fabric_radix}", "{$fabric_oversubscription}"
-
-
-def _v(a: np.ndarray) -> float:
-    return float(np.asarray(a).reshape(-1)[0])
 
 
 def fabric_rows(x: Tier, i: int, d: dict) -> str:
     """The fabric of deployment ``i`` (its cumulative endpoints); returns the
     formula of its network capex."""
-    e, lv = f"{{$f_e{i}}}", f"{{$f_lv{i}}}"
-    before = f"{{$f_e{i - 1}}}+" if i else ""
-    rows = (
-        ("f_e", "fabric: endpoints = GPUs in service (one NIC per GPU)", "endpoints",
-         f"={before}{{$d_g{i}}}", "fabric_endpoints"),
-        ("f_lv", "fabric: levels = 1 if E <= k, 2 if E <= k^2/2, else 3", "levels",
-         f"=IF({e}<={K},1,IF({e}<={K}^2/2,2,3))", "fabric_levels"),
-        ("f_l", "fabric: leaves = E/k (1 level) or E/(k/2), rounded up", "switches",
-         f"=IF({lv}=1,ROUNDUP({e}/{K},0),ROUNDUP({e}/({K}/2),0))", "fabric_leaves"),
-        ("f_u1", "fabric: leaf uplinks U1 = leaves x (k/2) / o, rounded up", "links",
-         f"=IF({lv}=1,0,ROUNDUP({{$f_l{i}}}*({K}/2)/{OVER},0))", "fabric_leaf_uplinks"),
-        ("f_s", "fabric: spines = U1 / k, rounded up (2 levels)", "switches",
-         f"=IF({lv}=2,ROUNDUP({{$f_u1{i}}}/{K},0),0)", "fabric_spines"),
-        ("f_a", "fabric: aggregation A = U1 / (k/2), rounded up (3 levels)", "switches",
-         f"=IF({lv}=3,ROUNDUP({{$f_u1{i}}}/({K}/2),0),0)", "fabric_aggregation"),
-        ("f_c", "fabric: cores = A x (k/2) / k, rounded up (3 levels)", "switches",
-         f"=IF({lv}=3,ROUNDUP({{$f_a{i}}}*({K}/2)/{K},0),0)", "fabric_cores"),
-        ("f_up", "fabric: uplinks = U1 + A x (k/2)", "links",
-         f"={{$f_u1{i}}}+{{$f_a{i}}}*({K}/2)", "fabric_uplinks"),
-        ("f_sw", "fabric: switches = leaves + spines + aggregation + cores", "switches",
-         f"={{$f_l{i}}}+{{$f_s{i}}}+{{$f_a{i}}}+{{$f_c{i}}}", "fabric_switches"),
-        ("f_o", "fabric: transceivers = 2 x (endpoints + uplinks)", "transceivers",
-         f"=2*({e}+{{$f_up{i}}})", "fabric_optics"),
-        ("f_cost", "fabric: cost = switches x switch price + transceivers x optic price",
-         x.cur, f"={{$f_sw{i}}}*{{$fabric_switch_price}}+{{$f_o{i}}}*{{$fabric_optic_price}}",
-         "fabric_cost"),
-    )  # fmt: skip
-    for key, label, unit, formula, source in rows:
+    for key, label, unit, formula, source in (*_topology_rows(i), *_cost_rows(x, i)):
         value = d[source]
         kind = "money" if key == "f_cost" else "count"
-        x.cs.const(f"{key}{i}", f"deployment {i}: {label}", unit, formula, _v(value), kind)
+        x.cs.const(f"{key}{i}", f"deployment {i}: {label}", unit, formula, scalar(value), kind)
     prev = f"-{{$f_cost{i - 1}}}" if i else ""
     return f"={{$f_cost{i}}}{prev}+{{$fabric_per_server}}*{{$d_n{i}}}"
+
+
+def _topology_rows(i: int) -> tuple[tuple[str, str, str, str, str], ...]:
+    """Rows (key, label, unit, formula, engine field) of deployment ``i``'s
+    endpoints, levels and switches per level."""
+    e, lv = f"{{$f_e{i}}}", f"{{$f_lv{i}}}"
+    before = f"{{$f_e{i - 1}}}+" if i else ""
+    return (
+        (
+            "f_e",
+            "fabric: endpoints = GPUs in service (one NIC per GPU)",
+            "endpoints",
+            f"={before}{{$d_g{i}}}",
+            "fabric_endpoints",
+        ),
+        (
+            "f_lv",
+            "fabric: levels = 1 if E <= k, 2 if E <= k^2/2, else 3",
+            "levels",
+            f"=IF({e}<={K},1,IF({e}<={K}^2/2,2,3))",
+            "fabric_levels",
+        ),
+        (
+            "f_l",
+            "fabric: leaves = E/k (1 level) or E/(k/2), rounded up",
+            "switches",
+            f"=IF({lv}=1,ROUNDUP({e}/{K},0),ROUNDUP({e}/({K}/2),0))",
+            "fabric_leaves",
+        ),
+        (
+            "f_u1",
+            "fabric: leaf uplinks U1 = leaves x (k/2) / o, rounded up",
+            "links",
+            f"=IF({lv}=1,0,ROUNDUP({{$f_l{i}}}*({K}/2)/{OVER},0))",
+            "fabric_leaf_uplinks",
+        ),
+        (
+            "f_s",
+            "fabric: spines = U1 / k, rounded up (2 levels)",
+            "switches",
+            f"=IF({lv}=2,ROUNDUP({{$f_u1{i}}}/{K},0),0)",
+            "fabric_spines",
+        ),
+        (
+            "f_a",
+            "fabric: aggregation A = U1 / (k/2), rounded up (3 levels)",
+            "switches",
+            f"=IF({lv}=3,ROUNDUP({{$f_u1{i}}}/({K}/2),0),0)",
+            "fabric_aggregation",
+        ),
+        (
+            "f_c",
+            "fabric: cores = A x (k/2) / k, rounded up (3 levels)",
+            "switches",
+            f"=IF({lv}=3,ROUNDUP({{$f_a{i}}}*({K}/2)/{K},0),0)",
+            "fabric_cores",
+        ),
+    )
+
+
+def _cost_rows(x: Tier, i: int) -> tuple[tuple[str, str, str, str, str], ...]:
+    """Rows of deployment ``i``'s uplinks, switches, transceivers and cost."""
+    e = f"{{$f_e{i}}}"
+    return (
+        (
+            "f_up",
+            "fabric: uplinks = U1 + A x (k/2)",
+            "links",
+            f"={{$f_u1{i}}}+{{$f_a{i}}}*({K}/2)",
+            "fabric_uplinks",
+        ),
+        (
+            "f_sw",
+            "fabric: switches = leaves + spines + aggregation + cores",
+            "switches",
+            f"={{$f_l{i}}}+{{$f_s{i}}}+{{$f_a{i}}}+{{$f_c{i}}}",
+            "fabric_switches",
+        ),
+        (
+            "f_o",
+            "fabric: transceivers = 2 x (endpoints + uplinks)",
+            "transceivers",
+            f"=2*({e}+{{$f_up{i}}})",
+            "fabric_optics",
+        ),
+        (
+            "f_cost",
+            "fabric: cost = switches x switch price + transceivers x optic price",
+            x.cur,
+            f"={{$f_sw{i}}}*{{$fabric_switch_price}}+{{$f_o{i}}}*{{$fabric_optic_price}}",
+            "fabric_cost",
+        ),
+    )

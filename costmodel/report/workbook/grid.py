@@ -102,8 +102,12 @@ class Styles:
         """A blue input cell, unlocked so that protected sheets still accept edits."""
         key = (kind, "input", False, False)
         if key not in self._cache:
-            props = {"num_format": NUMBER_FORMATS[kind], "font_color": BLUE, "valign": "top",
-                     "locked": False}  # fmt: skip
+            props = {
+                "num_format": NUMBER_FORMATS[kind],
+                "font_color": BLUE,
+                "valign": "top",
+                "locked": False,
+            }
             self._cache[key] = self.wb.add_format(props)
         return self._cache[key]
 

@@ -59,8 +59,9 @@ def _block(wb: Workbook, ws, st: Styles, cache: dict, g: pd.DataFrame, r: int, h
         ws.write_number(r, 0, float(p), st.cell("money2", ENGINE))
         for j, u in enumerate(utils):
             c = cells.loc[(p, u)]
-            fmt = _cell_format(wb, cache, bool(c["positive"]), bool(c["edge_price"]),
-                               bool(c["edge_utilization"]))  # fmt: skip
+            fmt = _cell_format(
+                wb, cache, bool(c["positive"]), bool(c["edge_price"]), bool(c["edge_utilization"])
+            )
             ws.write_number(r, j + 1, float(c["npv"]), fmt)
             if c["base"]:
                 ws.write_comment(r, j + 1, "base case: equals the tier's NPV on Comparison")

@@ -138,8 +138,10 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Model")
     # the model name has no unit: its text runs on over the empty cells beside it
-    rows = (("model name", a.name, "model_name", ""), ("currency", a.currency,
-            "model_currency", "ISO 4217 code"))  # fmt: skip
+    rows = (
+        ("model name", a.name, "model_name", ""),
+        ("currency", a.currency, "model_currency", "ISO 4217 code"),
+    )
     for label, value, defined, unit in rows:
         ws.write_string(s.row, 0, label, st.label)
         ws.write_string(s.row, 1, value, st.input("text"))
@@ -163,8 +165,12 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
     y, mth = (int(x) for x in a.start.split("-"))
     ws.write_datetime(s.row, 1, datetime(y, mth, 1), st.input("date"))
     ws.write_string(s.row, 2, "month", st.unit)
-    rule = {"validate": "date", "criteria": ">=", "value": datetime(2000, 1, 1),
-            "input_message": "The first day of a month."}  # fmt: skip
+    rule = {
+        "validate": "date",
+        "criteria": ">=",
+        "value": datetime(2000, 1, 1),
+        "input_message": "The first day of a month.",
+    }
     validate(ws, s.row, 1, "start", rule)
     s.input_at("start", s.row, 1, a.start)
     s.define("start", s.row, 1)
@@ -177,10 +183,15 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
     out.horizon_cell = f"{SHEET}!{here(s.row, 1)}"
     s.row += 1
     constants = (
-        ("months in the horizon (M)", "=horizon_years*12", 12 * a.horizon_years, "months",
-         "model_months"),
+        (
+            "months in the horizon (M)",
+            "=horizon_years*12",
+            12 * a.horizon_years,
+            "months",
+            "model_months",
+        ),
         ("hours per month (8760 / 12; constant)", None, 730, "h", "hours_per_month"),
-    )  # fmt: skip
+    )
     for label, formula, value, unit, defined in constants:
         ws.write_string(s.row, 0, label, st.label)
         if formula:
@@ -233,9 +244,11 @@ def _financing(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Financing and tax losses (blank where allowed: see the unit)")
     s.head(*HEAD)
-    blanks = {"financing.cost_of_equity": "blank: the discount rate",
-              "financing.min_dscr_covenant": "blank: none (shown only, not enforced)",
-              "finance.loss_carryforward_years": "blank: unlimited"}  # fmt: skip
+    blanks = {
+        "financing.cost_of_equity": "blank: the discount rate",
+        "financing.min_dscr_covenant": "blank: none (shown only, not enforced)",
+        "finance.loss_carryforward_years": "blank: unlimited",
+    }
     for path, _, kind in FINANCING:
         q = dotted_attr(a, path)
         if isinstance(q, Quantity):
@@ -251,8 +264,9 @@ def _financing(s: Sheet) -> None:
             validate(ws, r, 1, path)
             s.input_at(path, r, 1, value)
             unit = input_unit(path, s.cur)
-            ws.write_string(r, 2, f"{unit} ({blanks[path]})" if path in blanks else unit,
-                            st.unit_wrap)  # fmt: skip
+            ws.write_string(
+                r, 2, f"{unit} ({blanks[path]})" if path in blanks else unit, st.unit_wrap
+            )
             ws.write_string(r, PATH_COL, path, st.path)
             if a.financing is None and path.startswith("financing"):
                 ws.write_string(r, SOURCE_COL, NO_FINANCING, st.wrap)
@@ -310,13 +324,18 @@ def _depreciation(s: Sheet) -> None:
         validate(ws, s.row, 3, "depreciation.salvage")
         if d.market_decline is not None:
             ws.write_number(s.row, 4, d.market_decline.value, st.input("pct2"))
-            s.sources.append((f"depreciation.{cls}.market_decline", d.market_decline,
-                              here(s.row, 4)))  # fmt: skip
+            s.sources.append(
+                (f"depreciation.{cls}.market_decline", d.market_decline, here(s.row, 4))
+            )
         else:  # blank: no decline, used only when the terminal value is market
             ws.write_blank(s.row, 4, None, st.input("pct2"))
         validate(ws, s.row, 4, "depreciation.market_decline")
-        values = (d.method, d.life_years, d.salvage.value,
-                  d.market_decline.value if d.market_decline is not None else None)  # fmt: skip
+        values = (
+            d.method,
+            d.life_years,
+            d.salvage.value,
+            d.market_decline.value if d.market_decline is not None else None,
+        )
         for j, key in enumerate(("method", "life_years", "salvage", "market_decline")):
             s.input_at(("depreciation", cls, key), s.row, 1 + j, values[j])
         ws.write_string(s.row, PATH_COL, f"depreciation.{cls}", st.path)

@@ -180,8 +180,9 @@ class Sheet:
     sources: list[tuple[str, Quantity, str]] = field(default_factory=list)
     inputs: dict[tuple[str, ...], InputCell] = field(default_factory=dict)
 
-    def input_at(self, keys: str | tuple[str, ...], row: int, col: int, value: Any,
-                 link: bool = False) -> None:  # fmt: skip
+    def input_at(
+        self, keys: str | tuple[str, ...], row: int, col: int, value: Any, link: bool = False
+    ) -> None:
         """Record the input cell of dotted path ``keys`` (a path of schema keys, or
         its keys when one may hold a dot): every cell an investor may change is
         recorded, so that :func:`mark_inputs` names it and the importer

@@ -131,16 +131,19 @@ def _grid(L: Layout) -> None:
         ws.write_string(head, L.col_br[t], f"bracket distance: {title(t)}", st.header)
     ws.write_string(head, dist_col, "distance of interval to 0", st.header)
     first = L.trace[tiers[0]]
-    flows = {t: (cs.ref(t[1], "@0", sheet=True), cs.ref(t[1], ":1", sheet=True))
-             for t, cs in L.sheets.items()}  # fmt: skip
+    flows = {
+        t: (cs.ref(t[1], "@0", sheet=True), cs.ref(t[1], ":1", sheet=True))
+        for t, cs in L.sheets.items()
+    }
     factor, money = st.cell("factor", BLACK), st.cell("money", BLACK)
     for i, g in enumerate(first.grid):
         r = L.r0 + i
         ws.write_number(r, 1, float(g), factor)
         rate = xl_rowcol_to_cell(r, 1)
         for t, (f0, f1) in flows.items():
-            ws.write_formula(r, L.col_npv[t], f"={f0}+NPV({rate},{f1})", money,
-                             float(L.trace[t].npv[i]))  # fmt: skip
+            ws.write_formula(
+                r, L.col_npv[t], f"={f0}+NPV({rate},{f1})", money, float(L.trace[t].npv[i])
+            )
     # brackets over intervals i = 0..G-2 (written on the interval's lower row)
     for i in range(L.G - 1):
         r = L.r0 + i
@@ -182,17 +185,29 @@ def _bisect(L: Layout, j: int, t: Flow) -> str:
     rows = (
         # comparisons, not SIGN(): Gnumeric applies a function to a range only in an
         # array formula
-        (LABELS[0], f"=SUMPRODUCT(({lower}>0)*({upper}<0)+({lower}<0)*({upper}>0))", tr.roots,
-         "count"),
+        (
+            LABELS[0],
+            f"=SUMPRODUCT(({lower}>0)*({upper}<0)+({lower}<0)*({upper}>0))",
+            tr.roots,
+            "count",
+        ),
         (LABELS[1], f"=COUNT({br_rng})", n_br, "count"),
-        ("smallest distance to 0 of a bracket", f"=IF({cnt}=0,0,MIN({br_rng}))",
-         float(tr.distance[tr.chosen]) if n_br else 0.0, "factor"),
-        ("chosen interval (1-based)", f"=IF({cnt}=0,1,MATCH({sc},{br_rng},0))", tr.chosen + 1,
-         "count"),
+        (
+            "smallest distance to 0 of a bracket",
+            f"=IF({cnt}=0,0,MIN({br_rng}))",
+            float(tr.distance[tr.chosen]) if n_br else 0.0,
+            "factor",
+        ),
+        (
+            "chosen interval (1-based)",
+            f"=IF({cnt}=0,1,MATCH({sc},{br_rng},0))",
+            tr.chosen + 1,
+            "count",
+        ),
         ("lower end", f"=INDEX({L.rate_rng},{chosen})", float(tr.lo[0]), "factor"),
         ("upper end", f"=INDEX({L.rate_rng},{chosen}+1)", float(tr.hi[0]), "factor"),
         ("sign of NPV at the lower end", f"=SIGN({f0}+NPV({lo_cell},{f1}))", tr.sign_lo, "flag"),
-    )  # fmt: skip
+    )
     for label, formula, value, kind in rows:
         ws.write_formula(L.rows[label], c_lo, formula, st.cell(kind, BLACK), value)
     last = _steps(L, j, t, c_lo, c_hi, f0, f1)

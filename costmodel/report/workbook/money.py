@@ -3,13 +3,6 @@ losses, equity cash flow and cover ratios, as live formulas.
 
 Blocks (each a function of the shared :class:`~costmodel.report.workbook.tiercontext.Tier`):
 
-- :func:`loss_table` (used by the ``tax`` block and by :func:`levered_tax`): the
-  loss corkscrew and its loss-vintage table. A loss of year v is added at the end
-  of year v; a profit of year y uses vintages v with ``v < y <= v + N`` oldest
-  first (vintage v uses ``max(0, min(profit, S_v) - S_(v-1))`` where ``S_v`` is the
-  sum of the eligible opening balances of vintages 1..v); what is left of vintage
-  v at the end of year ``v + N`` expires. ``N`` = ``loss_carryforward_years``;
-  blank = unlimited (the horizon in months stands in for it).
 - :func:`debt`: one loan per month with capex (methodology §8.2; methodology 8, choice 4).
   The loans are found from the capex timeline alone (``capex_t``): a running count
   of capex months, and loan j is drawn in the month where the count reaches j
@@ -25,8 +18,8 @@ Blocks (each a function of the shared :class:`~costmodel.report.workbook.tiercon
   levered tax, its discount factor at the cost of equity (the discount rate when
   blank), CFADS, debt service and DSCR per year, minimum DSCR.
 
-Cached values are the engine's (``Model.results``) where the engine has the row;
-the per-loan and per-vintage rows are computed here by the same rules.
+Cached values are the engine's: its results, and per loan its loan schedule
+(:attr:`costmodel.core.schedules.TierSchedules.loans`).
 """
 
 from __future__ import annotations
@@ -34,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from costmodel.core.units import MONTHS_PER_YEAR
-from costmodel.report.workbook.grid import CONST_COL, GREEN, year_end_values
+from costmodel.report.workbook.grid import GREEN, year_end_values
+from costmodel.report.workbook.losspool import loss_table
 from costmodel.report.workbook.tiercontext import Tier
 
 
@@ -49,121 +43,6 @@ def build_month(x: Tier) -> tuple[str, float]:
 
 def _b(x: Tier) -> float:
     return float(np.asarray(x.r.deployments[0]["month"])[0]) if x.r.deployments else 0.0
-
-
-def loss_years(x: Tier) -> float:
-    """The carry-forward period the formulas use: N, or the horizon in months
-    (longer than any loss can wait) when unlimited."""
-    n = x.a.finance.loss_carryforward_years
-    return float(x.model.months if n is None else n)
-
-
-# ----------------------------------------------------------------------------- losses
-
-
-def _vintage_rows(x: Tier, levered: bool) -> dict[str, np.ndarray]:
-    """The loss-vintage table's cached values (vintage x month) from the engine's
-    vintages (:class:`costmodel.core.schedules.LossVintages`): balances, used,
-    expired; and the table's eligible opening balances summed over vintages 1..v
-    (``cum``), the running sums its formulas take the losses used from."""
-    s = x.r.schedules
-    v = s.levered_vintages if levered else s.vintages
-    rem, used, exp = v.balance[0], v.used[0], v.expired[0]
-    years = rem.shape[0]
-    vintage = np.arange(1, years + 1)[:, None]
-    n = loss_years(x)
-    eligible = (x.year > vintage) & (x.year - vintage <= n)
-    opening = np.concatenate([np.zeros((years, 1)), rem[:, :-1]], axis=1)
-    cum = np.cumsum(opening * eligible, axis=0)
-    return {"rem": rem, "cum": cum, "used": used, "exp": exp}
-
-
-def loss_table(x: Tier, p: str, base: str, base_values: np.ndarray, tax_key: str,
-               tax_values: np.ndarray, what: str) -> None:  # fmt: skip
-    """Loss corkscrew (``{p}loss_open/added/used/expired/close``), taxable profit,
-    tax (``tax_key``) and the loss-vintage table for the annual result in row
-    ``base`` (at each year's last month)."""
-    cs, M, cur = x.cs, x.model.months, x.cur
-    years = M // MONTHS_PER_YEAR
-    t = _vintage_rows(x, levered=bool(p))
-    added = np.maximum(-base_values, 0.0)
-    used, exp = t["used"].sum(axis=0), t["exp"].sum(axis=0)
-    close = t["rem"].sum(axis=0)
-    opening = np.concatenate([[0.0], close[:-1]])
-    keys = [f"{p}loss_{k}" for k in ("open", "added", "used", "expired", "close")]
-    vs = range(1, years + 1)
-    rem, cum = [f"{p}lv_rem_{v}" for v in vs], [f"{p}lv_cum_{v}" for v in vs]
-    usedk, expk = [f"{p}lv_used_{v}" for v in vs], [f"{p}lv_exp_{v}" for v in vs]
-    # layout: the corkscrew, taxable profit and tax, then the vintage table in groups
-    # (balances, eligible sums, used, expired: each group a block of rows to SUM)
-    cs.reserve(*keys, f"{p}taxable", tax_key, *rem, *cum, *usedk, *expk)
-    rows = (
-        ("open", f"{what} loss pool, opening", f"={{{p}loss_close<}}", opening, False),
-        ("added", "plus loss of the year", f"=MAX(-{{{base}}},0)", added, False),
-        ("used", "less loss used against profit (oldest first)",
-         f"=SUM({{{usedk[0]}}}:{{{usedk[-1]}}})", used, False),
-        ("expired", "less loss expired (older than the carry-forward period)",
-         f"=SUM({{{expk[0]}}}:{{{expk[-1]}}})", exp, False),
-        ("close", f"{what} loss pool, closing",
-         f"={{{p}loss_open}}+{{{p}loss_added}}-{{{p}loss_used}}-{{{p}loss_expired}}", close, True),
-    )  # fmt: skip
-    for key, label, formula, values, bold in rows:
-        cs.series(f"{p}loss_{key}", label, cur, formula, values, bold=bold)
-    taxable = np.maximum(base_values, 0.0) - used
-    lev = "levered " if p else ""
-    cs.series(f"{p}taxable", f"{lev}taxable profit = max(result of year, 0) - loss used", cur,
-              f"=MAX({{{base}}},0)-{{{p}loss_used}}", taxable)  # fmt: skip
-    cs.series(tax_key, f"{lev}tax = tax rate x taxable profit", cur,
-              f"=finance_tax_rate*{{{p}taxable}}", tax_values, total=True, bold=True)  # fmt: skip
-    N = "{$loss_years}"
-    for i, v in enumerate(vs):
-        elig = f"({{year}}>{{${rem[i]}}})*({{year}}-{{${rem[i]}}}<={N})"
-        prev = f"{{{cum[i - 1]}}}+" if i else ""
-        cs.series(cum[i], f"{what} vintage {v}: eligible opening balances, vintages 1..{v}",
-                  cur, f"={prev}{{{rem[i]}<}}*{elig}", t["cum"][i])  # fmt: skip
-    for i, v in enumerate(vs):
-        below = f"{{{cum[i - 1]}}}" if i else "0"
-        cs.series(usedk[i], f"{what} vintage {v}: used", cur,
-                  f"={{yearend}}*MAX(0,MIN(MAX({{{base}}},0),{{{cum[i]}}})-{below})",
-                  t["used"][i])  # fmt: skip
-    new = "({{year}}={{${r}}})*{{{p}loss_added}}"
-    for i, v in enumerate(vs):
-        flag = f"({{year}}={{${rem[i]}}}+{N})*{{yearend}}"
-        cs.series(expk[i], f"{what} vintage {v}: expired", cur,
-                  f"={flag}*({{{rem[i]}<}}+{new.format(r=rem[i], p=p)}-{{{usedk[i]}}})",
-                  t["exp"][i])  # fmt: skip
-    for i, v in enumerate(vs):
-        r = cs.series(rem[i], f"{what} vintage {v}: balance (constant: its year)", cur,
-                      f"={{{rem[i]}<}}+{new.format(r=rem[i], p=p)}-{{{usedk[i]}}}"
-                      f"-{{{expk[i]}}}", t["rem"][i])  # fmt: skip
-        cs.ws.write_number(r, CONST_COL, v, cs.styles.cell("count"))
-
-
-def gain_tax(x: Tier, p: str, base: str, gain: str, tax_key: str, key: str,
-             values: np.ndarray) -> None:  # fmt: skip
-    """The part of the tax at M due to the terminal gain (methodology §11.9): the tax
-    at M less ``rate x (max(base - gain, 0) - min(max(base - gain, 0), eligible
-    losses))``, the tax the year would pay without the gain (the eligible losses of
-    the vintage table, ``{p}lv_cum_Y``, do not depend on the last year)."""
-    years = x.model.months // MONTHS_PER_YEAR
-    cum = f"{{{p}lv_cum_{years}}}"
-    without = f"MAX({{{base}}}-{{${gain}}},0)"
-    x.cs.series(key, "of which: tax on the terminal gain after losses (at M)", x.cur,
-                f"=({{{tax_key}}}-finance_tax_rate*({without}-MIN({without},{cum})))*{{last}}",
-                values, total=True)  # fmt: skip
-
-
-def loss_inputs(x: Tier) -> None:
-    """The carry-forward period as a constant (blank input = unlimited)."""
-    x.cs.const(
-        "loss_years",
-        "loss carry-forward years (blank input: unlimited = the horizon in months)",
-        "years",
-        "=IF(ISBLANK(finance_loss_carryforward_years),model_months,"
-        "finance_loss_carryforward_years)",
-        loss_years(x),
-        "count",
-    )
 
 
 # ----------------------------------------------------------------------------- debt
@@ -190,27 +69,75 @@ def debt_inputs(x: Tier) -> None:
     n = MONTHS_PER_YEAR * ti["term_years"]
     formula, b = build_month(x)
     rows = (
-        ("debt_share", "debt share of each capex month", "fraction", "=financing_debt_share",
-         ti["debt_share"], "pct2", GREEN),
-        ("interest_rate", "interest rate (annual)", "1/yr", "=financing_interest_rate",
-         ti["interest_rate"], "pct2", GREEN),
-        ("debt_rate", "monthly interest rate: i / 12 (nominal) or (1+i)^(1/12)-1 (effective)",
-         "per month", '=IF(financing_rate_convention="nominal",{$interest_rate}/12,'
-         "(1+{$interest_rate})^(1/12)-1)", r, "factor", None),
-        ("term_months", "term: level monthly payments = 12 x term years", "months",
-         "=12*financing_term_years", n, "count", None),
-        ("term_growth", "(1 + monthly rate)^payments", "factor",
-         "=(1+{$debt_rate})^{$term_months}", growth, "factor", None),
-        ("debt_build", "construction months B (first payment at max(t, B) + 1)", "months",
-         formula, b, "count", None),
-    )  # fmt: skip
+        (
+            "debt_share",
+            "debt share of each capex month",
+            "fraction",
+            "=financing_debt_share",
+            ti["debt_share"],
+            "pct2",
+            GREEN,
+        ),
+        (
+            "interest_rate",
+            "interest rate (annual)",
+            "1/yr",
+            "=financing_interest_rate",
+            ti["interest_rate"],
+            "pct2",
+            GREEN,
+        ),
+        (
+            "debt_rate",
+            "monthly interest rate: i / 12 (nominal) or (1+i)^(1/12)-1 (effective)",
+            "per month",
+            '=IF(financing_rate_convention="nominal",{$interest_rate}/12,'
+            "(1+{$interest_rate})^(1/12)-1)",
+            r,
+            "factor",
+            None,
+        ),
+        (
+            "term_months",
+            "term: level monthly payments = 12 x term years",
+            "months",
+            "=12*financing_term_years",
+            n,
+            "count",
+            None,
+        ),
+        (
+            "term_growth",
+            "(1 + monthly rate)^payments",
+            "factor",
+            "=(1+{$debt_rate})^{$term_months}",
+            growth,
+            "factor",
+            None,
+        ),
+        (
+            "debt_build",
+            "construction months B (first payment at max(t, B) + 1)",
+            "months",
+            formula,
+            b,
+            "count",
+            None,
+        ),
+    )
     for key, label, unit, f, value, kind, colour in rows:
         cs.const(key, label, unit, f, value, kind, *([colour] if colour else []))
     capex = x.r.flows["capex"][0]
     count = np.cumsum(capex > 0).astype(float)
     cs.reserve("capex_count")
-    cs.series("capex_count", "capex months so far (running count)", "count",
-              "={capex_count<}+({capex_t}>0)", count, "count")  # fmt: skip
+    cs.series(
+        "capex_count",
+        "capex months so far (running count)",
+        "count",
+        "={capex_count<}+({capex_t}>0)",
+        count,
+        "count",
+    )
 
 
 def _loan_values(x: Tier, j: int) -> dict[str, np.ndarray | float]:
@@ -222,17 +149,36 @@ def _loan_values(x: Tier, j: int) -> dict[str, np.ndarray | float]:
     loans = x.r.schedules.loans
     if j > len(loans):
         zero = np.zeros(M + 1)
-        return {"t": float(M), "d": 0.0, "p": max(float(M), _b(x)) + 1, "b": 0.0, "pmt": 0.0,
-                "n": n, "left": zero, "close": zero, "cap": zero, "pay": zero, "int": zero,
-                "prin": zero}  # fmt: skip
+        return {
+            "t": float(M),
+            "d": 0.0,
+            "p": max(float(M), _b(x)) + 1,
+            "b": 0.0,
+            "pmt": 0.0,
+            "n": n,
+            "left": zero,
+            "close": zero,
+            "cap": zero,
+            "pay": zero,
+            "int": zero,
+            "prin": zero,
+        }
     loan = loans[j - 1]
     lines = {k: v[0] for k, v in loan.lines.items()}
-    return {"t": float(loan.month), "d": float(loan.draw[0]),
-            "p": float(loan.first_payment[0]), "b": float(loan.capitalized_balance[0]),
-            "pmt": float(loan.payment[0]), "n": n, "left": lines["owed_share"],
-            "close": lines["balance_close"] + lines["balloon"],
-            "cap": lines["capitalized_interest"], "pay": lines["paying"],
-            "int": lines["interest"], "prin": lines["principal"]}  # fmt: skip
+    return {
+        "t": float(loan.month),
+        "d": float(loan.draw[0]),
+        "p": float(loan.first_payment[0]),
+        "b": float(loan.capitalized_balance[0]),
+        "pmt": float(loan.payment[0]),
+        "n": n,
+        "left": lines["owed_share"],
+        "close": lines["balance_close"] + lines["balloon"],
+        "cap": lines["capitalized_interest"],
+        "pay": lines["paying"],
+        "int": lines["interest"],
+        "prin": lines["principal"],
+    }
 
 
 def loans(x: Tier) -> None:
@@ -243,20 +189,48 @@ def loans(x: Tier) -> None:
         v = _loan_values(x, j)
         L = f"loan {j}:"
         consts = (
-            ("t", f"{L} draw month t (where the count of capex months reaches {j})", "month",
-             f"=IFERROR(MATCH({j},{{capex_count:}},0)-1,model_months)", v["t"], "count"),
-            ("d", f"{L} draw D = debt share x capex of month t", cur,
-             f"=IF({{capex_count@M}}>={j},{{$debt_share}}*INDEX({{capex_t:}},1,{{$loan{j}_t}}+1),0)",
-             v["d"], "money"),
-            ("p", f"{L} first payment month p = max(t, B) + 1", "month",
-             f"=MAX({{$loan{j}_t}},{{$debt_build}})+1", v["p"], "count"),
-            ("b", f"{L} balance at p - 1 = D (1+r)^(p-1-t) (interest capitalized)", cur,
-             f"={{$loan{j}_d}}*(1+{{$debt_rate}})^({{$loan{j}_p}}-1-{{$loan{j}_t}})", v["b"],
-             "money"),
-            ("pmt", f"{L} level payment = b r / (1 - (1+r)^-n) (b / n if r = 0)", cur,
-             f"=IF({{$debt_rate}}=0,{{$loan{j}_b}}/{{$term_months}},{{$loan{j}_b}}*{{$debt_rate}}"
-             f"/(1-(1+{{$debt_rate}})^(-{{$term_months}})))", v["pmt"], "money2"),
-        )  # fmt: skip
+            (
+                "t",
+                f"{L} draw month t (where the count of capex months reaches {j})",
+                "month",
+                f"=IFERROR(MATCH({j},{{capex_count:}},0)-1,model_months)",
+                v["t"],
+                "count",
+            ),
+            (
+                "d",
+                f"{L} draw D = debt share x capex of month t",
+                cur,
+                f"=IF({{capex_count@M}}>={j},{{$debt_share}}*INDEX({{capex_t:}},1,{{$loan{j}_t}}+1),0)",
+                v["d"],
+                "money",
+            ),
+            (
+                "p",
+                f"{L} first payment month p = max(t, B) + 1",
+                "month",
+                f"=MAX({{$loan{j}_t}},{{$debt_build}})+1",
+                v["p"],
+                "count",
+            ),
+            (
+                "b",
+                f"{L} balance at p - 1 = D (1+r)^(p-1-t) (interest capitalized)",
+                cur,
+                f"={{$loan{j}_d}}*(1+{{$debt_rate}})^({{$loan{j}_p}}-1-{{$loan{j}_t}})",
+                v["b"],
+                "money",
+            ),
+            (
+                "pmt",
+                f"{L} level payment = b r / (1 - (1+r)^-n) (b / n if r = 0)",
+                cur,
+                f"=IF({{$debt_rate}}=0,{{$loan{j}_b}}/{{$term_months}},{{$loan{j}_b}}*{{$debt_rate}}"
+                f"/(1-(1+{{$debt_rate}})^(-{{$term_months}})))",
+                v["pmt"],
+                "money2",
+            ),
+        )
         for key, label, unit, formula, value, kind in consts:
             cs.const(f"loan{j}_{key}", label, unit, formula, value, kind)
         _loan_rows(x, j, v)
@@ -267,29 +241,53 @@ def _loan_rows(x: Tier, j: int, v: dict) -> None:
     c = lambda k: f"{{$loan{j}_{k}}}"  # noqa: E731
     k = f"({{month}}-{c('p')}+1)"
     rate, g = "{$debt_rate}", "{$term_growth}"
-    left = (f"=IF({rate}=0,MAX(0,1-{k}/{{$term_months}}),MAX(0,({g}-(1+{rate})^{k})/({g}-1)))"
-            f"*({{month}}>={c('p')})")  # fmt: skip
+    left = (
+        f"=IF({rate}=0,MAX(0,1-{k}/{{$term_months}}),MAX(0,({g}-(1+{rate})^{k})/({g}-1)))"
+        f"*({{month}}>={c('p')})"
+    )
     L = f"loan {j}:"
     rows = (
-        ("left", f"{L} share of b still owed after the month's payment", left, v["left"],
-         "factor"),
-        ("pay", f"{L} flag: payment month (p .. p + n - 1)",
-         f"=({{month}}>={c('p')})*({{month}}-{c('p')}<{{$term_months}})", v["pay"], "flag"),
-        ("cap", f"{L} interest capitalized = r x opening (t < month < p)",
-         f"={{loan{j}_close<}}*{rate}*({{month}}>{c('t')})*({{month}}<{c('p')})", v["cap"],
-         "money"),
-        ("int", f"{L} interest paid = r x opening (payment months)",
-         f"={{loan{j}_close<}}*{rate}*{{loan{j}_pay}}", v["int"], "money"),
-        ("prin", f"{L} principal = payment - interest",
-         f"=({c('pmt')}-{{loan{j}_int}})*{{loan{j}_pay}}", v["prin"], "money"),
-        ("close", f"{L} closing balance (closed form, before any balloon)",
-         f"=({{month}}>={c('t')})*({{month}}<{c('p')})*{c('d')}*(1+{rate})^({{month}}-{c('t')})"
-         f"+{c('b')}*{{loan{j}_left}}", v["close"], "money"),
-    )  # fmt: skip
+        ("left", f"{L} share of b still owed after the month's payment", left, v["left"], "factor"),
+        (
+            "pay",
+            f"{L} flag: payment month (p .. p + n - 1)",
+            f"=({{month}}>={c('p')})*({{month}}-{c('p')}<{{$term_months}})",
+            v["pay"],
+            "flag",
+        ),
+        (
+            "cap",
+            f"{L} interest capitalized = r x opening (t < month < p)",
+            f"={{loan{j}_close<}}*{rate}*({{month}}>{c('t')})*({{month}}<{c('p')})",
+            v["cap"],
+            "money",
+        ),
+        (
+            "int",
+            f"{L} interest paid = r x opening (payment months)",
+            f"={{loan{j}_close<}}*{rate}*{{loan{j}_pay}}",
+            v["int"],
+            "money",
+        ),
+        (
+            "prin",
+            f"{L} principal = payment - interest",
+            f"=({c('pmt')}-{{loan{j}_int}})*{{loan{j}_pay}}",
+            v["prin"],
+            "money",
+        ),
+        (
+            "close",
+            f"{L} closing balance (closed form, before any balloon)",
+            f"=({{month}}>={c('t')})*({{month}}<{c('p')})*{c('d')}*(1+{rate})^({{month}}-{c('t')})"
+            f"+{c('b')}*{{loan{j}_left}}",
+            v["close"],
+            "money",
+        ),
+    )
     cs.reserve(*(f"loan{j}_{row[0]}" for row in rows))  # in this order, before any is written
     for key, label, formula, values, kind in rows:
-        cs.series(f"loan{j}_{key}", label, cur if kind == "money" else kind, formula, values,
-                  kind)  # fmt: skip
+        cs.series(f"loan{j}_{key}", label, cur if kind == "money" else kind, formula, values, kind)
 
 
 def corkscrew(x: Tier) -> None:
@@ -302,36 +300,90 @@ def corkscrew(x: Tier) -> None:
     before = d["balance_close"][0] + d["balloon"][0]
     rows = (
         ("debt_open", "debt: opening balance", "={debt_close<}", d["balance_open"][0], False),
-        ("debt_draw", "debt: draws = debt share x capex", "={$debt_share}*{capex_t}",
-         d["draw"][0], True),
-        ("debt_cap", "debt: interest capitalized", total("cap"), d["capitalized_interest"][0],
-         True),
+        (
+            "debt_draw",
+            "debt: draws = debt share x capex",
+            "={$debt_share}*{capex_t}",
+            d["draw"][0],
+            True,
+        ),
+        (
+            "debt_cap",
+            "debt: interest capitalized",
+            total("cap"),
+            d["capitalized_interest"][0],
+            True,
+        ),
         ("debt_interest", "debt: interest paid", total("int"), d["interest"][0], True),
         ("debt_principal", "debt: principal repaid", total("prin"), d["principal"][0], True),
-        ("debt_before", "debt: balance owed before the balloon (sum of the loans)",
-         total("close"), before, False),
-        ("debt_balloon", "debt: balloon at M (what is still owed)", "={debt_before}*{last}",
-         d["balloon"][0], True),
-        ("debt_close", "debt: closing balance", "={debt_before}-{debt_balloon}",
-         d["balance_close"][0], False),
-    )  # fmt: skip
+        (
+            "debt_before",
+            "debt: balance owed before the balloon (sum of the loans)",
+            total("close"),
+            before,
+            False,
+        ),
+        (
+            "debt_balloon",
+            "debt: balloon at M (what is still owed)",
+            "={debt_before}*{last}",
+            d["balloon"][0],
+            True,
+        ),
+        (
+            "debt_close",
+            "debt: closing balance",
+            "={debt_before}-{debt_balloon}",
+            d["balance_close"][0],
+            False,
+        ),
+    )
     cs.reserve(*(row[0] for row in rows))
     for key, label, formula, values, tot in rows:
         cs.series(key, label, cur, formula, values, total=tot, bold=key == "debt_close")
-    cs.const("debt_peak", "peak debt = largest balance owed before the balloon", cur,
-             "=MAX({debt_before:})", x.met["debt_peak"], "money")  # fmt: skip
-    cs.const("loan_draws", "draws of the loan table (sum of D)", cur,
-             "=" + "+".join(f"{{$loan{j}_d}}" for j in js), float(d["draw"][0].sum()),
-             "money")  # fmt: skip
+    cs.const(
+        "debt_peak",
+        "peak debt = largest balance owed before the balloon",
+        cur,
+        "=MAX({debt_before:})",
+        x.met["debt_peak"],
+        "money",
+    )
+    cs.const(
+        "loan_draws",
+        "draws of the loan table (sum of D)",
+        cur,
+        "=" + "+".join(f"{{$loan{j}_d}}" for j in js),
+        float(d["draw"][0].sum()),
+        "money",
+    )
+    _loan_payments(x)
+
+
+def _loan_payments(x: Tier) -> None:
+    """The level payments each loan makes within the horizon, and their sum (the
+    loan table's side of the reconciliation of interest + principal paid)."""
+    cs, d, cur = x.cs, x.r.debt, x.cur
+    js = range(1, loan_slots(x) + 1)
     for j in js:
         v = _loan_values(x, j)
         made = min(v["n"], max(0.0, x.model.months - v["p"] + 1))
-        cs.const(f"loan{j}_paid", f"loan {j}: payments within the horizon = payment x "
-                 "min(n, M - p + 1)", cur, f"={{$loan{j}_pmt}}*MIN({{$term_months}},"
-                 f"MAX(0,model_months-{{$loan{j}_p}}+1))", v["pmt"] * made, "money")  # fmt: skip
-    cs.const("loan_payments", "level payments made within the horizon (all loans)", cur,
-             "=" + "+".join(f"{{$loan{j}_paid}}" for j in js),
-             float((d["interest"][0] + d["principal"][0]).sum()), "money")  # fmt: skip
+        cs.const(
+            f"loan{j}_paid",
+            f"loan {j}: payments within the horizon = payment x min(n, M - p + 1)",
+            cur,
+            f"={{$loan{j}_pmt}}*MIN({{$term_months}},MAX(0,model_months-{{$loan{j}_p}}+1))",
+            v["pmt"] * made,
+            "money",
+        )
+    cs.const(
+        "loan_payments",
+        "level payments made within the horizon (all loans)",
+        cur,
+        "=" + "+".join(f"{{$loan{j}_paid}}" for j in js),
+        float((d["interest"][0] + d["principal"][0]).sum()),
+        "money",
+    )
 
 
 def debt(x: Tier) -> None:
@@ -354,23 +406,42 @@ def levered_tax(x: Tier) -> None:
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("Levered tax (taxable income - interest paid, losses carried forward on their own)")
     interest_y = year_end_values(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
-    cs.series("interest_year", "interest paid in the operating year (at its last month)", cur,
-              "=SUMIFS({debt_interest:},{year:},{year})*{yearend}", interest_y)  # fmt: skip
+    cs.series(
+        "interest_year",
+        "interest paid in the operating year (at its last month)",
+        cur,
+        "=SUMIFS({debt_interest:},{year:},{year})*{yearend}",
+        interest_y,
+    )
     cap_dep = r.flows["tax_depreciation_capitalized_interest"][0]
     hall = "{$d_cf0}"
     capitalized = float(r.debt["capitalized_interest"][0].sum())  # the hall's loan only
-    cs.const("cap_int", "interest capitalized on the hall's loan = debt share x hall cost x "
-             "((1+r)^B - 1)", cur,
-             f"={{$debt_share}}*{hall}*((1+{{$debt_rate}})^{{$debt_build}}-1)", capitalized,
-             "money")  # fmt: skip
-    cs.series("cap_dep", "tax depreciation of capitalized interest = hall's x capitalized / cost",
-              cur, f"=IF({hall}=0,0,{{ev_dep_facility0}}/12*{{$cap_int}}/{hall})", cap_dep,
-              total=True)  # fmt: skip
+    cs.const(
+        "cap_int",
+        "interest capitalized on the hall's loan = debt share x hall cost x ((1+r)^B - 1)",
+        cur,
+        f"={{$debt_share}}*{hall}*((1+{{$debt_rate}})^{{$debt_build}}-1)",
+        capitalized,
+        "money",
+    )
+    cs.series(
+        "cap_dep",
+        "tax depreciation of capitalized interest = hall's x capitalized / cost",
+        cur,
+        f"=IF({hall}=0,0,{{ev_dep_facility0}}/12*{{$cap_int}}/{hall})",
+        cap_dep,
+        total=True,
+    )
     base = year_end_values(r.annual["taxable_income_levered"][0], M)
-    cs.series("taxable_year_lev", "levered taxable income = taxable income - interest paid - "
-              "capitalized interest's tax depreciation (its tax book value off the gain at M)",
-              cur, "={taxable_year}-{interest_year}-SUMIFS({cap_dep:},{year:},{year})*{yearend}"
-              "-({$cap_int}-SUM({cap_dep:}))*{$market_flag}*{last}", base)  # fmt: skip
+    cs.series(
+        "taxable_year_lev",
+        "levered taxable income = taxable income - interest paid - "
+        "capitalized interest's tax depreciation (its tax book value off the gain at M)",
+        cur,
+        "={taxable_year}-{interest_year}-SUMIFS({cap_dep:},{year:},{year})*{yearend}"
+        "-({$cap_int}-SUM({cap_dep:}))*{$market_flag}*{last}",
+        base,
+    )
     loss_table(x, "lev_", "taxable_year_lev", base, "tax_lev", r.flows["tax_levered"][0], "levered")
 
 
@@ -380,46 +451,109 @@ def levered_tax(x: Tier) -> None:
 def equity(x: Tier) -> None:
     """Equity cash flow, its discounting at the cost of equity, CFADS, debt
     service, DSCR per year and the minimum."""
-    cs, r, M, cur, f = x.cs, x.r, x.model.months, x.cur, x.r.flows
+    cs, cur, f = x.cs, x.cur, x.r.flows
     cs.heading("Equity cash flow and cover (methodology §8.2)")
     rows = (
-        ("cfads", "CFADS = revenue - opex - levered tax + VAT cash",
-         "={revenue}-{opex}-{tax_lev}+{vat_cash}", f["cfads"][0], True),
-        ("debt_service", "debt service = interest + principal (balloon excluded)",
-         "={debt_interest}+{debt_principal}", f["debt_service"][0], True),
-        ("ecf", "equity cash flow = FCF + draw - interest - principal - balloon + tax "
-         "- levered tax",
-         "={fcf}+{debt_draw}-{debt_interest}-{debt_principal}-{debt_balloon}+{tax}-{tax_lev}",
-         f["ecf"][0], True),
-    )  # fmt: skip
+        (
+            "cfads",
+            "CFADS = revenue - opex - levered tax + VAT cash",
+            "={revenue}-{opex}-{tax_lev}+{vat_cash}",
+            f["cfads"][0],
+            True,
+        ),
+        (
+            "debt_service",
+            "debt service = interest + principal (balloon excluded)",
+            "={debt_interest}+{debt_principal}",
+            f["debt_service"][0],
+            True,
+        ),
+        (
+            "ecf",
+            "equity cash flow = FCF + draw - interest - principal - balloon + tax - levered tax",
+            "={fcf}+{debt_draw}-{debt_interest}-{debt_principal}-{debt_balloon}+{tax}-{tax_lev}",
+            f["ecf"][0],
+            True,
+        ),
+    )
     for key, label, formula, values, tot in rows:
         cs.series(key, label, cur, formula, values, total=tot, bold=key == "ecf")
-    cs.const("equity_rate", "monthly cost of equity (the discount rate if blank)", "per month",
-             "=(1+IF(ISBLANK(financing_cost_of_equity),finance_discount_rate,"
-             "financing_cost_of_equity))^(1/12)-1", float(x.r.schedules.rates["cost_of_equity"][0]),
-             "factor")  # fmt: skip
+    cs.const(
+        "equity_rate",
+        "monthly cost of equity (the discount rate if blank)",
+        "per month",
+        "=(1+IF(ISBLANK(financing_cost_of_equity),finance_discount_rate,"
+        "financing_cost_of_equity))^(1/12)-1",
+        float(x.r.schedules.rates["cost_of_equity"][0]),
+        "factor",
+    )
     edf = f["equity_discount_factor"][0]
-    cs.series("equity_discount", "equity discount factor (1+r_e)^-month", "factor",
-              "=(1+{$equity_rate})^(-{month})", edf, "factor")  # fmt: skip
-    cs.series("disc_ecf", "discounted equity cash flow", cur, "={ecf}*{equity_discount}",
-              f["ecf"][0] * edf, total=True)  # fmt: skip
+    cs.series(
+        "equity_discount",
+        "equity discount factor (1+r_e)^-month",
+        "factor",
+        "=(1+{$equity_rate})^(-{month})",
+        edf,
+        "factor",
+    )
+    cs.series(
+        "disc_ecf",
+        "discounted equity cash flow",
+        cur,
+        "={ecf}*{equity_discount}",
+        f["ecf"][0] * edf,
+        total=True,
+    )
+    _cover(x)
+    cs.const(
+        "re_equity_npv",
+        "equity NPV = sum of ECF x (1 + cost of equity)^(-month/12)",
+        cur,
+        "=SUMPRODUCT({ecf:},(1+IF(ISBLANK(financing_cost_of_equity),finance_discount_rate,"
+        "financing_cost_of_equity))^(-{month:}/12))",
+        x.met["equity_npv"],
+        "money",
+    )
+
+
+def _cover(x: Tier) -> None:
+    """CFADS and debt service of each operating year (at its last month), the DSCR
+    of the years with debt service, and its minimum."""
+    cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     ann = r.annual
     cfads_y, ds_y = year_end_values(ann["cfads"][0], M), year_end_values(ann["debt_service"][0], M)
     dscr = np.full(M + 1, np.nan)
     dscr[MONTHS_PER_YEAR::MONTHS_PER_YEAR] = ann["dscr"][0]
     rows = (
-        ("cfads_year", "CFADS of the operating year (at its last month)",
-         "=SUMIFS({cfads:},{year:},{year})*{yearend}", cfads_y, cur),
-        ("ds_year", "debt service of the operating year", "=SUMIFS({debt_service:},{year:},"
-         "{year})*{yearend}", ds_y, cur),
-        ("dscr", "DSCR = CFADS / debt service (years with debt service)",
-         '=IF({ds_year}>0,{cfads_year}/{ds_year},"")', dscr, "ratio"),
-    )  # fmt: skip
+        (
+            "cfads_year",
+            "CFADS of the operating year (at its last month)",
+            "=SUMIFS({cfads:},{year:},{year})*{yearend}",
+            cfads_y,
+            cur,
+        ),
+        (
+            "ds_year",
+            "debt service of the operating year",
+            "=SUMIFS({debt_service:},{year:},{year})*{yearend}",
+            ds_y,
+            cur,
+        ),
+        (
+            "dscr",
+            "DSCR = CFADS / debt service (years with debt service)",
+            '=IF({ds_year}>0,{cfads_year}/{ds_year},"")',
+            dscr,
+            "ratio",
+        ),
+    )
     for key, label, formula, values, unit in rows:
         cs.series(key, label, unit, formula, values, "number" if unit == "ratio" else "money")
-    cs.const("min_dscr", "minimum DSCR (empty without debt service)", "ratio",
-             '=IF(COUNT({dscr:})=0,"",MIN({dscr:}))', x.met["min_dscr"], "number")  # fmt: skip
-    cs.const("re_equity_npv", "equity NPV = sum of ECF x (1 + cost of equity)^(-month/12)", cur,
-             "=SUMPRODUCT({ecf:},(1+IF(ISBLANK(financing_cost_of_equity),finance_discount_rate,"
-             "financing_cost_of_equity))^(-{month:}/12))", x.met["equity_npv"],
-             "money")  # fmt: skip
+    cs.const(
+        "min_dscr",
+        "minimum DSCR (empty without debt service)",
+        "ratio",
+        '=IF(COUNT({dscr:})=0,"",MIN({dscr:}))',
+        x.met["min_dscr"],
+        "number",
+    )

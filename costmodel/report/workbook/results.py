@@ -50,8 +50,9 @@ def banner(ws, st: Styles, title: str, note: str, fingerprint: str = "") -> int:
         return 3
     ws.write_string(2, 0, f"Computed for the inputs with fingerprint {fingerprint}", st.unit)
     ws.write_formula(3, 0, "=engine_results_status", st.ok, "current")
-    ws.conditional_format(3, 0, 3, 0, {"type": "cell", "criteria": "==", "value": '"STALE"',
-                                       "format": st.error})  # fmt: skip
+    ws.conditional_format(
+        3, 0, 3, 0, {"type": "cell", "criteria": "==", "value": '"STALE"', "format": st.error}
+    )
     return 5
 
 
@@ -160,10 +161,19 @@ def write_sensitivity_sheet(
         "another tier's inputs (no effect on the tier: zero swing) are left out.",
         fingerprint,
     )
-    cols = [("tier", "Tier"), ("label", "Input"), ("input", "Path"), ("unit", "Unit of input"),
-            ("value", "Value"), ("low", "Low"), ("high", "High"),
-            ("base", f"{name}, base ({unit})"), ("at_low", f"{name} at low ({unit})"),
-            ("at_high", f"{name} at high ({unit})"), ("swing", f"Swing ({unit})")]  # fmt: skip
+    cols = [
+        ("tier", "Tier"),
+        ("label", "Input"),
+        ("input", "Path"),
+        ("unit", "Unit of input"),
+        ("value", "Value"),
+        ("low", "Low"),
+        ("high", "High"),
+        ("base", f"{name}, base ({unit})"),
+        ("at_low", f"{name} at low ({unit})"),
+        ("at_high", f"{name} at high ({unit})"),
+        ("swing", f"Swing ({unit})"),
+    ]
     for j, (_, header) in enumerate(cols):
         ws.write_string(r, j, header, st.header)
     ws.write_string(r, len(cols), f"Change at low ({unit})", st.header)
@@ -234,9 +244,15 @@ def bin_labels(centres: np.ndarray) -> list[str]:
 
 
 def _tornado_chart(
-    wb: Workbook, ws, st: Styles, tornado: pd.DataFrame, tier: str, top: list[int], at: int,
+    wb: Workbook,
+    ws,
+    st: Styles,
+    tornado: pd.DataFrame,
+    tier: str,
+    top: list[int],
+    at: int,
     metric: str,
-) -> int:  # fmt: skip
+) -> int:
     """The tier's largest swings (positions ``top`` in ``tornado``), copied to a block
     so the chart's ranges are contiguous, and its bar chart; returns the next row."""
     ws.write_string(at, 0, f"chart data: {tier}", st.label_bold)
@@ -249,8 +265,14 @@ def _tornado_chart(
     last = first + len(top) - 1
     ch = wb.add_chart({"type": "bar", "subtype": "stacked"})
     for c, name in ((2, "input at low"), (3, "input at high")):
-        ch.add_series({"name": chart_text(name), "categories": ["Sensitivity", first, 1, last, 1],
-                       "values": ["Sensitivity", first, c, last, c], "gap": 40})  # fmt: skip
+        ch.add_series(
+            {
+                "name": chart_text(name),
+                "categories": ["Sensitivity", first, 1, last, 1],
+                "values": ["Sensitivity", first, c, last, c],
+                "gap": 40,
+            }
+        )
     ch.set_title({"name": chart_text(f"Tornado: change of {metric}, {tier}")})
     # input names at the low end of the category axis, clear of the bars
     ch.set_y_axis({"reverse": True, "label_position": "low"})

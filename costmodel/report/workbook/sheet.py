@@ -64,13 +64,53 @@ from xlsxwriter.worksheet import (
 #: Excel 2007 functions, none of which XlsxWriter prefixes with ``_xlfn.`` (they
 #: have no prefix in the file format), and none with a dot in its name; the empty
 #: name is a bracket
-PLAIN_FUNCTIONS = frozenset({
-    "ABS", "AND", "AVERAGE", "CHOOSE", "COLUMNS", "COUNT", "COUNTA", "COUNTIF", "DATE",
-    "EOMONTH", "IF", "IFERROR", "INDEX", "INT", "IRR", "ISBLANK", "ISNUMBER", "LOOKUP",
-    "MATCH", "MAX", "MIN", "MOD", "NOT", "NPV", "OR", "PROPER", "ROUND", "ROUNDDOWN",
-    "ROUNDUP", "ROW", "SIGN", "SLN", "SQRT", "SUM", "SUMIF", "SUMIFS", "SUMPRODUCT", "SYD",
-    "TEXT", "UPPER", "VDB", "YEAR", "",
-})  # fmt: skip
+PLAIN_FUNCTIONS = frozenset(
+    {
+        "ABS",
+        "AND",
+        "AVERAGE",
+        "CHOOSE",
+        "COLUMNS",
+        "COUNT",
+        "COUNTA",
+        "COUNTIF",
+        "DATE",
+        "EOMONTH",
+        "IF",
+        "IFERROR",
+        "INDEX",
+        "INT",
+        "IRR",
+        "ISBLANK",
+        "ISNUMBER",
+        "LOOKUP",
+        "MATCH",
+        "MAX",
+        "MIN",
+        "MOD",
+        "NOT",
+        "NPV",
+        "OR",
+        "PROPER",
+        "ROUND",
+        "ROUNDDOWN",
+        "ROUNDUP",
+        "ROW",
+        "SIGN",
+        "SLN",
+        "SQRT",
+        "SUM",
+        "SUMIF",
+        "SUMIFS",
+        "SUMPRODUCT",
+        "SYD",
+        "TEXT",
+        "UPPER",
+        "VDB",
+        "YEAR",
+        "",
+    }
+)
 
 #: every name before a ``(`` with its ``(``: the whole run of word characters and
 #: dots, so that a dotted or prefixed name (``STDEV.S``, ``_xlfn.X``) is never read
@@ -290,8 +330,15 @@ class FastWorksheet(RowWorksheet):
             split = escaped.count("\0") == len(run) - 1
             formulas = escaped.split("\0") if split else list(map(_escape, formulas))
         values = map(str, map(_VALUE, run))  # floats (str is repr) or ""
-        parts = (repeat('<c r="'), names, repeat(f'{row + 1}" s="{xf}"><f>'), formulas,
-                 repeat("</f><v>"), values, repeat("</v></c>"))  # fmt: skip
+        parts = (
+            repeat('<c r="'),
+            names,
+            repeat(f'{row + 1}" s="{xf}"><f>'),
+            formulas,
+            repeat("</f><v>"),
+            values,
+            repeat("</v></c>"),
+        )
         self.fh.write("".join(map("".join, zip(*parts, strict=False))))  # as long as names
 
 

@@ -82,12 +82,14 @@ def write_sweep_sheet(
     r += 22  # room for the chart
     for t, df in sweeps.items():
         first, last = _table(ws, st, df, r, labels.get(t, t), currency)
-        chart.add_series({
-            "name": chart_text(labels.get(t, t)),
-            "categories": ["Sweep", first, 0, last, 0],
-            "values": ["Sweep", first, 6, last, 6],
-            "marker": {"type": "circle", "size": 4},
-        })  # fmt: skip
+        chart.add_series(
+            {
+                "name": chart_text(labels.get(t, t)),
+                "categories": ["Sweep", first, 0, last, 0],
+                "values": ["Sweep", first, 6, last, 6],
+                "marker": {"type": "circle", "size": 4},
+            }
+        )
         r = last + 3
     chart.set_title({"name": "Levelized cost per GPU-hour against GPUs"})
     chart.set_x_axis({"name": "GPUs (log scale)", "log_base": 2, "label_position": "low"})

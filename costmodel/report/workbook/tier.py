@@ -14,8 +14,6 @@ the Checks sheet compares with. Cached values are the engine's
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
@@ -23,7 +21,7 @@ from xlsxwriter.workbook import Workbook
 from costmodel.core.model import Model
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
 from costmodel.inputs.vocabulary import input_label
-from costmodel.report.workbook import contracts, money
+from costmodel.report.workbook import contracts, losspool, money, recomputed
 from costmodel.report.workbook import deployments as dep
 from costmodel.report.workbook.deployments import engine_parts
 from costmodel.report.workbook.grid import (
@@ -42,9 +40,7 @@ from costmodel.report.workbook.tiercontext import Tier
 from costmodel.report.workbook.vatblock import vat_block
 
 HOURS = "hours_per_month"
-OPEX_LINES = (
-    "electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga"
-)  # fmt: skip
+OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga")
 
 
 def excel_serials(periods: pd.PeriodIndex) -> np.ndarray:
@@ -99,8 +95,8 @@ def write_tier_sheet(
         money.debt,
         money.levered_tax,
         money.equity,
-        dep.recomputations,
-        dep.depreciation_recomputed,
+        recomputed.recomputations,
+        recomputed.depreciation_recomputed,
     ):
         block(x)
     # print: the labels, units, constants and totals on A4 portrait, one page wide;
@@ -208,8 +204,11 @@ def lookups(x: Tier) -> None:
     least two cells, which every engine accepts), method index and mode flags."""
     cs, ti = x.cs, x.ti
     cs.heading("Lookups (server catalogue, cooling, depreciation, flags)")
-    keys = {"price": "server_price", "power_kw": "server_power_kw",
-            "price_decline": "server_price_decline"}  # fmt: skip
+    keys = {
+        "price": "server_price",
+        "power_kw": "server_power_kw",
+        "price_decline": "server_price_decline",
+    }
     units = {
         "gpus_per_server": "GPUs",
         "price": x.money("server"),
@@ -276,64 +275,172 @@ def lookups(x: Tier) -> None:
         cs.const(f"life_{cls}", f"useful life: {cls}", "years", f"=dep_{cls}_life", life, "count")
 
 
+#: the checkpoint interval is not defined without failures or checkpoint writes
+_OFF = "OR({$fph}=0,{$delta_h}=0)"
+
+#: the reliability rows: key, label, unit, formula, the engine's metric, format
+RELIABILITY_ROWS: tuple[tuple[str, str, str, str, str, str], ...] = (
+    (
+        "fph",
+        "cluster failures per hour = failures/day x servers / 24",
+        "per h",
+        "={$node_failures_per_day}*{$servers}/24",
+        "failures_per_hour",
+        "factor",
+    ),
+    (
+        "mtbf_hours",
+        "cluster MTBF = 1 / failures per hour",
+        "h",
+        '=IF({$fph}=0,"",1/{$fph})',
+        "mtbf_hours",
+        "number",
+    ),
+    (
+        "delta_h",
+        "checkpoint write time = TB x 1000 / GB/s / 3600",
+        "h",
+        "={$checkpoint_tb}*1000/{$write_gbps}/3600",
+        "checkpoint_write_hours",
+        "factor",
+    ),
+    (
+        "tau_h",
+        "Young's interval sqrt(2 x write time x MTBF) (0 if no failures)",
+        "h",
+        "=IF({$fph}=0,0,SQRT(2*{$delta_h}/{$fph}))",
+        "young_interval_hours",
+        "factor",
+    ),
+    (
+        "checkpoint_interval_hours",
+        "optimal checkpoint interval",
+        "h",
+        f'=IF({_OFF},"",{{$tau_h}})',
+        "checkpoint_interval_hours",
+        "number",
+    ),
+    (
+        "write_waste",
+        "waste: checkpoint writes = write time / interval",
+        "fraction",
+        f"=IF({_OFF},0,{{$delta_h}}/{{$tau_h}})",
+        "write_waste",
+        "pct2",
+    ),
+    (
+        "restart_waste",
+        "waste: lost work and restarts = (interval/2 + restart) / MTBF",
+        "fraction",
+        "=({$tau_h}/2+{$restart_hours})*{$fph}",
+        "restart_waste",
+        "pct2",
+    ),
+    (
+        "goodput",
+        "goodput = max(0, 1 - waste)",
+        "fraction",
+        "=IF({$fph}=0,1,MAX(0,1-{$write_waste}-{$restart_waste}))",
+        "goodput",
+        "pct2",
+    ),
+    (
+        "availability",
+        "availability = max(0, 1 - failures/day x repair hours / 24)",
+        "fraction",
+        "=MAX(0,1-{$node_failures_per_day}*{$repair_hours}/24)",
+        "availability",
+        "pct2",
+    ),
+)
+
+
 def reliability(x: Tier) -> None:
-    """Spec 9: cluster MTBF, Young's checkpoint interval, waste and goodput."""
-    cs, met = x.cs, x.met
-    cs.heading("Reliability: failures, checkpoints, goodput")
-    off = "OR({$fph}=0,{$delta_h}=0)"
-    rows = (
-        ("fph", "cluster failures per hour = failures/day x servers / 24", "per h",
-         "={$node_failures_per_day}*{$servers}/24", met["failures_per_hour"], "factor"),
-        ("mtbf_hours", "cluster MTBF = 1 / failures per hour", "h",
-         '=IF({$fph}=0,"",1/{$fph})', met["mtbf_hours"], "number"),
-        ("delta_h", "checkpoint write time = TB x 1000 / GB/s / 3600", "h",
-         "={$checkpoint_tb}*1000/{$write_gbps}/3600", met["checkpoint_write_hours"], "factor"),
-        ("tau_h", "Young's interval sqrt(2 x write time x MTBF) (0 if no failures)", "h",
-         "=IF({$fph}=0,0,SQRT(2*{$delta_h}/{$fph}))", met["young_interval_hours"], "factor"),
-        ("checkpoint_interval_hours", "optimal checkpoint interval", "h",
-         f'=IF({off},"",{{$tau_h}})', met["checkpoint_interval_hours"], "number"),
-        ("write_waste", "waste: checkpoint writes = write time / interval", "fraction",
-         f"=IF({off},0,{{$delta_h}}/{{$tau_h}})", met["write_waste"], "pct2"),
-        ("restart_waste", "waste: lost work and restarts = (interval/2 + restart) / MTBF",
-         "fraction", "=({$tau_h}/2+{$restart_hours})*{$fph}", met["restart_waste"], "pct2"),
-        ("goodput", "goodput = max(0, 1 - waste)", "fraction",
-         "=IF({$fph}=0,1,MAX(0,1-{$write_waste}-{$restart_waste}))", met["goodput"], "pct2"),
-        ("availability", "availability = max(0, 1 - failures/day x repair hours / 24)",
-         "fraction", "=MAX(0,1-{$node_failures_per_day}*{$repair_hours}/24)",
-         met["availability"], "pct2"),
-    )  # fmt: skip
-    for key, label, unit, formula, value, kind in rows:
-        cs.const(key, label, unit, formula, value, kind)
+    """Methodology §5: cluster MTBF, Young's checkpoint interval, waste and goodput
+    (:data:`RELIABILITY_ROWS`)."""
+    x.cs.heading("Reliability: failures, checkpoints, goodput")
+    for key, label, unit, formula, metric, kind in RELIABILITY_ROWS:
+        x.cs.const(key, label, unit, formula, x.met[metric], kind)
+
+
+#: the opex rows: key, label, unit ("money": the currency), formula, and the
+#: engine's line (``flows`` or ``opex``, its name)
+OPEX_ROWS: tuple[tuple[str, str, str, str, tuple[str, str]], ...] = (
+    (
+        "power_index",
+        "electricity price index (1+escalation)^(year-1)",
+        "index",
+        "=(1+power_escalation)^({year}-1)*{ops}",
+        ("flows", "power_index"),
+    ),
+    (
+        "electricity",
+        "electricity = kW drawn x PUE x hours x price x index",
+        "money",
+        f"={{kw_drawn}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
+        ("opex", "electricity"),
+    ),
+    (
+        "colocation",
+        "colocation = IT kW in service x fee (if colocating)",
+        "money",
+        "={kw_on}*facility_colocation_per_kw_month*(1-{$build_flag})",
+        ("opex", "colocation"),
+    ),
+    (
+        "staff_index",
+        "staff cost index (1+escalation)^(year-1)",
+        "index",
+        "=(1+{$staff_escalation})^({year}-1)*{ops}",
+        ("flows", "staff_index"),
+    ),
+    (
+        "staff",
+        "staff = FTE x cost per FTE x index / 12",
+        "money",
+        "={fte}*{$staff_cost_per_fte}*{staff_index}/12",
+        ("opex", "staff"),
+    ),
+    (
+        "maintenance",
+        "maintenance = rate x hardware in service / 12",
+        "money",
+        "={$maintenance_rate}*{hw_on}/12",
+        ("opex", "maintenance"),
+    ),
+    (
+        "insurance",
+        "insurance = rate x (hardware + facility in service) / 12",
+        "money",
+        "={$insurance_rate}*({hw_on}+{fac_on})/12",
+        ("opex", "insurance"),
+    ),
+    (
+        "software",
+        "software = per GPU-year x GPUs in service / 12",
+        "money",
+        "={$software_per_gpu_year}*{gpus_on}/12",
+        ("opex", "software"),
+    ),
+    (
+        "sga",
+        "selling, general and administrative = share x revenue",
+        "money",
+        "={$sga_share}*{revenue}",
+        ("opex", "sga"),
+    ),
+)
 
 
 def opex(x: Tier) -> None:
-    """Spec 5 and 22: the opex lines (SG&A a share of revenue) and their total."""
+    """Methodology §3.2 and §11.4: the opex lines (:data:`OPEX_ROWS`; SG&A a share
+    of revenue) and their total."""
     cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Opex (monthly)")
-    lines: tuple[tuple[str, str, str, str, Any], ...] = (
-        ("power_index", "electricity price index (1+escalation)^(year-1)", "index",
-         "=(1+power_escalation)^({year}-1)*{ops}", r.flows["power_index"][0]),
-        ("electricity", "electricity = kW drawn x PUE x hours x price x index", cur,
-         f"={{kw_drawn}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
-         r.opex["electricity"][0]),
-        ("colocation", "colocation = IT kW in service x fee (if colocating)", cur,
-         "={kw_on}*facility_colocation_per_kw_month*(1-{$build_flag})",
-         r.opex["colocation"][0]),
-        ("staff_index", "staff cost index (1+escalation)^(year-1)", "index",
-         "=(1+{$staff_escalation})^({year}-1)*{ops}", r.flows["staff_index"][0]),
-        ("staff", "staff = FTE x cost per FTE x index / 12", cur,
-         "={fte}*{$staff_cost_per_fte}*{staff_index}/12", r.opex["staff"][0]),
-        ("maintenance", "maintenance = rate x hardware in service / 12", cur,
-         "={$maintenance_rate}*{hw_on}/12", r.opex["maintenance"][0]),
-        ("insurance", "insurance = rate x (hardware + facility in service) / 12", cur,
-         "={$insurance_rate}*({hw_on}+{fac_on})/12", r.opex["insurance"][0]),
-        ("software", "software = per GPU-year x GPUs in service / 12", cur,
-         "={$software_per_gpu_year}*{gpus_on}/12", r.opex["software"][0]),
-        ("sga", "selling, general and administrative = share x revenue", cur,
-         "={$sga_share}*{revenue}", r.opex["sga"][0]),
-    )  # fmt: skip
-    for key, label, unit, formula, values in lines:
+    for key, label, unit, formula, (part, line) in OPEX_ROWS:
         index = unit == "index"
+        values = getattr(r, part)[line][0]
+        unit = cur if unit == "money" else unit
         cs.series(key, label, unit, formula, values, "factor" if index else "money", not index)
     cs.series(
         "opex",
@@ -350,7 +457,7 @@ def tax(x: Tier) -> None:
     """Methodology §3.4, §8.3, §11.7, §11.9: EBIT; tax depreciation per class (book,
     or an expensed class's cost in its in-service month: the month after its capex
     month); the taxable income of each year at its last month, the terminal gain
-    added at M; the loss corkscrew with its vintage table (:func:`money.loss_table`),
+    added at M; the loss corkscrew with its vintage table (:func:`losspool.loss_table`),
     taxable profit and tax; the part of the tax at M due to the gain."""
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("EBIT and tax (annual, paid in the year's last month; losses carried forward)")
@@ -375,21 +482,42 @@ def tax(x: Tier) -> None:
             total=True,
         )
     tax_dep = sum(r.flows[f"tax_depreciation_{c}"][0] for c in ASSET_CLASSES)
-    cs.series("tax_dep", "tax depreciation: total", cur,
-              "=" + "+".join(f"{{tax_dep_{c}}}" for c in ASSET_CLASSES), tax_dep,
-              total=True)  # fmt: skip
+    cs.series(
+        "tax_dep",
+        "tax depreciation: total",
+        cur,
+        "=" + "+".join(f"{{tax_dep_{c}}}" for c in ASSET_CLASSES),
+        tax_dep,
+        total=True,
+    )
     capex = float(r.flows["capex"][0].sum())
     tax_nbv = capex - float(tax_dep.sum())
-    cs.const("tax_nbv", "tax book value at M = capex - tax depreciation", cur,
-             "=SUM({capex_t:})-SUM({tax_dep:})", tax_nbv, "money")  # fmt: skip
+    cs.const(
+        "tax_nbv",
+        "tax book value at M = capex - tax depreciation",
+        cur,
+        "=SUM({capex_t:})-SUM({tax_dep:})",
+        tax_nbv,
+        "money",
+    )
     market = float(r.flows["terminal_value"][0][-1]) if x.config.terminal_value == "market" else 0
-    cs.const("gain", "terminal gain = market value - tax book value (market only)", cur,
-             "=({$tv_market}-{$tax_nbv})*{$market_flag}",
-             market - tax_nbv if x.config.terminal_value == "market" else 0.0,
-             "money")  # fmt: skip
+    cs.const(
+        "gain",
+        "terminal gain = market value - tax book value (market only)",
+        cur,
+        "=({$tv_market}-{$tax_nbv})*{$market_flag}",
+        market - tax_nbv if x.config.terminal_value == "market" else 0.0,
+        "money",
+    )
     result = r.flows["revenue"][0] - r.flows["opex"][0] - tax_dep - r.vat["surtax"][0]
-    cs.series("taxable_m", "result for tax = revenue - opex - tax depreciation - VAT surtax",
-              cur, "={revenue}-{opex}-{tax_dep}-{vat_surtax}", result, total=True)  # fmt: skip
+    cs.series(
+        "taxable_m",
+        "result for tax = revenue - opex - tax depreciation - VAT surtax",
+        cur,
+        "={revenue}-{opex}-{tax_dep}-{vat_surtax}",
+        result,
+        total=True,
+    )
     taxable_y = year_end_values(r.annual["taxable_income"][0], M)
     cs.series(
         "taxable_year",
@@ -398,10 +526,11 @@ def tax(x: Tier) -> None:
         "=SUMIFS({taxable_m:},{year:},{year})*{yearend}+{$gain}*{last}",
         taxable_y,
     )
-    money.loss_inputs(x)
-    money.loss_table(x, "", "taxable_year", taxable_y, "tax", r.flows["tax"][0], "tax")
-    money.gain_tax(x, "", "taxable_year", "gain", "tax", "terminal_tax",
-                   r.flows["terminal_tax"][0])  # fmt: skip
+    losspool.loss_inputs(x)
+    losspool.loss_table(x, "", "taxable_year", taxable_y, "tax", r.flows["tax"][0], "tax")
+    losspool.gain_tax(
+        x, "", "taxable_year", "gain", "tax", "terminal_tax", r.flows["terminal_tax"][0]
+    )
 
 
 def cash_flow(x: Tier) -> None:
@@ -443,13 +572,28 @@ def discounting(x: Tier) -> None:
     pv_gh = float(np.sum(r.flows["gpu_hours"][0] * df))
     pflop = pv_gh * x.met["goodput"] * x.ti["mfu"] * x.ti["tflops_bf16"] / 1000
     rows = (
-        ("pv_cost", "present value of capex and opex", x.cur,
-         "=SUMPRODUCT({capex_t:},{discount:})+SUMPRODUCT({opex:},{discount:})", pv_cost),
-        ("pv_gpu_hours", "present value of GPU-hours (discounted)", "GPU-h",
-         "=SUMPRODUCT({gpu_hours:},{discount:})", pv_gh),
-        ("pv_pflop_hours", "discounted PFLOP-hours = GPU-h x goodput x MFU x TFLOPS / 1000",
-         "PFLOP-h", "={$pv_gpu_hours}*{$goodput}*{$mfu}*{$tflops_bf16}/1000", pflop),
-    )  # fmt: skip
+        (
+            "pv_cost",
+            "present value of capex and opex",
+            x.cur,
+            "=SUMPRODUCT({capex_t:},{discount:})+SUMPRODUCT({opex:},{discount:})",
+            pv_cost,
+        ),
+        (
+            "pv_gpu_hours",
+            "present value of GPU-hours (discounted)",
+            "GPU-h",
+            "=SUMPRODUCT({gpu_hours:},{discount:})",
+            pv_gh,
+        ),
+        (
+            "pv_pflop_hours",
+            "discounted PFLOP-hours = GPU-h x goodput x MFU x TFLOPS / 1000",
+            "PFLOP-h",
+            "={$pv_gpu_hours}*{$goodput}*{$mfu}*{$tflops_bf16}/1000",
+            pflop,
+        ),
+    )
     for key, label, unit, formula, value in rows:
         cs.const(key, label, unit, formula, value, "money" if unit == x.cur else "number")
     # payback (methodology §8.4, choice 8): from the first month after which the cumulative cash
@@ -457,8 +601,13 @@ def discounting(x: Tier) -> None:
     cash = np.cumsum(fcf - r.flows["terminal_value"][0] + r.flows["terminal_tax"][0])
     stays = np.array([float(mm >= 1 and bool(np.all(cash[mm:] >= 0))) for mm in m])
     cs.reserve("cum_cash")
-    cs.series("cum_cash", "cumulative cash without the terminal value and its tax", x.cur,
-              "={cum_cash<}+{fcf}-{terminal}+{terminal_tax}", cash)  # fmt: skip
+    cs.series(
+        "cum_cash",
+        "cumulative cash without the terminal value and its tax",
+        x.cur,
+        "={cum_cash<}+{fcf}-{terminal}+{terminal_tax}",
+        cash,
+    )
     cs.series(
         "paid_back",
         "flag: cumulative cash stays >= 0 from here to month M",

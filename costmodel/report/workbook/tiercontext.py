@@ -77,3 +77,8 @@ class Tier:
     def money(self, per: str = "") -> str:
         """Unit of an amount of money, optionally per something: ``CNY/GPU-h``."""
         return f"{self.cur}/{per}" if per else self.cur
+
+
+def scalar(a: Any) -> float:
+    """The value of a one-variant engine array (S = 1), as a float."""
+    return float(np.asarray(a).reshape(-1)[0])

@@ -74,8 +74,11 @@ def write_tier_table(
             value = mine or getattr(a.revenue, key)
             cells.append(("text", mine, "") if mine else (default_name, value, "text"))
         rows.add(f"revenue.{key}", cells)
-    rows.add("gpu_hour_value", [(_value_formula(out, t), value_of_gpu_hour[t], "money2")
-                                for t in tiers], is_input=False)  # fmt: skip
+    rows.add(
+        "gpu_hour_value",
+        [(_value_formula(out, t), value_of_gpu_hour[t], "money2") for t in tiers],
+        is_input=False,
+    )
     for key in ("network.fabric", "storage.kind", "scheduler", "description"):
         rows.add(key, [("text", str(dotted_attr(T[t], key)), "") for t in tiers])
     _live_label(s, tiers, out, label_row, path_col)
@@ -128,10 +131,14 @@ def key_name(section: str, key: str) -> str:
 
 def _value_formula(out: InputsMap, t: str) -> str:
     """The value of a GPU-hour: the rental price, or the avoided cloud price."""
-    c = {k: out.tier_cells[(t, k)] for k in ("revenue.mode", "revenue.cloud_term", "server",
-                                              "revenue.price_per_gpu_hour")}  # fmt: skip
-    cloud = {term: f"SUMIFS(Srv_cloud_{term}_per_gpu_hour,Srv_id,{c['server']})"
-             for term in ("on_demand", "reserved")}  # fmt: skip
+    c = {
+        k: out.tier_cells[(t, k)]
+        for k in ("revenue.mode", "revenue.cloud_term", "server", "revenue.price_per_gpu_hour")
+    }
+    cloud = {
+        term: f"SUMIFS(Srv_cloud_{term}_per_gpu_hour,Srv_id,{c['server']})"
+        for term in ("on_demand", "reserved")
+    }
     return (
         f'IF({c["revenue.mode"]}="avoided_cloud",IF({c["revenue.cloud_term"]}="reserved",'
         f"{cloud['reserved']},{cloud['on_demand']}),{c['revenue.price_per_gpu_hour']})"
@@ -139,8 +146,10 @@ def _value_formula(out: InputsMap, t: str) -> str:
 
 
 #: the inputs of a designed fabric and of staff_scaling (methodology §12)
-DESIGN_FIELDS = tuple(f"network.design.{k}" for k in (
-    "switch_radix", "switch_price", "optic_price", "oversubscription", "per_server"))  # fmt: skip
+DESIGN_FIELDS = tuple(
+    f"network.design.{k}"
+    for k in ("switch_radix", "switch_price", "optic_price", "oversubscription", "per_server")
+)
 SCALING_FIELDS = ("staff_scaling.fixed_fte", "staff_scaling.fte_per_server")
 
 
@@ -168,8 +177,14 @@ class TierRows:
     def __init__(self, s: Sheet, tiers: list[str], out: InputsMap, path_col: int):
         self.s, self.tiers, self.out, self.path_col = s, tiers, out, path_col
 
-    def add(self, key: str, cells: list[Cell], quantities: list | None = None,
-            unit: str | None = None, is_input: bool = True) -> int:  # fmt: skip
+    def add(
+        self,
+        key: str,
+        cells: list[Cell],
+        quantities: list | None = None,
+        unit: str | None = None,
+        is_input: bool = True,
+    ) -> int:
         """One row; a tier's own ``quantities`` (not links) are listed with their
         sources at the bottom of the sheet. Each cell of an ``is_input`` row, a
         link to the global input included, is recorded as the input

@@ -10,47 +10,115 @@ from typing import Any
 
 from costmodel.inputs.schema import VAT_INPUT_KEYS
 
-FRACTION = {"validate": "decimal", "criteria": "between", "minimum": 0, "maximum": 1,
-            "input_message": "A fraction between 0 and 1 (e.g. 0.08 for 8%)."}  # fmt: skip
-NON_NEGATIVE = {"validate": "decimal", "criteria": ">=", "value": 0,
-                "input_message": "A number >= 0."}  # fmt: skip
+FRACTION = {
+    "validate": "decimal",
+    "criteria": "between",
+    "minimum": 0,
+    "maximum": 1,
+    "input_message": "A fraction between 0 and 1 (e.g. 0.08 for 8%).",
+}
+NON_NEGATIVE = {
+    "validate": "decimal",
+    "criteria": ">=",
+    "value": 0,
+    "input_message": "A number >= 0.",
+}
 #: leaf key -> rule (keys of the validation of methodology §2.4)
 RULES: dict[str, dict[str, Any]] = {
     **dict.fromkeys(
-        ("discount_rate", "tax_rate", "escalation", "aux_power_fraction", "utilization",
-         "maintenance_rate", "insurance_rate", "staff_escalation", "price_decline", "mfu",
-         "salvage", "idle_fraction"),
+        (
+            "discount_rate",
+            "tax_rate",
+            "escalation",
+            "aux_power_fraction",
+            "utilization",
+            "maintenance_rate",
+            "insurance_rate",
+            "staff_escalation",
+            "price_decline",
+            "mfu",
+            "salvage",
+            "idle_fraction",
+        ),
         FRACTION,
     ),
-    "share": {**FRACTION, "criteria": "between", "maximum": 0.999999,
-              "input_message": "Network share of hardware capex, in [0, 1)."},
-    "pue": {"validate": "decimal", "criteria": ">=", "value": 1,
-            "input_message": "Power usage effectiveness, >= 1."},
-    "max_rack_kw": {"validate": "decimal", "criteria": ">", "value": 0,
-                    "input_message": "kW per rack the cooling type can remove, > 0."},
-    "gpus_per_server": {"validate": "integer", "criteria": ">=", "value": 1,
-                        "input_message": "Whole number of GPUs in one server."},
-    "life_years": {"validate": "integer", "criteria": "between", "minimum": 1, "maximum": 40,
-                   "input_message": "Whole years, 1 to 40."},
-    "method": {"validate": "list", "source": "=Dep_methods",
-               "input_message": "straight_line, sum_of_years or double_declining."},
-    "server": {"validate": "list", "source": "=Srv_list",
-               "input_message": "A server id of the catalogue."},
-    "cooling": {"validate": "list", "source": "=Cool_list",
-                "input_message": "A cooling type of the cooling table."},
-    "build_months": {"validate": "integer", "criteria": ">=", "value": 0,
-                     "input_message": "Whole months from the investment date to first service."},
-    "reserve_headroom": {"validate": "integer", "criteria": "between", "minimum": 0,
-                         "maximum": 1, "input_message": "1: build the final hall at month 0; "
-                         "0: extend it at each stage (retrofit premium)."},
-    "tax_method": {"validate": "list", "source": ["book", "expensed"],
-                   "input_message": "book: as the books; expensed: the whole cost in the "
-                   "year it enters service (equipment only)."},
-    "facility.tax_method": {"validate": "list", "source": ["book"],
-                            "input_message": "book: buildings cannot be expensed."},
-    "market_decline": {**FRACTION, "maximum": 0.999999,
-                       "input_message": "Market value lost per year, in [0, 1)."},
-}  # fmt: skip
+    "share": {
+        **FRACTION,
+        "criteria": "between",
+        "maximum": 0.999999,
+        "input_message": "Network share of hardware capex, in [0, 1).",
+    },
+    "pue": {
+        "validate": "decimal",
+        "criteria": ">=",
+        "value": 1,
+        "input_message": "Power usage effectiveness, >= 1.",
+    },
+    "max_rack_kw": {
+        "validate": "decimal",
+        "criteria": ">",
+        "value": 0,
+        "input_message": "kW per rack the cooling type can remove, > 0.",
+    },
+    "gpus_per_server": {
+        "validate": "integer",
+        "criteria": ">=",
+        "value": 1,
+        "input_message": "Whole number of GPUs in one server.",
+    },
+    "life_years": {
+        "validate": "integer",
+        "criteria": "between",
+        "minimum": 1,
+        "maximum": 40,
+        "input_message": "Whole years, 1 to 40.",
+    },
+    "method": {
+        "validate": "list",
+        "source": "=Dep_methods",
+        "input_message": "straight_line, sum_of_years or double_declining.",
+    },
+    "server": {
+        "validate": "list",
+        "source": "=Srv_list",
+        "input_message": "A server id of the catalogue.",
+    },
+    "cooling": {
+        "validate": "list",
+        "source": "=Cool_list",
+        "input_message": "A cooling type of the cooling table.",
+    },
+    "build_months": {
+        "validate": "integer",
+        "criteria": ">=",
+        "value": 0,
+        "input_message": "Whole months from the investment date to first service.",
+    },
+    "reserve_headroom": {
+        "validate": "integer",
+        "criteria": "between",
+        "minimum": 0,
+        "maximum": 1,
+        "input_message": "1: build the final hall at month 0; "
+        "0: extend it at each stage (retrofit premium).",
+    },
+    "tax_method": {
+        "validate": "list",
+        "source": ["book", "expensed"],
+        "input_message": "book: as the books; expensed: the whole cost in the "
+        "year it enters service (equipment only).",
+    },
+    "facility.tax_method": {
+        "validate": "list",
+        "source": ["book"],
+        "input_message": "book: buildings cannot be expensed.",
+    },
+    "market_decline": {
+        **FRACTION,
+        "maximum": 0.999999,
+        "input_message": "Market value lost per year, in [0, 1).",
+    },
+}
 
 
 TEXT = {
@@ -60,41 +128,83 @@ TEXT = {
     "input_message": "Free text, shown in the workbook and memo; not used in formulas.",
 }
 RULES |= {
-    "revenue.mode": {"validate": "list", "source": ["rental", "avoided_cloud"],
-                     "input_message": "rental or avoided_cloud."},
-    "cloud_term": {"validate": "list", "source": ["on_demand", "reserved"],
-                   "input_message": "on_demand or reserved."},
-    "currency": {"validate": "length", "criteria": "==", "value": 3,
-                 "input_message": "ISO 4217 currency code, e.g. CNY."},
+    "revenue.mode": {
+        "validate": "list",
+        "source": ["rental", "avoided_cloud"],
+        "input_message": "rental or avoided_cloud.",
+    },
+    "cloud_term": {
+        "validate": "list",
+        "source": ["on_demand", "reserved"],
+        "input_message": "on_demand or reserved.",
+    },
+    "currency": {
+        "validate": "length",
+        "criteria": "==",
+        "value": 3,
+        "input_message": "ISO 4217 currency code, e.g. CNY.",
+    },
     **dict.fromkeys(("label", "name", "fabric", "kind", "scheduler", "description"), TEXT),
     "debt_share": {**FRACTION, "input_message": "Share of each capex month borrowed, in [0, 1]."},
     "interest_rate": {**FRACTION, "input_message": "Annual rate in [0, 1] (0.045 for 4.5%)."},
-    "term_years": {"validate": "integer", "criteria": "between", "minimum": 1, "maximum": 30,
-                   "input_message": "Whole years, 1 to 30."},
-    "cost_of_equity": {**FRACTION, "input_message": "Annual rate in [0, 1]; blank: the "
-                       "discount rate."},
-    "loss_carryforward_years": {"validate": "integer", "criteria": ">=", "value": 0,
-                                "input_message": "Whole years >= 0; blank: unlimited."},
-    "sga_share": {**FRACTION, "input_message": "Selling, general and administrative costs as "
-                  "a fraction of revenue, in [0, 1]."},
-    "contract.share": {**FRACTION, "input_message": "Share of each deployment's available "
-                       "GPU-hours sold take-or-pay, in [0, 1] (0: no contract)."},
-    "contract.escalation": {**FRACTION, "input_message": "Contract price rise a contract "
-                            "year, in [0, 1]."},
-    "contract.months": {"validate": "integer", "criteria": "between", "minimum": 0,
-                        "maximum": 360, "input_message": "Whole months of contract from each "
-                        "deployment's first month in service (0: no contract)."},
-}  # fmt: skip
+    "term_years": {
+        "validate": "integer",
+        "criteria": "between",
+        "minimum": 1,
+        "maximum": 30,
+        "input_message": "Whole years, 1 to 30.",
+    },
+    "cost_of_equity": {
+        **FRACTION,
+        "input_message": "Annual rate in [0, 1]; blank: the discount rate.",
+    },
+    "loss_carryforward_years": {
+        "validate": "integer",
+        "criteria": ">=",
+        "value": 0,
+        "input_message": "Whole years >= 0; blank: unlimited.",
+    },
+    "sga_share": {
+        **FRACTION,
+        "input_message": "Selling, general and administrative costs as "
+        "a fraction of revenue, in [0, 1].",
+    },
+    "contract.share": {
+        **FRACTION,
+        "input_message": "Share of each deployment's available "
+        "GPU-hours sold take-or-pay, in [0, 1] (0: no contract).",
+    },
+    "contract.escalation": {
+        **FRACTION,
+        "input_message": "Contract price rise a contract year, in [0, 1].",
+    },
+    "contract.months": {
+        "validate": "integer",
+        "criteria": "between",
+        "minimum": 0,
+        "maximum": 360,
+        "input_message": "Whole months of contract from each "
+        "deployment's first month in service (0: no contract).",
+    },
+}
 
 
-VAT_RATE = {**FRACTION, "maximum": 0.999999,
-            "input_message": "A VAT rate in [0, 1) (0.13 for 13%; 0: none)."}  # fmt: skip
+VAT_RATE = {
+    **FRACTION,
+    "maximum": 0.999999,
+    "input_message": "A VAT rate in [0, 1) (0.13 for 13%; 0: none).",
+}
 RULES |= {
     **dict.fromkeys(("vat.output_rate", "vat.surtax_rate"), VAT_RATE),
     **{f"input_rates.{k}": VAT_RATE for k in VAT_INPUT_KEYS},
-    "refund_credit": {"validate": "integer", "criteria": "between", "minimum": 0, "maximum": 1,
-                      "input_message": "1: excess input VAT refunded at each year end; 0: not."},
-}  # fmt: skip
+    "refund_credit": {
+        "validate": "integer",
+        "criteria": "between",
+        "minimum": 0,
+        "maximum": 1,
+        "input_message": "1: excess input VAT refunded at each year end; 0: not.",
+    },
+}
 
 
 def rule_for(path: str) -> dict[str, Any]:

@@ -96,22 +96,41 @@ def vat_block(x: Tier) -> None:
     cs, v, cur = x.cs, x.r.vat, x.cur
     cs.heading("Value-added tax (methodology §24): output, input, credit pool, refund, surtax")
     consts = [("vat_out", "output VAT rate (on revenue)", "vat.output_rate")]
-    consts += [(f"vat_in_{k}", f"input VAT rate: {k}", f"vat.input_rates.{k}")
-               for k in VAT_INPUT_KEYS]  # fmt: skip
-    consts += [("vat_surtax_rate", "surtax rate (of VAT paid)", "vat.surtax_rate"),
-               ("vat_refund_on", "credit refunded at year end (1/0)", REFUND_PATH)]  # fmt: skip
+    consts += [
+        (f"vat_in_{k}", f"input VAT rate: {k}", f"vat.input_rates.{k}") for k in VAT_INPUT_KEYS
+    ]
+    consts += [
+        ("vat_surtax_rate", "surtax rate (of VAT paid)", "vat.surtax_rate"),
+        ("vat_refund_on", "credit refunded at year end (1/0)", REFUND_PATH),
+    ]
     for key, label, path in consts:
         kind = "count" if path == REFUND_PATH else "pct2"
         unit = "0/1" if path == REFUND_PATH else "fraction"
         cs.const(key, label, unit, f"={name_for(path)}", vat_value(x.model, path), kind, GREEN)
-    cs.series("vat_output", "output VAT = rate x revenue", cur, "={$vat_out}*{revenue}",
-              v["output"][0], total=True)  # fmt: skip
+    cs.series(
+        "vat_output",
+        "output VAT = rate x revenue",
+        cur,
+        "={$vat_out}*{revenue}",
+        v["output"][0],
+        total=True,
+    )
     for k in VAT_INPUT_KEYS:
-        cs.series(f"vat_input_{k}", f"input VAT: {k} = rate x {k}", cur,
-                  f"={{$vat_in_{k}}}*{{{_base_row(k)}}}", v[f"input_{k}"][0])  # fmt: skip
-    cs.series("vat_input", "input VAT: total", cur,
-              "=" + "+".join(f"{{vat_input_{k}}}" for k in VAT_INPUT_KEYS), v["input"][0],
-              total=True)  # fmt: skip
+        cs.series(
+            f"vat_input_{k}",
+            f"input VAT: {k} = rate x {k}",
+            cur,
+            f"={{$vat_in_{k}}}*{{{_base_row(k)}}}",
+            v[f"input_{k}"][0],
+        )
+    cs.series(
+        "vat_input",
+        "input VAT: total",
+        cur,
+        "=" + "+".join(f"{{vat_input_{k}}}" for k in VAT_INPUT_KEYS),
+        v["input"][0],
+        total=True,
+    )
     _pool(cs, x, cur)
 
 
@@ -120,31 +139,75 @@ def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
     of each year."""
     v, M = x.r.vat, x.model.months
     rows = (
-        ("vat_credit_open", "input VAT credit: opening (last month's closing)",
-         "={vat_credit<}", v["credit_open"][0], False),
-        ("vat_payable", "VAT payable = max(0, output - input - opening credit)",
-         "=MAX(0,{vat_output}-{vat_input}-{vat_credit_open})", v["payable"][0], True),
-        ("vat_credit_pre", "input VAT credit before refund = max(0, input + opening - output)",
-         "=MAX(0,{vat_input}+{vat_credit_open}-{vat_output})", v["credit_before_refund"][0],
-         False),
-        ("vat_refunded", "refund of the credit (year ends, if refunds are on)",
-         "={vat_credit_pre}*{yearend}*{$vat_refund_on}", v["refund"][0], True),
-        ("vat_credit", "input VAT credit: closing = before refund - refund",
-         "={vat_credit_pre}-{vat_refunded}", v["credit"][0], False),
-        ("vat_surtax", "surtax = rate x VAT payable (an expense)",
-         "={$vat_surtax_rate}*{vat_payable}", v["surtax"][0], True),
-        ("vat_cash", "VAT cash = output - input - payable + refund - surtax",
-         "={vat_output}-{vat_input}-{vat_payable}+{vat_refunded}-{vat_surtax}",
-         v["vat_cash"][0], True),
-    )  # fmt: skip
+        (
+            "vat_credit_open",
+            "input VAT credit: opening (last month's closing)",
+            "={vat_credit<}",
+            v["credit_open"][0],
+            False,
+        ),
+        (
+            "vat_payable",
+            "VAT payable = max(0, output - input - opening credit)",
+            "=MAX(0,{vat_output}-{vat_input}-{vat_credit_open})",
+            v["payable"][0],
+            True,
+        ),
+        (
+            "vat_credit_pre",
+            "input VAT credit before refund = max(0, input + opening - output)",
+            "=MAX(0,{vat_input}+{vat_credit_open}-{vat_output})",
+            v["credit_before_refund"][0],
+            False,
+        ),
+        (
+            "vat_refunded",
+            "refund of the credit (year ends, if refunds are on)",
+            "={vat_credit_pre}*{yearend}*{$vat_refund_on}",
+            v["refund"][0],
+            True,
+        ),
+        (
+            "vat_credit",
+            "input VAT credit: closing = before refund - refund",
+            "={vat_credit_pre}-{vat_refunded}",
+            v["credit"][0],
+            False,
+        ),
+        (
+            "vat_surtax",
+            "surtax = rate x VAT payable (an expense)",
+            "={$vat_surtax_rate}*{vat_payable}",
+            v["surtax"][0],
+            True,
+        ),
+        (
+            "vat_cash",
+            "VAT cash = output - input - payable + refund - surtax",
+            "={vat_output}-{vat_input}-{vat_payable}+{vat_refunded}-{vat_surtax}",
+            v["vat_cash"][0],
+            True,
+        ),
+    )
     cs.reserve(*(row[0] for row in rows))
     for key, label, formula, values, tot in rows:
         cs.series(key, label, cur, formula, values, total=tot, bold=key == "vat_cash")
-    cs.const("vat_credit_peak", "largest input VAT credit (before refunds)", cur,
-             "=MAX({vat_credit_pre:})", x.met["vat_credit_peak"], "money")  # fmt: skip
+    cs.const(
+        "vat_credit_peak",
+        "largest input VAT credit (before refunds)",
+        cur,
+        "=MAX({vat_credit_pre:})",
+        x.met["vat_credit_peak"],
+        "money",
+    )
     surtax_y = year_end_values(year_sums(v["surtax"][0]), M)
-    cs.series("surtax_year", "surtax of the operating year (at its last month)", cur,
-              "=SUMIFS({vat_surtax:},{year:},{year})*{yearend}", surtax_y)  # fmt: skip
+    cs.series(
+        "surtax_year",
+        "surtax of the operating year (at its last month)",
+        cur,
+        "=SUMIFS({vat_surtax:},{year:},{year})*{yearend}",
+        surtax_y,
+    )
 
 
 def vat_checks(
@@ -157,8 +220,14 @@ def vat_checks(
     refunds on no credit left at one."""
     v = model.results[t].vat
     left = float(v["credit"][0][-1])
-    corkscrew = ("vat_credit_open", "vat_input", "vat_output", "vat_payable", "vat_refunded",
-                 "vat_credit")  # fmt: skip
+    corkscrew = (
+        "vat_credit_open",
+        "vat_input",
+        "vat_output",
+        "vat_payable",
+        "vat_refunded",
+        "vat_credit",
+    )
     expr = "".join(f"{sign}{S(k, ':')}" for sign, k in zip("++-+--", corkscrew, strict=True))
     no_refund = f"SUMPRODUCT({S('vat_refunded', ':')},1-{S('yearend', ':')})"
 
@@ -167,29 +236,55 @@ def vat_checks(
 
     groups = [VAT_INPUT_KEYS[i : i + 3] for i in range(0, len(VAT_INPUT_KEYS), 3)]
     inputs = [
-        (f"input VAT = rate x base: {', '.join(g)}",
-         f"SUM({rows(f'vat_input_{g[0]}', f'vat_input_{g[-1]}')})",
-         "+".join(f"{name_for(f'vat.input_rates.{k}')}*{tot(_base_row(k))}" for k in g),
-         float(sum(v[f"input_{k}"][0].sum() for k in g)))
+        (
+            f"input VAT = rate x base: {', '.join(g)}",
+            f"SUM({rows(f'vat_input_{g[0]}', f'vat_input_{g[-1]}')})",
+            "+".join(f"{name_for(f'vat.input_rates.{k}')}*{tot(_base_row(k))}" for k in g),
+            float(sum(v[f"input_{k}"][0].sum() for k in g)),
+        )
         for g in groups
-    ]  # fmt: skip
+    ]
     every = rows(f"vat_input_{VAT_INPUT_KEYS[0]}", f"vat_input_{VAT_INPUT_KEYS[-1]}")
     return [
         *inputs,
-        ("input VAT total = sum of the classes and lines", tot("vat_input"), f"SUM({every})",
-         float(v["input"][0].sum())),
-        ("VAT cash over the horizon + surtax = -credit left at M",
-         f"{tot('vat_cash')}+{tot('vat_surtax')}", f"-{S('vat_credit', '@M')}", -left),
-        ("VAT credit: open + input - output + payable - refund = closing, every month",
-         f"SQRT(SUMPRODUCT(({expr.lstrip('+')})^2))", "0", 0.0),
-        ("output VAT = output rate x revenue", tot("vat_output"),
-         f"vat_output_rate*{tot('revenue')}", float(v["output"][0].sum())),
+        (
+            "input VAT total = sum of the classes and lines",
+            tot("vat_input"),
+            f"SUM({every})",
+            float(v["input"][0].sum()),
+        ),
+        (
+            "VAT cash over the horizon + surtax = -credit left at M",
+            f"{tot('vat_cash')}+{tot('vat_surtax')}",
+            f"-{S('vat_credit', '@M')}",
+            -left,
+        ),
+        (
+            "VAT credit: open + input - output + payable - refund = closing, every month",
+            f"SQRT(SUMPRODUCT(({expr.lstrip('+')})^2))",
+            "0",
+            0.0,
+        ),
+        (
+            "output VAT = output rate x revenue",
+            tot("vat_output"),
+            f"vat_output_rate*{tot('revenue')}",
+            float(v["output"][0].sum()),
+        ),
         ("VAT credit refunded at year ends only", no_refund, "0", 0.0),
-        ("with refunds on, no VAT credit is left at a year end",
-         f"SUMPRODUCT({S('vat_credit', ':')},{S('yearend', ':')})*vat_refund_credit", "0", 0.0),
-        ("VAT credit never negative (shortfall)", f"MIN(0,MIN({S('vat_credit_pre', ':')}))",
-         "0", 0.0),
-    ]  # fmt: skip
+        (
+            "with refunds on, no VAT credit is left at a year end",
+            f"SUMPRODUCT({S('vat_credit', ':')},{S('yearend', ':')})*vat_refund_credit",
+            "0",
+            0.0,
+        ),
+        (
+            "VAT credit never negative (shortfall)",
+            f"MIN(0,MIN({S('vat_credit_pre', ':')}))",
+            "0",
+            0.0,
+        ),
+    ]
 
 
 def vat_rules() -> list[tuple[str, str]]:

@@ -1,0 +1,435 @@
+"""The reconciliations of a tier on the Checks sheet (:mod:`checks`): each total
+of the tier sheet against an independent recomputation (a closed form on the
+tier sheet, a sum of other rows, a Comparison cell), with the engine's value as
+the cached value of both. A reconciliation fails when the two differ by more
+than ``check_tolerance`` times its scale (the tier's capex, or its ramped
+GPU-hours)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from costmodel.core.model import Model
+from costmodel.core.units import HOURS_PER_MONTH
+from costmodel.inputs.schema import ASSET_CLASSES
+from costmodel.report.workbook.grid import CalcSheet
+from costmodel.report.workbook.tier import OPEX_LINES
+from costmodel.report.workbook.tiercontext import scalar
+from costmodel.report.workbook.vatblock import vat_checks
+
+
+@dataclass
+class Recon:
+    """A reconciliation: ``model`` and ``independent`` formulas (without "="), their
+    common value in the engine, the scale the tolerance is relative to."""
+
+    label: str
+    model: str
+    independent: str
+    value: float
+    scale: str
+    scale_value: float = 0.0
+
+
+def _totals(model: Model, t: str) -> dict[str, float]:
+    """The engine's horizon totals of tier ``t`` (the cached values of the checks)."""
+    r = model.results[t]
+    v = {k: float(x[0].sum()) for k, x in (*r.flows.items(), *r.opex.items())}
+    v |= {f"dep_{c}": float(r.depreciation[c][0].sum()) for c in ASSET_CLASSES}
+    v |= {f"capex_{c}": float(r.capex[c][0]) for c in ASSET_CLASSES}
+    v |= {k: float(r.annual[k][0].sum()) for k in ("loss_added", "loss_used", "loss_expired")}
+    v |= {k: float(x[0].sum()) for k, x in r.debt.items()}
+    v |= {k: float(r.metrics[k][0]) for k in ("equity_npv", "debt_peak")}
+    v["capex"] = float(r.metrics["capex"][0])
+    v["npv"] = float(r.metrics["npv"][0])
+    v["loss_close"] = v["loss_added"] - v["loss_used"] - v["loss_expired"]
+    v["taxable_income"] = float(r.annual["taxable_income"][0].sum())
+    # the ramped GPU-hours (spot + what a contract takes from spot), methodology §11.5
+    ramped = sum(
+        scalar(d["gpus"]) * float(s.utilization[0].sum())
+        for d, s in zip(r.deployments, r.schedules.deployments, strict=True)
+    )
+    v["ramped_hours"] = ramped * float(r.metrics["availability"][0]) * HOURS_PER_MONTH
+    return v
+
+
+def _refs(cs: CalcSheet) -> tuple[Callable[..., str], Callable[[str], str], str]:
+    """The references a tier's reconciliations are written with: ``S(key, kind)``,
+    a cell or range of the tier sheet named with its sheet (:meth:`CalcSheet.ref`);
+    ``tot(key)``, the row's total over the timeline; and ``cap``, the scale of a
+    check of money, ``ABS(capex_total)``."""
+    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
+    tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
+    return S, tot, f"ABS({S('capex_total')})"
+
+
+def reconciliations(
+    cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str
+) -> list[Recon]:
+    """Per tier: each total against an independent recomputation (opex, revenue,
+    each asset class, cash and the Comparison sheet); a check of GPU-hours is
+    scaled by the ramped GPU-hours, every other one by the capex."""
+    S, tot, cap = _refs(cs)
+    v = _totals(model, t)
+    out = [*_opex_recons(S, tot, cap, v), *_revenue_recons(S, tot, cap, v)]
+    for c in ASSET_CLASSES:
+        out += _asset_recons(S, tot, cap, v, c)
+    out += _cash_recons(S, tot, cap, comp, t, v)
+    for c in out:
+        hours = c.scale.endswith(S("re_gpu_hours"))
+        c.scale_value = abs(v["ramped_hours"] if hours else v["capex"])
+    return out
+
+
+def _opex_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
+    """Capex against its lines and deployments; opex against its lines and each
+    line against its closed form."""
+    fixed = v["maintenance"] + v["insurance"] + v["software"]
+    return [
+        Recon(
+            "capex timeline = capex lines",
+            tot("capex_t"),
+            "+".join(S(f"capex_{c}") for c in ASSET_CLASSES),
+            v["capex"],
+            cap,
+        ),
+        Recon(
+            "capex of the deployments = capex lines",
+            S("capex_by_deployment"),
+            S("capex_total"),
+            v["capex"],
+            cap,
+        ),
+        Recon(
+            "opex total = sum of its lines",
+            tot("opex"),
+            f"SUM({','.join(S(line, ':') for line in OPEX_LINES)})",
+            v["opex"],
+            cap,
+        ),
+        Recon(
+            "SG&A = SG&A share x revenue",
+            tot("sga"),
+            f"{S('sga_share')}*{tot('revenue')}",
+            v["sga"],
+            cap,
+        ),
+        Recon(
+            "electricity = kW drawn x PUE x hours x price x indices",
+            tot("electricity"),
+            S("re_electricity"),
+            v["electricity"],
+            cap,
+        ),
+        Recon("staff = FTE x cost x indices / 12", tot("staff"), S("re_staff"), v["staff"], cap),
+        Recon(
+            "maintenance + insurance + software from their rates",
+            f"{tot('maintenance')}+{tot('insurance')}+{tot('software')}",
+            S("re_fixed_opex"),
+            fixed,
+            cap,
+        ),
+        Recon(
+            "colocation = IT kW x fee x months in service",
+            tot("colocation"),
+            S("re_colocation"),
+            v["colocation"],
+            cap,
+        ),
+    ]
+
+
+def _revenue_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
+    """GPU-hours and revenue against their closed forms and parts; contracted
+    GPU-hours within those available."""
+    return [
+        Recon(
+            "ramped GPU-hours = GPUs x ramped months x util x availability x hours",
+            f"{tot('spot_hours')}+{tot('contract_displaced')}",
+            S("re_gpu_hours"),
+            v["ramped_hours"],
+            S("re_gpu_hours"),
+        ),
+        Recon(
+            "spot revenue = spot GPU-hours x price x price index",
+            tot("spot_revenue"),
+            S("re_revenue"),
+            v["spot_revenue"],
+            cap,
+        ),
+        Recon(
+            "revenue = contract revenue + spot revenue",
+            tot("revenue"),
+            f"{tot('contract_revenue')}+{tot('spot_revenue')}",
+            v["revenue"],
+            cap,
+        ),
+        Recon(
+            "contract GPU-hours <= available GPU-hours (hours over)",
+            f"SUMPRODUCT(({S('contract_hours', ':')}>{S('hours_available', ':')})*"
+            f"({S('contract_hours', ':')}-{S('hours_available', ':')}))",
+            "0",
+            0.0,
+            S("re_gpu_hours"),
+        ),
+    ]
+
+
+def _asset_recons(S, tot, cap: str, v: dict[str, float], c: str) -> list[Recon]:
+    """Asset class ``c``: depreciation against its closed form per capex event,
+    depreciation + closing book value against cost, book value above salvage."""
+    return [
+        Recon(
+            f"{c}: depreciation = closed form per capex event",
+            tot(f"dep_{c}"),
+            S(f"re_dep_{c}"),
+            v[f"dep_{c}"],
+            cap,
+        ),
+        Recon(
+            f"{c}: depreciation + closing book value = cost",
+            f"{tot(f'dep_{c}')}+{S(f'nbv_close_{c}', '@M')}",
+            S(f"capex_{c}"),
+            v[f"capex_{c}"],
+            cap,
+        ),
+        Recon(
+            f"{c}: book value never below salvage (shortfall)",
+            f"MIN(0,MIN({S(f'nbv_above_{c}', ':1')}))",
+            "0",
+            0.0,
+            cap,
+        ),
+    ]
+
+
+def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Recon]:
+    """Depreciation, EBIT, taxable income, the loss pool and tax, tax depreciation
+    of expensed classes, FCF, and the Comparison sheet's NPV, capex and revenue."""
+    return [
+        Recon(
+            "depreciation total = sum of asset classes",
+            tot("dep"),
+            "+".join(tot(f"dep_{c}") for c in ASSET_CLASSES),
+            v["depreciation"],
+            cap,
+        ),
+        Recon(
+            "EBIT = revenue - opex - depreciation",
+            tot("ebit"),
+            f"{tot('revenue')}-{tot('opex')}-{tot('dep')}",
+            v["ebit"],
+            cap,
+        ),
+        Recon(
+            "annual taxable income rows = monthly result for tax + terminal gain",
+            tot("taxable_year"),
+            f"{tot('taxable_m')}+{S('gain')}",
+            v["taxable_income"],
+            cap,
+        ),
+        *_loss_recons(S, tot, cap, "", "taxable_year", "tax", v["loss_close"], v["tax"]),
+        *[_expensed_recon(S, tot, c, v, cap) for c in ASSET_CLASSES if c != "facility"],
+        Recon(
+            "FCF - VAT cash = revenue - opex - tax - capex + terminal",
+            f"{tot('fcf')}-{tot('vat_cash')}",
+            f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
+            v["fcf"] - v["vat_cash"],
+            cap,
+        ),
+        Recon(
+            "NPV (Comparison) = sum of FCF x (1+r)^(-t)",
+            comp[(t, "npv")],
+            S("re_npv"),
+            v["npv"],
+            cap,
+        ),
+        Recon(
+            "Comparison capex = tier sheet", comp[(t, "capex")], S("capex_total"), v["capex"], cap
+        ),
+        Recon(
+            "Comparison revenue = tier sheet",
+            comp[(t, "revenue")],
+            tot("revenue"),
+            v["revenue"],
+            cap,
+        ),
+    ]
+
+
+def _expensed_recon(S, tot, cls: str, v: dict[str, float], cap: str) -> Recon:
+    """Tax depreciation of a class over the horizon: its capex in service by M
+    (everything but month M's) when expensed, its book depreciation otherwise
+    (methodology §11.7)."""
+    capex = f"capex_{cls}_t"
+    return Recon(
+        f"{cls}: tax depreciation = capex in service by M (expensed) or book",
+        tot(f"tax_dep_{cls}"),
+        f'IF(dep_{cls}_tax_method="expensed",{tot(capex)}-{S(capex, "@M")},{tot(f"dep_{cls}")})',
+        v[f"tax_depreciation_{cls}"],
+        cap,
+    )
+
+
+def _rss(S, keys: list[str], signs: str) -> str:
+    """Root of the sum over months of the square of the rows ``keys`` added with
+    ``signs`` (``"++--"``): 0 when the identity holds in every month."""
+    expr = "".join(f"{sign}{S(k, ':')}" for sign, k in zip(signs, keys, strict=True))
+    return f"SQRT(SUMPRODUCT(({expr.lstrip('+')})^2))"
+
+
+def _loss_recons(
+    S, tot, cap: str, p: str, base: str, tax: str, close: float, tax_value: float
+) -> list[Recon]:
+    """The loss corkscrew of ``base`` (unlevered ``p=""`` or levered ``"lev_"``)."""
+    k = [f"{p}loss_{x}" for x in ("open", "added", "used", "expired", "close")]
+    what = "levered loss pool" if p else "loss pool"
+    return [
+        Recon(
+            f"{what}: open + added - used - expired = closing, every month",
+            _rss(S, k, "++---"),
+            "0",
+            0.0,
+            cap,
+        ),
+        Recon(
+            f"{what}: added - used - expired = closing at M",
+            f"{tot(k[1])}-{tot(k[2])}-{tot(k[3])}",
+            S(k[4], "@M"),
+            close,
+            cap,
+        ),
+        Recon(f"{what} never negative (shortfall)", f"MIN(0,MIN({S(k[4], ':')}))", "0", 0.0, cap),
+        Recon(
+            "levered tax = rate x (positive levered taxable income - losses used)"
+            if p
+            else "tax = rate x (positive taxable income - losses used)",
+            tot(tax),
+            f'finance_tax_rate*(SUMIF({S(base, ":")},">0")-{tot(k[2])})',
+            tax_value,
+            cap,
+        ),
+    ]
+
+
+def money_recons(
+    cs: CalcSheet, model: Model, comp: dict[tuple[str, str], str], t: str
+) -> list[Recon]:
+    """Per tier (methodology §8.2-8.3): the debt corkscrew, the loan table against the
+    draws, the vintage tables against their pools, levered tax, equity NPV; each
+    scaled by the capex."""
+    S, tot, cap = _refs(cs)
+    v = _totals(model, t)
+    r = model.results[t]
+    out = [*_debt_recons(S, tot, cap, v), *_vintage_recons(cs, model, t)]
+    out += _loss_recons(
+        S,
+        tot,
+        cap,
+        "lev_",
+        "taxable_year_lev",
+        "tax_lev",
+        float(r.annual["levered_loss_close"][0][-1]),
+        float(r.flows["tax_levered"][0].sum()),
+    )
+    out += [
+        Recon(
+            "levered tax never negative (shortfall)",
+            f"MIN(0,MIN({S('tax_lev', ':')}))",
+            "0",
+            0.0,
+            cap,
+        ),
+        Recon(
+            "equity NPV (Comparison) = sum of ECF x (1+r_e)^(-t)",
+            comp[(t, "equity_npv")],
+            S("re_equity_npv"),
+            v["equity_npv"],
+            cap,
+        ),
+        Recon(
+            "peak debt (Comparison) = tier sheet",
+            comp[(t, "debt_peak")],
+            f"MAX({S('debt_before', ':')})",
+            v["debt_peak"],
+            cap,
+        ),
+    ]
+    for c in out:
+        c.scale_value = abs(v["capex"])
+    return out
+
+
+def _debt_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
+    """The debt corkscrew every month; repayments against draws and capitalized
+    interest; the loan table's draws and payments; the balance never negative."""
+    k = ["debt_open", "debt_draw", "debt_cap", "debt_principal", "debt_balloon", "debt_close"]
+    return [
+        Recon(
+            "debt: open + draw + capitalized - principal - balloon = closing, every month",
+            _rss(S, k, "+++---"),
+            "0",
+            0.0,
+            cap,
+        ),
+        Recon(
+            "debt: principal + balloon = draws + capitalized interest",
+            f"{tot('debt_principal')}+{tot('debt_balloon')}",
+            f"{tot('debt_draw')}+{tot('debt_cap')}",
+            v["principal"] + v["balloon"],
+            cap,
+        ),
+        Recon(
+            "debt: loan table draws = debt share x capex timeline",
+            S("loan_draws"),
+            tot("debt_draw"),
+            v["draw"],
+            cap,
+        ),
+        Recon(
+            "debt: interest + principal paid = level payments x payments made",
+            f"{tot('debt_interest')}+{tot('debt_principal')}",
+            S("loan_payments"),
+            v["interest"] + v["principal"],
+            cap,
+        ),
+        Recon(
+            "debt: balance never negative (shortfall)",
+            f"MIN(0,MIN({S('debt_before', ':')}))",
+            "0",
+            0.0,
+            cap,
+        ),
+    ]
+
+
+def _vintage_recons(cs: CalcSheet, model: Model, t: str) -> list[Recon]:
+    """Each loss pool (unlevered, levered) at M against the sum of its vintages'
+    balances."""
+    S, _, cap = _refs(cs)
+    r = model.results[t]
+    years = model.months // 12
+    out = []
+    for p, what in (("", "loss pool"), ("lev_", "levered loss pool")):
+        rem = f"{S(f'{p}lv_rem_1', '@M')}"
+        last = f"{p}lv_rem_{years}"
+        rng = f"{rem}:{cs.ref(last, '@M')}"
+        close = float(r.annual["loss_pool_close" if not p else "levered_loss_close"][0][-1])
+        out.append(
+            Recon(
+                f"{what} at M = sum of its vintage balances",
+                S(f"{p}loss_close", "@M"),
+                f"SUM({rng})",
+                close,
+                cap,
+            )
+        )
+    return out
+
+
+def vat_recons(cs: CalcSheet, model: Model, t: str) -> list[Recon]:
+    """Per tier: the VAT block's reconciliations (:func:`vat_checks`)."""
+    S, tot, cap = _refs(cs)
+    scale = abs(float(model.results[t].metrics["capex"][0]))
+    return [Recon(*c, cap, scale) for c in vat_checks(S, tot, model, t)]
