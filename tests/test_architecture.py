@@ -4,6 +4,7 @@ checker really fails when a module breaks it."""
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -247,6 +248,21 @@ def test_the_formatter_lays_out_every_line():
         if "# fmt: skip" in line or "# fmt: off" in line
     ]
     assert markers == []
+
+
+def test_code_cites_the_methodology_of_the_repository():
+    """Comments and docstrings cite sections of docs/methodology.md ("methodology
+    §8.1"), not the numbered sections of a specification kept outside the
+    repository ("Spec 15", "spec §27")."""
+    spec = re.compile(r"\b[Ss]pec(?: v\d'?s?)?(?: §| )\d")
+    cited = [
+        f"{path.relative_to(ROOT).as_posix()}:{i}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if spec.search(line)
+    ]
+    assert cited == []
+    assert spec.search('"""Spec 15: stage months') and spec.search("(spec §27)")
 
 
 #: what the writers may read of the core: the model, its results and schedules, the

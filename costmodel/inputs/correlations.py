@@ -1,4 +1,4 @@
-"""Rules of ``correlations`` (methodology §9.1, spec §27 "Correlated draws").
+"""Rules of ``correlations`` (methodology §9.1).
 
 Each entry names two inputs ``a`` and ``b`` (dotted paths to a Quantity or a whole
 number) and a ``rho`` in (-1, 1) (the schema bounds it). A pair is active when both

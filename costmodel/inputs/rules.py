@@ -167,7 +167,7 @@ def _multiple_problems(path: str, gpus: int, per_server: int, server: str):
 
 
 def _stage_problems(a: Assumptions, name: str, per_server: int) -> Iterator[tuple[str, str, str]]:
-    """Spec 15: stage months strictly increasing, after construction and before the
+    """Methodology §8.1: stage months strictly increasing, after construction and before the
     horizon end; stage GPUs positive multiples of the server size."""
     tier = a.tiers[name]
     own = tier.timeline.build_months if tier.timeline is not None else None

@@ -568,8 +568,8 @@ class Workload(Section):
 
 
 class Sizing(Section):
-    """Constants of workload sizing (methodology §5b). The defaults are the spec's; the
-    bundled default carries them with sources."""
+    """Constants of workload sizing (methodology §5b). The defaults are those of
+    methodology §5b; the bundled default carries them with sources."""
 
     training_bytes_per_param: Positive = _given(
         16, "methodology §5b: BF16 weights and gradients + FP32 master weights and Adam moments"
@@ -577,7 +577,7 @@ class Sizing(Section):
     lora_bytes_per_param: Positive = _given(
         16,
         "methodology §5b: without this input a LoRA's floor is the full fine-tune's "
-        "(the spec's 16 bytes per parameter)",
+        "(16 bytes per parameter, as for training)",
     )
     usable_memory_fraction: Rate = _given(
         0.8, "methodology §5b: share of GPU memory for model state"

@@ -298,7 +298,7 @@ OPTIONAL_LINKS = frozenset({"network_share", "staff_fte", *(k for k, *_ in DESIG
 
 
 def _stage_rules(S, model: Model, t: str) -> list[Rule]:
-    """Spec 15: the construction ends before the horizon; each stage after the
+    """Methodology §8.1: the construction ends before the horizon; each stage after the
     construction, within the horizon, and whole servers of GPUs."""
     ti = model.inputs[t].values()
     build = S("build_months")

@@ -14,9 +14,8 @@ import numpy as np
 from costmodel.core.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import GREEN
-from costmodel.report.workbook.tiercontext import Tier, scalar
+from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
 
-HOURS = "hours_per_month"
 #: the contract's inputs: (row key, Inputs key, unit, number format)
 CONTRACT_LINKS = (
     ("contract_share", "revenue.contract.share", "fraction", "pct2"),
@@ -27,7 +26,7 @@ CONTRACT_LINKS = (
 
 
 def contract(x: Tier) -> None:
-    """Spec 23: the contract's inputs and, per deployment d with capex month t_d,
+    """Methodology §11.5: the contract's inputs and, per deployment d with capex month t_d,
     the flag of its contract months ``t_d < m <= t_d + months``, the share sold
     under contract ``s_d(m)``, the price of its contract year ``floor((m - t_d -
     1) / 12)`` and the load factor ``s_d(m) + (1 - s_d(m)) u_d(m)``."""
@@ -97,7 +96,7 @@ def contract(x: Tier) -> None:
 
 
 def revenue(x: Tier) -> None:
-    """Spec 7 and 23: GPU-hours available, contracted and spot; the price index;
+    """Methodology §3.4 and §11.5: GPU-hours available, contracted and spot; the price index;
     revenue (or cloud cost avoided) contracted and spot. ``gpu_hours = contract +
     spot``, ``revenue = contract + spot revenue``."""
     x.cs.heading("Revenue (contracted and spot)")

@@ -1,4 +1,4 @@
-"""Tier-sheet blocks of spec v2's time and growth (sections 14-16, 19, 20).
+"""Tier-sheet blocks of time and growth (methodology §8.1-8.3).
 
 A tier is a list of deployments (the first at the construction's end, each stage
 at ``max(stage month, B)``) and a list of capex events (hardware of each
@@ -50,7 +50,7 @@ def engine_parts(x: Tier) -> None:
 
 
 def deployments(x: Tier) -> None:
-    """Spec 14-15: the deployments, the facility events, in service and ramp rows."""
+    """Methodology §8.1: the deployments, the facility events, in service and ramp rows."""
     cs, cur = x.cs, x.cur
     cs.heading("Deployments (methodology §8.1: capex month, size, capex at its month)")
     cs.const(
@@ -225,7 +225,7 @@ def _deployment_capex(x: Tier, i: int, d: dict, cur: str) -> None:
 
 
 def _facility_events(x: Tier) -> None:
-    """Spec 15: the hall at month 0 for the final IT kW (reserved headroom) or the
+    """Methodology §8.1: the hall at month 0 for the final IT kW (reserved headroom) or the
     first deployment's; without reserve each stage extends it at its month, at the
     build cost plus the retrofit premium. Then each deployment's capex total."""
     cs, cur = x.cs, x.cur
@@ -262,7 +262,7 @@ def _facility_events(x: Tier) -> None:
 
 
 def capex_totals(x: Tier) -> None:
-    """Spec 4 and 16: the final cluster's servers, IT load, racks and capex by class
+    """Methodology §3.1 and §8.1: the final cluster's servers, IT load, racks and capex by class
     (sums over the deployments)."""
     cs, met, cur = x.cs, x.met, x.cur
     cs.heading("Capex and capacity (final cluster, all deployments)")
@@ -360,7 +360,7 @@ def capex_series(x: Tier) -> None:
 
 
 def in_service(x: Tier) -> None:
-    """Spec 14: what is in service each month, the base of the opex lines: IT kW
+    """Methodology §8.1: what is in service each month, the base of the opex lines: IT kW
     (flat and at the ramped utilization), GPUs, hardware, facility, GPUs sold, and
     the headcount (from month 1; a stage's from its in-service month)."""
     cs, cur = x.cs, x.cur
@@ -471,7 +471,7 @@ def event_keys(cls: str, i: int) -> tuple[str, str, str]:
 
 
 def depreciation_events(x: Tier) -> None:
-    """Spec 6 and 14: each capex event depreciated by its class's method, asset
+    """Methodology §3.3 and §8.1: each capex event depreciated by its class's method, asset
     year k = floor((month - in-service month) / 12) + 1 counted from the month
     after its capex month; the class's monthly charge is the sum over its events / 12."""
     cs, cur = x.cs, x.cur
@@ -544,7 +544,7 @@ def depreciation_events(x: Tier) -> None:
 
 
 def terminal(x: Tier) -> None:
-    """Spec 7 and 19: the terminal value at M, book (net book value), none, or
+    """Methodology §3.5 and §8.3: the terminal value at M, book (net book value), none, or
     market (each event's cost x (1 - market decline)^((M - capex month) / 12));
     its gain is taxed in the tax block (methodology §11.9)."""
     cs, cur = x.cs, x.cur

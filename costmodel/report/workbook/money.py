@@ -387,7 +387,7 @@ def _loan_payments(x: Tier) -> None:
 
 
 def debt(x: Tier) -> None:
-    """Spec 17's debt: constants, the loan table, the corkscrew."""
+    """The debt (methodology §8.2): constants, the loan table, the corkscrew."""
     debt_inputs(x)
     loans(x)
     corkscrew(x)

@@ -36,10 +36,9 @@ from costmodel.report.workbook.grid import (
 )
 from costmodel.report.workbook.inputs import SERVER_FIELDS
 from costmodel.report.workbook.inputsmap import InputsMap
-from costmodel.report.workbook.tiercontext import Tier
+from costmodel.report.workbook.tiercontext import HOURS, Tier
 from costmodel.report.workbook.vatblock import vat_block
 
-HOURS = "hours_per_month"
 OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga")
 
 
@@ -553,7 +552,7 @@ def cash_flow(x: Tier) -> None:
 
 
 def discounting(x: Tier) -> None:
-    """Spec 1 and 8: discount factors, discounted FCF and the payback flags."""
+    """Methodology §1 and §4: discount factors, discounted FCF and the payback flags."""
     cs, r, m = x.cs, x.r, x.m
     fcf = r.flows["fcf"][0]
     df = r.flows["discount_factor"][0]

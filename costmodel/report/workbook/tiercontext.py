@@ -21,6 +21,9 @@ from costmodel.inputs.schema import Tier as TierSection
 from costmodel.report.workbook.grid import CalcSheet
 from costmodel.report.workbook.inputsmap import InputsMap
 
+#: the defined name of the hours in a month (8760 / 12) on the Inputs sheet
+HOURS = "hours_per_month"
+
 
 @dataclass
 class Tier:

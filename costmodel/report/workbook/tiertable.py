@@ -230,7 +230,7 @@ STAGE_HEADS = ("capex month", "GPUs added", "storage added", "staff from in serv
 
 
 def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
-    """Spec 15: one row per later deployment of a tier (month, GPUs, storage, staff).
+    """Methodology §8.1: one row per later deployment of a tier (month, GPUs, storage, staff).
     A stage without its own staff links to the headcount before it (black). The
     month must be whole, after the tier's construction and within the horizon; the
     GPUs a whole multiple of the server's GPUs per server."""
