@@ -197,10 +197,9 @@ def run_by_draw(
     )
     fcf = monthly_line(margin(rev, opex), shapes, clock) - clock.at_year_ends(tax["tax"].T)
     fcf = fcf - capex_m + clock.at(months, terminal) + (vat["vat_cash"] if vat else 0.0)
-    full_run = monthly
 
     def later(name: str) -> Callable[[], FloatArray]:
-        return lambda: full_run().metrics[name]
+        return lambda: monthly().metrics[name]
 
     metrics = summary(
         q,
@@ -221,7 +220,7 @@ def run_by_draw(
         equity_npv=later("equity_npv"),
         ecf=None,
         borrowers=None,
-        dscr=lambda: full_run().annual["dscr"],
+        dscr=lambda: monthly().annual["dscr"],
         debt_peak=later("debt_peak"),
         terminal=terminal,
         terminal_tax=terminal_tax,
@@ -233,9 +232,7 @@ def run_by_draw(
             {k: later(k) if k in LEVERED_IRRS else (lambda k=k: unlevered[k]) for k in unlevered}
         )
     opex_years = Lazy(lambda: {k: year_sums(lines[k], sums).T for k in OPEX_LINES})
-    return later_schedules(
-        full_run, months, (deps, capex_by, nbv), metrics, opex_years, lambda: fcf
-    )
+    return later_schedules(monthly, months, (deps, capex_by, nbv), metrics, opex_years, lambda: fcf)
 
 
 #: the columns of :func:`run_by_draw` read from the monthly run when some variant
