@@ -9,6 +9,8 @@ rows are the flags and factors those lines are made of.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from costmodel.core.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
@@ -96,12 +98,22 @@ def contract(x: Tier) -> None:
 
 
 def revenue(x: Tier) -> None:
-    """Methodology §3.4 and §11.5: GPU-hours available, contracted and spot; the price index;
-    revenue (or cloud cost avoided) contracted and spot. ``gpu_hours = contract +
-    spot``, ``revenue = contract + spot revenue``."""
-    x.cs.heading("Revenue (contracted and spot)")
-    _hour_rows(x)
-    _revenue_rows(x)
+    """Methodology §3.4 and §11.5: GPU-hours available, contracted and spot; the
+    price index; revenue (or cloud cost avoided) contracted and spot. ``gpu_hours =
+    contract + spot``, ``revenue = contract + spot revenue``."""
+    cs, cur, f = x.cs, x.cur, x.r.flows
+    cs.heading("Revenue (contracted and spot)")
+    for key, label, unit, formula, values, kind, tot in (*_hour_rows(x), *_revenue_rows(x)):
+        cs.series(key, label, unit, formula, values, kind, total=tot)
+    cs.series(
+        "revenue",
+        "revenue = contract + spot revenue",
+        cur,
+        "={contract_revenue}+{spot_revenue}",
+        f["revenue"][0],
+        total=True,
+        bold=True,
+    )
 
 
 def _total(x: Tier, term: str) -> str:
@@ -111,16 +123,17 @@ def _total(x: Tier, term: str) -> str:
     return "(" + "+".join(term.format(i=i) for i in k) + f")*{{$availability}}*{HOURS}"
 
 
-def _hour_rows(x: Tier) -> None:
-    """GPU-hours available, under contract, sold spot, taken from spot by the
+def _hour_rows(x: Tier) -> tuple[tuple[str, str, str, str, Any, str, bool], ...]:
+    """Rows (key, label, unit, formula, cached values, format, totalled) of the
+    GPU-hours available, under contract, sold spot, taken from spot by the
     contract, and sold in all."""
-    cs, f, total = x.cs, x.r.flows, lambda term: _total(x, term)
+    f, total = x.r.flows, lambda term: _total(x, term)
     k = range(len(x.deps))
     avail = x.met["availability"] * HOURS_PER_MONTH
     gpus = [scalar(x.deps[i]["gpus"]) for i in k]
     available = sum(gpus[i] * x.on[i] for i in k) * avail
     displaced = sum(gpus[i] * x.util[i] * x.contracted[i] for i in k) * avail
-    rows = (
+    return (
         (
             "hours_available",
             "GPU-hours available = GPUs in service x availability x hours",
@@ -168,14 +181,13 @@ def _hour_rows(x: Tier) -> None:
             True,
         ),
     )
-    for key, label, unit, formula, values, kind, tot in rows:
-        cs.series(key, label, unit, formula, values, kind, total=tot)
 
 
-def _revenue_rows(x: Tier) -> None:
-    """The spot price index, contracted and spot revenue, and revenue."""
-    cs, f, cur, total = x.cs, x.r.flows, x.cur, lambda term: _total(x, term)
-    rows = (
+def _revenue_rows(x: Tier) -> tuple[tuple[str, str, str, str, Any, str, bool], ...]:
+    """Rows (as :func:`_hour_rows`) of the spot price index and the contracted and
+    spot revenue."""
+    f, cur, total = x.r.flows, x.cur, lambda term: _total(x, term)
+    return (
         (
             "price_index",
             "spot price index (1-decline)^(year-1)",
@@ -205,15 +217,4 @@ def _revenue_rows(x: Tier) -> None:
             "money",
             True,
         ),
-    )
-    for key, label, unit, formula, values, kind, tot in rows:
-        cs.series(key, label, unit, formula, values, kind, total=tot)
-    cs.series(
-        "revenue",
-        "revenue = contract + spot revenue",
-        cur,
-        "={contract_revenue}+{spot_revenue}",
-        f["revenue"][0],
-        total=True,
-        bold=True,
     )
