@@ -283,6 +283,22 @@ def _where_in_quantity(src: Source, path: str, rule: str) -> str:
     return src.where(f"{path}.{key}" if f"{path}.{key}" in src.origin else path)
 
 
+def _value_elsewhere(src: Source, path: str, rule: str) -> str:
+    """For a range rule broken by layering (one file's ``value`` beside another's
+    ``low`` or ``high``, merged key by key, methodology §2.1): the rule and where
+    the value was set; the rule alone otherwise."""
+    if not rule.startswith(("low ", "high ")):
+        return rule
+    bound = src.origin.get(f"{path}.{rule.split(' ', 1)[0]}", "")
+    value = src.origin.get(f"{path}.value", "")
+    if not bound or not value or bound.rsplit(":", 1)[0] == value.rsplit(":", 1)[0]:
+        return rule
+    return (
+        f"{rule} (the value comes from {value}: files merge a quantity key by key, "
+        "so a file that restates a value should give its low and high too)"
+    )
+
+
 _PYDANTIC_WORDING = (
     "literal_error",
     "greater_than_equal",
@@ -312,7 +328,8 @@ def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]
         if key in seen:  # a union of number types reports each branch
             continue
         seen.add(key)
-        problems.append(Problem(_where_in_quantity(src, path, rule), path, value, rule))
+        where = _where_in_quantity(src, path, rule)
+        problems.append(Problem(where, path, value, _value_elsewhere(src, path, rule)))
     return problems
 
 

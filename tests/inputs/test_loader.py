@@ -94,6 +94,40 @@ def test_error_line_points_into_the_file_that_set_the_value(tmp_path):
         cm.load_assumptions(HAND, over)
 
 
+def test_a_range_broken_by_layering_names_the_file_of_the_value_too(tmp_path):
+    """One file's range and a later file's value, merged key by key (methodology
+    §2.1), can break ``low <= value``: the error points at the bound and names the
+    file and line of the value (upside + domestic-tier did so)."""
+    first = write(tmp_path, "a.yaml", "operations:\n  utilization:\n    value: 0.8\n    low: 0.6\n")
+    second = write(tmp_path, "b.yaml", "operations:\n  utilization:\n    value: 0.5\n")
+    with pytest.raises(cm.AssumptionError) as info:
+        cm.load_assumptions(HAND, first, second)
+    (problem,) = info.value.problems
+    assert problem.where == f"{first}:4"
+    assert problem.rule.startswith(
+        f"low 0.6 must not exceed value 0.5 (the value comes from {second}:3"
+    )
+    # within one file the rule stands alone
+    alone = write(tmp_path, "c.yaml", "operations:\n  utilization:\n    value: 0.5\n    low: 0.6\n")
+    with pytest.raises(cm.AssumptionError) as info:
+        cm.load_assumptions(HAND, alone)
+    assert info.value.problems[0].rule == "low 0.6 must not exceed value 0.5"
+
+
+def test_bundled_scenarios_layer_on_one_another(tmp_path):
+    """A scenario that restates a contract for one tier carries its own range, so it
+    stands on another scenario's contract (domestic-tier on upside)."""
+    from costmodel.inputs.resources import scenarios_dir
+
+    a = cm.load_assumptions(
+        default_assumptions_dir(),
+        scenarios_dir() / "upside.yaml",
+        scenarios_dir() / "domestic-tier.yaml",
+    )
+    months = a.tiers["hundreds"].revenue.contract.months
+    assert (months.value, months.low, months.high) == (24, 12, 36)
+
+
 def test_start_accepts_a_yaml_date(tmp_path):
     over = write(tmp_path, "o.yaml", "start: 2028-03-01\n")
     assert cm.load_assumptions(HAND, over).start == "2028-03"
