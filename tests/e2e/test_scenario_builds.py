@@ -6,10 +6,13 @@ so that a sentence only a financed or staged model reaches cannot stop a build."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
 from costmodel.cli import get_app
+from tests.report.test_memo_decision import ALLOWED_LATIN, text_of
 from tests.support.workbooks import overlays
 
 pytestmark = pytest.mark.slow
@@ -31,3 +34,7 @@ def test_every_bundled_scenario_builds(overlay, tmp_path):
         assert name in manifest, name
     zh = (out / "memo.zh.html").read_text("utf-8")
     assert '<html lang="zh' in zh
+    # the zh body is Chinese in every branch the scenario reaches: Latin words only
+    # for names, units and text quoted from the files (marked lang="en")
+    body = text_of(zh[: zh.index('<h3 id="assumptions"')], keep_marked_english=False)
+    assert set(re.findall(r"[A-Za-z][A-Za-z]{3,}", body)) - ALLOWED_LATIN == set()

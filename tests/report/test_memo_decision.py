@@ -398,6 +398,7 @@ ALLOWED_LATIN = {
     "MinIO", "LoRA", "QLoRA", "RLHF", "Spine", "Leaf", "Burst", "Buffer", "Fat", "Tree",
     "Multi", "Rail", "Young", "NVMe", "PCIe", "Atlas", "Ascend", "GeForce", "Huawei",
     "Hopper", "Ampere", "Llama", "MegaScale", "costmodel", "Post", "training",
+    "CANN", "MindSpore", "CloudEngine", "VAST", "WEKA",  # in the bundled scenarios' zh text
     # units and abbreviations
     "PFLOP", "TFLOPS", "FLOPs", "Gbps", "MTBF", "SHA", "SFT", "POC", "INT", "UPS", "CDU",
     "TCO", "ROI", "IRR", "NPV", "MFU", "PUE", "GPU", "CPU", "RTX", "SRE", "HDR", "NDR",
