@@ -1,6 +1,6 @@
 """Every bundled scenario builds from the command line as a user runs it
-(``costmodel build default OVERLAY``): the workbook and both memos are written, the
-Chinese one through the glossary's check. The workbook audit and the memo tests
+(``costmodel build default OVERLAY``, and the bundled example model): the workbook
+and both memos are written, the Chinese one through the glossary's check. The workbook audit and the memo tests
 read the default and a few overlays closely; this runs every overlay's whole path,
 so that a sentence only a financed or staged model reaches cannot stop a build."""
 
@@ -20,11 +20,19 @@ pytestmark = pytest.mark.slow
 OUTPUTS = ("model.xlsx", "memo.html", "memo.zh.html")
 
 
-@pytest.mark.parametrize("overlay", overlays(), ids=lambda p: p.stem)
-def test_every_bundled_scenario_builds(overlay, tmp_path):
+#: what a user types after ``costmodel build``: each overlay on the default, and the
+#: bundled example model
+BUILDS = {
+    **{p.stem: ["default", str(p)] for p in overlays()},
+    "example-us-neocloud": ["--example", "us-neocloud"],
+}
+
+
+@pytest.mark.parametrize("name", BUILDS)
+def test_every_bundled_scenario_builds(name, tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(
-        get_app(), ["build", "default", str(overlay), "-n", "0", "-q", "-o", str(out)]
+        get_app(), ["build", *BUILDS[name], "-n", "0", "-q", "-o", str(out)]
     )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == sorted([*OUTPUTS, "manifest.sha256"])
