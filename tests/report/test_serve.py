@@ -239,6 +239,23 @@ def test_text_from_the_assumption_files_is_escaped(tmp_path):
     assert "&lt;img src=x onerror=alert(1)&gt; &amp; co" in page
 
 
+def test_both_pages_name_the_assumption_files_and_their_fingerprint(pages, tmp_path):
+    """The footer names each file read (as code) and the fingerprint of the merged
+    assumptions, in Chinese as in English; a file name is escaped."""
+    from costmodel.inputs.loader import fingerprint
+
+    fp = fingerprint(cm.load_assumptions())[:12]
+    assert "<code>default/40-operations.yaml</code>" in pages["zh"]
+    assert "假设文件：<code>default/00-model.yaml</code>" in pages["zh"]
+    for page in pages.values():
+        assert re.search(rf"(fingerprint|指纹) {fp}", page)
+    odd = tmp_path / "a<b>&c.yaml"
+    odd.write_text("operations:\n  utilization: 0.6\n", encoding="utf-8")
+    app = create_app(Session.load(["default", str(odd)]))
+    page = TestClient(app, base_url=LOCAL).get("/", params={"lang": "zh"}).text
+    assert "/a&lt;b&gt;&amp;c.yaml</code>" in page and "a<b>" not in page
+
+
 def test_other_sites_can_neither_read_nor_post(session, client):
     """A name of another site rebound to 127.0.0.1 gets no page; a POST another site's
     page could send without asking (a form, text/plain) is refused."""

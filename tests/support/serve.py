@@ -39,10 +39,16 @@ def cli_error(sets: list[str], *paths: str) -> str:
 
 
 def visible_text(html: str) -> str:
-    """The text a reader sees: no head, script, style or tags; entities as text."""
+    """The text a reader sees as prose: no head, script, style, code (file names) or
+    tags; entities as text."""
     import html as h
 
-    s = re.sub(r"<head>.*?</head>|<script\b.*?</script>|<style\b.*?</style>", " ", html, flags=re.S)
+    s = re.sub(
+        r"<head>.*?</head>|<script\b.*?</script>|<style\b.*?</style>|<code\b.*?</code>",
+        " ",
+        html,
+        flags=re.S,
+    )
     s = re.sub(r"<[^>]+>", " ", s)
     return h.unescape(s)
 

@@ -76,7 +76,7 @@ PAGE: dict[str, dict[str, str]] = {
         "moved": "已调整的输入：{n} 项。",
         "error": "未重新计算：",
         "busy": "计算中",
-        "files": "假设文件 {n} 个。",
+        "files": "假设文件：{files}；指纹 {fp}。",
         "group_tier": "方案：{label}",
         "recomputed": "重新计算用时 {ms} 毫秒。",
         "sweep_tier": "方案",

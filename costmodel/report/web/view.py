@@ -284,7 +284,8 @@ def render_page(session: Session, res: dict[str, Any], lang: str, version: str) 
     T = PAGE[lang]
     name = model_name(model, lang)
     fp = fingerprint(model.assumptions)
-    files = T["files"].format(files=", ".join(session.files), n=len(session.files), fp=fp[:12])
+    names = Markup(", ").join(Markup("<code>{}</code>").format(f) for f in session.files)
+    files = Markup(T["files"]).format(files=names, fp=fp[:12])
     return (
         environment(None)
         .get_template("serve/page.html.j2")
