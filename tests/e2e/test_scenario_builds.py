@@ -1,8 +1,9 @@
 """Every bundled scenario builds from the command line as a user runs it
 (``costmodel build default OVERLAY``, and the bundled example model): the workbook
-and both memos are written, the Chinese one through the glossary's check. The workbook audit and the memo tests
-read the default and a few overlays closely; this runs every overlay's whole path,
-so that a sentence only a financed or staged model reaches cannot stop a build."""
+and both memos are written, the Chinese one through the glossary's check. The
+workbook audit and the memo tests read the default and a few overlays closely; this
+runs every overlay's whole path, so that a sentence only a financed or staged model
+reaches cannot stop a build."""
 
 from __future__ import annotations
 
@@ -37,9 +38,9 @@ def test_every_bundled_scenario_builds(name, tmp_path):
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == sorted([*OUTPUTS, "manifest.sha256"])
     manifest = (out / "manifest.sha256").read_text("utf-8")
-    for name in OUTPUTS:
-        assert (out / name).stat().st_size > 10_000, name
-        assert name in manifest, name
+    for file in OUTPUTS:
+        assert (out / file).stat().st_size > 10_000, file
+        assert file in manifest, file
     zh = (out / "memo.zh.html").read_text("utf-8")
     assert '<html lang="zh' in zh
     # the zh body is Chinese in every branch the scenario reaches: Latin words only
