@@ -229,7 +229,8 @@ def montecarlo(
         with Steps(quiet) as steps:
             steps.step("draws", total=n)
             res = monte_carlo(a, n=n, seed=seed, progress=steps.update)
-        shifts = median_shifts(a, res) if fmt is Format.json or verbose else None
+        shown = fmt is Format.json or (verbose and fmt is Format.table)
+        shifts = median_shifts(a, res) if shown else None  # CSV is the summary alone
 
         def table() -> None:
             from costmodel.cli.tables import montecarlo_grid, shifts_grid, show

@@ -81,3 +81,19 @@ def test_cli_montecarlo_table_csv_and_errors():
     assert runner.invoke(app, ["montecarlo", "-n", "0"]).exit_code == 2
     bad = runner.invoke(app, ["montecarlo", "--set", "finance.tax_rate=7"])
     assert bad.exit_code == 2
+
+
+def test_cli_montecarlo_csv_computes_no_median_shifts(monkeypatch):
+    """CSV is the summary alone: with --verbose too, the median shifts (one engine run
+    per drawn input) are not computed; the table and JSON compute them."""
+    from costmodel.analysis import montecarlo
+
+    calls = []
+    real = montecarlo.median_shifts
+    monkeypatch.setattr(
+        montecarlo, "median_shifts", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    res = runner.invoke(app, ["montecarlo", "-n", "100", "-v", "--format", "csv"])
+    assert res.exit_code == 0 and res.stdout.startswith("tier,npv_p10") and calls == []
+    res = runner.invoke(app, ["montecarlo", "-n", "100", "--format", "json"])
+    assert res.exit_code == 0 and "median_shifts" in json.loads(res.stdout) and calls == [1]
