@@ -7,7 +7,7 @@ import yaml
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir
-from tests.inputs.test_scenarios import _bare_numbers
+from tests.inputs.test_scenarios import bare_numbers
 
 CATALOGUE = default_assumptions_dir() / "10-servers.yaml"
 A = cm.load_assumptions()
@@ -15,7 +15,7 @@ A = cm.load_assumptions()
 
 def test_every_number_of_the_catalogue_has_a_unit_and_a_source():
     raw = yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
-    assert list(_bare_numbers(raw)) == []
+    assert list(bare_numbers(raw)) == []
 
 
 def test_second_hand_servers_cost_less_than_a_new_h200():

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 import costmodel as cm
 from costmodel.inputs.resources import scenarios_dir
 from costmodel.inputs.schema import Quantity
+from tests.support.yamltree import entries, is_number
 
 A = cm.load_assumptions()
 S = cm.build(A).summary()
@@ -350,18 +351,11 @@ def test_workloads_placed_as_the_seed_places_them():
             assert tier == "tens", name
 
 
-def _sources(node, path=""):
+def _sources(tree):
     """Every ``source`` string in a parsed YAML tree, with its dotted path."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            where = f"{path}.{key}" if path else str(key)
-            if key == "source" and isinstance(value, str):
-                yield where, value
-            else:
-                yield from _sources(value, where)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _sources(value, f"{path}[{i}]")
+    for where, key, value, _ in entries(tree):
+        if key == "source" and isinstance(value, str):
+            yield where, value
 
 
 def test_no_source_is_only_estimate():
@@ -382,19 +376,13 @@ def test_no_source_is_only_estimate():
     assert not bare, message + "\n".join(bare)
 
 
-def _bare_numbers(x, path="", sourced=False):
+def _uncovered_numbers(tree):
     """Dotted paths of the numbers of a YAML tree that no ``source`` of their own
     mapping or an enclosing one covers (``value``/``low``/``high`` beside a source
     are covered)."""
-    if isinstance(x, dict):
-        here = sourced or "source" in x
-        for k, v in x.items():
-            yield from _bare_numbers(v, f"{path}.{k}" if path else str(k), here)
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            yield from _bare_numbers(v, f"{path}[{i}]", sourced)
-    elif isinstance(x, int | float) and not isinstance(x, bool) and not sourced:
-        yield path
+    for where, _, value, parents in entries(tree):
+        if is_number(value) and not any(isinstance(p, dict) and "source" in p for p in parents):
+            yield where
 
 
 @pytest.mark.parametrize("where", ["default", "examples/us-neocloud"])
@@ -408,7 +396,7 @@ def test_every_number_in_the_files_carries_a_source_integers_included(where):
     bare = [
         f"{f.name}: {p}"
         for f in sorted((assumptions_dir() / where).glob("*.yaml"))
-        for p in _bare_numbers(yaml.safe_load(f.read_text(encoding="utf-8")))
+        for p in _uncovered_numbers(yaml.safe_load(f.read_text(encoding="utf-8")))
         if p != "schema_version"
     ]
     assert bare == []

@@ -16,6 +16,7 @@ import costmodel as cm
 from costmodel.cli import get_app
 from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.resources import example_dir, example_names
+from tests.support.yamltree import entries, is_number
 
 NAME = "us-neocloud"
 runner = CliRunner()
@@ -138,22 +139,12 @@ def test_colocated_blackwell_cost_is_in_the_public_tco_range(example, model):
     assert 2.4 * 0.9 <= per_available <= 3.2 * 1.1
 
 
-def _numbers(node, path=""):
-    """``(path, number, the mapping holding it)`` for every number in a parsed YAML
-    tree; a bare number has no mapping of its own (``None``)."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            where = f"{path}.{key}" if path else str(key)
-            if isinstance(value, bool):
-                continue
-            if isinstance(value, int | float):
-                holder = node if key in ("value", "low", "high", "sd") else None
-                yield where, value, holder
-            else:
-                yield from _numbers(value, where)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _numbers(value, f"{path}[{i}]")
+def _numbers(tree):
+    """``(path, number, the mapping holding it)`` for every number of a mapping in a
+    parsed YAML tree; a bare number has no mapping of its own (``None``)."""
+    for where, key, value, parents in entries(tree):
+        if isinstance(parents[-1], dict) and is_number(value):
+            yield where, value, parents[-1] if key in ("value", "low", "high", "sd") else None
 
 
 def test_every_number_of_the_example_carries_a_source():
@@ -170,18 +161,11 @@ def test_every_number_of_the_example_carries_a_source():
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
-def _texts(node, path=""):
+def _texts(tree):
     """Every ``source`` and ``note`` string of a parsed YAML tree, with its path."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            where = f"{path}.{key}" if path else str(key)
-            if key in ("source", "note") and isinstance(value, str):
-                yield where, value
-            else:
-                yield from _texts(value, where)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _texts(value, f"{path}[{i}]")
+    for where, key, value, _ in entries(tree):
+        if key in ("source", "note") and isinstance(value, str):
+            yield where, value
 
 
 def test_no_source_or_note_rests_on_chinese_or_converted_figures():

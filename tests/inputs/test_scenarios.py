@@ -13,6 +13,7 @@ import yaml
 import costmodel as cm
 from costmodel.inputs.params import contract_paths, resolve_tier
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
+from tests.support.yamltree import entries, is_number
 
 SCENARIOS = sorted(scenarios_dir().glob("*.yaml"))
 DEFAULT = cm.load_assumptions()
@@ -52,30 +53,23 @@ def test_every_scenario_opens_with_a_header_saying_what_and_why(path):
     assert len(header) >= 3, "a header of a few lines: what the overlay changes and why"
 
 
-def _bare_numbers(node, path=""):
+def bare_numbers(tree):
     """Paths of numbers in a parsed YAML tree that are not the ``value`` of a mapping
-    with a unit and a source (``low``/``high``/``sd`` sit beside such a value)."""
-    if isinstance(node, dict):
-        value = node.get("value")
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            if not node.get("source") or not node.get("unit"):
-                yield path
-            return
-        for key, value in node.items():
-            if key == "schema_version":
-                continue
-            yield from _bare_numbers(value, f"{path}.{key}".lstrip("."))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _bare_numbers(value, f"{path}[{i}]")
-    elif isinstance(node, int | float) and not isinstance(node, bool):
-        yield path
+    with a unit and a source (``low``/``high``/``sd`` sit beside such a value); a
+    quantity without them is named once, by its own path."""
+    for where, _, value, parents in entries(tree):
+        quantity = isinstance(value, dict) and is_number(value.get("value"))
+        inside = any(isinstance(p, dict) and is_number(p.get("value")) for p in parents)
+        if inside or where.split(".")[0].split("[")[0] == "schema_version":
+            continue
+        if quantity and (not value.get("source") or not value.get("unit")) or is_number(value):
+            yield where
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_number_of_a_scenario_has_a_unit_and_a_source(path):
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert list(_bare_numbers(raw)) == []
+    assert list(bare_numbers(raw)) == []
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
