@@ -277,26 +277,21 @@ def _lookup(data: Any, path: str) -> Any:
     return node
 
 
-def _where_in_quantity(src: Source, path: str, rule: str) -> str:
-    """Point at the ``value``/``low``/``high`` line of a ``{value: ...}`` mapping."""
+def _locate(src: Source, path: str, rule: str) -> tuple[str, str]:
+    """Where a problem of a ``{value: ...}`` mapping points (the line of its
+    ``value``, or of the ``low``/``high`` a range rule names) and its rule. When a
+    range rule's bound and value come from different files (merged key by key,
+    methodology §2.1), the rule also names where the value was set."""
     key = rule.split(" ", 1)[0] if rule.startswith(("low ", "high ")) else "value"
-    return src.where(f"{path}.{key}" if f"{path}.{key}" in src.origin else path)
-
-
-def _value_elsewhere(src: Source, path: str, rule: str) -> str:
-    """For a range rule broken by layering (one file's ``value`` beside another's
-    ``low`` or ``high``, merged key by key, methodology §2.1): the rule and where
-    the value was set; the rule alone otherwise."""
-    if not rule.startswith(("low ", "high ")):
-        return rule
-    bound = src.origin.get(f"{path}.{rule.split(' ', 1)[0]}", "")
+    where = src.where(f"{path}.{key}" if f"{path}.{key}" in src.origin else path)
     value = src.origin.get(f"{path}.value", "")
-    if not bound or not value or bound.rsplit(":", 1)[0] == value.rsplit(":", 1)[0]:
-        return rule
-    return (
-        f"{rule} (the value comes from {value}: files merge a quantity key by key, "
-        "so a file that restates a value should give its low and high too)"
-    )
+    bound = src.origin.get(f"{path}.{key}", "") if key != "value" else ""
+    if bound and value and bound.rsplit(":", 1)[0] != value.rsplit(":", 1)[0]:
+        rule += (
+            f" (the value comes from {value}: files merge a quantity key by key, "
+            "so a file that restates a value should give its low and high too)"
+        )
+    return where, rule
 
 
 _PYDANTIC_WORDING = (
@@ -328,8 +323,8 @@ def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]
         if key in seen:  # a union of number types reports each branch
             continue
         seen.add(key)
-        where = _where_in_quantity(src, path, rule)
-        problems.append(Problem(where, path, value, _value_elsewhere(src, path, rule)))
+        where, shown = _locate(src, path, rule)
+        problems.append(Problem(where, path, value, shown))
     return problems
 
 
