@@ -11,7 +11,7 @@ from costmodel.core.finance import depreciation_annual
 from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.deployments import event_keys
-from costmodel.report.workbook.tiercontext import Tier, scalar
+from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
 
 
 def recomputations(x: Tier) -> None:
@@ -86,8 +86,7 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
             "re_gpu_hours",
             "ramped GPU-hours = GPUs x full months x util x availability x h",
             "GPU-h",
-            f"=({plus('{{$d_g{i}}}*{{$re_sold{i}}}')})*{{$utilization}}*{{$availability}}"
-            "*hours_per_month",
+            f"=({plus('{{$d_g{i}}}*{{$re_sold{i}}}')})*{{$utilization}}*{{$availability}}*{HOURS}",
             tot["spot_hours"] + _displaced(x),
         ),
         (
@@ -102,7 +101,7 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
             "re_electricity",
             "electricity = PUE x hours x price x sum of kW drawn x index",
             cur,
-            "={$pue}*hours_per_month*power_price_per_kwh*SUMPRODUCT({$idle_fraction}*{kw_on:1}"
+            f"={{$pue}}*{HOURS}*power_price_per_kwh*SUMPRODUCT({{$idle_fraction}}*{{kw_on:1}}"
             f"+(1-{{$idle_fraction}})*{{kw_used:1}},(1+power_escalation)^({years}))",
             tot["electricity"],
         ),
