@@ -22,8 +22,13 @@ least 15 million tier-months per CPU-second (every process); 1e6 draws under 800
 in every process. The machine is shared: compare ratios measured in the same run,
 and CPU seconds.
 
+With ``--workers``, instead: the default at 20,000 to 200,000 draws in this process
+and with two worker processes (wall, CPU of every process, the workers' minor page
+faults): where worker processes pay, the threshold ``PROCESS_MIN_TIER_DRAWS``.
+
 Run: python benchmarks/bench_montecarlo.py [--draws N] [--models NAME ...] [--skip-million]
      python benchmarks/bench_montecarlo.py --chunk-sizes 5000 1000 [--draws N]
+     python benchmarks/bench_montecarlo.py --workers
 """
 
 from __future__ import annotations
@@ -106,6 +111,27 @@ def chunk_sizes(a: cm.Assumptions, sizes: list[int], n: int) -> None:
         print(f"  chunk {size:6,}  {cpu:6.2f} s CPU  {faults:10,} minor page faults")
 
 
+def workers(a: cm.Assumptions, sizes: tuple[int, ...] = (20_000, 50_000, 100_000, 200_000)) -> None:
+    """Wall, CPU (every process) and the workers' minor page faults of the draws of
+    ``a`` at each size, in this process and with two worker processes."""
+    from costmodel.analysis import montecarlo as mc
+
+    threshold = mc.PROCESS_MIN_TIER_DRAWS
+    mc.PROCESS_MIN_TIER_DRAWS = 0  # workers for any run
+    cm.monte_carlo(a, n=2_000, seed=0, workers=1)
+    print(f"default, {len(a.tiers)} tiers (worker processes from {threshold:,} tier-draws):")
+    try:
+        for n in sizes:
+            for name, count in (("one process", 1), ("two workers", 2)):
+                faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+                wall, cpu = timed(lambda n=n, c=count: cm.monte_carlo(a, n=n, seed=1, workers=c))
+                faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults
+                shown = f"{faults:10,} worker page faults" if count > 1 else ""
+                print(f"  {n:8,} draws  {name:12} {wall:6.2f} s wall {cpu:6.2f} s CPU {shown}")
+    finally:
+        mc.PROCESS_MIN_TIER_DRAWS = threshold
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=N)
@@ -114,11 +140,15 @@ def main() -> None:
     parser.add_argument("--million", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--chunk-sizes", type=int, nargs="+", metavar="SIZE",
                         help="only compare these chunk sizes on the default")  # fmt: skip
+    parser.add_argument("--workers", action="store_true", help="where worker processes pay")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if args.million:
             million(folder)
+            return
+        if args.workers:
+            workers(load("default", folder))
             return
         if args.chunk_sizes:
             chunk_sizes(load("default", folder), args.chunk_sizes, args.draws)

@@ -80,9 +80,11 @@ METRICS = ("npv", "irr", "cost_per_gpu_hour")
 #: chunk x months per line item)
 CHUNK_SIZE = 1_000
 
-#: draws x tiers from which a run uses worker processes (below it, the CPU that
-#: forking them costs is a large share of the run; ``benchmarks/bench_all.py``)
-PROCESS_MIN_TIER_DRAWS = 1_000_000
+#: draws x tiers from which a run uses worker processes: from runs of about three
+#: seconds in one process (100,000 draws of the default), where two workers save
+#: about 30% of the wait for about 20% more CPU; below it they save a few tenths
+#: of a second at the same CPU cost (``benchmarks/bench_montecarlo.py --workers``)
+PROCESS_MIN_TIER_DRAWS = 300_000
 
 
 @dataclass(frozen=True)
@@ -290,11 +292,13 @@ class _Job:
 
 @dataclass(frozen=True)
 class _Context:
-    """What every job reads besides its draws: the assumptions and the paths of
-    the rows of the draws' columns."""
+    """What every job reads: the assumptions, the paths of the rows of the draws'
+    columns, and the draws (inputs, n): a worker process inherits them at its fork
+    and gathers each job's own (:func:`_job_draws`)."""
 
     assumptions: Assumptions
     paths: list[str]
+    columns: np.ndarray
 
 
 def _plan(
@@ -362,9 +366,11 @@ def _start_worker(context: _Context) -> None:
     _WORKER_CONTEXT = context
 
 
-def _worker_job(k: int, job: _Job, rows: np.ndarray) -> tuple[int, dict[str, np.ndarray]]:
-    """In a worker process: job ``k``'s number and metrics."""
+def _worker_job(k: int, job: _Job) -> tuple[int, dict[str, np.ndarray]]:
+    """In a worker process: job ``k``'s number and metrics, from the draws the
+    worker inherited."""
     assert _WORKER_CONTEXT is not None
+    rows = _job_draws(_WORKER_CONTEXT.columns, job)
     return k, _metrics_of(_WORKER_CONTEXT, k, job, rows)
 
 
@@ -384,9 +390,10 @@ def _pool_context() -> mp.context.BaseContext | None:
 
 def _start_pool(context: _Context, workers: int) -> tuple[ProcessPoolExecutor, int] | None:
     """``workers`` processes of a :class:`~concurrent.futures.ProcessPoolExecutor`
-    (None: ``workers < 2`` or no context, :func:`_pool_context`), forked now, before
-    the draws are made, so that no worker holds a copy of them: each job's draws
-    are sent with it."""
+    (None: ``workers < 2`` or no context, :func:`_pool_context`), forked now, after
+    the draws are made: each worker reads the draws of ``context`` where the fork
+    left them (shared with this process until written, and never written), so a
+    job is sent as its row numbers."""
     context_mp = _pool_context() if workers > 1 else None
     if context_mp is None:
         return None
@@ -402,19 +409,17 @@ def _start_pool(context: _Context, workers: int) -> tuple[ProcessPoolExecutor, i
 
 def _evaluate(
     context: _Context,
-    columns: np.ndarray,
     jobs: list[_Job],
     pool: tuple[ProcessPoolExecutor, int] | None,
     done: Callable[[_Job, dict[str, np.ndarray]], None],
 ) -> None:
     """Evaluate every job, calling ``done(job, metrics)`` in this thread as each
     finishes: in this process, or in the processes of ``pool`` (the executor and
-    its workers), at most two jobs per worker sent at a time (the draws of a job are
-    copied when it is sent). A worker's error is raised here, and the jobs not yet
-    sent are not."""
+    its workers), at most two jobs per worker sent at a time. A worker's error is
+    raised here, and the jobs not yet sent are not."""
     if pool is None:
         for k, job in enumerate(jobs):
-            done(job, _metrics_of(context, k, job, _job_draws(columns, job)))
+            done(job, _metrics_of(context, k, job, _job_draws(context.columns, job)))
         return
     executor, workers = pool
     waiting = iter(enumerate(jobs))
@@ -422,7 +427,7 @@ def _evaluate(
 
     def send() -> None:
         for k, job in waiting:
-            running.add(executor.submit(_worker_job, k, job, _job_draws(columns, job)))
+            running.add(executor.submit(_worker_job, k, job))
             if len(running) >= 2 * workers:
                 return
 
@@ -519,13 +524,13 @@ def monte_carlo(
     held = [x.path for x in ranged if x.structural]
     paths = [x.path for x in inputs]
     pairs = active_pairs(assumptions.correlations, paths)
-    context = _Context(assumptions, paths)
+    columns = sample_columns(inputs, n, seed, pairs)
+    tiers_of = [set(x.tiers) for x in inputs]
+    jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
+    context = _Context(assumptions, paths, columns)
     pool = _start_pool(context, workers)
     try:
-        columns = sample_columns(inputs, n, seed, pairs)
-        tiers_of = [set(x.tiers) for x in inputs]
-        jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
-        out = _evaluate_all(context, columns, jobs, pool, tiers, n, progress)
+        out = _evaluate_all(context, jobs, pool, tiers, n, progress)
     finally:
         if pool is not None:  # after an error: the jobs sent and not started are dropped
             pool[0].shutdown(cancel_futures=True)
@@ -611,14 +616,13 @@ def median_shifts(
 
 def _evaluate_all(
     context: _Context,
-    columns: np.ndarray,
     jobs: list[_Job],
     pool: tuple[ProcessPoolExecutor, int] | None,
     tiers: list[str],
     n: int,
     progress: Callable[[int, int], None] | None,
 ) -> dict[str, np.ndarray]:
-    """Every tier's metrics (n, metrics) of the draws ``columns`` (:func:`_evaluate`
+    """Every tier's metrics (n, metrics) of the draws of ``context`` (:func:`_evaluate`
     of ``jobs``), ``progress(done, n)`` after each job."""
     out = {t: np.empty((n, len(METRICS))) for t in tiers}
     tier_draws = 0
@@ -631,5 +635,5 @@ def _evaluate_all(
         if progress:
             progress(tier_draws // len(tiers), n)
 
-    _evaluate(context, columns, jobs, pool, done)
+    _evaluate(context, jobs, pool, done)
     return out
