@@ -148,6 +148,7 @@ def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
         "contract_price_per_gpu_hour": zero,
         "contract_months": zero,
         "contract_escalation": zero,
+        "contract_at_hour_value": zero,  # contract hours at the contract price
     }
     return {**defaults, **q}
 

@@ -202,7 +202,9 @@ def operating_coefficients(
     - insurance: in service ``insurance rate (hardware_d + facility_d) / 12``;
     - software: in service ``software per GPU-year GPUs_d / 12``;
     - contract_hours: contract year j ``s GPUs_d avail`` (take-or-pay, no ramp);
-      contract_revenue: contract year j ``s GPUs_d avail p_c (1 + e)^j``;
+      contract_revenue: contract year j ``s GPUs_d avail p_c (1 + e)^j``, or, in
+      the ``avoided_cloud`` mode (``contract_at_hour_value``), ``s GPUs_d avail
+      P_y price per GPU-hour`` (every hour at the cloud price);
     - spot_hours: ramp share ``GPUs_d sold``, ramp share in contract ``- s GPUs_d
       sold`` (``u_d(m) (1 - s_d(m))``); spot_revenue: the same times ``P_y price
       per GPU-hour``;
@@ -268,12 +270,13 @@ def _contract_coefficients(
     out["spot_hours"][in_contract] = np.broadcast_to(-(s * d["gpus"] * sold), (years, size))
     out["spot_revenue"][in_contract] = -(price * (s * d["gpus"] * sold))
     contracted = s * d["gpus"] * avail
+    at_hour_value = q["contract_at_hour_value"] > 0
     for j in range(n_years):
         k = 4 * n_dep + n_years * i + j
         escalated = q["contract_price_per_gpu_hour"] * (1.0 + q["contract_escalation"]) ** j
         out["electricity"][k] = power * (busy * s)
         out["contract_hours"][k] = np.broadcast_to(contracted, (years, size))
-        out["contract_revenue"][k] = np.broadcast_to(contracted * escalated, (years, size))
+        out["contract_revenue"][k] = contracted * np.where(at_hour_value, price, escalated)
 
 
 def total(lines: Sequence[Coefficients]) -> Coefficients:

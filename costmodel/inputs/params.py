@@ -285,7 +285,8 @@ def _put_revenue(
     a: Assumptions, tier_name: str, put: _Put, out: dict[str, tuple[str, float]]
 ) -> None:
     """The cloud price of the tier's server for the revenue term; in the
-    ``avoided_cloud`` mode the GPU-hour is priced at it."""
+    ``avoided_cloud`` mode the GPU-hour is priced at it, contracted hours included
+    (``contract_at_hour_value`` 1)."""
     sp = f"servers.{a.tiers[tier_name].server}"
     mode, term = revenue_mode(a, tier_name)
     cloud_key = f"cloud_{term}_per_gpu_hour"
@@ -294,6 +295,12 @@ def _put_revenue(
         put("cloud_price_per_gpu_hour", f"{sp}.{cloud_key}", cloud)
     if mode == "avoided_cloud":  # the GPU-hour is worth what the cloud would charge
         out["price_per_gpu_hour"] = out["cloud_price_per_gpu_hour"]
+    own = a.tiers[tier_name].revenue
+    mode_path = (
+        f"tiers.{tier_name}.revenue.mode" if own is not None and own.mode else "revenue.mode"
+    )
+    # contracted hours too: every GPU-hour at the cloud price (methodology §11.5)
+    put("contract_at_hour_value", mode_path, float(mode == "avoided_cloud"))
 
 
 #: the keys of a contract (methodology §11.5) and the engine inputs they become

@@ -124,6 +124,29 @@ def test_avoided_cloud_revenue_is_the_cloud_cost(tmp_path):
     assert row.npv_vs_cloud == pytest.approx(m.summary().npv["small"], rel=1e-12)
 
 
+def test_contracted_hours_are_valued_at_the_cloud_price_too():
+    """Methodology §11.5: in the avoided_cloud mode every GPU-hour, contracted or
+    spot, is worth the cloud price times the spot price index, so the revenue is
+    the cloud cost of the hours month by month, and the NPV against the cloud
+    does not depend on the contract's price or escalation."""
+    contract = {"revenue.contract.share": 0.7, "revenue.contract.escalation": 0.05}
+    a = cm.load_assumptions(overrides={"revenue.mode": "avoided_cloud", **contract})
+    m = cm.build(a)
+    under_contract = [t for t in m.tiers if np.sum(m.results[t].flows["contract_hours"][0]) > 0]
+    assert under_contract == ["hundreds", "thousands"]  # tens sells spot (its own share 0)
+    for t in m.tiers:
+        f = m.results[t].flows
+        cloud = m.inputs[t].values()["cloud_price_per_gpu_hour"]
+        expected = np.asarray(f["gpu_hours"][0]) * cloud * np.asarray(f["price_index"][0])
+        np.testing.assert_allclose(f["revenue"][0], expected, rtol=1e-12, atol=1e-6)
+    dearer = cm.with_overrides(a, {"revenue.contract.price_per_gpu_hour": 99.0})
+    np.testing.assert_allclose(cm.build(dearer).summary().npv, m.summary().npv, rtol=1e-12)
+    rental = cm.build(cm.load_assumptions(overrides=contract))
+    assert cm.build_vs_rent(rental).npv_vs_cloud.tolist() == pytest.approx(
+        m.summary().npv.tolist(), rel=1e-12
+    )
+
+
 def test_tier_without_cloud_price_is_nan():
     df = cm.build_vs_rent(cm.build(cm.load_assumptions(HAND)))
     assert list(df.columns) == COLUMNS

@@ -59,6 +59,8 @@ CASES = {
             "revenue.cloud_term": "reserved",
         },
     ),
+    # the default's contracts valued at the cloud price too (methodology §11.5)
+    "default-cloud": lambda: cm.load_assumptions(overrides={"revenue.mode": "avoided_cloud"}),
     "hand-colocation": lambda: cm.load_assumptions(
         HAND,
         overrides={

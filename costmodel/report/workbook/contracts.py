@@ -34,25 +34,18 @@ def contract(x: Tier) -> None:
     1) / 12)`` and the load factor ``s_d(m) + (1 - s_d(m)) u_d(m)``."""
     cs, ti = x.cs, x.ti
     cs.heading("Contracted capacity (methodology §11.5: take-or-pay, no ramp)")
-    for key, path, unit, kind in CONTRACT_LINKS:
-        cell = x.inputs.tier_cells[(x.tier, path)]
-        cs.const(
-            key,
-            input_label(path),
-            unit.format(cur=x.cur),
-            f"={cell}",
-            ti.get(key, 0.0),
-            kind,
-            GREEN,
-        )
+    _contract_inputs(x)
     share, months = ti.get("contract_share", 0.0), ti.get("contract_months", 0.0)
     price, esc = ti.get("contract_price_per_gpu_hour", 0.0), ti.get("contract_escalation", 0.0)
+    hour_value = ti["price_per_gpu_hour"] * np.asarray(x.r.flows["price_index"][0])
+    at_hour_value = ti.get("contract_at_hour_value", 0.0)
     x.load, x.contracted, x.contract_price = [], [], []
     for i, d in enumerate(x.deps):
         t = scalar(d["month"])
         on = ((x.m > t) & (x.m <= t + months)).astype(float)
         year = np.floor(np.maximum(0, x.m - t - 1) / MONTHS_PER_YEAR)
-        s, p = share * on, on * price * (1 + esc) ** year
+        s = share * on
+        p = on * (hour_value if at_hour_value else price * (1 + esc) ** year)
         lf = s + (1 - s) * x.util[i]
         x.load.append(lf)
         x.contracted.append(s)
@@ -77,10 +70,13 @@ def contract(x: Tier) -> None:
             ),
             (
                 f"k_p{i}",
-                f"{n}: contract price = price x (1 + escalation)^contract year",
+                f"{n}: contract price = price x (1 + escalation)^contract year"
+                " (avoided_cloud: GPU-hour value x spot price index)",
                 x.money("GPU-h"),
-                f"={{k_on{i}}}*{{$contract_price_per_gpu_hour}}"
-                f"*(1+{{$contract_escalation}})^INT(MAX(0,{{month}}-{{$d_t{i}}}-1)/12)",
+                f"={{k_on{i}}}*IF({{$contract_at_hour_value}}=1,"
+                "{$price_per_gpu_hour}*{price_index},"
+                f"{{$contract_price_per_gpu_hour}}"
+                f"*(1+{{$contract_escalation}})^INT(MAX(0,{{month}}-{{$d_t{i}}}-1)/12))",
                 p,
                 "money2",
             ),
@@ -95,6 +91,43 @@ def contract(x: Tier) -> None:
         )
         for key, label, unit, formula, values, kind in rows:
             cs.series(key, label, unit, formula, values, kind)
+
+
+def _contract_inputs(x: Tier) -> None:
+    """The contract's links to Inputs, the flag of the ``avoided_cloud`` mode (every
+    contracted hour then at the GPU-hour's value times the spot price index) and the
+    spot price index ``(1 - decline)^(year - 1)``."""
+    cs, ti = x.cs, x.ti
+    for key, path, unit, kind in CONTRACT_LINKS:
+        cell = x.inputs.tier_cells[(x.tier, path)]
+        cs.const(
+            key,
+            input_label(path),
+            unit.format(cur=x.cur),
+            f"={cell}",
+            ti.get(key, 0.0),
+            kind,
+            GREEN,
+        )
+    mode_cell = x.inputs.tier_cells[(x.tier, "revenue.mode")]
+    cs.const(
+        "contract_at_hour_value",
+        "contract hours valued at the GPU-hour's value (1: revenue mode avoided_cloud)",
+        "flag",
+        f'=IF({mode_cell}="avoided_cloud",1,0)',
+        ti.get("contract_at_hour_value", 0.0),
+        "flag",
+    )
+    cs.series(
+        "price_index",
+        "spot price index (1-decline)^(year-1)",
+        "index",
+        # the base is 1 in year 1 (and at month 0): no 0^0 (#NUM! in Excel, Gnumeric)
+        # nor 0^-1 when the decline is 1
+        "=IF({ops}=1,(1-{$price_decline}*({year}>1))^({year}-1),0)",
+        x.r.flows["price_index"][0],
+        "factor",
+    )
 
 
 def revenue(x: Tier) -> None:
@@ -184,21 +217,10 @@ def _hour_rows(x: Tier) -> tuple[tuple[str, str, str, str, Any, str, bool], ...]
 
 
 def _revenue_rows(x: Tier) -> tuple[tuple[str, str, str, str, Any, str, bool], ...]:
-    """Rows (as :func:`_hour_rows`) of the spot price index and the contracted and
-    spot revenue."""
+    """Rows (as :func:`_hour_rows`) of the contracted and spot revenue (the spot
+    price index is a row of :func:`contract`, whose contract prices read it)."""
     f, cur, total = x.r.flows, x.cur, lambda term: _total(x, term)
     return (
-        (
-            "price_index",
-            "spot price index (1-decline)^(year-1)",
-            "index",
-            # the base is 1 in year 1 (and at month 0): no 0^0 (#NUM! in Excel, Gnumeric)
-            # nor 0^-1 when the decline is 1
-            "=IF({ops}=1,(1-{$price_decline}*({year}>1))^({year}-1),0)",
-            f["price_index"][0],
-            "factor",
-            False,
-        ),
         (
             "contract_revenue",
             "contract revenue = GPUs x contract share x contract price x availability x hours",
