@@ -19,7 +19,7 @@ import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.book import SUMMARY_COLUMNS
 from tests.paths import HAND
-from tests.support.workbooks import compare_cached_with_recalculated, overlays, read
+from tests.support.workbooks import compare_cached_with_recalculated, overlays, read, set_name
 
 pytestmark = pytest.mark.slow
 
@@ -169,6 +169,27 @@ def test_live_model_follows_changed_inputs(soffice, recalc, tmp_path):
         expected.loc["thousands", "npv"], cm.build(base).summary().loc["thousands", "npv"]
     )
     assert_comparison_equals(out, expected)
+
+
+def test_typed_avoided_cloud_values_contracted_hours_at_the_cloud_price(
+    soffice, ssconvert, recalc, tmp_path
+):
+    """The default's workbook with its revenue mode typed to avoided_cloud: the
+    contract price rows switch to the cloud price times the spot index
+    (methodology §11.5), and both spreadsheet engines give the engine's numbers of
+    that mode, which differ from the rental figures."""
+    base = cm.load_assumptions()
+    path = cm.write_workbook(cm.build(base), tmp_path / "rental.xlsx", created=FIXED)
+    wb = openpyxl.load_workbook(path)
+    set_name(wb, "revenue_mode", "avoided_cloud")
+    changed = tmp_path / "avoided.xlsx"
+    wb.save(changed)
+    expected = cm.build(cm.load_assumptions(overrides={"revenue.mode": "avoided_cloud"})).summary()
+    assert not math.isclose(
+        expected.loc["thousands", "npv"], cm.build(base).summary().loc["thousands", "npv"]
+    )
+    for out in (*recalc.libreoffice([changed]), *recalc.gnumeric([changed])):
+        assert_comparison_equals(out, expected)
 
 
 def test_checks_sheet_can_fail(soffice, recalc, tmp_path):
