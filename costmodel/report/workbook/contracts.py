@@ -70,8 +70,7 @@ def contract(x: Tier) -> None:
             ),
             (
                 f"k_p{i}",
-                f"{n}: contract price = price x (1 + escalation)^contract year"
-                " (avoided_cloud: GPU-hour value x spot price index)",
+                f"{n}: contract price: price x (1+esc)^year, or value x index",
                 x.money("GPU-h"),
                 f"={{k_on{i}}}*IF({{$contract_at_hour_value}}=1,"
                 "{$price_per_gpu_hour}*{price_index},"
@@ -112,7 +111,7 @@ def _contract_inputs(x: Tier) -> None:
     mode_cell = x.inputs.tier_cells[(x.tier, "revenue.mode")]
     cs.const(
         "contract_at_hour_value",
-        "contract hours valued at the GPU-hour's value (1: revenue mode avoided_cloud)",
+        "contract at the GPU-hour's value (1: mode avoided_cloud)",
         "flag",
         f'=IF({mode_cell}="avoided_cloud",1,0)',
         ti.get("contract_at_hour_value", 0.0),
