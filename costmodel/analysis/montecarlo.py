@@ -80,10 +80,9 @@ METRICS = ("npv", "irr", "cost_per_gpu_hour")
 #: chunk x months per line item)
 CHUNK_SIZE = 1_000
 
-#: draws x tiers from which a run uses worker processes: from runs of about three
-#: seconds in one process (100,000 draws of the default), where two workers save
-#: about 30% of the wait for about 20% more CPU; below it they save a few tenths
-#: of a second at the same CPU cost (``benchmarks/bench_montecarlo.py --workers``)
+#: draws x tiers from which a run uses worker processes (100,000 draws of the
+#: default): below it the wait they save is short beside the CPU they add
+#: (``benchmarks/bench_montecarlo.py --workers``; docs/performance.md)
 PROCESS_MIN_TIER_DRAWS = 300_000
 
 
