@@ -18,10 +18,12 @@ from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook import book
 from costmodel.report.workbook.sheet import (
     PLAIN_FUNCTIONS,
+    VERIFIED_XLSXWRITER,
     FastWorksheet,
     RowWorksheet,
     needs_preparation,
 )
+from tests.paths import ROOT
 
 #: 2026-01-01 00:00 UTC
 EPOCH = "1767225600"
@@ -41,10 +43,27 @@ def written(model: cm.Model, path, worksheet_class, monkeypatch) -> bytes:
     return cm.write_workbook(model, path).read_bytes()
 
 
-def test_the_workbook_uses_the_fast_class():
-    """FastWorksheet is verified with XlsxWriter 3.x (the version installed here)."""
-    assert xlsxwriter.__version__.startswith("3.")
+def test_the_installed_xlsxwriter_has_been_verified():
+    """FastWorksheet overrides private methods of XlsxWriter's worksheet: a release
+    whose byte comparisons (the tests below) have not been run is a failure that
+    says what to do, not a silent switch to the slower stock class."""
+    version = xlsxwriter.__version__
+    assert version in VERIFIED_XLSXWRITER, (
+        f"XlsxWriter {version} has not been verified against FastWorksheet: run "
+        "tests/report/test_workbook_sheet.py with it and, if every byte comparison "
+        "passes, add it to VERIFIED_XLSXWRITER in costmodel/report/workbook/sheet.py "
+        "(until then workbooks are written by the stock, slower class)"
+    )
     assert book.WORKSHEET_CLASS is FastWorksheet
+
+
+def test_the_dependency_pin_admits_only_verified_minor_releases():
+    """pyproject.toml admits XlsxWriter 3.3 and later 3.x, never 4 (a new major may
+    change every internal FastWorksheet mirrors) nor 3.1/3.2 (which lack the cell
+    tuples it writes or write other bytes)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"XlsxWriter>=3.3,<4"' in text
+    assert all(v.startswith("3.3.") for v in VERIFIED_XLSXWRITER)
 
 
 @pytest.mark.parametrize("case", CASES)

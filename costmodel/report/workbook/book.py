@@ -52,16 +52,17 @@ from costmodel.report.workbook.results import (
     write_scenarios_sheet,
     write_sensitivity_sheet,
 )
-from costmodel.report.workbook.sheet import FastWorksheet, RowWorksheet
+from costmodel.report.workbook.sheet import VERIFIED_XLSXWRITER, FastWorksheet, RowWorksheet
 from costmodel.report.workbook.sweepsheet import write_sweep_sheet
 from costmodel.report.workbook.tier import write_tier_sheet
 
 #: the worksheet class of every sheet: :class:`FastWorksheet` writes the same bytes
 #: as :class:`RowWorksheet` (XlsxWriter's own code for every cell), faster. It mirrors
-#: XlsxWriter 3.x internals, so under another major version the stock code writes
-#: (and a test fails until the byte comparisons have been run with it)
+#: the internals of the releases in ``VERIFIED_XLSXWRITER``; under any other release
+#: the stock code writes (and a test fails until the byte comparisons have been run
+#: with it)
 WORKSHEET_CLASS: type[RowWorksheet] = (
-    FastWorksheet if xlsxwriter.__version__.startswith("3.") else RowWorksheet
+    FastWorksheet if xlsxwriter.__version__ in VERIFIED_XLSXWRITER else RowWorksheet
 )
 
 #: the summary columns the workbook carries as formulas: all of the engine's (v1 set,
