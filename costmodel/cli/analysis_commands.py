@@ -92,16 +92,19 @@ def _tornado(
 
     def table() -> None:
         from costmodel.cli.tables import break_even_grid, show, tornado_grid
+        from costmodel.report.format import counted
 
         for tier in a.tiers:
             show(tornado_grid(tor[tor["tier"] == tier], tier, metric, a.currency), out())
         title = f"Break-even (NPV = 0; {a.currency}); - = no root in range"
-        show(break_even_grid(be, scales, title), out())
+        show(break_even_grid(be, title), out())
         if skipped and verbose:
             out().print(f"not read by any tier: {', '.join(skipped)}", style="dim")
         elif skipped:
+            n = len(skipped)
             out().print(
-                f"{len(skipped)} ranged inputs are not read by any tier (--verbose lists them).",
+                f"{counted(n, 'ranged input')} {'is' if n == 1 else 'are'} not read by any "
+                "tier (--verbose lists them).",
                 style="dim",
             )
 
@@ -171,7 +174,7 @@ def sweep_cmd(
 
     def run() -> None:
         from costmodel.analysis.sweep import sweep
-        from costmodel.report.format import csv_text, records
+        from costmodel.report.format import csv_text, records, whole_counts
 
         a = load(paths, set_)
         name = tier or next(iter(a.tiers))
@@ -192,12 +195,14 @@ def sweep_cmd(
             title = f"Sweep of {name} ({a.currency}); first deployment {df.attrs['first_gpus']:,}"
             show(sweep_grid(df, title), out())
             out().print(
-                "change: where scale_class or network_levels differs from the row above.",
+                "change: where the scale class or the number of network levels differs from "
+                "the row above (JSON and CSV: the column names, scale_class, network_levels).",
                 style="dim",
             )
 
-        doc = {"tier": name, "first_gpus": df.attrs["first_gpus"], "rows": records(df)}
-        emit(fmt, lambda: doc, lambda: csv_text(df, False), table)
+        whole = whole_counts(df)
+        doc = {"tier": name, "first_gpus": df.attrs["first_gpus"], "rows": records(whole)}
+        emit(fmt, lambda: doc, lambda: csv_text(whole, False), table)
 
     guard(run)
 
@@ -237,8 +242,11 @@ def montecarlo(
 
             title = f"Monte Carlo: {res.n:,} draws, seed {res.seed} ({a.currency})"
             show(montecarlo_grid(res.summary, title, a.currency), out())
+            from costmodel.report.format import counted
+
             out().print(
-                f"{len(res.inputs)} inputs varied; the IRR's statistics are over the draws "
+                f"{counted(len(res.inputs), 'input')} varied; the IRR's statistics are over "
+                "the draws "
                 "with an IRR.",
                 style="dim",
             )

@@ -3,6 +3,11 @@
 ``--scenario NAME=PATH[,PATH...]`` may be repeated; repeating a NAME appends
 its paths. The name ends at the LAST ``=`` (names may contain ``=``, paths may
 not); ``NAME=`` alone is a scenario that overlays nothing.
+
+``--set-for NAME:dotted.path=value`` (repeatable) overrides one input in scenario
+NAME only, after its files (``--set`` overrides the base, so every scenario). The
+name ends at the FIRST ``:``; NAME must be given with ``-s`` (``-s NAME=`` for a
+scenario of overrides alone).
 """
 
 from __future__ import annotations
@@ -34,11 +39,24 @@ ScenarioOpt = Annotated[
 ]
 
 
-def parse_scenarios(items: list[str] | None) -> dict[str, Any]:
+SetForOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set-for",
+        help="NAME:dotted.path=value: override one input in scenario NAME only "
+        "(repeatable; NAME given with -s, -s NAME= for overrides alone).",
+    ),
+]
+
+
+def parse_scenarios(items: list[str] | None, set_for: list[str] | None = None) -> dict[str, Any]:
     """``["a=x.yaml", "a=y.yaml,z.yaml", "b="]`` -> ``{"a": Overlay([x, y, z]),
-    "b": Overlay([])}``, names in order of first appearance."""
+    "b": Overlay([])}``, names in order of first appearance; ``set_for``
+    (``["b:power.price_per_kwh=0.8"]``) adds overrides to the scenario it names."""
     from costmodel.analysis.scenarios import Overlay
     from costmodel.inputs.errors import AssumptionError, Problem
+    from costmodel.inputs.loader import parse_override
+    from costmodel.inputs.suggest import closest
 
     found: dict[str, list[str]] = {}
     for item in items or []:
@@ -50,18 +68,70 @@ def parse_scenarios(items: list[str] | None) -> dict[str, Any]:
         if not name:
             raise AssumptionError(Problem("--scenario", item, "", "the scenario name is empty"))
         found.setdefault(name, []).extend(p for p in paths.split(",") if p.strip())
-    return {name: Overlay(paths) for name, paths in found.items()}
+    overrides: dict[str, dict[str, Any]] = {name: {} for name in found}
+    for item in set_for or []:
+        name, colon, setting = item.partition(":")
+        if not colon or "=" not in setting:
+            raise AssumptionError(
+                Problem(
+                    "--set-for",
+                    item,
+                    "",
+                    "expected NAME:dotted.path=value, e.g. hot:power.price_per_kwh=0.8",
+                )
+            )
+        if name not in found:
+            near = closest(name, list(found))
+            given = ", ".join(repr(n) for n in found) or "none"
+            hint = f"; did you mean {near!r}?" if near else f" (given: {given})"
+            raise AssumptionError(
+                Problem(
+                    "--set-for",
+                    item,
+                    "",
+                    f"no scenario named {name!r} is given with -s{hint} (give -s {name}=FILE, "
+                    f"or -s {name}= for a scenario of overrides alone)",
+                )
+            )
+        path, value = parse_override(setting)
+        overrides[name][path] = value
+    return {name: Overlay(paths, overrides[name]) for name, paths in found.items()}
 
 
-def compare_records(result: Any) -> dict[str, Any]:
+def compare_records(result: Any, delta: bool = False) -> dict[str, Any]:
     """``{"scenarios": [...], "results": {scenario: {tier: {metric: value}}},
-    "overlays": {scenario: text}}`` with null for empty metrics."""
-    from costmodel.report.format import plain
+    "overlays": {scenario: text}}`` with null for empty metrics; with ``delta``
+    also ``"delta"``: the same shape for every scenario after the first, each
+    value minus the first scenario's value of the same tier and metric."""
+    from costmodel.report.format import plain, whole_counts
 
-    results: dict[str, dict[str, dict[str, Any]]] = {}
-    for (s, t), row in result.wide.iterrows():
-        results.setdefault(str(s), {})[str(t)] = {m: plain(v) for m, v in row.items()}
-    return {"scenarios": result.scenarios, "results": results, "overlays": result.overlays}
+    def nested(df: Any) -> dict[str, dict[str, dict[str, Any]]]:
+        out: dict[str, dict[str, dict[str, Any]]] = {}
+        for (s, t), row in whole_counts(df).iterrows():
+            out.setdefault(str(s), {})[str(t)] = {m: plain(v) for m, v in row.items()}
+        return out
+
+    doc = {"scenarios": result.scenarios, "results": nested(result.wide)}
+    if delta:
+        first = result.scenarios[0]
+        d = result.delta(first)
+        doc["delta"] = nested(d.drop(index=first, level="scenario"))
+        doc["delta_against"] = first
+    doc["overlays"] = result.overlays
+    return doc
+
+
+def delta_tidy(result: Any) -> Any:
+    """``result.tidy`` with a ``delta`` column: the value minus the first
+    scenario's value of the same tier and metric (empty for the first scenario)."""
+    first = result.scenarios[0]
+    d = result.delta(first)
+    tidy = result.tidy.copy()
+    tidy["delta"] = [
+        float("nan") if s == first else float(d.at[(s, t), m])
+        for s, t, m in zip(tidy["scenario"], tidy["tier"], tidy["metric"], strict=True)
+    ]
+    return tidy
 
 
 @app.command("compare")
@@ -69,6 +139,15 @@ def compare_cmd(
     paths: PathsArg = None,
     scenario: ScenarioOpt = None,
     set_: SetOpt = None,
+    set_for: SetForOpt = None,
+    delta: Annotated[
+        bool,
+        typer.Option(
+            "--delta",
+            help="Show every scenario after the first as its difference against the first "
+            "(the base), tier by tier; IRR and shares in percentage points.",
+        ),
+    ] = False,
     fmt: FormatOpt = Format.table,
 ) -> None:
     """Compare named scenarios (overlays on the base) tier by tier; the base comes first."""
@@ -76,27 +155,45 @@ def compare_cmd(
     def run() -> None:
         from costmodel.analysis.scenarios import BASE, compare
 
-        overlays = parse_scenarios(scenario)
+        overlays = parse_scenarios(scenario, set_for)
         a = load(paths, set_)  # --set changes the base, so every scenario
-        result = compare(a, {n: {"paths": o.paths} for n, o in overlays.items()})
+        specs = {n: {"paths": o.paths, "overrides": o.overrides} for n, o in overlays.items()}
+        result = compare(a, specs)
 
         def table() -> None:
             from rich.text import Text
 
             from costmodel.cli.tables import compare_grid, show
 
-            title = f"{a.name}: scenarios ({a.currency}, {a.horizon_years} years from {a.start})"
-            show(compare_grid(result, title), out())
+            what = "differences against " + result.scenarios[0] if delta else "scenarios"
+            title = f"{a.name}: {what} ({a.currency}, {a.horizon_years} years from {a.start})"
+            show(compare_grid(result, title, delta=delta), out())
+            if delta:
+                out().print(
+                    Text(
+                        f"Rows after {result.scenarios[0]}: the scenario minus "
+                        f"{result.scenarios[0]}, tier by tier (pp: percentage points).",
+                        style="dim",
+                    )
+                )
             for name in result.scenarios:
-                files = overlays[name].paths if name in overlays else []
-                what = ", ".join(files) if files else "nothing overlaid"
+                o = overlays.get(name)
+                parts = list(o.paths) if o else []
+                parts += [f"{k}={v}" for k, v in (o.overrides if o else {}).items()]
+                said = ", ".join(parts) if parts else "nothing overlaid"
                 if name == BASE:
-                    what = ", ".join(str(p) for p in paths or []) or "bundled default"
-                out().print(Text(f"{name}: {what}", style="dim"))
+                    said = ", ".join(str(p) for p in paths or []) or "bundled default"
+                    said += "".join(f"; --set {x}" for x in set_ or [])
+                out().print(Text(f"{name}: {said}", style="dim"))
 
         from costmodel.report.format import csv_text
 
-        emit(fmt, lambda: compare_records(result), lambda: csv_text(result.tidy, False), table)
+        emit(
+            fmt,
+            lambda: compare_records(result, delta),
+            lambda: csv_text(delta_tidy(result) if delta else result.tidy, False),
+            table,
+        )
 
     guard(run)
 

@@ -36,6 +36,7 @@ def import_cmd(
 
     def run() -> None:
         from costmodel.report import output as files
+        from costmodel.report.format import counted
         from costmodel.report.importer import import_workbook, overlay_header
         from costmodel.report.overlay_yaml import overlay_text, shown
 
@@ -64,7 +65,7 @@ def import_cmd(
             write_text(text)
         else:
             files.write_text(output, text)
-            wrote = f"wrote {output} ({len(report.changes)} inputs)"
+            wrote = f"wrote {output} ({counted(len(report.changes), 'input')})"
             out().print(wrote, highlight=False, soft_wrap=True)
 
     guard(run)

@@ -57,6 +57,13 @@ def build_cmd(
             "--scenario", "-s", help="NAME=PATH[,PATH]: also compare this overlay (repeatable)."
         ),
     ] = None,
+    set_for: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set-for",
+            help="NAME:dotted.path=value: override one input in scenario NAME only (repeatable).",
+        ),
+    ] = None,
     draws: Annotated[
         int, typer.Option("--draws", "-n", min=0, help="Monte Carlo draws (0: none).")
     ] = DEFAULT_DRAWS,
@@ -72,7 +79,7 @@ def build_cmd(
         from costmodel.cli.tables import show, summary_grid
         from costmodel.core.metrics import HEADLINE
         from costmodel.core.model import require_finite
-        from costmodel.report.memo.render import write_memos
+        from costmodel.report.memo.render import model_name, write_memos
         from costmodel.report.output import output_set
         from costmodel.report.workbook.book import write_workbook
 
@@ -82,7 +89,7 @@ def build_cmd(
             # invalid input stops here: nothing is written
             a, model = built(with_example(paths, example), set_)
             require_finite(model)  # inputs too large to compute with, before the analysis
-            overlays = parse_scenarios(scenario) if scenario else None
+            overlays = parse_scenarios(scenario, set_for) if scenario or set_for else None
             what = f", {draws:,} Monte Carlo draws" if draws else ""
             steps.step(f"analysis (tornado, break-even{what})")
             analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
@@ -96,9 +103,34 @@ def build_cmd(
                 written += write_memos(model, memos, template_dir, analysis)
         for p in written:
             out().print(f"wrote {out_dir / p.name}", highlight=False)
-        show(summary_grid(model.summary_rows(), a.name, a.currency, HEADLINE), out())
+        if lang is Lang.zh:  # the table in the language of the memo written
+            title = f"{model_name(model, 'zh')}（{a.currency}）"
+            show(summary_grid(model.summary_rows(), title, a.currency, HEADLINE, "zh"), out())
+        else:
+            show(summary_grid(model.summary_rows(), a.name, a.currency, HEADLINE), out())
 
     guard(run)
+
+
+MetricsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--metrics",
+        "-m",
+        help="Comma-separated metrics to show, in that order (e.g. npv,irr,payback_years; "
+        "the names are the CSV headers); default: all.",
+    ),
+]
+UnitsOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--units/--no-units",
+        help="CSV: a row of units under the header (the default; --no-units drops it). "
+        'JSON: a top-level "units" object beside the tiers, only with --units (the '
+        "default JSON is {tier: {metric: value}}).",
+        show_default=False,
+    ),
+]
 
 
 @app.command()
@@ -107,28 +139,65 @@ def summary(
     set_: SetOpt = None,
     fmt: FormatOpt = Format.table,
     example: ExampleOpt = None,
+    metrics: MetricsOpt = None,
+    units: UnitsOpt = None,
 ) -> None:
     """Print each tier's capex, opex, TCO, cost per GPU-hour, NPV, IRR and payback."""
 
     def run() -> None:
-        from costmodel.report.format import by_index, csv_text
+        from costmodel.core.metrics import machine_unit, pick_metrics
+        from costmodel.core.result import SUMMARY_COLUMNS
+        from costmodel.report.format import (
+            UNITS_ROW,
+            by_index,
+            csv_text,
+            whole_counts,
+            with_units_row,
+        )
 
+        columns = list(SUMMARY_COLUMNS)
+        if metrics is not None:
+            try:
+                columns = pick_metrics(metrics, columns)
+            except ValueError as e:
+                usage_error(f"--metrics {metrics}: {e}")
         a, model = built(with_example(paths, example), set_)
+        unit_of = {c: machine_unit(c, a.currency) for c in columns}
 
         def table() -> None:  # from the plain rows: printing needs no pandas
             from costmodel.cli.tables import show, summary_grid
 
             title = f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})"
-            show(summary_grid(model.summary_rows(), title, a.currency), out())
+            show(summary_grid(model.summary_rows(), title, a.currency, columns), out())
             out().print(
                 "Empty cells (-): no IRR root, no payback within the horizon, no denominator, "
                 "no full operating year within the horizon, or a result too large to compute.",
                 style="dim",
             )
 
-        emit(fmt, lambda: by_index(model.summary()), lambda: csv_text(model.summary()), table)
+        def doc() -> dict:
+            tiers = by_index(whole_counts(model.summary()[columns]))
+            if not units:  # the shape scripts read: {tier: {metric: value}}
+                return tiers
+            if UNITS_KEY in tiers:
+                usage_error(
+                    f"a tier is named {UNITS_KEY!r}, the key of the units object: "
+                    "leave out --units for the bare {tier: {metric: value}}"
+                )
+            return {UNITS_KEY: unit_of, **tiers}
+
+        def csv() -> str:
+            text = csv_text(whole_counts(model.summary()[columns]))
+            keep = units is None or units  # a units row unless --no-units
+            return with_units_row(text, [UNITS_ROW, *unit_of.values()]) if keep else text
+
+        emit(fmt, doc, csv, table)
 
     guard(run)
+
+
+#: the top-level key of the units object in ``summary -f json``
+UNITS_KEY = "units"
 
 
 @app.command("recommend")

@@ -23,9 +23,17 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-from costmodel.core.metrics import HEADLINE, METRICS, column_label, kind_unit, metric_unit
+from costmodel.core.metrics import (
+    HEADLINE,
+    METRICS,
+    UNITS_ZH,
+    column_label,
+    is_empty,
+    kind_unit,
+    metric_unit,
+)
 from costmodel.inputs.vocabulary import input_kind
-from costmodel.report.format import cell, residue
+from costmodel.report.format import EMPTY_CELL, cell, delta_value
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -193,7 +201,7 @@ def _records(grid: Grid, console: Console) -> None:
     keys = [j for j, c in enumerate(grid.cols) if c.key]
     for row in grid.rows:
         head = " / ".join(row[j] for j in keys if row[j]) or "-"
-        console.print(Text(head, style="bold"), soft_wrap=True)
+        console.print(Text(head, style="bold"))  # labels wrap at spaces
         for j, c in enumerate(grid.cols):
             if not c.key:
                 console.print(Text(f"  {c.header}: {row[j]}"), soft_wrap=True)
@@ -227,14 +235,17 @@ def summary_grid(
     title: str,
     currency: str,
     columns: Sequence[str] | None = None,
+    lang: str = "en",
 ) -> Grid:
     """Metrics down, tiers across, formatted for reading: ``rows`` is tier ->
     column -> value (:meth:`costmodel.Model.summary_rows`, no pandas needed);
-    ``columns`` (default: every column of the first tier) in their order."""
+    ``columns`` (default: every column of the first tier) in their order;
+    ``lang="zh"``: the metrics' Chinese labels (``label_zh``)."""
     tiers = list(rows)
+    zh = lang == "zh"
     cols = [
-        Col("metric", key=True, wrap=True, justify="left"),
-        Col("unit", key=True, justify="left", style="dim"),
+        Col("指标" if zh else "metric", key=True, wrap=True, justify="left"),
+        Col("单位" if zh else "unit", key=True, justify="left", style="dim"),
     ]
     cols += [Col(str(t)) for t in tiers]
     grid = Grid(title, cols)
@@ -243,7 +254,10 @@ def summary_grid(
     for col in columns:
         meta = METRICS[col]
         cells = [cell(rows[t][col], meta.kind) for t in tiers]
-        grid.rows.append([meta.label, metric_unit(col, currency), *cells])
+        label, unit = meta.label, metric_unit(col, currency)
+        if zh:
+            label, unit = meta.label_zh, UNITS_ZH.get(unit, unit)
+        grid.rows.append([label, unit, *cells])
     return grid
 
 
@@ -318,12 +332,17 @@ def montecarlo_grid(summary: pd.DataFrame, title: str, currency: str) -> Grid:
 
 
 def tornado_grid(df: pd.DataFrame, tier: str, metric: str, currency: str, top: int = 12) -> Grid:
-    """The ``top`` largest swings of one tier; money in millions, shares and
-    rates as percentages."""
+    """The ``top`` largest swings of one tier, the title giving the metric as
+    assumed (the ``base`` column); money in millions, shares and rates as
+    percentages."""
     kind = METRICS[metric].kind
-    unit = f", {currency} millions" if kind == "money" else ""
-    title = f"Tornado: {metric}{unit}, tier {tier} (largest {top} swings)"
     show = "millions" if kind == "money" else kind
+    unit = f", {currency} millions" if kind == "money" else ""
+    base = cell(df["base"].iloc[0], show) if len(df) else EMPTY_CELL
+    title = (
+        f"Tornado of {METRICS[metric].label}, tier {tier}{unit}: {base} as assumed; "
+        f"the {min(top, len(df))} largest swings"
+    )
     cols = [Col("input", key=True, wrap=True, justify="left", dotted=True)]
     cols += [Col(h) for h in ("low", "high", "at low", "at high", "swing")]
     grid = Grid(title, cols)
@@ -370,45 +389,63 @@ def shifts_grid(shifts: pd.DataFrame, tier: str, p50: float, top: int = 8) -> Gr
     return grid
 
 
-def break_even_grid(be: pd.DataFrame, scales: dict[str, float], title: str) -> Grid:
-    """Break-even utilization and price per tier, with the NPV there (a solver
-    residue below ``RESIDUE_TOL`` x the tier's ``scales`` shown as 0)."""
+def break_even_grid(be: pd.DataFrame, title: str) -> Grid:
+    """Break-even utilization and price per tier beside the values assumed, and
+    how far each is from them: utilization in percentage points, the price as a
+    percentage change of the assumed price (the NPV at a break-even is 0 by
+    definition, so it is not a column; JSON and CSV keep it as a check)."""
     cols = [
         Col("tier", key=True, justify="left"),
-        Col("utilization"),
-        Col("base utilization"),
-        Col("NPV there"),
-        Col("price per GPU-hour"),
-        Col("base price"),
-        Col("NPV there"),
+        Col("break-even utilization"),
+        Col("assumed"),
+        Col("gap"),
+        Col("break-even price per GPU-hour"),
+        Col("assumed price"),
+        Col("change"),
     ]
     grid = Grid(title, cols)
     for t, r in be.iterrows():
-        scale = scales.get(str(t), 0.0)
+        util, util0 = r["utilization"], r["utilization_base"]
+        price, price0 = r["price_per_gpu_hour"], r["price_per_gpu_hour_base"]
+        change = (
+            EMPTY_CELL
+            if is_empty(price) or is_empty(price0) or price0 == 0
+            else f"{(float(price) / float(price0) - 1) * 100:+.1f}%"
+        )
+        gap = EMPTY_CELL if is_empty(util) or is_empty(util0) else float(util) - float(util0)
         grid.rows.append(
             [
                 str(t),
-                cell(r["utilization"], "pct"),
-                cell(r["utilization_base"], "pct"),
-                cell(residue(r["npv_at_utilization"], scale), "money"),
-                cell(r["price_per_gpu_hour"], "money_per_hour"),
-                cell(r["price_per_gpu_hour_base"], "money_per_hour"),
-                cell(residue(r["npv_at_price_per_gpu_hour"], scale), "money"),
+                cell(util, "pct"),
+                cell(util0, "pct"),
+                gap if isinstance(gap, str) else delta_value(gap, "pct"),
+                cell(price, "money_per_hour"),
+                cell(price0, "money_per_hour"),
+                change,
             ]
         )
     return grid
 
 
-def compare_grid(result: CompareResult, title: str) -> Grid:
-    """Scenarios x tiers down, headline metrics across."""
+def compare_grid(result: CompareResult, title: str, delta: bool = False) -> Grid:
+    """Scenarios x tiers down, headline metrics across; with ``delta``, every
+    scenario after the first as its difference against the first
+    (:func:`costmodel.report.format.delta_value`)."""
     cols = [Col("scenario", key=True, justify="left"), Col("tier", key=True, justify="left")]
     cols += [Col(METRICS[m].label) for m in HEADLINE]
     grid = Grid(title, cols)
+    first = result.scenarios[0]
+    diff = result.delta(first) if delta else None
     previous = None
     for (s, t), row in result.wide.iterrows():
         shown = str(s) if s != previous else ""
         previous = s
-        grid.rows.append([shown, str(t), *(cell(row[m], METRICS[m].kind) for m in HEADLINE)])
+        if diff is not None and s != first:
+            d = diff.loc[(s, t)]
+            cells = [delta_value(d[m], METRICS[m].kind) for m in HEADLINE]
+        else:
+            cells = [cell(row[m], METRICS[m].kind) for m in HEADLINE]
+        grid.rows.append([shown, str(t), *cells])
     return grid
 
 
@@ -459,9 +496,28 @@ SWEEP_TABLE = [
 ]
 
 
+def sweep_changes(df: pd.DataFrame) -> list[str]:
+    """Per row of a sweep, in words, what its ``change`` column marks against the
+    row above: ``scale class tens -> hundreds``, ``network 1 -> 2 levels``."""
+    words = []
+    prev = None
+    for _, r in df.iterrows():
+        marked = str(r["change"]).split(", ") if r["change"] else []
+        what = []
+        if prev is not None and "scale_class" in marked:
+            what.append(f"scale class {prev['scale_class']} -> {r['scale_class']}")
+        if prev is not None and "network_levels" in marked:
+            was = cell(prev["network_levels"], "count")
+            what.append(f"network {was} -> {cell(r['network_levels'], 'count')} levels")
+        words.append("; ".join(what))
+        prev = r
+    return words
+
+
 def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
     """One row per GPU count of :func:`costmodel.analysis.sweep.sweep`, headers and
-    formats from the metric registry; the ``change`` column last."""
+    formats from the metric registry; the ``change`` column last, in words
+    (:func:`sweep_changes`)."""
     from costmodel.core.metrics import Metric
 
     def metric(key: str) -> Metric:
@@ -475,8 +531,8 @@ def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
         )
         for c, k in SWEEP_TABLE
     ]
-    cols.append(Col("change", justify="left"))
+    cols.append(Col("change", wrap=True, justify="left"))
     grid = Grid(title, cols)
-    for _, r in df.iterrows():
-        grid.rows.append([*(cell(r[c], metric(k).kind) for c, k in SWEEP_TABLE), str(r["change"])])
+    for (_, r), change in zip(df.iterrows(), sweep_changes(df), strict=True):
+        grid.rows.append([*(cell(r[c], metric(k).kind) for c, k in SWEEP_TABLE), change])
     return grid

@@ -144,8 +144,22 @@ OWN_UNITS: dict[str, str] = {
     "gpus": "GPUs",
     "servers": "servers",
     "racks": "racks",
+    "network_levels": "levels",
     "min_dscr": "x (CFADS / debt service)",
     "opex_full_year_number": "model year",
+}
+
+
+#: the Chinese of the units of :func:`metric_unit` that are words (currencies and
+#: symbols such as ``kW``, ``%`` and ``GPU-h`` read the same in both languages)
+UNITS_ZH: dict[str, str] = {
+    "GPUs": "卡",
+    "servers": "台",
+    "racks": "个",
+    "levels": "层",
+    "years": "年",
+    "h": "小时",
+    "model year": "模型年",
 }
 
 
@@ -163,6 +177,54 @@ def metric_unit(column: str, currency: str) -> str:
     """
     own = OWN_UNITS.get(column)
     return own.format(cur=currency) if own else kind_unit(METRICS[column].kind, currency)
+
+
+def machine_unit(column: str, currency: str) -> str:
+    """The unit of the summary metric ``column`` as JSON and CSV write its value:
+    :func:`metric_unit`, except that shares, rates and IRRs, which those formats
+    keep as fractions (``0.15``), are ``fraction`` rather than ``%``; ``""`` for text.
+
+    >>> machine_unit("irr", "CNY"), machine_unit("npv", "USD"), machine_unit("scale_class", "CNY")
+    ('fraction', 'USD', '')
+    """
+    if METRICS[column].kind == "pct":
+        return "fraction"
+    return metric_unit(column, currency)
+
+
+def pick_metrics(text: str, allowed: list[str] | tuple[str, ...]) -> list[str]:
+    """The metrics named in ``text`` (comma separated, in that order, each once):
+    a column name (``npv``), or the start of exactly one column name at a word
+    boundary (``payback`` for ``payback_years``). Raises ValueError naming the
+    unknown name, the nearest column ("did you mean") and where the list is.
+
+    >>> pick_metrics("npv, irr,payback", ["npv", "irr", "payback_years"])
+    ['npv', 'irr', 'payback_years']
+    """
+    from costmodel.inputs.suggest import closest
+
+    chosen: list[str] = []
+    for word in (w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        key = word.lower().replace("-", "_").replace(" ", "_")
+        if key in allowed:
+            found = key
+        else:
+            starts = [c for c in allowed if c.startswith(key + "_")]
+            if len(starts) != 1:
+                near = starts[:3] or [c for c in [closest(key, allowed)] if c]
+                hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+                raise ValueError(
+                    f"unknown metric {word!r}{hint} (the names are the header of "
+                    "`costmodel summary -f csv`, e.g. npv, irr, payback_years, capex)"
+                )
+            found = starts[0]
+        if found not in chosen:
+            chosen.append(found)
+    if not chosen:
+        raise ValueError("no metric named (give a comma-separated list, e.g. npv,irr)")
+    return chosen
 
 
 #: the metrics a short table shows (build output, scenario comparison)

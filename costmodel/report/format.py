@@ -81,6 +81,44 @@ def by_index(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return {str(i): {str(k): plain(v) for k, v in row.items()} for i, row in df.iterrows()}
 
 
+def whole_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with every column of a count metric (``gpus``, ``network_levels``:
+    kind ``count`` in :data:`costmodel.core.metrics.METRICS`) whose values are all
+    whole as integers (``2``, not ``2.0``; empty stays empty), so JSON and CSV write
+    counts as integers; a count with a fraction (GPU-hours) keeps it."""
+    import pandas as pd
+
+    from costmodel.core.metrics import METRICS
+
+    out = df.copy()
+    for c in out.columns:
+        meta = METRICS.get(str(c))
+        if meta is None or meta.kind != "count":
+            continue
+        values = [float(v) for v in out[c] if not is_empty(v)]
+        if all(v == round(v) for v in values):
+            whole = [None if is_empty(v) else int(round(float(v))) for v in out[c]]
+            out[c] = pd.Series(whole, index=out.index, dtype=object)
+    return out
+
+
+#: the first cell of the units row of a CSV table (:func:`with_units_row`)
+UNITS_ROW = "unit"
+
+
+def with_units_row(text: str, units: list[str]) -> str:
+    """CSV ``text`` with a row of ``units`` (one per column, the index's cell
+    :data:`UNITS_ROW`) inserted under its header: the layout a spreadsheet reader
+    expects (names on top, units below, then the values)."""
+    import csv
+    import io
+
+    header, _, body = text.partition("\n")
+    line = io.StringIO()
+    csv.writer(line, lineterminator="\n").writerow(units)
+    return header + "\n" + line.getvalue() + body
+
+
 def table_value(x: object, kind: Kind) -> str:
     """Plain-text rendering for tables: thousands separators, % and years."""
     if is_empty(x):
@@ -101,6 +139,37 @@ def table_value(x: object, kind: Kind) -> str:
     return f"{v:,.3f}"
 
 
+def delta_value(x: object, kind: Kind) -> str:
+    """A difference for tables, always signed: money and counts whole
+    (``+1,234``), prices to two decimals, shares and rates in percentage points
+    (``+1.2 pp``), years to two decimals; ``0`` for no change, ``-`` for empty."""
+    if is_empty(x):
+        return EMPTY_CELL
+    v = float(x)  # type: ignore[arg-type]
+    if kind == "pct":
+        text = f"{v * 100:+.1f} pp"
+    elif kind in ("count", "money"):
+        text = f"{v:+,.0f}"
+    elif kind == "kw":
+        text = f"{v:+,.1f}"
+    elif kind in ("money_per_hour", "years", "hours"):
+        text = f"{v:+,.2f}"
+    else:
+        text = f"{v:+,.3f}"
+    zero = text.lstrip("+-").replace("0", "").replace(".", "").replace(",", "")
+    return "0" if zero in ("", " pp") else text
+
+
+def counted(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the noun agreeing with it: ``1 input``, ``2 inputs``, ``0 inputs``
+    (``words``: the plural when it is not ``word + "s"``).
+
+    >>> counted(1, "input"), counted(3, "input"), counted(1, "is", "are")
+    ('1 input', '3 inputs', '1 is')
+    """
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
 def number(v: Any, digits: int = 4) -> str:
     """A generic numeric cell: whole with separators from 1,000, else ``digits``
     significant digits; ``-`` for an empty value."""
@@ -108,12 +177,20 @@ def number(v: Any, digits: int = 4) -> str:
         return EMPTY_CELL
     if isinstance(v, float) and abs(v) >= 1000:
         return f"{v:,.0f}"
-    return f"{v:.{digits}g}" if isinstance(v, float) else str(v)
+    return unsigned_zero(f"{v:.{digits}g}") if isinstance(v, float) else str(v)
+
+
+def unsigned_zero(text: str) -> str:
+    """``text`` without the minus of a number that rounded to zero (``-0.0`` ->
+    ``0.0``, ``-0`` -> ``0``); other text as it is."""
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        return text[1:]
+    return text
 
 
 def millions(v: Any) -> str:
-    """Money in millions with one decimal; ``-`` for an empty value."""
-    return EMPTY_CELL if is_empty(v) else f"{v / 1e6:,.1f}"
+    """Money in millions with one decimal (never ``-0.0``); ``-`` for an empty value."""
+    return EMPTY_CELL if is_empty(v) else unsigned_zero(f"{v / 1e6:,.1f}")
 
 
 def cell(v: Any, kind: str) -> str:

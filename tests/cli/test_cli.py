@@ -40,7 +40,9 @@ def test_summary_csv_round_trips(tmp_path):
     assert result.exit_code == 0
     f = tmp_path / "s.csv"
     f.write_text(result.stdout)
-    got = pd.read_csv(f, index_col="tier")
+    units = pd.read_csv(f, index_col="tier", nrows=1)  # the row under the header
+    assert units.loc["unit", "npv"] == "CNY" and units.loc["unit", "irr"] == "fraction"
+    got = pd.read_csv(f, index_col="tier", skiprows=[1])
     assert got.loc["small", "npv"] == pytest.approx(2_867_332.5)  # the hand-worked case
     assert got.loc["small", "capex"] == pytest.approx(2_845_000)
 
