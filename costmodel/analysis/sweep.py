@@ -43,6 +43,7 @@ from costmodel.core.units import SCALE_CLASSES, scale_class
 from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.suggest import name_hint
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
@@ -206,7 +207,9 @@ def sweep(
     """
     a = assumptions_of(x)
     if tier not in a.tiers:
-        raise ValueError(f"unknown tier {tier!r}; choose one of: {', '.join(a.tiers)}")
+        raise ValueError(
+            f"unknown tier {tier!r}{name_hint(tier, a.tiers)} choose one of: {', '.join(a.tiers)}"
+        )
     counts = parse_gpus(a, tier, gpus)
     flat = without_stages(a, tier)
     ti = resolve_tier(flat, tier)
@@ -272,7 +275,9 @@ def sweep_in_parts(
     ``change`` column is taken again over the whole)."""
     a = assumptions_of(x)
     if tier not in a.tiers:
-        raise ValueError(f"unknown tier {tier!r}; choose one of: {', '.join(a.tiers)}")
+        raise ValueError(
+            f"unknown tier {tier!r}{name_hint(tier, a.tiers)} choose one of: {', '.join(a.tiers)}"
+        )
     counts = parse_gpus(a, tier, gpus)
     frames = []
     for group in np.array_split(np.asarray(counts), max(1, min(parts, len(counts)))):

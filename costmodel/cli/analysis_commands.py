@@ -174,12 +174,14 @@ def sweep_cmd(
 
     def run() -> None:
         from costmodel.analysis.sweep import sweep
+        from costmodel.inputs.suggest import name_hint
         from costmodel.report.format import csv_text, records, whole_counts
 
         a = load(paths, set_)
         name = tier or next(iter(a.tiers))
         if name not in a.tiers:
-            err().print(f"error: --tier {name!r}: choose one of {', '.join(a.tiers)}")
+            hint = name_hint(name, a.tiers).removesuffix(";")
+            err().print(f"error: --tier {name!r}{hint}: choose one of {', '.join(a.tiers)}")
             raise typer.Exit(2)
         with Steps(quiet) as steps:
             steps.step("sweep")

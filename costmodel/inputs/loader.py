@@ -27,8 +27,14 @@ from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.paths import join_path, key_path, split_path
 from costmodel.inputs.resources import EXAMPLE_PREFIX, default_assumptions_dir, example_dir
 from costmodel.inputs.rules import check_consistency
-from costmodel.inputs.schema import Assumptions
-from costmodel.inputs.suggest import DEFAULT_WORD, did_you_mean, overlay_hint
+from costmodel.inputs.schema import Assumptions, field_marks, is_fraction_path, percent
+from costmodel.inputs.suggest import (
+    DEFAULT_WORD,
+    NAMED_ENTRIES,
+    did_you_mean,
+    overlay_hint,
+    unknown_entry_hint,
+)
 from costmodel.inputs.textpolicy import text_problems
 from costmodel.inputs.yamlfile import YamlLimit, parse_yaml, read_file
 
@@ -42,6 +48,8 @@ class Source:
     data: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)  # dotted path -> "file:line"
     files: list[str] = field(default_factory=list)
+    #: dotted paths of named entries (``tiers.NAME``) that an override created
+    created: list[str] = field(default_factory=list)
 
     def where(self, path: str) -> str:
         """File (and line) of ``path`` or of its nearest ancestor that has one; of a
@@ -168,6 +176,8 @@ def apply_override(src: Source, path: str, value: Any) -> None:
             nxt = {}
             node[key] = nxt
             src.origin[key_path(*keys[: i + 1])] = "--set"
+            if i == 1 and keys[0] in NAMED_ENTRIES:
+                src.created.append(key_path(*keys[:2]))
         if not isinstance(nxt, dict):
             where = key_path(*keys[: i + 1])
             raise AssumptionError(
@@ -178,6 +188,12 @@ def apply_override(src: Source, path: str, value: Any) -> None:
         node = nxt
     last = keys[-1]
     where = "--set"
+    if percent(value) is not None and is_fraction_path(keys):
+        value = percent(value)  # 60% of a fraction: 0.6, before the range is widened
+    elif percent(value) is not None and field_marks(keys) is not None:
+        shown = value.strip()
+        rule = f"must be a number: a percentage ({shown}) is read only where a fraction is asked"
+        raise AssumptionError(Problem("--set", path, repr(value), rule))
     current = node.get(last)
     if isinstance(current, dict) and "value" not in current and not isinstance(value, dict):
         keys = ", ".join(map(str, current))
@@ -334,7 +350,8 @@ def validate(src: Source) -> Assumptions:
     try:
         model = Assumptions.model_validate(src.data)
     except ValidationError as exc:
-        raise AssumptionError(text + problems_from_validation(exc, src)) from None
+        found = problems_from_validation(exc, src)
+        raise AssumptionError(text + unknown_entry_hint(found, src.data, src.created)) from None
     problems = text + [
         Problem(src.where(path), path, value, rule)
         for path, value, rule in check_consistency(model)
@@ -378,11 +395,14 @@ def load_assumptions(*paths: PathArg, overrides: Mapping[str, Any] | None = None
     (['tens', 'hundreds', 'thousands'], 0.65, 'CNY/kWh')
     >>> cm.load_assumptions(overrides={"power.price_per_kwh": 0.5}).power.price_per_kwh.value
     0.5
-    >>> cm.load_assumptions(overrides={"operations.utilization": 7})
+    >>> a = cm.load_assumptions(overrides={"operations.utilization": "60%"})
+    >>> a.operations.utilization.value
+    0.6
+    >>> cm.load_assumptions(overrides={"operations.utilization": 7})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     costmodel.inputs.errors.AssumptionError: invalid assumptions:
-      --set: operations.utilization = 7: must be a fraction between 0 and 1
+      --set: operations.utilization = 7: must be a fraction between 0 and 1 (written 7, ...
     """
     use = list(paths) if paths else [default_assumptions_dir()]
     src = merge_sources(use, overrides)
@@ -448,7 +468,7 @@ def layer(
     'bank-loan.yaml'
     """
     base = a._source if a._source is not None else Source(data=a.model_dump(exclude_none=True))
-    src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files))
+    src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files), list(base.created))
     return validate(merge_sources(paths, overrides, src))
 
 

@@ -12,6 +12,7 @@ from costmodel.inputs.correlations import correlation_problems
 from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
 from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
+from costmodel.inputs.suggest import name_hint
 
 #: One broken rule: (dotted path, rendered value, rule).
 RuleProblem = tuple[str, str, str]
@@ -206,7 +207,12 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
         server = a.servers.get(tier.server)
         if server is None:
             known = ", ".join(a.servers)
-            yield f"{base}.server", repr(tier.server), f"unknown server; the catalogue has: {known}"
+            hint = name_hint(tier.server, a.servers)
+            yield (
+                f"{base}.server",
+                repr(tier.server),
+                f"unknown server{hint} the catalogue has: {known}",
+            )
         else:
             n = server.gpus_per_server
             yield from _multiple_problems(f"{base}.gpus", tier.gpus, n, tier.server)
@@ -244,7 +250,8 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
             yield (
                 f"{base}.cooling",
                 repr(tier.cooling),
-                f"unknown cooling; it must be a key of {' and '.join(missing)} "
+                f"unknown cooling{name_hint(tier.cooling, pue)} it must be a key of "
+                f"{' and '.join(missing)} "
                 f"(known: {', '.join(k for k in pue if k in build and k in max_rack)})",
             )
         elif tier.rack_kw.value > max_rack[tier.cooling].value:

@@ -41,6 +41,62 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
     return best if d <= min(MAX_EDITS, max(1, len(word) // 2)) else None
 
 
+def name_hint(word: str, names: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the name nearest ``word`` among ``names`` (a
+    tier, site, design, server or cooling kind; ties go to the name of the closer
+    length), else ``";"``: the separator before the rest of a message."""
+    others = [str(n) for n in names if n != word]
+    reach = min(MAX_EDITS, max(1, len(word) // 2))
+
+    def edits(n: str) -> int:
+        return edit_distance(word.lower(), n.lower())
+
+    near = [n for n in others if edits(n) <= reach]
+    guess = min(near, key=lambda n: (edits(n), abs(len(n) - len(word)), n), default=None)
+    return f"; did you mean {guess!r}?" if guess else ";"
+
+
+#: mappings of named entries (top-level key -> what one entry is called)
+NAMED_ENTRIES = {"tiers": "tier", "servers": "server", "sites": "site", "designs": "design"}
+
+
+def unknown_entry_hint(
+    problems: list[Problem], data: dict[str, Any], created: Iterable[str]
+) -> list[Problem]:
+    """The "required but missing" problems of one named entry (``tiers.hundred``)
+    that is a near miss of another entry's name, or that an override created, as
+    one problem naming the entry and the nearest name (``did you mean 'hundreds'?``)
+    in place of a line per missing key. ``created``: the dotted paths of entries an
+    override created."""
+    made = set(created)
+    groups: dict[tuple[str, str], list[Problem]] = {}
+    for p in problems:
+        parts = p.path.split(".")
+        if p.rule == "required but missing" and len(parts) == 3 and parts[0] in NAMED_ENTRIES:
+            groups.setdefault((parts[0], parts[1]), []).append(p)
+    replaced: dict[int, Problem | None] = {}
+    for (coll, name), group in groups.items():
+        table = data.get(coll)
+        names = list(table) if isinstance(table, dict) else []
+        hint = name_hint(name, names).rstrip(";")
+        if not hint and f"{coll}.{name}" not in made:
+            continue
+        kind = NAMED_ENTRIES[coll]
+        others = ", ".join(n for n in names if n != name) or "none"
+        missing = ", ".join(p.path.rsplit(".", 1)[1] for p in group)
+        rule = f"no {kind} {name!r}{hint} ({coll}: {others}; a new {kind} would need {missing})"
+        one = Problem(group[0].where, f"{coll}.{name}", "", rule)
+        for i, p in enumerate(group):
+            replaced[id(p)] = one if i == 0 else None
+    out = []
+    for p in problems:
+        if id(p) not in replaced:
+            out.append(p)
+        elif replaced[id(p)] is not None:
+            out.append(replaced[id(p)])  # type: ignore[arg-type]
+    return out
+
+
 def _models(tp: Any) -> list[Any]:
     """The types a value of annotation ``tp`` may hold (unions and Annotated unwrapped)."""
     origin = typing.get_origin(tp)

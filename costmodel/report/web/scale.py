@@ -23,6 +23,7 @@ from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model, build
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.suggest import name_hint
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.labels import metric_label, tier_label
 from costmodel.report.memo.render import environment
@@ -62,7 +63,8 @@ def start(jobs: Jobs, a: Assumptions, tier: str, lo: int, hi: int) -> str:
     returns the job's id. A tier or range the CLI refuses raises ValueError with
     the CLI's message."""
     if tier not in a.tiers:
-        raise ValueError(f"--tier {tier!r}: choose one of {', '.join(a.tiers)}")
+        hint = name_hint(tier, a.tiers).removesuffix(";")
+        raise ValueError(f"--tier {tier!r}{hint}: choose one of {', '.join(a.tiers)}")
     gpus = f"{lo}:{hi}"
     try:
         counts = parse_gpus(a, tier, gpus)
