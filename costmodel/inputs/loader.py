@@ -24,10 +24,12 @@ import yaml
 from pydantic import ValidationError
 
 from costmodel.inputs.errors import AssumptionError, Problem
+from costmodel.inputs.fields import field_marks, is_fraction_path
+from costmodel.inputs.forms import percent
 from costmodel.inputs.paths import join_path, key_path, split_path
 from costmodel.inputs.resources import EXAMPLE_PREFIX, default_assumptions_dir, example_dir
 from costmodel.inputs.rules import check_consistency
-from costmodel.inputs.schema import Assumptions, field_marks, is_fraction_path, percent
+from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import (
     DEFAULT_WORD,
     NAMED_ENTRIES,

@@ -9,9 +9,6 @@ Field-level rules (ranges) live here; rules that relate several sections
 
 from __future__ import annotations
 
-import re
-import types
-import typing
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Literal
@@ -29,6 +26,7 @@ from pydantic import (
     model_validator,
 )
 
+from costmodel.inputs.forms import FRACTION, FRACTION_RULE, percent
 from costmodel.inputs.whole import (
     CarryforwardYears,
     Count,
@@ -85,16 +83,6 @@ class Quantity(Section):
         return self
 
 
-_PERCENT = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*%\s*")
-
-
-def percent(v: Any) -> float | None:
-    """The fraction a percentage written as text means (``"60%"`` -> 0.6), or None
-    for anything else."""
-    m = _PERCENT.fullmatch(v) if isinstance(v, str) else None
-    return float(m.group(1)) / 100 if m else None
-
-
 def _coerce_quantity(v: Any) -> Any:
     """Accept a bare number as ``{value: number}``."""
     if isinstance(v, bool):
@@ -108,32 +96,6 @@ def _coerce_quantity(v: Any) -> Any:
             f"must be a number: a percentage ({v.strip()}) is read only where a fraction is asked"
         )
     raise ValueError("must be a number or a mapping {value: ..., low, high, unit, source, note}")
-
-
-#: the rule of every fraction input; a value above 1 is shown as the percentage it would be
-FRACTION_RULE = "must be a fraction between 0 and 1"
-
-
-def _coerce_fraction(v: Any) -> Any:
-    """A fraction's value, low, high and sd may be written as percentages (``60%``:
-    0.6). Its value, then low and high, must lie in [0, 1]: checked before the
-    range's order, so that ``utilization: {value: 60}`` is refused as no fraction at
-    its own line rather than as above its ``high``."""
-    if percent(v) is not None:
-        return {"value": percent(v)}
-    if not isinstance(v, dict):
-        return v
-    v = {
-        k: (percent(x) if k in ("value", "low", "high", "sd") and percent(x) is not None else x)
-        for k, x in v.items()
-    }
-    for name in ("value", "low", "high"):
-        x = v.get(name)
-        if isinstance(x, int | float) and not isinstance(x, bool) and not 0 <= x <= 1:
-            label = "" if name == "value" else f"{name} {x:g}: "
-            hint = f" (written {x:g}, which is {x * 100:,.0f}%: write {x / 100:g} or {x:g}%)"
-            raise ValueError(f"{label}{FRACTION_RULE}{hint if 1 < x <= 100 else ''}")
-    return v
 
 
 @dataclass(frozen=True)
@@ -170,8 +132,6 @@ def _bounded(
 
 
 _Q = Annotated[Quantity, BeforeValidator(_coerce_quantity)]
-#: the marker of a fraction input (percentages accepted): see :func:`is_fraction_path`
-FRACTION = BeforeValidator(_coerce_fraction)
 _F = Annotated[_Q, FRACTION]
 Rate = Annotated[_F, _bounded(0, 1, rule=FRACTION_RULE)]
 Share = Annotated[_F, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")]
@@ -705,48 +665,6 @@ class Assumptions(Section):
 
     # the merged source (files, raw data, line origins) when loaded from files
     _source: Any = PrivateAttr(default=None)
-
-
-def _types(tp: Any, marks: list[Any]) -> list[Any]:
-    """The types a value of annotation ``tp`` may hold (unions and Annotated
-    unwrapped); the Annotated metadata met on the way is appended to ``marks``."""
-    origin = typing.get_origin(tp)
-    if origin is Annotated:
-        marks.extend(tp.__metadata__)
-        return _types(typing.get_args(tp)[0], marks)
-    if origin in (typing.Union, types.UnionType):
-        return [t for arg in typing.get_args(tp) for t in _types(arg, marks)]
-    return [tp]
-
-
-def field_marks(keys: list[str]) -> list[Any] | None:
-    """The Annotated metadata of the field at ``keys`` (a dotted path's keys, list
-    items by index) of :class:`Assumptions`, or None for no such field."""
-    current: list[Any] = [Assumptions]
-    marks: list[Any] = []
-    for key in keys:
-        nxt: list[Any] = []
-        marks = []
-        for tp in current:
-            origin = typing.get_origin(tp)
-            if isinstance(tp, type) and issubclass(tp, BaseModel):
-                field = tp.model_fields.get(key)
-                if field is not None:
-                    marks.extend(field.metadata)
-                    nxt += _types(field.annotation, marks)
-            elif origin is dict:
-                nxt += _types(typing.get_args(tp)[1], marks)
-            elif origin is list and key.isdigit():
-                nxt += _types(typing.get_args(tp)[0], marks)
-        if not nxt:
-            return None
-        current = nxt
-    return marks
-
-
-def is_fraction_path(keys: list[str]) -> bool:
-    """Whether the input at ``keys`` is a fraction (accepting ``60%``)."""
-    return any(m is FRACTION for m in field_marks(keys) or [])
 
 
 def json_schema() -> dict[str, Any]:

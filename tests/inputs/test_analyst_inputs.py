@@ -144,7 +144,7 @@ def test_a_percentage_where_no_fraction_is_asked_is_refused_saying_so(tmp_path):
 
 
 def test_is_fraction_path_follows_the_schema():
-    from costmodel.inputs.schema import is_fraction_path
+    from costmodel.inputs.fields import is_fraction_path
 
     assert is_fraction_path(["operations", "utilization"])
     assert is_fraction_path(["tiers", "any", "revenue", "contract", "share"])

@@ -1,0 +1,49 @@
+"""Forms an input may be written in beyond a plain number (methodology §2.5): a
+percentage where a fraction is asked (``60%`` -> 0.6)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BeforeValidator
+
+_PERCENT = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*%\s*")
+
+
+def percent(v: Any) -> float | None:
+    """The fraction a percentage written as text means (``"60%"`` -> 0.6), or None
+    for anything else."""
+    m = _PERCENT.fullmatch(v) if isinstance(v, str) else None
+    return float(m.group(1)) / 100 if m else None
+
+
+#: the rule of every fraction input; a value above 1 is shown as the percentage it would be
+FRACTION_RULE = "must be a fraction between 0 and 1"
+
+
+def _coerce_fraction(v: Any) -> Any:
+    """A fraction's value, low, high and sd may be written as percentages (``60%``:
+    0.6). Its value, then low and high, must lie in [0, 1]: checked before the
+    range's order, so that ``utilization: {value: 60}`` is refused as no fraction at
+    its own line rather than as above its ``high``."""
+    if percent(v) is not None:
+        return {"value": percent(v)}
+    if not isinstance(v, dict):
+        return v
+    v = {
+        k: (percent(x) if k in ("value", "low", "high", "sd") and percent(x) is not None else x)
+        for k, x in v.items()
+    }
+    for name in ("value", "low", "high"):
+        x = v.get(name)
+        if isinstance(x, int | float) and not isinstance(x, bool) and not 0 <= x <= 1:
+            label = "" if name == "value" else f"{name} {x:g}: "
+            hint = f" (written {x:g}, which is {x * 100:,.0f}%: write {x / 100:g} or {x:g}%)"
+            raise ValueError(f"{label}{FRACTION_RULE}{hint if 1 < x <= 100 else ''}")
+    return v
+
+
+#: the marker of a fraction input (percentages accepted): see
+#: :func:`costmodel.inputs.fields.is_fraction_path`
+FRACTION = BeforeValidator(_coerce_fraction)
