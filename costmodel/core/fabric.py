@@ -1,14 +1,20 @@
-"""The network fabric sized from the cluster (methodology §12.1).
+"""The network fabric sized from the cluster (methodology §12.1, §28.4).
 
 For E endpoints (one compute NIC per GPU), switch radix k (even) and
 oversubscription o >= 1:
 
 - ``levels = 1 if E <= k; 2 if E <= k^2 / 2; else 3`` (3 levels hold k^3 / 4);
 - 1 level: ``switches = ceil(E / k)``, ``uplinks = 0``;
-- 2 levels: leaves ``L = ceil(E / (k/2))``, leaf uplinks ``U1 = ceil(L (k/2) / o)``,
-  spines ``S = ceil(U1 / k)``; ``switches = L + S``, ``uplinks = U1``;
-- 3 levels: L and U1 as above, aggregation ``A = ceil(U1 / (k/2))``, its uplinks
-  ``U2 = A (k/2)``, cores ``C = ceil(U2 / k)``; ``switches = L + A + C``,
+- leaves at 2 and 3 levels: ``L = ceil(E / (k/2))``, or rail-optimised
+  (``rails = R > 0``, the endpoints of one server) ``L = R * ceil(servers / (k/2))``
+  with ``servers = E / R``: one leaf per rail per group of k/2 servers;
+- 2 levels: each leaf has ``u = ceil((k/2) / o)`` uplinks, ``U1 = L u``; the spines
+  ``S`` are the smallest divisor of u with ``S >= ceil(U1 / k)``, so that every leaf
+  splits its uplinks evenly over the spines (NVIDIA's DGX SuperPOD reference
+  designs: 512, 1,024 and 2,048 GPUs at radix 64 are 16/8, 32/16 and 64/32 leaves and
+  spines; 24 leaves take 16 spines); ``switches = L + S``, ``uplinks = U1``;
+- 3 levels: L as above, ``U1 = ceil(L (k/2) / o)``, aggregation ``A = ceil(U1 / (k/2))``,
+  its uplinks ``U2 = A (k/2)``, cores ``C = ceil(U2 / k)``; ``switches = L + A + C``,
   ``uplinks = U1 + U2``;
 - ``optics = 2 (E + uplinks)`` (a transceiver at each end of every link);
 - ``fabric(E) = switches * switch_price + optics * optic_price``.
@@ -46,23 +52,49 @@ def max_endpoints(radix: ArrayLike) -> FloatArray:
     return k**3 / 4.0
 
 
+def smallest_divisor_at_least(n: ArrayLike, floor: ArrayLike) -> FloatArray:
+    """The smallest divisor of the positive whole number ``n`` that is ``>= floor``
+    (``n`` itself when ``floor >= n``), elementwise.
+
+    >>> smallest_divisor_at_least([32, 32, 32], [8, 12, 33]).tolist()
+    [8.0, 16.0, 32.0]
+    """
+    n_, f = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(floor, dtype=float))
+    n_ = np.maximum(n_, 1.0)
+    s = np.clip(f, 1.0, n_)
+    while True:
+        uneven = np.mod(n_, s) != 0
+        if not uneven.any():
+            return s
+        s = np.where(uneven, s + 1.0, s)
+
+
 def fabric_counts(
-    endpoints: ArrayLike, radix: ArrayLike, oversubscription: ArrayLike
+    endpoints: ArrayLike,
+    radix: ArrayLike,
+    oversubscription: ArrayLike,
+    rails: ArrayLike = 0.0,
 ) -> dict[str, FloatArray]:
     """Levels and switch, uplink and transceiver counts of a fabric of ``endpoints``
-    (module docstring). ``leaf_uplinks`` is U1; ``leaves`` is L for 2 and 3 levels
-    and the switches of one level; ``spines`` is S (2 levels), ``aggregation`` A and
-    ``cores`` C (3 levels). No endpoints: no fabric (all zero)."""
-    e, k, o = np.broadcast_arrays(
+    (module docstring). ``rails`` R > 0 makes the leaves of 2 and 3 levels
+    rail-optimised (R endpoints per server); 0 sizes them from the endpoints alone.
+    ``leaf_uplinks`` is U1; ``leaves`` is L for 2 and 3 levels and the switches of one
+    level; ``spines`` is S (2 levels), ``aggregation`` A and ``cores`` C (3 levels).
+    No endpoints: no fabric (all zero)."""
+    e, k, o, r = np.broadcast_arrays(
         np.asarray(endpoints, dtype=float),
         np.asarray(radix, dtype=float),
         np.asarray(oversubscription, dtype=float),
+        np.asarray(rails, dtype=float),
     )
     half = k / 2.0
     levels = np.where(e <= 0, 0.0, np.where(e <= k, 1.0, np.where(e <= k * k / 2.0, 2.0, 3.0)))
-    leaves = np.ceil(e / half)
-    u1 = np.ceil(leaves * half / o)
-    spines = np.ceil(u1 / k)
+    rail_servers = np.ceil(e / np.where(r > 0, r, 1.0) - 1e-9)
+    leaves = np.where(r > 0, r * np.ceil(rail_servers / half - 1e-9), np.ceil(e / half))
+    per_leaf = np.ceil(half / o)
+    u1_two = leaves * per_leaf
+    spines = smallest_divisor_at_least(per_leaf, np.ceil(u1_two / k))
+    u1 = np.where(levels == 2.0, u1_two, np.ceil(leaves * half / o))
     aggregation = np.ceil(u1 / half)
     u2 = aggregation * half
     cores = np.ceil(u2 / k)
@@ -88,10 +120,19 @@ def fabric_cost(
     oversubscription: ArrayLike,
     switch_price: ArrayLike,
     optic_price: ArrayLike,
+    rails: ArrayLike = 0.0,
 ) -> FloatArray:
     """``fabric(E) = switches * switch_price + optics * optic_price``."""
-    c = fabric_counts(endpoints, radix, oversubscription)
+    c = fabric_counts(endpoints, radix, oversubscription, rails)
     return c["switches"] * np.asarray(switch_price) + c["optics"] * np.asarray(optic_price)
+
+
+def fabric_rails(q: Mapping[str, FloatArray]) -> FloatArray | float:
+    """The rails R of a rail-optimised fabric, ``gpus_per_server`` (methodology §28.4),
+    or 0 for leaves sized from the endpoints alone."""
+    if "fabric_rail_optimized" not in q:
+        return 0.0
+    return q["fabric_rail_optimized"] * q["gpus_per_server"]
 
 
 def design_network(
@@ -103,10 +144,11 @@ def design_network(
     ``network = fabric(E_1 + .. + E_d) - fabric(E_1 + .. + E_{d-1}) + per_server * servers_d``
     with ``E_d`` the GPUs of deployment d (no price decline)."""
     k, o = q["fabric_radix"], q["fabric_oversubscription"]
+    rails = fabric_rails(q)
     out, before, cost_before = [], np.zeros_like(gpus[0]), np.zeros_like(gpus[0])
     for g in gpus:
         now = before + g
-        counts = fabric_counts(now, k, o)
+        counts = fabric_counts(now, k, o, rails)
         cost = (
             counts["switches"] * q["fabric_switch_price"]
             + counts["optics"] * q["fabric_optic_price"]

@@ -8,7 +8,7 @@ from functools import cache
 import numpy as np
 
 from costmodel.core import finance as fin
-from costmodel.core.fabric import fabric_counts
+from costmodel.core.fabric import fabric_counts, fabric_rails
 from costmodel.core.finance import FloatArray
 from costmodel.core.irrsolve import irr_annual, irr_root_count
 from costmodel.core.result import Derived, Metrics, value_of
@@ -153,7 +153,8 @@ def _network_levels(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray
     gpus = sum(d["gpus"] for d in deps)
     if "fabric_radix" not in q:
         return np.full_like(np.asarray(gpus, dtype=float), np.nan)
-    return fabric_counts(gpus, q["fabric_radix"], q["fabric_oversubscription"])["levels"]
+    rails = fabric_rails(q)
+    return fabric_counts(gpus, q["fabric_radix"], q["fabric_oversubscription"], rails)["levels"]
 
 
 def _goodput_columns(

@@ -204,6 +204,8 @@ def _put_network(t: Any, tp: str, put: _Put) -> None:
     put("fabric_optic_price", f"{dp}.optic_price", d.optic_price)
     put("fabric_oversubscription", f"{dp}.oversubscription", d.oversubscription)
     put("fabric_per_server", f"{dp}.per_server", d.per_server)
+    if d.rail_optimized:  # methodology §28.4: leaves per rail (a 1/0 flag)
+        put("fabric_rail_optimized", f"{dp}.rail_optimized", 1.0)
 
 
 def _put_site(a: Assumptions, tier_name: str, put: _Put) -> None:

@@ -460,6 +460,7 @@ class NetworkDesign(Section):
     optic_price: NonNegative
     oversubscription: AtLeastOne = _given(1, "methodology §12.1: non-blocking unless given")
     per_server: NonNegative = _given(0, "methodology §12.1: no front-end network unless given")
+    rail_optimized: bool = False  # methodology §28.4: one leaf per rail per k/2 servers
 
     @field_validator("switch_radix")
     @classmethod

@@ -11,8 +11,8 @@ from costmodel.core.fabric import design_network, fabric_cost, fabric_counts
 from tests.paths import HAND
 
 
-def _counts(e, o=1.0, k=64):
-    c = fabric_counts(np.array([float(e)]), k, o)
+def _counts(e, o=1.0, k=64, rails=0.0):
+    c = fabric_counts(np.array([float(e)]), k, o, rails)
     return {key: float(v[0]) for key, v in c.items()}
 
 
@@ -36,6 +36,52 @@ def test_1024_endpoints_two_to_one():
     assert (c["leaves"], c["uplinks"], c["spines"], c["switches"], c["optics"]) == (
         32, 512, 8, 40, 3072,
     )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("gpus", "leaves", "spines"), [(512, 16, 8), (1024, 32, 16), (2048, 64, 32)]
+)
+def test_nvidia_two_level_rows(gpus, leaves, spines):
+    # DGX SuperPOD reference rows at radix 64: L = gpus / 32; each leaf's 32 uplinks
+    # split evenly over S spines, S the smallest divisor of 32 >= ceil(32 L / 64) = L/2
+    c = _counts(gpus)
+    assert (c["levels"], c["leaves"], c["spines"]) == (2, leaves, spines)
+
+
+def test_24_leaves_take_16_spines():
+    # 768 endpoints: L = 24, U1 = 24 * 32 = 768, ceil(768 / 64) = 12 does not divide 32;
+    # the next divisor of 32 is 16 (the rule of section 26 gave 12, uneven uplinks)
+    c = _counts(768)
+    assert (c["leaves"], c["leaf_uplinks"], c["spines"], c["switches"]) == (24, 768, 16, 40)
+    assert c["optics"] == 2 * (768 + 768)
+
+
+def test_spines_at_uneven_oversubscription():
+    # radix 64, o = 3: u = ceil(32 / 3) = 11 uplinks a leaf; 1,024 endpoints: L = 32,
+    # U1 = 352, ceil(352 / 64) = 6; 11 is prime, so 11 spines
+    c = _counts(1024, o=3.0)
+    assert (c["leaf_uplinks"], c["spines"]) == (352, 11)
+
+
+@pytest.mark.parametrize("servers", [16, 32])
+def test_rail_optimised_leaves(servers):
+    # 8 rails, k/2 = 32 servers a leaf: L = 8 * ceil(servers / 32) = 8; 128 or 256 GPUs
+    # are 2 levels; U1 = 8 * 32 = 256, ceil(256 / 64) = 4 divides 32: 4 spines
+    c = _counts(8 * servers, rails=8.0)
+    assert (c["levels"], c["leaves"], c["spines"], c["switches"]) == (2, 8, 4, 12)
+    assert c["optics"] == 2 * (8 * servers + 256)
+
+
+def test_rail_optimised_three_levels():
+    # 4,096 GPUs = 512 servers: L = 8 * ceil(512 / 32) = 128 (as without rails here),
+    # 3 levels by the endpoint count; 520 servers: L = 8 * 17 = 136
+    assert _counts(4096, rails=8.0)["leaves"] == 128
+    c = _counts(4160, rails=8.0)
+    assert (c["levels"], c["leaves"]) == (3, 136)
+
+
+def test_rail_flag_is_ignored_at_one_level():
+    assert _counts(64, rails=8.0)["leaves"] == 1
 
 
 def test_4096_endpoints_three_levels():

@@ -2,7 +2,8 @@
 LibreOffice and Gnumeric recalculate the fabric-design overlay's workbook to the
 engine's cached values; an edit of a designed tier's GPUs in Inputs recalculates to
 the engine rebuilt with those GPUs (the fabric grows a level); a GPU count beyond
-three levels fails the workbook's check."""
+three levels fails the workbook's check. The hundreds tier's fabric is rail-optimised
+(methodology §28.4): 16 servers of 8 GPUs are 8 leaves and 4 spines."""
 
 from __future__ import annotations
 
@@ -23,12 +24,21 @@ FIXED = datetime(2026, 1, 1)
 OVERLAY = scenarios_dir() / "fabric-design.yaml"
 
 
+RAIL = {"tiers.hundreds.network.design.rail_optimized": True}
+
+
 def case(overrides: dict | None = None) -> cm.Assumptions:
-    return cm.load_assumptions(default_assumptions_dir(), OVERLAY, overrides=overrides)
+    return cm.load_assumptions(
+        default_assumptions_dir(), OVERLAY, overrides={**RAIL, **(overrides or {})}
+    )
 
 
-#: an edit of the GPUs -> the engine's fabric levels before and after
-EDITS = {"gpus 3072": ("input.tiers.thousands.gpus", 3072, {"tiers.thousands.gpus": 3072})}
+#: an edit of the GPUs -> the engine's fabric levels before and after; 768 GPUs are
+#: 24 leaves whose 32 uplinks split evenly over 16 spines (not ceil(768 / 64) = 12)
+EDITS = {
+    "gpus 3072": ("input.tiers.thousands.gpus", 3072, {"tiers.thousands.gpus": 3072}),
+    "gpus 768": ("input.tiers.thousands.gpus", 768, {"tiers.thousands.gpus": 768}),
+}
 #: the fault: more GPUs than three levels of radix 8 hold (8^3 / 4 = 128)
 FAULT = ("input.tiers.thousands.network.design.switch_radix", 8)
 
@@ -52,6 +62,9 @@ def test_the_case_has_designed_fabrics_and_scaled_staff(workbooks):
     wb = openpyxl.load_workbook(workbooks["fabric"][1])
     labels = [r[0].value for r in wb["thousands"].iter_rows(max_col=1)]
     assert any(str(v).startswith("deployment 0: fabric: transceivers") for v in labels)
+    hundreds = workbooks["fabric"][0].results["hundreds"].deployments[0]
+    # 16 servers, 8 rails, k/2 = 32: 8 leaves, U1 = 8 x 32 = 256, 256 / 64 = 4 spines
+    assert (float(hundreds["fabric_leaves"][0]), float(hundreds["fabric_spines"][0])) == (8, 4)
 
 
 @pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
@@ -93,6 +106,23 @@ def test_an_edit_of_gpus_recalculates_to_the_engine_rebuilt(edited, workbooks):
     for path in (lo[0], gn[0]):
         assert_comparison_equals(path, s)
     assert master(lo[0]) == "OK"
+
+
+def test_an_edit_to_24_leaves_recalculates_to_16_spines(edited):
+    models, lo, gn = edited
+    s = models["gpus 768"].summary()
+    # 24 leaves + 16 spines at 250,000; 2 x (768 + 768) optics at 6,000; 96 x 30,000
+    assert s.loc["thousands", "capex_network"] == pytest.approx(
+        40 * 250_000 + 3072 * 6_000 + 96 * 30_000, rel=1e-12
+    )
+    for path in (lo[1], gn[1]):
+        assert_comparison_equals(path, s)
+        spines = openpyxl.load_workbook(path, data_only=True)["thousands"]
+        labels = {r[0].value: r for r in spines.iter_rows()}
+        row = labels[
+            "deployment 0: fabric: spines = smallest divisor of a leaf's uplinks >= U1/k (2 levels)"
+        ]
+        assert 16 in [c.value for c in row]
 
 
 def test_a_fabric_beyond_three_levels_fails_the_check(edited):

@@ -3,10 +3,14 @@ the GPUs in service after it, ``E_d = g_0 + .. + g_d``, as live formulas of the
 deployments' GPUs and the design inputs (radix k, oversubscription o, prices):
 
 - ``levels = IF(E <= k, 1, IF(E <= k^2/2, 2, 3))``
-- ``leaves = ROUNDUP(E / k)`` at 1 level, else ``L = ROUNDUP(E / (k/2))``
-- ``leaf uplinks U1 = ROUNDUP(L (k/2) / o)`` (0 at 1 level)
-- ``spines = ROUNDUP(U1 / k)`` (2 levels), ``aggregation A = ROUNDUP(U1 / (k/2))`` and
-  ``cores = ROUNDUP(A (k/2) / k)`` (3 levels)
+- ``leaves = ROUNDUP(E / k)`` at 1 level, else ``L = ROUNDUP(E / (k/2))``, or
+  rail-optimised ``L = R ROUNDUP((E / R) / (k/2))`` with R the GPUs per server
+- ``leaf uplinks U1 = L ROUNDUP((k/2) / o)`` (2 levels), ``ROUNDUP(L (k/2) / o)``
+  (3 levels), 0 at 1 level
+- ``spines`` (2 levels): the smallest divisor of ``u = ROUNDUP((k/2) / o)`` that is
+  ``>= ROUNDUP(U1 / k)`` (methodology §28.4), a one-cell array formula over the
+  candidates 1..:data:`SPINE_CANDIDATES` (``u`` itself when none is); ``aggregation
+  A = ROUNDUP(U1 / (k/2))`` and ``cores = ROUNDUP(A (k/2) / k)`` (3 levels)
 - ``uplinks = U1 + A (k/2)``, ``switches = leaves + spines + A + cores``,
   ``transceivers = 2 (E + uplinks)``
 - ``fabric cost = switches x switch price + transceivers x optic price``
@@ -20,24 +24,54 @@ from __future__ import annotations
 from costmodel.report.workbook.tiercontext import Tier, scalar
 
 K, OVER = "{$fabric_radix}", "{$fabric_oversubscription}"
+#: spine counts the workbook's formula searches (a leaf of radix 512 has 256 uplinks)
+SPINE_CANDIDATES = 256
+_CANDIDATES = "{" + ",".join(str(c) for c in range(1, SPINE_CANDIDATES + 1)) + "}"
+#: uplinks of one leaf, u = ROUNDUP((k/2) / o)
+_PER_LEAF = f"ROUNDUP(({K}/2)/{OVER},0)"
 
 
 def fabric_rows(x: Tier, i: int, d: dict) -> str:
     """The fabric of deployment ``i`` (its cumulative endpoints); returns the
     formula of its network capex."""
-    for key, label, unit, formula, source in (*_topology_rows(i), *_cost_rows(x, i)):
+    for key, label, unit, formula, source in (*_topology_rows(x, i), *_cost_rows(x, i)):
         value = d[source]
         kind = "money" if key == "f_cost" else "count"
-        x.cs.const(f"{key}{i}", f"deployment {i}: {label}", unit, formula, scalar(value), kind)
+        x.cs.const(
+            f"{key}{i}",
+            f"deployment {i}: {label}",
+            unit,
+            formula,
+            scalar(value),
+            kind,
+            array=key == "f_s",
+        )
     prev = f"-{{$f_cost{i - 1}}}" if i else ""
     return f"={{$f_cost{i}}}{prev}+{{$fabric_per_server}}*{{$d_n{i}}}"
 
 
-def _topology_rows(i: int) -> tuple[tuple[str, str, str, str, str], ...]:
+def _leaves(x: Tier, e: str, lv: str) -> tuple[str, str]:
+    """The leaves' label and formula: from the endpoints, or one leaf per rail per
+    k/2 servers when the tier's fabric is rail-optimised (methodology §28.4)."""
+    if "fabric_rail_optimized" not in x.ti:
+        return (
+            "fabric: leaves = E/k (1 level) or E/(k/2), rounded up",
+            f"=IF({lv}=1,ROUNDUP({e}/{K},0),ROUNDUP({e}/({K}/2),0))",
+        )
+    r = "{$gpus_per_server}"
+    return (
+        "fabric: leaves = E/k (1 level) or rails x servers/(k/2), rounded up (rail-optimised)",
+        f"=IF({lv}=1,ROUNDUP({e}/{K},0),{r}*ROUNDUP(({e}/{r})/({K}/2),0))",
+    )
+
+
+def _topology_rows(x: Tier, i: int) -> tuple[tuple[str, str, str, str, str], ...]:
     """Rows (key, label, unit, formula, engine field) of deployment ``i``'s
     endpoints, levels and switches per level."""
     e, lv = f"{{$f_e{i}}}", f"{{$f_lv{i}}}"
     before = f"{{$f_e{i - 1}}}+" if i else ""
+    leaves_label, leaves = _leaves(x, e, lv)
+    u1 = f"{{$f_u1{i}}}"
     return (
         (
             "f_e",
@@ -53,25 +87,22 @@ def _topology_rows(i: int) -> tuple[tuple[str, str, str, str, str], ...]:
             f"=IF({e}<={K},1,IF({e}<={K}^2/2,2,3))",
             "fabric_levels",
         ),
-        (
-            "f_l",
-            "fabric: leaves = E/k (1 level) or E/(k/2), rounded up",
-            "switches",
-            f"=IF({lv}=1,ROUNDUP({e}/{K},0),ROUNDUP({e}/({K}/2),0))",
-            "fabric_leaves",
-        ),
+        ("f_l", leaves_label, "switches", leaves, "fabric_leaves"),
         (
             "f_u1",
-            "fabric: leaf uplinks U1 = leaves x (k/2) / o, rounded up",
+            "fabric: leaf uplinks U1 = leaves x ROUNDUP((k/2)/o) (2 levels), "
+            "ROUNDUP(leaves x (k/2)/o) (3 levels)",
             "links",
-            f"=IF({lv}=1,0,ROUNDUP({{$f_l{i}}}*({K}/2)/{OVER},0))",
+            f"=IF({lv}=1,0,IF({lv}=2,{{$f_l{i}}}*{_PER_LEAF},"
+            f"ROUNDUP({{$f_l{i}}}*({K}/2)/{OVER},0)))",
             "fabric_leaf_uplinks",
         ),
         (
             "f_s",
-            "fabric: spines = U1 / k, rounded up (2 levels)",
+            "fabric: spines = smallest divisor of a leaf's uplinks >= U1/k (2 levels)",
             "switches",
-            f"=IF({lv}=2,ROUNDUP({{$f_u1{i}}}/{K},0),0)",
+            f"=IF({lv}=2,MIN(IF((MOD({_PER_LEAF},{_CANDIDATES})=0)"
+            f"*({_CANDIDATES}>=ROUNDUP({u1}/{K},0)),{_CANDIDATES},{_PER_LEAF})),0)",
             "fabric_spines",
         ),
         (

@@ -262,16 +262,21 @@ class CalcSheet:
         value: Any,
         kind: str = "number",
         colour: str = BLACK,
+        array: bool = False,
     ) -> int:
-        """A row with one value in the constants column."""
+        """A row with one value in the constants column; ``array``: written as a
+        one-cell array formula (functions over an inline array, such as ``MOD(u,
+        {1,2,..})``, are evaluated element by element only there in every engine)."""
         r = self._new_row(key, label, unit)
-        self.ws.write_formula(
-            r,
-            CONST_COL,
-            self.render(formula, CONST_COL),
-            self.styles.cell(kind, colour),
-            excel_value(value),
-        )
+        text = self.render(formula, CONST_COL)
+        fmt = self.styles.cell(kind, colour)
+        if array:
+            body = text.removeprefix("=")
+            self.ws.write_array_formula(
+                r, CONST_COL, r, CONST_COL, f"{{={body}}}", fmt, excel_value(value)
+            )
+        else:
+            self.ws.write_formula(r, CONST_COL, text, fmt, excel_value(value))
         return r
 
     def series(
