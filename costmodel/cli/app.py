@@ -293,9 +293,17 @@ def writing(out_dir: Path) -> Iterator[None]:
         os_err = os_error_of(exc)
         if os_err is None:
             raise
+        from costmodel.report.output import PreviousSetNotRestored
+
         reason = os_err.strerror or str(os_err)
         where = f" ({os_err.filename})" if os_err.filename else ""
         _quiet_zip_cleanup()
+        lost = next((e for e in (exc, os_err) if isinstance(e, PreviousSetNotRestored)), None)
+        if lost is not None:  # the one case where the folder is not as it was
+            raise OutputError(
+                f"cannot write {out_dir}: {reason}{where}; the previous "
+                f"{', '.join(lost.names)} could not be put back: they are in {lost.kept}"
+            ) from None
         raise OutputError(
             f"cannot write {out_dir}: {reason}{where}; nothing was written, "
             f"and {out_dir} keeps the files it had"

@@ -13,6 +13,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -173,15 +174,94 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+class PreviousSetNotRestored(OSError):
+    """A write in place failed part-way and the previous files could not all be put
+    back: ``kept`` is the folder that still holds them (it is not removed)."""
+
+    def __init__(self, cause: OSError, kept: Path, names: list[str]):
+        super().__init__(cause.errno, cause.strerror, cause.filename)
+        self.kept = kept
+        self.names = names
+
+
+#: The folder, inside a staging folder, of the previous files a write in place replaces.
+PREVIOUS = ".previous"
+
+
+def _in_the_way(stage: Path, target: Path) -> None:
+    """Refuse, before anything of ``target`` is touched, an output name that is a
+    folder there (a file cannot replace a folder in one step, nor should it)."""
+    for f in sorted(stage.iterdir()):
+        dest = target / f.name
+        if f.name != PREVIOUS and dest.is_dir() and not dest.is_symlink():
+            raise IsADirectoryError(
+                errno.EISDIR, "a folder is where an output file goes", str(dest)
+            )
+
+
 def _replace_in_place(stage: Path, target: Path) -> None:
     """Move the staged files into ``target`` one at a time, each replacing its old
     file in one step: the manifest is removed first and written last, so a folder
-    whose manifest is present and matches its files holds a complete set."""
-    (target / MANIFEST).unlink(missing_ok=True)
+    whose manifest is present and matches its files holds a complete set.
+
+    Before anything is touched, an output name held by a folder is refused and each
+    file about to be replaced is kept aside (a hard link in ``stage/.previous``, a
+    copy where links fail); if a step fails, the files already moved in are taken
+    out again and the kept ones put back, so ``target`` holds exactly its previous
+    files. If even that fails, :class:`PreviousSetNotRestored` names the folder
+    that still holds them."""
+    _in_the_way(stage, target)
+    new = sorted(
+        (f for f in stage.iterdir() if f.name != PREVIOUS),
+        key=lambda p: (p.name == MANIFEST, p.name),
+    )
+    kept = stage / PREVIOUS
+    kept.mkdir()
+    previous: list[str] = []
+    for f in new:
+        old = target / f.name
+        if old.exists() or old.is_symlink():
+            try:
+                os.link(old, kept / f.name, follow_symlinks=False)
+            except OSError:
+                shutil.copy2(old, kept / f.name, follow_symlinks=False)
+            previous.append(f.name)
+    moved: list[str] = []
+    try:
+        (target / MANIFEST).unlink(missing_ok=True)
+        _fsync_dir(target)
+        for f in new:
+            os.replace(f, target / f.name)
+            moved.append(f.name)
+        _fsync_dir(target)
+    except BaseException as exc:
+        _restore(target, kept, moved, previous, exc)
+        raise
+
+
+def _restore(
+    target: Path, kept: Path, moved: list[str], previous: list[str], exc: BaseException
+) -> None:
+    """Undo a write in place: remove the files moved in that were not there before,
+    put back the kept ones (the manifest included)."""
+    failed: list[str] = []
+    for name in set(moved) | ({MANIFEST} & set(previous)):
+        try:
+            if name in previous:
+                os.replace(kept / name, target / name)
+            else:
+                (target / name).unlink(missing_ok=True)
+        except OSError:
+            failed.append(name)
     _fsync_dir(target)
-    for f in sorted(stage.iterdir(), key=lambda p: p.name == MANIFEST):
-        os.replace(f, target / f.name)
-    _fsync_dir(target)
+    if failed:
+        home = target / f"previous-files-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+        try:  # out of the staging folder, which is removed
+            os.rename(kept, home)
+        except OSError:
+            home = kept
+        cause = exc if isinstance(exc, OSError) else OSError(errno.EIO, str(exc))
+        raise PreviousSetNotRestored(cause, home, sorted(failed)) from exc
 
 
 @contextmanager
@@ -251,6 +331,10 @@ def output_set(directory: str | os.PathLike[str]) -> Iterator[Path]:
                 os.rename(stage, target)
             else:
                 _swap(stage, target)
+        except PreviousSetNotRestored as exc:
+            if exc.kept.is_relative_to(stage):  # it holds the previous files: kept
+                stage = exc.kept.parent / "nothing-to-remove"
+            raise
         finally:
             _remove_tree(stage)
 
