@@ -63,14 +63,26 @@ def out() -> Console:
     session, a script calling the app twice) may change both between commands."""
     from rich.console import Console
 
-    return Console()
+    return Console(markup=False, emoji=False)
 
 
 def err() -> Console:
-    """The console of messages (stderr), made for each use as :func:`out`."""
+    """The console of messages (stderr), made for each use as :func:`out`.
+
+    Both consoles print text as it is: messages and tables carry text from input
+    files (names, values, a workbook's cells), so rich markup (``[/x]``,
+    ``[link=...]``) and emoji codes (``:x:``) are off; styles are given as
+    ``style=``, never inside the text."""
     from rich.console import Console
 
-    return Console(stderr=True)
+    return Console(stderr=True, markup=False, emoji=False, highlight=False)
+
+
+def print_error(message: str) -> None:
+    """``error: message`` on stderr, the message printed as typed."""
+    console = err()
+    console.print("error:", style="bold red", end=" ")
+    console.print(message, soft_wrap=True)
 
 
 class Format(str, Enum):
@@ -207,19 +219,15 @@ def guard(fn: Callable[[], Any]) -> None:
             warnings.filterwarnings("ignore", category=RuntimeWarning, module="costmodel")
             fn()
     except (AssumptionError, UsageError) as exc:
-        err().print("[bold red]error:[/] ", end="", markup=True)
-        err().print(str(exc), markup=False, highlight=False, soft_wrap=True)
+        print_error(str(exc))
         raise typer.Exit(2) from None
     except typer.Exit:
         raise
     except OutputError as exc:
-        err().print("[bold red]error:[/] ", end="", markup=True)
-        err().print(str(exc), markup=False, highlight=False, soft_wrap=True)
+        print_error(str(exc))
         raise typer.Exit(1) from None
     except Exception as exc:  # noqa: BLE001 - the CLI reports, the library raises
-        err().print(
-            f"[bold red]error:[/] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
-        )
+        print_error(f"{type(exc).__name__}: {exc}")
         raise typer.Exit(1) from None
 
 
