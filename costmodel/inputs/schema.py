@@ -142,6 +142,18 @@ Pue = Annotated[_Q, _bounded(1, None, rule="PUE must be >= 1 (facility power can
 
 Text = StrictStr
 
+
+def _iso_4217(code: str) -> str:
+    """Methodology section 30: a currency is an ISO 4217 code, three capital letters."""
+    if len(code) != 3 or not all("A" <= ch <= "Z" for ch in code):
+        raise ValueError("must be an ISO 4217 currency code: three capital letters (CNY, USD, EUR)")
+    return code
+
+
+#: an ISO 4217 currency code (``CNY``, ``USD``); the text reaches units, tables and
+#: chart titles, so nothing else is accepted
+CurrencyCode = Annotated[Text, AfterValidator(_iso_4217)]
+
 _PLAIN_KEYS = {"value", "unit", "source", "note"}
 
 
@@ -618,7 +630,7 @@ class Reference(Section):
     memo sets each tier's capex against the band of its class when the model's
     currency is the same."""
 
-    currency: Text
+    currency: CurrencyCode
     source: Text = ""
     build_cost: dict[Literal["tens", "hundreds", "thousands"], CostBand] = Field(min_length=1)
 
@@ -638,7 +650,7 @@ class Assumptions(Section):
 
     schema_version: Annotated[Literal[1, 2, 3], Plain]
     name: Text
-    currency: Text
+    currency: CurrencyCode
     start: Annotated[
         Text,
         BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),

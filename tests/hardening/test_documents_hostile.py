@@ -30,20 +30,49 @@ def test_right_to_left_text_is_isolated_in_the_memo():
     assert label not in bare  # every other use is isolated
 
 
+def test_a_currency_that_is_not_an_iso_4217_code_is_refused():
+    """Methodology section 30: the currency is three capital letters; the review's
+    DDE-shaped currency reached a chart axis title as a reference."""
+    for bad in ("+cmd|' /C calc'!A0", "usd", "US$", "CNY ", "元", ""):
+        with pytest.raises(cm.AssumptionError, match="ISO 4217") as info:
+            cm.load_assumptions(DEFAULT, overrides={"currency": bad})
+        assert info.value.problems[0].path == "currency"
+    assert cm.load_assumptions(DEFAULT, overrides={"currency": "EUR"}).currency == "EUR"
+
+
 @pytest.mark.slow
-def test_the_currency_and_every_chart_text_stay_text(tmp_path, recwarn):
-    """A currency shaped like a DDE reference reaches a chart axis as text:
-    no chart formula names anything but a sheet of the book, no XlsxWriter warning."""
-    currency = "+cmd|' /C calc'!A0"
-    a = cm.load_assumptions(DEFAULT, overrides={"currency": currency})
-    path = cm.write_workbook(cm.build(a), tmp_path / "m.xlsx")
+def test_every_chart_text_stays_text(tmp_path, recwarn):
+    """Tier labels shaped like references (a DDE-style one among them) reach the
+    charts' series names and titles, on every chart sheet (the sweep's included):
+    every chart formula names a sheet of the book, no title or axis title is a
+    reference, no XlsxWriter warning."""
+    from costmodel.analysis.bundle import analyze
+
+    hostile = {
+        "tiers.tens.label": "+cmd|' /C calc'!A0",
+        "tiers.hundreds.label": "Sheet1!A1",
+        "tiers.thousands.label": "=Inputs!$B$2",
+    }
+    a = cm.load_assumptions(DEFAULT, overrides=hostile)
+    model = cm.build(a)
+    analysis = analyze(model, draws=200)
+    assert analysis.sweeps  # the sweep sheet and its chart are written
+    path = cm.write_workbook(model, tmp_path / "m.xlsx", analysis=analysis)
     assert not [w for w in recwarn.list if "formula" in str(w.message).lower()]
     with zipfile.ZipFile(path) as z:
         charts = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/charts/chart")]
+        book = z.read("xl/workbook.xml").decode()
+    sheets = set(re.findall(r'<sheet name="([^"]*)"', book))
     refs = [r for c in charts for r in re.findall(r"<c:f>([^<]*)</c:f>", c)]
-    assert refs and not [r for r in refs if "cmd" in r]
-    assert any("+cmd|&apos; /C calc&apos;!\u200bA0" in c or "+cmd|' /C calc'!\u200bA0" in c
-               for c in charts)  # fmt: skip
+    assert refs
+    for r in refs:
+        sheet = r.split("!")[0].strip("'").replace("&apos;", "'")
+        assert sheet in sheets, r
+    for c in charts:
+        for title in re.findall(r"<c:title>(.*?)</c:title>", c, flags=re.S):
+            assert "<c:f>" not in title, title
+    texts = "".join(charts)
+    assert "+cmd|&apos; /C calc&apos;!\u200bA0" in texts or "+cmd|' /C calc'!\u200bA0" in texts
 
 
 def test_history_is_not_a_sheet_name_and_an_apostrophe_is_not_quoted():

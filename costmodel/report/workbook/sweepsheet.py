@@ -91,9 +91,12 @@ def write_sweep_sheet(
             }
         )
         r = last + 3
-    chart.set_title({"name": "Levelized cost per GPU-hour against GPUs"})
-    chart.set_x_axis({"name": "GPUs (log scale)", "log_base": 2, "label_position": "low"})
-    chart.set_y_axis({"name": f"{currency} per GPU-hour", "min": 0})
+    # every chart text through chart_text: never read as a cell reference
+    chart.set_title({"name": chart_text("Levelized cost per GPU-hour against GPUs")})
+    chart.set_x_axis(
+        {"name": chart_text("GPUs (log scale)"), "log_base": 2, "label_position": "low"}
+    )
+    chart.set_y_axis({"name": chart_text(f"{currency} per GPU-hour"), "min": 0})
     chart.set_legend({"position": "bottom"})
     chart.set_size({"width": 820, "height": 400})
     ws.insert_chart(at, 0, chart)
