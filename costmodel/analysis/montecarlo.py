@@ -1,7 +1,10 @@
-"""Monte Carlo simulation on the engine's scenario axis (methodology §9; the scenario axis: §6).
+"""Monte Carlo simulation on the engine's scenario axis (methodology §9; the scenario
+axis: §6; the blocks of draws: §34).
 
 Every ranged input (see :func:`costmodel.analysis.sensitivity.ranged_inputs`: ``low`` and
-``high`` given, or ``dist: normal`` with ``sd``) is drawn independently, N times:
+``high`` given, or ``dist: normal`` with ``sd``) is drawn N times, per block of
+:data:`~costmodel.analysis.draws.BLOCK_SIZE` draws from its own stream of
+``numpy.random.SeedSequence(seed)`` (:mod:`costmodel.analysis.draws`):
 
 - ``triangular`` (the default): ``Triangular(low, value, high)``;
 - ``uniform``: ``Uniform(low, high)``;
@@ -16,30 +19,19 @@ Whole-number inputs with a range (methodology §11.3) are drawn and rounded the 
 way when they are not structural (``life_years``, ``build_months``, ``ramp_months``,
 ``term_years``, ``loss_carryforward_years``); the structural ones (``horizon_years``,
 a tier's or a stage's GPUs, GPUs per server, a stage's month) stay at their value,
-and :attr:`MonteCarloResult.held_fixed` names them.
-All draws are made up front by one ``numpy.random.default_rng(seed)``, input by
-input in model order, so they depend only on the assumptions, ``n`` and ``seed``.
+and :attr:`MonteCarloResult.held_fixed` names them. With ``correlations``
+(methodology §9.1) the paired inputs are drawn through a Gaussian copula.
 
-With ``correlations`` (methodology §9.1) the inputs are drawn through a Gaussian
-copula instead: ``Z = rng.standard_normal((inputs, n))`` in one call, correlated by
-the lower Cholesky factor ``L`` of the correlation matrix (``L @ Z``), and each row
-mapped to its input's distribution: ``value + sd * z`` for a normal input (clipped
-as above), ``u = Phi(z)`` and the inverse CDF at ``u`` for the others
-(``low + u * (high - low)``; triangular ``low + sqrt(u (high - low) (value - low))``
-for ``u < (value - low) / (high - low)``, else ``high - sqrt((1 - u) (high - low)
-(high - value))``). ``Phi(z) = erfc(-z / sqrt 2) / 2`` with :func:`math.erfc`
-(double precision). Without ``correlations`` the draws are those above, unchanged.
-
-The draws then go through :func:`costmodel.core.variants.run_variants` in chunks of
-at most ``chunk_size`` draws, one vectorised engine evaluation per tier and chunk.
-A tier whose timing (or a depreciation life, or the loss carry-forward years: one
-engine evaluation each, :mod:`costmodel.core.variants`) is drawn takes its draws in
-order of timing (a stable sort), in chunks of whole timings, so that each chunk
-holds few distinct timings (one timing the engine computes by year, several by
-draw; methodology §6); its results are put back in draw order. A draw's numbers
-do not depend on the other draws of its chunk, so the results do not depend on
-``chunk_size`` or on how many processes evaluate the chunks: every chunk is an
-independent job.
+Each block is a job (:mod:`costmodel.analysis.blocks`) that makes its own draws and
+evaluates them through :func:`costmodel.core.variants.run_variants` in chunks of at
+most ``chunk_size`` draws (a tier whose timing is drawn in order of timing, in chunks
+of whole timings). The draws depend only on the assumptions, ``seed`` and the
+block, and a draw's numbers do not depend on the other draws of its chunk, so the
+results do not depend on how many processes evaluate the blocks, or where; up to
+the rounding of the engine's two evaluation paths (rel 1e-12) they do not depend on
+``chunk_size`` either. Memory does not grow with N beyond the N results: a block's
+draws are made where it is evaluated and dropped with it
+(:attr:`MonteCarloResult.samples` draws them again when read).
 
 Per tier the summary gives P10/P50/P90 (``numpy.percentile``, linear
 interpolation) of ``npv``, ``irr`` and ``cost_per_gpu_hour``, their means,
@@ -49,36 +41,49 @@ draws without an IRR (IRR percentiles are over the draws that have one).
 
 from __future__ import annotations
 
-import math
-import multiprocessing as mp
 import os
-import sys
-import warnings
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from costmodel.analysis.blocks import CHUNK_SIZE, METRICS, Case, Job, jobs_of, run_blocks
 from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
+from costmodel.analysis.draws import (
+    active_pairs,
+    check_pairs,
+    cholesky,
+    inverse_cdf,
+    normal_cdf,
+    sample,
+    sample_columns,
+)
 from costmodel.analysis.sensitivity import RangedInput, ranged_inputs
 from costmodel.core.model import assumptions_of
-from costmodel.core.threads import blas_single_thread
 from costmodel.core.variants import run_variants
-from costmodel.inputs.correlations import canonical, matrix
-from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.correlations import canonical
 from costmodel.inputs.schema import Assumptions, Correlation
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
 
-METRICS = ("npv", "irr", "cost_per_gpu_hour")
-
-#: draws per engine evaluation (bounds the engine's memory: its arrays are
-#: chunk x months per line item)
-CHUNK_SIZE = 1_000
+__all__ = [
+    "CHUNK_SIZE",
+    "METRICS",
+    "PROCESS_MIN_TIER_DRAWS",
+    "MonteCarloResult",
+    "active_pairs",
+    "cholesky",
+    "inverse_cdf",
+    "median_shifts",
+    "monte_carlo",
+    "normal_cdf",
+    "sample",
+    "sample_columns",
+]
 
 #: draws x tiers from which a run uses worker processes (100,000 draws of the
 #: default): below it the wait they save is short beside the CPU they add
@@ -90,354 +95,28 @@ PROCESS_MIN_TIER_DRAWS = 300_000
 class MonteCarloResult:
     """``summary``: one row per tier (see module docstring); ``draws``: tier ->
     DataFrame (n rows) of ``npv``, ``irr``, ``cost_per_gpu_hour``; ``samples``:
-    DataFrame (n rows) of the drawn inputs by dotted path; ``inputs``: what was
-    varied; ``skipped``: ranged paths no tier reads; ``held_fixed``: ranged
-    structural whole numbers held at their value (methodology §11.3);
-    ``correlations``: the pairs drawn together ``(a, b, rho)`` (methodology §9.1);
-    ``n``, ``seed``."""
+    DataFrame (n rows) of the drawn inputs by dotted path (drawn again from the
+    seed when first read); ``inputs``: what was varied; ``skipped``: ranged paths
+    no tier reads; ``held_fixed``: ranged structural whole numbers held at their
+    value (methodology §11.3); ``correlations``: the pairs drawn together ``(a, b,
+    rho)`` (methodology §9.1); ``n``, ``seed``."""
 
     n: int
     seed: int
     summary: pd.DataFrame
     draws: dict[str, pd.DataFrame]
-    samples: pd.DataFrame
     inputs: list[RangedInput]
     skipped: list[str]
     held_fixed: list[str] = field(default_factory=list)
     correlations: list[tuple[str, str, float]] = field(default_factory=list)
+    pairs: list[Correlation] = field(default_factory=list, repr=False)
 
-
-def _draw(x: RangedInput, n: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` draws of ``x`` from ``rng`` (see the module docstring)."""
-    drawn = True
-    if x.dist == "normal":
-        sd = x.sd or 0.0
-        drawn = sd > 0
-        draw = rng.normal(x.value, sd, n) if drawn else np.full(n, x.value)
-        draw = np.clip(draw, x.lower, x.upper)
-    elif x.low == x.high:
-        drawn = False
-        draw = np.full(n, x.value)
-    elif x.dist == "uniform":
-        draw = rng.uniform(x.low, x.high, n)
-    else:
-        draw = rng.triangular(x.low, x.value, x.high, n)
-    if drawn and x.whole:
-        draw = np.round(draw)
-    return draw
-
-
-def normal_cdf(z: np.ndarray) -> np.ndarray:
-    """``Phi(z) = erfc(-z / sqrt 2) / 2`` elementwise (:func:`math.erfc`: double
-    precision, also in the tails).
-
-    >>> normal_cdf(np.array([0.0, 1.959963984540054]))
-    array([0.5  , 0.975])
-    """
-    x = -np.asarray(z, float) / math.sqrt(2.0)
-    return 0.5 * np.fromiter(map(math.erfc, x.ravel().tolist()), float, x.size).reshape(x.shape)
-
-
-def inverse_cdf(x: RangedInput, z: np.ndarray) -> np.ndarray:
-    """The draws of ``x`` from standard normals ``z`` (the copula's margins, see
-    the module docstring): the same distribution as :func:`_draw`'s."""
-    if x.dist == "normal":
-        sd = x.sd or 0.0
-        drawn = sd > 0
-        draw = np.clip(x.value + sd * z if drawn else np.full(z.shape, x.value), x.lower, x.upper)
-    elif x.low == x.high:
-        drawn = False
-        draw = np.full(z.shape, x.value)
-    else:
-        drawn = True
-        lo, mode, hi = float(x.low), float(x.value), float(x.high)
-        u = normal_cdf(z)
-        if x.dist == "uniform":
-            draw = lo + u * (hi - lo)
-        else:
-            left = u < (mode - lo) / (hi - lo)
-            draw = np.where(
-                left,
-                lo + np.sqrt(u * (hi - lo) * (mode - lo)),
-                hi - np.sqrt(np.maximum(1.0 - u, 0.0) * (hi - lo) * (hi - mode)),
-            )
-    if drawn and x.whole:
-        draw = np.round(draw)
-    return draw
-
-
-def cholesky(inputs: list[RangedInput], pairs: list[Correlation]) -> np.ndarray:
-    """The lower Cholesky factor of the correlation matrix of ``inputs`` (model
-    order). Raises ``ValueError`` naming a pair whose input the Monte Carlo does
-    not draw, or the pairs when the matrix is not positive definite."""
-    paths = [x.path for x in inputs]
-    missing = [
-        f"{c.a} ~ {c.b}"
-        for c in pairs
-        if canonical(c.a) not in paths or canonical(c.b) not in paths
-    ]
-    if missing:
-        raise ValueError(
-            "correlations name inputs the Monte Carlo does not draw (not ranged, read by "
-            f"no tier, or structural): {'; '.join(missing)}"
-        )
-    try:
-        return np.linalg.cholesky(matrix(paths, pairs))
-    except np.linalg.LinAlgError:
-        names = "; ".join(f"{c.a} ~ {c.b} ({c.rho:g})" for c in pairs)
-        raise ValueError(f"the correlation matrix is not positive definite: {names}") from None
-
-
-def active_pairs(pairs: list[Correlation], drawn: list[str]) -> list[Correlation]:
-    """The pairs of ``correlations`` whose two inputs are both ``drawn`` (methodology
-    §9.1): a pair naming an input held fixed (no range, read by no tier of the run, or
-    structural) is inactive, and the draws of the others are as without it."""
-    have = set(drawn)
-    return [c for c in pairs if canonical(c.a) in have and canonical(c.b) in have]
-
-
-def sample_columns(
-    inputs: list[RangedInput], n: int, seed: int, correlations: list[Correlation] | None = None
-) -> np.ndarray:
-    """``n`` draws of each input, an (inputs, n) array: row k holds input k's draws,
-    made by one ``numpy.random.default_rng(seed)`` drawing input after input, or,
-    with ``correlations``, through the Gaussian copula (module docstring)."""
-    rng = np.random.default_rng(seed)
-    columns = np.empty((len(inputs), n))
-    if correlations:
-        factor = cholesky(inputs, correlations)
-        for row in columns:  # the rows of rng.standard_normal((inputs, n)), in order
-            rng.standard_normal(out=row)
-        for lo in range(0, n, _MIX_COLUMNS):  # columns = factor @ columns, a block at a time
-            block = columns[:, lo : lo + _MIX_COLUMNS]
-            block[...] = factor @ block
-        for k, x in enumerate(inputs):
-            columns[k] = inverse_cdf(x, columns[k])
-        return columns
-    for k, x in enumerate(inputs):
-        columns[k] = _draw(x, n, rng)
-    return columns
-
-
-#: draws per block of the copula's product ``L @ Z`` (the draws are made in place:
-#: the run holds one (inputs, n) array, not three)
-_MIX_COLUMNS = 65_536
-
-
-def sample(
-    inputs: list[RangedInput], n: int, seed: int, correlations: list[Correlation] | None = None
-) -> dict[str, np.ndarray]:
-    """``n`` draws of each input (see module docstring), path -> (n,) array."""
-    columns = sample_columns(inputs, n, seed, correlations)
-    return {x.path: columns[k] for k, x in enumerate(inputs)}
-
-
-def _timing_paths(a: Assumptions, tier: str, draws: dict[str, np.ndarray]) -> tuple[str, ...]:
-    """The drawn paths of the tier's structural whole numbers (depreciation lives,
-    loss carry-forward: one engine evaluation per value) and of its timing inputs
-    (construction and ramp months, stage months, the contract's months), in that
-    order."""
-    ti = resolve_tier(a, tier)
-    timing = [*ti.structure.values()] + [
-        path
-        for key, path in ti.paths().items()
-        if key in ("build_months", "ramp_months", "contract_months")
-        or (key.startswith("stage") and key.endswith("_month"))
-    ]
-    return tuple(p for p in dict.fromkeys(timing) if p in draws)
-
-
-def _packed(keys: np.ndarray, chunk_size: int) -> list[tuple[int, int]]:
-    """Chunks ``(lo, hi)`` of rows sorted by ``keys`` (n, k): whole runs of equal
-    keys, packed up to ``chunk_size`` rows (a longer run in pieces of
-    ``chunk_size``), so that a timing is split between chunks only when it has
-    more draws than a chunk."""
-    n = keys.shape[0]
-    new = np.ones(n, dtype=bool)
-    new[1:] = np.any(keys[1:] != keys[:-1], axis=1)
-    starts = np.r_[np.flatnonzero(new), n]
-    size = max(1, chunk_size)
-    out: list[tuple[int, int]] = []
-    lo = 0
-    for a, b in zip(starts[:-1], starts[1:], strict=True):
-        if b - lo > size and a > lo:  # close the chunk before this run
-            out.append((lo, int(a)))
-            lo = int(a)
-        while b - lo > size:  # a run longer than what is left of a chunk
-            out.append((lo, lo + size))
-            lo += size
-    if lo < n:
-        out.append((lo, n))
-    return out
-
-
-@dataclass(frozen=True)
-class _Job:
-    """One engine evaluation: the tiers ``group`` on the draws ``rows`` (an index
-    array, ascending, or a slice of the draws in order), reading the inputs
-    ``read`` (rows of the draws' columns)."""
-
-    group: tuple[str, ...]
-    rows: np.ndarray | slice
-    read: np.ndarray
-
-    @property
-    def size(self) -> int:
-        """Draws in the job."""
-        if isinstance(self.rows, slice):
-            return self.rows.stop - self.rows.start
-        return len(self.rows)
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What every job reads: the assumptions, the paths of the rows of the draws'
-    columns, and the draws (inputs, n): a worker process inherits them at its fork
-    and gathers each job's own (:func:`_job_draws`)."""
-
-    assumptions: Assumptions
-    paths: list[str]
-    columns: np.ndarray
-
-
-def _plan(
-    a: Assumptions,
-    tiers: list[str],
-    paths: list[str],
-    columns: np.ndarray,
-    tiers_of: list[set[str]],
-    chunk_size: int,
-) -> list[_Job]:
-    """The jobs of a run of the draws ``columns`` (row k: the input of ``paths[k]``,
-    read by the tiers ``tiers_of[k]``): tiers with the same drawn timing paths
-    share their jobs (one order of the draws; tiers without drawn timing run in
-    draw order), each group's draws in chunks (:func:`_packed` for a timing order)."""
-    n = columns.shape[1]
-    drawn = {p: columns[k] for k, p in enumerate(paths)}
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for t in tiers:
-        groups.setdefault(_timing_paths(a, t, drawn), []).append(t)
-    jobs = []
-    for timing, group in groups.items():
-        read = np.array([k for k, ts in enumerate(tiers_of) if ts & set(group)], np.intp)
-        if not timing:
-            step = max(1, chunk_size)
-            jobs += [
-                _Job(tuple(group), slice(lo, min(lo + step, n)), read) for lo in range(0, n, step)
-            ]
-            continue
-        keys = [drawn[p] for p in timing]
-        order = np.lexsort(keys[::-1])  # stable: the first path the most significant
-        sorted_keys = np.stack([k[order] for k in keys], axis=1)
-        jobs += [
-            _Job(tuple(group), np.sort(order[lo:hi]), read)
-            for lo, hi in _packed(sorted_keys, chunk_size)
-        ]
-    return jobs
-
-
-def _job_draws(columns: np.ndarray, job: _Job) -> np.ndarray:
-    """(read, rows): the job's draws of the inputs it reads (one copy of those)."""
-    if isinstance(job.rows, slice):
-        return columns[job.read, job.rows]
-    return columns[np.ix_(job.read, job.rows)]
-
-
-def _metrics_of(context: _Context, k: int, job: _Job, rows: np.ndarray) -> dict[str, np.ndarray]:
-    """Job ``k``'s metrics: tier -> (rows, metrics) array, from its draws ``rows``
-    (:func:`_job_draws`)."""
-    inputs = {context.paths[c]: v for c, v in zip(job.read, rows, strict=True)}
-    out = {}
-    with blas_single_thread():
-        for t in job.group:  # one tier's engine arrays at a time
-            tier = run_variants(context.assumptions, inputs, [t])[t]
-            out[t] = np.stack([np.asarray(tier.metrics[m]) for m in METRICS], axis=1)
-    return out
-
-
-#: the context of the run a worker process evaluates (set by :func:`_start_worker`)
-_WORKER_CONTEXT: _Context | None = None
-
-
-def _start_worker(context: _Context) -> None:
-    """A worker process's initializer: the run's context, inherited at the fork."""
-    global _WORKER_CONTEXT
-    _WORKER_CONTEXT = context
-
-
-def _worker_job(k: int, job: _Job) -> tuple[int, dict[str, np.ndarray]]:
-    """In a worker process: job ``k``'s number and metrics, from the draws the
-    worker inherited."""
-    assert _WORKER_CONTEXT is not None
-    rows = _job_draws(_WORKER_CONTEXT.columns, job)
-    return k, _metrics_of(_WORKER_CONTEXT, k, job, rows)
-
-
-def _ready() -> None:
-    """A worker's first job: nothing (see :func:`_start_pool`)."""
-
-
-def _pool_context() -> mp.context.BaseContext | None:
-    """The context of worker processes: fork on Linux (a worker inherits the
-    assumptions instead of receiving a copy); None elsewhere, and in a process that
-    may not have children (a daemonic ``multiprocessing`` worker): the run stays in
-    this process."""
-    if sys.platform != "linux" or mp.current_process().daemon:
-        return None
-    return mp.get_context("fork")
-
-
-def _start_pool(context: _Context, workers: int) -> tuple[ProcessPoolExecutor, int] | None:
-    """``workers`` processes of a :class:`~concurrent.futures.ProcessPoolExecutor`
-    (None: ``workers < 2`` or no context, :func:`_pool_context`), forked now, after
-    the draws are made: each worker reads the draws of ``context`` where the fork
-    left them (shared with this process until written, and never written), so a
-    job is sent as its row numbers."""
-    context_mp = _pool_context() if workers > 1 else None
-    if context_mp is None:
-        return None
-    pool = ProcessPoolExecutor(
-        workers, mp_context=context_mp, initializer=_start_worker, initargs=(context,)
-    )
-    with warnings.catch_warnings():  # Python 3.12+ warns of fork with threads running
-        warnings.filterwarnings("ignore", ".*fork.*", DeprecationWarning)
-        for f in [pool.submit(_ready) for _ in range(workers)]:  # every worker started
-            f.result()
-    return pool, workers
-
-
-def _evaluate(
-    context: _Context,
-    jobs: list[_Job],
-    pool: tuple[ProcessPoolExecutor, int] | None,
-    done: Callable[[_Job, dict[str, np.ndarray]], None],
-) -> None:
-    """Evaluate every job, calling ``done(job, metrics)`` in this thread as each
-    finishes: in this process, or in the processes of ``pool`` (the executor and
-    its workers), at most two jobs per worker sent at a time. A worker's error is
-    raised here, and the jobs not yet sent are not."""
-    if pool is None:
-        for k, job in enumerate(jobs):
-            done(job, _metrics_of(context, k, job, _job_draws(context.columns, job)))
-        return
-    executor, workers = pool
-    waiting = iter(enumerate(jobs))
-    running: set[Future] = set()
-
-    def send() -> None:
-        for k, job in waiting:
-            running.add(executor.submit(_worker_job, k, job))
-            if len(running) >= 2 * workers:
-                return
-
-    send()
-    while running:
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
-        for f in finished:
-            running.discard(f)
-            k, metrics = f.result()
-            done(jobs[k], metrics)
-        send()
+    @cached_property
+    def samples(self) -> pd.DataFrame:
+        """The drawn inputs, one column per dotted path, n rows (the draws of the
+        run, made again from its seed: :func:`costmodel.analysis.draws.sample_columns`)."""
+        columns = sample_columns(self.inputs, self.n, self.seed, self.pairs)
+        return pd.DataFrame(columns.T, columns=[x.path for x in self.inputs], copy=False)
 
 
 def _stats(v: np.ndarray) -> tuple[float, float, float, float]:
@@ -474,14 +153,16 @@ def monte_carlo(
     chunk_size: int = CHUNK_SIZE,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    client: Any = None,
 ) -> MonteCarloResult:
     """Draw ``n`` scenarios of the ranged inputs of ``x`` (a model or its
     assumptions) with ``seed`` and evaluate every tier on them (see module
     docstring). ``workers`` (default: one per core) are processes that evaluate
-    the chunks of a run of at least :data:`PROCESS_MIN_TIER_DRAWS` draws x tiers
-    (on Linux); results do not depend on ``workers`` or ``chunk_size``.
-    ``progress(done, n)`` is called after each chunk, ``done`` the draws evaluated
-    for every tier so far.
+    the blocks of a run of at least :data:`PROCESS_MIN_TIER_DRAWS` draws x tiers
+    (on Linux); a Dask ``distributed.Client`` as ``client`` evaluates them on its
+    cluster instead. The results do not depend on where the blocks run (bit for
+    bit) nor on ``chunk_size`` (to rel 1e-12). ``progress(done, n)`` is called
+    after each block, ``done`` the draws evaluated for every tier so far.
 
     Parameters
     ----------
@@ -493,6 +174,8 @@ def monte_carlo(
     chunk_size, workers : int, optional
         Draws per engine evaluation; worker processes.
     progress : callable, optional
+    client : distributed.Client, optional
+        A Dask client whose workers evaluate the blocks (the ``dask`` extra).
 
     Returns
     -------
@@ -507,9 +190,9 @@ def monte_carlo(
     >>> mc.draws["thousands"].shape
     (500, 3)
     >>> mc.summary["p_npv_positive"].tolist()
-    [0.012, 0.006, 0.13]
+    [0.01, 0.008, 0.16]
     >>> f"{mc.summary.loc['thousands', 'npv_p50']:,.0f}"
-    '-53,125,216'
+    '-52,824,212'
     """
     if n < 1:
         raise ValueError("n must be at least 1")
@@ -521,29 +204,19 @@ def monte_carlo(
     ranged, skipped = ranged_inputs(assumptions, include_normal=True)
     inputs = [x for x in ranged if not x.structural]
     held = [x.path for x in ranged if x.structural]
-    paths = [x.path for x in inputs]
-    pairs = active_pairs(assumptions.correlations, paths)
-    columns = sample_columns(inputs, n, seed, pairs)
-    tiers_of = [set(x.tiers) for x in inputs]
-    jobs = _plan(assumptions, tiers, paths, columns, tiers_of, chunk_size)
-    context = _Context(assumptions, paths, columns)
-    pool = _start_pool(context, workers)
-    try:
-        out = _evaluate_all(context, jobs, pool, tiers, n, progress)
-    finally:
-        if pool is not None:  # after an error: the jobs sent and not started are dropped
-            pool[0].shutdown(cancel_futures=True)
+    case = Case.of(assumptions, tiers, inputs, seed, n, chunk_size=chunk_size)
+    out = _run(case, workers, client, progress)
     draws = {t: pd.DataFrame(out[t], columns=list(METRICS), copy=False) for t in tiers}
     return MonteCarloResult(
         n=n,
         seed=seed,
         summary=_summarize(draws),
         draws=draws,
-        samples=pd.DataFrame(columns.T, columns=paths, copy=False),
         inputs=inputs,
         skipped=skipped,
         held_fixed=held,
-        correlations=[(canonical(c.a), canonical(c.b), c.rho) for c in pairs],
+        correlations=[(canonical(c.a), canonical(c.b), c.rho) for c in case.pairs],
+        pairs=list(case.pairs),
     )
 
 
@@ -580,7 +253,7 @@ def median_shifts(
     >>> shifts = cm.median_shifts(a, cm.monte_carlo(a, n=500, seed=1))
     >>> top = shifts[shifts["tier"] == "thousands"].iloc[0]
     >>> str(top["input"]), float(top["value"]), round(float(top["median"]), 3)
-    ('revenue.price_per_gpu_hour', 16.0, 14.822)
+    ('revenue.price_per_gpu_hour', 16.0, 14.786)
     >>> bool(top["at_median"] - top["base"] == top["shift"] < 0)
     True
     """
@@ -613,26 +286,24 @@ def median_shifts(
     return df
 
 
-def _evaluate_all(
-    context: _Context,
-    jobs: list[_Job],
-    pool: tuple[ProcessPoolExecutor, int] | None,
-    tiers: list[str],
-    n: int,
-    progress: Callable[[int, int], None] | None,
+def _run(
+    case: Case, workers: int, client: Any, progress: Callable[[int, int], None] | None
 ) -> dict[str, np.ndarray]:
-    """Every tier's metrics (n, metrics) of the draws of ``context`` (:func:`_evaluate`
-    of ``jobs``), ``progress(done, n)`` after each job."""
-    out = {t: np.empty((n, len(METRICS))) for t in tiers}
-    tier_draws = 0
+    """Every tier's metrics (n, metrics) of the blocks of ``case`` (a matrix that is
+    not positive definite refused before any block runs), ``progress(done, n)``
+    after each block."""
+    check_pairs(list(case.inputs), case.pairs)
+    n = case.n
+    out = {t: np.empty((n, len(METRICS))) for t in case.tiers}
+    evaluated = 0
 
-    def done(job: _Job, metrics: dict[str, np.ndarray]) -> None:
-        nonlocal tier_draws
+    def done(job: Job, metrics: dict[str, np.ndarray]) -> None:
+        nonlocal evaluated
         for t, values in metrics.items():
-            out[t][job.rows] = values
-        tier_draws += job.size * len(job.group)
+            out[t][job.lo : job.hi] = values
+        evaluated += job.hi - job.lo
         if progress:
-            progress(tier_draws // len(tiers), n)
+            progress(evaluated, n)
 
-    _evaluate(context, jobs, pool, done)
+    run_blocks([case], jobs_of(0, n), done, workers=workers, client=client)
     return out

@@ -66,15 +66,16 @@ def test_the_defaults_pairs_have_the_copulas_rank_correlation():
     assert _spearman(d[UTIL], d["power.price_per_kwh"]) == pytest.approx(0, abs=0.03)
 
 
-def test_without_correlations_the_draws_are_those_of_one_generator_input_by_input():
+def test_correlations_change_the_draws_of_the_paired_inputs_alone():
+    """An input's draws come from its own stream: the pairs of ``correlations``
+    change the draws of the inputs they name and leave the others' unchanged."""
     inputs, _ = ranged_inputs(DEFAULT, include_normal=True)
-    inputs = [x for x in inputs if not x.structural][:3]
-    rng = np.random.default_rng(5)
-    expected = [rng.triangular(x.low, x.value, x.high, 100) for x in inputs]
-    expected = [np.round(e) if x.whole else e for e, x in zip(expected, inputs, strict=True)]
-    cols = sample_columns(inputs, 100, 5, [])
-    for k in range(3):
-        assert np.array_equal(cols[k], expected[k])
+    inputs = [x for x in inputs if not x.structural]
+    pairs = list(DEFAULT.correlations)
+    named = {p for c in pairs for p in (c.a, c.b)}
+    alone, together = sample_columns(inputs, 300, 5, []), sample_columns(inputs, 300, 5, pairs)
+    for k, x in enumerate(inputs):
+        assert np.array_equal(alone[k], together[k]) == (x.path not in named), x.path
 
 
 def test_the_copula_keeps_each_inputs_own_distribution():
@@ -212,20 +213,36 @@ def test_the_cli_reports_the_pairs_and_refuses_a_bad_matrix(tmp_path):
     assert res.exit_code != 0 and "positive definite" in res.stderr
 
 
-def test_copula_draws_are_the_documented_product_made_in_place(monkeypatch):
-    """``sample_columns`` makes the draws in one (inputs, n) array, a block of
-    draws at a time; they are, bit for bit, the definition of methodology §9.1
-    written out: ``Z = rng.standard_normal((inputs, n))`` in one call, ``L @ Z``
-    in one product, each row through its input's inverse CDF. ``n`` spans three
-    blocks of the product (blocks of 1,000 here)."""
+def test_copula_draws_are_the_documented_product_per_block(monkeypatch):
+    """The paired inputs' draws are, bit for bit, the definition of methodology
+    §9.1 and §34 written out: per block ``b``, ``Z`` of each paired input's
+    ``standard_normal(m)`` from the stream ``SeedSequence(seed, spawn_key=(b,
+    blake2b(path)))``, ``L @ Z`` in one product, each row through its input's
+    inverse CDF. ``n`` spans three blocks (blocks of 1,000 here)."""
+    import hashlib
+
+    from costmodel.analysis import draws
     from costmodel.analysis import montecarlo as mc
 
-    monkeypatch.setattr(mc, "_MIX_COLUMNS", 1_000)
+    monkeypatch.setattr(draws, "BLOCK_SIZE", 1_000)
     inputs, _ = ranged_inputs(DEFAULT, include_normal=True)
     inputs = [x for x in inputs if not x.structural]
     pairs = mc.active_pairs(DEFAULT.correlations, [x.path for x in inputs])
+    named = {p for c in pairs for p in (c.a, c.b)}
+    linked = [k for k, x in enumerate(inputs) if x.path in named]
+    factor = mc.cholesky([inputs[k] for k in linked], pairs)
     n = 2_501
-    rng = np.random.default_rng(5)
-    z = mc.cholesky(inputs, pairs) @ rng.standard_normal((len(inputs), n))
-    expected = np.stack([inverse_cdf(x, z[k]) for k, x in enumerate(inputs)])
-    np.testing.assert_array_equal(sample_columns(inputs, n, 5, pairs), expected)
+    expected = np.empty((len(linked), n))
+    for b, lo in enumerate(range(0, n, 1_000)):
+        m = min(n, lo + 1_000) - lo
+        z = np.empty((len(linked), m))
+        for row, k in enumerate(linked):
+            digest = hashlib.blake2b(inputs[k].path.encode(), digest_size=8).digest()
+            key = (b, int.from_bytes(digest, "little"))
+            z[row] = np.random.default_rng(
+                np.random.SeedSequence(5, spawn_key=key)
+            ).standard_normal(m)
+        z = factor @ z
+        for row, k in enumerate(linked):
+            expected[row, lo : lo + m] = inverse_cdf(inputs[k], z[row])
+    np.testing.assert_array_equal(sample_columns(inputs, n, 5, pairs)[linked], expected)

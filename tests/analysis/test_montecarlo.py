@@ -3,6 +3,8 @@ tests/cli)."""
 
 from __future__ import annotations
 
+import hashlib
+import math
 import os
 
 import numpy as np
@@ -10,6 +12,7 @@ import pandas as pd
 import pytest
 
 import costmodel as cm
+from costmodel.analysis.draws import block_draws
 from costmodel.analysis.sensitivity import ranged_inputs
 from tests.paths import HAND
 
@@ -50,19 +53,21 @@ def test_same_seed_same_numbers_different_seed_different():
     assert (a.n, a.seed) == (1500, 11) and len(a.samples) == 1500
 
 
-def _pooled(monkeypatch):
-    """The Monte Carlo module, set to use worker processes for any run (skips where
-    it runs in this process only)."""
+def _pooled(monkeypatch, block: int = 300):
+    """The Monte Carlo modules, set to use worker processes for any run and blocks
+    of ``block`` draws (skips where it runs in this process only)."""
+    from costmodel.analysis import blocks, draws
     from costmodel.analysis import montecarlo as mc
 
-    if mc._pool_context() is None:
+    if blocks.pool_context() is None:
         pytest.skip("worker processes are used on Linux only")
     monkeypatch.setattr(mc, "PROCESS_MIN_TIER_DRAWS", 0)
-    return mc
+    monkeypatch.setattr(draws, "BLOCK_SIZE", block)
+    return blocks
 
 
 def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
-    """Two worker processes evaluate the chunks; every draw's numbers are those of
+    """Two worker processes evaluate the blocks; every draw's numbers are those of
     this process alone, and the progress reports rise to n."""
     _pooled(monkeypatch)
     seen: list[tuple[int, int]] = []
@@ -80,48 +85,47 @@ def test_two_worker_processes_give_the_numbers_of_one(monkeypatch):
     assert two.summary.equals(one.summary)
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] == 1200 and {n for _, n in seen} == {1200}
+    assert len(seen) == 4  # one report per block of 300
 
 
-def test_every_job_is_evaluated_once_by_a_worker(monkeypatch, tmp_path):
-    """With two workers, the jobs run in the worker processes, not here; each job
-    once. Alone, this process evaluates the same jobs."""
-    mc = _pooled(monkeypatch)
+def test_every_block_is_evaluated_once_by_a_worker(monkeypatch, tmp_path):
+    """With two workers, the blocks run in the worker processes, not here; each
+    block once. Alone, this process evaluates the same blocks, in order."""
+    blocks = _pooled(monkeypatch, block=200)
     log = tmp_path / "jobs.txt"
-    here, metrics_of = os.getpid(), mc._metrics_of
+    here, evaluate = os.getpid(), blocks.evaluate_block
 
-    def logged(context, k, job, rows):
+    def logged(case, job):
         with log.open("a") as f:
-            f.write(f"{os.getpid()} {k}\n")
-        return metrics_of(context, k, job, rows)
+            f.write(f"{os.getpid()} {job.block}\n")
+        return evaluate(case, job)
 
-    monkeypatch.setattr(mc, "_metrics_of", logged)
+    monkeypatch.setattr(blocks, "evaluate_block", logged)
     two = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=2)
     rows = [line.split() for line in log.read_text().splitlines()]
     assert str(here) not in {pid for pid, _ in rows}
-    assert sorted(int(k) for _, k in rows) == list(range(len(rows))) and len(rows) > 2
+    assert sorted(int(k) for _, k in rows) == list(range(5))
     log.unlink()
     one = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=1)
-    assert [line.split()[1] for line in log.read_text().splitlines()] == [
-        str(k) for k in range(len(rows))
-    ]  # the same jobs, here, in order
+    assert [line.split()[1] for line in log.read_text().splitlines()] == [str(k) for k in range(5)]
     for tier in DEFAULT.tiers:
         assert two.draws[tier].equals(one.draws[tier])
 
 
 def test_an_error_in_a_worker_is_raised_here(monkeypatch):
     """An error in a worker process is raised in this process; the next run works."""
-    mc = _pooled(monkeypatch)
-    here, metrics_of = os.getpid(), mc._metrics_of
+    blocks = _pooled(monkeypatch, block=200)
+    here, evaluate = os.getpid(), blocks.evaluate_block
 
-    def failing(context, k, job, rows):
-        if os.getpid() != here and k == 3:
-            raise RuntimeError(f"job {k} failed in a worker")
-        return metrics_of(context, k, job, rows)
+    def failing(case, job):
+        if os.getpid() != here and job.block == 3:
+            raise RuntimeError(f"block {job.block} failed in a worker")
+        return evaluate(case, job)
 
-    monkeypatch.setattr(mc, "_metrics_of", failing)
-    with pytest.raises(RuntimeError, match="job 3 failed in a worker"):
+    monkeypatch.setattr(blocks, "evaluate_block", failing)
+    with pytest.raises(RuntimeError, match="block 3 failed in a worker"):
         cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=2)
-    monkeypatch.setattr(mc, "_metrics_of", metrics_of)
+    monkeypatch.setattr(blocks, "evaluate_block", evaluate)
     again = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=2)
     one = cm.monte_carlo(DEFAULT, n=1000, seed=4, chunk_size=200, workers=1)
     assert again.summary.equals(one.summary)
@@ -129,32 +133,22 @@ def test_an_error_in_a_worker_is_raised_here(monkeypatch):
 
 def test_an_error_here_stops_the_run(monkeypatch, tmp_path):
     """An error in this process (here, in the progress callback) is raised, and the
-    jobs not yet started are cancelled rather than evaluated."""
-    mc = _pooled(monkeypatch)
-    log, metrics_of = tmp_path / "jobs.txt", mc._metrics_of
+    blocks not yet started are cancelled rather than evaluated."""
+    blocks = _pooled(monkeypatch, block=100)
+    log, evaluate = tmp_path / "jobs.txt", blocks.evaluate_block
 
-    def logged(context, k, job, rows):
+    def logged(case, job):
         with log.open("a") as f:
-            f.write(f"{k}\n")
-        return metrics_of(context, k, job, rows)
+            f.write(f"{job.block}\n")
+        return evaluate(case, job)
 
     def progress(done, n):
         raise RuntimeError("stopped")
 
-    monkeypatch.setattr(mc, "_metrics_of", logged)
+    monkeypatch.setattr(blocks, "evaluate_block", logged)
     with pytest.raises(RuntimeError, match="stopped"):
         cm.monte_carlo(DEFAULT, n=6000, seed=4, chunk_size=100, workers=2, progress=progress)
-    jobs = len(mc._plan(DEFAULT, list(DEFAULT.tiers), *_columns(6000), chunk_size=100))
-    assert len(log.read_text().splitlines()) < jobs // 2
-
-
-def _columns(n: int, seed: int = 4):
-    """The paths, drawn columns and tiers read of the default's ranged inputs."""
-    from costmodel.analysis import montecarlo as mc
-
-    inputs, _ = ranged_inputs(DEFAULT, include_normal=True)
-    columns = mc.sample_columns(inputs, n, seed)
-    return [x.path for x in inputs], columns, [set(x.tiers) for x in inputs]
+    assert len(log.read_text().splitlines()) < 60 // 2
 
 
 def test_uniform_on_a_linear_driver_centres_on_the_deterministic_value():
@@ -232,53 +226,75 @@ def test_probability_of_a_positive_npv_on_a_linear_driver():
 
 
 def _draws_in_a_pool_worker(n: int) -> list[float]:
+    from costmodel.analysis import draws
     from costmodel.analysis import montecarlo as mc
 
     mc.PROCESS_MIN_TIER_DRAWS = 0  # would use workers, were it allowed
+    draws.BLOCK_SIZE = 300
     res = cm.monte_carlo(DEFAULT, n=n, seed=4, chunk_size=400, workers=2)
     return res.draws["tens"]["npv"].tolist()
 
 
-def test_a_pool_worker_runs_the_draws_itself():
+def test_a_pool_worker_runs_the_draws_itself(monkeypatch):
     """A daemonic multiprocessing worker may not have children: there the draws
     run in the worker itself, with the same numbers."""
     import multiprocessing as mp
 
-    from costmodel.analysis import montecarlo as mc
+    from costmodel.analysis import blocks, draws
 
-    if mc._pool_context() is None:
+    if blocks.pool_context() is None:
         pytest.skip("worker processes are used on Linux only")
     with mp.get_context("fork").Pool(1) as pool:
         got = pool.apply(_draws_in_a_pool_worker, (1200,))
+    monkeypatch.setattr(draws, "BLOCK_SIZE", 300)
     one = cm.monte_carlo(DEFAULT, n=1200, seed=4, chunk_size=400, workers=1)
     assert got == one.draws["tens"]["npv"].tolist()
 
 
-def _one_generator(inputs, n: int, seed: int) -> dict[str, np.ndarray]:
-    """The documented definition of the draws, written out: one
-    ``default_rng(seed)``, input after input in order."""
-    rng = np.random.default_rng(seed)
+def _triangular(u, lo, mode, hi):
+    """The triangular distribution's inverse CDF at ``u``, one value at a time."""
+    if u < (mode - lo) / (hi - lo):
+        return lo + math.sqrt(u * (hi - lo) * (mode - lo))
+    return hi - math.sqrt((1 - u) * (hi - lo) * (hi - mode))
+
+
+def _per_block(inputs, n: int, seed: int, size: int) -> dict[str, np.ndarray]:
+    """The documented definition of the independent draws, written out: per block
+    ``b`` of ``size`` draws and input, the stream of ``SeedSequence(seed)``'s child
+    ``b`` and that child's child ``blake2b(path)[:8]``; uniforms ``random()`` through
+    the inverse CDF, normals ``standard_normal()``."""
     out = {}
     for x in inputs:
-        if x.dist == "normal":
-            drawn = bool(x.sd)
-            v = rng.normal(x.value, x.sd, n) if drawn else np.full(n, x.value)
-            v = np.clip(v, x.lower, x.upper)
-        elif x.low == x.high:
-            drawn, v = False, np.full(n, x.value)
-        elif x.dist == "uniform":
-            drawn, v = True, rng.uniform(x.low, x.high, n)
-        else:
-            drawn, v = True, rng.triangular(x.low, x.value, x.high, n)
-        out[x.path] = np.round(v) if drawn and x.whole_months else v
+        key = int.from_bytes(hashlib.blake2b(x.path.encode(), digest_size=8).digest(), "little")
+        values = []
+        for b, lo in enumerate(range(0, n, size)):
+            m = min(n, lo + size) - lo
+            seq = np.random.SeedSequence(seed).spawn(b + 1)[b]
+            rng = np.random.default_rng(
+                np.random.SeedSequence(seed, spawn_key=(*seq.spawn_key, key))
+            )
+            if x.dist == "normal":
+                v = np.clip(x.value + x.sd * rng.standard_normal(m), x.lower, x.upper)
+                v = v if x.sd else np.full(m, x.value)
+            elif x.low == x.high:
+                v = np.full(m, x.value)
+            elif x.dist == "uniform":
+                v = x.low + rng.random(m) * (x.high - x.low)
+            else:
+                v = np.array([_triangular(u, x.low, x.value, x.high) for u in rng.random(m)])
+            drawn = not (x.low == x.high if x.dist != "normal" else not x.sd)
+            values.append(np.round(v) if drawn and x.whole_months else v)
+        out[x.path] = np.concatenate(values)
     return out
 
 
-def test_the_draws_are_the_numbers_of_one_generator():
-    """``sample`` gives the one-generator definition written out above, number for
-    number, also after a normal input, a zero-width range, a zero sd and whole
-    months."""
-    from costmodel.analysis import montecarlo
+def test_the_draws_are_the_numbers_of_each_inputs_stream_per_block(monkeypatch):
+    """``sample`` gives the per-block definition written out above, number for
+    number (to the rounding of the inverse CDF's grouping, 1e-15), also after a
+    normal input, a zero-width range, a zero sd and whole months; the first draws
+    of a longer run are those of a shorter one, and an input's draws do not depend
+    on the other inputs."""
+    from costmodel.analysis import draws, montecarlo
     from costmodel.analysis.sensitivity import RangedInput
 
     def x(path, dist="triangular", low=1.0, value=2.0, high=4.0, sd=None):
@@ -294,13 +310,17 @@ def test_the_draws_are_the_numbers_of_one_generator():
         ]
 
     inputs = [*kinds(1), *kinds(2), x("f", "normal", sd=1.5), *kinds(3), x("g", "normal", sd=2.0)]
+    monkeypatch.setattr(draws, "BLOCK_SIZE", 400)
     got = montecarlo.sample(inputs, 1_001, seed=11)
-    want = _one_generator(inputs, 1_001, seed=11)
+    want = _per_block(inputs, 1_001, seed=11, size=400)
     assert list(got) == list(want)
     for path in want:
-        assert np.array_equal(got[path], want[path]), path
+        np.testing.assert_allclose(got[path], want[path], rtol=1e-15, atol=0, err_msg=path)
     months = got["tiers.t1.timeline.build_months"]
     assert np.all(months == np.round(months)) and len(set(months)) > 1
+    shorter = montecarlo.sample(inputs[5:], 650, seed=11)
+    for path, v in shorter.items():
+        assert np.array_equal(v, got[path][:650]), path
 
 
 def test_nothing_to_draw():
@@ -313,25 +333,27 @@ def test_nothing_to_draw():
     np.testing.assert_array_equal(sample([fixed], 3, seed=1)["a"], [2.0, 2.0, 2.0])
 
 
-def test_plan_covers_every_draw_once_in_chunks_of_whole_timings():
-    """For each group of tiers, every draw is in exactly one job; a job's draws are
-    ascending; in a group whose timing is drawn, a job holds whole timings (a
-    timing is split only into full chunks) in the stable lexicographic order of
-    the timing paths."""
-    from costmodel.analysis import montecarlo as mc
+def test_a_blocks_chunks_cover_every_draw_once_in_whole_timings():
+    """For each group of tiers, every draw of a block is in exactly one chunk; a
+    chunk's draws are ascending; in a group whose timing is drawn, a chunk holds
+    whole timings (a timing is split only into full chunks) in the stable
+    lexicographic order of the timing paths."""
+    from costmodel.analysis import blocks
 
     n, size = 3_000, 400
-    paths, columns, tiers_of = _columns(n, seed=2)
-    jobs = mc._plan(DEFAULT, list(DEFAULT.tiers), paths, columns, tiers_of, size)
-    groups = {j.group for j in jobs}
+    inputs = [x for x in ranged_inputs(DEFAULT, include_normal=True)[0] if not x.structural]
+    case = blocks.Case.of(DEFAULT, list(DEFAULT.tiers), inputs, 2, n, chunk_size=size)
+    columns = block_draws(inputs, 2, 0, n, case.pairs)
+    chunks = list(blocks.chunks(case, columns))
+    groups = {g for g, _ in chunks}
     assert sorted(t for g in groups for t in g) == sorted(DEFAULT.tiers)
-    drawn = {p: columns[k] for k, p in enumerate(paths)}
+    drawn = {x.path: columns[k] for k, x in enumerate(inputs)}
     timed = 0
     for group in groups:
-        rows = [np.arange(n)[j.rows] for j in jobs if j.group == group]
+        rows = [np.arange(n)[r] for g, r in chunks if g == group]
         assert all(np.all(np.diff(r) > 0) and len(r) <= size for r in rows)
         np.testing.assert_array_equal(np.sort(np.concatenate(rows)), np.arange(n))
-        timing = mc._timing_paths(DEFAULT, group[0], drawn)
+        timing = blocks.timing_paths(DEFAULT, group[0], set(drawn))
         if not timing:
             continue
         timed += 1

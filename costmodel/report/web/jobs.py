@@ -6,8 +6,9 @@ progress read by polling (``GET /api/jobs/{id}``), its result shown as HTML.
 renders the result in a language. Two kinds use it:
 
 - a Monte Carlo run (:meth:`Jobs.start`), its result shown as the memo formats
-  NPVs. Results do not depend on the chunk size (methodology §9), so the run is cut
-  in up to ten chunks to report progress, of at least :data:`MIN_CHUNK` draws (each
+  NPVs, its progress reported after each block of draws (10,000: methodology §15).
+  Results do not depend on the chunk size (methodology §9), so the run's engine
+  evaluations take up to a tenth of its draws, at least :data:`MIN_CHUNK` (each
   chunk costs a few tenths of a second beyond its draws: 2,000 draws of the default
   take 3.5 s in chunks of 1,000 and 8 s in chunks of 100);
 - the scale sweep (:mod:`costmodel.report.web.scale`), in groups of GPU counts.
