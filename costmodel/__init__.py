@@ -17,7 +17,7 @@ run_variants(assumptions, variants, tiers)
     Many variants at once: ``variants`` maps dotted input paths to arrays, one
     value per variant; per tier a result whose ``metrics`` hold one value per variant.
 tornado, break_even, price_utilization_grid, sweep, monte_carlo, median_shifts,
-compare, build_vs_rent, recommend, analyze
+study, compare, build_vs_rent, recommend, analyze
     The analysis layer; each takes a built model or its assumptions.
 write_workbook(model, path), write_memo(model, path, lang="en")
     The investor workbook and the HTML memo.
@@ -87,6 +87,8 @@ _EXPORTS: dict[str, str] = {
     "MonteCarloResult": "costmodel.analysis.montecarlo",
     "monte_carlo": "costmodel.analysis.montecarlo",
     "median_shifts": "costmodel.analysis.montecarlo",
+    "StudyResult": "costmodel.analysis.study",
+    "study": "costmodel.analysis.study",
     "write_memo": "costmodel.report.memo.render",
     "write_workbook": "costmodel.report.workbook.book",
     "import_workbook": "costmodel.report.importer",
@@ -99,6 +101,7 @@ __all__ = [
     "Assumptions",
     "Model",
     "MonteCarloResult",
+    "StudyResult",
     "analyze",
     "assumption_files",
     "break_even",
@@ -115,6 +118,7 @@ __all__ = [
     "price_utilization_grid",
     "recommend",
     "run_variants",
+    "study",
     "sweep",
     "tornado",
     "with_overrides",
@@ -144,6 +148,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
     from costmodel.analysis.pricegrid import price_utilization_grid
     from costmodel.analysis.scenarios import compare
     from costmodel.analysis.sensitivity import tornado
+    from costmodel.analysis.study import StudyResult, study
     from costmodel.analysis.sweep import sweep
     from costmodel.analysis.workloads import recommend
     from costmodel.core.model import Model, build

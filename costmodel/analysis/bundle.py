@@ -17,9 +17,10 @@ import pandas as pd
 from costmodel.analysis.breakeven import break_even
 from costmodel.analysis.buildrent import build_vs_rent
 from costmodel.analysis.decision import options
+from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
 from costmodel.analysis.financing import financing_table
 from costmodel.analysis.growth import growth_options
-from costmodel.analysis.montecarlo import DEFAULT_DRAWS, DEFAULT_SEED, median_shifts, monte_carlo
+from costmodel.analysis.montecarlo import median_shifts, monte_carlo
 from costmodel.analysis.pricegrid import price_utilization_grid
 from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
@@ -32,6 +33,7 @@ from costmodel.core.model import model_of
 if TYPE_CHECKING:
     from costmodel.analysis.montecarlo import MonteCarloResult
     from costmodel.analysis.scenarios import CompareResult
+    from costmodel.analysis.study import StudyResult
     from costmodel.core.model import Model
     from costmodel.inputs.schema import Assumptions
 
@@ -53,7 +55,8 @@ class Analysis:
     (:func:`~costmodel.analysis.timeline.timeline_table`) and ``grid``
     (:func:`~costmodel.analysis.pricegrid.price_utilization_grid`) and ``sweeps``
     (:func:`~costmodel.analysis.sweep.option_sweeps`) and ``shifts``
-    (:func:`~costmodel.analysis.montecarlo.median_shifts` of the Monte Carlo, or None)."""
+    (:func:`~costmodel.analysis.montecarlo.median_shifts` of the Monte Carlo, or None)
+    and ``study`` (:func:`~costmodel.analysis.study.study`, when one was asked for)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -70,6 +73,7 @@ class Analysis:
     grid: pd.DataFrame | None = None
     sweeps: dict[str, pd.DataFrame] | None = None
     shifts: pd.DataFrame | None = None
+    study: StudyResult | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -84,6 +88,7 @@ def analyze(
     seed: int = DEFAULT_SEED,
     scenarios: Mapping[str, Any] | None = None,
     metric: str = "npv",
+    study: Mapping[str, Any] | None = None,
 ) -> Analysis:
     """Compute the :class:`Analysis` of ``model`` (a model or its assumptions):
     ``draws`` Monte Carlo draws at ``seed`` (0 draws: none), and the named
@@ -100,6 +105,11 @@ def analyze(
         Name -> overlay, as :func:`~costmodel.analysis.scenarios.compare` takes them.
     metric : str, optional
         The tornado's metric.
+    study : mapping, optional
+        The keyword arguments of :func:`~costmodel.analysis.study.study` (``tier``,
+        ``sites``, ``gpus``; ``n`` defaults to ``draws``, or the default draws when
+        ``draws`` is 0, and the seed is ``seed``): the study of the memo and the
+        workbook.
 
     Returns
     -------
@@ -136,7 +146,17 @@ def analyze(
         grid=price_utilization_grid(a, tiers=m.tiers),
         sweeps=option_sweeps(a, m.tiers),
         shifts=median_shifts(a, mc) if mc is not None else None,
+        study=_study(a, study, draws, seed) if study else None,
     )
+
+
+def _study(a: Assumptions, request: Mapping[str, Any], draws: int, seed: int) -> StudyResult:
+    """:func:`~costmodel.analysis.study.study` of ``request`` with the analysis's
+    draws and seed."""
+    from costmodel.analysis.study import study
+
+    kw = {"n": draws or DEFAULT_DRAWS, "seed": seed, **request}
+    return study(a, **kw)
 
 
 #: the columns of build versus rent that the options read

@@ -160,6 +160,24 @@ def parse_gpus(a: Assumptions, tier: str, gpus: str | Sequence[int] | None) -> l
     return counts
 
 
+def rebuilt(
+    a: Assumptions, tier: str, counts: Sequence[int]
+) -> tuple[Assumptions, dict[str, np.ndarray]]:
+    """``(assumptions, variants)`` of tier ``tier`` rebuilt at each of ``counts``
+    (module docstring): the assumptions without the tier's stages, and the
+    ``run_variants`` arrays (one value per count) of the paths the rebuild sets (the
+    GPUs; the storage, ``capacity_tb x G / G_0``). The sweep and the study
+    (:mod:`costmodel.analysis.study`) rebuild a tier by this one rule."""
+    flat = without_stages(a, tier)
+    ti = resolve_tier(flat, tier)
+    paths, values = ti.paths(), ti.values()
+    n = np.asarray(counts, dtype=float)
+    return flat, {
+        paths["gpus"]: n,
+        paths["storage_capacity_tb"]: values["storage_capacity_tb"] * n / values["gpus"],
+    }
+
+
 def _changes(classes: list[str], levels: np.ndarray) -> list[str]:
     """Per row: which of scale_class / network_levels differs from the row before."""
     out = [""]
@@ -211,14 +229,9 @@ def sweep(
             f"unknown tier {tier!r}{name_hint(tier, a.tiers)} choose one of: {', '.join(a.tiers)}"
         )
     counts = parse_gpus(a, tier, gpus)
-    flat = without_stages(a, tier)
-    ti = resolve_tier(flat, tier)
-    paths, values = ti.paths(), ti.values()
+    flat, variants = rebuilt(a, tier, counts)
     n = np.asarray(counts, dtype=float)
-    variants = {
-        paths["gpus"]: n,
-        paths["storage_capacity_tb"]: values["storage_capacity_tb"] * n / values["gpus"],
-    }
+    values = resolve_tier(flat, tier).values()
     m = run_variants(flat, variants, tiers=[tier])[tier].metrics
     levels = np.asarray(m["network_levels"], dtype=float) if "network_levels" in m else n * np.nan
     classes = [scale_class(int(v)) for v in counts]

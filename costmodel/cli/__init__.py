@@ -3,7 +3,8 @@ print. Heavy libraries are imported inside the commands, so ``--help`` is fast.
 
 Commands: :mod:`~costmodel.cli.model_commands` (build, summary, recommend, validate,
 init, schema), :mod:`~costmodel.cli.analysis_commands` (sensitivity, montecarlo),
-:mod:`~costmodel.cli.compare` (compare, build-vs-rent),
+:mod:`~costmodel.cli.study_command` (study), :mod:`~costmodel.cli.compare` (compare,
+build-vs-rent),
 :mod:`~costmodel.cli.import_command` (import) and
 :mod:`~costmodel.cli.serve_command` (serve, the what-if page).
 """
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES = (
     "model_commands",
     "analysis_commands",
+    "study_command",
     "compare",
     "import_command",
     "serve_command",

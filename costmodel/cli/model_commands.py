@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,6 +17,7 @@ from costmodel.cli.app import (
     QuietOpt,
     SetOpt,
     Steps,
+    UsageError,
     app,
     built,
     check_out_dir,
@@ -38,6 +39,22 @@ class Lang(str, Enum):
 
 
 MEMO_NAMES = {"en": "memo.html", "zh": "memo.zh.html"}
+
+
+StudyTierOpt = Annotated[
+    str,
+    typer.Option(
+        "--study-tier",
+        help="Also run the study of this tier (P(NPV > 0) by site and size) for the memo and "
+        "the workbook.",
+    ),
+]
+StudySitesOpt = Annotated[
+    str, typer.Option("--study-sites", help="The study's sites, a,b,... (default: as assumed).")
+]
+StudyGpusOpt = Annotated[
+    str, typer.Option("--study-gpus", help="The study's GPU counts, A:B or N,N,...")
+]
 
 
 @app.command("build")
@@ -68,10 +85,14 @@ def build_cmd(
         int, typer.Option("--draws", "-n", min=0, help="Monte Carlo draws (0: none).")
     ] = DEFAULT_DRAWS,
     seed: Annotated[int, typer.Option(help="Monte Carlo seed.")] = DEFAULT_SEED,
+    study_tier: StudyTierOpt = "",
+    study_sites: StudySitesOpt = "",
+    study_gpus: StudyGpusOpt = "",
     quiet: QuietOpt = False,
     example: ExampleOpt = None,
 ) -> None:
-    """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo."""
+    """Build the model; write OUT/model.xlsx (live-formula workbook) and the memo;
+    with --study-tier, the study of that tier in both."""
 
     def run() -> None:
         from costmodel.analysis.bundle import analyze
@@ -92,7 +113,10 @@ def build_cmd(
             overlays = parse_scenarios(scenario, set_for) if scenario or set_for else None
             what = f", {draws:,} Monte Carlo draws" if draws else ""
             steps.step(f"analysis (tornado, break-even{what})")
-            analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays)
+            study = _study_request(a, study_tier, study_sites, study_gpus)
+            if study is not None:
+                steps.step(f"study of {study_tier}")
+            analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays, study=study)
             langs = ["en", "zh"] if lang is Lang.both else [lang.value]
             # all files or none replace the previous set; a failure to write names the folder
             with writing(out_dir), output_set(out_dir) as stage:
@@ -110,6 +134,19 @@ def build_cmd(
             show(summary_grid(model.summary_rows(), a.name, a.currency, HEADLINE), out())
 
     guard(run)
+
+
+def _study_request(a: Any, tier: str, sites: str, gpus: str) -> dict[str, Any] | None:
+    """The study ``build`` was asked for (None: no ``--study-tier``); a usage error
+    for an unknown tier or study options without one."""
+    if not tier:
+        if sites or gpus:
+            raise UsageError("--study-sites and --study-gpus need --study-tier")
+        return None
+    if tier not in a.tiers:
+        raise UsageError(f"--study-tier {tier!r}: choose one of {', '.join(a.tiers)}")
+    names = [s.strip() for s in sites.split(",") if s.strip()] or None
+    return {"tier": tier, "sites": names, "gpus": gpus or None}
 
 
 MetricsOpt = Annotated[

@@ -39,7 +39,7 @@ from markupsafe import Markup
 from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
 from costmodel.core.metrics import METRICS, is_empty
 from costmodel.inputs.params import revenue_mode
-from costmodel.report.memo import analysis_charts, grid_section, sweep_section
+from costmodel.report.memo import analysis_charts, grid_section, study_section, sweep_section
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, signed_pct
 from costmodel.report.memo.labels import chart_label, input_label, metric_label, tier_label
@@ -425,6 +425,7 @@ def risk(x: Facts, an: Analysis) -> dict[str, Any]:
         grid=grid_section.grid(x, an),
         sweep=sweep_section.sweep(x, an),
         monte_carlo=_monte_carlo(x, an),
+        study=study_section.study(x, an),
         t=T,
     )
 

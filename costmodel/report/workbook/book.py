@@ -53,6 +53,7 @@ from costmodel.report.workbook.results import (
     write_sensitivity_sheet,
 )
 from costmodel.report.workbook.sheet import VERIFIED_XLSXWRITER, FastWorksheet, RowWorksheet
+from costmodel.report.workbook.studysheet import study_labels, write_study_sheet
 from costmodel.report.workbook.sweepsheet import write_sweep_sheet
 from costmodel.report.workbook.tier import write_tier_sheet
 
@@ -232,6 +233,10 @@ def _build(
             write_sweep_sheet(wb, st, analysis.sweeps, labels, a.currency, fp)
         if analysis.monte_carlo is not None:
             write_montecarlo_sheet(wb, st, analysis.monte_carlo, fp, a.currency)
+        if analysis.study is not None:
+            write_study_sheet(
+                wb, st, analysis.study, study_labels(a, analysis.study), a.currency, fp
+            )
     write_checks(wb, st, model, sheets, comp_cells)
     listed = ([w.get_name() for w in wb.worksheets()], list(names.values()))
     write_cover(cover, st, model, created, comp_cells, analysis, listed)
