@@ -16,8 +16,9 @@ points and their outer neighbours (or the secant point of the bracket) and
 safeguarded by bisection so that it cannot leave the bracket; a row stops when
 the Newton step is below ``IRR_STEP_TOLERANCE x``, or the step predicted after it
 (``s_k^3 / s_(k-1)^2``, quadratic convergence) is, or the bracket is that narrow,
-or ``p(x) = 0``. Rows with no falling bracket (no sign change in the flows, NPV
-never reaching 0, or NPV only rising through 0) give NaN, and so does a root where
+or ``p(x) = 0``. Rows whose flows do not change sign are not searched (Descartes'
+rule of signs: ``p`` has no positive root) and give NaN, as do rows with no falling
+bracket (NPV never reaching 0, or NPV only rising through 0), and so does a root where
 ``|p(x)| > IRR_ROOT_TOLERANCE sum |v_m| x^m`` (not a root, within rounding). Roots
 where NPV touches 0 without crossing are not reported.
 
@@ -319,6 +320,19 @@ def irr_monthly(
     runs = _checked_runs(runs, n)
     if (n if runs is None else sum(runs)) < 2:
         return out
+    # Descartes' rule of signs: flows without both a positive and a negative value
+    # have no root at a positive discount factor, so only the others are searched
+    signed = np.flatnonzero((v > 0).any(axis=1) & (v < 0).any(axis=1))
+    if signed.size == 0:
+        return out
+    out[signed] = _solve(v if signed.size == n_rows else v[signed], high, max_iter, runs)
+    return out
+
+
+def _solve(v: FloatArray, high: float, max_iter: int, runs: Runs) -> FloatArray:
+    """:func:`irr_monthly` of the rows ``v`` (R, n), each with a change of sign."""
+    n_rows = v.shape[0]
+    out = np.full(n_rows, np.nan)
     rows, bracket, outer = _bracket_rows(v, float(high), runs)
     if rows.size == 0:
         return out
