@@ -154,6 +154,22 @@
       { button: "#run-sweep", bar: "#sweep-progress", status: "#sweep-status", result: "#sweep-result" });
   }
 
+  function studyTier() {
+    const o = $("#study-tier").selectedOptions[0];
+    for (const [id, key] of [["#study-from", "lo"], ["#study-to", "hi"]]) {
+      const el = $(id);
+      el.value = o.dataset[key];
+      el.step = o.dataset.step;
+    }
+  }
+
+  function study() {
+    const whole = (id) => Math.round(Number($(id).value));
+    runJob("api/study", { tier: $("#study-tier").value, from: whole("#study-from"), to: whole("#study-to"),
+      n: Number($("#study-draws").value) },
+      { button: "#run-study", bar: "#study-progress", status: "#study-status", result: "#study-result" });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     for (const el of sliders()) el.addEventListener("input", () => moved(el));
     $("#reset").addEventListener("click", () => {
@@ -170,5 +186,7 @@
     $("#run-mc").addEventListener("click", monteCarlo);
     $("#sweep-tier").addEventListener("change", sweepTier);
     $("#run-sweep").addEventListener("click", sweep);
+    $("#study-tier").addEventListener("change", studyTier);
+    $("#run-study").addEventListener("click", study);
   });
 })();

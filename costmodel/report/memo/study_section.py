@@ -9,6 +9,7 @@ Nothing is recomputed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -151,8 +152,11 @@ def heat_map(res: StudyResult, labels: dict[str, str], lang: str, ident: str) ->
     return figure([c], keys)
 
 
-def _sentences(x: Facts, res: StudyResult, labels: dict[str, str]) -> list[Markup]:
-    T = STUDY[x.lang]
+def sentences(
+    res: StudyResult, labels: dict[str, str], lang: str, money: Callable[[float], str]
+) -> list[Markup]:
+    """The study's sentences in ``lang`` (module docstring), money written by ``money``."""
+    T = STUDY[lang]
     df = res.cells.set_index(["site", "gpus"])
     out: list[Markup] = []
 
@@ -162,7 +166,7 @@ def _sentences(x: Facts, res: StudyResult, labels: dict[str, str]) -> list[Marku
             site=labels[key[0]],
             g=f"{key[1]:,}",
             p=f.pct(float(r["p_npv_positive"])),
-            m=x.money(float(r["npv_p50"])),
+            m=money(float(r["npv_p50"])),
         )
 
     ok = res.cells[res.cells["feasible"]]
@@ -229,7 +233,7 @@ def study(x: Facts, an: Analysis) -> dict[str, Any] | None:
         title=T["title"],
         caption=say(T["caption"], label=label, n=n, seed=res.seed),
         chart=Markup(heat_map(res, labels, x.lang, f"study-{x.lang}")),
-        sentences=_sentences(x, res, labels),
+        sentences=sentences(res, labels, x.lang, x.money),
         grid=_grid_rows(res, labels),
     )
 

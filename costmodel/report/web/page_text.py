@@ -49,6 +49,12 @@ PAGE: dict[str, dict[str, str]] = {
         "sweep_note": "★ the option's own size; a step (dashed rule): the scale class or the "
         "network levels differ from the row above.",
         "sweep_step": "Step",
+        "study_intro": "The option rebuilt at the GPU counts of a range (as the scale sweep) and "
+        "simulated at each on the same draws of every ranged input, at the current inputs: the "
+        "probability that NPV is above zero by size, the best size framed.",
+        "study_draws": "draws per size",
+        "run_study": "Run the study",
+        "study_progress": "{done} of {n} draws (all sizes)",
     },
     "zh": {
         "title": "假设分析：{name}",
@@ -90,6 +96,11 @@ PAGE: dict[str, dict[str, str]] = {
         "平准化每卡时成本与每卡初始投资。圆点为方案自身规模；虚线为规模等级或网络层数的跃变。",
         "sweep_note": "★ 为方案自身规模；跃变（虚线）：规模等级或网络层数与上一行不同。",
         "sweep_step": "跃变",
+        "study_intro": "按当前输入，将方案按某一卡数区间重新测算（同规模扫描），"
+        "并在每个卡数上以所有区间输入相同的抽样进行模拟：给出各规模下净现值为正的概率，加框者为最优规模。",
+        "study_draws": "每个规模的抽样次数",
+        "run_study": "运行选址与规模分析",
+        "study_progress": "已完成 {done}/{n} 次抽样（全部规模）",
     },
 }
 

@@ -9,8 +9,9 @@ Routes (every POST takes JSON ``{"overrides": {dotted.path: value}, "lang": "en"
 - ``POST /api/decision``: ``{html, ms}``: the memo's decision and its cost chart,
   which need the break-even search (asked for by the page after each recompute);
 - ``POST /api/scenario``, ``/api/workbook``, ``/api/memo``: the downloads;
-- ``POST /api/montecarlo`` (``n``: draws) and ``POST /api/sweep`` (``tier``,
-  ``from``, ``to``: the GPU range): ``{job}``; ``GET /api/jobs/{job}``:
+- ``POST /api/montecarlo`` (``n``: draws), ``POST /api/sweep`` (``tier``,
+  ``from``, ``to``: the GPU range) and ``POST /api/study`` (the same and ``n``,
+  draws per size): ``{job}``; ``GET /api/jobs/{job}``:
   ``{done, total, html, error}``;
 - ``GET /static/...``: the page's stylesheets and script (bundled templates).
 
@@ -39,7 +40,7 @@ from costmodel.core.model import Model, build
 from costmodel.inputs.errors import AssumptionError
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo.cache import summary
-from costmodel.report.web import scale, view
+from costmodel.report.web import riskmap, scale, view
 from costmodel.report.web.downloads import memo_html, scenario_yaml, workbook_bytes
 from costmodel.report.web.jobs import Jobs
 from costmodel.report.web.session import Session, redact
@@ -214,6 +215,16 @@ class Page:
         a = self.session.assumptions(doc.get("overrides", {}))
         return JSONResponse({"job": scale.start(self.jobs, a, tier, lo, hi)}, headers=HEADERS)
 
+    async def study(self, request: Request) -> Response:
+        doc = await read_body(request)
+        tier, lo, hi, n = doc.get("tier"), doc.get("from"), doc.get("to"), doc.get("n")
+        if not isinstance(tier, str) or not all(_whole(v) for v in (lo, hi, n)):
+            raise BadRequest(
+                'expected "tier": a tier, "from" and "to": whole numbers of GPUs, "n": draws'
+            )
+        a = self.session.assumptions(doc.get("overrides", {}))
+        return JSONResponse({"job": riskmap.start(self.jobs, a, tier, lo, hi, n)}, headers=HEADERS)
+
     async def job(self, request: Request) -> Response:
         lang = view.lang_of(request.query_params.get("lang"))
         j = self.jobs.get(request.path_params["key"])
@@ -248,6 +259,7 @@ def create_app(session: Session, hosts: Sequence[str] | None = LOCAL_NAMES) -> S
         Route("/api/memo", p.guarded(p.memo), methods=post),
         Route("/api/montecarlo", p.guarded(p.montecarlo), methods=post),
         Route("/api/sweep", p.guarded(p.sweep), methods=post),
+        Route("/api/study", p.guarded(p.study), methods=post),
         Route("/api/jobs/{key}", p.guarded(p.job)),
         Route("/static/{name}", p.guarded(p.static)),
         Route("/favicon.ico", lambda _: Response(status_code=204, headers=HEADERS)),

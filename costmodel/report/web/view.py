@@ -27,11 +27,12 @@ from costmodel.report.memo.cache import once, summary
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.labels import chart_label, metric_label, tier_label
 from costmodel.report.memo.render import environment, model_name
+from costmodel.report.memo.study_section import STUDY
 from costmodel.report.memo.summary_section import verdict
 from costmodel.report.memo.sweep_section import SWEEP
 from costmodel.report.memo.text_charts import CHART, caption
 from costmodel.report.memo.text_risks import COOLING
-from costmodel.report.web import scale
+from costmodel.report.web import riskmap, scale
 from costmodel.report.web.page_text import ASSETS, GROUPS, PAGE
 from costmodel.report.web.session import Session
 
@@ -303,5 +304,7 @@ def render_page(session: Session, res: dict[str, Any], lang: str, version: str) 
             draws=DRAWS,
             sweep_tiers=scale.controls(model, lang),
             sweep_heading=SWEEP[lang]["heading"],
+            study_heading=STUDY[lang]["heading"],
+            study_draws=riskmap.DRAWS,
         )
     )
