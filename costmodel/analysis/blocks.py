@@ -35,6 +35,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -160,17 +161,36 @@ def chunks(case: Case, columns: np.ndarray) -> Iterator[tuple[tuple[str, ...], n
             yield tuple(group), np.sort(order[lo:hi])
 
 
+@lru_cache(maxsize=8)
+def cached_draws(
+    inputs: tuple[RangedInput, ...],
+    seed: int,
+    block: int,
+    size: int,
+    pairs: tuple[Correlation, ...],
+) -> np.ndarray:
+    """:func:`~costmodel.analysis.draws.block_draws`, read-only, kept for the next
+    jobs of this process: the study's cells at one site draw the same inputs, so
+    the cells of a block share one draw (the last 8 blocks are kept, about 3.5 MB
+    each for the default's tier)."""
+    columns = block_draws(inputs, seed, block, size, pairs)
+    columns.flags.writeable = False
+    return columns
+
+
 def evaluate_block(case: Case, job: Job) -> dict[str, np.ndarray]:
     """Tier -> (draws of the block, metrics) array of ``METRICS``: the block's draws
-    made here (:func:`costmodel.analysis.draws.block_draws`) and evaluated chunk by
-    chunk, one tier at a time."""
+    made here (:func:`cached_draws`) and evaluated chunk by chunk, one tier at a
+    time."""
     m = job.hi - job.lo
     with blas_single_thread():
-        columns = block_draws(case.inputs, case.seed, job.block, m, case.pairs)
+        columns = cached_draws(case.inputs, case.seed, job.block, m, case.pairs)
         paths = [x.path for x in case.inputs]
-        for path, factor in case.scaled:
-            if path in paths:
-                columns[paths.index(path)] *= factor
+        scaled = [(paths.index(p), factor) for p, factor in case.scaled if p in paths]
+        if scaled:
+            columns = columns.copy()
+            for k, factor in scaled:
+                columns[k] *= factor
         readers = [set(x.tiers) for x in case.inputs]
         out = {t: np.empty((m, len(METRICS))) for t in case.tiers}
         for group, rows in chunks(case, columns):
