@@ -1,4 +1,4 @@
-"""The study on request in the what-if page (methodology §15, §14): the job's map
+"""The study on request in the what-if page (methodology §34, §14): the job's map
 holds cm.study's shares at the current inputs, its progress rises to the
 cell-draws, the zh text is Chinese, and what the CLI refuses (or a study beyond
 the page's limits) is answered with status 400 and the message."""

@@ -1,4 +1,4 @@
-"""The study in the memo and the workbook (methodology §15): the heat map holds one
+"""The study in the memo and the workbook (methodology §34): the heat map holds one
 cell per (site, size) with the study's share, the best cells framed; the
 sentences carry the best cells' figures in both languages; the workbook's Study
 sheet holds the grid as cached values with a colour scale and says they are

@@ -1,4 +1,4 @@
-"""The memo's study (methodology §15): where and how big, with what odds. A heat
+"""The memo's study (methodology §34): where and how big, with what odds. A heat
 map of P(NPV > 0) by site (rows) and GPU count (columns) from ``Analysis.study``,
 the best cells framed, and sentences filled by the cells' numbers: the best cell
 by the odds and by the median NPV (one sentence when they are the same cell), the

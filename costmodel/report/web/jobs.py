@@ -6,7 +6,7 @@ progress read by polling (``GET /api/jobs/{id}``), its result shown as HTML.
 renders the result in a language. Two kinds use it:
 
 - a Monte Carlo run (:meth:`Jobs.start`), its result shown as the memo formats
-  NPVs, its progress reported after each block of draws (10,000: methodology §15).
+  NPVs, its progress reported after each block of draws (10,000: methodology §34).
   Results do not depend on the chunk size (methodology §9), so the run's engine
   evaluations take up to a tenth of its draws, at least :data:`MIN_CHUNK` (each
   chunk costs a few tenths of a second beyond its draws: 2,000 draws of the default

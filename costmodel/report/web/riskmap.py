@@ -1,4 +1,4 @@
-"""The study on request (methodology §15, §14): one option rebuilt at the GPU counts
+"""The study on request (methodology §34, §14): one option rebuilt at the GPU counts
 of a range and simulated on common random numbers, as ``costmodel study --tier T
 --gpus A:B -n N`` does (the assumptions' own site), run as a job of
 :class:`~costmodel.report.web.jobs.Jobs` in this process with its progress in

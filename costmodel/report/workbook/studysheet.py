@@ -1,4 +1,4 @@
-"""The workbook's "Study" sheet: P(NPV > 0) by site and GPU count (methodology §15).
+"""The workbook's "Study" sheet: P(NPV > 0) by site and GPU count (methodology §34).
 
 The cells are **cached results of the simulation, not live formulas**: each is the
 share of a cell's Monte Carlo draws with NPV above zero, from
