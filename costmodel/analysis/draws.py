@@ -9,8 +9,11 @@ in every block,
 the child ``key(path)`` of block ``b``'s child of ``SeedSequence(seed)`` (what
 ``SeedSequence(seed).spawn(b + 1)[b]`` and its own ``spawn`` give, named directly;
 ``key(path)`` is the first 8 bytes of the BLAKE2b digest of the input's dotted path,
-as an integer, :func:`path_key`). So an input's draws in block ``b`` depend only on
-the seed, ``b`` and its path: a block can be drawn anywhere (a worker process, another
+as an integer, :func:`path_key`; a site's own input, ``sites.<name>.<rest>``, is keyed
+by ``site.<rest>``, :func:`stream_key`, so that options at different sites see the same
+draw of it: a draw high in its range at one site is high at the other, the study's
+common random numbers, methodology §34). So an input's draws in block ``b`` depend only
+on the seed, ``b`` and its path: a block can be drawn anywhere (a worker process, another
 machine) without the draws before it, memory does not grow with ``n``, the first
 ``n`` draws of a run of more draws are the draws of ``n`` (a block's first ``m``
 numbers are the same whatever ``m``), and adding or removing a ranged input leaves
@@ -60,6 +63,20 @@ def path_key(path: str) -> int:
     True
     """
     return int.from_bytes(hashlib.blake2b(path.encode(), digest_size=8).digest(), "little")
+
+
+def stream_key(path: str) -> str:
+    """The name an input's stream is keyed by: its dotted path, with a site's own
+    input (``sites.<name>.<rest>``) named by its role, ``site.<rest>``, so that the
+    same input of two sites has the same stream (module docstring).
+
+    >>> stream_key("sites.west.power.price_per_kwh"), stream_key("power.price_per_kwh")
+    ('site.power.price_per_kwh', 'power.price_per_kwh')
+    """
+    parts = path.split(".")
+    if parts[0] == "sites" and len(parts) > 2:
+        return ".".join(["site", *parts[2:]])
+    return path
 
 
 def stream(seed: int, block: int, path: str) -> np.random.Generator:
@@ -298,16 +315,16 @@ def block_draws(
         if _fixed(x):
             columns[k] = x.value
         elif x.dist == "normal":
-            rng = stream(seed, block, x.path)
+            rng = stream(seed, block, stream_key(x.path))
             z = rng.standard_normal(size)
             columns[k] = _whole(x, np.clip(x.value + float(x.sd) * z, x.lower, x.upper))  # type: ignore[arg-type]
         else:
-            columns[k] = from_uniform(x, stream(seed, block, x.path).random(size))
+            columns[k] = from_uniform(x, stream(seed, block, stream_key(x.path)).random(size))
     if linked:
         group = [inputs[k] for k in linked]
         z = np.empty((len(linked), size))
         for row, x in zip(z, group, strict=True):
-            stream(seed, block, x.path).standard_normal(out=row)
+            stream(seed, block, stream_key(x.path)).standard_normal(out=row)
         mixed = cholesky(group, pairs) @ z
         for k, x, row in zip(linked, group, mixed, strict=True):
             columns[k] = inverse_cdf(x, row)
