@@ -80,6 +80,13 @@ class Analysis:
         """The tiers analysed, in model order."""
         return [str(t) for t in self.break_even.index]
 
+    def __repr__(self) -> str:
+        mc = f"{self.monte_carlo.n:,} Monte Carlo draws" if self.monte_carlo else "no Monte Carlo"
+        sc = (
+            f"scenarios {', '.join(self.scenarios.scenarios)}" if self.scenarios else "no scenarios"
+        )
+        return f"<Analysis: tiers {', '.join(self.tiers)}; {mc}; {sc}>"
+
 
 def analyze(
     model: Model | Assumptions,

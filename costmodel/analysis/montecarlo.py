@@ -118,6 +118,17 @@ class MonteCarloResult:
         columns = sample_columns(self.inputs, self.n, self.seed, self.pairs)
         return pd.DataFrame(columns.T, columns=[x.path for x in self.inputs], copy=False)
 
+    def __repr__(self) -> str:
+        tiers = list(self.summary.index)
+        p = self.summary.get("p_npv_positive")
+        odds = (
+            "; P(NPV > 0): " + ", ".join(f"{t} {p[t]:.0%}" for t in tiers) if p is not None else ""
+        )
+        return (
+            f"<MonteCarloResult: {self.n:,} draws (seed {self.seed}) of {len(self.inputs)} "
+            f"inputs, tiers {', '.join(map(str, tiers))}{odds}; .summary for the table>"
+        )
+
 
 def _stats(v: np.ndarray) -> tuple[float, float, float, float]:
     """P10, P50, P90 and mean of the draws ``v`` that are not NaN (NaN if none)."""

@@ -133,6 +133,14 @@ class CompareResult:
         ]
         return pd.DataFrame(records, columns=["scenario", "tier", "metric", "value"])
 
+    def __repr__(self) -> str:
+        names = ", ".join(self.scenarios)
+        tiers = next(iter(self.models.values())).tiers if self.models else []
+        return (
+            f"<CompareResult: scenarios {names}; tiers {', '.join(tiers)}; "
+            ".wide, .tidy, .delta() for the tables>"
+        )
+
     def _repr_html_(self) -> str:
         """Jupyter: the headline metrics, one row per (scenario, tier), and what
         each scenario overlays."""
@@ -172,6 +180,7 @@ def compare(
     scenarios: Mapping[str, ScenarioSpec],
     *,
     base_name: str = BASE,
+    strict: bool = False,
 ) -> CompareResult:
     """Build the base and every named scenario layered on it.
 
@@ -189,6 +198,9 @@ def compare(
         Name -> overlay files, dotted-path overrides, or ``{"paths": [...],
         "overrides": {...}}`` (:func:`as_overlay`).
     base_name : str, optional
+    strict : bool, optional
+        Raise the advice on an overlay (a value far outside its documented range,
+        an override a tier shadows: methodology §2.6) as an error instead of warning.
 
     Returns
     -------
@@ -224,6 +236,8 @@ def compare(
     overlays = {base_name: _base_description(a)}
     for name, spec in scenarios.items():
         ov = as_overlay(str(name), spec)
-        models[str(name)] = build(layer(a, *[Path(p) for p in ov.paths], overrides=ov.overrides))
+        models[str(name)] = build(
+            layer(a, *[Path(p) for p in ov.paths], overrides=ov.overrides, strict=strict)
+        )
         overlays[str(name)] = ov.describe()
     return CompareResult(models, overlays)

@@ -18,6 +18,7 @@ from costmodel.cli.app import (
     QuietOpt,
     SetOpt,
     Steps,
+    StrictOpt,
     VerboseOpt,
     app,
     emit,
@@ -32,6 +33,7 @@ from costmodel.cli.app import (
 def sensitivity(
     paths: PathsArg = None,
     set_: SetOpt = None,
+    strict: StrictOpt = False,
     metric: Annotated[str, typer.Option(help="Summary metric to swing.")] = "npv",
     grid: Annotated[
         bool,
@@ -52,18 +54,24 @@ def sensitivity(
     from costmodel.analysis.sensitivity import METRICS_ALLOWED
 
     if grid:
-        guard(lambda: _grid(paths, set_, points, fmt, quiet))
+        guard(lambda: _grid(paths, set_, points, fmt, quiet, strict))
         return
 
     if metric not in METRICS_ALLOWED:
         err().print(f"error: --metric {metric!r}: choose one of {', '.join(METRICS_ALLOWED)}")
         raise typer.Exit(2)
 
-    guard(lambda: _tornado(paths, set_, metric, fmt, quiet, verbose))
+    guard(lambda: _tornado(paths, set_, metric, fmt, quiet, verbose, strict))
 
 
 def _tornado(
-    paths: PathsArg, set_: SetOpt, metric: str, fmt: Format, quiet: bool, verbose: bool
+    paths: PathsArg,
+    set_: SetOpt,
+    metric: str,
+    fmt: Format,
+    quiet: bool,
+    verbose: bool,
+    strict: bool,
 ) -> None:
     """``sensitivity``: the tornado of ``metric`` and the break-even per tier, each
     break-even NPV shown as 0 within the root-finder's residue of the tier's NPVs."""
@@ -71,7 +79,7 @@ def _tornado(
     from costmodel.analysis.sensitivity import tornado
     from costmodel.report.format import by_index, csv_text, records, residue
 
-    a = load(paths, set_)
+    a = load(paths, set_, strict)
     with Steps(quiet) as steps:
         steps.step("tornado")
         tor = tornado(a, metric=metric)
@@ -121,13 +129,15 @@ def _tornado(
     )
 
 
-def _grid(paths: PathsArg, set_: SetOpt, points: int, fmt: Format, quiet: bool) -> None:
+def _grid(
+    paths: PathsArg, set_: SetOpt, points: int, fmt: Format, quiet: bool, strict: bool
+) -> None:
     """``sensitivity --grid``: the rows of
     :func:`costmodel.analysis.pricegrid.price_utilization_grid`."""
     from costmodel.analysis.pricegrid import price_utilization_grid
     from costmodel.report.format import csv_text, records
 
-    a = load(paths, set_)
+    a = load(paths, set_, strict)
     with Steps(quiet) as steps:
         steps.step("price x utilization grid")
         df = price_utilization_grid(a, points=points)
@@ -156,6 +166,7 @@ def _grid(paths: PathsArg, set_: SetOpt, points: int, fmt: Format, quiet: bool) 
 def sweep_cmd(
     paths: PathsArg = None,
     set_: SetOpt = None,
+    strict: StrictOpt = False,
     tier: Annotated[str, typer.Option("--tier", help="The tier to rebuild at each size.")] = "",
     gpus: Annotated[
         str,
@@ -177,7 +188,7 @@ def sweep_cmd(
         from costmodel.inputs.suggest import name_hint
         from costmodel.report.format import csv_text, records, whole_counts
 
-        a = load(paths, set_)
+        a = load(paths, set_, strict)
         name = tier or next(iter(a.tiers))
         if name not in a.tiers:
             hint = name_hint(name, a.tiers).removesuffix(";")
@@ -213,6 +224,7 @@ def sweep_cmd(
 def montecarlo(
     paths: PathsArg = None,
     set_: SetOpt = None,
+    strict: StrictOpt = False,
     n: Annotated[
         int, typer.Option("-n", "--draws", min=1, help="Number of draws.")
     ] = DEFAULT_DRAWS,
@@ -232,7 +244,7 @@ def montecarlo(
         from costmodel.analysis.montecarlo import median_shifts, monte_carlo
         from costmodel.report.format import by_index, csv_text
 
-        a = load(paths, set_)
+        a = load(paths, set_, strict)
         with Steps(quiet) as steps:
             steps.step("draws", total=n)
             res = monte_carlo(a, n=n, seed=seed, progress=steps.update)

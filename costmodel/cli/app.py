@@ -121,6 +121,14 @@ SetOpt = Annotated[
     list[str] | None,
     typer.Option("--set", help="Override one input: dotted.path=value (repeatable)."),
 ]
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Refuse (exit 2) what is otherwise a warning: an override a tier shadows, "
+        "a value far outside its documented range.",
+    ),
+]
 
 
 QuietOpt = Annotated[
@@ -210,13 +218,25 @@ def guard(fn: Callable[[], Any]) -> None:
     """Run ``fn``; map invalid input to exit 2 and other failures to exit 1."""
     import warnings
 
-    from costmodel.inputs.errors import AssumptionError
+    from costmodel.inputs.errors import AssumptionError, AssumptionWarning
+
+    shown = warnings.showwarning
+
+    def advice(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+        # advice on the inputs (methodology §2.6): one line on stderr, as an error is
+        if isinstance(message, AssumptionWarning):
+            err().print("[bold yellow]warning:[/] ", end="", markup=True)
+            err().print(str(message), markup=False, highlight=False, soft_wrap=True)
+        else:
+            shown(message, category, *args, **kwargs)
 
     try:
         with warnings.catch_warnings():
             # numpy's overflow and invalid-value warnings from inputs too large to
             # compute with: such results are empty cells, and `build` names the input
             warnings.filterwarnings("ignore", category=RuntimeWarning, module="costmodel")
+            warnings.simplefilter("always", AssumptionWarning)
+            warnings.showwarning = advice
             fn()
     except (AssumptionError, UsageError) as exc:
         print_error(str(exc))
@@ -345,19 +365,22 @@ def check_out_dir(path: Path) -> None:
             usage_error(f"-o {path}: {parent} is a file; give a directory")
 
 
-def load(paths: list[str] | None, sets: list[str] | None) -> Assumptions:
-    """Load ``paths`` (the bundled default if none) with the ``--set`` overrides."""
+def load(paths: list[str] | None, sets: list[str] | None, strict: bool = False) -> Assumptions:
+    """Load ``paths`` (the bundled default if none) with the ``--set`` overrides;
+    with ``strict`` the advice (methodology §2.6) is an error, else a warning."""
     from costmodel.inputs.loader import load_assumptions, parse_override
 
     overrides = dict(parse_override(s) for s in (sets or []))
-    return load_assumptions(*(paths or []), overrides=overrides)
+    return load_assumptions(*(paths or []), overrides=overrides, strict=strict)
 
 
-def built(paths: list[str] | None, sets: list[str] | None) -> tuple[Assumptions, Model]:
+def built(
+    paths: list[str] | None, sets: list[str] | None, strict: bool = False
+) -> tuple[Assumptions, Model]:
     """The assumptions, as :func:`load` reads them, and their model."""
     from costmodel.core.model import build
 
-    a = load(paths, sets)
+    a = load(paths, sets, strict)
     return a, build(a)
 
 

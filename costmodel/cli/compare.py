@@ -21,6 +21,7 @@ from costmodel.cli.app import (
     FormatOpt,
     PathsArg,
     SetOpt,
+    StrictOpt,
     app,
     built,
     emit,
@@ -34,7 +35,8 @@ ScenarioOpt = Annotated[
     typer.Option(
         "--scenario",
         "-s",
-        help="NAME=PATH[,PATH...]: overlay files layered on the base (repeatable).",
+        help="NAME=PATH[,PATH...]: overlay files layered on the base (repeatable); "
+        "scenario:NAME is a bundled overlay (costmodel scenarios lists them).",
     ),
 ]
 
@@ -148,6 +150,7 @@ def compare_cmd(
             "(the base), tier by tier; IRR and shares in percentage points.",
         ),
     ] = False,
+    strict: StrictOpt = False,
     fmt: FormatOpt = Format.table,
 ) -> None:
     """Compare named scenarios (overlays on the base) tier by tier; the base comes first."""
@@ -156,9 +159,9 @@ def compare_cmd(
         from costmodel.analysis.scenarios import BASE, compare
 
         overlays = parse_scenarios(scenario, set_for)
-        a = load(paths, set_)  # --set changes the base, so every scenario
+        a = load(paths, set_, strict)  # --set changes the base, so every scenario
         specs = {n: {"paths": o.paths, "overrides": o.overrides} for n, o in overlays.items()}
-        result = compare(a, specs)
+        result = compare(a, specs, strict=strict)
 
         def table() -> None:
             from rich.text import Text
@@ -202,6 +205,7 @@ def compare_cmd(
 def build_vs_rent_cmd(
     paths: PathsArg = None,
     set_: SetOpt = None,
+    strict: StrictOpt = False,
     fmt: FormatOpt = Format.table,
 ) -> None:
     """Per tier: PV of renting the same GPU-hours from a cloud vs building, the
@@ -212,7 +216,7 @@ def build_vs_rent_cmd(
         from costmodel.analysis.buildrent import COLUMNS, build_vs_rent
         from costmodel.report.format import by_index, csv_text
 
-        a, model = built(paths, set_)
+        a, model = built(paths, set_, strict)
         df = build_vs_rent(model)[COLUMNS]
 
         def table() -> None:

@@ -17,6 +17,7 @@ from costmodel.cli.app import (
     QuietOpt,
     SetOpt,
     Steps,
+    StrictOpt,
     UsageError,
     app,
     built,
@@ -62,6 +63,7 @@ def build_cmd(
     paths: PathsArg = None,
     out_dir: Annotated[Path, typer.Option("-o", "--out", help="Output directory.")] = Path("out"),
     set_: SetOpt = None,
+    strict: StrictOpt = False,
     lang: Annotated[
         Lang, typer.Option(help="Memo language: en (memo.html), zh (memo.zh.html) or both.")
     ] = Lang.both,
@@ -71,7 +73,10 @@ def build_cmd(
     scenario: Annotated[
         list[str] | None,
         typer.Option(
-            "--scenario", "-s", help="NAME=PATH[,PATH]: also compare this overlay (repeatable)."
+            "--scenario",
+            "-s",
+            help="NAME=PATH[,PATH]: also compare this overlay (repeatable; "
+            "scenario:NAME is a bundled one).",
         ),
     ] = None,
     set_for: Annotated[
@@ -108,7 +113,7 @@ def build_cmd(
         with Steps(quiet) as steps:
             steps.step("model")
             # invalid input stops here: nothing is written
-            a, model = built(with_example(paths, example), set_)
+            a, model = built(with_example(paths, example), set_, strict)
             require_finite(model)  # inputs too large to compute with, before the analysis
             overlays = parse_scenarios(scenario, set_for) if scenario or set_for else None
             what = f", {draws:,} Monte Carlo draws" if draws else ""
@@ -174,6 +179,7 @@ UnitsOpt = Annotated[
 def summary(
     paths: PathsArg = None,
     set_: SetOpt = None,
+    strict: StrictOpt = False,
     fmt: FormatOpt = Format.table,
     example: ExampleOpt = None,
     metrics: MetricsOpt = None,
@@ -198,7 +204,7 @@ def summary(
                 columns = pick_metrics(metrics, columns)
             except ValueError as e:
                 usage_error(f"--metrics {metrics}: {e}")
-        a, model = built(with_example(paths, example), set_)
+        a, model = built(with_example(paths, example), set_, strict)
         unit_of = {c: machine_unit(c, a.currency) for c in columns}
 
         def table() -> None:  # from the plain rows: printing needs no pandas
@@ -241,6 +247,7 @@ UNITS_KEY = "units"
 def recommend_cmd(
     paths: PathsArg = None,
     set_: SetOpt = None,
+    strict: StrictOpt = False,
     fmt: FormatOpt = Format.table,
 ) -> None:
     """Size each workload on each tier and recommend the cheapest tier that fits."""
@@ -249,7 +256,7 @@ def recommend_cmd(
         from costmodel.analysis.workloads import recommend
         from costmodel.report.format import csv_text, records
 
-        a, model = built(paths, set_)
+        a, model = built(paths, set_, strict)
         df = recommend(model)
         chosen = df.attrs["recommended"]
 
@@ -282,11 +289,12 @@ def recommend_cmd(
 def validate(
     paths: PathsArg = None,
     set_: SetOpt = None,
+    strict: StrictOpt = False,
 ) -> None:
     """Check assumption files; print what they define or every problem found."""
 
     def run() -> None:
-        a = load(paths, set_)
+        a = load(paths, set_, strict)
         tiers = ", ".join(f"{k} ({t.gpus} x {t.server})" for k, t in a.tiers.items())
         out().print(
             f"ok: {a.name}: {len(a.tiers)} tiers: {tiers}; {len(a.servers)} servers in catalogue",
@@ -363,7 +371,7 @@ def schema(
     def run() -> None:
         import json
 
-        from costmodel.inputs.schema import json_schema
+        from costmodel.inputs.fields import json_schema
         from costmodel.report import output as files
 
         text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
@@ -373,5 +381,30 @@ def schema(
             write_text(text)
         else:
             files.write_text(output, text)
+
+    guard(run)
+
+
+@app.command("scenarios")
+def scenarios_cmd() -> None:
+    """List the bundled scenario overlays, one line each: NAME and what it changes.
+    Name one anywhere a path is taken as scenario:NAME, e.g.
+    costmodel compare -s greenfield=scenario:greenfield."""
+
+    def run() -> None:
+        from costmodel.inputs.resources import (
+            SCENARIO_PREFIX,
+            scenario_description,
+            scenario_names,
+            scenario_path,
+        )
+
+        names = scenario_names()
+        width = max((len(SCENARIO_PREFIX + n) for n in names), default=0)
+        lines = [
+            f"{SCENARIO_PREFIX + n:<{width}}  {scenario_description(scenario_path(n))}"
+            for n in names
+        ]
+        write_text("".join(line + "\n" for line in lines))
 
     guard(run)

@@ -7,8 +7,10 @@ command that only prints the summary (:meth:`Model.summary_rows`) never loads it
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING
+from os import PathLike
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +18,7 @@ from costmodel.core.calendar import year_sums
 from costmodel.core.engine import run_tier
 from costmodel.core.finance import safe_divide
 from costmodel.core.irrtrace import BisectionTrace, bisect_trace
+from costmodel.core.metrics import machine_unit
 from costmodel.core.result import (
     CAPEX_LINES,
     DEBT_LINES,
@@ -27,6 +30,7 @@ from costmodel.core.result import (
 )
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.errors import AssumptionError, Problem
+from costmodel.inputs.loader import PathArg, load_assumptions, with_overrides
 from costmodel.inputs.params import TierInputs, resolve_tier
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
 
@@ -53,7 +57,24 @@ class Model:
         }
 
     def __repr__(self) -> str:
-        return f"<Model {self.assumptions.name!r}: tiers {', '.join(self.tiers)}>"
+        a = self.assumptions
+        return (
+            f"<Model {a.name!r}: tiers {', '.join(self.tiers)}; {a.currency}, "
+            f"{a.horizon_years} years from {a.start}>"
+        )
+
+    def units(self) -> dict[str, str]:
+        """The unit of each column of :meth:`summary` as it holds its values
+        (``npv``: the currency, ``irr``: ``fraction``, ``gpus``: ``GPUs``; "" for
+        text); also ``summary().attrs["units"]``.
+
+        >>> import costmodel as cm
+        >>> u = cm.build(cm.load_assumptions()).units()
+        >>> u["npv"], u["irr"], u["cost_per_gpu_hour"], u["payback_years"]
+        ('CNY', 'fraction', 'CNY/GPU-h', 'years')
+        """
+        cur = self.assumptions.currency
+        return {c: machine_unit(c, cur) for c in SUMMARY_COLUMNS}
 
     @property
     def months(self) -> int:
@@ -114,12 +135,14 @@ class Model:
         """One row per tier (in tier order), the columns of methodology §4, §5
         (:meth:`summary_rows`), indexed by ``tier``.
 
-        Empty metrics (no IRR, no payback, zero denominators) are NaN.
+        Empty metrics (no IRR, no payback, zero denominators) are NaN. The unit of
+        each column is in ``df.attrs["units"]`` (:meth:`units`).
         """
         import pandas as pd
 
         df = pd.DataFrame.from_dict(self.summary_rows(), orient="index")[list(SUMMARY_COLUMNS)]
         df.index.name = "tier"
+        df.attrs["units"] = self.units()
         return df
 
     def irr_roots(self) -> dict[str, dict[str, int]]:
@@ -370,14 +393,27 @@ class Model:
         return bisect_trace(self._check(tier).flows[flow][0], steps)
 
 
-def build(assumptions: Assumptions) -> Model:
-    """Compute every tier of ``assumptions`` (see :class:`Model`).
+def build(
+    assumptions: Assumptions | PathArg | Sequence[PathArg] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    strict: bool = False,
+) -> Model:
+    """Compute every tier of ``assumptions`` (see :class:`Model`), with
+    ``overrides`` applied first.
 
     Parameters
     ----------
-    assumptions : Assumptions
+    assumptions : Assumptions, path, list of paths or None
         From :func:`~costmodel.inputs.loader.load_assumptions` (or ``layer``,
-        ``with_overrides``).
+        ``with_overrides``); or the paths to load (``"default"``,
+        ``"example:NAME"``, ``"scenario:NAME"``, files, folders); None: the bundled
+        default.
+    overrides : mapping of str to value, optional
+        Dotted path -> value (as ``--set``: a ranged input keeps its unit, source and
+        range), applied to the assumptions, which are left unchanged.
+    strict : bool, default False
+        Raise the advice on the inputs (methodology §2.6) as an error.
 
     Returns
     -------
@@ -396,7 +432,21 @@ def build(assumptions: Assumptions) -> Model:
     ['16.66', '16.97', '13.76']
     >>> f"{s.loc['thousands', 'capex']:,.0f}"
     '252,112,270'
+    >>> cheap = cm.build(cm.load_assumptions(), overrides={"power.price_per_kwh": 0.5})
+    >>> f"{cheap.summary().loc['tens', 'npv']:,.0f}"
+    '-1,722,947'
     """
+    if assumptions is None or not isinstance(assumptions, Assumptions):
+        paths = (
+            []
+            if assumptions is None
+            else [assumptions]
+            if isinstance(assumptions, str | PathLike)
+            else list(assumptions)
+        )
+        return Model(load_assumptions(*paths, overrides=overrides, strict=strict))
+    if overrides:
+        assumptions = with_overrides(assumptions, overrides, strict=strict)
     return Model(assumptions)
 
 

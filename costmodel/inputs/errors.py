@@ -40,3 +40,13 @@ class AssumptionError(ValueError):
         n = len(self.problems)
         head = "invalid assumptions" if n == 1 else f"invalid assumptions ({n} problems)"
         super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in self.problems))
+
+
+class AssumptionWarning(UserWarning):
+    """A valid input that is probably not what was meant (methodology §2.6): an
+    override a tier shadows, a value far outside its documented range. ``problem``
+    names where, the dotted path, the value and why."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        super().__init__(str(problem))

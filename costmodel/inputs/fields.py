@@ -1,5 +1,5 @@
-"""The schema's field at a dotted path: its validators' marks (whether it is a
-fraction, methodology §2.5)."""
+"""The schema seen from outside: the field at a dotted path and its validators'
+marks (whether it is a fraction, methodology §2.5), and the JSON Schema of a file."""
 
 from __future__ import annotations
 
@@ -53,3 +53,16 @@ def field_marks(keys: list[str]) -> list[Any] | None:
 def is_fraction_path(keys: list[str]) -> bool:
     """Whether the input at ``keys`` is a fraction (accepting ``60%``)."""
     return any(m is FRACTION for m in field_marks(keys) or [])
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of an assumption file, for editor autocompletion.
+
+    A single file may hold any subset of the sections (files are merged), so no
+    top-level key is required in the exported schema.
+    """
+    schema = Assumptions.model_json_schema(mode="validation")
+    schema.pop("required", None)
+    schema["title"] = "costmodel assumptions (one file of a merged set)"
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema

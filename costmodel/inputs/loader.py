@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
@@ -23,11 +24,18 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from costmodel.inputs.errors import AssumptionError, Problem
+from costmodel.inputs.advice import implausible, name_year, shadowed
+from costmodel.inputs.errors import AssumptionError, AssumptionWarning, Problem
 from costmodel.inputs.fields import field_marks, is_fraction_path
 from costmodel.inputs.forms import percent
 from costmodel.inputs.paths import join_path, key_path, split_path
-from costmodel.inputs.resources import EXAMPLE_PREFIX, default_assumptions_dir, example_dir
+from costmodel.inputs.resources import (
+    EXAMPLE_PREFIX,
+    SCENARIO_PREFIX,
+    default_assumptions_dir,
+    example_dir,
+    scenario_path,
+)
 from costmodel.inputs.rules import check_consistency
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import (
@@ -52,6 +60,8 @@ class Source:
     files: list[str] = field(default_factory=list)
     #: dotted paths of named entries (``tiers.NAME``) that an override created
     created: list[str] = field(default_factory=list)
+    #: dotted path -> its (low, high) before an override widened them
+    before: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
     def where(self, path: str) -> str:
         """File (and line) of ``path`` or of its nearest ancestor that has one; of a
@@ -73,16 +83,20 @@ class Source:
 
 def expand_paths(paths: Iterable[PathArg]) -> list[Path]:
     """Files to merge, in order: a directory contributes its ``*.yaml``/``*.yml``
-    files in name order; the word ``default`` is the bundled default directory and
-    ``example:NAME`` the bundled example model NAME (e.g. ``example:us-neocloud``)."""
+    files in name order; the word ``default`` is the bundled default directory,
+    ``example:NAME`` the bundled example model NAME (e.g. ``example:us-neocloud``)
+    and ``scenario:NAME`` the bundled scenario overlay NAME (``scenario:greenfield``,
+    listed by ``costmodel scenarios``)."""
     out: list[Path] = []
     for p in paths:
         path = default_assumptions_dir() if str(p) == DEFAULT_WORD else Path(p)
-        if str(p).startswith(EXAMPLE_PREFIX):
-            try:
+        try:
+            if str(p).startswith(EXAMPLE_PREFIX):
                 path = example_dir(str(p).removeprefix(EXAMPLE_PREFIX))
-            except FileNotFoundError as exc:
-                raise AssumptionError(Problem(str(p), "", "", str(exc))) from None
+            elif str(p).startswith(SCENARIO_PREFIX):
+                path = scenario_path(str(p).removeprefix(SCENARIO_PREFIX))
+        except FileNotFoundError as exc:
+            raise AssumptionError(Problem(str(p), "", "", str(exc))) from None
         if path.is_dir():
             files = sorted([*path.glob("*.yaml"), *path.glob("*.yml")], key=lambda f: f.name)
             if not files:
@@ -203,6 +217,7 @@ def apply_override(src: Source, path: str, value: Any) -> None:
         rule = f"{path} is a mapping of {keys}: set one, e.g. --set {path}.{first}={value}"
         raise AssumptionError(Problem("--set", path, repr(value), rule))
     if isinstance(current, dict) and "value" in current and not isinstance(value, dict):
+        src.before.setdefault(path, (current.get("low"), current.get("high")))
         current["value"] = value
         src.origin[f"{path}.value"] = where
         _widen_range(current, value)
@@ -364,7 +379,44 @@ def validate(src: Source) -> Assumptions:
     return model
 
 
-def load_assumptions(*paths: PathArg, overrides: Mapping[str, Any] | None = None) -> Assumptions:
+def advise(
+    src: Source, a: Assumptions, overrides: Mapping[str, Any] | None, first_file: int = 0
+) -> list[Problem]:
+    """The advice on a load (methodology §2.6): overrides a tier, its design or its
+    site shadows, and values far outside their documented range among the inputs
+    of the files from ``src.files[first_file]`` on and of ``overrides``."""
+    given = {}
+    for path, value in (overrides or {}).items():
+        try:
+            given[key_path(*split_path(path))] = value
+        except ValueError:
+            continue
+    new_files = set(src.files[first_file:])
+
+    def fresh(path: str) -> bool:
+        if path in given:
+            return True
+        return src.where(path).rsplit(":", 1)[0] in new_files
+
+    return (
+        shadowed(src.data, src.origin, given)
+        + implausible(src.data, src.where, fresh, src.before, a.currency)
+        + name_year(src.data, src.where, fresh)
+    )
+
+
+def deliver(advice: list[Problem], strict: bool, stacklevel: int = 3) -> None:
+    """``advice`` as :class:`AssumptionWarning` s, or with ``strict`` as one
+    :class:`AssumptionError`."""
+    if strict and advice:
+        raise AssumptionError(advice)
+    for problem in advice:
+        warnings.warn(AssumptionWarning(problem), stacklevel=stacklevel)
+
+
+def load_assumptions(
+    *paths: PathArg, overrides: Mapping[str, Any] | None = None, strict: bool = False
+) -> Assumptions:
     """Load, merge and validate assumption files.
 
     With no ``paths`` the bundled default directory is used; otherwise exactly
@@ -378,6 +430,9 @@ def load_assumptions(*paths: PathArg, overrides: Mapping[str, Any] | None = None
         Files or directories, merged in order; none: the bundled default.
     overrides : mapping of str to value, optional
         Dotted path -> value, applied after the files.
+    strict : bool, default False
+        Raise the advice (an override a tier shadows, a value far outside its
+        documented range) as an :class:`AssumptionError` instead of warning.
 
     Returns
     -------
@@ -409,9 +464,11 @@ def load_assumptions(*paths: PathArg, overrides: Mapping[str, Any] | None = None
     use = list(paths) if paths else [default_assumptions_dir()]
     src = merge_sources(use, overrides)
     try:
-        return validate(src)
+        a = validate(src)
     except AssumptionError as exc:
         raise AssumptionError(overlay_hint(exc.problems, src.files)) from None
+    deliver(advise(src, a, overrides), strict)
+    return a
 
 
 def assumption_files(a: Assumptions) -> list[str]:
@@ -438,7 +495,10 @@ def assumption_files(a: Assumptions) -> list[str]:
 
 
 def layer(
-    a: Assumptions, *paths: PathArg, overrides: Mapping[str, Any] | None = None
+    a: Assumptions,
+    *paths: PathArg,
+    overrides: Mapping[str, Any] | None = None,
+    strict: bool = False,
 ) -> Assumptions:
     """``a`` with more files merged on top (in order) and then ``overrides``,
     validated again: how a scenario overlay is applied to a base.
@@ -451,6 +511,9 @@ def layer(
         Overlay files or directories, merged on ``a`` in order.
     overrides : mapping of str to value, optional
         Dotted path -> value, applied last.
+    strict : bool, default False
+        Raise the advice on the overlays and overrides as an error (see
+        :func:`load_assumptions`) instead of warning.
 
     Returns
     -------
@@ -471,10 +534,15 @@ def layer(
     """
     base = a._source if a._source is not None else Source(data=a.model_dump(exclude_none=True))
     src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files), list(base.created))
-    return validate(merge_sources(paths, overrides, src))
+    first = len(src.files)
+    out = validate(merge_sources(paths, overrides, src))
+    deliver(advise(src, out, overrides, first), strict)
+    return out
 
 
-def with_overrides(a: Assumptions, overrides: Mapping[str, Any]) -> Assumptions:
+def with_overrides(
+    a: Assumptions, overrides: Mapping[str, Any], strict: bool = False
+) -> Assumptions:
     """A new :class:`Assumptions` with ``overrides`` applied to ``a``'s merged data
     (same rules as ``--set``), validated again.
 
@@ -484,6 +552,8 @@ def with_overrides(a: Assumptions, overrides: Mapping[str, Any]) -> Assumptions:
         Loaded assumptions (left unchanged).
     overrides : mapping of str to value
         Dotted path -> value; a ranged input keeps its unit, source and range.
+    strict : bool, default False
+        Raise the advice on the overrides as an error instead of warning.
 
     Returns
     -------
@@ -497,7 +567,7 @@ def with_overrides(a: Assumptions, overrides: Mapping[str, Any]) -> Assumptions:
     >>> a.tiers["tens"].gpus, b.tiers["tens"].gpus
     (32, 64)
     """
-    return layer(a, overrides=overrides)
+    return layer(a, overrides=overrides, strict=strict)
 
 
 def fingerprint(a: Assumptions) -> str:

@@ -75,6 +75,72 @@ def example_dir(name: str) -> Path:
     return path
 
 
+#: Prefix of a path argument that names a bundled scenario overlay (``scenario:greenfield``).
+SCENARIO_PREFIX = "scenario:"
+
+#: the longest description :func:`scenario_description` gives
+DESCRIPTION_CHARS = 110
+
+
+def scenario_names() -> list[str]:
+    """The names of the bundled scenario overlays (their file names without ``.yaml``)."""
+    root = scenarios_dir()
+    return sorted(p.stem for p in root.glob("*.yaml")) if root.is_dir() else []
+
+
+def scenario_path(name: str) -> Path:
+    """The file of the bundled scenario ``name`` (``greenfield``: ``greenfield.yaml``).
+
+    Parameters
+    ----------
+    name : str
+        A scenario of :func:`scenario_names` (``.yaml`` may be given).
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> from costmodel.inputs.resources import scenario_path
+    >>> scenario_path("greenfield").name
+    'greenfield.yaml'
+    >>> scenario_path("greenfeld")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no bundled scenario 'greenfeld'; did you mean 'greenfield'? ...
+    """
+    from costmodel.inputs.suggest import name_hint
+
+    stem = name.removesuffix(".yaml")
+    if stem not in scenario_names():
+        hint = name_hint(stem, scenario_names()).removesuffix(";")
+        raise FileNotFoundError(f"no bundled scenario {name!r}{hint} (see `costmodel scenarios`)")
+    return scenarios_dir() / f"{stem}.yaml"
+
+
+def scenario_description(path: Path) -> str:
+    """One line on what an overlay changes: the first sentence of its header
+    comment, after ``NAME.yaml --`` (cut at a word, with ``...``, beyond
+    :data:`DESCRIPTION_CHARS` characters)."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    text = ""
+    for line in lines:  # wrapped Chinese joins without a space
+        cjk = text[-1:] >= "\u3000" and line[:1] >= "\u3000"
+        text = text + line if cjk or not text else f"{text} {line}"
+    if " -- " in text:
+        text = text.split(" -- ", 1)[1]
+    end = text.find(". ")
+    text = text[: end + 1] if end >= 0 else text
+    if len(text) > DESCRIPTION_CHARS:
+        text = text[: DESCRIPTION_CHARS - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."
+    return text
+
+
 def glossary_path() -> Path:
     """The memo's glossary of Chinese finance terms (``docs/glossary/glossary.yaml``)."""
     for candidate in (_PACKAGE / "_bundled" / "glossary", _PACKAGE.parent / "docs" / "glossary"):

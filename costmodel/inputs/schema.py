@@ -36,7 +36,9 @@ from costmodel.inputs.whole import (
     WholeYears,
 )
 
-SCHEMA_VERSION = 3
+#: the specification's version this package implements: the newest ``schema_version``
+#: a file may state (methodology §2.7)
+SCHEMA_VERSION = 4
 ASSET_CLASSES = ("servers", "network", "storage", "facility")
 DEPRECIATION_METHODS = ("straight_line", "sum_of_years", "double_declining")
 #: the opex lines that carry input VAT (methodology §24: staff and selling costs carry none)
@@ -49,6 +51,16 @@ class Section(BaseModel):
     """Base for every section: unknown keys are errors (they are usually typos)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("_"):
+            return super().__setattr__(name, value)
+        raise TypeError(
+            f"assumptions are frozen (a model built from them cannot change under it): "
+            f"cannot set {name!r}; make a changed copy with cm.with_overrides(a, "
+            f'{{"power.price_per_kwh": 0.5}}) or cm.build(a, overrides={{...}}) '
+            "(dotted path -> value; a ranged input keeps its unit, source and range)"
+        )
 
 
 Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
@@ -648,7 +660,7 @@ class Correlation(Section):
 class Assumptions(Section):
     """The whole, merged set of assumptions of one model."""
 
-    schema_version: Annotated[Literal[1, 2, 3], Plain]
+    schema_version: Annotated[Literal[1, 2, 3, 4], Plain]
     name: Text
     currency: CurrencyCode
     start: Annotated[
@@ -679,15 +691,9 @@ class Assumptions(Section):
     # the merged source (files, raw data, line origins) when loaded from files
     _source: Any = PrivateAttr(default=None)
 
-
-def json_schema() -> dict[str, Any]:
-    """JSON Schema of an assumption file, for editor autocompletion.
-
-    A single file may hold any subset of the sections (files are merged), so no
-    top-level key is required in the exported schema.
-    """
-    schema = Assumptions.model_json_schema(mode="validation")
-    schema.pop("required", None)
-    schema["title"] = "costmodel assumptions (one file of a merged set)"
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    return schema
+    def __repr__(self) -> str:
+        files = len(self._source.files) if self._source is not None else 0
+        return (
+            f"<Assumptions {self.name!r}: tiers {', '.join(self.tiers)}; {self.currency}, "
+            f"{self.horizon_years} years from {self.start}; {files} files>"
+        )

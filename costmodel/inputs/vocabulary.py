@@ -418,3 +418,40 @@ def input_kind(path: str) -> InputKind:
     """How the input at ``path`` is shown (``number`` for an unknown path)."""
     term = input_term(path)
     return term.kind if term else "number"
+
+
+#: The documented typical range of an input of :data:`INPUTS`, wide enough for the
+#: currencies of the bundled models (CNY and USD, about 7 apart) and for every bundled
+#: file: a value more than 10x outside it (``advice.FAR``) is questioned as a unit or
+#: order-of-magnitude slip (a price per MWh typed for a price per kWh; watts for kW;
+#: a price in ten-thousands of yuan), a warning or, with ``--strict``, an error
+#: (methodology §2.6). Money is in the model's currency.
+TYPICAL: dict[str, tuple[float, float]] = {
+    "server_price": (5_000, 30_000_000),
+    "server_power_kw": (0.3, 150),
+    "gpu_memory_gb": (8, 300),
+    "tflops_bf16": (20, 5_000),
+    "storage_capacity_tb": (1, 200_000),
+    "storage_price_per_tb": (20, 20_000),
+    "write_gbps": (0.5, 5_000),
+    "rack_kw": (2, 200),
+    "max_rack_kw": (2, 250),
+    "staff_fte": (0.2, 500),
+    "fabric_switch_price": (1_000, 3_000_000),
+    "fabric_optic_price": (20, 50_000),
+    "fabric_per_server": (100, 500_000),
+    "pue": (1, 3),
+    "price_per_kwh": (0.02, 2),
+    "build_cost_per_kw": (1_000, 200_000),
+    "colocation_per_kw_month": (20, 3_000),
+    "staff_cost_per_fte": (20_000, 3_000_000),
+    "software_per_gpu_year": (10, 30_000),
+    "price_per_gpu_hour": (0.2, 100),
+    "contract_price_per_gpu_hour": (0.2, 100),
+    "cloud_on_demand_per_gpu_hour": (0.2, 100),
+    "cloud_reserved_per_gpu_hour": (0.2, 100),
+    "node_failures_per_day": (1e-4, 0.1),
+    "restart_hours": (0.05, 48),
+    "repair_hours": (0.5, 720),
+    "checkpoint_tb": (0.01, 50),
+}

@@ -78,6 +78,12 @@ class ImportReport:
     warnings: list[str] = field(default_factory=list)
     date: str = ""
 
+    def __repr__(self) -> str:
+        return (
+            f"<ImportReport of {self.workbook}: {len(self.changes)} changes, "
+            f"{len(self.plugs)} plugged cells, {len(self.warnings)} warnings>"
+        )
+
     @property
     def fingerprint_matches(self) -> bool:
         return self.workbook_fingerprint == self.base_fingerprint

@@ -26,6 +26,14 @@
     }
   }
 
+  // advice on the inputs moved (an override a tier shadows, a value far outside
+  // its documented range): shown, as text, until the inputs no longer call for it
+  function showNotices(notices) {
+    const box = $("#notices");
+    box.querySelector("pre").textContent = (notices || []).join("\n");
+    box.hidden = !(notices && notices.length);
+  }
+
   async function post(url, body) {
     return fetch(url, {
       method: "POST",
@@ -56,6 +64,7 @@
         $("#strip-part").innerHTML = data.strip;
         $("#charts-part").innerHTML = data.charts;
         updateValues(data.values);
+        showNotices(data.notices);
         $("#timing").textContent = $("#timing").dataset.template.replace("{ms}", data.ms);
         showError(null);
         if (!pending) {

@@ -154,6 +154,11 @@ def test_recompute_equals_costmodel_summary_with_the_same_set(client):
         assert value == v and text == f.money(cli[t], "en", "CNY")
         assert f"<strong>{text}</strong>" in doc["strip"]  # the phone's line of NPVs
     assert doc["values"]["operations.utilization"] == "72.0%"
+    # the tens tier sets its own price: the page says so, as `summary --set` does on stderr
+    (note,) = doc["notices"]
+    assert note.startswith("--set: revenue.price_per_gpu_hour = 15.5: shadowed for tier tens by ")
+    assert "set tiers.tens.revenue.price_per_gpu_hour=15.5 instead" in note
+    assert "/" not in note.split("(")[1].split(")")[0].replace("default/", "")  # no machine path
     assert doc["values"]["revenue.price_per_gpu_hour"] == "15.50"
     # a price above the base raises every NPV that reads it; utilization too
     base = cli_npv([])

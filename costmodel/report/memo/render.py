@@ -46,6 +46,7 @@ from costmodel.core.model import Model, require_finite
 from costmodel.inputs.loader import assumption_files, fingerprint
 from costmodel.inputs.provenance import changed_inputs
 from costmodel.inputs.resources import templates_dir
+from costmodel.inputs.title import model_title
 from costmodel.report.memo import analysis as mana
 from costmodel.report.memo import appendix_section as mapp
 from costmodel.report.memo import charts, glossary
@@ -127,7 +128,7 @@ def model_name(model: Model, lang: str) -> str:
     else a title derived from the number of options and the start month."""
     a = model.assumptions
     if lang != "zh":
-        return a.name
+        return model_title(a)
     own = getattr(a, "name_zh", None)
     if own:
         return str(own)

@@ -122,6 +122,7 @@ class Page:
         self.jobs = Jobs()
         self.files = [str(f) for f in session.files]
         self.cache: dict[str, Model] = {}
+        self.notices: dict[str, list[str]] = {}  # the advice on each cached model's inputs
 
     def failure(self, exc: Exception) -> JSONResponse:
         """An error as the page shows it: the CLI's message for invalid input."""
@@ -146,9 +147,11 @@ class Page:
         decision asked for after a recompute does not build it again."""
         key = json.dumps(overrides, sort_keys=True)
         if key not in self.cache:
-            self.cache[key] = build(self.session.assumptions(overrides))
+            a, self.notices[key] = self.session.checked(overrides)
+            self.cache[key] = build(a)
             for old in list(self.cache)[:-CACHED]:
                 del self.cache[old]
+                self.notices.pop(old, None)
         return self.cache[key]
 
     async def page(self, request: Request) -> Response:
@@ -168,6 +171,7 @@ class Page:
             **view.render_result(res, lang),
             values=view.values(self.session, overrides, model.assumptions.currency, lang),
             npv={t: float(s.loc[t, "npv"]) for t in model.tiers},
+            notices=self.notices.get(json.dumps(overrides, sort_keys=True), []),
             ms=round((time.perf_counter() - t0) * 1000),
         )
         return JSONResponse(out, headers=HEADERS)

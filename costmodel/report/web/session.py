@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from costmodel.analysis.sensitivity import RangedInput, ranged_inputs
-from costmodel.inputs.errors import AssumptionError, Problem
+from costmodel.inputs.errors import AssumptionError, AssumptionWarning, Problem
 from costmodel.inputs.loader import assumption_files, layer, load_assumptions, parse_override
 from costmodel.inputs.schema import Assumptions
 
@@ -106,6 +107,22 @@ class Session:
             return layer(self.base, overrides=parsed)
         except AssumptionError as exc:
             raise AssumptionError([_redacted(p, files) for p in exc.problems]) from None
+
+    def checked(self, overrides: Mapping[str, Any]) -> tuple[Assumptions, list[str]]:
+        """:meth:`assumptions` and the advice on them (methodology §2.6: an override
+        a tier shadows, a value far outside its documented range), each as the CLI
+        prints it, the files named as the page names them."""
+        files = assumption_files(self.base)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            a = self.assumptions(overrides)
+        notes = []
+        for w in caught:
+            if isinstance(w.message, AssumptionWarning):
+                notes.append(str(_redacted(w.message.problem, files)))
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return a, notes
 
     def moved(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """The overrides that differ from the base value (the inputs moved)."""

@@ -31,6 +31,7 @@ from costmodel.core.model import Model, require_finite
 from costmodel.core.result import OPEX_LINES
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.loader import fingerprint
+from costmodel.inputs.title import model_title
 from costmodel.report import output as atomic
 from costmodel.report.workbook.checks import write_checks
 from costmodel.report.workbook.cover import write_cover
@@ -202,7 +203,7 @@ def _build(
     st = Styles(wb)
     wb.set_properties(
         {
-            "title": a.name,
+            "title": model_title(a),
             "subject": "GPU compute center scale options",
             "author": "costmodel",
             "created": created,

@@ -14,6 +14,7 @@ from costmodel.core.model import Model
 from costmodel.inputs.loader import assumption_files, fingerprint
 from costmodel.inputs.provenance import changed_inputs
 from costmodel.inputs.resources import assumptions_dir
+from costmodel.inputs.title import model_title
 from costmodel.report.workbook.grid import BLACK, BLUE, GREEN, KIND_FORMAT, Styles, excel_value
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def write_cover(
     ws.set_column(1, max(n, 2), 20)
     ws.write_string(0, 0, "GPU compute center scale options: investor model", st.title)
     rows = (
-        ("Model", a.name),
+        ("Model", model_title(a)),
         ("Generated", created.strftime("%Y-%m-%d %H:%M")),
         ("Currency", a.currency),
         ("Horizon", f"{a.horizon_years} years from {a.start} (month 0 = investment date)"),
