@@ -218,14 +218,15 @@ def guard(fn: Callable[[], Any]) -> None:
     """Run ``fn``; map invalid input to exit 2 and other failures to exit 1."""
     import warnings
 
-    from costmodel.inputs.errors import AssumptionError, AssumptionWarning
+    from costmodel.inputs.errors import AssumptionError, AssumptionWarning, UnitNote
 
     shown = warnings.showwarning
 
     def advice(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
         # advice on the inputs (methodology §2.6): one line on stderr, as an error is
         if isinstance(message, AssumptionWarning):
-            err().print("[bold yellow]warning:[/] ", end="", markup=True)
+            word = "note" if isinstance(message, UnitNote) else "warning"
+            err().print(f"[bold yellow]{word}:[/] ", end="", markup=True)
             err().print(str(message), markup=False, highlight=False, soft_wrap=True)
         else:
             shown(message, category, *args, **kwargs)

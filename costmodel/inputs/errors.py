@@ -50,3 +50,8 @@ class AssumptionWarning(UserWarning):
     def __init__(self, problem: Problem):
         self.problem = problem
         super().__init__(str(problem))
+
+
+class UnitNote(AssumptionWarning):
+    """A value given in another unit or currency and converted (methodology §2.8):
+    said, never an error (``strict`` leaves it a note)."""

@@ -25,7 +25,8 @@ import yaml
 from pydantic import ValidationError
 
 from costmodel.inputs.advice import implausible, name_year, shadowed
-from costmodel.inputs.errors import AssumptionError, AssumptionWarning, Problem
+from costmodel.inputs.dimensions import convert_units, fx_rates
+from costmodel.inputs.errors import AssumptionError, AssumptionWarning, Problem, UnitNote
 from costmodel.inputs.fields import field_marks, is_fraction_path
 from costmodel.inputs.forms import percent
 from costmodel.inputs.paths import join_path, key_path, split_path
@@ -62,6 +63,8 @@ class Source:
     created: list[str] = field(default_factory=list)
     #: dotted path -> its (low, high) before an override widened them
     before: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    #: values converted from another unit or currency by the last validation
+    notes: list[Problem] = field(default_factory=list)
 
     def where(self, path: str) -> str:
         """File (and line) of ``path`` or of its nearest ancestor that has one; of a
@@ -362,7 +365,16 @@ def problems_from_validation(exc: ValidationError, src: Source) -> list[Problem]
 
 
 def validate(src: Source) -> Assumptions:
-    """Validate merged data into :class:`Assumptions` or raise :class:`AssumptionError`."""
+    """Validate merged data into :class:`Assumptions` or raise :class:`AssumptionError`;
+    units are checked and converted first (methodology §2.8; the conversions in
+    ``src.notes``)."""
+    currency = src.data.get("currency")
+    if isinstance(currency, str):
+        errors, src.notes = convert_units(
+            src.data, currency, fx_rates(src.data.get("fx")), src.where
+        )
+        if errors:
+            raise AssumptionError(errors)
     text = [Problem(src.where(p), p, v, r) for p, v, r in text_problems(src.data)]
     try:
         model = Assumptions.model_validate(src.data)
@@ -405,11 +417,15 @@ def advise(
     )
 
 
-def deliver(advice: list[Problem], strict: bool, stacklevel: int = 3) -> None:
+def deliver(
+    advice: list[Problem], strict: bool, notes: list[Problem] | None = None, stacklevel: int = 3
+) -> None:
     """``advice`` as :class:`AssumptionWarning` s, or with ``strict`` as one
-    :class:`AssumptionError`."""
+    :class:`AssumptionError`; ``notes`` (conversions of units) as :class:`UnitNote` s."""
     if strict and advice:
         raise AssumptionError(advice)
+    for problem in notes or []:
+        warnings.warn(UnitNote(problem), stacklevel=stacklevel)
     for problem in advice:
         warnings.warn(AssumptionWarning(problem), stacklevel=stacklevel)
 
@@ -467,7 +483,7 @@ def load_assumptions(
         a = validate(src)
     except AssumptionError as exc:
         raise AssumptionError(overlay_hint(exc.problems, src.files)) from None
-    deliver(advise(src, a, overrides), strict)
+    deliver(advise(src, a, overrides), strict, src.notes)
     return a
 
 
@@ -536,7 +552,7 @@ def layer(
     src = Source(copy.deepcopy(base.data), dict(base.origin), list(base.files), list(base.created))
     first = len(src.files)
     out = validate(merge_sources(paths, overrides, src))
-    deliver(advise(src, out, overrides, first), strict)
+    deliver(advise(src, out, overrides, first), strict, src.notes)
     return out
 
 

@@ -27,6 +27,7 @@ from pydantic import (
 )
 
 from costmodel.inputs.forms import FRACTION, FRACTION_RULE, percent
+from costmodel.inputs.fxrates import FxTable
 from costmodel.inputs.whole import (
     CarryforwardYears,
     Count,
@@ -687,6 +688,7 @@ class Assumptions(Section):
     financing: Financing | None = None
     vat: Vat | None = None
     correlations: list[Correlation] = Field(default_factory=list)
+    fx: FxTable = Field(default_factory=dict)
 
     # the merged source (files, raw data, line origins) when loaded from files
     _source: Any = PrivateAttr(default=None)
