@@ -144,7 +144,10 @@ def reading(path: str, written: str, currency: str, fx: Mapping[str, float]) -> 
     term = input_term(path)
     if term is None or not written.strip():
         return Reading()
-    own, given = read_unit(term.unit), read_unit(written, CURRENCIES | {currency, *fx})
+    # a model currency that is not an ISO code is a label: no money word to compare
+    iso = re.fullmatch(r"[A-Z]{3}", currency) is not None
+    own = read_unit(term.unit)
+    given = read_unit(written, CURRENCIES | {currency, *fx} if iso else frozenset())
     fraction = term.kind == "pct" or term.unit.startswith(_FRACTION_UNITS)
     factor, how = 1.0, []
     shown = term.unit_in(currency)

@@ -200,8 +200,9 @@ def test_metadata_fingerprint_date_currency(model, memos):
     for lang, html in memos.items():
         p = parsed(html)
         assert fp in p.all_text
-        if lang == "en":
-            assert model.assumptions.name in p.headings
+        if lang == "en":  # the title composed from the name and the start (methodology §2.7)
+            a = model.assumptions
+            assert f"{a.name}, from {a.start}" in p.headings
         else:  # a Chinese title derived from the number of options and the start
             n = len(model.tiers)
             assert f"GPU 算力中心建设规模比较（{n} 个方案，2027 年 1 月起）" in p.headings
