@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: what setting an attribute of loaded assumptions says (they are frozen)
+FROZEN = (
+    "assumptions are frozen (a model built from them cannot change under it): cannot set "
+    '{name!r}; make a changed copy with cm.with_overrides(a, {{"power.price_per_kwh": 0.5}}) '
+    "or cm.build(a, overrides={{...}}) (dotted path -> value; a ranged input keeps its "
+    "unit, source and range)"
+)
+
 
 @dataclass(frozen=True)
 class Problem:

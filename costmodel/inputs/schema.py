@@ -26,6 +26,7 @@ from pydantic import (
     model_validator,
 )
 
+from costmodel.inputs.errors import FROZEN
 from costmodel.inputs.forms import FRACTION, FRACTION_RULE, percent
 from costmodel.inputs.fxrates import FxTable
 from costmodel.inputs.whole import (
@@ -56,12 +57,7 @@ class Section(BaseModel):
     def __setattr__(self, name: str, value: Any) -> None:
         if name.startswith("_"):
             return super().__setattr__(name, value)
-        raise TypeError(
-            f"assumptions are frozen (a model built from them cannot change under it): "
-            f"cannot set {name!r}; make a changed copy with cm.with_overrides(a, "
-            f'{{"power.price_per_kwh": 0.5}}) or cm.build(a, overrides={{...}}) '
-            "(dotted path -> value; a ranged input keeps its unit, source and range)"
-        )
+        raise TypeError(FROZEN.format(name=name))
 
 
 Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
