@@ -75,8 +75,7 @@ def build_cmd(
         typer.Option(
             "--scenario",
             "-s",
-            help="NAME=PATH[,PATH]: also compare this overlay (repeatable; "
-            "scenario:NAME is a bundled one).",
+            help="NAME=PATH[,PATH]: also compare this overlay (repeatable; scenario:NAME).",
         ),
     ] = None,
     set_for: Annotated[

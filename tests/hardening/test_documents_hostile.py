@@ -37,7 +37,11 @@ def test_a_currency_that_is_not_an_iso_4217_code_is_refused():
         with pytest.raises(cm.AssumptionError, match="ISO 4217") as info:
             cm.load_assumptions(DEFAULT, overrides={"currency": bad})
         assert info.value.problems[0].path == "currency"
-    assert cm.load_assumptions(DEFAULT, overrides={"currency": "EUR"}).currency == "EUR"
+    # the default's prices say CNY in their units: a EUR model of them needs the rate
+    # (methodology §2.8), which converts them
+    eur = cm.load_assumptions(DEFAULT, overrides={"currency": "EUR", "fx.CNY": 0.128})
+    assert eur.currency == "EUR"
+    assert eur.power.price_per_kwh.value == pytest.approx(0.65 * 0.128)
 
 
 @pytest.mark.slow
