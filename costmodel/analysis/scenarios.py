@@ -30,6 +30,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from costmodel.core.metrics import TEXT_COLUMNS
 from costmodel.core.model import Model, assumptions_of, build
 from costmodel.core.result import SUMMARY_COLUMNS
 from costmodel.inputs.errors import AssumptionError, Problem
@@ -40,9 +41,9 @@ BASE = "base"
 PathLikeStr = str | PathLike
 ScenarioSpec = PathLikeStr | Sequence[PathLikeStr] | Mapping[str, Any] | None
 
-#: numeric summary columns reported for each (scenario, tier); ``scale_class``
-#: is text and follows from ``gpus``.
-METRIC_COLUMNS: list[str] = [c for c in SUMMARY_COLUMNS if c != "scale_class"]
+#: numeric summary columns reported for each (scenario, tier); the text columns
+#: (scale class, cooling, design) follow from the build.
+METRIC_COLUMNS: list[str] = [c for c in SUMMARY_COLUMNS if c not in TEXT_COLUMNS]
 
 
 @dataclass(frozen=True)

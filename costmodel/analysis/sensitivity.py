@@ -36,11 +36,13 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
+from costmodel.core.metrics import TEXT_COLUMNS
 from costmodel.core.model import assumptions_of
 from costmodel.core.result import SUMMARY_COLUMNS
 from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
-from costmodel.inputs.schema import Assumptions, Bounds, Quantity, WholeNumber
+from costmodel.inputs.quantity import Bounds
+from costmodel.inputs.schema import Assumptions, Quantity, WholeNumber
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
@@ -211,7 +213,7 @@ def ranged_inputs(
     return inputs, skipped
 
 
-METRICS_ALLOWED = tuple(c for c in SUMMARY_COLUMNS if c != "scale_class")
+METRICS_ALLOWED = tuple(c for c in SUMMARY_COLUMNS if c not in TEXT_COLUMNS)
 
 
 def _check_metric(metric: str) -> None:

@@ -67,11 +67,16 @@ def revenue_lines(
 
 
 def tier_goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> dict:
+    """Goodput of the final cluster; its storage writes at ``write_gbps``, or, sized
+    in nodes, at the aggregate write bandwidth of the final cluster's storage
+    nodes (methodology §28.2)."""
+    last = deps[-1]
+    write = last["storage_write_gbps"] if "storage_write_gbps" in last else q["write_gbps"]
     return goodput(
         sum(d["servers_n"] for d in deps),
         q["node_failures_per_day"],
         q["checkpoint_tb"],
-        q["write_gbps"],
+        write,
         q["restart_hours"],
         q["repair_hours"],
     )

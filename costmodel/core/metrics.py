@@ -40,6 +40,14 @@ METRICS: dict[str, Metric] = {
         Metric("capex_facility", "Capex: facility", "投资：机房", "money"),
         Metric("network_share", "Network share of hardware", "网络占硬件比例", "pct"),
         Metric("network_levels", "Network levels (designed fabric)", "网络层数（按设计）", "count"),
+        Metric("storage_tb", "Storage capacity (TB)", "存储容量（TB）", "count"),
+        Metric(
+            "storage_write_gbps", "Storage write bandwidth (GB/s)", "存储写入带宽（GB/s）", "ratio"
+        ),
+        Metric("storage_nodes", "Storage nodes", "存储节点数", "count"),
+        Metric("cooling", "Cooling", "散热方式", "text"),
+        Metric("rack_kw", "Power per rack (kW)", "单机柜功率（千瓦）", "kw"),
+        Metric("design", "Design (scale class)", "设计方案（规模等级）", "text"),
         Metric("opex_year1", "Opex, year 1", "首年运营成本", "money", "lower"),
         Metric(
             "opex_full_year",
@@ -137,6 +145,9 @@ KIND_UNITS: dict[str, str] = {
 }
 
 #: metrics whose unit is not the one of their kind
+#: the summary columns that hold text (scale class, cooling, design), not numbers
+TEXT_COLUMNS = frozenset(c for c, m in METRICS.items() if m.kind == "text")
+
 OWN_UNITS: dict[str, str] = {
     "cost_per_pflop_hour": "{cur}/PFLOP-h",
     "cost_per_million_tokens": "{cur}/M tokens",
@@ -147,6 +158,10 @@ OWN_UNITS: dict[str, str] = {
     "network_levels": "levels",
     "min_dscr": "x (CFADS / debt service)",
     "opex_full_year_number": "model year",
+    "storage_tb": "TB",
+    "storage_write_gbps": "GB/s",
+    "storage_nodes": "nodes",
+    "rack_kw": "kW/rack",
 }
 
 

@@ -127,6 +127,8 @@ class Model:
                 **values,
                 **{c: int(round(v)) for c, v in counts.items()},
                 "scale_class": scale_class(int(round(values["gpus"]))),
+                "cooling": self.assumptions.tiers[t].cooling,
+                "design": self.assumptions.tiers[t].design,
             }
             rows[t] = {c: row[c] for c in SUMMARY_COLUMNS}
         return rows

@@ -8,7 +8,7 @@ from functools import cache
 import numpy as np
 
 from costmodel.core import finance as fin
-from costmodel.core.fabric import fabric_counts, fabric_rails
+from costmodel.core.design import design_columns
 from costmodel.core.finance import FloatArray
 from costmodel.core.irrsolve import irr_annual, irr_root_count
 from costmodel.core.result import Derived, Metrics, value_of
@@ -71,7 +71,7 @@ def summary(
         "capex": capex,
         **{f"capex_{c}": v for c, v in capex_by.items()},
         "network_share": lambda: fin.safe_divide(capex_by["network"], hardware),
-        "network_levels": lambda: _network_levels(q, deps),
+        **design_columns(q, deps),
         **_opex_columns(deps, opex_by_year),
         "tco": tco,
         "gpu_hours": gpu_hours,
@@ -146,15 +146,6 @@ def first_full_year_opex(opex_by_year: FloatArray, year: FloatArray) -> FloatArr
     inside = y <= table.shape[1]
     col = np.where(inside, y, 1).astype(np.intp) - 1
     return np.where(inside, table[np.arange(size), col], np.nan)
-
-
-def _network_levels(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> FloatArray:
-    """Levels of the final cluster's designed fabric (methodology §12.1); NaN with a share."""
-    gpus = sum(d["gpus"] for d in deps)
-    if "fabric_radix" not in q:
-        return np.full_like(np.asarray(gpus, dtype=float), np.nan)
-    rails = fabric_rails(q)
-    return fabric_counts(gpus, q["fabric_radix"], q["fabric_oversubscription"], rails)["levels"]
 
 
 def _goodput_columns(

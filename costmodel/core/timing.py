@@ -14,6 +14,7 @@ from costmodel.core.calendar import year_sums
 from costmodel.core.fabric import design_network
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
+from costmodel.core.storage import design_storage, node_sized
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
@@ -98,7 +99,9 @@ def deployments(
     For each, with ``n = gpus / gpus_per_server``:
 
     - ``servers = n * price * (1 - price_decline)^(t / 12)``
-    - ``storage = capacity_tb * price_per_tb``
+    - ``storage = capacity_tb * price_per_tb``, or sized in nodes by capacity and
+      bandwidth, the increment of the storage of the GPUs in service
+      (:func:`storage.design_storage`, methodology §28.2)
     - ``network = share / (1 - share) * (servers + storage)``, or with a design the
       fabric increment plus the front-end per server (:func:`fabric.design_network`,
       methodology §12.1)
@@ -109,17 +112,21 @@ def deployments(
     build = np.round(q["build_months"])  # validated: 0 <= B <= M - 1 (methodology §2.4)
     all_gpus = [q["gpus"] if i == 0 else q[f"stage{i}_gpus"] for i in range(stages + 1)]
     designed = design_network(q, all_gpus) if "fabric_radix" in q else None
+    nodes = design_storage(q, all_gpus) if node_sized(q) else None
     servers_so_far = np.zeros_like(np.asarray(q["gpus"], dtype=float))
     out = []
     for i in range(stages + 1):
         key = "" if i == 0 else f"stage{i}_"
         month = build if i == 0 else np.maximum(q[f"stage{i}_month"], build)
         gpus = q["gpus"] if i == 0 else q[f"stage{i}_gpus"]
-        capacity = q["storage_capacity_tb"] if i == 0 else q[f"stage{i}_capacity_tb"]
         n = gpus / q["gpus_per_server"]
         decline = np.power(1.0 - q["server_price_decline"], month / MONTHS_PER_YEAR)
         servers = n * q["server_price"] * decline
-        storage = capacity * q["storage_price_per_tb"]
+        if nodes is None:
+            capacity = q["storage_capacity_tb"] if i == 0 else q[f"stage{i}_capacity_tb"]
+            storage = capacity * q["storage_price_per_tb"]
+        else:
+            storage = nodes[i]["storage"]
         if designed is None:
             share = q["network_share"]
             network = share / (1.0 - share) * (servers + storage)
@@ -143,6 +150,7 @@ def deployments(
                 "hardware": servers + network + storage,
             }
             | ({} if designed is None else designed[i])
+            | ({} if nodes is None else nodes[i])
         )
     return out
 

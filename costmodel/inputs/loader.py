@@ -25,6 +25,7 @@ import yaml
 from pydantic import ValidationError
 
 from costmodel.inputs.advice import implausible, name_year, shadowed
+from costmodel.inputs.designs import design_problems, resolve_designs
 from costmodel.inputs.dimensions import convert_units, fx_rates
 from costmodel.inputs.errors import AssumptionError, AssumptionWarning, Problem, UnitNote
 from costmodel.inputs.fields import field_marks, is_fraction_path
@@ -376,8 +377,9 @@ def validate(src: Source) -> Assumptions:
         if errors:
             raise AssumptionError(errors)
     text = [Problem(src.where(p), p, v, r) for p, v, r in text_problems(src.data)]
+    text += [Problem(src.where(p), p, v, r) for p, v, r in design_problems(src.data)]
     try:
-        model = Assumptions.model_validate(src.data)
+        model = Assumptions.model_validate(resolve_designs(src.data))
     except ValidationError as exc:
         found = problems_from_validation(exc, src)
         raise AssumptionError(text + unknown_entry_hint(found, src.data, src.created)) from None

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from costmodel.inputs.designs import design_parts
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Assumptions, Quantity
 
 
@@ -176,20 +177,52 @@ def _put_hardware(a: Assumptions, tier_name: str, put: _Put) -> None:
     put("idle_fraction", f"{sp}.idle_fraction", s.idle_fraction)
     put("gpu_memory_gb", f"{sp}.gpu_memory_gb", s.gpu_memory_gb)
     put("tflops_bf16", f"{sp}.tflops_bf16", s.tflops_bf16)
-    _put_network(t, tp, put)
-    put("storage_capacity_tb", f"{tp}.storage.capacity_tb", t.storage.capacity_tb)
-    put("storage_price_per_tb", f"{tp}.storage.price_per_tb", t.storage.price_per_tb)
-    put("write_gbps", f"{tp}.storage.write_gbps", t.storage.write_gbps)
-    put("rack_kw", f"{tp}.rack_kw", t.rack_kw)
+    _put_network(t, part_path(a, tier_name, "network"), put)
+    _put_storage(t, part_path(a, tier_name, "storage"), put)
+    put("rack_kw", f"{part_path(a, tier_name, 'rack_kw')}.rack_kw", t.rack_kw)
     if t.staff_scaling is not None:  # methodology §12.2
-        put("staff_fixed_fte", f"{tp}.staff_scaling.fixed_fte", t.staff_scaling.fixed_fte)
+        sp_ = part_path(a, tier_name, "staff")
+        put("staff_fixed_fte", f"{sp_}.staff_scaling.fixed_fte", t.staff_scaling.fixed_fte)
         put(
             "staff_fte_per_server",
-            f"{tp}.staff_scaling.fte_per_server",
+            f"{sp_}.staff_scaling.fte_per_server",
             t.staff_scaling.fte_per_server,
         )
     else:
         put("staff_fte", f"{tp}.staff_fte", t.staff_fte)
+
+
+def part_path(a: Assumptions, tier_name: str, part: str) -> str:
+    """Where a part of the tier is written: ``designs.<key>`` when the tier takes it
+    from its design (methodology §28.1), else ``tiers.<tier>``."""
+    data = a._source.data if a._source is not None else None
+    if data is not None and part in design_parts(data, tier_name):
+        return f"designs.{a.tiers[tier_name].design}"
+    return f"tiers.{tier_name}"
+
+
+def _put_storage(t: Any, tp: str, put: _Put) -> None:
+    """Storage of capacity at a price per TB (methodology §3.1), or sized in nodes
+    (``storage_*`` of methodology §28.2; ``storage_capacity_tier`` 1/0)."""
+    st, sp = t.storage, f"{tp}.storage"
+    if st.node is None:
+        put("storage_capacity_tb", f"{sp}.capacity_tb", st.capacity_tb)
+        put("storage_price_per_tb", f"{sp}.price_per_tb", st.price_per_tb)
+        put("write_gbps", f"{sp}.write_gbps", st.write_gbps)
+        return
+    for key in ("capacity_tb", "write_gbps", "read_gbps", "price"):
+        put(f"storage_node_{key}", f"{sp}.node.{key}", getattr(st.node, key))
+    for key in (
+        "min_nodes",
+        "min_capacity_tb",
+        "capacity_tb_per_gpu",
+        "write_gbps_per_gpu",
+        "read_gbps_per_gpu",
+    ):
+        put(f"storage_{key}", f"{sp}.{key}", getattr(st, key))
+    tier = st.capacity_price_per_tb
+    put("storage_capacity_tier", f"{sp}.capacity_price_per_tb", 0.0 if tier is None else 1.0)
+    put("storage_capacity_price_per_tb", f"{sp}.capacity_price_per_tb", tier or 0.0)
 
 
 def _put_network(t: Any, tp: str, put: _Put) -> None:
@@ -226,11 +259,15 @@ def _put_site(a: Assumptions, tier_name: str, put: _Put) -> None:
         f"facility.build_cost_per_kw.{t.cooling}",
         a.facility.build_cost_per_kw[t.cooling],
     )
-    put(
-        "colocation_per_kw_month",
-        "facility.colocation_per_kw_month",
-        a.facility.colocation_per_kw_month,
-    )
+    rent = a.facility.colocation_per_kw_month
+    if isinstance(rent, dict):  # a rent by cooling (methodology §28.3)
+        put(
+            "colocation_per_kw_month",
+            f"facility.colocation_per_kw_month.{t.cooling}",
+            rent[t.cooling],
+        )
+    else:
+        put("colocation_per_kw_month", "facility.colocation_per_kw_month", rent)
     put("build_flag", "facility.mode", 1.0 if a.facility.mode == "build" else 0.0)
     put("discount_rate", "finance.discount_rate", a.finance.discount_rate)
     put("tax_rate", "finance.tax_rate", a.finance.tax_rate)
@@ -258,7 +295,8 @@ def _put_stages(
     for i, st in enumerate(a.tiers[tier_name].stages, start=1):
         put(f"stage{i}_month", f"{tp}.stages.{i - 1}.month", st.month)
         put(f"stage{i}_gpus", f"{tp}.stages.{i - 1}.gpus", st.gpus)
-        put(f"stage{i}_capacity_tb", f"{tp}.stages.{i - 1}.capacity_tb", st.capacity_tb)
+        if a.tiers[tier_name].storage.node is None:  # nodes follow the GPUs (§28.2)
+            put(f"stage{i}_capacity_tb", f"{tp}.stages.{i - 1}.capacity_tb", st.capacity_tb)
         if a.tiers[tier_name].staff_scaling is not None:
             continue  # the headcount follows the servers (methodology §12.2)
         if st.staff_fte is not None:
@@ -277,7 +315,9 @@ def _put_overridable(a: Assumptions, tier_name: str, put: _Put) -> None:
         own = getattr(t, section)
         for key in keys:
             mine = getattr(own, key) if own is not None else None
-            if mine is not None:
+            if key == "mfu" and mine is not None and part_path(a, tier_name, "mfu") != tp:
+                put(key, f"{part_path(a, tier_name, 'mfu')}.mfu", mine)  # the design's
+            elif mine is not None:
                 put(key, f"{tp}.{section}.{key}", mine)
             else:
                 put(key, f"{section}.{key}", getattr(glob, key))

@@ -202,6 +202,8 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     pue = a.power.pue
     build = a.facility.build_cost_per_kw
     max_rack = a.facility.max_rack_kw
+    rent = a.facility.colocation_per_kw_month
+    rent = rent if isinstance(rent, dict) else None
     for name, tier in a.tiers.items():
         base = key_path("tiers", name)
         server = a.servers.get(tier.server)
@@ -243,8 +245,9 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 ("power.pue", pue),
                 ("facility.build_cost_per_kw", build),
                 ("facility.max_rack_kw", max_rack),
+                ("facility.colocation_per_kw_month", rent),  # a rent by cooling (§28.3)
             )
-            if tier.cooling not in table
+            if table is not None and tier.cooling not in table
         ]
         if missing:
             yield (

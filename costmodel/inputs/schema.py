@@ -9,26 +9,36 @@ Field-level rules (ranges) live here; rules that relate several sections
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PrivateAttr,
     StrictBool,
-    StrictStr,
     field_validator,
     model_validator,
 )
 
-from costmodel.inputs.errors import FROZEN
-from costmodel.inputs.forms import FRACTION, FRACTION_RULE, percent
 from costmodel.inputs.fxrates import FxTable
+from costmodel.inputs.quantity import (
+    F,
+    NonNegative,
+    Number,
+    Plain,
+    Positive,
+    Pue,
+    Q,
+    Quantity,
+    Rate,
+    Section,
+    Share,
+    Text,
+    bounded,
+    given,
+)
 from costmodel.inputs.whole import (
     CarryforwardYears,
     Count,
@@ -37,6 +47,9 @@ from costmodel.inputs.whole import (
     WholeNumber,  # noqa: F401 (re-exported: a whole-number input with its range)
     WholeYears,
 )
+
+#: the schema's own short names of the number types of :mod:`costmodel.inputs.quantity`
+_Q, _F, _bounded, _given = Q, F, bounded, given
 
 #: the specification's version this package implements: the newest ``schema_version``
 #: a file may state (methodology §2.7)
@@ -49,109 +62,6 @@ VAT_OPEX_LINES = ("electricity", "colocation", "maintenance", "insurance", "soft
 VAT_INPUT_KEYS = (*ASSET_CLASSES, *VAT_OPEX_LINES)
 
 
-class Section(BaseModel):
-    """Base for every section: unknown keys are errors (they are usually typos)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name.startswith("_"):
-            return super().__setattr__(name, value)
-        raise TypeError(FROZEN.format(name=name))
-
-
-Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
-
-
-class Quantity(Section):
-    """A numeric input with its optional range and provenance.
-
-    ``low``/``high`` feed sensitivity and Monte Carlo; ``dist`` chooses the Monte
-    Carlo distribution (triangular by default; ``normal`` needs ``sd``).
-    """
-
-    value: Number
-    low: Number | None = None
-    high: Number | None = None
-    unit: StrictStr | None = None
-    source: StrictStr | None = None
-    note: StrictStr | None = None
-    dist: Literal["triangular", "uniform", "normal"] | None = None
-    sd: Number | None = None
-
-    @model_validator(mode="after")
-    def _range_is_ordered(self) -> Quantity:
-        if self.low is not None and self.low > self.value:
-            raise ValueError(f"low {self.low:g} must not exceed value {self.value:g}")
-        if self.high is not None and self.high < self.value:
-            raise ValueError(f"high {self.high:g} must not be below value {self.value:g}")
-        if self.dist == "normal" and (self.sd is None or self.sd < 0):
-            raise ValueError("dist: normal needs sd >= 0")
-        if self.dist in ("triangular", "uniform") and (self.low is None or self.high is None):
-            raise ValueError(f"dist: {self.dist} needs low and high")
-        return self
-
-
-def _coerce_quantity(v: Any) -> Any:
-    """Accept a bare number as ``{value: number}``."""
-    if isinstance(v, bool):
-        raise ValueError("must be a number, not true/false")
-    if isinstance(v, int | float):
-        return {"value": v}
-    if isinstance(v, dict | Quantity):
-        return v
-    if percent(v) is not None:
-        raise ValueError(
-            f"must be a number: a percentage ({v.strip()}) is read only where a fraction is asked"
-        )
-    raise ValueError("must be a number or a mapping {value: ..., low, high, unit, source, note}")
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """The allowed interval of a Quantity's value, low and high: ``[lo, hi]``,
-    ``lo_open``/``hi_open`` excluding the bound; ``None`` is unbounded. Called as a
-    validator; sensitivity reads it to clip normal draws to the valid range."""
-
-    lo: float | None
-    hi: float | None
-    rule: str
-    lo_open: bool = False
-    hi_open: bool = False
-
-    def __call__(self, q: Quantity) -> Quantity:
-        for name in ("value", "low", "high"):
-            x = getattr(q, name)
-            if x is not None and not self.admits(x):
-                label = "" if name == "value" else f"{name} {x:g}: "
-                raise ValueError(f"{label}{self.rule}")
-        return q
-
-    def admits(self, x: float) -> bool:
-        above = self.lo is None or (x > self.lo if self.lo_open else x >= self.lo)
-        below = self.hi is None or (x < self.hi if self.hi_open else x <= self.hi)
-        return above and below
-
-
-def _bounded(
-    lo: float | None, hi: float | None, *, lo_open: bool = False, hi_open: bool = False, rule: str
-) -> Any:
-    """A validator checking value, low and high of a Quantity against :class:`Bounds`."""
-    return AfterValidator(Bounds(lo, hi, rule, lo_open, hi_open))
-
-
-_Q = Annotated[Quantity, BeforeValidator(_coerce_quantity)]
-_F = Annotated[_Q, FRACTION]
-Rate = Annotated[_F, _bounded(0, 1, rule=FRACTION_RULE)]
-Share = Annotated[_F, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")]
-NonNegative = Annotated[_Q, _bounded(0, None, rule="must be >= 0")]
-Positive = Annotated[_Q, _bounded(0, None, lo_open=True, rule="must be > 0")]
-Pue = Annotated[_Q, _bounded(1, None, rule="PUE must be >= 1 (facility power cannot be below IT)")]
-
-
-Text = StrictStr
-
-
 def _iso_4217(code: str) -> str:
     """Methodology section 30: a currency is an ISO 4217 code, three capital letters."""
     if len(code) != 3 or not all("A" <= ch <= "Z" for ch in code):
@@ -162,25 +72,6 @@ def _iso_4217(code: str) -> str:
 #: an ISO 4217 currency code (``CNY``, ``USD``); the text reaches units, tables and
 #: chart titles, so nothing else is accepted
 CurrencyCode = Annotated[Text, AfterValidator(_iso_4217)]
-
-_PLAIN_KEYS = {"value", "unit", "source", "note"}
-
-
-def _plain(v: Any) -> Any:
-    """A whole number or a choice may be written as ``{value: ..., source: ...}``
-    like every other input (methodology §2.2); its value is what counts."""
-    if isinstance(v, dict) and "value" in v and set(v) <= _PLAIN_KEYS:
-        return v["value"]
-    return v
-
-
-Plain = BeforeValidator(_plain)
-
-
-def _given(value: float, source: str, unit: str | None = None) -> Any:
-    """A schema default: a Quantity with its source and unit (used when no file
-    sets the key)."""
-    return Field(default_factory=lambda: Quantity(value=value, source=source, unit=unit))
 
 
 def _given_months(value: int) -> Any:
@@ -308,7 +199,8 @@ class Facility(Section):
 
     mode: Annotated[Literal["build", "colocation"], Plain]
     build_cost_per_kw: dict[str, NonNegative] = Field(min_length=1)
-    colocation_per_kw_month: NonNegative
+    #: one rent per kW-month, or a rent by cooling (methodology §28.3)
+    colocation_per_kw_month: NonNegative | dict[str, NonNegative]
     max_rack_kw: dict[str, Positive] = Field(min_length=1)
     retrofit_premium: NonNegative = _given(
         0, "methodology §8.1: no premium unless an input says so", "fraction of build cost"
@@ -513,12 +405,48 @@ class StaffScaling(Section):
     fte_per_server: NonNegative
 
 
+class StorageNode(Section):
+    """One storage node (methodology §28.2): its capacity, aggregate write and read
+    bandwidth and price."""
+
+    capacity_tb: Positive
+    write_gbps: Positive
+    read_gbps: Positive
+    price: NonNegative
+
+
 class Storage(Section):
+    """A tier's storage: ``capacity_tb`` at ``price_per_tb`` writing at
+    ``write_gbps`` (methodology §3.1), or sized in ``node``s by capacity and by
+    bandwidth per GPU, with an optional capacity tier at ``capacity_price_per_tb``
+    (methodology §28.2). Exactly one of the two forms."""
+
     kind: Text = ""
     kind_zh: Text = ""
-    capacity_tb: NonNegative
-    price_per_tb: NonNegative
-    write_gbps: Positive
+    capacity_tb: NonNegative | None = None
+    price_per_tb: NonNegative | None = None
+    write_gbps: Positive | None = None
+    node: StorageNode | None = None
+    min_nodes: Count = 1
+    min_capacity_tb: NonNegative = _given(0, "methodology §28.2: no floor unless given", "TB")
+    capacity_tb_per_gpu: NonNegative = _given(0, "methodology §28.2: none unless given", "TB")
+    write_gbps_per_gpu: NonNegative = _given(0, "methodology §28.2: none unless given", "GB/s")
+    read_gbps_per_gpu: NonNegative = _given(0, "methodology §28.2: none unless given", "GB/s")
+    capacity_price_per_tb: NonNegative | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Storage:
+        v3 = ("capacity_tb", "price_per_tb", "write_gbps")
+        given = [k for k in v3 if getattr(self, k) is not None]
+        if self.node is not None and given:
+            raise ValueError(
+                f"give either node (sized by bandwidth, methodology §28.2) or "
+                f"capacity_tb, price_per_tb and write_gbps, not both ({', '.join(given)} given)"
+            )
+        missing = [k for k in v3 if getattr(self, k) is None]
+        if self.node is None and missing:
+            raise ValueError(f"required: {', '.join(missing)} (or a storage node, §28.2)")
+        return self
 
 
 class Stage(Section):
@@ -532,6 +460,23 @@ class Stage(Section):
     staff_fte: NonNegative | None = None
 
 
+class Design(Section):
+    """The build of one scale class (methodology §28.1): network, storage, cooling,
+    rack power, team and MFU, for clusters of at most ``max_gpus`` GPUs."""
+
+    max_gpus: Count
+    network: Network
+    storage: Storage
+    cooling: Text
+    rack_kw: Positive
+    staff_scaling: StaffScaling
+    mfu: Rate | None = None
+    scheduler: Text = ""
+    scheduler_zh: Text = ""
+    label: Text = ""
+    label_zh: Text = ""
+
+
 class Tier(Section):
     """One scale option to compare. ``gpus`` and ``storage.capacity_tb`` are the
     first deployment; ``stages`` add later ones (methodology §8.1)."""
@@ -541,6 +486,8 @@ class Tier(Section):
     description_zh: Text = ""
     server: Text
     gpus: Count
+    #: the design taken (methodology §28.1); ``auto`` is resolved to its scale class
+    design: Text | None = None
     network: Network
     storage: Storage
     rack_kw: Positive
@@ -676,6 +623,7 @@ class Assumptions(Section):
     depreciation: Depreciation
     servers: dict[str, Server] = Field(min_length=1)
     tiers: dict[str, Tier] = Field(min_length=1)
+    designs: dict[Literal["tens", "hundreds", "thousands"], Design] = Field(default_factory=dict)
     reliability: Reliability
     workloads: list[Workload] = Field(default_factory=list)
     sizing: Sizing = Field(default_factory=Sizing)

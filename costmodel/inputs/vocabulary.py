@@ -57,6 +57,38 @@ INPUTS: dict[str, Term] = {
     "storage_capacity_tb": Term("Storage capacity (TB)", "存储容量（TB）", "TB", "number"),
     "storage_price_per_tb": Term("Storage price per TB", "每 TB 存储价格", "{cur}/TB", "money"),
     "write_gbps": Term("Storage write bandwidth (GB/s)", "存储写入带宽（GB/s）", "GB/s", "number"),
+    "storage_node_capacity_tb": Term(
+        "Storage node: capacity (TB)", "存储节点：容量（TB）", "TB", "number"
+    ),
+    "storage_node_write_gbps": Term(
+        "Storage node: write bandwidth (GB/s)", "存储节点：写入带宽（GB/s）", "GB/s", "number"
+    ),
+    "storage_node_read_gbps": Term(
+        "Storage node: read bandwidth (GB/s)", "存储节点：读取带宽（GB/s）", "GB/s", "number"
+    ),
+    "storage_node_price": Term("Storage node: price", "存储节点：单价", "{cur}/node", "money"),
+    "storage_min_nodes": Term("Storage: minimum nodes", "存储：最少节点数", "nodes", "number"),
+    "storage_min_capacity_tb": Term(
+        "Storage: minimum capacity (TB)", "存储：最低容量（TB）", "TB", "number"
+    ),
+    "storage_capacity_tb_per_gpu": Term(
+        "Storage: capacity per GPU (TB)", "存储：每卡容量（TB）", "TB/GPU", "number"
+    ),
+    "storage_write_gbps_per_gpu": Term(
+        "Storage: write bandwidth per GPU (GB/s)",
+        "存储：每卡写入带宽（GB/s）",
+        "GB/s per GPU",
+        "number",
+    ),
+    "storage_read_gbps_per_gpu": Term(
+        "Storage: read bandwidth per GPU (GB/s)",
+        "存储：每卡读取带宽（GB/s）",
+        "GB/s per GPU",
+        "number",
+    ),
+    "storage_capacity_price_per_tb": Term(
+        "Storage: capacity tier price per TB", "存储：容量层每 TB 价格", "{cur}/TB", "money"
+    ),
     "rack_kw": Term("Power per rack (kW)", "单机柜功率（千瓦）", "kW/rack", "number"),
     "staff_fte": Term("Staff (FTE)", "运维人员（人）", "FTE", "number"),
     "fabric_radix": Term("Fabric: switch ports (radix)", "网络：交换机端口数", "ports", "number"),
@@ -312,6 +344,10 @@ UNITS_ZH: dict[str, str] = {
     "{cur}/kW-month": "{cur}/千瓦·月",
     "{cur}/kWh": "{cur}/千瓦时",
     "{cur}/server": "{cur}/台",
+    "{cur}/node": "{cur}/节点",
+    "nodes": "个节点",
+    "TB/GPU": "TB/卡",
+    "GB/s per GPU": "GB/秒/卡",
     "{cur}/switch": "{cur}/台交换机",
     "{cur}/transceiver": "{cur}/个光模块",
 }
@@ -328,6 +364,16 @@ ALIASES: dict[str, str] = {
     "design.per_server": "fabric_per_server",
     "staff_scaling.fixed_fte": "staff_fixed_fte",
     "staff_scaling.fte_per_server": "staff_fte_per_server",
+    "node.capacity_tb": "storage_node_capacity_tb",
+    "node.write_gbps": "storage_node_write_gbps",
+    "node.read_gbps": "storage_node_read_gbps",
+    "node.price": "storage_node_price",
+    "min_nodes": "storage_min_nodes",
+    "min_capacity_tb": "storage_min_capacity_tb",
+    "capacity_tb_per_gpu": "storage_capacity_tb_per_gpu",
+    "write_gbps_per_gpu": "storage_write_gbps_per_gpu",
+    "read_gbps_per_gpu": "storage_read_gbps_per_gpu",
+    "capacity_price_per_tb": "storage_capacity_price_per_tb",
     "capacity_tb": "storage_capacity_tb",
     "price_per_tb": "storage_price_per_tb",
     "escalation": "power_escalation",  # power.escalation

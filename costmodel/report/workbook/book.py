@@ -30,6 +30,7 @@ from costmodel.core.metrics import METRICS, metric_unit
 from costmodel.core.model import Model, require_finite
 from costmodel.core.result import OPEX_LINES
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
+from costmodel.inputs.designs import design_is_auto
 from costmodel.inputs.loader import fingerprint
 from costmodel.inputs.title import model_title
 from costmodel.report import output as atomic
@@ -346,7 +347,39 @@ def _network_levels(cs: CalcSheet) -> str:
     return '=""' if last is None else f"={cs.ref(f'f_lv{last}', '$', sheet=True)}"
 
 
-def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dict[str, str]:
+def _storage_formulas(cs: CalcSheet) -> dict[str, str]:
+    """The final cluster's storage (methodology §28.2): the last deployment's rows of
+    the storage block, or the deployments' TB and the write bandwidth input."""
+    S = lambda key: cs.ref(key, "$", sheet=True)  # noqa: E731
+    last = max((int(k[5:]) for k in cs.rows if k.startswith("st_tb")), default=None)
+    if last is not None:
+        return {
+            "storage_tb": f"={S(f'st_tb{last}')}",
+            "storage_write_gbps": f"={S(f'st_w{last}')}",
+            "storage_nodes": f"={S(f'st_n{last}')}",
+        }
+    tb = "+".join(S(k) for k in cs.rows if k.startswith("d_tb") and k[4:].isdigit())
+    return {
+        "storage_tb": f"={tb}",
+        "storage_write_gbps": f"={S('write_gbps')}",
+        "storage_nodes": '=""',
+    }
+
+
+def _design_formula(model: Model, tier: str, col_cell) -> str:
+    """The design taken (methodology §28.1): with ``design: auto`` the scale class of
+    the final GPUs, a named design as text, empty without one."""
+    key = model.assumptions.tiers[tier].design
+    if key is None:
+        return '=""'
+    if design_is_auto(model.assumptions, tier):
+        return f"=LOOKUP({col_cell('gpus')},Scale_min_gpus,Scale_class)"
+    return f'="{key}"'
+
+
+def _metric_formulas(
+    cs: CalcSheet, col_cell, irr_start: tuple[str, str], design_formula: str = '=""'
+) -> dict[str, str]:
     """Formula per summary column, for tier sheet ``cs``; ``col_cell(metric)`` is
     the Comparison cell of another metric in the same column; ``irr_start`` the IRR
     sheet's start cells of the free and the equity cash flow."""
@@ -367,6 +400,10 @@ def _metric_formulas(cs: CalcSheet, col_cell, irr_start: tuple[str, str]) -> dic
         "network_share": f'=IF({S("capex_hardware")}=0,"",'
         f"{c('capex_network')}/{S('capex_hardware')})",
         "network_levels": _network_levels(cs),
+        **_storage_formulas(cs),
+        "cooling": f"={S('cooling')}",
+        "rack_kw": f"={S('rack_kw')}",
+        "design": design_formula,
         "opex_year1": f"=SUMIFS({S('opex', ':')},{S('year', ':')},1)",
         # methodology §4: the first model year whose months all follow the first
         # deployment's capex month d_t0; empty past the horizon
@@ -436,7 +473,7 @@ def _comparison(
             return xl_rowcol_to_cell(row_of[metric], col)
 
         starts = (irr_starts[(t, "fcf")], irr_starts[(t, "ecf")])
-        formulas = _metric_formulas(cs, col_cell, starts)
+        formulas = _metric_formulas(cs, col_cell, starts, _design_formula(model, t, col_cell))
         for metric in SUMMARY_COLUMNS:
             meta = METRICS[metric]
             r = row_of[metric]

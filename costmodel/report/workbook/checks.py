@@ -34,16 +34,17 @@ from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.contracts import CONTRACT_LINKS
 from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, excel_value, protect
 from costmodel.report.workbook.inputs import (
-    COOLING_FIELDS,
     FINANCING,
     MODES,
     SCALARS,
     SERVER_FIELDS,
+    cooling_fields,
     financing_value,
     mode_value,
 )
 from costmodel.report.workbook.inputsmap import name_for
 from costmodel.report.workbook.recons import Recon, money_recons, reconciliations, vat_recons
+from costmodel.report.workbook.storageblock import NODE_LINKS
 from costmodel.report.workbook.tier import DESIGN_LINKS, TIER_LINKS
 from costmodel.report.workbook.validation import condition, describe, rule_for
 from costmodel.report.workbook.vatblock import vat_rules, vat_value
@@ -277,7 +278,8 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
                 f"{S(last)}<={k}^3/4",
             )
         )
-    for key, path, _, _ in (*TIER_LINKS, *DESIGN_LINKS, *CONTRACT_LINKS):
+    nodes = tuple((k, p, u, "") for k, p, u in NODE_LINKS) if "storage_node_price" in ti else ()
+    for key, path, _, _ in (*TIER_LINKS, *DESIGN_LINKS, *CONTRACT_LINKS, *nodes):
         optional = key in OPTIONAL_LINKS  # methodology §12: a share or a design
         if key == "gpus" or (optional and key not in ti):
             continue
@@ -294,7 +296,16 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
 
 
 #: tier inputs one of two forms gives (network share or design, staff_fte or scaling)
-OPTIONAL_LINKS = frozenset({"network_share", "staff_fte", *(k for k, *_ in DESIGN_LINKS)})
+OPTIONAL_LINKS = frozenset(
+    {
+        "network_share",
+        "staff_fte",
+        *(k for k, *_ in DESIGN_LINKS),
+        "storage_capacity_tb",
+        "storage_price_per_tb",
+        "write_gbps",
+    }
+)
 
 
 def _stage_rules(S, model: Model, t: str) -> list[Rule]:
@@ -339,6 +350,8 @@ def global_rules(model: Model) -> list[Rule]:
     out = []
     for section, key in SCALARS:
         path, name = f"{section}.{key}", f"{section}_{key}"
+        if isinstance(getattr(getattr(a, section), key), dict):
+            continue  # a rent by cooling: a column of the cooling table (§28.3)
         out.append(
             Rule(
                 f"{input_label(path)}: {describe(path)}",
@@ -439,7 +452,8 @@ def _table_rules(model: Model) -> list[Rule]:
     """Every cell of the server catalogue and cooling table obeys its rule."""
     out = []
     tables = [(f"Srv_{f}", f"servers.{f}", "server catalogue") for f in SERVER_FIELDS]
-    tables += [(f"Cool_{f}", path, "cooling table") for f, path in COOLING_FIELDS]
+    fields = cooling_fields(model.assumptions)
+    tables += [(f"Cool_{f}", path, "cooling table") for f, path in fields]
     for name, path, what in tables:
         rule = rule_for(path)
         low = rule.get("minimum", rule.get("value", 0))

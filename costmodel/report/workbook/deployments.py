@@ -30,6 +30,7 @@ from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.fabricblock import fabric_rows
 from costmodel.report.workbook.grid import GREEN
+from costmodel.report.workbook.storageblock import storage_rows
 from costmodel.report.workbook.tiercontext import Tier, scalar
 
 HW = ("servers", "network", "storage")
@@ -67,6 +68,7 @@ def deployments(x: Tier) -> None:
             _stage_links(x, i, d)
         else:
             cs.const("d_g0", f"{n}: GPUs", "GPUs", "={$gpus}", scalar(d["gpus"]), "count")
+        if not i and "storage_capacity_tb" in x.ti:  # storage in nodes: its own block
             cs.const(
                 "d_tb0",
                 f"{n}: storage",
@@ -124,6 +126,8 @@ def _stage_links(x: Tier, i: int, d: dict) -> None:
     for key, label, unit, f, kind in links:
         if f == "staff_fte" and "staff_fixed_fte" in ti:
             continue  # written with the servers in deployments (methodology §12.2)
+        if f == "capacity_tb" and f"stage{i}_capacity_tb" not in ti:
+            continue  # storage in nodes follows the GPUs (methodology §28.2)
         value = ti[f"stage{i}_{f}"]
         cs.const(f"{key}{i}", f"{n}: {label}", unit, f"={stage[f]}", value, kind, GREEN)
 
@@ -221,6 +225,9 @@ def _deployment_capex(x: Tier, i: int, d: dict, cur: str) -> None:
     for key, label, unit, formula, value, kind in rows:
         if key == "d_cn" and designed:  # the fabric block first (methodology §12.1)
             formula = fabric_rows(x, i, d)
+        if key == "d_cst" and "storage_nodes" in d:  # the storage block (§28.2)
+            formula = storage_rows(x, i, d)
+            label = "capex: storage = storage cost increment"
         x.cs.const(f"{key}{i}", f"{n}: {label}", unit, formula, scalar(value), kind)
 
 

@@ -207,6 +207,8 @@ def _scalars(s: Sheet) -> None:
     s.section("Scalar inputs")
     s.head(*HEAD)
     for section, key in SCALARS:
+        if isinstance(getattr(getattr(s.a, section), key), dict):
+            continue  # a rent by cooling is a column of the cooling table (§28.3)
         r = s.quantity_row(f"{section}.{key}", getattr(getattr(s.a, section), key))
         s.define(name_for(f"{section}.{key}"), r, 1)
     contract = s.a.revenue.contract
@@ -275,18 +277,27 @@ def _financing(s: Sheet) -> None:
         s.define(name_for(path), r, 1)
 
 
+def cooling_fields(a: Assumptions) -> tuple[tuple[str, str], ...]:
+    """The cooling table's columns: PUE, build cost, rack limit and, when the rent
+    is given by cooling (methodology §28.3), the colocation rent."""
+    rent = ("colocation_per_kw_month", "facility.colocation_per_kw_month")
+    by_cooling = isinstance(a.facility.colocation_per_kw_month, dict)
+    return (*COOLING_FIELDS, rent) if by_cooling else COOLING_FIELDS
+
+
 def _cooling(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
+    fields = cooling_fields(a)
     s.section("Cooling types")
-    s.head("cooling", *[input_label(f) for f, _ in COOLING_FIELDS])
+    s.head("cooling", *[input_label(f) for f, _ in fields])
     ws.write_string(s.row, 0, "unit", st.unit)
-    for j, (_, path) in enumerate(COOLING_FIELDS):
+    for j, (_, path) in enumerate(fields):
         ws.write_string(s.row, 1 + j, input_unit(path, s.cur), st.unit)
     s.row += 1
     first = s.row
     for c in a.power.pue:
         ws.write_string(s.row, 0, c, st.input("text"))
-        for j, (f, path) in enumerate(COOLING_FIELDS):
+        for j, (f, path) in enumerate(fields):
             table = getattr(a.power if path.startswith("power") else a.facility, f)
             if c in table:
                 q = table[c]
@@ -298,7 +309,7 @@ def _cooling(s: Sheet) -> None:
     # one blank row inside each named range: a single cooling type is still a range
     s.name_column("Cool_list", first, s.row - 1, 0)
     s.name_column("Cool_id", first, s.row, 0)
-    for j, (f, _) in enumerate(COOLING_FIELDS):
+    for j, (f, _) in enumerate(fields):
         s.name_column(f"Cool_{f}", first, s.row, 1 + j)
     s.row += 1
 

@@ -109,7 +109,7 @@ def _recomputed_totals(x: Tier, tot: dict[str, float]) -> None:
             "re_colocation",
             "colocation = sum of IT kW x months in service x fee",
             cur,
-            f"=({plus('{{$d_kw{i}}}*{{$re_n{i}}}')})*facility_colocation_per_kw_month"
+            f"=({plus('{{$d_kw{i}}}*{{$re_n{i}}}')})*{{$colocation_per_kw_month}}"
             "*(1-{$build_flag})",
             tot["colocation"],
         ),

@@ -36,7 +36,8 @@ from costmodel.report.workbook.grid import (
 )
 from costmodel.report.workbook.inputs import SERVER_FIELDS
 from costmodel.report.workbook.inputsmap import InputsMap
-from costmodel.report.workbook.tiercontext import HOURS, Tier
+from costmodel.report.workbook.storageblock import storage_inputs
+from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
 from costmodel.report.workbook.vatblock import vat_block
 
 OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga")
@@ -196,6 +197,8 @@ def tier_inputs(x: Tier) -> None:
         cell = x.inputs.tier_cells[(x.tier, path)]
         unit = unit.format(cur=x.cur)
         cs.const(key, input_label(path), unit, f"={cell}", x.ti[key], kind, GREEN)
+    if "storage_node_price" in x.ti:  # storage sized in nodes (methodology §28.2)
+        storage_inputs(x)
 
 
 def lookups(x: Tier) -> None:
@@ -240,6 +243,7 @@ def lookups(x: Tier) -> None:
         f"=INDEX(Cool_max_rack_kw,{cool})",
         max_rack,
     )
+    _rent(x, cool)
     flags = (
         (
             "build_flag",
@@ -272,6 +276,25 @@ def lookups(x: Tier) -> None:
         )
         life = getattr(x.a.depreciation, cls).life_years
         cs.const(f"life_{cls}", f"useful life: {cls}", "years", f"=dep_{cls}_life", life, "count")
+
+
+def _rent(x: Tier, cool: str) -> None:
+    """The colocation rent of the tier's cooling (methodology §28.3): its column of
+    the cooling table when the rent is given by cooling, else the one rent."""
+    cs, ti = x.cs, x.ti
+    rent_formula = (
+        f"=INDEX(Cool_colocation_per_kw_month,{cool})"
+        if isinstance(x.a.facility.colocation_per_kw_month, dict)
+        else "=facility_colocation_per_kw_month"
+    )
+    cs.const(
+        "colocation_per_kw_month",
+        "colocation rent of the cooling type (methodology §28.3)",
+        x.money("kW-month"),
+        rent_formula,
+        ti["colocation_per_kw_month"],
+        "money",
+    )
 
 
 #: the checkpoint interval is not defined without failures or checkpoint writes
@@ -358,6 +381,16 @@ def reliability(x: Tier) -> None:
     """Methodology §5: cluster MTBF, Young's checkpoint interval, waste and goodput
     (:data:`RELIABILITY_ROWS`)."""
     x.cs.heading("Reliability: failures, checkpoints, goodput")
+    if "write_gbps" not in x.ti:  # storage in nodes: the final cluster's (§28.2)
+        last = len(x.deps) - 1
+        x.cs.const(
+            "write_gbps",
+            "storage write bandwidth of the final cluster (storage block)",
+            "GB/s",
+            f"={{$st_w{last}}}",
+            scalar(x.deps[last]["storage_write_gbps"]),
+            "number",
+        )
     for key, label, unit, formula, metric, kind in RELIABILITY_ROWS:
         x.cs.const(key, label, unit, formula, x.met[metric], kind)
 
@@ -383,7 +416,7 @@ OPEX_ROWS: tuple[tuple[str, str, str, str, tuple[str, str]], ...] = (
         "colocation",
         "colocation = IT kW in service x fee (if colocating)",
         "money",
-        "={kw_on}*facility_colocation_per_kw_month*(1-{$build_flag})",
+        "={kw_on}*{$colocation_per_kw_month}*(1-{$build_flag})",
         ("opex", "colocation"),
     ),
     (

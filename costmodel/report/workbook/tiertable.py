@@ -55,7 +55,8 @@ def write_tier_table(
     rows.add("cooling", [("text", T[t].cooling, "") for t in tiers])
     for key in _tier_fields(T):
         values = [dotted_attr(T[t], key) for t in tiers]
-        kind = "count" if key in ("gpus", "network.design.switch_radix") else kind_for(key)
+        counts = ("gpus", "network.design.switch_radix", "storage.min_nodes")
+        kind = "count" if key in counts else kind_for(key)
         cells = [_typed(v, kind) for v in values]
         rows.add(key, cells, [quantity(v) if v is not None else None for v in values])
     for section, keys in TIER_OVERRIDES.items():
@@ -151,6 +152,21 @@ DESIGN_FIELDS = tuple(
     for k in ("switch_radix", "switch_price", "optic_price", "oversubscription", "per_server")
 )
 SCALING_FIELDS = ("staff_scaling.fixed_fte", "staff_scaling.fte_per_server")
+#: the inputs of storage sized in nodes (methodology §28.2)
+NODE_FIELDS = (
+    *(f"storage.node.{k}" for k in ("capacity_tb", "write_gbps", "read_gbps", "price")),
+    *(
+        f"storage.{k}"
+        for k in (
+            "min_nodes",
+            "min_capacity_tb",
+            "capacity_tb_per_gpu",
+            "write_gbps_per_gpu",
+            "read_gbps_per_gpu",
+            "capacity_price_per_tb",
+        )
+    ),
+)
 
 
 def _tier_fields(T: dict[str, Any]) -> tuple[str, ...]:
@@ -161,6 +177,8 @@ def _tier_fields(T: dict[str, Any]) -> tuple[str, ...]:
         out += DESIGN_FIELDS
     if any(t.staff_scaling is not None for t in T.values()):
         out += SCALING_FIELDS
+    if any(t.storage.node is not None for t in T.values()):
+        out += NODE_FIELDS
     return out
 
 
