@@ -41,6 +41,8 @@ from costmodel.core.fabric import max_endpoints
 from costmodel.core.model import assumptions_of
 from costmodel.core.units import SCALE_CLASSES, scale_class
 from costmodel.core.variants import run_variants
+from costmodel.inputs.designs import design_is_auto
+from costmodel.inputs.loader import layer
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import name_hint
@@ -61,6 +63,16 @@ SWEEP_COLUMNS = [
     "npv",
     "irr",
     "change",
+    "design",
+    "network",
+    "storage",
+    "cooling",
+    "rack_kw",
+    "storage_nodes",
+    "storage_write_gbps",
+    "staff_fte",
+    "feasible",
+    "infeasible_reason",
 ]
 
 
@@ -166,20 +178,25 @@ def rebuilt(
     """``(assumptions, variants)`` of tier ``tier`` rebuilt at each of ``counts``
     (module docstring): the assumptions without the tier's stages, and the
     ``run_variants`` arrays (one value per count) of the paths the rebuild sets (the
-    GPUs; the storage, ``capacity_tb x G / G_0``). The sweep and the study
+    GPUs; storage priced per TB, ``capacity_tb x G / G_0``; storage in nodes follows
+    the GPUs by itself, methodology §28.2). The sweep and the study
     (:mod:`costmodel.analysis.study`) rebuild a tier by this one rule."""
     flat = without_stages(a, tier)
     ti = resolve_tier(flat, tier)
     paths, values = ti.paths(), ti.values()
     n = np.asarray(counts, dtype=float)
-    return flat, {
-        paths["gpus"]: n,
-        paths["storage_capacity_tb"]: values["storage_capacity_tb"] * n / values["gpus"],
-    }
+    variants = {paths["gpus"]: n}
+    if "storage_capacity_tb" in values:
+        variants[paths["storage_capacity_tb"]] = values["storage_capacity_tb"] * n / values["gpus"]
+    return flat, variants
 
 
-def _changes(classes: list[str], levels: np.ndarray) -> list[str]:
-    """Per row: which of scale_class / network_levels differs from the row before."""
+def _changes(
+    classes: list[str], levels: np.ndarray, designs: Sequence[object] | None = None
+) -> list[str]:
+    """Per row: which of scale_class / network_levels / design differs from the row
+    before."""
+    designs = list(designs) if designs is not None else [None] * len(classes)
     out = [""]
     for i in range(1, len(classes)):
         what = []
@@ -187,6 +204,8 @@ def _changes(classes: list[str], levels: np.ndarray) -> list[str]:
             what.append("scale_class")
         if levels[i] == levels[i] and levels[i] != levels[i - 1]:
             what.append("network_levels")
+        if designs[i] != designs[i - 1]:
+            what.append("design")
         out.append(", ".join(what))
     return out
 
@@ -229,29 +248,81 @@ def sweep(
             f"unknown tier {tier!r}{name_hint(tier, a.tiers)} choose one of: {', '.join(a.tiers)}"
         )
     counts = parse_gpus(a, tier, gpus)
-    flat, variants = rebuilt(a, tier, counts)
+    if a.tiers[tier].design is None:
+        df = _rebuilt(without_stages(a, tier), tier, counts)
+    else:
+        df = _redesigned(a, tier, counts)
+    df["change"] = _changes(
+        list(df["scale_class"]), df["network_levels"].to_numpy(float), list(df["design"])
+    )
+    df = df[SWEEP_COLUMNS]
+    df.attrs["tier"] = tier
+    df.attrs["first_gpus"] = int(resolve_tier(a, tier).values()["gpus"])
+    return df
+
+
+def _redesigned(a: Assumptions, tier: str, counts: list[int]) -> pd.DataFrame:
+    """Methodology §28.5: the counts of each design (the class of each count with
+    ``design: auto``, else the tier's design) rebuilt with that design, one engine
+    call on the variant axis per design; a count beyond its design's ``max_gpus``
+    is a row with ``feasible`` false and the reason instead of numbers."""
+    auto, named = design_is_auto(a, tier), a.tiers[tier].design
+    groups: dict[str, list[int]] = {}
+    frames, refused = [], []
+    for g in counts:
+        key = scale_class(g) if auto else named
+        design = a.designs.get(key)
+        if design is None or g > design.max_gpus:
+            top = "no design" if design is None else f"designs.{key}.max_gpus {design.max_gpus}"
+            reason = f"{g} GPUs beyond design {key!r} ({top})"
+            refused.append(
+                {"gpus": g, "scale_class": scale_class(g), "design": key}
+                | {"feasible": False, "infeasible_reason": reason}
+            )
+            continue
+        groups.setdefault(key, []).append(g)
+    for key, group in groups.items():
+        tier_at = {"design": key, "gpus": group[0], "stages": []}
+        b = layer(a, overrides={f"tiers.{tier}.{k}": v for k, v in tier_at.items()})
+        frames.append(_rebuilt(b, tier, group))
+    rows = pd.DataFrame(refused, columns=[c for c in SWEEP_COLUMNS if c != "change"])
+    out = pd.concat([*frames, rows] if refused else frames, ignore_index=True)
+    return out.sort_values("gpus", kind="stable").reset_index(drop=True)
+
+
+def _rebuilt(flat: Assumptions, tier: str, counts: list[int]) -> pd.DataFrame:
+    """The tier of ``flat`` (no stages) at each count, one engine call: the GPUs,
+    and storage capacity proportional to them where it is priced per TB, vary on the
+    variant axis (storage in nodes follows the GPUs by itself)."""
+    flat, variants = rebuilt(flat, tier, counts)
     n = np.asarray(counts, dtype=float)
-    values = resolve_tier(flat, tier).values()
-    m = run_variants(flat, variants, tiers=[tier])[tier].metrics
+    r = run_variants(flat, variants, tiers=[tier])[tier]
+    m = r.metrics
     levels = np.asarray(m["network_levels"], dtype=float) if "network_levels" in m else n * np.nan
-    classes = [scale_class(int(v)) for v in counts]
-    df = pd.DataFrame(
+    t = flat.tiers[tier]
+    return pd.DataFrame(
         {
             "gpus": counts,
             "servers": np.round(np.asarray(m["servers"], dtype=float)).astype(int),
-            "scale_class": classes,
+            "scale_class": [scale_class(int(v)) for v in counts],
             "network_levels": levels,
             "capex_per_gpu": np.asarray(m["capex"], dtype=float) / n,
             "network_share": np.asarray(m["network_share"], dtype=float),
             "cost_per_gpu_hour": np.asarray(m["cost_per_gpu_hour"], dtype=float),
             "npv": np.asarray(m["npv"], dtype=float),
             "irr": np.asarray(m["irr"], dtype=float),
-            "change": _changes(classes, levels),
+            "design": t.design,
+            "network": t.network.fabric or ("fabric" if t.network.design else "share"),
+            "storage": t.storage.kind,
+            "cooling": t.cooling,
+            "rack_kw": np.asarray(m["rack_kw"], dtype=float) * np.ones_like(n),
+            "storage_nodes": np.asarray(m["storage_nodes"], dtype=float),
+            "storage_write_gbps": np.asarray(m["storage_write_gbps"], dtype=float),
+            "staff_fte": np.asarray(r.deployments[-1]["staff_fte"], dtype=float) * np.ones_like(n),
+            "feasible": True,
+            "infeasible_reason": "",
         }
-    )[SWEEP_COLUMNS]
-    df.attrs["tier"] = tier
-    df.attrs["first_gpus"] = int(values["gpus"])
-    return df
+    )
 
 
 OPTION_SPAN = 8  # option_sweeps: each tier from G_0 / 8 to 8 G_0
@@ -298,6 +369,8 @@ def sweep_in_parts(
         if progress is not None:
             progress(sum(len(df) for df in frames), len(counts))
     df = pd.concat(frames, ignore_index=True)
-    df["change"] = _changes(list(df["scale_class"]), df["network_levels"].to_numpy(float))
+    df["change"] = _changes(
+        list(df["scale_class"]), df["network_levels"].to_numpy(float), list(df["design"])
+    )
     df.attrs.update(frames[0].attrs)
     return df

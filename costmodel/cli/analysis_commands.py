@@ -208,8 +208,9 @@ def sweep_cmd(
             title = f"Sweep of {name} ({a.currency}); first deployment {df.attrs['first_gpus']:,}"
             show(sweep_grid(df, title), out())
             out().print(
-                "change: where the scale class or the number of network levels differs from "
-                "the row above (JSON and CSV: the column names, scale_class, network_levels).",
+                "change: where the scale class, the number of network levels or the design "
+                "differs from the row above, and what the new design rebuilds (JSON and CSV: "
+                "the column names, scale_class, network_levels, design).",
                 style="dim",
             )
 

@@ -32,7 +32,7 @@ from costmodel.core.metrics import (
     kind_unit,
     metric_unit,
 )
-from costmodel.inputs.vocabulary import input_kind
+from costmodel.inputs.vocabulary import input_kind, input_label
 from costmodel.report.format import EMPTY_CELL, cell, delta_value
 
 if TYPE_CHECKING:
@@ -493,7 +493,16 @@ SWEEP_TABLE = [
     ("cost_per_gpu_hour", "cost_per_gpu_hour"),
     ("npv", "npv"),
     ("irr", "irr"),
+    ("design", "design"),
+    ("cooling", "cooling"),
+    ("storage_nodes", "storage_nodes"),
+    ("storage_write_gbps", "storage_write_gbps"),
+    ("staff_fte", "staff_fte"),
 ]
+
+
+#: the columns of a sweep of designs (methodology §28.5), shown when the tier has one
+DESIGN_SWEEP_COLUMNS = ("design", "cooling", "storage_nodes", "storage_write_gbps", "staff_fte")
 
 
 def sweep_changes(df: pd.DataFrame) -> list[str]:
@@ -507,11 +516,32 @@ def sweep_changes(df: pd.DataFrame) -> list[str]:
         if prev is not None and "scale_class" in marked:
             what.append(f"scale class {prev['scale_class']} -> {r['scale_class']}")
         if prev is not None and "network_levels" in marked:
-            was = cell(prev["network_levels"], "count")
+            was = prev["network_levels"]
+            was = "share" if was != was else f"{cell(was, 'count')}"
             what.append(f"network {was} -> {cell(r['network_levels'], 'count')} levels")
+        if prev is not None and "design" in marked:
+            what += design_changes(prev, r)
+        if "feasible" in r and r["feasible"] is False:
+            what.append(f"infeasible: {r['infeasible_reason']}")
         words.append("; ".join(what))
         prev = r
     return words
+
+
+def design_changes(prev: pd.Series, r: pd.Series) -> list[str]:
+    """What a change of design rebuilds (methodology §28.5), in words: ``design tens ->
+    hundreds``, the network's, the storage's and the cooling's kind and the team."""
+    out = [f"design {prev['design']} -> {r['design']}"]
+    for key in ("network", "storage"):
+        if prev.get(key) != r.get(key) and r.get(key) == r.get(key):
+            out.append(f"{key} {prev[key]} -> {r[key]}")
+    if prev.get("cooling") != r.get("cooling") and r.get("cooling") == r.get("cooling"):
+        out.append(
+            f"{str(prev['cooling']).replace('_', ' ')} -> {str(r['cooling']).replace('_', ' ')}"
+        )
+    if prev.get("rack_kw") != r.get("rack_kw") and r.get("rack_kw") == r.get("rack_kw"):
+        out.append(f"racks {cell(prev['rack_kw'], 'count')} -> {cell(r['rack_kw'], 'count')} kW")
+    return out
 
 
 def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
@@ -521,18 +551,22 @@ def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
     from costmodel.core.metrics import Metric
 
     def metric(key: str) -> Metric:
+        if key == "staff_fte":
+            return Metric(key, input_label("staff_fte"), input_label("staff_fte", "zh"), "ratio")
         return METRICS.get(key, Metric(key, key.replace("_", " "), key, "count"))
 
+    designed = "design" in df and df["design"].notna().any()
+    shown = [(c, k) for c, k in SWEEP_TABLE if designed or c not in DESIGN_SWEEP_COLUMNS]
     cols = [
         Col(
             metric(k).label,
             key=c == "gpus",
             justify="left" if metric(k).kind == "text" else "right",
         )
-        for c, k in SWEEP_TABLE
+        for c, k in shown
     ]
     cols.append(Col("change", wrap=True, justify="left"))
     grid = Grid(title, cols)
     for (_, r), change in zip(df.iterrows(), sweep_changes(df), strict=True):
-        grid.rows.append([*(cell(r[c], metric(k).kind) for c, k in SWEEP_TABLE), change])
+        grid.rows.append([*(cell(r[c], metric(k).kind) for c, k in shown), change])
     return grid
