@@ -57,9 +57,11 @@ PREMIUM_PATH = "facility.retrofit_premium"
 def _at_once(t: Tier) -> Tier:
     """The tier's final size bought in its first deployment."""
     gpus = t.gpus + sum(s.gpus for s in t.stages)
-    tb = t.storage.capacity_tb.value + sum(s.capacity_tb.value for s in t.stages)
     staff = next((s.staff_fte for s in reversed(t.stages) if s.staff_fte is not None), t.staff_fte)
-    storage = t.storage.model_copy(update={"capacity_tb": Quantity(value=tb)})
+    storage = t.storage  # in nodes it follows the GPUs (methodology §28.2)
+    if t.storage.node is None:
+        tb = t.storage.capacity_tb.value + sum(s.capacity_tb.value for s in t.stages)
+        storage = t.storage.model_copy(update={"capacity_tb": Quantity(value=tb)})
     return t.model_copy(update={"gpus": gpus, "storage": storage, "staff_fte": staff, "stages": []})
 
 

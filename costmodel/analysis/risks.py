@@ -94,6 +94,14 @@ def _pv_revenue(model: Model, tier: str) -> float:
     return float(np.sum(np.asarray(fl["revenue"])[0] * np.asarray(fl["discount_factor"])[0]))
 
 
+def _price_per_tb(v: dict[str, float]) -> float:
+    """The storage's price per TB: the input, or a node's price over its TB when the
+    storage is sized in nodes (methodology §28.2)."""
+    if "storage_price_per_tb" in v:
+        return float(v["storage_price_per_tb"])
+    return float(v["storage_node_price"]) / float(v["storage_node_capacity_tb"])
+
+
 def _tier_figures(model: Model, tier: str) -> dict[str, float]:
     a = model.assumptions
     row = model.summary().loc[tier]
@@ -106,7 +114,7 @@ def _tier_figures(model: Model, tier: str) -> dict[str, float]:
     g = float(row["goodput"])
     mtbf = float(row["mtbf_hours"])
     speedup = r.storage_speedup.value
-    write = float(v["write_gbps"])
+    write = float(row["storage_write_gbps"])  # of the final cluster (methodology §28.2)
     fast = _goodput(row, v, v["node_failures_per_day"], write * speedup)
     high = failure_rate_high(model, tier)
     g_high = _goodput(row, v, high, write)
@@ -121,8 +129,9 @@ def _tier_figures(model: Model, tier: str) -> dict[str, float]:
     d = r.degraded_mfu.value
     mfu_loss = max(1 - d / mfu, 0.0) if mfu > 0 else math.nan
     pv_revenue = _pv_revenue(model, tier)
-    backup = float(v["checkpoint_tb"]) * float(v["storage_price_per_tb"])
+    backup = float(v["checkpoint_tb"]) * _price_per_tb(v)
     return dict(
+        price_per_tb=_price_per_tb(v),
         servers=float(row["servers"]),
         gpus=float(row["gpus"]),
         years=float(years),

@@ -42,7 +42,7 @@ METRICS: dict[str, Metric] = {
         Metric("network_levels", "Network levels (designed fabric)", "网络层数（按设计）", "count"),
         Metric("storage_tb", "Storage capacity (TB)", "存储容量（TB）", "count"),
         Metric(
-            "storage_write_gbps", "Storage write bandwidth (GB/s)", "存储写入带宽（GB/s）", "ratio"
+            "storage_write_gbps", "Storage write bandwidth (GB/s)", "存储写入带宽（GB/s）", "kw"
         ),
         Metric("storage_nodes", "Storage nodes", "存储节点数", "count"),
         Metric("cooling", "Cooling", "散热方式", "text"),

@@ -208,7 +208,7 @@ def tiers_table(a: Assumptions, model: Model) -> list[str]:
                 number(v["rack_kw"]),
                 _staff(v, s["servers"]),
                 pct(s["network_share"], 0) + ("" if "network_share" in v else " (design)"),
-                number(v["storage_capacity_tb"]),
+                number(s["storage_tb"]),
                 number(v["build_months"]),
                 _contract(v),
                 pct(v["utilization"], 0),

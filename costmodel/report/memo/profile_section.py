@@ -72,12 +72,12 @@ def _own_profile(x: Facts, tier: str) -> dict[str, Markup | str]:
         + _fabric_text(x, tier),
         "storage": _data_or_empty(t.storage, "kind", lang, f"tiers.{tier}.storage")
         + dot
-        + f"{f.number(v['storage_capacity_tb'])} TB · {f.number(v['write_gbps'])} GB/s",
+        + _storage_text(x, tier),
         "scheduling": _data_or_empty(t, "scheduler", lang, f"tiers.{tier}"),
         "cooling": f"{COOLING[lang].get(t.cooling, t.cooling)} · "
         f"{T['rack_kw'].format(kw=f.number(v['rack_kw']))} · PUE {f.number(v['pue'])}",
         "cost": x.metric(tier, "capex"),
-        "team": _team_text(x, tier),
+        "team": _team_text(x, tier) + _design_text(x, tier),
     }
 
 
@@ -120,6 +120,46 @@ def _fabric_text(x: Facts, tier: str) -> str:
         + sep
         + T["fabric_band"].format(lo=f.pct(lo, 0), hi=f.pct(hi, 0), where=T["band_where"][where])
     )
+
+
+#: the seed's aggregate storage bandwidth by scale class (GB/s; None: open above):
+#: "50-100 GB/s" for hundreds of GPUs, "TB/s" for thousands (methodology §28.2)
+STORAGE_BAND = {"hundreds": (50.0, 100.0), "thousands": (1000.0, None)}
+
+
+def _storage_text(x: Facts, tier: str) -> str:
+    """The final cluster's storage in numbers (nodes where sized in nodes, TB and
+    write GB/s) and, where the source gives a bandwidth for the tier's scale class,
+    whether the storage reaches it."""
+    T = TEXT[x.lang]
+    row = x.summary.loc[tier]
+    tb, gbps = f.number(float(row["storage_tb"])), f.number(float(row["storage_write_gbps"]))
+    nodes = float(row["storage_nodes"])
+    if nodes == nodes:
+        plural = "" if nodes == 1 else "s"
+        text = T["storage_nodes"].format(nodes=f"{int(nodes):,}", plural=plural, tb=tb, gbps=gbps)
+    else:
+        text = T["storage_plain"].format(tb=tb, gbps=gbps)
+    band = STORAGE_BAND.get(str(row["scale_class"]))
+    if band is None:
+        return text
+    lo, hi = band
+    write = float(row["storage_write_gbps"])
+    where = "below" if write < lo else "above" if hi is not None and write > hi else "within"
+    shown = f"{lo:,.0f}–{hi:,.0f} GB/s" if hi is not None else "TB/s"
+    sep = "；" if x.lang == "zh" else "; "
+    return text + sep + T["storage_band"].format(band=shown, where=T["storage_where"][where])
+
+
+def _design_text(x: Facts, tier: str) -> Markup | str:
+    """The design the tier takes and its label (methodology §28.1), or nothing."""
+    key = x.model.assumptions.tiers[tier].design
+    if key is None:
+        return ""
+    design = x.model.assumptions.designs[key]
+    label = _data_or_empty(design, "label", x.lang, f"designs.{key}")
+    sep = "；" if x.lang == "zh" else "; "
+    return Markup(sep) + say(TEXT[x.lang]["design_taken"], design=key, label=label)
 
 
 def _team_text(x: Facts, tier: str) -> str:

@@ -109,13 +109,12 @@ def _risk_network(x: Facts, tier: str) -> Markup:
 
 
 def _risk_backup(x: Facts, tier: str, n: pd.Series) -> Markup:
-    v = x.model.inputs[tier].values()
     hours = float(n["backup_hours"])
     return say(
         RISKS[x.lang]["backup"],
         ckpt=f"{f.number(n['checkpoint_tb'])} TB",
         backup_cost=x.money(n["backup_cost"]),
-        price_tb=x.money(v["storage_price_per_tb"]),
+        price_tb=x.money(n["price_per_tb"]),
         day_cost=x.money(n["day_cost"]),
         gpus=f"{int(n['gpus']):,}",
         cost=x.price(n["cost"]),

@@ -204,8 +204,29 @@ def option_rows(model: Model, best: str, lang: str) -> list[dict[str, Any]]:
             raw = repr(v) if math.isfinite(v) else ""
             cells.append(dict(metric=col, text=text, raw=raw))
         label, short = tier_label(model, t, lang), chart_label(model, t, lang)
-        rows.append(dict(tier=t, label=label, short=short, best=t == best, cells=cells))
+        build = build_line(s.loc[t], lang)
+        rows.append(
+            dict(tier=t, label=label, short=short, best=t == best, cells=cells, build=build)
+        )
     return rows
+
+
+def build_line(row: pd.Series, lang: str) -> str:
+    """The design an option takes (methodology §28), in one line: ``design thousands
+    · cold plate, 60 kW/rack · 13 storage nodes, 260 GB/s``; empty without a design."""
+    if row["design"] is None:
+        return ""
+    cooling = COOLING[lang].get(str(row["cooling"]), str(row["cooling"]))
+    nodes, gbps = float(row["storage_nodes"]), float(row["storage_write_gbps"])
+    kw = f"{float(row['rack_kw']):g}"
+    if lang == "zh":
+        store = f"{int(nodes)} 个存储节点，" if nodes == nodes else ""
+        store += f"{gbps:,.0f} GB/s"
+        return f"设计方案 {row['design']} · {cooling}，单柜 {kw} kW · {store}"
+    plural = "" if nodes == 1 else "s"
+    store = f"{int(nodes)} storage node{plural}, " if nodes == nodes else ""
+    store += f"{gbps:,.0f} GB/s"
+    return f"design {row['design']} · {cooling}, {kw} kW/rack · {store}"
 
 
 def page_options(model: Model) -> pd.DataFrame:
