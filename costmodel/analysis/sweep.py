@@ -341,6 +341,11 @@ def option_sweeps(
         hi, limit = OPTION_SPAN * g0, fabric_limit(a, t)
         if limit is not None:
             hi = min(hi, max(g0, limit))
+        if a.tiers[t].design is not None:  # no curve beyond the designs (§28.5)
+            named = a.designs.get(a.tiers[t].design)
+            tops = [d.max_gpus for d in a.designs.values()] if design_is_auto(a, t) else []
+            top = max(tops) if tops else (named.max_gpus if named else hi)
+            hi = min(hi, max(g0, top))
         out[t] = sweep(a, t, f"{max(g, g0 // OPTION_SPAN)}:{hi}")
     return out
 

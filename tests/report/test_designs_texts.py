@@ -4,6 +4,7 @@ design taken, the cooling and rack power."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -18,8 +19,8 @@ def model():
     return cm.build(cm.load_assumptions(DATA / "designs.yaml"))
 
 
-def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+def _text(page: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +72,15 @@ def test_page_shows_each_options_design(model):
 def test_page_without_designs_shows_no_build():
     rows = option_rows(cm.build(cm.load_assumptions()), "tens", "en")
     assert all(r["build"] == "" for r in rows)
+
+
+def test_memo_scale_curve_marks_every_rebuild(memos, model):
+    sw = cm.sweep(model, "hundreds", [504, 512])
+    was, now = sw["cost_per_gpu_hour"]
+    # the step at 512 GPUs with what it costs, from the sweep's own numbers
+    assert (
+        f"512 GPUs (scale class and design rebuilt: cost per GPU-hour CNY {was:.2f}" in memos["en"]
+    )
+    assert f"-> CNY {now:.2f}" in memos["en"]
+    assert "512 卡（规模等级、设计方案重构：每卡时成本" in memos["zh"]
+    assert "at 8,192" not in memos["en"]  # the curves stop at the designs' largest cluster

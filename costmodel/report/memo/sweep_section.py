@@ -33,7 +33,7 @@ SWEEP: dict[str, dict[str, str]] = {
         "intro": "Each option rebuilt at other sizes, from an eighth to eight times its own "
         "GPUs (no stages, storage in proportion, the network from its share or design, the "
         "staff as assumed): cost per GPU-hour and capex per GPU on a log axis of GPUs. Dots "
-        "are the options; dashed lines are steps of scale class or network levels.",
+        "are the options; dashed lines are steps of scale class, network levels or design.",
         "cost": "Levelized cost per GPU-hour",
         "capex": "Capex per GPU",
         "gpus": "GPUs (log scale)",
@@ -43,14 +43,15 @@ SWEEP: dict[str, dict[str, str]] = {
         "is {c_lo} at {g_lo} GPUs, {c0} at its own {g0} and {c_hi} at {g_hi}.",
         "class": "scale class",
         "levels": "network levels",
-        "step": "{g} GPUs ({what})",
+        "design": "design rebuilt",
+        "step": "{g} GPUs ({what}: cost per GPU-hour {c_was} -> {c_now})",
         "and": " and ",
     },
     "zh": {
         "heading": "成本与规模",
         "intro": "将每个方案按其自身卡数的八分之一至八倍重新测算（不分期，存储按比例，"
         "网络按比例或按设计，人员按假设）：按卡数对数坐标列示每卡时成本与每卡初始投资。"
-        "圆点为各方案；虚线为规模等级或网络层数的跃变。",
+        "圆点为各方案；虚线为规模等级、网络层数或设计方案的跃变。",
         "cost": "平准化每卡时成本",
         "capex": "每卡初始投资",
         "gpus": "卡数（对数坐标）",
@@ -60,10 +61,15 @@ SWEEP: dict[str, dict[str, str]] = {
         "在自身 {g0} 卡时为 {c0}，在 {g_hi} 卡时为 {c_hi}。",
         "class": "规模等级",
         "levels": "网络层数",
-        "step": "{g} 卡（{what}）",
+        "design": "设计方案重构",
+        "step": "{g} 卡（{what}：每卡时成本 {c_was} -> {c_now}）",
         "and": "、",
     },
 }
+
+
+#: the words of each mark of a sweep's ``change`` column
+STEP_WORDS = {"scale_class": "class", "network_levels": "levels", "design": "design"}
 
 
 def _log_ticks(lo: float, hi: float) -> list[float]:
@@ -128,11 +134,17 @@ def _panel(
 def _sentence(x: Facts, tier: str, df: pd.DataFrame) -> Markup:
     T = SWEEP[x.lang]
     steps = []
-    for _, r in df[df["change"] != ""].iterrows():
-        what = T["and"].join(
-            T["class" if w == "scale_class" else "levels"] for w in str(r["change"]).split(", ")
+    cost = df["cost_per_gpu_hour"].to_numpy(float)
+    for j in np.flatnonzero(df["change"].to_numpy() != ""):
+        what = T["and"].join(T[STEP_WORDS[w]] for w in str(df["change"].iloc[j]).split(", "))
+        steps.append(
+            T["step"].format(
+                g=f"{int(df['gpus'].iloc[j]):,}",
+                what=what,
+                c_was=x.price(cost[j - 1]),
+                c_now=x.price(cost[j]),
+            )
         )
-        steps.append(T["step"].format(g=f"{int(r['gpus']):,}", what=what))
     g0 = df.attrs["first_gpus"]
     own = df[df["gpus"] == g0]
     fields = dict(

@@ -27,7 +27,7 @@ from costmodel.inputs.suggest import name_hint
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.labels import metric_label, tier_label
 from costmodel.report.memo.render import environment
-from costmodel.report.memo.sweep_section import SWEEP, sweep_chart
+from costmodel.report.memo.sweep_section import STEP_WORDS, SWEEP, sweep_chart
 from costmodel.report.web.jobs import Jobs
 from costmodel.report.web.page_text import PAGE
 
@@ -80,9 +80,7 @@ def start(jobs: Jobs, a: Assumptions, tier: str, lo: int, hi: int) -> str:
 
 def _step(change: str, lang: str) -> str:
     T = SWEEP[lang]
-    return T["and"].join(
-        T["class" if w == "scale_class" else "levels"] for w in change.split(", ") if w
-    )
+    return T["and"].join(T[STEP_WORDS[w]] for w in change.split(", ") if w)
 
 
 def table(result: dict[str, Any], lang: str) -> list[dict[str, Any]]:
