@@ -49,12 +49,12 @@ def test_memo_storage_against_the_seed(memos):
 
 def test_memo_names_the_design_taken(memos):
     assert (
-        "design thousands: Training hall: rail-optimised NDR, tiered storage, cold plate"
+        "design Thousands: Training hall: rail-optimised NDR, tiered storage, cold plate"
         in memos["en"]
     )
     assert (
-        "设计方案 thousands： 训练园区" in memos["zh"]
-        or "设计方案 thousands：训练园区" in memos["zh"]
+        "设计方案 千卡级： 训练园区" in memos["zh"]
+        or "设计方案 千卡级：训练园区" in memos["zh"]
     )
 
 
@@ -66,7 +66,7 @@ def test_page_shows_each_options_design(model):
     )
     assert rows["tens"].endswith("1 storage node, 5 GB/s")
     zh = {r["tier"]: r["build"] for r in option_rows(model, "tens", "zh")}
-    assert zh["hundreds"] == "设计方案 hundreds · 风冷，单柜 25 kW · 4 个存储节点，50 GB/s"
+    assert zh["hundreds"] == "设计方案 百卡级 · 风冷，单柜 25 kW · 4 个存储节点，50 GB/s"
 
 
 def test_page_without_designs_shows_no_build():

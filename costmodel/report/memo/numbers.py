@@ -34,6 +34,11 @@ SCALE_CLASS_TEXT = {
     "en": {"tens": "Tens", "hundreds": "Hundreds", "thousands": "Thousands"},
     "zh": {"tens": "几十卡级", "hundreds": "百卡级", "thousands": "千卡级"},
 }
+#: the cooling types as the memo names them (the summary's ``cooling`` column)
+COOLING_TEXT = {
+    "en": {"air": "air", "cold_plate": "cold plate", "immersion": "immersion"},
+    "zh": {"air": "风冷", "cold_plate": "冷板式液冷", "immersion": "浸没式液冷"},
+}
 
 
 NBSP = "\u00a0"
@@ -179,6 +184,8 @@ def fmt(
     a price per PFLOP-hour from one per GPU-hour) for the memo."""
     if is_empty(v):
         return EMPTY
+    if kind == "text" and column == "cooling":
+        return COOLING_TEXT.get(lang, {}).get(str(v), str(v))
     if kind == "text":
         return SCALE_CLASS_TEXT.get(lang, {}).get(str(v), str(v))
     x = float(v)  # type: ignore[arg-type]

@@ -159,7 +159,8 @@ def _design_text(x: Facts, tier: str) -> Markup | str:
     design = x.model.assumptions.designs[key]
     label = _data_or_empty(design, "label", x.lang, f"designs.{key}")
     sep = "；" if x.lang == "zh" else "; "
-    return Markup(sep) + say(TEXT[x.lang]["design_taken"], design=key, label=label)
+    shown = f.fmt(key, "text", x.lang)
+    return Markup(sep) + say(TEXT[x.lang]["design_taken"], design=shown, label=label)
 
 
 def _team_text(x: Facts, tier: str) -> str:

@@ -222,7 +222,7 @@ def build_line(row: pd.Series, lang: str) -> str:
     if lang == "zh":
         store = f"{int(nodes)} 个存储节点，" if nodes == nodes else ""
         store += f"{gbps:,.0f} GB/s"
-        return f"设计方案 {row['design']} · {cooling}，单柜 {kw} kW · {store}"
+        return f"设计方案 {f.fmt(row['design'], 'text', lang)} · {cooling}，单柜 {kw} kW · {store}"
     plural = "" if nodes == 1 else "s"
     store = f"{int(nodes)} storage node{plural}, " if nodes == nodes else ""
     store += f"{gbps:,.0f} GB/s"
