@@ -52,10 +52,7 @@ def test_memo_names_the_design_taken(memos):
         "design Thousands: Training hall: rail-optimised NDR, tiered storage, cold plate"
         in memos["en"]
     )
-    assert (
-        "设计方案 千卡级： 训练园区" in memos["zh"]
-        or "设计方案 千卡级：训练园区" in memos["zh"]
-    )
+    assert "设计方案 千卡级： 训练园区" in memos["zh"] or "设计方案 千卡级：训练园区" in memos["zh"]
 
 
 def test_page_shows_each_options_design(model):
