@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from costmodel.analysis.sweep import option_sweeps
 
 
@@ -38,11 +40,20 @@ def test_memo_sweep_chart_and_sentences(memos, model):
         s_en, s_zh = _sentence(en, tier), _sentence(zh, tier)
         assert f"CNY {own}/GPU‑h at its own {g0:,}" in s_en, s_en
         assert f"在自身 {g0:,} 卡时为 {own} 元/卡时" in s_zh, s_zh
-        for _, step in df[df["change"] != ""].iterrows():
-            what = [WHAT[w] for w in step["change"].split(", ")]
-            g = step["gpus"]
-            assert f"{g:,} GPUs ({' and '.join(w[0] for w in what)})" in s_en, s_en
-            assert f"{g:,} 卡（{'、'.join(w[1] for w in what)}）" in s_zh, s_zh
+        cost = df["cost_per_gpu_hour"].to_numpy(float)
+        for j in np.flatnonzero(df["change"].to_numpy() != ""):
+            what = [WHAT[w] for w in df["change"].iloc[j].split(", ")]
+            g = df["gpus"].iloc[j]
+            # each step says what it costs: the cost per GPU-hour before and after it
+            was, now = f"{cost[j - 1]:.2f}", f"{cost[j]:.2f}"
+            assert (
+                f"{g:,} GPUs ({' and '.join(w[0] for w in what)}: cost per GPU-hour "
+                f"CNY {was}/GPU‑h -&gt; CNY {now}/GPU‑h)"
+            ) in s_en, s_en
+            assert (
+                f"{g:,} 卡（{'、'.join(w[1] for w in what)}：每卡时成本 {was} 元/卡时 -&gt; "
+                f"{now} 元/卡时）"
+            ) in s_zh, s_zh
         lo = df.iloc[0]
         assert f"CNY {lo['cost_per_gpu_hour']:.2f}/GPU‑h at {lo['gpus']:,} GPUs" in s_en
 
@@ -62,7 +73,8 @@ def test_memo_sweep_names_the_network_steps_of_a_designed_fabric():
     page = render_memo(m, "en", analysis=an)
     en = _sentence(page, "thousands")
     zh = _sentence(render_memo(m, "zh", analysis=an), "thousands")
-    assert "512 GPUs (scale class) and 2,056 GPUs (network levels)" in en, en
-    assert "512 卡（规模等级）、2,056 卡（网络层数）" in zh, zh
+    assert "512 GPUs (scale class: cost per GPU-hour" in en, en
+    assert "and 2,056 GPUs (network levels: cost per GPU-hour" in en, en
+    assert "512 卡（规模等级：每卡时成本" in zh and "2,056 卡（网络层数：每卡时成本" in zh, zh
     hundreds = _sentence(page, "hundreds")
-    assert "72 GPUs (scale class and network levels)" in hundreds, hundreds
+    assert "72 GPUs (scale class and network levels: cost per GPU-hour" in hundreds, hundreds
