@@ -63,8 +63,7 @@ def _row(m: Model, tier: str) -> dict[str, float | str]:
     dscr = serviced["dscr"].astype(float)
     covenant = float(fin.min_dscr_covenant.value) if fin.min_dscr_covenant else math.nan
     low = float(dscr.min()) if len(dscr) else math.nan
-    coe = fin.cost_of_equity.value if fin.cost_of_equity else m.assumptions.finance.discount_rate
-    coe = getattr(coe, "value", coe)
+    coe = fin.cost_of_equity.value if fin.cost_of_equity else m.discount_rate(tier)
     return dict(
         debt_share=float(fin.debt_share.value),
         interest_rate=float(fin.interest_rate.value),

@@ -97,6 +97,7 @@ from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
 from costmodel.core.vat import surtax_by_year, vat_lines, vat_metrics
+from costmodel.core.wacc import with_discount_rate
 from costmodel.inputs.params import TierConfig
 from costmodel.inputs.schema import ASSET_CLASSES
 
@@ -129,8 +130,12 @@ def tier_inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:
 
 
 def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
-    """v1 inputs run as v1 (no build, no ramp, no debt, cash at the discount rate)."""
+    """v1 inputs run as v1 (no build, no ramp, no debt, cash at the discount rate);
+    the discount rate of ``wacc`` derived (:func:`with_discount_rate`)."""
     zero = np.zeros_like(q["gpus"])
+    if "discount_wacc" in q:  # a rule makes sure the cost of equity is given
+        loan = {"debt_share": zero, "interest_rate": zero, **q}
+        q = {**q, "discount_rate": with_discount_rate(loan)["discount_rate"]}
     defaults = {
         "build_months": zero,
         "ramp_months": zero,

@@ -82,6 +82,7 @@ METRICS: dict[str, Metric] = {
             "money_per_hour",
         ),
         Metric("npv", "NPV", "净现值 NPV", "money", "higher"),
+        Metric("discount_rate", "Discount rate", "折现率", "pct"),
         Metric("irr", "IRR", "内部收益率 IRR", "pct", "higher"),
         Metric("payback_years", "Payback (years)", "回收期（年）", "years", "lower"),
         Metric("roi", "ROI", "投资回报率 ROI", "pct", "higher"),

@@ -147,6 +147,13 @@ class Model:
         df.attrs["units"] = self.units()
         return df
 
+    def discount_rate(self, tier: str | None = None) -> float:
+        """The annual rate the NPV of ``tier`` (the first tier if None) is
+        discounted at: ``finance.discount_rate``, or with ``wacc`` the rate the
+        tier's financing implies (methodology §11.10)."""
+        name = tier if tier is not None else self.tiers[0]
+        return float(self._check(name).metrics["discount_rate"][0])
+
     def irr_roots(self) -> dict[str, dict[str, int]]:
         """Per tier, ``{"irr": n, "equity_irr": n}``: how many roots the NPV of the
         free cash flow and of the equity cash flow has among the monthly rates the

@@ -47,6 +47,7 @@ SUMMARY_COLUMNS = (
     "revenue",
     "realized_price",
     "npv",
+    "discount_rate",
     "irr",
     "payback_years",
     "roi",

@@ -17,6 +17,7 @@ from costmodel.core.units import (
     MONTHS_PER_YEAR,
     TFLOPS_PER_PFLOPS,
 )
+from costmodel.core.wacc import discount_rates
 from costmodel.inputs.params import servers_per_rack
 
 
@@ -47,15 +48,15 @@ def summary(
     irr: Callable[[], FloatArray] | None = None,
     vat: Mapping[str, FloatArray | Callable[[], FloatArray]] | None = None,
     irr_roots: Callable[[], FloatArray] | None = None,
+    more: Mapping[str, FloatArray | Callable[[], FloatArray]] | None = None,
 ) -> Metrics:
-    """Summary columns (methodology §4, §5, §8.1, §8.2, §8.3, §11.5) from the sums, present values
-    and the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the
-    IRRs are computed when read (``opex_by_year``: total opex (S, Y) per model year;
-    ``irr``: a cheaper solve of the same IRR, None: from the monthly FCF; ``vat``:
-    the VAT columns of :func:`costmodel.core.vat.vat_metrics`; ``irr_roots`` likewise for the count
-    of the FCF's roots). ``irr_roots`` and ``equity_irr_roots`` (not summary
-    columns) count the roots of NPV in the IRR's range (methodology §11.2): more
-    than one, and the IRR is one of several."""
+    """Summary columns (methodology §4, §5, §8, §11) from the sums, present values and
+    the monthly FCF (and ECF when borrowing; None: ECF = FCF) of a run; the IRRs are
+    computed when read (``opex_by_year``: total opex (S, Y) per model year; ``irr``
+    (``irr_roots``): a cheaper solve of the IRR (count of the FCF's roots), None: from
+    the monthly FCF; ``vat``, ``more``: :func:`_more_columns`). ``irr_roots`` and
+    ``equity_irr_roots`` (not summary columns) count the roots of NPV in the IRR's
+    range (methodology §11.2): more than one, and the IRR is one of several."""
     capex = sum(capex_by.values())
     hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
     tco = capex + opex_sum
@@ -97,9 +98,19 @@ def summary(
         "terminal_value": terminal,
         "terminal_tax": terminal_tax,
         "servers_per_rack": lambda: rack()[1],
-        **(vat or {}),
+        **_more_columns(q, vat, more),
     }
     return _with_irrs(values, ecf, borrowers)
+
+
+def _more_columns(
+    q: Mapping[str, FloatArray],
+    vat: Mapping[str, FloatArray | Callable[[], FloatArray]] | None,
+    more: Mapping[str, FloatArray | Callable[[], FloatArray]] | None,
+) -> dict[str, FloatArray | Callable[[], FloatArray]]:
+    """The VAT columns, ``discount_rate`` (the rate of the NPV, methodology §11.10)
+    and the columns of ``more`` (contract default and subsidies, §11.12, §11.13)."""
+    return {**(vat or {}), "discount_rate": lambda: discount_rates(q), **(more or {})}
 
 
 def _opex_columns(

@@ -77,21 +77,31 @@ def vat_cash_lines(
     """The lines of :func:`vat_lines` that follow from ``net_m = output_m - input_m``
     (S, M+1): the credit pool (:func:`credit_pool`), ``surtax_m = surtax_rate
     payable_m`` and ``vat_cash_m = net_m - payable_m + refund_m - surtax_m``."""
-    pool = credit_pool(net, config.vat_refund)
+    ratio = q.get("vat_refund_ratio")
+    pool = credit_pool(net, config.vat_refund, ratio, config.vat_refund_monthly)
     surtax = col(q["vat_surtax_rate"]) * pool["payable"]
     return {**pool, "surtax": surtax, "vat_cash": net - pool["payable"] + pool["refund"] - surtax}
 
 
-def credit_pool(net: FloatArray, refund: bool) -> dict[str, FloatArray]:
+def credit_pool(
+    net: FloatArray,
+    refund: bool,
+    ratio: FloatArray | None = None,
+    monthly: bool = False,
+) -> dict[str, FloatArray]:
     """The input-credit pool (S, M+1) of ``net = output - input`` VAT (methodology
-    §24). With ``C_{-1} = 0`` and ``d_m = net_m - C_{m-1}``: ``payable_m = max(0,
+    §11.6, §11.11). With ``C_{-1} = 0`` and ``d_m = net_m - C_{m-1}``: ``payable_m = max(0,
     d_m)``, the pool before refund ``max(0, -d_m)``; with ``refund``, at m = 12y (y >= 1) the
     pool is refunded (``refund_m`` = the pool, then ``C_m = 0``); without, the
     credit left at M is lost. ``credit_open_m = C_{m-1}``, ``credit_m = C_m``; the
     corkscrew ``credit = credit_open + input - output + payable - refund``.
 
     The pool before refund is that recursion solved in closed form
-    (:func:`pool_before_refund`); payable and the pool are then read from it."""
+    (:func:`pool_before_refund`); payable and the pool are then read from it. A
+    refund ``ratio`` (S,) other than 1, or ``monthly`` refunds, follow
+    :func:`credit_pool_by_month`."""
+    if refund and (monthly or (ratio is not None and np.any(np.asarray(ratio) != 1.0))):
+        return credit_pool_by_month(net, np.ones(net.shape[0]) if ratio is None else ratio, monthly)
     before = pool_before_refund(-net, refund)
     months = before.shape[1]
     refunded = np.zeros_like(before)
@@ -108,6 +118,46 @@ def credit_pool(net: FloatArray, refund: bool) -> dict[str, FloatArray]:
         "refund": refunded,
         "credit": credit,
     }
+
+
+def credit_pool_by_month(
+    net: FloatArray, ratio: FloatArray, monthly: bool
+) -> dict[str, FloatArray]:
+    """:func:`credit_pool` month after month, refunding the share ``ratio`` (S,) of
+    the pool (进项构成比例, methodology §11.11):
+
+    - annual: at m = 12y, ``refund_m = ratio * B_m`` (``B_m`` the pool before refund),
+      ``C_m = B_m - refund_m``;
+    - monthly: the claim ``ratio * C_{m-1}`` on the pool at the end of month m - 1 is
+      paid in month m and leaves the pool at its start, before the month's output and
+      input are netted: ``d_m = net_m - (C_{m-1} - refund_m)``; the claim on the pool
+      at the end of M is paid at M (``refund_M += ratio * B_M``).
+
+    ``credit_open_m = C_{m-1}`` (before the claim), so the corkscrew of
+    :func:`credit_pool` holds."""
+    size, months = net.shape
+    r = np.broadcast_to(np.asarray(ratio, dtype=float), (size,))
+    lines = {
+        k: np.zeros((size, months))
+        for k in ("credit_open", "payable", "credit_before_refund", "refund", "credit")
+    }
+    pool = np.zeros(size)
+    for m in range(months):
+        claim = r * pool if monthly and m > 0 else np.zeros(size)
+        d = net[:, m] - (pool - claim)
+        before = np.maximum(0.0, -d)
+        refunded = claim
+        if monthly and m == months - 1:
+            refunded = claim + r * before
+        elif not monthly and m > 0 and m % MONTHS_PER_YEAR == 0:
+            refunded = r * before
+        lines["credit_open"][:, m] = pool
+        lines["payable"][:, m] = np.maximum(0.0, d)
+        lines["credit_before_refund"][:, m] = before
+        lines["refund"][:, m] = refunded
+        pool = before - (refunded - claim)
+        lines["credit"][:, m] = pool
+    return lines
 
 
 def pool_before_refund(x: FloatArray, refund: bool) -> FloatArray:

@@ -35,7 +35,8 @@ class TierConfig:
     #: asset classes whose tax depreciation is the whole cost at once (methodology §11.7)
     tax_expensed: frozenset[str] = frozenset()
     vat: bool = False  # a ``vat`` section (methodology §24)
-    vat_refund: bool = False  # its excess credit refunded at each year end
+    vat_refund: bool = False  # its excess credit refunded (methodology §11.6)
+    vat_refund_monthly: bool = False  # each month rather than at each year end (§11.11)
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,8 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
             c for c in ASSET_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"
         ),
         vat=a.vat is not None,
-        vat_refund=a.vat is not None and a.vat.refund_credit,
+        vat_refund=a.vat is not None and a.vat.refund_mode != "none",
+        vat_refund_monthly=a.vat is not None and a.vat.refund_mode == "monthly",
     )
     structure = {"months": "horizon_years"}
     structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in ASSET_CLASSES}
@@ -269,12 +271,24 @@ def _put_site(a: Assumptions, tier_name: str, put: _Put) -> None:
     else:
         put("colocation_per_kw_month", "facility.colocation_per_kw_month", rent)
     put("build_flag", "facility.mode", 1.0 if a.facility.mode == "build" else 0.0)
-    put("discount_rate", "finance.discount_rate", a.finance.discount_rate)
+    _put_discount_rate(a, put)
     put("tax_rate", "finance.tax_rate", a.finance.tax_rate)
     put("terminal_flag", "terminal_value", 1.0 if a.terminal_value == "book" else 0.0)
     put("server_price_decline", f"{sp}.price_decline", s.price_decline)
     put("retrofit_premium", "facility.retrofit_premium", a.facility.retrofit_premium)
     put("reserve_headroom", f"{tp}.reserve_headroom", 1.0 if t.reserve_headroom else 0.0)
+
+
+def _put_discount_rate(a: Assumptions, put: _Put) -> None:
+    """The discount rate as given, or with ``finance.discount_rate: wacc`` the flag
+    ``discount_wacc`` (1): the engine derives the rate from the financing inputs
+    (:func:`costmodel.core.wacc.wacc`; methodology §11.10), so that a varied loan
+    rate, debt share, cost of equity or tax rate moves it."""
+    rate = a.finance.discount_rate
+    if rate == "wacc":
+        put("discount_wacc", "finance.discount_rate", 1.0)
+    else:
+        put("discount_rate", "finance.discount_rate", rate)
 
 
 def _put_depreciation(a: Assumptions, put: _Put) -> None:
@@ -394,7 +408,8 @@ def _put_financing(a: Assumptions, put: _Put) -> None:
         put("interest_rate", "financing.interest_rate", 0.0)
         put("loan_rate_nominal", "financing.rate_convention", 1.0)
         put("term_years", "financing.term_years", 1)
-        put("cost_of_equity", "finance.discount_rate", a.finance.discount_rate)
+        if a.finance.discount_rate != "wacc":  # else a rule asks for the financing
+            put("cost_of_equity", "finance.discount_rate", a.finance.discount_rate)
         return
     put("debt_share", "financing.debt_share", f.debt_share)
     put("interest_rate", "financing.interest_rate", f.interest_rate)
@@ -402,7 +417,7 @@ def _put_financing(a: Assumptions, put: _Put) -> None:
     put("term_years", "financing.term_years", f.term_years)
     if f.cost_of_equity is not None:
         put("cost_of_equity", "financing.cost_of_equity", f.cost_of_equity)
-    else:
+    elif a.finance.discount_rate != "wacc":
         put("cost_of_equity", "finance.discount_rate", a.finance.discount_rate)
 
 
@@ -417,3 +432,4 @@ def _put_vat(a: Assumptions, put: _Put) -> None:
     for key in VAT_INPUT_KEYS:
         put(f"vat_input_{key}", f"vat.input_rates.{key}", getattr(v.input_rates, key))
     put("vat_surtax_rate", "vat.surtax_rate", v.surtax_rate)
+    put("vat_refund_ratio", "vat.refund_ratio", v.refund_ratio)

@@ -27,6 +27,7 @@ def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     yield from _tier_problems(a)
     yield from _model_problems(a)
     yield from _contract_problems(a)
+    yield from _discount_problems(a)
     yield from correlation_problems(a)
 
 
@@ -307,3 +308,22 @@ def _contract_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                     "(missing)",
                     f"the tier's contract needs {key} (no global revenue.contract gives it)",
                 )
+
+
+def _discount_problems(a: Assumptions) -> Iterator[RuleProblem]:
+    """``finance.discount_rate: wacc`` (methodology §11.10) weighs the cost of
+    equity, so the financing must give it."""
+    if a.finance.discount_rate != "wacc":
+        return
+    if a.financing is None or a.financing.cost_of_equity is None:
+        where = "financing" if a.financing is None else "financing.cost_of_equity"
+        yield (
+            "finance.discount_rate",
+            "wacc",
+            f"wacc weighs the cost of equity: give {where}"
+            + (
+                " with debt_share, interest_rate, term_years and cost_of_equity"
+                if a.financing is None
+                else ""
+            ),
+        )

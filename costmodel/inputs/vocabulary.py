@@ -247,6 +247,12 @@ INPUTS: dict[str, Term] = {
     "vat_surtax_rate": Term(
         "VAT surtax rate (city, education)", "增值税附加税率", "fraction of VAT paid", "pct"
     ),
+    "refund_ratio": Term(
+        "Share of the excess input VAT that qualifies for refund (进项构成比例)",
+        "进项构成比例",
+        "fraction",
+        "pct",
+    ),
     "refund_credit": Term(
         "Excess input VAT refunded at year end, 1/0 (留抵退税)",
         "年末留抵退税（1/0）",

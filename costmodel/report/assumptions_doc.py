@@ -324,7 +324,7 @@ def reading(a: Assumptions, model: Model, be: Mapping[str, Mapping[str, float]])
     """What the figures above say, in sentences whose numbers are the model's."""
     summary = model.summary_rows()
     names = list(summary)
-    rate = _value(a.finance.discount_rate)
+    rate = model.discount_rate()
     negative = [t for t in names if summary[t]["npv"] < 0]
     tiers = {t: resolve_tier(a, t).values() for t in names}
     servers = {t: a.servers[a.tiers[t].server] for t in names}
@@ -587,7 +587,7 @@ def render(a: Assumptions | None = None, scenarios: Path | None = None) -> str:
     a = a if a is not None else load_assumptions()
     model = build(a)
     be = break_even(model).to_dict(orient="index")
-    rate = pct(_value(a.finance.discount_rate), 0)
+    rate = pct(model.discount_rate(), 0)
     out = intro(a)
     out += ["", "## The default tiers", ""] + tiers_table(a, model)
     out += [

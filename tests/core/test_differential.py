@@ -89,6 +89,9 @@ def overlays(draw) -> dict:
         "input_rates": {k: draw(vat_rates) for k in vat_keys if draw(st.booleans())},
         "surtax_rate": draw(st.sampled_from([0.0, 0.12])),
         "refund_credit": draw(st.booleans()),
+        # refunds each month and a share of the credit (methodology §11.11)
+        **draw(st.sampled_from([{}, {"refund": "annual"}, {"refund": "monthly"}])),
+        "refund_ratio": draw(st.sampled_from([1.0, 0.95])),
     }
     return {
         **({"vat": vat} if draw(st.booleans()) else {}),
@@ -97,7 +100,8 @@ def overlays(draw) -> dict:
         "terminal_value": draw(st.sampled_from(["book", "none", "market"])),
         "timeline": {"build_months": build, "ramp_months": draw(st.sampled_from([0, 1.5, 6]))},
         "finance": {
-            "discount_rate": draw(rates),
+            # the rate of the financing (methodology §11.10) or a given one
+            "discount_rate": draw(st.one_of(rates, st.just("wacc"))),
             "tax_rate": draw(st.sampled_from([0.0, 0.15, 0.25])),
             "loss_carryforward_years": draw(st.sampled_from([None, 0, 1, 5])),
         },

@@ -645,7 +645,7 @@ def build_rent(x: Facts, an: Analysis) -> dict[str, Any]:
     tiers = [t for t in m.tiers if t in df.index]
     modes = {t: revenue_mode(a, t) for t in tiers}
     avoided = [t for t in tiers if modes[t][0] == "avoided_cloud"]
-    rate = f.pct(a.finance.discount_rate.value)
+    rate = f.pct(m.discount_rate())
     intro: list[Markup] = []
     if len(avoided) < len(tiers):
         intro.append(say(R["intro_rental"], rate=rate))

@@ -92,7 +92,7 @@ def method(x: Facts) -> list[dict[str, str]]:
     fields = dict(
         months=12 * a.horizon_years,
         hours=730,
-        rate=f.pct(a.finance.discount_rate.value),
+        rate=f.pct(x.model.discount_rate()),
         tax=f.pct(a.finance.tax_rate.value),
         degraded=f.pct(a.risks.degraded_mfu.value, 0),
         factor=f.number(a.risks.checkpoint_frequency_factor.value),

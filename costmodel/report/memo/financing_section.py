@@ -246,7 +246,7 @@ def _returns(x: Facts, tier: str, r: pd.Series) -> Markup:
         equity_npv=x.money(r["equity_npv"]),
         npv=x.money(r["npv"]),
         coe=f.pct(r["cost_of_equity"]),
-        rate=f.pct(x.model.assumptions.finance.discount_rate.value),
+        rate=f.pct(x.model.discount_rate(tier)),
         equity_irr=f.pct(r["equity_irr"]),
         irr=f.pct(r["irr"]),
         debt_peak=x.money(r["debt_peak"]),

@@ -180,7 +180,7 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         horizon=T["horizon_value"].format(
             years=a.horizon_years, start=a.start, year=a.start[:4], month=int(a.start[5:7])
         ),
-        discount=f.pct(a.finance.discount_rate.value),
+        discount=f.pct(model.discount_rate()),
         files=_files(model),
         changes=[dict(path=p, note=n) for p, n in changed_inputs(a)],
         decision=msum.decision(facts) | {"timing": mfin.timing(facts)},

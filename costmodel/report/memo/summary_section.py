@@ -113,9 +113,7 @@ def revenue_split(x: Facts, t: str) -> Markup:
 
 def _common(x: Facts) -> dict[str, Any]:
     a = x.model.assumptions
-    return dict(
-        n=len(x.model.tiers), rate=f.pct(a.finance.discount_rate.value), horizon=a.horizon_years
-    )
+    return dict(n=len(x.model.tiers), rate=f.pct(x.model.discount_rate()), horizon=a.horizon_years)
 
 
 def _tier_fields(x: Facts, t: str) -> dict[str, Any]:

@@ -30,6 +30,10 @@ VAT: dict[str, dict[str, str]] = {
         "against it, and the surtaxes ({surtax} of the VAT paid) are an expense that lowers "
         "the taxable profit. {refund}",
         "refund_on": "Credit not used by a year end is refunded then (留抵退税).",
+        "refund_monthly": "Credit not used by a month end is claimed and refunded the next "
+        "month (MOF/STA 2025 No. 7).",
+        "ratio": " Only {ratio} of it qualifies (the share of input VAT that counts, "
+        "进项构成比例); the rest stays in the pool.",
         "refund_off": "Credit not used is carried forward, not refunded; what is left at the "
         "end of the horizon is lost.",
         "tier": "<strong>{label}</strong>: input VAT not yet credited, cash paid and not "
@@ -53,6 +57,9 @@ VAT: dict[str, dict[str, str]] = {
         "运营成本的进项税额用于抵扣销项税额，附加税费（按实缴增值税的 {surtax}）计入费用，"
         "减少应纳税所得额。{refund}",
         "refund_on": "年末未抵扣完的留抵税额当年末退还（留抵退税）。",
+        "refund_monthly": "月末未抵扣完的留抵税额于次月申请退还"
+        "（财政部 税务总局公告 2025 年第 7 号）。",
+        "ratio": "其中仅 {ratio} 可予退还（进项构成比例），其余留在留抵税额中。",
         "refund_off": "未抵扣完的留抵税额结转下期、不予退还；测算期末仍未抵扣的部分作废。",
         "tier": "<strong>{label}</strong>：已支付尚未抵扣的进项留抵税额"
         "至{peak_month}累计达 {peak}；"
@@ -91,6 +98,17 @@ def _back(x: Facts, v: Any, peak_at: int) -> Markup:
     return say(V["lost"], left=x.money(float(v["credit"].iloc[-1])))
 
 
+def _refund_text(V: dict[str, str], vat: Any) -> Markup:
+    """How the credit is refunded (methodology §11.6, §11.11): at year ends, each
+    month or not at all, and the share that qualifies when it is not all."""
+    mode = vat.refund_mode
+    text = Markup(V[{"annual": "refund_on", "monthly": "refund_monthly"}.get(mode, "refund_off")])
+    ratio = vat.refund_ratio.value
+    if mode != "none" and ratio < 1:
+        text += say(V["ratio"], ratio=f.pct(ratio))
+    return text
+
+
 def vat(x: Facts) -> dict[str, Any] | None:
     """The VAT section's context, or None without a ``vat`` section."""
     a = x.model.assumptions
@@ -101,7 +119,7 @@ def vat(x: Facts) -> dict[str, Any] | None:
         V["intro"],
         output=f.pct(a.vat.output_rate.value),
         surtax=f.pct(a.vat.surtax_rate.value),
-        refund=Markup(V["refund_on" if a.vat.refund_credit else "refund_off"]),
+        refund=_refund_text(V, a.vat),
     )
     rows = []
     for t in x.model.tiers:

@@ -215,7 +215,7 @@ def _build(
     names = sheet_names(model.tiers)
     cover = wb.add_worksheet("Cover")
     prices = {t: model.inputs[t].values()["price_per_gpu_hour"] for t in model.tiers}
-    inputs = write_inputs(wb, st, a, model.tiers, prices)
+    inputs = write_inputs(wb, st, a, model.tiers, prices, model.discount_rate())
     summary = model.summary()
     sheets: dict[str, CalcSheet] = {
         t: write_tier_sheet(wb, st, model, t, names[t], inputs, summary) for t in model.tiers
@@ -418,6 +418,7 @@ def _metric_formulas(
         "realized_price": f'=IF({c("gpu_hours")}=0,"",{c("revenue")}/{c("gpu_hours")})',
         "npv": f"={S('fcf', '@0')}+NPV({S('monthly_rate')},{S('fcf', ':1')})",
         # IRR polishes the root that the IRR sheet's bracketing solver found
+        "discount_rate": f"=(1+{S('monthly_rate')})^12-1",
         "irr": _irr(S("fcf", ":"), irr_start[0]),
         "payback_years": f'=IF(SUM({S("payback_flag", ":")})=0,"",'
         f"SUMPRODUCT({S('payback_flag', ':')},{S('month', ':')})/12)",

@@ -350,13 +350,14 @@ def global_rules(model: Model) -> list[Rule]:
     out = []
     for section, key in SCALARS:
         path, name = f"{section}.{key}", f"{section}_{key}"
-        if isinstance(getattr(getattr(a, section), key), dict):
+        given = getattr(getattr(a, section), key)  # wacc: the rate the financing implies
+        if isinstance(given, dict):
             continue  # a rent by cooling: a column of the cooling table (§28.3)
         out.append(
             Rule(
                 f"{input_label(path)}: {describe(path)}",
                 name,
-                getattr(getattr(a, section), key).value,
+                model.discount_rate() if given == "wacc" else given.value,
                 describe(path),
                 condition(name, path),
             )

@@ -79,6 +79,7 @@ MODES = (
     ("revenue mode", "revenue_mode", ("rental", "avoided_cloud")),
     ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
     ("loan rate convention", "financing_rate_convention", ("nominal", "effective")),
+    ("VAT refund timing (when refunds are on)", "vat_refund", ("annual", "monthly")),
 )
 #: the dotted path of each text input of :data:`MODES`, by its defined name
 MODE_PATHS = {
@@ -87,6 +88,7 @@ MODE_PATHS = {
     "revenue_mode": "revenue.mode",
     "revenue_cloud_term": "revenue.cloud_term",
     "financing_rate_convention": "financing.rate_convention",
+    "vat_refund": "vat.refund",
 }
 #: methodology §4: <=64, <=511, else
 SCALE_CLASSES = ((1, "tens"), (65, "hundreds"), (512, "thousands"))
@@ -100,14 +102,21 @@ def mode_value(a: Assumptions, name: str) -> str:
         "revenue_mode": a.revenue.mode,
         "revenue_cloud_term": a.revenue.cloud_term,
         "financing_rate_convention": a.financing.rate_convention if a.financing else "nominal",
+        "vat_refund": "monthly" if a.vat and a.vat.refund_mode == "monthly" else "annual",
     }[name]
 
 
 def write_inputs(
-    wb: Workbook, st: Styles, a: Assumptions, tiers: list[str], value_of_gpu_hour: dict[str, float]
+    wb: Workbook,
+    st: Styles,
+    a: Assumptions,
+    tiers: list[str],
+    value_of_gpu_hour: dict[str, float],
+    discount_rate: float = float("nan"),
 ) -> InputsMap:
     """Write the Inputs sheet; ``value_of_gpu_hour`` is each tier's engine input
-    ``price_per_gpu_hour`` (the cached value of the tier's "value used" row)."""
+    ``price_per_gpu_hour`` (the cached value of the tier's "value used" row);
+    ``discount_rate`` the engine's rate (the cached value of a ``wacc`` formula)."""
     ws = wb.add_worksheet(SHEET)
     for c, width in enumerate((46, 18, 30, 12, 12, 30, 60, 50)):
         ws.set_column(c, c, width)
@@ -116,7 +125,7 @@ def write_inputs(
     s = Sheet(wb, ws, st, a)
     out = InputsMap()
     _model_block(s, out)
-    _scalars(s)
+    _scalars(s, discount_rate)
     _financing(s)
     write_vat_inputs(s)
     _cooling(s)
@@ -203,13 +212,17 @@ def _model_block(s: Sheet, out: InputsMap) -> None:
         s.row += 1
 
 
-def _scalars(s: Sheet) -> None:
+def _scalars(s: Sheet, discount_rate: float) -> None:
     s.section("Scalar inputs")
     s.head(*HEAD)
     for section, key in SCALARS:
-        if isinstance(getattr(getattr(s.a, section), key), dict):
+        q = getattr(getattr(s.a, section), key)
+        if isinstance(q, dict):
             continue  # a rent by cooling is a column of the cooling table (§28.3)
-        r = s.quantity_row(f"{section}.{key}", getattr(getattr(s.a, section), key))
+        if q == "wacc":  # methodology §11.10: a formula of the financing inputs
+            r = s.quantity_row(f"{section}.{key}", *wacc_row(discount_rate))
+        else:
+            r = s.quantity_row(f"{section}.{key}", q)
         s.define(name_for(f"{section}.{key}"), r, 1)
     contract = s.a.revenue.contract
     for key in CONTRACT_KEYS if contract is not None else ():  # methodology §11.5
@@ -238,6 +251,23 @@ def financing_value(a: Assumptions, path: str) -> float | None:
         return {"debt_share": 0.0, "interest_rate": 0.0, "term_years": 1}.get(key)
     v = getattr(f, key)
     return v.value if isinstance(v, Quantity) else v
+
+
+#: ``finance.discount_rate: wacc`` (methodology §11.10) on the Inputs sheet
+WACC_FORMULA = (
+    "=financing_debt_share*financing_interest_rate*(1-finance_tax_rate)"
+    "+(1-financing_debt_share)*financing_cost_of_equity"
+)
+
+
+def wacc_row(rate: float) -> tuple[Quantity, str]:
+    """The discount rate row of ``wacc``: its cached value ``rate`` (the engine's)
+    and :data:`WACC_FORMULA`."""
+    source = (
+        "wacc: debt share x loan rate x (1 - tax rate) + (1 - debt share) x cost of "
+        "equity (methodology §11.10)"
+    )
+    return Quantity(value=rate, source=source), WACC_FORMULA
 
 
 def _financing(s: Sheet) -> None:

@@ -39,6 +39,7 @@ RULES: dict[str, dict[str, Any]] = {
             "mfu",
             "salvage",
             "idle_fraction",
+            "refund_ratio",
         ),
         FRACTION,
     ),

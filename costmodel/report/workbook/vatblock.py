@@ -36,6 +36,7 @@ RATE_PATHS = (
     "vat.surtax_rate",
 )
 REFUND_PATH = "vat.refund_credit"
+RATIO_PATH = "vat.refund_ratio"
 NO_VAT = "no vat section in the assumptions: no VAT (type a rate to add it)"
 
 
@@ -45,8 +46,8 @@ def vat_value(model_or_a, path: str) -> float:
     a = getattr(model_or_a, "assumptions", model_or_a)
     if a.vat is None:
         return 0.0
-    if path == REFUND_PATH:
-        return float(a.vat.refund_credit)
+    if path == REFUND_PATH:  # refunds on: annual (v3 refund_credit) or monthly
+        return float(a.vat.refund_mode != "none")
     obj = a.vat
     for part in path.split(".")[1:]:
         obj = getattr(obj, part)
@@ -59,7 +60,7 @@ def write_vat_inputs(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Value-added tax (prices are VAT-exclusive; methodology §24)")
     s.head("input", "value", "unit", "", "", "path", "source")
-    for path in (*RATE_PATHS, REFUND_PATH):
+    for path in (*RATE_PATHS, REFUND_PATH, RATIO_PATH):
         q = None if a.vat is None or path == REFUND_PATH else _quantity(a, path)
         if q is not None:
             r = s.quantity_row(path, q)
@@ -67,9 +68,10 @@ def write_vat_inputs(s: Sheet) -> None:
             r = s.row
             kind = "count" if path == REFUND_PATH else "pct2"
             ws.write_string(r, 0, input_label(path), st.label)
-            ws.write_number(r, 1, vat_value(a, path), st.input(kind))
+            value = 1.0 if a.vat is None and path == RATIO_PATH else vat_value(a, path)
+            ws.write_number(r, 1, value, st.input(kind))
             validate(ws, r, 1, path)
-            s.input_at(path, r, 1, vat_value(a, path))
+            s.input_at(path, r, 1, value)
             ws.write_string(r, 2, input_unit(path, s.cur), st.unit_wrap)
             ws.write_string(r, PATH_COL, path, st.path)
             if a.vat is None:
@@ -101,12 +103,25 @@ def vat_block(x: Tier) -> None:
     ]
     consts += [
         ("vat_surtax_rate", "surtax rate (of VAT paid)", "vat.surtax_rate"),
-        ("vat_refund_on", "credit refunded at year end (1/0)", REFUND_PATH),
+        ("vat_refund_on", "credit refunded (1/0)", REFUND_PATH),
+        ("vat_refund_ratio", "share of the credit refunded (进项构成比例)", RATIO_PATH),
     ]
     for key, label, path in consts:
         kind = "count" if path == REFUND_PATH else "pct2"
         unit = "0/1" if path == REFUND_PATH else "fraction"
-        cs.const(key, label, unit, f"={name_for(path)}", vat_value(x.model, path), kind, GREEN)
+        value = vat_value(x.model, path) if x.model.assumptions.vat else float(path == RATIO_PATH)
+        cs.const(key, label, unit, f"={name_for(path)}", value, kind, GREEN)
+    monthly = (
+        x.model.assumptions.vat is not None and x.model.assumptions.vat.refund_mode == "monthly"
+    )
+    cs.const(
+        "vat_refund_monthly",
+        "refunds each month (1) or at year ends (0)",
+        "0/1",
+        '=IF(vat_refund="monthly",1,0)',
+        float(monthly),
+        "count",
+    )
     cs.series(
         "vat_output",
         "output VAT = rate x revenue",
@@ -138,6 +153,12 @@ def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
     """The credit pool corkscrew, payable, refund, surtax, VAT cash and the surtax
     of each year."""
     v, M = x.r.vat, x.model.months
+    # the claim paid in month m is ratio x C_(m-1) when refunds are monthly (§11.11)
+    monthly = (
+        x.model.assumptions.vat is not None and x.model.assumptions.vat.refund_mode == "monthly"
+    )
+    ratio = vat_value(x.model, RATIO_PATH) if monthly else 0.0
+    claim = v["credit_open"][0] * ratio
     rows = (
         (
             "vat_credit_open",
@@ -147,30 +168,38 @@ def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
             False,
         ),
         (
+            "vat_claim",
+            "monthly refund claimed on last month's closing credit = ratio x opening",
+            "={vat_credit_open}*{$vat_refund_ratio}*{$vat_refund_on}*{$vat_refund_monthly}",
+            claim,
+            True,
+        ),
+        (
             "vat_payable",
-            "VAT payable = max(0, output - input - opening credit)",
-            "=MAX(0,{vat_output}-{vat_input}-{vat_credit_open})",
+            "VAT payable = max(0, output - input - (opening credit - claim))",
+            "=MAX(0,{vat_output}-{vat_input}-{vat_credit_open}+{vat_claim})",
             v["payable"][0],
             True,
         ),
         (
             "vat_credit_pre",
-            "input VAT credit before refund = max(0, input + opening - output)",
-            "=MAX(0,{vat_input}+{vat_credit_open}-{vat_output})",
+            "input VAT credit before refund = max(0, input + opening - claim - output)",
+            "=MAX(0,{vat_input}+{vat_credit_open}-{vat_claim}-{vat_output})",
             v["credit_before_refund"][0],
             False,
         ),
         (
             "vat_refunded",
-            "refund of the credit (year ends, if refunds are on)",
-            "={vat_credit_pre}*{yearend}*{$vat_refund_on}",
+            "refund = claim + ratio x credit at a year end (annual) or at M (monthly)",
+            "={vat_claim}+{vat_credit_pre}*{$vat_refund_ratio}*{$vat_refund_on}"
+            "*IF({$vat_refund_monthly}=1,IF({month}=model_months,1,0),{yearend})",
             v["refund"][0],
             True,
         ),
         (
             "vat_credit",
-            "input VAT credit: closing = before refund - refund",
-            "={vat_credit_pre}-{vat_refunded}",
+            "input VAT credit: closing = before refund - (refund - claim)",
+            "={vat_credit_pre}-{vat_refunded}+{vat_claim}",
             v["credit"][0],
             False,
         ),
@@ -229,7 +258,10 @@ def vat_checks(
         "vat_credit",
     )
     expr = "".join(f"{sign}{S(k, ':')}" for sign, k in zip("++-+--", corkscrew, strict=True))
-    no_refund = f"SUMPRODUCT({S('vat_refunded', ':')},1-{S('yearend', ':')})"
+    monthly = "vat_refund_monthly"
+    no_refund = f"SUMPRODUCT({S('vat_refunded', ':')},1-{S('yearend', ':')})*(1-{S(monthly)})"
+    ratio, on = name_for(RATIO_PATH), "vat_refund_credit"
+    pre_m, credit_m = S("vat_credit_pre", "@M"), S("vat_credit", "@M")
 
     def rows(first: str, last: str) -> str:  # the rows first..last over the timeline
         return f"{S(first, ':').split(':')[0]}:{S(last, ':').split(':')[1]}"
@@ -271,10 +303,17 @@ def vat_checks(
             f"vat_output_rate*{tot('revenue')}",
             float(v["output"][0].sum()),
         ),
-        ("VAT credit refunded at year ends only", no_refund, "0", 0.0),
+        ("VAT credit refunded at year ends only (annual refunds)", no_refund, "0", 0.0),
         (
-            "with refunds on, no VAT credit is left at a year end",
-            f"SUMPRODUCT({S('vat_credit', ':')},{S('yearend', ':')})*vat_refund_credit",
+            "with annual refunds of the whole credit, none is left at a year end",
+            f"SUMPRODUCT({S('vat_credit', ':')},{S('yearend', ':')})*{on}"
+            f"*(1-{S(monthly)})*IF({ratio}=1,1,0)",
+            "0",
+            0.0,
+        ),
+        (
+            "with refunds on, credit left at M = (1 - ratio) x credit before refund at M",
+            f"({credit_m}-(1-{ratio})*{pre_m})*{on}",
             "0",
             0.0,
         ),
@@ -289,4 +328,4 @@ def vat_checks(
 
 def vat_rules() -> list[tuple[str, str]]:
     """The VAT inputs' (path, defined name), for the Checks sheet's input rules."""
-    return [(p, name_for(p)) for p in (*RATE_PATHS, REFUND_PATH)]
+    return [(p, name_for(p)) for p in (*RATE_PATHS, REFUND_PATH, RATIO_PATH)]
