@@ -19,6 +19,7 @@ Cached values are the engine's (``TierResult.vat``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from costmodel.core.calendar import year_sums
 from costmodel.core.model import Model
@@ -153,6 +154,32 @@ def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
     """The credit pool corkscrew, payable, refund, surtax, VAT cash and the surtax
     of each year."""
     v, M = x.r.vat, x.model.months
+    rows = _pool_rows(x)
+    cs.reserve(*(row[0] for row in rows))
+    for key, label, formula, values, tot in rows:
+        cs.series(key, label, cur, formula, values, total=tot, bold=key == "vat_cash")
+    cs.const(
+        "vat_credit_peak",
+        "largest input VAT credit (before refunds)",
+        cur,
+        "=MAX({vat_credit_pre:})",
+        x.met["vat_credit_peak"],
+        "money",
+    )
+    surtax_y = year_end_values(year_sums(v["surtax"][0]), M)
+    cs.series(
+        "surtax_year",
+        "surtax of the operating year (at its last month)",
+        cur,
+        "=SUMIFS({vat_surtax:},{year:},{year})*{yearend}",
+        surtax_y,
+    )
+
+
+def _pool_rows(x: Tier) -> tuple[tuple[str, str, str, Any, bool], ...]:
+    """The rows of the credit pool (key, label, formula, cached values, totalled):
+    claim, payable, pool before refund, refund, closing pool, surtax, VAT cash."""
+    v = x.r.vat
     # the claim paid in month m is ratio x C_(m-1) when refunds are monthly (§11.11)
     monthly = (
         x.model.assumptions.vat is not None and x.model.assumptions.vat.refund_mode == "monthly"
@@ -218,25 +245,7 @@ def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
             True,
         ),
     )
-    cs.reserve(*(row[0] for row in rows))
-    for key, label, formula, values, tot in rows:
-        cs.series(key, label, cur, formula, values, total=tot, bold=key == "vat_cash")
-    cs.const(
-        "vat_credit_peak",
-        "largest input VAT credit (before refunds)",
-        cur,
-        "=MAX({vat_credit_pre:})",
-        x.met["vat_credit_peak"],
-        "money",
-    )
-    surtax_y = year_end_values(year_sums(v["surtax"][0]), M)
-    cs.series(
-        "surtax_year",
-        "surtax of the operating year (at its last month)",
-        cur,
-        "=SUMIFS({vat_surtax:},{year:},{year})*{yearend}",
-        surtax_y,
-    )
+    return rows
 
 
 def vat_checks(
@@ -258,10 +267,6 @@ def vat_checks(
         "vat_credit",
     )
     expr = "".join(f"{sign}{S(k, ':')}" for sign, k in zip("++-+--", corkscrew, strict=True))
-    monthly = "vat_refund_monthly"
-    no_refund = f"SUMPRODUCT({S('vat_refunded', ':')},1-{S('yearend', ':')})*(1-{S(monthly)})"
-    ratio, on = name_for(RATIO_PATH), "vat_refund_credit"
-    pre_m, credit_m = S("vat_credit_pre", "@M"), S("vat_credit", "@M")
 
     def rows(first: str, last: str) -> str:  # the rows first..last over the timeline
         return f"{S(first, ':').split(':')[0]}:{S(last, ':').split(':')[1]}"
@@ -303,6 +308,25 @@ def vat_checks(
             f"vat_output_rate*{tot('revenue')}",
             float(v["output"][0].sum()),
         ),
+        *_refund_checks(S),
+        (
+            "VAT credit never negative (shortfall)",
+            f"MIN(0,MIN({S('vat_credit_pre', ':')}))",
+            "0",
+            0.0,
+        ),
+    ]
+
+
+def _refund_checks(S: Callable[..., str]) -> list[tuple[str, str, str, float]]:
+    """Refunds at year ends only (annual timing); no credit left at a year end
+    (annual, the whole credit); the credit left at M is ``1 - ratio`` of the pool
+    before refund at M (refunds on; methodology §11.11)."""
+    monthly = "vat_refund_monthly"
+    no_refund = f"SUMPRODUCT({S('vat_refunded', ':')},1-{S('yearend', ':')})*(1-{S(monthly)})"
+    ratio, on = name_for(RATIO_PATH), "vat_refund_credit"
+    pre_m, credit_m = S("vat_credit_pre", "@M"), S("vat_credit", "@M")
+    return [
         ("VAT credit refunded at year ends only (annual refunds)", no_refund, "0", 0.0),
         (
             "with annual refunds of the whole credit, none is left at a year end",
@@ -314,12 +338,6 @@ def vat_checks(
         (
             "with refunds on, credit left at M = (1 - ratio) x credit before refund at M",
             f"({credit_m}-(1-{ratio})*{pre_m})*{on}",
-            "0",
-            0.0,
-        ),
-        (
-            "VAT credit never negative (shortfall)",
-            f"MIN(0,MIN({S('vat_credit_pre', ':')}))",
             "0",
             0.0,
         ),
