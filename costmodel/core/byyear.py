@@ -10,6 +10,7 @@ import numpy as np
 
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums as calendar_year_sums
+from costmodel.core.counterparty import contract_at_risk
 from costmodel.core.debt import (
     borrowing_variants,
     borrows,
@@ -153,6 +154,7 @@ def run_by_year(
         terminal=terminal,
         terminal_tax=terminal_tax,
         vat=vat.metrics,
+        more={"contract_at_risk": np.zeros(size)},  # no default rate (engine.shared_timing)
     )
     opex_years = Lazy(lambda: {k: year_sums(lines[k], shapes.sums).T for k in OPEX_LINES})
     parts = (deps, capex_by, nbv)
@@ -225,6 +227,11 @@ def run_by_draw(
         terminal=terminal,
         terminal_tax=terminal_tax,
         vat=vat_metrics(vat) if vat else no_vat_metrics(size),
+        more={
+            "contract_at_risk": lambda: contract_at_risk(
+                q, deps, lines["contract_revenue"], shapes, clock
+            )
+        },
     )
     if np.any(q["debt_share"]):  # the equity IRR reads the monthly run's ECF
         unlevered = metrics

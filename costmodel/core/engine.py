@@ -55,6 +55,7 @@ from numpy.typing import ArrayLike
 from costmodel.core import finance as fin
 from costmodel.core.byyear import run_by_draw, run_by_year
 from costmodel.core.calendar import year_sums
+from costmodel.core.counterparty import contract_at_risk
 from costmodel.core.debt import capitalized_events, debt_schedule
 from costmodel.core.depreciation import (
     depreciation_lines,
@@ -154,6 +155,7 @@ def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
         "contract_months": zero,
         "contract_escalation": zero,
         "contract_at_hour_value": zero,  # contract hours at the contract price
+        "contract_default_rate": zero,  # a counterparty that never defaults
     }
     return {**defaults, **q}
 
@@ -197,6 +199,8 @@ def shared_timing(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
     r, c = when(q["ramp_months"]), when(q["contract_months"])
     if r.shape[0] != 1 or c.shape[0] != 1:
         return None
+    if c[0, 0] and np.any(q["contract_default_rate"] > 0):
+        return None  # the contracts' survival: shapes of each variant (methodology §11.12)
     return (months, float(r[0, 0])) + ((float(c[0, 0]),) if c[0, 0] else ())
 
 
@@ -248,7 +252,11 @@ def run_monthly(
     full = (shape[0],)
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     lines = (cf["capex"], opex_total, sold["gpu_hours"], sold["revenue"])
-    metrics = _monthly_metrics(q, (disc, equity_disc), deps, capex_by, lines, cf, lev, annual, vat)
+    at_risk = partial(contract_at_risk, q, deps, coefficients["contract_revenue"], shapes, clock)
+    more = {"contract_at_risk": at_risk}
+    metrics = _monthly_metrics(
+        q, (disc, equity_disc), deps, capex_by, lines, cf, lev, annual, vat, more
+    )
     return TierResult(
         months=config.months,
         capex=capex_by,
@@ -430,6 +438,7 @@ def _monthly_metrics(
     lev: Callable[[], Mapping[str, Any]],
     annual: Mapping[str, FloatArray],
     vat: Mapping[str, FloatArray],
+    more: Mapping[str, Callable[[], FloatArray]],
 ) -> Metrics:
     """:func:`summary` of a monthly run (``lines``: capex, opex, GPU-hours and
     revenue month by month): present values ``sum_m x(m) d(m)`` at the discount
@@ -479,6 +488,7 @@ def _monthly_metrics(
         terminal=cf["terminal"][:, -1],
         terminal_tax=cf["terminal_tax"][:, -1],
         vat=vat_metrics(vat),
+        more=more,
     )
 
 

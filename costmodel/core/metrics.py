@@ -76,6 +76,12 @@ METRICS: dict[str, Metric] = {
         ),
         Metric("revenue", "Revenue (nominal)", "收入（名义）", "money", "higher"),
         Metric(
+            "contract_at_risk",
+            "Contract revenue at risk of default",
+            "合同违约风险收入",
+            "money",
+        ),
+        Metric(
             "realized_price",
             "Realized price per GPU-hour",
             "实际每 GPU 小时售价",

@@ -45,6 +45,7 @@ SUMMARY_COLUMNS = (
     "tco_per_gpu_hour",
     "cost_per_gpu_hour",
     "revenue",
+    "contract_at_risk",
     "realized_price",
     "npv",
     "discount_rate",

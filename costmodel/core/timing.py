@@ -221,11 +221,38 @@ def tier_shapes(
     q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]], clock: Clock
 ) -> list:
     """The monthly shapes of a tier month by month (:func:`operating_shapes` of its
-    deployment months, ramp and contract), as every monthly evaluation uses them."""
+    deployment months, ramp and contract), as every monthly evaluation uses them;
+    with a counterparty default rate, each contract shape times the contract's
+    survival (:func:`surviving`)."""
     contract = when(q["contract_months"])
     years = contract_years(contract, clock.months)
     starts = [when(d["month"]) for d in deps]
-    return operating_shapes(clock.m, starts, when(q["ramp_months"]), contract, years)
+    shapes = operating_shapes(clock.m, starts, when(q["ramp_months"]), contract, years)
+    rate = q.get("contract_default_rate")
+    if years and rate is not None and np.any(np.asarray(rate) > 0):
+        return surviving(shapes, clock.m, starts, when(rate), years)
+    return shapes
+
+
+def surviving(
+    shapes: list, m: FloatArray, starts: Sequence[FloatArray], rate: FloatArray, years: int
+) -> list:
+    """The shapes of :func:`operating_shapes` with each contract shape of deployment
+    d (ramp share in contract 3D + d, contract years 4D + J d + j) times the
+    survival of its contract ``S_d(m) = (1 - default_rate)^((m - t_d - 1) / 12)``
+    (methodology §11.12): contract hours and revenue earn ``S_d(m)`` of their
+    amount, and the share ``1 - S_d(m)`` of the contracted hours is sold spot with
+    the ramp (the spot lines subtract only the surviving contract share), and its
+    electricity load is that of spot hours."""
+    out = list(shapes)
+    n_dep = len(starts)
+    for d, t in enumerate(starts):
+        alive = np.where(m > t, (1.0 - rate) ** ((m - t - 1.0) / MONTHS_PER_YEAR), 0.0)
+        out[3 * n_dep + d] = out[3 * n_dep + d] * alive
+        for j in range(years):
+            k = 4 * n_dep + years * d + j
+            out[k] = out[k] * alive
+    return out
 
 
 def operating_shapes(

@@ -365,6 +365,7 @@ CONTRACT_KEYS = {
     "price_per_gpu_hour": "contract_price_per_gpu_hour",
     "months": "contract_months",
     "escalation": "contract_escalation",
+    "default_rate": "contract_default_rate",
 }
 
 

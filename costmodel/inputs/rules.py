@@ -302,7 +302,7 @@ def _contract_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
         if paths is None:
             continue
         for key in CONTRACT_KEYS:
-            if key not in paths and key != "escalation":
+            if key not in paths and key not in ("escalation", "default_rate"):
                 yield (
                     key_path("tiers", name, "revenue", "contract", key),
                     "(missing)",

@@ -261,6 +261,7 @@ class Contract(Section):
     escalation: Rate = _given(
         0, "methodology §11.5: a flat contract price unless an input says so", "1/yr"
     )
+    default_rate: Rate = _given(0, "methodology §11.12: no counterparty default", "1/yr")
 
 
 class ContractOverride(Section):
@@ -270,6 +271,7 @@ class ContractOverride(Section):
     price_per_gpu_hour: NonNegative | None = None
     months: WholeContractMonths | None = None
     escalation: Rate | None = None
+    default_rate: Rate | None = None
 
 
 class Revenue(Section):

@@ -31,6 +31,7 @@ from costmodel.core.model import Model, require_finite
 from costmodel.core.result import OPEX_LINES
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.designs import design_is_auto
+from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import fingerprint
 from costmodel.inputs.title import model_title
 from costmodel.report import output as atomic
@@ -176,6 +177,7 @@ def write_workbook(
     ('model.xlsx', True)
     """
     require_finite(model)
+    _require_no_default(model)
 
     def write(tmp: Path) -> None:
         with collector_paused():
@@ -415,6 +417,8 @@ def _metric_formulas(
         "tco_per_gpu_hour": f'=IF({c("gpu_hours")}=0,"",{c("tco")}/{c("gpu_hours")})',
         "cost_per_gpu_hour": f'=IF({pv_gh}=0,"",{pv_cost}/{pv_gh})',
         "revenue": f"=SUM({S('revenue', ':')})",
+        # no counterparty default in the workbook (_require_no_default)
+        "contract_at_risk": "=0",
         "realized_price": f'=IF({c("gpu_hours")}=0,"",{c("revenue")}/{c("gpu_hours")})',
         "npv": f"={S('fcf', '@0')}+NPV({S('monthly_rate')},{S('fcf', ':1')})",
         # IRR polishes the root that the IRR sheet's bracketing solver found
@@ -439,6 +443,23 @@ def _metric_formulas(
         "vat_credit_peak": f"={S('vat_credit_peak')}",
         "surtax": f"=SUM({S('vat_surtax', ':')})",
     }
+
+
+def _require_no_default(model: Model) -> None:
+    """The workbook's contract rows carry no counterparty default (methodology
+    §11.12): a model with a default rate is refused with an error that names it,
+    rather than written with sheets that would not reproduce the engine."""
+    for t in model.tiers:
+        rate = model.inputs[t].inputs.get("contract_default_rate")
+        if rate is not None and rate[1] > 0:
+            a = model.assumptions
+            path = rate[0]
+            where = a._source.where(f"{path}.value") if a._source is not None else "assumptions"
+            rule = (
+                "the workbook does not carry contract default yet (methodology §11.12): "
+                "the summary, memo and analyses do; set it to 0 to write a workbook"
+            )
+            raise AssumptionError(Problem(where, path, f"{rate[1]:g}", rule))
 
 
 def _irr(flows: str, start: str) -> str:

@@ -226,6 +226,8 @@ def _scalars(s: Sheet, discount_rate: float) -> None:
         s.define(name_for(f"{section}.{key}"), r, 1)
     contract = s.a.revenue.contract
     for key in CONTRACT_KEYS if contract is not None else ():  # methodology §11.5
+        if key == "default_rate":  # not in the workbook (methodology §11.12)
+            continue
         r = s.quantity_row(f"revenue.contract.{key}", getattr(contract, key))
         s.define(name_for(f"revenue.contract.{key}"), r, 1)
 
