@@ -51,6 +51,8 @@ def contracts(draw, months: int) -> dict:
             "price_per_gpu_hour": draw(st.floats(5.0, 400.0)),
             "months": length,
             "escalation": draw(st.sampled_from([0.0, 0.03, 0.1])),
+            # a counterparty that may default (methodology §11.12): evaluated by draw
+            "default_rate": draw(st.sampled_from([0.0, 0.0, 0.15])),
         }
     }
 
@@ -175,6 +177,7 @@ MONEY = {
     "vat_paid",
     "vat_credit_peak",
     "surtax",
+    "contract_at_risk",
 }
 
 
