@@ -47,3 +47,16 @@ def _coerce_fraction(v: Any) -> Any:
 #: the marker of a fraction input (percentages accepted): see
 #: :func:`costmodel.inputs.fields.is_fraction_path`
 FRACTION = BeforeValidator(_coerce_fraction)
+
+
+def rate_or_wacc(v: Any) -> Any:
+    """``finance.discount_rate``: ``wacc`` as it is (also in the mapping form, its
+    source kept out; methodology §11.10); a percentage or a number is left to the
+    rate's own validation; any other text is an error that names the choices."""
+    if percent(v) is not None:
+        return v
+    if isinstance(v, dict) and v.get("value") == "wacc":
+        return "wacc"
+    if isinstance(v, str) and v != "wacc":
+        raise ValueError(f"must be a rate (e.g. 0.08) or wacc, not {v!r}")
+    return v

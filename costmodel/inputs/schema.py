@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from costmodel.inputs.forms import rate_or_wacc
 from costmodel.inputs.fxrates import FxTable
 from costmodel.inputs.quantity import (
     F,
@@ -85,22 +86,12 @@ def _given_months(value: int) -> Any:
 # ----------------------------------------------------------------------------- sections
 
 
-def _rate_or_wacc(v: Any) -> Any:
-    """``wacc`` as it is (also in the mapping form, its source kept out); any other
-    text is an error that names the choices."""
-    if isinstance(v, dict) and isinstance(v.get("value"), str):
-        v = v["value"]
-    if isinstance(v, str) and v != "wacc":
-        raise ValueError(f"must be a rate (e.g. 0.08) or wacc, not {v!r}")
-    return v
-
-
 class Finance(Section):
     """``discount_rate`` (annual, nominal; ``wacc``: derived from the financing,
     methodology §11.10), corporate ``tax_rate`` and how many years a tax loss may be
     carried forward (methodology §8.3; ``None``: without limit, ``0``: not at all)."""
 
-    discount_rate: Annotated[Literal["wacc"] | Rate, BeforeValidator(_rate_or_wacc)]
+    discount_rate: Annotated[Literal["wacc"] | Rate, BeforeValidator(rate_or_wacc)]
     tax_rate: Rate
     loss_carryforward_years: CarryforwardYears | None = None
 
