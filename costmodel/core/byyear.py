@@ -154,7 +154,8 @@ def run_by_year(
         terminal=terminal,
         terminal_tax=terminal_tax,
         vat=vat.metrics,
-        more={"contract_at_risk": np.zeros(size)},  # no default rate (engine.shared_timing)
+        # no default rate (engine.shared_timing) and no subsidies (engine.run_tier)
+        more={"contract_at_risk": np.zeros(size), "subsidies": np.zeros(size)},
     )
     opex_years = Lazy(lambda: {k: year_sums(lines[k], shapes.sums).T for k in OPEX_LINES})
     parts = (deps, capex_by, nbv)
@@ -230,7 +231,8 @@ def run_by_draw(
         more={
             "contract_at_risk": lambda: contract_at_risk(
                 q, deps, lines["contract_revenue"], shapes, clock
-            )
+            ),
+            "subsidies": np.zeros(size),  # a tier with subsidies runs month by month
         },
     )
     if np.any(q["debt_share"]):  # the equity IRR reads the monthly run's ECF

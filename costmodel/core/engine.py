@@ -75,6 +75,7 @@ from costmodel.core.lines import (
 from costmodel.core.memo import clear_caches  # noqa: F401 (the engine's caches)
 from costmodel.core.result import Lazy, Metrics, TierResult
 from costmodel.core.schedules import TierParts, tier_schedules
+from costmodel.core.subsidies import metered_kwh, subsidy_lines
 from costmodel.core.summary import summary
 from costmodel.core.tax import (
     tax_on_gain,
@@ -181,6 +182,8 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
         monthly = cache(lambda: run_monthly(q, config, deps))
+        if config.subsidies:  # subsidy cash is computed month by month (§11.13)
+            return monthly()
         timing = shared_timing(q, deps)  # every single build; a chunk of one timing
         if timing is not None:
             return run_by_year(q, config, deps, timing, monthly, one_loan)
@@ -224,8 +227,10 @@ def run_monthly(
     dep = depreciation_lines(q, events, config, clock, book)
     sold = revenue_lines(coefficients, shapes, clock, ("gpu_hours", "revenue"))
     vat = vat_lines(q, config, sold["revenue"], opex, capex_months)
+    kwh = partial(metered_kwh, q, deps, events, clock, tier_shapes(q, deps, clock))
+    grants = subsidy_lines(config.subsidies, capex_months, sold["revenue"], kwh, clock)
     margin = sold["revenue"] - opex_total
-    cf = _monthly_cash(q, config, clock, (events, book), capex_months, dep, margin, vat)
+    cf = _monthly_cash(q, config, clock, (events, book), capex_months, dep, margin, (vat, grants))
     lev = cache(partial(_levered_cash, q, config, clock, deps, events, cf, vat))
     dep_total = cache(lambda: sum(dep.values()))
     ebit = cache(lambda: cf["margin"] - dep_total())
@@ -253,7 +258,7 @@ def run_monthly(
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     lines = (cf["capex"], opex_total, sold["gpu_hours"], sold["revenue"])
     at_risk = partial(contract_at_risk, q, deps, coefficients["contract_revenue"], shapes, clock)
-    more = {"contract_at_risk": at_risk}
+    more = {"contract_at_risk": at_risk, "subsidies": lambda: grants["subsidies"].sum(axis=1)}
     metrics = _monthly_metrics(
         q, (disc, equity_disc), deps, capex_by, lines, cf, lev, annual, vat, more
     )
@@ -322,6 +327,7 @@ def _flows(
         "equity_discount_factor": equity_disc,
         "surtax": vat["surtax"],
         "vat_cash": vat["vat_cash"],
+        "subsidies": cf["subsidies"],
     }
 
 
@@ -333,25 +339,29 @@ def _monthly_cash(
     capex_months: dict[str, FloatArray],
     dep: dict[str, FloatArray],
     margin: FloatArray,
-    vat: Mapping[str, FloatArray],
+    cash_lines: tuple[Mapping[str, FloatArray], Mapping[str, FloatArray]],
 ) -> dict[str, Any]:
     """Tax, terminal value and the free cash flow month by month (``events``: the
-    capex events and the book depreciation of each; ``margin``: revenue - opex):
+    capex events and the book depreciation of each; ``margin``: revenue - opex;
+    ``cash_lines``: the VAT and the subsidies, :func:`subsidy_lines`, whose taxable
+    part is income of its year):
 
     - ``tax``: :func:`tax_with_losses` of the yearly taxable income
       (:func:`taxable_income`: revenue - opex - tax depreciation - VAT surtax
       (``vat``: :func:`vat_lines`), the terminal gain in the last year; paid at
       year ends); NBV per class = capex - book depreciation; the terminal value
       (:func:`terminal_value`) at month M;
-    - ``FCF = revenue - opex - tax - capex + terminal + VAT cash``."""
+    - ``FCF = revenue - opex - tax - capex + terminal + VAT cash + subsidies``."""
     events, book = events
+    vat, grants = cash_lines
     capex_m = sum(capex_months.values())
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
     nbv = {cls: np.broadcast_to(v, (margin.shape[0],)) for cls, v in nbv.items()}
     terminal = np.broadcast_to(
         terminal_value(q, events, sum(nbv.values()), config), nbv["servers"].shape
     )
-    margin_y, surtax_y = clock.by_year(margin), surtax_by_year(vat)
+    margin_y = clock.by_year(margin) + grants["subsidies_taxable_y"]
+    surtax_y = surtax_by_year(vat)
     tax_dep_by = tax_depreciation_lines(q, events, config, clock, book)
     tax_dep = sum(tax_dep_by.values())
     tax_nbv = capex_m.sum(axis=1) - tax_dep.sum(axis=1)
@@ -378,7 +388,8 @@ def _monthly_cash(
         "tax_depreciation": tax_dep_by,
         "tax_dep": tax_dep,
         "tax_nbv": tax_nbv,
-        "fcf": operating - capex_m + terminal_m + vat["vat_cash"],
+        "fcf": operating - capex_m + terminal_m + vat["vat_cash"] + grants["subsidies"],
+        "subsidies": grants["subsidies"],
     }
 
 
@@ -396,7 +407,7 @@ def _levered_cash(
     levered tax of the taxable income less interest paid and the tax
     depreciation of capitalized interest, with its own terminal gain (the
     unlevered tax when nothing is drawn); ``CFADS = revenue - opex - levered tax +
-    VAT cash``; ``ECF = CFADS - capex + draws - service - balloon + terminal``."""
+    VAT cash + subsidies``; ``ECF = CFADS - capex + draws - service - balloon + terminal``."""
     capex_m, fcf = cf["capex"], cf["fcf"]
     debt = debt_schedule(q, np.broadcast_to(capex_m, fcf.shape), deps[0]["month"], clock)
     borrowed = bool(np.any(debt["draw"]))
@@ -412,7 +423,7 @@ def _levered_cash(
         taxable_levered = taxable_income(cf["margin_y"].T, deductions.T, gain_levered).T
         levered = tax_with_losses(taxable_levered, q["tax_rate"], carry)
     tax_levered_m = clock.at_year_ends(levered["tax"])
-    cfads = cf["margin"] - tax_levered_m + vat["vat_cash"]
+    cfads = cf["margin"] - tax_levered_m + vat["vat_cash"] + cf["subsidies"]
     service = debt["interest"] + debt["principal"]
     ecf = cfads - capex_m + debt["draw"] - service - debt["balloon"] + cf["terminal"]
     return {

@@ -137,6 +137,7 @@ METRICS: dict[str, Metric] = {
             "lower",
         ),
         Metric("surtax", "VAT surtaxes", "增值税附加税费", "money", "lower"),
+        Metric("subsidies", "Subsidies received", "补贴收入", "money"),
     )
 }
 

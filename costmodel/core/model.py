@@ -280,7 +280,8 @@ class Model:
         and the levered lines (debt draw, interest, principal, balloon, levered
         tax, equity cash flow and its discount factor), months 0..M.
 
-        ``fcf = revenue - opex - tax - capex + terminal_value + vat_cash``; the
+        ``fcf = revenue - opex - tax - capex + terminal_value + vat_cash +
+        subsidies`` (methodology §11.13); the
         tax at M includes ``terminal_tax``, the tax on the terminal gain after losses
         (methodology §11.9); VAT cash: :meth:`vat` (its surtax is an expense of the
         year's taxable income, methodology §11.6);
@@ -313,6 +314,7 @@ class Model:
             "equity_discount_factor": f["equity_discount_factor"],
             "surtax": f["surtax"],
             "vat_cash": f["vat_cash"],
+            "subsidies": f["subsidies"],
         }
         return self._frame(cols)
 
@@ -363,6 +365,7 @@ class Model:
         cols["equity_cash_flow"] = by_year(f["ecf"])
         cols["surtax"] = by_year(f["surtax"])
         cols["vat_cash"] = by_year(f["vat_cash"])
+        cols["subsidies"] = by_year(f["subsidies"])
         cols["cfads"] = yearly("cfads")
         cols["debt_service"] = yearly("debt_service")
         cols["dscr"] = yearly("dscr", np.nan)

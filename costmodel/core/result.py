@@ -66,6 +66,7 @@ SUMMARY_COLUMNS = (
     "vat_paid",
     "vat_credit_peak",
     "surtax",
+    "subsidies",
 )
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from costmodel.inputs.designs import design_parts
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Assumptions, Quantity
+from costmodel.inputs.subsidies import Subsidy
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class TierConfig:
     vat: bool = False  # a ``vat`` section (methodology §24)
     vat_refund: bool = False  # its excess credit refunded (methodology §11.6)
     vat_refund_monthly: bool = False  # each month rather than at each year end (§11.11)
+    #: the tier's subsidies (its own list, else the global one; methodology §11.13)
+    subsidies: tuple[Subsidy, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,7 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
         vat=a.vat is not None,
         vat_refund=a.vat is not None and a.vat.refund_mode != "none",
         vat_refund_monthly=a.vat is not None and a.vat.refund_mode == "monthly",
+        subsidies=tuple(t.subsidies if t.subsidies is not None else a.subsidies),
     )
     structure = {"months": "horizon_years"}
     structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in ASSET_CLASSES}

@@ -40,6 +40,7 @@ from costmodel.inputs.quantity import (
     bounded,
     given,
 )
+from costmodel.inputs.subsidies import Subsidy
 from costmodel.inputs.whole import (
     CarryforwardYears,
     Count,
@@ -515,6 +516,7 @@ class Tier(Section):
     timeline: TimelineOverride | None = None
     stages: list[Stage] = Field(default_factory=list)
     reserve_headroom: StrictBool = True
+    subsidies: list[Subsidy] | None = None  # replaces the global list (methodology §11.13)
 
     @model_validator(mode="after")
     def _one_headcount(self) -> Tier:
@@ -646,6 +648,7 @@ class Assumptions(Section):
     vat: Vat | None = None
     correlations: list[Correlation] = Field(default_factory=list)
     fx: FxTable = Field(default_factory=dict)
+    subsidies: list[Subsidy] = Field(default_factory=list)
 
     # the merged source (files, raw data, line origins) when loaded from files
     _source: Any = PrivateAttr(default=None)

@@ -442,17 +442,28 @@ def _metric_formulas(
         "vat_paid": f"=SUM({S('vat_payable', ':')})",
         "vat_credit_peak": f"={S('vat_credit_peak')}",
         "surtax": f"=SUM({S('vat_surtax', ':')})",
+        # no subsidies in the workbook (_require_no_default)
+        "subsidies": "=0",
     }
 
 
 def _require_no_default(model: Model) -> None:
     """The workbook's contract rows carry no counterparty default (methodology
-    §11.12): a model with a default rate is refused with an error that names it,
-    rather than written with sheets that would not reproduce the engine."""
+    §11.12) and its cash flow no subsidies (§11.13): a model with either is refused
+    with an error that names it, rather than written with sheets that would not
+    reproduce the engine."""
+    a = model.assumptions
     for t in model.tiers:
+        if model.inputs[t].config.subsidies:
+            path = f"tiers.{t}.subsidies" if a.tiers[t].subsidies is not None else "subsidies"
+            where = a._source.where(path) if a._source is not None else "assumptions"
+            rule = (
+                "the workbook does not carry subsidies yet (methodology §11.13): the "
+                "summary, memo and analyses do; remove them to write a workbook"
+            )
+            raise AssumptionError(Problem(where, path, "", rule))
         rate = model.inputs[t].inputs.get("contract_default_rate")
         if rate is not None and rate[1] > 0:
-            a = model.assumptions
             path = rate[0]
             where = a._source.where(f"{path}.value") if a._source is not None else "assumptions"
             rule = (
