@@ -57,6 +57,7 @@ from costmodel.report.memo import numbers as f
 from costmodel.report.memo import profile_section as mprof
 from costmodel.report.memo import reliability as rel
 from costmodel.report.memo import summary_section as msum
+from costmodel.report.memo import terms_section as mterms
 from costmodel.report.memo import vat_section as mvat
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.text import TEXT
@@ -206,6 +207,7 @@ def context(model: Model, lang: str = "en", analysis: Analysis | None = None) ->
         growth=mgrowth.growth(facts),
         financing=mfin.financing(facts),
         vat=mvat.vat(facts),
+        terms=mterms.terms(facts),
     )
 
 
