@@ -154,8 +154,6 @@ def run_by_year(
         terminal=terminal,
         terminal_tax=terminal_tax,
         vat=vat.metrics,
-        # no default rate (engine.shared_timing) and no subsidies (engine.run_tier)
-        more={"contract_at_risk": np.zeros(size), "subsidies": np.zeros(size)},
     )
     opex_years = Lazy(lambda: {k: year_sums(lines[k], shapes.sums).T for k in OPEX_LINES})
     parts = (deps, capex_by, nbv)

@@ -14,8 +14,8 @@ from costmodel.core.finance import FloatArray
 from costmodel.core.lines import monthly_line, operating_coefficients
 from costmodel.core.timing import Clock
 from costmodel.core.units import MONTHS_PER_YEAR
+from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.schema import ASSET_CLASSES
-from costmodel.inputs.subsidies import Subsidy
 
 
 def subsidy_lines(

@@ -109,8 +109,10 @@ def _more_columns(
     more: Mapping[str, FloatArray | Callable[[], FloatArray]] | None,
 ) -> dict[str, FloatArray | Callable[[], FloatArray]]:
     """The VAT columns, ``discount_rate`` (the rate of the NPV, methodology §11.10)
-    and the columns of ``more`` (contract default and subsidies, §11.12, §11.13)."""
-    return {**(vat or {}), "discount_rate": lambda: discount_rates(q), **(more or {})}
+    and the columns of ``more`` (contract default and subsidies, §11.12, §11.13; 0
+    where absent: the by-year evaluation runs neither)."""
+    none = dict.fromkeys(("contract_at_risk", "subsidies"), np.zeros(q["gpus"].shape[0]))
+    return {**(vat or {}), "discount_rate": lambda: discount_rates(q), **none, **(more or {})}
 
 
 def _opex_columns(

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from costmodel.inputs.designs import design_parts
+from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Assumptions, Quantity
-from costmodel.inputs.subsidies import Subsidy
 
 
 @dataclass(frozen=True)

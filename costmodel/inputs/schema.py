@@ -40,7 +40,7 @@ from costmodel.inputs.quantity import (
     bounded,
     given,
 )
-from costmodel.inputs.subsidies import Subsidy
+from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.whole import (
     CarryforwardYears,
     Count,
