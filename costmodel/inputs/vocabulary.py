@@ -175,6 +175,9 @@ INPUTS: dict[str, Term] = {
     "contract_escalation": Term(
         "Contract price escalation a contract year", "合同价格年涨幅", "1/yr", "pct"
     ),
+    "contract_default_rate": Term(
+        "Counterparty default rate of a contract, per year", "合同年违约率", "1/yr", "pct"
+    ),
     "node_failures_per_day": Term(
         "Node failures per server-day", "每台服务器日故障次数", "per server-day", "number"
     ),
@@ -387,6 +390,7 @@ ALIASES: dict[str, str] = {
     "contract.price_per_gpu_hour": "contract_price_per_gpu_hour",
     "contract.months": "contract_months",
     "contract.escalation": "contract_escalation",
+    "contract.default_rate": "contract_default_rate",
     "vat.output_rate": "vat_output_rate",
     "vat.surtax_rate": "vat_surtax_rate",
     "input_rates.servers": "vat_input_servers",
