@@ -19,7 +19,7 @@ def wacc(
     tax_rate) + (1 - D) * cost_of_equity`` with ``D`` the debt share (0 without
     financing, which gives the cost of equity).
 
-    >>> float(wacc(0.6, 0.05, 0.25, 0.12))
+    >>> round(float(wacc(0.6, 0.05, 0.25, 0.12)), 12)
     0.0705
     """
     d = np.asarray(debt_share, dtype=float)

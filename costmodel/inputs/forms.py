@@ -60,3 +60,10 @@ def rate_or_wacc(v: Any) -> Any:
     if isinstance(v, str) and v != "wacc":
         raise ValueError(f"must be a rate (e.g. 0.08) or wacc, not {v!r}")
     return v
+
+
+def refund_mode(vat: Any) -> str:
+    """How a ``vat`` section refunds its excess credit (methodology §11.11):
+    ``monthly``, ``annual`` (``refund: annual`` or v3 ``refund_credit: true``) or
+    ``none``."""
+    return vat.refund or ("annual" if vat.refund_credit else "none")

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from costmodel.inputs.designs import design_parts
+from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Assumptions, Quantity
 
@@ -134,8 +135,8 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
             c for c in ASSET_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"
         ),
         vat=a.vat is not None,
-        vat_refund=a.vat is not None and a.vat.refund_mode != "none",
-        vat_refund_monthly=a.vat is not None and a.vat.refund_mode == "monthly",
+        vat_refund=a.vat is not None and refund_mode(a.vat) != "none",
+        vat_refund_monthly=a.vat is not None and refund_mode(a.vat) == "monthly",
         subsidies=tuple(t.subsidies if t.subsidies is not None else a.subsidies),
     )
     structure = {"months": "horizon_years"}

@@ -88,9 +88,8 @@ def _given_months(value: int) -> Any:
 
 
 class Finance(Section):
-    """``discount_rate`` (annual, nominal; ``wacc``: derived from the financing,
-    methodology §11.10), corporate ``tax_rate`` and how many years a tax loss may be
-    carried forward (methodology §8.3; ``None``: without limit, ``0``: not at all)."""
+    """``discount_rate`` (annual; ``wacc``: of the financing, methodology §11.10),
+    ``tax_rate`` and the years a tax loss may be carried forward (methodology §8.3)."""
 
     discount_rate: Annotated[Literal["wacc"] | Rate, BeforeValidator(rate_or_wacc)]
     tax_rate: Rate
@@ -173,11 +172,8 @@ class Vat(Section):
     """PRC value-added tax (methodology §24). Every price of the inputs is
     VAT-exclusive: ``output_rate`` of revenue is output VAT, ``input_rates`` of each
     capex class and opex line input VAT; the excess input credit is carried in a
-    pool and, with ``refund: annual`` (v3 ``refund_credit: true``; 留抵退税) refunded at
-    each year end, with ``refund: monthly`` each month (methodology §11.11), the share
-    ``refund_ratio`` of it (进项构成比例; else the credit left at the horizon is lost);
-    ``surtax_rate`` of the VAT paid (urban construction 7% + education 3% + local
-    education 2%) is an expense."""
+    pool and refunded (``refund``, :func:`refund_mode`; 留抵退税, ``refund_ratio`` of it)
+    or lost at the horizon; ``surtax_rate`` of the VAT paid is an expense."""
 
     output_rate: VatRate
     input_rates: VatInputRates = Field(default_factory=VatInputRates)
@@ -185,12 +181,6 @@ class Vat(Section):
     refund_credit: Annotated[StrictBool, Plain] = False
     refund: Annotated[Literal["annual", "monthly"], Plain] | None = None
     refund_ratio: Rate = _given(1, "methodology §11.11: the whole credit qualifies", "fraction")
-
-    @property
-    def refund_mode(self) -> str:
-        """``monthly``, ``annual`` (``refund: annual`` or v3 ``refund_credit: true``)
-        or ``none`` (methodology §11.11)."""
-        return self.refund or ("annual" if self.refund_credit else "none")
 
 
 class Power(Section):

@@ -39,8 +39,8 @@ TERMS: dict[str, dict[str, str]] = {
     },
     "zh": {
         "heading": "折现率、合同违约风险与补贴",
-        "rate_given": "净现值按年折现率 {rate} 折现，即假设中给定的折现率"
-        "（finance.discount_rate）：不论融资方式，对整个项目要求的回报率。股东现金流按股权成本 "
+        "rate_given": "净现值按年折现率 {rate} 折现，即假设中给定的折现率："
+        "不论融资方式，对整个项目要求的回报率。股东现金流按股权成本 "
         "{coe} 折现。",
         "rate_wacc": "净现值按年折现率 {rate} 折现，即融资结构对应的加权平均资本成本：债务占 "
         "{debt}、利率 {interest}（扣除 {tax} 所得税后为 {after}），股权占 {equity}、股权成本 "

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from costmodel.inputs.forms import refund_mode
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import say
 from costmodel.report.memo.financing_section import month_text
@@ -101,7 +102,7 @@ def _back(x: Facts, v: Any, peak_at: int) -> Markup:
 def _refund_text(V: dict[str, str], vat: Any) -> Markup:
     """How the credit is refunded (methodology §11.6, §11.11): at year ends, each
     month or not at all, and the share that qualifies when it is not all."""
-    mode = vat.refund_mode
+    mode = refund_mode(vat)
     text = Markup(V[{"annual": "refund_on", "monthly": "refund_monthly"}.get(mode, "refund_off")])
     ratio = vat.refund_ratio.value
     if mode != "none" and ratio < 1:

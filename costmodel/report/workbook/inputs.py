@@ -19,6 +19,7 @@ from datetime import datetime
 
 from xlsxwriter.workbook import Workbook
 
+from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.params import CONTRACT_KEYS
 from costmodel.inputs.schema import (
     ASSET_CLASSES,
@@ -102,7 +103,7 @@ def mode_value(a: Assumptions, name: str) -> str:
         "revenue_mode": a.revenue.mode,
         "revenue_cloud_term": a.revenue.cloud_term,
         "financing_rate_convention": a.financing.rate_convention if a.financing else "nominal",
-        "vat_refund": "monthly" if a.vat and a.vat.refund_mode == "monthly" else "annual",
+        "vat_refund": "monthly" if a.vat and refund_mode(a.vat) == "monthly" else "annual",
     }[name]
 
 

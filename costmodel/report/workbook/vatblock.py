@@ -23,6 +23,7 @@ from typing import Any
 
 from costmodel.core.calendar import year_sums
 from costmodel.core.model import Model
+from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Quantity
 from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import GREEN, CalcSheet, year_end_values
@@ -48,7 +49,7 @@ def vat_value(model_or_a, path: str) -> float:
     if a.vat is None:
         return 0.0
     if path == REFUND_PATH:  # refunds on: annual (v3 refund_credit) or monthly
-        return float(a.vat.refund_mode != "none")
+        return float(refund_mode(a.vat) != "none")
     obj = a.vat
     for part in path.split(".")[1:]:
         obj = getattr(obj, part)
@@ -113,7 +114,7 @@ def vat_block(x: Tier) -> None:
         value = vat_value(x.model, path) if x.model.assumptions.vat else float(path == RATIO_PATH)
         cs.const(key, label, unit, f"={name_for(path)}", value, kind, GREEN)
     monthly = (
-        x.model.assumptions.vat is not None and x.model.assumptions.vat.refund_mode == "monthly"
+        x.model.assumptions.vat is not None and refund_mode(x.model.assumptions.vat) == "monthly"
     )
     cs.const(
         "vat_refund_monthly",
@@ -182,7 +183,7 @@ def _pool_rows(x: Tier) -> tuple[tuple[str, str, str, Any, bool], ...]:
     v = x.r.vat
     # the claim paid in month m is ratio x C_(m-1) when refunds are monthly (§11.11)
     monthly = (
-        x.model.assumptions.vat is not None and x.model.assumptions.vat.refund_mode == "monthly"
+        x.model.assumptions.vat is not None and refund_mode(x.model.assumptions.vat) == "monthly"
     )
     ratio = vat_value(x.model, RATIO_PATH) if monthly else 0.0
     claim = v["credit_open"][0] * ratio
