@@ -141,7 +141,7 @@ FAULTS = {
         "hand-vat",
         lambda wb, m: zero_over(
             "small",
-            "VAT payable = max(0, output - input - opening credit)",
+            "VAT payable = max(0, output - input - (opening credit - claim))",
             first_payable_month(m, "small"),
         )(wb),
         "VAT credit: open + input - output + payable - refund = closing, every month",
@@ -149,9 +149,11 @@ FAULTS = {
     "hard-coded 0 over the month-12 refund": (
         "default-vat",
         lambda wb, m: zero_over(
-            "thousands", "refund of the credit (year ends, if refunds are on)", 12
+            "thousands",
+            "refund = claim + ratio x credit at a year end (annual) or at M (monthly)",
+            12,
         )(wb),
-        "with refunds on, no VAT credit is left at a year end",
+        "with annual refunds of the whole credit, none is left at a year end",
     ),  # fmt: skip
     "hard-coded 0 over the VAT cash of month 13": (
         "hand-vat",
