@@ -169,11 +169,8 @@ class VatInputRates(Section):
 
 
 class Vat(Section):
-    """PRC value-added tax (methodology §24). Every price of the inputs is
-    VAT-exclusive: ``output_rate`` of revenue is output VAT, ``input_rates`` of each
-    capex class and opex line input VAT; the excess input credit is carried in a
-    pool and refunded (``refund``, :func:`refund_mode`; 留抵退税, ``refund_ratio`` of it)
-    or lost at the horizon; ``surtax_rate`` of the VAT paid is an expense."""
+    """PRC VAT (methodology §24, §11.11) on VAT-exclusive prices: output, input, the
+    credit pool refunded (``refund``, ``refund_ratio``; 留抵退税) or lost, surtax."""
 
     output_rate: VatRate
     input_rates: VatInputRates = Field(default_factory=VatInputRates)
