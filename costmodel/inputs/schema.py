@@ -24,6 +24,7 @@ from pydantic import (
 
 from costmodel.inputs.forms import rate_or_wacc
 from costmodel.inputs.fxrates import FxTable
+from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.quantity import (
     F,
     NonNegative,
@@ -40,7 +41,6 @@ from costmodel.inputs.quantity import (
     bounded,
     given,
 )
-from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.whole import (
     CarryforwardYears,
     Count,
