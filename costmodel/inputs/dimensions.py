@@ -20,6 +20,7 @@ such words, and a closed table cannot tell a description from a slip.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -138,6 +139,14 @@ class Reading:
     how: str = ""
 
 
+@functools.lru_cache(maxsize=4096)
+def _cached_reading(
+    path: str, written: str, currency: str, fx: tuple[tuple[str, float], ...]
+) -> Reading:
+    """:func:`reading`, remembered: every load reads the same few hundred units."""
+    return reading(path, written, currency, dict(fx))
+
+
 def reading(path: str, written: str, currency: str, fx: Mapping[str, float]) -> Reading:
     """How the value of the input at ``path`` written with unit ``written`` is read
     in the model (see the module docstring)."""
@@ -226,7 +235,7 @@ def convert_units(
         unit = node.get("unit")
         if "value" in node and isinstance(unit, str):
             path = key_path(*keys)
-            r = reading(path, unit, currency, fx)
+            r = _cached_reading(path, unit, currency, tuple(sorted(fx.items())))
             if r.error is not None:
                 errors.append(Problem(where(f"{path}.unit"), path, repr(unit), r.error))
             elif r.factor != 1:

@@ -168,6 +168,10 @@ def test_sliders_recompute_to_the_clis_numbers_and_the_scenario_rebuilds(page, u
         f"{price:.2f}"
     )
     assert page.locator("#moved").inner_text() == "Inputs moved: 2."
+    # the tens tier sets its own price: the page says the global slider does not reach it
+    notice = page.locator("#notices")
+    assert notice.is_visible()
+    assert "shadowed for tier tens by tiers.tens.revenue.price_per_gpu_hour" in notice.inner_text()
 
     with page.expect_download() as dl:
         page.click("#save")
