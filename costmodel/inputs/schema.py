@@ -307,6 +307,7 @@ class Server(Section):
     """One server SKU of the catalogue (price and power for the whole server)."""
 
     label: Text = ""
+    label_zh: Text = ""
     gpus_per_server: Count
     price: NonNegative
     power_kw: NonNegative

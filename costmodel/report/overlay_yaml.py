@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from costmodel.inputs.provenance import with_change
 from costmodel.inputs.schema import Assumptions, Plain, Quantity
 from costmodel.inputs.whole import WholeNumber, takes_range
 
@@ -136,8 +137,9 @@ def shown(v: Any) -> str:
 def entry(keys: tuple[str, ...], value: Any, base: Any, note: str) -> Any:
     """What the overlay holds at ``keys``: ``value`` in mapping form where the
     schema allows one (a quantity keeps ``base``'s range, unit and source, the range
-    widened to include ``value`` as ``--set`` does), with ``note``; as is otherwise,
-    and None (null: the input removed, its default used) for a cleared cell."""
+    widened to include ``value`` as ``--set`` does), with ``base``'s own note and
+    ``note`` appended (:func:`~costmodel.inputs.provenance.with_change`); as is
+    otherwise, and None (null: the input removed, its default used) for a cleared cell."""
     kind, mapping = leaf_kind(keys)
     if value is None or not mapping:
         return value
@@ -152,7 +154,7 @@ def entry(keys: tuple[str, ...], value: Any, base: Any, note: str) -> Any:
                 out["low"] = value
             if "high" in out and value > out["high"]:
                 out["high"] = value
-    out["note"] = note
+    out["note"] = with_change(getattr(base, "note", None), note)  # the reasoning kept
     return out
 
 

@@ -159,7 +159,9 @@ def test_three_edits_are_exactly_three_paths_with_their_sources(default_book, tm
         assert got["value"] == value
         assert got["source"] == q.source and got["unit"] == q.unit
         assert got["low"] == min(q.low, value) and got["high"] == max(q.high, value)
-        assert got["note"] == f"changed in investor.xlsx on {day} (was {q.value:g})"
+        change = f"changed in investor.xlsx on {day} (was {q.value:g})"
+        # the input's own reasoning is kept, the change appended after " | "
+        assert got["note"] == (f"{q.note} | {change}" if q.note else change)
     # the overlay layered on the base is the base with the three values set
     f = tmp_path / "overlay.yaml"
     f.write_text(yaml.safe_dump(overlay), encoding="utf-8")
@@ -334,14 +336,17 @@ def test_cover_and_memo_name_where_the_scenario_came_from(default_book, tmp_path
     f.write_text(yaml.safe_dump(overlay), encoding="utf-8")
     model = cm.build(cm.layer(a, f))
     note = overlay["power"]["price_per_kwh"]["note"]
-    assert note.startswith("changed in investor.xlsx on ") and note.endswith("(was 0.65)")
+    assert note.startswith(a.power.price_per_kwh.note + " | changed in investor.xlsx on ")
+    assert note.endswith("(was 0.65)")
     wb = cm.write_workbook(model, tmp_path / "again.xlsx", created=FIXED)
     cover = openpyxl.load_workbook(wb, read_only=True)["Cover"]
     rows = list(cover.iter_rows(max_col=2, values_only=True))
     at = rows.index((CHANGES_LABEL, None))
-    assert rows[at + 1] == (key_path("power", "price_per_kwh"), note)
+    change = note.rsplit(" | ", 1)[1]  # the cover and the memo list the change alone
+    assert change.startswith("changed in investor.xlsx on ")
+    assert rows[at + 1] == (key_path("power", "price_per_kwh"), change)
     html = cm.write_memo(model, tmp_path / "memo.html").read_text(encoding="utf-8")
-    assert 'id="changed-inputs"' in html and note in html
+    assert 'id="changed-inputs"' in html and change in html
     plain = cm.write_memo(cm.build(a), tmp_path / "plain.html").read_text(encoding="utf-8")
     assert 'id="changed-inputs"' not in plain
 

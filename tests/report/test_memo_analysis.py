@@ -470,8 +470,9 @@ def test_why_the_median_draw_differs_from_the_assumed_case(model, analysis, html
             assert nb(f.signed(r["shift"], f.money)) in en
             assert nb(f.signed(r["shift"], lambda v: f.money(v, "zh"))) in zh
         assert nb(f.signed(ways.iloc[3]["shift"], f.money)) not in en
-        told = f"{len(ways)} of the {len(rows)} drawn inputs it reads {'lower' if gap < 0 else 'raise'}"
+        verb = ("lower" if gap < 0 else "raise") + ("s" if len(ways) == 1 else "")
+        told = f"Of the {len(rows)} drawn inputs this option reads, {len(ways)} {verb} the NPV"
         assert told in en
         assert en.endswith(
-            f"the {len(rows)} shifts add up to {nb(f.signed(rows['shift'].sum(), f.money))}."
+            f"all {len(rows)} shifts add up to {nb(f.signed(rows['shift'].sum(), f.money))}."
         )

@@ -108,7 +108,7 @@ def test_a_recommended_option_is_costed_in_its_first_full_year(tmp_path):
     assert want in text
     _, zh = hand_memo(tmp_path, over, "zh")
     assert (
-        f"首个完整运营年（2028 年 7 月 至 2029 年 6 月）运营成本 {plain(f.money(opex, 'zh'))}"
+        f"首个完整运营年（2028 年 7 月至 2029 年 6 月）运营成本 {plain(f.money(opex, 'zh'))}"
         in (plain(zh))
     )
 

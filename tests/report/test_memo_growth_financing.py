@@ -237,8 +237,9 @@ def test_the_tax_regime_in_force():
     en = text_of(decision_of(pages["en"]))
     assert (
         "Profits are taxed at 15%, with losses carried forward 10 years; servers are deducted "
-        "in full for tax in the year they enter service"
+        "in full for tax in the year they enter service (expensing) rather than depreciated."
     ) in en
+    assert "tax_method" not in en  # an input's name is not prose
     zh = text_of(decision_of(pages["zh"]))
     assert "企业所得税税率 15%，亏损可结转 10 年；服务器在投入使用当年一次性税前扣除" in zh
     m, _, pages = memo(overrides={"finance.loss_carryforward_years": None}, langs=("en",))

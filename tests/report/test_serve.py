@@ -297,10 +297,9 @@ def test_saved_scenario_rebuilds_to_the_page(client, tmp_path):
     assert doc["operations"]["utilization"]["value"] == 0.72
     assert doc["operations"]["utilization"]["low"] == 0.3  # range, unit and source kept
     assert "source" in doc["revenue"]["price_per_gpu_hour"]
-    assert re.fullmatch(
-        r"changed in the what-if page on \d{4}-\d\d-\d\d \(was 0.6\)",
-        doc["operations"]["utilization"]["note"],
-    )
+    own, change = doc["operations"]["utilization"]["note"].rsplit(" | ", 1)
+    assert own == cm.load_assumptions().operations.utilization.note  # the reasoning kept
+    assert re.fullmatch(r"changed in the what-if page on \d{4}-\d\d-\d\d \(was 0.6\)", change)
     assert "finance" not in doc  # not moved
     path = tmp_path / "scenario.yaml"
     path.write_text(r.text, encoding="utf-8")

@@ -335,7 +335,9 @@ def lean_sentence(x: Facts, tier: str, row: pd.Series, shifts: pd.DataFrame | No
     )
     key = "lean_items_below" if gap < 0 else "lean_items_above"
     total = f.signed(float(rows["shift"].sum()), x.money)
-    return head + say(T[key], items=items, k=int(that_way.sum()), n=len(rows), sum=total)
+    k = int(that_way.sum())
+    verb = ("lowers" if k == 1 else "lower") if gap < 0 else ("raises" if k == 1 else "raise")
+    return head + say(T[key], items=items, k=k, n=len(rows), sum=total, verb=verb)
 
 
 def mc_cells(x: Facts, row: pd.Series) -> dict[str, str]:

@@ -5,6 +5,7 @@ source's rules of thumb (words in :mod:`costmodel.report.memo.text_method`).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel
@@ -12,7 +13,7 @@ from pydantic import BaseModel
 from costmodel.inputs.schema import Quantity, WholeNumber
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts
-from costmodel.report.memo.labels import input_key, input_label
+from costmodel.report.memo.labels import input_key, input_label, workload_label
 from costmodel.report.memo.profiles import MAXIMS
 from costmodel.report.memo.text_method import METHOD, METHOD_RULES, SECTIONS
 
@@ -40,11 +41,30 @@ def walk(obj: Any, path: str = ""):
         yield path, obj
 
 
+#: plain text inputs quoted from their sources: in the Chinese memo they are
+#: marked as English (``lang="en"``), as the source and note column is
+QUOTED_KEYS = frozenset({"source", "note"})
+#: a text value that is an input's dotted path (``correlations[0].a``): set as code
+_PATH = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
+#: a text value's Chinese sibling: ``description`` -> ``description_zh``
+ZH_SUFFIX = "_zh"
+
+
 def assumption_rows(x: Facts) -> list[dict[str, Any]]:
     """Every assumption with its value, range, unit, source and note, grouped by
-    top-level section."""
+    top-level section. In Chinese a text input with a Chinese sibling
+    (``description`` and ``description_zh``) shows the Chinese text, its English
+    original after it as quoted English, and the sibling has no row of its own; a
+    workload's name is its Chinese name (:func:`workload_label`); text quoted from a
+    source (``note``, ``source``) and names without a Chinese form (the model's
+    name, a server's label) are marked English (``quoted``); input paths are code."""
+    leaves = list(walk(x.model.assumptions))
+    texts = {path: leaf for path, leaf in leaves if isinstance(leaf, str) and leaf}
+    zh = x.lang == "zh"
     rows = []
-    for path, leaf in walk(x.model.assumptions):
+    for path, leaf in leaves:
+        if zh and path.endswith(ZH_SUFFIX) and path.removesuffix(ZH_SUFFIX) in texts:
+            continue  # shown on its English sibling's row
         top = path.split(".", 1)[0].split("[", 1)[0]
         section = top if top != path else ""  # top-level scalars: the model group
         if isinstance(leaf, Quantity):
@@ -65,6 +85,10 @@ def assumption_rows(x: Facts) -> list[dict[str, Any]]:
             numeric = isinstance(leaf, int | float) and not isinstance(leaf, bool)
             text = f.number(leaf) if numeric else str(leaf)
             row = dict(value=text, range="", unit="", source="", note="", numeric=numeric)
+        row.update(original="", quoted=False, code=False)
+        if isinstance(leaf, str) and leaf:
+            row.update(_text_value(x, path, leaf, texts) if zh else {})
+            row["code"] = bool(_PATH.match(leaf))
         sections = SECTIONS[x.lang]
         rows.append(
             dict(
@@ -76,6 +100,21 @@ def assumption_rows(x: Facts) -> list[dict[str, Any]]:
             )
         )
     return rows
+
+
+def _text_value(x: Facts, path: str, text: str, texts: dict[str, str]) -> dict[str, Any]:
+    """How the Chinese appendix shows the text input ``path`` (see
+    :func:`assumption_rows`): its Chinese sibling with the English ``original``,
+    a workload's Chinese name, or the text itself, ``quoted`` if it is English
+    quoted from a source or a name."""
+    own_zh = texts.get(path + ZH_SUFFIX)
+    if own_zh:
+        return dict(value=own_zh, original=text)
+    key = path.rsplit(".", 1)[-1]
+    if re.fullmatch(r"workloads\[\d+\]\.name", path):
+        return dict(value=workload_label(x.model, text, "zh"), original=text)
+    english = not any("\u3400" <= c <= "\u9fff" for c in text)
+    return dict(quoted=key in QUOTED_KEYS or (english and key in ("name", "label")))
 
 
 def _appendix_label(x: Facts, path: str) -> str:

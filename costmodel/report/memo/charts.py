@@ -63,6 +63,7 @@ from costmodel.report.memo.svg import (
     AXIS,
     INK,
     MUTED,
+    SIZE,
     Canvas,
     Scale,
     nice_domain,
@@ -231,6 +232,28 @@ def _area(c: Canvas, px: np.ndarray, py: np.ndarray, zero: float, color: str, al
     c.path(d, fill=color, extra=f' fill-opacity="{alpha:g}" class="area"')
 
 
+def _clear_spot(
+    curve: tuple[np.ndarray, np.ndarray],
+    text: str,
+    spots: list[tuple[float, float, str]],
+) -> tuple[float, float, str]:
+    """The first of ``spots`` (x, y of the text's middle, anchor) where ``text``
+    does not touch the polyline ``curve`` (pixels: a segment whose x range meets the
+    text's and whose y range meets its height, 1.3 x the font size), else the first
+    spot."""
+    w = text_width(text)
+    px, py = curve
+    for x, y, anchor in spots:
+        left = x - w if anchor == "end" else x - w / 2 if anchor == "middle" else x
+        a, b, top, low = left - 2, left + w + 2, y - 0.65 * SIZE, y + 0.65 * SIZE
+        lo_x, hi_x = np.minimum(px[:-1], px[1:]), np.maximum(px[:-1], px[1:])
+        lo_y, hi_y = np.minimum(py[:-1], py[1:]), np.maximum(py[:-1], py[1:])
+        hit = (hi_x >= a) & (lo_x <= b) & (hi_y >= top) & (lo_y <= low)
+        if not hit.any():
+            return x, y, anchor
+    return spots[0]
+
+
 def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
     """Cumulative FCF per tier (own scale); payback marked or 'no payback' noted."""
     cur = model.assumptions.currency
@@ -266,17 +289,26 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
             extra=' stroke-width="1.6" stroke-linejoin="round" class="line"',
         )
         pb = s.loc[tier, "payback_years"]
+        curve = (x0 + months * xs.k, ys.r0 + (cum / div - ys.d0) * ys.k)
         if f.is_empty(pb):
-            c.text(x1, top + 15, t["no_payback"], anchor="end", fill=NEG, cls="note", halo=True)
+            # payback counts no terminal value: a line that ends above 0 only through it
+            text = t["no_payback_tv"] if cum[-1] > 0 else t["no_payback"]
+            spots = [(x1, top + 15, "end"), ((x0 + x1) / 2, top + 15, "middle")]
+            spots += [(x1, bottom - 8, "end"), ((x0 + x1) / 2, bottom - 8, "middle")]
+            tx, ty, anchor = _clear_spot(curve, text, spots)
+            c.text(tx, ty, text, anchor=anchor, fill=NEG, cls="note", halo=True)
         else:
             m = min(int(round(float(pb) * 12)), len(cum) - 1)
             mx, my = xs(float(pb)), ys(cum[m] / div)
             c.circle(mx, my, 3.5, POS, cls="payback")
             text = t["payback"].format(years=f.years(pb, lang))
             half = text_width(text) / 2
-            tx = min(max(mx, x0 + half), x1 - half)
-            ty = my - 11 if my - 11 > top + 6 else my + 12
-            c.text(tx, ty, text, anchor="middle", fill="#1d5c33", cls="note", halo=True)
+            cx = min(max(mx, x0 + half), x1 - half)
+            up, down = max(my - 11, top + 8), min(my + 15, bottom - 4)
+            spots = [(cx, up, "middle"), (mx - 6, up, "end"), (mx - 6, down, "end")]
+            spots += [(cx, down, "middle")]
+            tx, ty, anchor = _clear_spot(curve, text, spots)
+            c.text(tx, ty, text, anchor=anchor, fill="#1d5c33", cls="note", halo=True)
         x_title(c, t["year"], x0, x1)
         panels.append(c)
     return figure(panels, panels=True)

@@ -25,6 +25,17 @@ _EMPTY_REASON = {
 }
 
 
+def _empty_reason(s: pd.DataFrame, col: str, tier: str) -> str:
+    """The footnote key of why metric ``col`` of ``tier`` is empty: a fabric priced
+    as a share has no levels; without debt there is no DSCR; else by
+    :data:`_EMPTY_REASON` (a zero denominator by default)."""
+    if col == "network_levels":
+        return "fn_share"
+    if col == "min_dscr" and not s.loc[tier, "debt_peak"] > 0:
+        return "fn_no_debt"
+    return _EMPTY_REASON.get(col, "fn_other")
+
+
 QUALITY = frozenset(
     {
         "tco_per_gpu_hour",
@@ -68,7 +79,7 @@ def comparison(x: Facts) -> dict[str, Any]:
             empty = is_empty(values[t])
             note = None
             if empty:
-                key = _EMPTY_REASON.get(col, "fn_other")
+                key = _empty_reason(s, col, t)
                 note = notes.setdefault(key, len(notes) + 1)
             elif col in ("irr", "equity_irr") and roots[t][col] > 1:
                 note = notes.setdefault("fn_roots", len(notes) + 1)

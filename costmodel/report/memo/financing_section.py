@@ -141,7 +141,7 @@ TIMING: dict[str, dict[str, str]] = {
         "carry_none": "with no loss carry-forward",
         "carry_all": "with losses carried forward without limit",
         "expensed": "; {classes} are deducted in full for tax in the year they enter service "
-        "(tax_method expensed)",
+        "(expensing) rather than depreciated",
         "servers": "servers",
         "network": "network equipment",
         "storage": "storage",
@@ -168,7 +168,7 @@ TIMING: dict[str, dict[str, str]] = {
         "carry_years": "亏损可结转 {years} 年",
         "carry_none": "亏损不得结转",
         "carry_all": "亏损结转不设年限",
-        "expensed": "；{classes}在投入使用当年一次性税前扣除（税务折旧方式：一次性扣除）",
+        "expensed": "；{classes}在投入使用当年一次性税前扣除，不再分年折旧",
         "servers": "服务器",
         "network": "网络设备",
         "storage": "存储设备",

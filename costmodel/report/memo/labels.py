@@ -103,10 +103,11 @@ def tier_label(model: Model, tier: str, lang: str = "en") -> str:
 
 
 def chart_label(model: Model, tier: str, lang: str = "en") -> str:
-    """Short, derived from numbers; the tier key where two tiers would collide."""
+    """Short, derived from numbers (the GPUs of every deployment, as the summary
+    counts them); the tier key where two tiers would collide."""
 
     def short(t: str) -> str:
-        n = int(model.inputs[t].values()["gpus"])
+        n = int(summary(model).loc[t, "gpus"])
         return f"{n:,} 张 {gpu_name(model, t)}" if lang == "zh" else f"{n:,}× {gpu_name(model, t)}"
 
     mine = short(tier)

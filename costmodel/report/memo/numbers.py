@@ -20,6 +20,7 @@ hundreds of digits.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 from costmodel.core.metrics import Kind, is_empty
@@ -322,3 +323,48 @@ def short(v: float | None) -> str:
     else:
         body = number(a)
     return with_sign(x, body)
+
+
+#: a Han character or CJK punctuation (full-width forms included)
+_CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_CJK_GAP = re.compile(f"(?<=[{_CJK}])[ \u00a0]+(?=[{_CJK}])")
+_TAG = re.compile(r"(<[^>]*>)")
+_VOID = frozenset({"br", "img", "meta", "link", "input", "hr", "wbr", "col", "source", "area"})
+#: elements whose text is left as written: code, styles, scripts
+_VERBATIM = frozenset({"code", "style", "script", "pre", "textarea"})
+
+
+def zh_spacing(html: str) -> str:
+    """The Chinese page ``html`` with no space between two Chinese characters
+    (``4.79 亿元 中`` -> ``4.79 亿元中``): Chinese typography puts a space between
+    Chinese and Latin letters or digits (``4.79 亿元``, ``2027 年``) and none
+    between Chinese characters. A sentence template fills a figure that ends in
+    a Chinese unit before the next Chinese word, hence the pass over the whole
+    page. Text in code, styles, scripts and elements marked ``lang="en"`` (text
+    quoted from the assumption files) is left as written.
+
+    >>> zh_spacing('<p>期内收入 4.79 亿元 中，<span lang="en">a 中 b</span></p>')
+    '<p>期内收入 4.79 亿元中，<span lang="en">a 中 b</span></p>'
+    """
+    out: list[str] = []
+    stack: list[bool] = []  # per open element: its text is left as written
+    for part in _TAG.split(html):
+        if part.startswith("<"):
+            out.append(part)
+            m = re.match(r"<\s*(/?)\s*([A-Za-z][\w:-]*)", part)
+            if m is None or part.endswith("/>"):
+                continue
+            closing, tag = m.group(1), m.group(2).lower()
+            if tag in _VOID:
+                continue
+            if closing:
+                if stack:
+                    stack.pop()
+            else:
+                keep = tag in _VERBATIM or bool(re.search(r'\blang="en', part))
+                stack.append(keep or (bool(stack) and stack[-1]))
+        elif stack and stack[-1]:
+            out.append(part)
+        else:
+            out.append(_CJK_GAP.sub("", part))
+    return "".join(out)

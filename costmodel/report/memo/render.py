@@ -219,7 +219,12 @@ def render_memo(
 ) -> str:
     """The memo as an HTML string."""
     ctx_ = context(model, lang, analysis)
-    return environment(template_dir).get_template(TEMPLATE).render(**ctx_)
+    return _typeset(environment(template_dir).get_template(TEMPLATE).render(**ctx_), lang)
+
+
+def _typeset(page: str, lang: str) -> str:
+    """The rendered page with its language's spacing (:func:`numbers.zh_spacing`)."""
+    return f.zh_spacing(page) if lang == "zh" else page
 
 
 def write_memo(
@@ -284,7 +289,9 @@ def write_memos(
     if analysis is None:
         analysis = analyze(model, draws=0)
     template = environment(template_dir).get_template(TEMPLATE)
-    pages = {lang: template.render(**context(model, lang, analysis)) for lang in paths}
+    pages = {
+        lang: _typeset(template.render(**context(model, lang, analysis)), lang) for lang in paths
+    }
     if "zh" in pages:
         glossary.check_zh(pages["zh"])
     return [write_text(path, pages[lang]) for lang, path in paths.items()]

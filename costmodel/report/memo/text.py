@@ -73,7 +73,10 @@ TEXT: dict[str, dict[str, str]] = {
         "repayment at the end turns it back); the IRR shown is the rate nearest 0 at which "
         "NPV falls through 0, so it is above a hurdle exactly when the NPV there is positive.",
         "fn_payback": "no payback: cumulative cash flow stays below zero within the "
-        "{years}-year horizon.",
+        "{years}-year horizon (payback counts no terminal value).",
+        "fn_share": "no designed fabric: the network is priced as a share of the hardware, "
+        "so it has no levels to count.",
+        "fn_no_debt": "no debt: there is no debt service to cover.",
         "fn_failures": "no failures assumed, or no checkpoint to write.",
         "fn_other": "not defined: its denominator is zero (no GPU-hours or zero goodput).",
         "fn_full_year": "no full operating year: construction runs into the last of the "
@@ -167,7 +170,9 @@ TEXT: dict[str, dict[str, str]] = {
         "fn_roots": "多个根：在搜索的折现率范围内，净现值不止一次穿过零（期末的一次性还款"
         "使其折返）；表中的内部收益率是最接近零、净现值由正转负的那个折现率，因此它高于"
         "门槛收益率当且仅当按该门槛计算的净现值为正。",
-        "fn_payback": "无回收期：在 {years} 年测算期内累计现金流始终为负。",
+        "fn_payback": "无回收期：在 {years} 年测算期内累计现金流始终为负（回收期不计期末残值）。",
+        "fn_share": "未按拓扑设计网络：网络投资按硬件投资的比例估算，没有层数可计。",
+        "fn_no_debt": "无债务：没有需要覆盖的还本付息。",
         "fn_failures": "未假设故障，或无需写入检查点。",
         "fn_other": "无定义：分母为零（无卡时或有效产出率为零）。",
         "fn_full_year": "无完整运营年：建设期延续到 {years} 年测算期的最后一年，"

@@ -93,11 +93,11 @@ TRUE: dict[str, dict[str, str]] = {
         "lean_above": "The median draw of {label} has an NPV of {p50}, {gap} above the "
         "{npv} assumed.",
         "lean_items_below": " Each alone at the median of its draws, all else as assumed, "
-        "{items}. At the median of their draws {k} of the {n} drawn inputs it reads lower "
-        "the NPV, and the {n} shifts add up to {sum}.",
+        "{items}. Of the {n} drawn inputs this option reads, {k} {verb} the NPV at the median "
+        "of their draws; all {n} shifts add up to {sum}.",
         "lean_items_above": " Each alone at the median of its draws, all else as assumed, "
-        "{items}. At the median of their draws {k} of the {n} drawn inputs it reads raise "
-        "the NPV, and the {n} shifts add up to {sum}.",
+        "{items}. Of the {n} drawn inputs this option reads, {k} {verb} the NPV at the median "
+        "of their draws; all {n} shifts add up to {sum}.",
         "lean_item": "the {input} ({median} against {value}) moves the NPV by {shift}",
         "lean_item_more": "the {input} ({median} against {value}) by {shift}",
         "lean_sep": ", ",

@@ -23,7 +23,7 @@ CHART: dict[str, dict[str, str]] = {
         "year": "Year",
         "cash_title": "Cumulative cash flow",
         "cash_caption": "Cumulative free cash flow from the investment date; {terminal} "
-        "The marker shows payback.",
+        "The marker shows payback, which counts no terminal value.",
         "terminal_book": "the last month includes the hardware's net book value at the end.",
         "terminal_market": "the last month includes the hardware's market value at the end, "
         "less tax on its gain over book value.",
@@ -31,6 +31,7 @@ CHART: dict[str, dict[str, str]] = {
         "cash_axis": "{unit}",
         "payback": "payback {years}",
         "no_payback": "no payback within horizon",
+        "no_payback_tv": "no payback before the terminal value",
         "cost_title": "Cost per GPU-hour vs price",
         "cost_caption": "Levelized cost per sold GPU-hour and per effective GPU-hour (after "
         "failures and checkpoints), against the assumed year-1 price and the break-even "
@@ -56,13 +57,15 @@ CHART: dict[str, dict[str, str]] = {
         "opex_axis": "{unit}/年",
         "year": "年度",
         "cash_title": "累计现金流",
-        "cash_caption": "自投资日起的累计自由现金流；{terminal}标记点为投资回收时点。",
+        "cash_caption": "自投资日起的累计自由现金流；{terminal}"
+        "标记点为投资回收时点（回收期不计期末残值）。",
         "terminal_book": "最后一个月计入设备期末账面净值。",
         "terminal_market": "最后一个月计入设备期末市场价值，并扣除资产处置收益应纳所得税。",
         "terminal_none": "期末不计设备残值。",
         "cash_axis": "{unit}",
         "payback": "回收期 {years}",
         "no_payback": "测算期内无法回收",
+        "no_payback_tv": "不计期末残值则无法回收",
         "cost_title": "每卡时成本与价格",
         "cost_caption": "每售出卡时和每有效卡时（扣除故障与检查点损失）的"
         "平准化成本，对比假设的首年价格和盈亏平衡价格。",

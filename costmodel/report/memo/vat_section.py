@@ -65,8 +65,8 @@ VAT: dict[str, dict[str, str]] = {
         "tier": "<strong>{label}</strong>：已支付尚未抵扣的进项留抵税额"
         "至{peak_month}累计达 {peak}；"
         "{back}。测算期内缴纳增值税 {paid}，附加税费 {surtax}。",
-        "refunded": "其中 {first} 于{first_month}末退还",
-        "refunded_all": "其中 {first} 于{first_month}末退还，测算期内累计退还 {refunded}",
+        "refunded": "其中 {first} 于 {first_month}末退还",
+        "refunded_all": "其中 {first} 于 {first_month}末退还，测算期内累计退还 {refunded}",
         "used_up": "至{month}已被销项税额抵扣完毕",
         "lost": "测算期末仍有 {left} 未抵扣，作废",
         "none": "进项税额从未超过销项税额，没有资金被留抵占用",
