@@ -41,3 +41,31 @@ def test_workbook_prints_on_at_most_60_a4_pages(tmp_path):
         ["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True
     ).stdout
     assert "investor model" in first
+
+
+def test_printed_sheets_cut_no_label_and_show_no_hashes(tmp_path):
+    """LibreOffice prints every row label of the tier sheets whole (a long one
+    wraps onto a taller row instead of being cut at the unit column) and the IRR
+    sheet's NPV grid without ``###`` (its values near a rate of -100% are printed in
+    scientific notation)."""
+    if soffice() is None or shutil.which("pdftotext") is None:
+        pytest.skip("LibreOffice or pdftotext is not installed")
+    import openpyxl
+
+    model = cm.build(cm.load_assumptions())
+    book = write_workbook(model, tmp_path / "model.xlsx")
+    pdf = recalculate(book, tmp_path / "pdf", "pdf")
+    text = subprocess.run(
+        ["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    printed = " ".join(text.split())
+    assert "###" not in printed
+    ws = openpyxl.load_workbook(book, read_only=True)["tens"]
+    labels = [
+        str(row[0])
+        for row in ws.iter_rows(min_row=2, max_col=2, values_only=True)
+        if isinstance(row[0], str) and row[1] is not None and len(row[0]) > 60
+    ]
+    assert len(labels) > 20  # the long labels of the default's tier sheet
+    cut = [label for label in labels if " ".join(label.split()) not in printed]
+    assert cut == []

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 import costmodel as cm
+from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo.render import render_memo
 
 #: the most runs of five or more English words the zh memo may carry outside code
@@ -119,3 +121,17 @@ def test_zh_spacing_leaves_quoted_english_and_code_alone():
     assert zh_spacing(page) == (
         '<p>收入 4 亿元中</p><code>a 中 b</code><td lang="en">seed: 必须 部署</td><br>元与'
     )
+
+
+def test_zh_tier_headers_break_only_between_phrases(zh_default):
+    """A tier's header is its phrases, each an inline block (``th .ph`` in memo.css):
+    ``数十卡方案`` and ``（32 张 H200）``, so a narrow column breaks between them."""
+    heads = re.findall(r'<th scope="col"[^>]*data-tier="(\w+)">(.*?)</th>', zh_default, re.S)
+    assert len(heads) >= 3
+    for tier, head in heads:
+        label = re.sub(r'<span class="tier-key">.*?</span>', "", head)
+        pieces = re.findall(r'<span class="ph">([^<]*)</span>', label)
+        assert "".join(pieces) == re.sub(r"<[^>]+>", "", label), (tier, head)
+        assert len(pieces) == 2 and pieces[1].startswith("（") and pieces[1].endswith("）")
+    css = (Path(templates_dir()) / "memo.css").read_text("utf-8")
+    assert "th .ph { display: inline-block; }" in css

@@ -23,6 +23,8 @@ import math
 import re
 from collections.abc import Callable
 
+from markupsafe import Markup
+
 from costmodel.core.metrics import Kind, is_empty
 
 EMPTY = "\u2013"  # en dash
@@ -368,3 +370,20 @@ def zh_spacing(html: str) -> str:
         else:
             out.append(_CJK_GAP.sub("", part))
     return "".join(out)
+
+
+#: where a Chinese header may break: before an opening and after a closing bracket
+_PHRASE = re.compile(r"(?=（)|(?<=）)|(?<=：)")
+
+
+def phrases(text: str) -> Markup:
+    """A Chinese table header in phrases that break only between them
+    (``<span class="ph">``, an inline block): ``数十卡方案（32 张 H200）`` breaks
+    before ``（`` or not at all, never inside ``方案`` or between ``张`` and ``H200``.
+    A phrase wider than its column still wraps within itself. Text is escaped.
+
+    >>> str(phrases("数十卡方案（32 张 H200）"))
+    '<span class="ph">数十卡方案</span><span class="ph">（32 张 H200）</span>'
+    """
+    parts = [p for p in _PHRASE.split(str(text)) if p]
+    return Markup("").join(Markup('<span class="ph">{}</span>').format(p) for p in parts)

@@ -103,7 +103,7 @@ def _environment(folder: str | None) -> jinja2.Environment:
     if folder is not None:
         loaders.append(jinja2.FileSystemLoader(folder))
     loaders.append(jinja2.FileSystemLoader(str(templates_dir())))
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -111,6 +111,8 @@ def _environment(folder: str | None) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["phrases"] = f.phrases  # Chinese headers that break between phrases
+    return env
 
 
 def _files(model: Model) -> list[str]:

@@ -40,6 +40,8 @@ BLUE, GREEN, BLACK = "#0000FF", "#008000", "#000000"
 NUMBER_FORMATS = {
     "money": "#,##0;[Red]-#,##0",
     "money2": "#,##0.00;[Red]-#,##0.00",
+    # money too large for a column of width 15 (an NPV at a rate near -100%)
+    "money_sci": "0.00E+00;[Red]-0.00E+00",
     "number": "#,##0.00##",
     "count": "#,##0",
     "pct": "0.0%;[Red]-0.0%",
@@ -75,6 +77,24 @@ INPUT_KIND_FORMAT = {
 }
 
 
+#: points of a row of one line of the default font
+ROW_HEIGHT = 15.0
+#: characters of a label (proportional font) per unit of column width, a little
+#: fewer than LibreOffice and Excel fit, so that an estimate never falls short
+LABEL_CHARS_PER_WIDTH = 1.2
+
+
+def label_lines(label: str, width: float) -> int:
+    """Lines the wrapped ``label`` takes in a column of ``width`` characters:
+    ``ceil(len(label) / (width x LABEL_CHARS_PER_WIDTH))``, at least 1.
+
+    >>> label_lines("GPUs", 52), label_lines("x" * 70, 52), label_lines("x" * 130, 52)
+    (1, 2, 3)
+    """
+    per_line = max(1, int(width * LABEL_CHARS_PER_WIDTH))
+    return max(1, -(-len(label) // per_line))
+
+
 class Styles:
     """Cell formats: blue inputs, black calculations, green links (FAST colours)."""
 
@@ -85,7 +105,9 @@ class Styles:
         self.h1 = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
         self.h2 = wb.add_format({"bold": True, "bg_color": "#DDEBF7"})
         self.header = wb.add_format({"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"})
-        self.label = wb.add_format({"valign": "top"})
+        # a label longer than its column wraps (the row grows) instead of being cut
+        # at the unit column when printed
+        self.label = wb.add_format({"valign": "top", "text_wrap": True})
         self.label_bold = wb.add_format({"bold": True, "valign": "top"})
         self.unit = wb.add_format({"italic": True, "font_color": "#595959", "valign": "top"})
         self.unit_wrap = wb.add_format(
@@ -166,6 +188,8 @@ class CalcSheet:
     rows: dict[str, int] = field(default_factory=dict)
     row: int = 0
     pending: set[str] = field(default_factory=set)
+    #: the width of the label column (characters of ``set_column``)
+    label_width: float = 52.0
     _patterns: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = field(
         default_factory=dict, repr=False
     )
@@ -321,16 +345,17 @@ class CalcSheet:
         if key in self.pending:
             self.pending.remove(key)
             r = self.rows[key]
-            self.ws.write_string(r, LABEL_COL, label, self.styles.label)
-            self.ws.write_string(r, UNIT_COL, unit, self.styles.unit)
-            return r
-        if key in self.rows:
+        elif key in self.rows:
             raise KeyError(f"row {key!r} defined twice")
-        r = self.row
-        self.rows[key] = r
+        else:
+            r = self.row
+            self.rows[key] = r
+            self.row += 1
         self.ws.write_string(r, LABEL_COL, label, self.styles.label)
         self.ws.write_string(r, UNIT_COL, unit, self.styles.unit)
-        self.row += 1
+        lines = label_lines(label, self.label_width)
+        if lines > 1:  # the label wraps: the row is as tall as its lines
+            self.ws.set_row(r, ROW_HEIGHT * lines)
         return r
 
 

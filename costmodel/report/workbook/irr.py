@@ -35,6 +35,11 @@ Flow = tuple[str, str]
 FLOWS = ("fcf", "ecf")
 
 
+#: an NPV of the grid from this magnitude on is written in scientific notation
+#: (``#,##0`` of 1e11 is 15 characters, the width of the sheet's columns)
+SCI_FROM = 1e11
+
+
 def title(f: Flow) -> str:
     return f[0] if f[1] == "fcf" else f"{f[0]} (equity)"
 
@@ -135,15 +140,18 @@ def _grid(L: Layout) -> None:
         t: (cs.ref(t[1], "@0", sheet=True), cs.ref(t[1], ":1", sheet=True))
         for t, cs in L.sheets.items()
     }
-    factor, money = st.cell("factor", BLACK), st.cell("money", BLACK)
+    factor = st.cell("factor", BLACK)
+    money, sci = st.cell("money", BLACK), st.cell("money_sci", BLACK)
     for i, g in enumerate(first.grid):
         r = L.r0 + i
         ws.write_number(r, 1, float(g), factor)
         rate = xl_rowcol_to_cell(r, 1)
         for t, (f0, f1) in flows.items():
-            ws.write_formula(
-                r, L.col_npv[t], f"={f0}+NPV({rate},{f1})", money, float(L.trace[t].npv[i])
-            )
+            npv = float(L.trace[t].npv[i])
+            # the NPV explodes at rates near -100%: a value too wide for its column
+            # in scientific notation, so that a printed sheet shows no ###
+            look = sci if abs(npv) >= SCI_FROM else money
+            ws.write_formula(r, L.col_npv[t], f"={f0}+NPV({rate},{f1})", look, npv)
     # brackets over intervals i = 0..G-2 (written on the interval's lower row)
     for i in range(L.G - 1):
         r = L.r0 + i
