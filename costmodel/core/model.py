@@ -109,7 +109,8 @@ class Model:
         """The summary as plain Python values: tier -> column -> value, tiers in
         tier order and the columns of methodology §4, §5 in :data:`SUMMARY_COLUMNS`
         order; ``scale_class`` text, ``gpus``, ``servers``, ``racks`` and
-        ``opex_full_year_number`` whole numbers, every other column a float (NaN
+        ``opex_full_year_number`` whole numbers (the last NaN when no full operating
+        year falls within the horizon), every other column a float (NaN
         where a metric is empty: no IRR, no payback, a zero denominator, no full
         operating year within the horizon). :meth:`summary` is this as a DataFrame."""
         rows: dict[str, dict[str, SummaryValue]] = {}
@@ -125,7 +126,7 @@ class Model:
             }
             row: dict[str, SummaryValue] = {
                 **values,
-                **{c: int(round(v)) for c, v in counts.items()},
+                **{c: int(round(v)) if np.isfinite(v) else v for c, v in counts.items()},
                 "scale_class": scale_class(int(round(values["gpus"]))),
                 "cooling": self.assumptions.tiers[t].cooling,
                 "design": self.assumptions.tiers[t].design,

@@ -121,13 +121,14 @@ def _opex_columns(
     """The opex columns of the year table ``opex_by_year`` (S, Y): ``opex_year1 =
     opex_1``, ``opex_full_year = opex_{y*}`` (:func:`first_full_year_opex`, computed
     when read) and ``opex_full_year_number = y*`` (:func:`first_full_year` of the
-    first deployment's capex month)."""
+    first deployment's capex month), both NaN where ``y* > Y`` (no full operating
+    year within the horizon: a model year past it is no year of the model)."""
     year = first_full_year(deps[0]["month"])
     table = np.broadcast_to(opex_by_year, (year.shape[0], np.shape(opex_by_year)[-1]))
     return {
         "opex_year1": table[:, 0] + 0.0,
         "opex_full_year": lambda: first_full_year_opex(table, year),
-        "opex_full_year_number": year,
+        "opex_full_year_number": np.where(year <= table.shape[1], year, np.nan),
     }
 
 

@@ -292,7 +292,11 @@ RESULT_ROWS = (
     ("Capex", "capex", money),
     ("Opex, year 1", "opex_year1", money),
     ("Opex, first full operating year", "opex_full_year", money),
-    ("First full operating year (model year)", "opex_full_year_number", lambda v: f"{v:d}"),
+    (
+        "First full operating year (model year)",
+        "opex_full_year_number",
+        lambda v: EMPTY if _empty(v) else f"{int(v):d}",
+    ),
     ("TCO, nominal", "tco", money),
     ("Levelized cost per GPU-hour", "cost_per_gpu_hour", price),
     ("Realized price per GPU-hour (contract and spot)", "realized_price", price),

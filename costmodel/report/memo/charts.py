@@ -177,7 +177,8 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
         c, top, bottom = panel(
             name, t["opex_axis"].format(unit=unit), f"{prefix}-{k}", f"{t['opex_title']}: {name}"
         )
-        full = int(s.loc[tier, "opex_full_year_number"])
+        number = s.loc[tier, "opex_full_year_number"]
+        full = years + 1 if f.is_empty(number) else int(number)  # none: no mark
         room = up[full - 1] * 1.3 if full <= years else 0.0  # for the mark of that year
         lo, hi, yt = nice_domain(down.min(initial=0) / div, max(up.max(initial=0), room) / div, 4)
         ys = Scale(lo, hi, bottom, top)

@@ -22,6 +22,7 @@ _EMPTY_REASON = {
     "mtbf_hours": "fn_failures",
     "checkpoint_interval_hours": "fn_failures",
     "opex_full_year": "fn_full_year",
+    "opex_full_year_number": "fn_full_year",
 }
 
 
@@ -83,7 +84,8 @@ def comparison(x: Facts) -> dict[str, Any]:
                 note = notes.setdefault(key, len(notes) + 1)
             elif col in ("irr", "equity_irr") and roots[t][col] > 1:
                 note = notes.setdefault("fn_roots", len(notes) + 1)
-            text = _year(x, t) if col == "opex_full_year_number" else x.metric(t, col)
+            year_row = col == "opex_full_year_number" and not empty
+            text = _year(x, t) if year_row else x.metric(t, col)
             cells.append(dict(tier=t, text=text, best=t in best, empty=empty, note=note))
         label = metric_label(meta, lang)
         rows.append(dict(metric=col, label=label, better=meta.better, cells=cells))

@@ -26,7 +26,7 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
 from costmodel.core.calendar import year_sums
-from costmodel.core.metrics import METRICS, metric_unit
+from costmodel.core.metrics import METRICS, is_empty, metric_unit
 from costmodel.core.model import Model, require_finite
 from costmodel.core.result import OPEX_LINES
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
@@ -409,9 +409,10 @@ def _metric_formulas(
         "opex_year1": f"=SUMIFS({S('opex', ':')},{S('year', ':')},1)",
         # methodology §4: the first model year whose months all follow the first
         # deployment's capex month d_t0; empty past the horizon
-        "opex_full_year": f'=IF({c("opex_full_year_number")}>model_months/12,"",'
-        f"SUMIFS({S('opex', ':')},{S('year', ':')},{c('opex_full_year_number')}))",
-        "opex_full_year_number": f"=ROUNDUP({S('d_t0')}/12,0)+1",
+        "opex_full_year": f"=IF(ISNUMBER({c('opex_full_year_number')}),"
+        f'SUMIFS({S("opex", ":")},{S("year", ":")},{c("opex_full_year_number")}),"")',
+        "opex_full_year_number": f'=IF(ROUNDUP({S("d_t0")}/12,0)+1>model_months/12,"",'
+        f"ROUNDUP({S('d_t0')}/12,0)+1)",
         "tco": f"={c('capex')}+SUM({S('opex', ':')})",
         "gpu_hours": f"=SUM({S('gpu_hours', ':')})",
         "tco_per_gpu_hour": f'=IF({c("gpu_hours")}=0,"",{c("tco")}/{c("gpu_hours")})',
@@ -594,10 +595,16 @@ def _opex_chart(
         t: xl_rowcol_to_cell(row_of["opex_full_year_number"], 2 + j) for j, t in enumerate(tiers)
     }
     for j, t in enumerate(tiers):
-        y = int(summary.loc[t, "opex_full_year_number"])
+        y = summary.loc[t, "opex_full_year_number"]
         name = xl_rowcol_to_cell(2, 2 + j, row_abs=True)
+        yc = year_cell[t]
+        shown = f"{t} (no full year)" if is_empty(y) else f"{t} (year {int(y)})"
         ws.write_formula(
-            at + 1, 2 + j, f'={name}&" (year "&{year_cell[t]}&")"', bold, f"{t} (year {y})"
+            at + 1,
+            2 + j,
+            f'=IF(ISNUMBER({yc}),{name}&" (year "&{yc}&")",{name}&" (no full year)")',
+            bold,
+            shown,
         )
     money = wb.add_format({"num_format": "#,##0"})
     oc = wb.add_chart({"type": "column", "subtype": "stacked"})
@@ -605,11 +612,12 @@ def _opex_chart(
         r = at + 2 + i
         ws.write_string(r, 0, f"opex: {line}, first full operating year", wb.add_format({}))
         for j, (t, cs) in enumerate(sheets.items()):
-            y = int(summary.loc[t, "opex_full_year_number"])
-            v = float(year_sums(model.results[t].opex[line][0])[y - 1]) if y <= years else ""
+            y = summary.loc[t, "opex_full_year_number"]
+            full = not is_empty(y) and int(y) <= years
+            v = float(year_sums(model.results[t].opex[line][0])[int(y) - 1]) if full else ""
             rows = f"{cs.ref(line, ':', sheet=True)},{cs.ref('year', ':', sheet=True)}"
             sumifs = f"SUMIFS({rows},{year_cell[t]})"
-            ws.write_formula(r, 2 + j, f'=IF({year_cell[t]}>model_months/12,"",{sumifs})', money, v)
+            ws.write_formula(r, 2 + j, f'=IF(ISNUMBER({year_cell[t]}),{sumifs},"")', money, v)
         oc.add_series(
             {
                 "name": chart_text(line),
