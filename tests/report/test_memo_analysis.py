@@ -345,7 +345,8 @@ def test_scenario_sentences(model, analysis, pages):
     label = model.assumptions.tiers[best].label
     k = int((up > 0).sum())
     if k:
-        assert f"upside : {k} of 3 options have a positive NPV; the best is {label}" in text
+        have = "has" if k == 1 else "have"  # agreement: "1 of 3 options has"
+        assert f"upside : {k} of 3 options {have} a positive NPV; the best is {label}" in text
     else:
         assert (
             f"upside : no option has a positive NPV; the smallest loss is that of {label}" in text

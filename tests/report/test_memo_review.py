@@ -99,3 +99,15 @@ def test_a_staged_tiers_charts_count_every_deployment():
     assert chart_label(m, "hundreds") == "128× H200"
     assert chart_label(m, "hundreds", "zh") == "128 张 H200"
     assert "128× H200" in cash_chart(m, "en") and "64× H200" not in cash_chart(m, "en")
+
+
+def test_a_scenario_line_agrees_with_its_count(tmp_path):
+    """One option, one with a positive NPV: "1 of 1 option has", not "1 of 1 options
+    have" (the hand case without tax is the scenario; its NPV is positive)."""
+    from costmodel.analysis.bundle import analyze
+    from tests.paths import HAND
+
+    m = cm.build(cm.load_assumptions(HAND))
+    an = analyze(m, draws=0, scenarios={"notax": {"finance.tax_rate": 0}})
+    text = re.sub(r"<[^>]+>", "", render_memo(m, "en", analysis=an))
+    assert "notax: 1 of 1 option has a positive NPV" in text

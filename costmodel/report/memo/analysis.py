@@ -524,6 +524,8 @@ def scenarios(x: Facts, an: Analysis) -> dict[str, Any] | None:
             label=lab.get(b, b),
             npv=x.money(wide.loc[(name, b), "npv"]),
             delta=delta_text(x, "npv", float(delta.loc[(name, b), "npv"])),
+            options="option" if len(wide.loc[name]) == 1 else "options",
+            have="has" if k == 1 else "have",
         )
         line = say(S["line" if k else "line_none"], **fields)
         if b != base_best:

@@ -203,7 +203,7 @@ SCEN: dict[str, dict[str, str]] = {
         "col_scenario": "Scenario",
         "col_option": "Option",
         "base_mark": "base",
-        "line": "<strong>{name}</strong>: {k} of {n} options have a positive NPV; the best "
+        "line": "<strong>{name}</strong>: {k} of {n} {options} {have} a positive NPV; the best "
         "is {label} at {npv} ({delta} against the base).",
         "line_none": "<strong>{name}</strong>: no option has a positive NPV; the smallest "
         "loss is that of {label}, {npv} ({delta} against the base).",
