@@ -123,6 +123,26 @@ def compare_records(result: Any, delta: bool = False) -> dict[str, Any]:
     return doc
 
 
+def whole_tidy(tidy: Any) -> Any:
+    """``tidy`` (columns scenario, tier, metric, value[, delta]) with the values of
+    count metrics (GPUs, network levels) as integers where they are whole, so the
+    CSV writes ``32``, not ``32.0``."""
+    import pandas as pd
+
+    from costmodel.core.metrics import METRICS, is_empty
+    from costmodel.report.format import plain
+
+    out = tidy.copy()
+    counts = out["metric"].map(lambda m: m in METRICS and METRICS[m].kind == "count")
+    for col in [c for c in ("value", "delta") if c in out.columns]:
+        cells = [
+            int(v) if n and not is_empty(v) and float(v).is_integer() else plain(v)
+            for v, n in zip(out[col], counts, strict=True)
+        ]
+        out[col] = pd.Series(cells, index=out.index, dtype=object)
+    return out
+
+
 def delta_tidy(result: Any) -> Any:
     """``result.tidy`` with a ``delta`` column: the value minus the first
     scenario's value of the same tier and metric (empty for the first scenario)."""
@@ -194,7 +214,7 @@ def compare_cmd(
         emit(
             fmt,
             lambda: compare_records(result, delta),
-            lambda: csv_text(delta_tidy(result) if delta else result.tidy, False),
+            lambda: csv_text(whole_tidy(delta_tidy(result) if delta else result.tidy), False),
             table,
         )
 

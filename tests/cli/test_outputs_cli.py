@@ -75,6 +75,11 @@ def test_counts_are_integers_in_csv_and_json():
     assert type(data["hundreds"]["network_levels"]) is int
     text = run("summary", "-m", "network_levels", "-f", "csv")
     assert "hundreds,2\n" in text and "2.0" not in text
+    rows = list(csv.DictReader(io.StringIO(run("compare", str(HAND), "-s", "a=", "-f", "csv"))))
+    gpus = [r["value"] for r in rows if r["metric"] == "gpus"]
+    assert gpus == ["16", "16"]  # the hand case's 2 servers x 8 GPUs, whole
+    npv = [float(r["value"]) for r in rows if r["metric"] == "npv"]
+    assert npv == [pytest.approx(HAND_NPV)] * 2
 
 
 def test_compare_delta_is_each_scenario_minus_the_first():
