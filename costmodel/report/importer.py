@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import fingerprint, layer, load_assumptions
@@ -46,6 +45,7 @@ from costmodel.inputs.schema import Assumptions
 from costmodel.report.overlay_yaml import base_value, cell_value, entry, place, same, shown
 from costmodel.report.workbook.cover import FILES_LABEL, FINGERPRINT_LABEL
 from costmodel.report.workbook.inputsmap import SHEET, InputCell, input_keys
+from costmodel.report.xlsx_limits import bundled_file, check_archive, scan_cells, sheet_parts
 
 PathArg = str | os.PathLike[str]
 
@@ -128,12 +128,20 @@ def read_book(path: PathArg) -> Book:
     import openpyxl
 
     p = Path(path)
+    check_archive(p)  # bounded: no part too large unpacked
+    typed = scan_cells(p)  # every cell a value openpyxl can read, or the sheet and cell named
     try:
-        wf = openpyxl.load_workbook(p, read_only=True)
-        wv = openpyxl.load_workbook(p, read_only=True, data_only=True)
-        typed = typed_cells(p)
+        return _read_book(p, openpyxl.load_workbook, typed)
+    except AssumptionError:
+        raise
     except Exception as exc:  # noqa: BLE001 - any unreadable file is invalid input
-        raise AssumptionError(Problem(str(p), "", "", f"cannot read the workbook: {exc}")) from None
+        rule = f"cannot read the workbook: {type(exc).__name__}: {str(exc)[:200]}"
+        raise AssumptionError(Problem(p.name, "", "", rule)) from None
+
+
+def _read_book(p: Path, load: Any, typed: dict[str, set[str]]) -> Book:
+    wf = load(p, read_only=True)
+    wv = load(p, read_only=True, data_only=True)
     names: dict[tuple[str, ...], tuple[str, str]] = {}
     horizon = None
     for name, dn in wf.defined_names.items():
@@ -182,25 +190,29 @@ def cover_files(book: Book) -> list[str]:
     return out
 
 
-def resolve_files(book: Book, folder: Path) -> list[Path]:
-    """The Cover's files on this machine: a bundled file in the installed package,
-    another relative to the workbook's folder or the working directory."""
+def resolve_files(book: Book) -> list[Path]:
+    """The Cover's files on this machine: only the bundled ones (``bundled FOLDER:
+    FILE``), inside the installed package. A workbook does not choose which file
+    of this machine is read: any other name (a path of the machine that built it,
+    an absolute path, ``..``) is refused, and the base is given with ``--base``.
+    The name is shown cut short; the file is never opened, so never quoted."""
     names = cover_files(book)
     where = f"{book.name} Cover"
     if not names or names == ["(built in code)"]:
         rule = "the Cover names no assumption files; give the base with --base FILES"
         raise AssumptionError(Problem(where, "", "", rule))
     out = []
+    root = assumptions_dir()
     for n in names:
-        if n.startswith("bundled ") and ": " in n:
-            folder_name, file = n.removeprefix("bundled ").split(": ", 1)
-            candidates = [assumptions_dir() / folder_name / file]
-        else:
-            candidates = [folder / n, Path.cwd() / n]
-        found = next((c for c in candidates if c.is_file()), None)
+        found = bundled_file(root, n)
         if found is None:
-            rule = "not found (the workbook's assumption file); give the base with --base FILES"
-            raise AssumptionError(Problem(where, "", repr(n), rule))
+            shown = repr(n if len(n) <= 80 else n[:60] + "...")
+            rule = (
+                "not a bundled assumption file: a workbook's Cover chooses the base only "
+                "among the bundled files; give the base with --base FILES (the "
+                "assumption files or folder the workbook was built from)"
+            )
+            raise AssumptionError(Problem(where, "", shown, rule))
         out.append(found)
     return out
 
@@ -265,7 +277,7 @@ def import_workbook(
     if isinstance(base, Assumptions):
         a, files = base, []
     else:
-        paths = list(base) if base else resolve_files(book, Path(path).resolve().parent)
+        paths = list(base) if base else resolve_files(book)
         a, files = load_assumptions(*paths), [str(p) for p in paths]
     report = ImportReport(book.name, files, cover_fingerprint(book), fingerprint(a))
     report.date = (book.modified.date() if book.modified else date.today()).isoformat()
@@ -282,7 +294,11 @@ def import_workbook(
     overlay = _compare(book, a, layout, located, report)
     imported = _validated(book, a, overlay, report, layout, located)
     _check_horizon(book, a, report)
-    report.plugs = find_plugs(book, imported, {located[k] for k in located})
+    try:
+        report.plugs = find_plugs(book, imported, {located[k] for k in located})
+    except AssumptionError as exc:  # a value too large to compute with: at its cell
+        cells = {c.path: c.cell for c in report.changes}
+        raise AssumptionError([_at_cell(p, cells, book.name) for p in exc.problems]) from None
     if report.plugs:
         shown_plugs = ", ".join(report.plugs[:20]) + (" ..." if len(report.plugs) > 20 else "")
         report.warnings.append(
@@ -487,31 +503,6 @@ def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) 
 
 
 _FORMULA_CELL = re.compile(r'<c r="([A-Z]+[0-9]+)"[^>]*><f[ >]')
-_RELATIONSHIP = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
-
-
-def _local(tag: str) -> str:
-    """An XML tag without its namespace (``{ns}c`` -> ``c``): transitional and
-    strict OOXML name the same elements in two namespaces."""
-    return tag.rpartition("}")[2]
-
-
-def sheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
-    """Worksheet title -> the zip member of its XML, in the workbook's order, as
-    ``xl/workbook.xml`` and its relationships name them (a target relative to
-    ``xl/`` or absolute from the package root; chart sheets are not worksheets)."""
-    rels = {}
-    for el in ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels")).iter(_RELATIONSHIP):
-        target = el.get("Target", "")
-        if el.get("Type", "").endswith("/worksheet"):
-            rels[el.get("Id")] = target.lstrip("/") if target.startswith("/") else "xl/" + target
-    out = {}
-    for el in ElementTree.fromstring(z.read("xl/workbook.xml")).iter():
-        if _local(el.tag) == "sheet":
-            rid = next((v for k, v in el.attrib.items() if _local(k) == "id"), None)
-            if rid in rels:
-                out[el.get("name", "")] = rels[rid]
-    return out
 
 
 def formula_cells(path: Path) -> dict[str, list[str]]:
@@ -524,46 +515,10 @@ def formula_cells(path: Path) -> dict[str, list[str]]:
         return {t: _FORMULA_CELL.findall(z.read(m).decode()) for t, m in sheet_parts(z).items()}
 
 
-def _next_cell(before: str, row: int) -> str:
-    """The cell after ``before`` on ``row`` (``A{row}`` when ``before`` is on
-    another row): where a cell written without its reference is."""
-    letters = before.rstrip("0123456789")
-    if before[len(letters) :] != str(row):
-        return f"A{row}"
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    n, out = n + 1, ""
-    while n:
-        n, r = divmod(n - 1, 26)
-        out = chr(65 + r) + out
-    return f"{out}{row}"
-
-
 def typed_cells(path: Path) -> dict[str, set[str]]:
-    """Worksheet title -> the cells that hold a typed number or date: a value
-    (``<v>``), no formula (``<f>``), of type number (``t`` absent or ``"n"``) or
-    date (``"d"``); the cells openpyxl reads as a number or a date that is not a
-    formula, in a workbook any spreadsheet saved (a row or cell written without
-    its reference follows the one before it)."""
-    out: dict[str, set[str]] = {}
-    with zipfile.ZipFile(path) as z:
-        for title, member in sheet_parts(z).items():
-            root = ElementTree.fromstring(z.read(member))
-            ns = root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
-            found = out[title] = set()
-            row, ref = 0, ""
-            for r in root.iter(f"{ns}row"):
-                row = int(r.get("r") or row + 1)
-                for c in r.iter(f"{ns}c"):
-                    ref = c.get("r") or _next_cell(ref, row)
-                    if (
-                        c.get("t", "n") in ("n", "d")
-                        and c.find(f"{ns}v") is not None
-                        and c.find(f"{ns}f") is None
-                    ):
-                        found.add(ref)
-    return out
+    """Worksheet title -> the cells that hold a typed number or date (every cell
+    checked on the way: :func:`costmodel.report.xlsx_limits.scan_cells`)."""
+    return scan_cells(Path(path))
 
 
 def overlay_header(report: ImportReport) -> list[str]:

@@ -310,8 +310,10 @@ def test_base_from_the_cover_or_given(tmp_path):
     assert result.exit_code == 2 and "--base" in result.output
     overlay, report = cm.import_workbook(src, base=[HAND])
     assert overlay == {} and report.fingerprint_matches
-    (tmp_path / HAND.name).write_bytes(HAND.read_bytes())  # beside the workbook: found
-    overlay, report = cm.import_workbook(src)
+    (tmp_path / HAND.name).write_bytes(HAND.read_bytes())  # beside the workbook: not read
+    with pytest.raises(cm.AssumptionError, match="not a bundled assumption file"):
+        cm.import_workbook(src)
+    overlay, report = cm.import_workbook(src, base=[tmp_path / HAND.name])
     assert overlay == {} and report.fingerprint_matches
 
 
