@@ -75,7 +75,7 @@ def start(jobs: Jobs, a: Assumptions, tier: str, lo: int, hi: int) -> str:
         df = sweep_in_parts(a, tier, counts, PARTS, lambda done, total: progress(done))
         return dict(model=build(a), tier=tier, rows=df)
 
-    return jobs.submit(len(counts), work, html)
+    return jobs.submit(len(counts), work, html, kind="sweep")
 
 
 def _step(change: str, lang: str) -> str:

@@ -19,16 +19,26 @@ An invalid input is answered with status 400 and ``{"error": message}``, the
 message ``costmodel summary --set`` prints for it; any other failure with 500 and
 the error's type and message, never a traceback. Nothing is read but the
 assumption paths given at start and the bundled templates.
+
+Bounded (README, "Limits"): a body is read as it arrives and refused with 413 as
+soon as it passes :data:`MAX_BODY` (a declared ``Content-Length`` above it before
+reading anything); JSON nested deeper than :data:`MAX_DEPTH` is refused with 400;
+the engine runs in worker threads, at most :data:`ENGINE_THREADS` requests at
+once, never on the event loop; runs (Monte Carlo, sweep) are bounded by
+:class:`~costmodel.report.web.jobs.Jobs` and refused with 429 when full.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Sequence
 from importlib import metadata
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -42,7 +52,7 @@ from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo.cache import summary
 from costmodel.report.web import riskmap, scale, view
 from costmodel.report.web.downloads import memo_html, scenario_yaml, workbook_bytes
-from costmodel.report.web.jobs import Jobs
+from costmodel.report.web.jobs import Jobs, JobsFull
 from costmodel.report.web.session import Session, redact
 
 #: what the page may load: its own files, the charts' inline styles, nothing else
@@ -71,14 +81,21 @@ LOCAL_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 #: models kept for the decision that follows a recompute
 CACHED = 4
 
-#: the largest request body read (bytes)
+#: the largest request body read (bytes), and the deepest nesting of its JSON
 MAX_BODY = 256 * 1024
+MAX_DEPTH = 32
+#: requests that may run the engine at once (each in a worker thread)
+ENGINE_THREADS = 2
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class BadRequest(Exception):
     """A request the page does not send (not JSON, too large, wrong shape)."""
+
+
+class TooLarge(BadRequest):
+    """A body above :data:`MAX_BODY` (413)."""
 
 
 def _version() -> str:
@@ -93,16 +110,39 @@ async def read_body(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         # a form or text/plain POST from another site's page needs no preflight: refused
         raise BadRequest("expected a JSON request (Content-Type: application/json)")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"request larger than {MAX_BODY:,} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise TooLarge(f"request larger than {MAX_BODY:,} bytes (Content-Length {int(declared):,})")
+    chunks, size = [], 0
+    async for chunk in request.stream():  # read as it arrives, refused at the cap
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooLarge(f"request larger than {MAX_BODY:,} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         doc = json.loads(raw or b"{}")
+    except RecursionError:
+        raise BadRequest(f"the request nests deeper than {MAX_DEPTH} levels") from None
     except (ValueError, UnicodeDecodeError):
         raise BadRequest("the request is not JSON") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("overrides", {}), dict):
         raise BadRequest('expected {"overrides": {dotted.path: value}, "lang": "en"}')
+    if _depth(doc) > MAX_DEPTH:
+        raise BadRequest(f"the request nests deeper than {MAX_DEPTH} levels")
     return doc
+
+
+def _depth(doc: Any) -> int:
+    """How deep lists and objects nest in ``doc`` (walked without recursion)."""
+    deepest, todo = 0, [(doc, 1)]
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, dict | list):
+            deepest = max(deepest, d)
+            if d <= MAX_DEPTH:
+                todo += [(x, d + 1) for x in (v.values() if isinstance(v, dict) else v)]
+    return deepest
 
 
 def _whole(v: object) -> bool:
@@ -123,9 +163,23 @@ class Page:
         self.files = [str(f) for f in session.files]
         self.cache: dict[str, Model] = {}
         self.notices: dict[str, list[str]] = {}  # the advice on each cached model's inputs
+        self._cache_lock = threading.Lock()
+        self.limiter = anyio.CapacityLimiter(ENGINE_THREADS)
+
+    async def engine(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a worker thread (at most :data:`ENGINE_THREADS` at once):
+        the event loop goes on answering other requests meanwhile."""
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
 
     def failure(self, exc: Exception) -> JSONResponse:
         """An error as the page shows it: the CLI's message for invalid input."""
+        if isinstance(exc, TooLarge):
+            return JSONResponse({"error": str(exc)}, 413, headers=HEADERS)
+        if isinstance(exc, JobsFull):
+            headers = dict(HEADERS, **{"Retry-After": "5"})
+            return JSONResponse({"error": str(exc)}, 429, headers=headers)
+        if isinstance(exc, RecursionError):
+            return JSONResponse({"error": "the request nests too deeply"}, 400, headers=HEADERS)
         if isinstance(exc, AssumptionError):
             return JSONResponse({"error": str(exc)}, 400, headers=HEADERS)
         if isinstance(exc, BadRequest | ValueError):
@@ -146,23 +200,33 @@ class Page:
         """The model of ``overrides`` (validated); the last few kept, so that the
         decision asked for after a recompute does not build it again."""
         key = json.dumps(overrides, sort_keys=True)
-        if key not in self.cache:
-            a, self.notices[key] = self.session.checked(overrides)
-            self.cache[key] = build(a)
-            for old in list(self.cache)[:-CACHED]:
-                del self.cache[old]
-                self.notices.pop(old, None)
-        return self.cache[key]
+        with self._cache_lock:
+            model = self.cache.get(key)
+        if model is None:
+            a, notices = self.session.checked(overrides)
+            model = build(a)
+            with self._cache_lock:
+                self.cache[key] = model
+                self.notices[key] = notices
+                for old in list(self.cache)[:-CACHED]:
+                    del self.cache[old]
+                    self.notices.pop(old, None)
+        return model
 
     async def page(self, request: Request) -> Response:
         lang = view.lang_of(request.query_params.get("lang"))
+        return await self.engine(self._page, lang)
+
+    def _page(self, lang: str) -> Response:
         res = view.result(self.model_for({}), lang)
         html = view.render_page(self.session, res, lang, _version())
         return HTMLResponse(html, headers=HEADERS)
 
     async def recompute(self, request: Request) -> Response:
         t0 = time.perf_counter()
-        doc = await read_body(request)
+        return await self.engine(self._recompute, await read_body(request), t0)
+
+    def _recompute(self, doc: dict[str, Any], t0: float) -> Response:
         overrides, lang = doc.get("overrides", {}), view.lang_of(doc.get("lang"))
         model = self.model_for(overrides)
         res = view.result(model, lang)
@@ -178,7 +242,9 @@ class Page:
 
     async def decision(self, request: Request) -> Response:
         t0 = time.perf_counter()
-        doc = await read_body(request)
+        return await self.engine(self._decision, await read_body(request), t0)
+
+    def _decision(self, doc: dict[str, Any], t0: float) -> Response:
         lang = view.lang_of(doc.get("lang"))
         model = self.model_for(doc.get("overrides", {}))
         html = view.render_decision(view.decision(model, lang), lang)
@@ -187,20 +253,19 @@ class Page:
 
     async def scenario(self, request: Request) -> Response:
         doc = await read_body(request)
-        text = scenario_yaml(self.session, doc.get("overrides", {}))
+        text = await self.engine(scenario_yaml, self.session, doc.get("overrides", {}))
         return attachment(text, "scenario.yaml", "application/yaml; charset=utf-8")
 
     async def workbook(self, request: Request) -> Response:
         doc = await read_body(request)
-        return attachment(
-            workbook_bytes(self.session, doc.get("overrides", {})), "model.xlsx", XLSX
-        )
+        data = await self.engine(workbook_bytes, self.session, doc.get("overrides", {}))
+        return attachment(data, "model.xlsx", XLSX)
 
     async def memo(self, request: Request) -> Response:
         doc = await read_body(request)
         lang = view.lang_of(doc.get("lang"))
         name = "memo.zh.html" if lang == "zh" else "memo.html"
-        html = memo_html(self.session, doc.get("overrides", {}), lang)
+        html = await self.engine(memo_html, self.session, doc.get("overrides", {}), lang)
         return attachment(html, name, "text/html; charset=utf-8")
 
     async def montecarlo(self, request: Request) -> Response:
@@ -208,7 +273,8 @@ class Page:
         n = doc.get("n", view.DRAWS[0])
         if not _whole(n):
             raise BadRequest("n: a whole number of draws")
-        key = self.jobs.start(self.session.assumptions(doc.get("overrides", {})), n)
+        a = await self.engine(self.session.assumptions, doc.get("overrides", {}))
+        key = self.jobs.start(a, n)
         return JSONResponse({"job": key}, headers=HEADERS)
 
     async def sweep(self, request: Request) -> Response:
@@ -216,8 +282,9 @@ class Page:
         tier, lo, hi = doc.get("tier"), doc.get("from"), doc.get("to")
         if not isinstance(tier, str) or not all(_whole(v) for v in (lo, hi)):
             raise BadRequest('expected "tier": a tier, "from" and "to": whole numbers of GPUs')
-        a = self.session.assumptions(doc.get("overrides", {}))
-        return JSONResponse({"job": scale.start(self.jobs, a, tier, lo, hi)}, headers=HEADERS)
+        a = await self.engine(self.session.assumptions, doc.get("overrides", {}))
+        key = await self.engine(scale.start, self.jobs, a, tier, lo, hi)
+        return JSONResponse({"job": key}, headers=HEADERS)
 
     async def study(self, request: Request) -> Response:
         doc = await read_body(request)
@@ -235,7 +302,10 @@ class Page:
         if j is None:
             return JSONResponse({"error": "no such run"}, 404, headers=HEADERS)
         error = redact(j.error, self.files) if j.error else None
-        out = dict(done=j.done, total=j.total, html=j.html(lang), error=error)
+        html = await self.engine(j.html, lang) if j.result is not None else None
+        if html is not None or error is not None:
+            self.jobs.fetched(request.path_params["key"])
+        out = dict(done=j.done, total=j.total, html=html, error=error)
         return JSONResponse(out, headers=HEADERS)
 
     async def static(self, request: Request) -> Response:
