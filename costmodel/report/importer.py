@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -449,10 +450,16 @@ def _validate(
         f = Path(d) / "overlay.yaml"
         f.write_text(overlay_text(overlay, []), encoding="utf-8")
         try:
-            return layer(a, f)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                return layer(a, f)
         except AssumptionError as exc:
             problems = [_at_cell(p, cells, name) for p in exc.problems]
             raise AssumptionError(problems) from None
+        finally:  # advice on a value names the workbook, not the temporary file
+            for w in caught:
+                text = re.sub(re.escape(str(f)) + r"(:\d+)?", name, str(w.message))
+                warnings.warn(text, w.category, stacklevel=2)
 
 
 def _at_cell(p: Problem, cells: dict[str, str], name: str) -> Problem:

@@ -61,7 +61,7 @@ def start(jobs: Jobs, a: Assumptions, tier: str, lo: int, hi: int, n: int) -> st
         )
         return dict(model=build(a), result=res)
 
-    return jobs.submit(total, work, html)
+    return jobs.submit(total, work, html, kind="study")
 
 
 def html(result: dict[str, Any], lang: str) -> str:

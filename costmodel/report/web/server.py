@@ -293,8 +293,9 @@ class Page:
             raise BadRequest(
                 'expected "tier": a tier, "from" and "to": whole numbers of GPUs, "n": draws'
             )
-        a = self.session.assumptions(doc.get("overrides", {}))
-        return JSONResponse({"job": riskmap.start(self.jobs, a, tier, lo, hi, n)}, headers=HEADERS)
+        a = await self.engine(self.session.assumptions, doc.get("overrides", {}))
+        key = await self.engine(riskmap.start, self.jobs, a, tier, lo, hi, n)
+        return JSONResponse({"job": key}, headers=HEADERS)
 
     async def job(self, request: Request) -> Response:
         lang = view.lang_of(request.query_params.get("lang"))
