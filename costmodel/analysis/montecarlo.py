@@ -51,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 from costmodel.analysis.blocks import CHUNK_SIZE, METRICS, Case, Job, jobs_of, run_blocks
-from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
+from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED, MAX_DRAWS
 from costmodel.analysis.draws import (
     active_pairs,
     check_pairs,
@@ -205,8 +205,8 @@ def monte_carlo(
     >>> f"{mc.summary.loc['thousands', 'npv_p50']:,.0f}"
     '-52,824,212'
     """
-    if n < 1:
-        raise ValueError("n must be at least 1")
+    if not 1 <= n <= MAX_DRAWS:
+        raise ValueError(f"n: from 1 to {MAX_DRAWS:,} draws, got {n:,}")
     assumptions = assumptions_of(x)
     tiers = list(tiers or assumptions.tiers)
     workers = workers or os.cpu_count() or 1

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from costmodel.analysis.defaults import MAX_GRID_POINTS
 from costmodel.analysis.sensitivity import ranged_inputs
 from costmodel.core.model import assumptions_of
 from costmodel.core.roots import first_bracket, secant_root
@@ -189,8 +190,10 @@ def price_utilization_grid(
     >>> sorted(g["utilization"].unique().tolist())
     [0.3, 0.4375, 0.6, 0.7125, 0.85]
     """
-    if points < MIN_POINTS:
-        raise ValueError(f"points: at least {MIN_POINTS}, got {points}")
+    if not MIN_POINTS <= points <= MAX_GRID_POINTS:
+        raise ValueError(
+            f"points: at least {MIN_POINTS} and at most {MAX_GRID_POINTS}, got {points}"
+        )
     a = assumptions_of(x)
     tiers = list(tiers or a.tiers)
     axes = {t: _axes(a, t, points) for t in tiers}

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from costmodel.core.fabric import max_endpoints
-from costmodel.core.model import assumptions_of
+from costmodel.core.model import assumptions_of, largest_input, too_large
 from costmodel.core.units import SCALE_CLASSES, scale_class
 from costmodel.core.variants import run_variants
 from costmodel.inputs.designs import design_is_auto
@@ -46,9 +46,11 @@ from costmodel.inputs.loader import layer
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import name_hint
+from costmodel.inputs.whole import MAX_COUNT
 
 if TYPE_CHECKING:
     from costmodel.core.model import Model
+    from costmodel.inputs.errors import Problem
 
 MAX_POINTS = 64
 DEFAULT_TOP_GPUS = 4096  # the default range: g .. max(4096, 4 x G_0)
@@ -161,10 +163,14 @@ def parse_gpus(a: Assumptions, tier: str, gpus: str | Sequence[int] | None) -> l
         return sweep_counts(a, tier, *default_range(a, tier))
     if isinstance(gpus, str):
         if ":" in gpus:
-            lo, hi = (int(p) for p in gpus.split(":", 1))
+            lo, hi = (_count(p) for p in gpus.split(":", 1))
+            if lo < 1:
+                raise ValueError(f"the range starts at {lo:,}: GPU counts start at 1")
             return sweep_counts(a, tier, lo, hi)
-        gpus = [int(p) for p in gpus.split(",") if p.strip()]
-    counts = [int(n) for n in gpus]
+        gpus = [_count(p) for p in gpus.split(",") if p.strip()]
+    counts = [_count(n) for n in gpus]
+    if len(counts) > MAX_POINTS:
+        raise ValueError(f"{len(counts):,} GPU counts: a sweep has at most {MAX_POINTS} points")
     bad = [n for n in counts if n <= 0 or n % g]
     if bad or not counts:
         raise ValueError(f"GPU counts must be positive multiples of {g} (a server): {bad}")
@@ -189,6 +195,44 @@ def rebuilt(
     if "storage_capacity_tb" in values:
         variants[paths["storage_capacity_tb"]] = values["storage_capacity_tb"] * n / values["gpus"]
     return flat, variants
+
+
+def nonfinite_sweeps(model: Model, sweeps: dict[str, pd.DataFrame]) -> list[Problem]:
+    """Problems for tiers whose sweep reaches a cost per GPU-hour or an NPV that is
+    not a finite number (finite at the tier's own size, too large at the sweep's
+    larger counts: a price of 1e300), named like
+    :func:`costmodel.core.model.nonfinite_results` (the largest input)."""
+    hit: dict[str, tuple[float, list[str], list[str]]] = {}
+    for t, df in sweeps.items():
+        bad = [c for c in ("capex_per_gpu", "cost_per_gpu_hour", "npv") if c in df]
+        bad = [c for c in bad if not np.isfinite(df[c].to_numpy(dtype=float)).all()]
+        if not bad:
+            continue
+        path, value = largest_input(model, t)
+        top = int(df["gpus"].max())
+        _, tiers, results = hit.setdefault(path, (value, [], []))
+        tiers.append(t)
+        names = {"capex_per_gpu": "capex per GPU", "cost_per_gpu_hour": "cost per GPU-hour"}
+        shown = [names.get(c, c.upper()) for c in bad]
+        shown[0], shown[-1] = f"sweep's {shown[0]}", f"{shown[-1]} (at up to {top:,} GPUs)"
+        results += [w for w in shown if w not in results]
+    return too_large(model.assumptions, hit)
+
+
+def _count(text: str | int) -> int:
+    """A GPU count as written: a whole number (``-8`` kept, to be refused by
+    name) of at most :data:`~costmodel.inputs.whole.MAX_COUNT`."""
+    if isinstance(text, bool) or not isinstance(text, int | str):
+        raise ValueError(f"{text!r}: not a whole number of GPUs")
+    raw = str(text).strip().replace("_", "")
+    digits = raw.removeprefix("-").removeprefix("+")
+    if not digits.isdigit() or not digits.isascii():
+        shown = raw if len(raw) <= 40 else raw[:20] + "..."
+        raise ValueError(f"{shown!r}: not a whole number of GPUs")
+    if len(digits) > 18 or int(raw) > MAX_COUNT:
+        shown = raw if len(raw) <= 20 else f"{raw[:12]}... ({len(digits)} digits)"
+        raise ValueError(f"{shown}: above {MAX_COUNT:,} GPUs, the most a count may be")
+    return int(raw)
 
 
 def _changes(

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
+from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED, MAX_DRAWS, MAX_GRID_POINTS
 from costmodel.cli.app import (
     Format,
     FormatOpt,
@@ -42,7 +42,10 @@ def sensitivity(
         ),
     ] = False,
     points: Annotated[
-        int, typer.Option("--points", min=5, help="Grid steps per axis (with --grid).")
+        int,
+        typer.Option(
+            "--points", min=5, max=MAX_GRID_POINTS, help="Grid steps per axis (with --grid)."
+        ),
     ] = 7,
     fmt: FormatOpt = Format.table,
     quiet: QuietOpt = False,
@@ -227,7 +230,7 @@ def montecarlo(
     set_: SetOpt = None,
     strict: StrictOpt = False,
     n: Annotated[
-        int, typer.Option("-n", "--draws", min=1, help="Number of draws.")
+        int, typer.Option("-n", "--draws", min=1, max=MAX_DRAWS, help="Number of draws.")
     ] = DEFAULT_DRAWS,
     seed: Annotated[
         int, typer.Option("--seed", min=0, help="Random seed (a whole number >= 0).")

@@ -236,6 +236,7 @@ def guard(fn: Callable[[], Any]) -> None:
             # numpy's overflow and invalid-value warnings from inputs too large to
             # compute with: such results are empty cells, and `build` names the input
             warnings.filterwarnings("ignore", category=RuntimeWarning, module="costmodel")
+            warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
             warnings.simplefilter("always", AssumptionWarning)
             warnings.showwarning = advice
             fn()

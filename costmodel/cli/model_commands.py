@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
+from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED, MAX_DRAWS
 from costmodel.cli.app import (
     ExampleOpt,
     Format,
@@ -86,7 +86,8 @@ def build_cmd(
         ),
     ] = None,
     draws: Annotated[
-        int, typer.Option("--draws", "-n", min=0, help="Monte Carlo draws (0: none).")
+        int,
+        typer.Option("--draws", "-n", min=0, max=MAX_DRAWS, help="Monte Carlo draws (0: none)."),
     ] = DEFAULT_DRAWS,
     seed: Annotated[int, typer.Option(help="Monte Carlo seed.")] = DEFAULT_SEED,
     study_tier: StudyTierOpt = "",
@@ -109,6 +110,7 @@ def build_cmd(
         from costmodel.report.workbook.book import write_workbook
 
         check_out_dir(out_dir)
+        _check_template_dir(template_dir)
         with Steps(quiet) as steps:
             steps.step("model")
             # invalid input stops here: nothing is written
@@ -121,6 +123,7 @@ def build_cmd(
             if study is not None:
                 steps.step(f"study of {study_tier}")
             analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays, study=study)
+            _require_finite_sweeps(model, analysis)  # the sweep's larger sizes: nothing written
             langs = ["en", "zh"] if lang is Lang.both else [lang.value]
             # all files or none replace the previous set; a failure to write names the folder
             with writing(out_dir), output_set(out_dir) as stage:
@@ -172,6 +175,23 @@ UnitsOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def _check_template_dir(template_dir: Path | None) -> None:
+    """``--template-dir`` must name a folder (exit 2 before anything is computed)."""
+    if template_dir is not None and not template_dir.is_dir():
+        what = "is not a folder" if template_dir.exists() else "no such folder"
+        usage_error(f"--template-dir {template_dir}: {what} (give a folder of memo templates)")
+
+
+def _require_finite_sweeps(model: Any, analysis: Any) -> None:
+    """Inputs whose sweep is not finite at its larger sizes are refused by name,
+    as :func:`~costmodel.core.model.require_finite` refuses the tiers' own."""
+    from costmodel.analysis.sweep import nonfinite_sweeps
+    from costmodel.inputs.errors import AssumptionError
+
+    if problems := nonfinite_sweeps(model, analysis.sweeps or {}):
+        raise AssumptionError(problems)
 
 
 @app.command()

@@ -480,11 +480,16 @@ def nonfinite_results(model: Model) -> list[Problem]:
         bad = [label for label, m in BASE_RESULTS.items() if not np.all(np.isfinite(metrics[m]))]
         if not bad:
             continue
-        values, paths = model.inputs[t].values(), model.inputs[t].paths()
-        key = max(values, key=lambda k: float(np.max(np.abs(values[k]))))
-        _, tiers, results = hit.setdefault(paths[key], (float(values[key]), [], []))
+        path, value = largest_input(model, t)
+        _, tiers, results = hit.setdefault(path, (value, [], []))
         tiers.append(t)
         results += [r for r in bad if r not in results]
+    return too_large(a, hit)
+
+
+def too_large(a: Assumptions, hit: dict[str, tuple[float, list[str], list[str]]]) -> list[Problem]:
+    """One problem per input (dotted path -> its value, the tiers and the results
+    that are not finite): ``too large to compute with``, at the line that sets it."""
     out = []
     for path, (value, tiers, results) in hit.items():
         where = a._source.where(f"{path}.value") if a._source is not None else "assumptions"
@@ -496,6 +501,14 @@ def nonfinite_results(model: Model) -> list[Problem]:
         )
         out.append(Problem(where, path, f"{value:g}", rule))
     return out
+
+
+def largest_input(model: Model, tier: str) -> tuple[str, float]:
+    """The dotted path and value of ``tier``'s largest input in magnitude: the
+    likely cause of a result too large to compute."""
+    values, paths = model.inputs[tier].values(), model.inputs[tier].paths()
+    key = max(values, key=lambda k: float(np.max(np.abs(values[k]))))
+    return paths[key], float(values[key])
 
 
 def require_finite(model: Model) -> None:

@@ -1,5 +1,6 @@
 """Forms an input may be written in beyond a plain number (methodology §2.5): a
-percentage where a fraction is asked (``60%`` -> 0.6)."""
+percentage where a fraction is asked (``60%`` -> 0.6); a choice or whole number as
+``{value, unit, source, note}``; and the forms some text must have (a currency)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,18 @@ def _coerce_fraction(v: Any) -> Any:
     for name in ("value", "low", "high"):
         x = v.get(name)
         if isinstance(x, int | float) and not isinstance(x, bool) and not 0 <= x <= 1:
-            label = "" if name == "value" else f"{name} {x:g}: "
             hint = f" (written {x:g}, which is {x * 100:,.0f}%: write {x / 100:g} or {x:g}%)"
-            raise ValueError(f"{label}{FRACTION_RULE}{hint if 1 < x <= 100 else ''}")
+            if name == "value":
+                raise ValueError(f"{FRACTION_RULE}{hint if 1 < x <= 100 else ''}")
+            broken = [  # both ends when both are outside, not only the first
+                f"{end} {y:g}"
+                for end in ("low", "high")
+                if isinstance(y := v.get(end), int | float)
+                and not isinstance(y, bool)
+                and not 0 <= y <= 1
+            ]
+            one = len(broken) == 1 and 1 < x <= 100
+            raise ValueError(f"{' and '.join(broken)}: {FRACTION_RULE}{hint if one else ''}")
     return v
 
 
@@ -67,3 +77,33 @@ def refund_mode(vat: Any) -> str:
     ``monthly``, ``annual`` (``refund: annual`` or v3 ``refund_credit: true``) or
     ``none``."""
     return vat.refund or ("annual" if vat.refund_credit else "none")
+
+
+PLAIN_KEYS = {"value", "unit", "source", "note"}
+
+
+def plain_value(v: Any) -> Any:
+    """A whole number or a choice may be written as ``{value: ..., source: ...}``
+    like every other input (methodology §2.2); its value is what counts. Other keys
+    (a range: a choice has none) are refused by name."""
+    if isinstance(v, dict) and "value" in v:
+        extra = sorted(str(k) for k in set(v) - PLAIN_KEYS)
+        if extra:
+            raise ValueError(
+                f"unknown key {extra[0]!r}: a choice is written as its value or as "
+                "{value, unit, source, note} (it has no range)"
+            )
+        return v["value"]
+    return v
+
+
+def whole_version(v: Any) -> Any:
+    """``schema_version`` (after :data:`Plain`): a whole number (``3``, not ``3.0``
+    nor ``true``), as every whole-number input."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError("must be a whole number: 1, 2, 3 or 4")
+    return v
+
+
+#: listed before :data:`Plain` in ``Annotated`` (pydantic runs the last first)
+WholeVersion = BeforeValidator(whole_version)

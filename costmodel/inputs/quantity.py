@@ -20,7 +20,7 @@ from pydantic import (
 )
 
 from costmodel.inputs.errors import FROZEN
-from costmodel.inputs.forms import FRACTION, FRACTION_RULE, percent
+from costmodel.inputs.forms import FRACTION, FRACTION_RULE, percent, plain_value
 
 
 class Section(BaseModel):
@@ -55,10 +55,13 @@ class Quantity(Section):
 
     @model_validator(mode="after")
     def _range_is_ordered(self) -> Quantity:
+        wrong = []  # both ends when both are on the wrong side
         if self.low is not None and self.low > self.value:
-            raise ValueError(f"low {self.low:g} must not exceed value {self.value:g}")
+            wrong.append(f"low {self.low:g} must not exceed value {self.value:g}")
         if self.high is not None and self.high < self.value:
-            raise ValueError(f"high {self.high:g} must not be below value {self.value:g}")
+            wrong.append(f"high {self.high:g} must not be below value {self.value:g}")
+        if wrong:
+            raise ValueError("; ".join(wrong))
         if self.dist == "normal" and (self.sd is None or self.sd < 0):
             raise ValueError("dist: normal needs sd >= 0")
         if self.dist in ("triangular", "uniform") and (self.low is None or self.high is None):
@@ -94,11 +97,16 @@ class Bounds:
     hi_open: bool = False
 
     def __call__(self, q: Quantity) -> Quantity:
+        broken = []  # every end outside the interval, not only the first
         for name in ("value", "low", "high"):
             x = getattr(q, name)
             if x is not None and not self.admits(x):
-                label = "" if name == "value" else f"{name} {x:g}: "
-                raise ValueError(f"{label}{self.rule}")
+                broken.append("" if name == "value" else f"{name} {x:g}")
+        if broken == [""]:
+            raise ValueError(self.rule)
+        if broken:
+            ends = " and ".join(b or f"value {q.value:g}" for b in broken)
+            raise ValueError(f"{ends}: {self.rule}")
         return q
 
     def admits(self, x: float) -> bool:
@@ -125,18 +133,7 @@ Pue = Annotated[Q, bounded(1, None, rule="PUE must be >= 1 (facility power canno
 
 Text = StrictStr
 
-_PLAIN_KEYS = {"value", "unit", "source", "note"}
-
-
-def _plain(v: Any) -> Any:
-    """A whole number or a choice may be written as ``{value: ..., source: ...}``
-    like every other input (methodology §2.2); its value is what counts."""
-    if isinstance(v, dict) and "value" in v and set(v) <= _PLAIN_KEYS:
-        return v["value"]
-    return v
-
-
-Plain = BeforeValidator(_plain)
+Plain = BeforeValidator(plain_value)
 
 
 def given(value: float, source: str, unit: str | None = None) -> Any:

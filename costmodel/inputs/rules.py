@@ -93,6 +93,13 @@ def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
             f"dates run from 1900 to {LAST_YEAR}, and the horizon is {a.horizon_years} years)",
         )
     yield from _timeline_problems(a, months)
+    if a.depreciation.facility.tax_method == "expensed":
+        yield (
+            "depreciation.facility.tax_method",
+            "'expensed'",
+            "expensed is for equipment; buildings do not qualify for the one-off "
+            "deduction (methodology §11.7): use book",
+        )
     if a.terminal_value == "market":
         for cls in ASSET_CLASSES:
             if getattr(a.depreciation, cls).market_decline is None:

@@ -22,7 +22,7 @@ from pydantic import (
     model_validator,
 )
 
-from costmodel.inputs.forms import rate_or_wacc
+from costmodel.inputs.forms import WholeVersion, rate_or_wacc
 from costmodel.inputs.fxrates import FxTable
 from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.quantity import (
@@ -291,16 +291,7 @@ class Depreciation(Section):
     network: DepreciationClass
     storage: DepreciationClass
     facility: DepreciationClass
-
-    @field_validator("facility")
-    @classmethod
-    def _buildings_are_not_expensed(cls, v: DepreciationClass) -> DepreciationClass:
-        if v.tax_method == "expensed":
-            raise ValueError(
-                "tax_method: expensed is for equipment; buildings do not qualify for the "
-                "one-off deduction (methodology §11.7): use book"
-            )
-        return v
+    # an expensed facility is refused by costmodel.inputs.rules, at its own line
 
 
 class Server(Section):
@@ -607,7 +598,7 @@ class Correlation(Section):
 class Assumptions(Section):
     """The whole, merged set of assumptions of one model."""
 
-    schema_version: Annotated[Literal[1, 2, 3, 4], Plain]
+    schema_version: Annotated[Literal[1, 2, 3, 4], WholeVersion, Plain]
     name: Text
     currency: CurrencyCode
     start: Annotated[

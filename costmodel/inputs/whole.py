@@ -157,7 +157,11 @@ def _dump_whole(x: int) -> int | dict[str, Any]:
 WholeYears = whole(1, 30)  # horizon_years, financing.term_years
 LifeYears = whole(1, 40)
 CarryforwardYears = whole(0, 100, nullable=True)  # None: without limit
-Count = whole(1)  # GPUs, GPUs per server
+#: the largest count (GPUs, servers, a switch's ports) an input may give: a
+#: thousand times the largest cluster built, and far inside float64's whole numbers
+#: (2^53), which the engine computes with
+MAX_COUNT = 10**9
+Count = whole(1, MAX_COUNT)  # GPUs, GPUs per server
 MonthNumber = whole(1, 360)
 
 
