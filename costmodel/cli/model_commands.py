@@ -100,7 +100,6 @@ def build_cmd(
     with --study-tier, the study of that tier in both."""
 
     def run() -> None:
-        from costmodel.analysis.bundle import analyze
         from costmodel.cli.compare import parse_scenarios
         from costmodel.cli.tables import show, summary_grid
         from costmodel.core.metrics import HEADLINE
@@ -109,8 +108,7 @@ def build_cmd(
         from costmodel.report.output import output_set
         from costmodel.report.workbook.book import write_workbook
 
-        check_out_dir(out_dir)
-        _check_template_dir(template_dir)
+        _check_folders(out_dir, template_dir)
         with Steps(quiet) as steps:
             steps.step("model")
             # invalid input stops here: nothing is written
@@ -122,8 +120,7 @@ def build_cmd(
             study = _study_request(a, study_tier, study_sites, study_gpus)
             if study is not None:
                 steps.step(f"study of {study_tier}")
-            analysis = analyze(model, draws=draws, seed=seed, scenarios=overlays, study=study)
-            _require_finite_sweeps(model, analysis)  # the sweep's larger sizes: nothing written
+            analysis = _analyzed(model, draws=draws, seed=seed, scenarios=overlays, study=study)
             langs = ["en", "zh"] if lang is Lang.both else [lang.value]
             # all files or none replace the previous set; a failure to write names the folder
             with writing(out_dir), output_set(out_dir) as stage:
@@ -177,21 +174,27 @@ UnitsOpt = Annotated[
 ]
 
 
-def _check_template_dir(template_dir: Path | None) -> None:
-    """``--template-dir`` must name a folder (exit 2 before anything is computed)."""
+def _check_folders(out_dir: Path, template_dir: Path | None) -> None:
+    """``-o`` must be a folder or not exist (:func:`check_out_dir`), ``--template-dir``
+    name a folder: exit 2 before anything is computed."""
+    check_out_dir(out_dir)
     if template_dir is not None and not template_dir.is_dir():
         what = "is not a folder" if template_dir.exists() else "no such folder"
         usage_error(f"--template-dir {template_dir}: {what} (give a folder of memo templates)")
 
 
-def _require_finite_sweeps(model: Any, analysis: Any) -> None:
-    """Inputs whose sweep is not finite at its larger sizes are refused by name,
-    as :func:`~costmodel.core.model.require_finite` refuses the tiers' own."""
+def _analyzed(model: Any, **options: Any) -> Any:
+    """``analyze(model, **options)``; inputs whose sweep is not finite at its larger
+    sizes are refused by name (nothing written), as
+    :func:`~costmodel.core.model.require_finite` refuses the tiers' own."""
+    from costmodel.analysis.bundle import analyze
     from costmodel.analysis.sweep import nonfinite_sweeps
     from costmodel.inputs.errors import AssumptionError
 
+    analysis = analyze(model, **options)
     if problems := nonfinite_sweeps(model, analysis.sweeps or {}):
         raise AssumptionError(problems)
+    return analysis
 
 
 @app.command()
