@@ -52,7 +52,8 @@ def test_memo_names_the_design_taken(memos):
         "design Thousands: Training hall: rail-optimised NDR, tiered storage, cold plate"
         in memos["en"]
     )
-    assert "设计方案 千卡级： 训练园区" in memos["zh"] or "设计方案 千卡级：训练园区" in memos["zh"]
+    # Chinese text runs without spaces between its characters (the memo drops them)
+    assert "设计方案千卡级：训练园区" in re.sub(r"\s", "", memos["zh"])
 
 
 def test_page_shows_each_options_design(model):

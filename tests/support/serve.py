@@ -55,5 +55,8 @@ def visible_text(html: str) -> str:
 
 def english_words(text: str) -> set[str]:
     """Latin words of four letters or more that are not product names, units or
-    established abbreviations (the memo's list, ``ALLOWED_LATIN``)."""
+    established abbreviations (the memo's list, ``ALLOWED_LATIN``). A hexadecimal
+    run of 8 or more characters with a digit (an assumptions fingerprint such as
+    ``29383dabfc12``) is an identifier, not a word: its letters depend on the files."""
+    text = re.sub(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[0-9])[0-9a-f]{8,}(?![0-9A-Za-z])", " ", text)
     return set(re.findall(r"[A-Za-z]{4,}", text)) - ALLOWED_LATIN
