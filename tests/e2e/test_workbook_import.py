@@ -111,7 +111,9 @@ def test_overlay_rebuilds_to_the_libreoffice_recalculation(books, tmp_path, case
         node = overlay
         for k in dotted.split("."):
             node = node[k]
-        assert node["note"].startswith(f"changed in {case}.xlsx on ")
+        # the input's own note is kept, the change appended after " | " (README)
+        change = node["note"].rpartition(" | ")[2]
+        assert change.startswith(f"changed in {case}.xlsx on ")
         if not dotted.startswith("tiers."):  # a tier's new own value has no source of its own
             assert node["source"]
     for metric in ("npv", "tco"):

@@ -363,8 +363,10 @@ class Canvas:
             if grid:
                 self.line(x, top, x, bottom, GRID, 0.8, cls="grid")
             self.line(x, bottom, x, bottom + 3, AXIS, 0.8, cls="mark")
-            half = text_width(label) / 2  # the label is kept inside the drawing
-            at = min(max(x, half), self.width - half)
+            # the label is kept inside the drawing and right of the plot's left edge
+            # (where the y axis's labels end)
+            half = text_width(label) / 2
+            at = min(max(x, half, min(scale.r0, scale.r1) + half), self.width - half)
             self.text(at, bottom + 12, label, anchor="middle", fill=MUTED, cls="tick")
         self.line(scale.r0, bottom, scale.r1, bottom, AXIS, 0.8)
         self.parts.append("</g>")

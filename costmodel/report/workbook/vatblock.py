@@ -44,10 +44,11 @@ NO_VAT = "no vat section in the assumptions: no VAT (type a rate to add it)"
 
 def vat_value(model_or_a, path: str) -> float:
     """The value the engine uses for the VAT input at ``path`` (0 without a ``vat``
-    section; the refund switch as 1/0)."""
+    section, the refund ratio 1 as the Inputs sheet writes it; the refund switch as
+    1/0)."""
     a = getattr(model_or_a, "assumptions", model_or_a)
     if a.vat is None:
-        return 0.0
+        return float(path == RATIO_PATH)
     if path == REFUND_PATH:  # refunds on: annual (v3 refund_credit) or monthly
         return float(refund_mode(a.vat) != "none")
     obj = a.vat
@@ -70,7 +71,7 @@ def write_vat_inputs(s: Sheet) -> None:
             r = s.row
             kind = "count" if path == REFUND_PATH else "pct2"
             ws.write_string(r, 0, input_label(path), st.label)
-            value = 1.0 if a.vat is None and path == RATIO_PATH else vat_value(a, path)
+            value = vat_value(a, path)
             ws.write_number(r, 1, value, st.input(kind))
             validate(ws, r, 1, path)
             s.input_at(path, r, 1, value)
@@ -111,7 +112,7 @@ def vat_block(x: Tier) -> None:
     for key, label, path in consts:
         kind = "count" if path == REFUND_PATH else "pct2"
         unit = "0/1" if path == REFUND_PATH else "fraction"
-        value = vat_value(x.model, path) if x.model.assumptions.vat else float(path == RATIO_PATH)
+        value = vat_value(x.model, path)
         cs.const(key, label, unit, f"={name_for(path)}", value, kind, GREEN)
     monthly = (
         x.model.assumptions.vat is not None and refund_mode(x.model.assumptions.vat) == "monthly"
