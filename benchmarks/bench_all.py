@@ -1,12 +1,11 @@
-"""Every speed figure of the project in one run; first the four targets of the
-architecture issue (26, item 5), each with its verdict (met / MISSED):
+"""Every speed figure of the project in one run; first the three targets that
+stand, each with its verdict (met / MISSED):
 
 - ``build``: analysis (10,000 Monte Carlo draws) + workbook + en and zh memos of
   the bundled default in one warm process (imports excluded; they are the
   start-up figures): < 1.5 s of CPU;
-- ``Monte Carlo rate``: 100,000 draws of the default, >= 15 million tier-months
-  (draws x tiers x months) per CPU-second;
-- ``Monte Carlo wall``: the same 100,000 draws within 1.5 s wall;
+- ``Monte Carlo wall``: 100,000 draws of the default within 1.5 s wall (the rate
+  in tier-months per CPU-second is information: its 15 million target is retired);
 - ``1e6 draws``: a million draws of the default in a fresh process, peak resident
   memory of every process (the process and its largest worker) < 800 MB.
 
@@ -278,12 +277,6 @@ def montecarlo_rows(draws: int, repeat: int) -> tuple[list[Row], list[Row], floa
     floor, parts = floor_in_fresh_process()
     targets = [
         Row(
-            f"Monte Carlo, {draws:,} draws: tier-months per CPU-second",
-            f"{rate / 1e6:,.1f} million ({cpu:.2f} s CPU)",
-            "target >= 15 million, CPU of every process",
-            verdict(rate >= 15e6),
-        ),
-        Row(
             f"Monte Carlo, {draws:,} draws: wall",
             f"{wall:.2f} s wall",
             "target <= 1.5 s",
@@ -291,6 +284,12 @@ def montecarlo_rows(draws: int, repeat: int) -> tuple[list[Row], list[Row], floa
         ),
     ]
     info = [
+        Row(
+            f"Monte Carlo, {draws:,} draws: tier-months per CPU-second",
+            f"{rate / 1e6:,.1f} million ({cpu:.2f} s CPU)",
+            "information: the 15 million target is retired (it needs a compiled second "
+            "implementation of the model); benchmarks/bench_study.py sets the waits",
+        ),
         Row("Monte Carlo: draws per CPU-second", f"{draws / cpu:,.0f}", ""),
         Row(
             "  memory-bandwidth bound",
@@ -514,7 +513,7 @@ def main() -> None:
     width = max(len(r.figure) for r in rows)
     vwidth = max(len(r.value) for r in rows)
     print(f"costmodel benchmarks, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
-    for title, part in (("targets (issue 26, item 5)", targets), ("other figures", info)):
+    for title, part in (("targets", targets), ("other figures", info)):
         if part:
             print(f"-- {title}")
         for r in part:

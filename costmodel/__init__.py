@@ -27,32 +27,39 @@ import_workbook(path, base=None)
 Examples
 --------
 >>> import costmodel as cm
->>> a = cm.load_assumptions()  # the bundled default
+>>> a = cm.load_assumptions(cm.example_dir("by-hand"))  # a two-tier case
 >>> list(a.tiers), a.horizon_years
-(['tens', 'hundreds', 'thousands'], 6)
+(['small', 'large'], 2)
 >>> model = cm.build(a)
->>> tens = model.summary_rows()["tens"]
->>> tens["gpus"], f"{tens['capex']:,.0f}", f"{tens['npv']:,.0f}"
-(32, '6,786,142', '-2,000,517')
+>>> small = model.summary_rows()["small"]
+
+The small tier's capex, by hand: two 8-GPU servers at 1,000,000, 100 TB of storage at
+1,000, the network as 20% of the cluster (0.2 / 0.8 of servers and storage) and a
+hall built for 2 x 10 kW x 1.1 (auxiliary power) at 10,000 per kW:
+
+>>> 2 * 1_000_000 + 100 * 1_000 + 0.2 / 0.8 * 2_100_000 + 2 * 10 * 1.1 * 10_000
+2845000.0
+>>> small["gpus"], f"{small['capex']:,.0f}", f"{small['npv']:,.0f}"
+(16, '2,845,000', '-1,090,343')
 
 The discounted free cash flow of the monthly schedule sums to the NPV:
 
->>> round(float(model.cash_flow("tens").discounted_fcf.sum()) - tens["npv"], 6)
-0.0
+>>> abs(float(model.cash_flow("small").discounted_fcf.sum()) - small["npv"]) < 1e-6
+True
 
 An override changes one value and keeps its unit, source and range:
 
 >>> cheap = cm.with_overrides(a, {"power.price_per_kwh": 0.5})
 >>> cheap.power.price_per_kwh.value, cheap.power.price_per_kwh.unit
 (0.5, 'CNY/kWh')
->>> f"{cm.build(cheap).summary_rows()['tens']['npv']:,.0f}"
-'-1,722,947'
+>>> f"{cm.build(cheap).summary_rows()['small']['npv']:,.0f}"
+'-880,620'
 
 Variants go through the engine at once, one value per variant:
 
->>> runs = cm.run_variants(a, {"operations.utilization": [0.6, 0.8]}, ["tens"])
->>> [f"{npv:,.0f}" for npv in runs["tens"].metrics["npv"]]
-['-2,000,517', '468,183']
+>>> runs = cm.run_variants(a, {"operations.utilization": [0.6, 0.8]}, ["small"])
+>>> [f"{npv:,.0f}" for npv in runs["small"].metrics["npv"]]
+['-1,090,343', '-187,833']
 """
 
 from __future__ import annotations

@@ -133,12 +133,12 @@ def break_even(
     Examples
     --------
     >>> import costmodel as cm
-    >>> be = cm.break_even(cm.load_assumptions(), tiers=["tens", "thousands"])
+    >>> be = cm.break_even(cm.load_assumptions(cm.example_dir("by-hand")), tiers=["small", "large"])
     >>> cols = ["utilization", "utilization_base", "price_per_gpu_hour", "price_per_gpu_hour_base"]
-    >>> be.loc["tens", cols].round(4).tolist()
-    [0.7594, 0.6, 21.1986, 17.0]
-    >>> be.loc["thousands", cols].round(4).tolist()
-    [0.6272, 0.6, 16.6741, 16.0]
+    >>> be.loc["small", cols].round(4).tolist()
+    [0.8512, 0.6, 27.9416, 20.0]
+    >>> be.loc["large", cols].round(4).tolist()
+    [0.578, 0.6, 19.2981, 20.0]
     >>> bool((be["npv_at_utilization"].abs() < 1e-3).all())
     True
     """

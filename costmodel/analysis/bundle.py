@@ -126,9 +126,9 @@ def analyze(
     Examples
     --------
     >>> import costmodel as cm
-    >>> analysis = cm.analyze(cm.load_assumptions(), draws=200, seed=0)
+    >>> analysis = cm.analyze(cm.load_assumptions(cm.example_dir("by-hand")), draws=200, seed=0)
     >>> analysis.monte_carlo.n, list(analysis.break_even.index)
-    (200, ['tens', 'hundreds', 'thousands'])
+    (200, ['small', 'large'])
     >>> analysis.tornado.iloc[0]["input"]
     'operations.utilization'
     """

@@ -197,13 +197,13 @@ def monte_carlo(
     Examples
     --------
     >>> import costmodel as cm
-    >>> mc = cm.monte_carlo(cm.load_assumptions(), n=500, seed=1)
-    >>> mc.draws["thousands"].shape
+    >>> mc = cm.monte_carlo(cm.load_assumptions(cm.example_dir("by-hand")), n=500, seed=1)
+    >>> mc.draws["large"].shape
     (500, 3)
     >>> mc.summary["p_npv_positive"].tolist()
-    [0.01, 0.008, 0.16]
-    >>> f"{mc.summary.loc['thousands', 'npv_p50']:,.0f}"
-    '-52,824,212'
+    [0.008, 0.51]
+    >>> f"{mc.summary.loc['large', 'npv_p50']:,.0f}"
+    '71,989'
     """
     if not 1 <= n <= MAX_DRAWS:
         raise ValueError(f"n: from 1 to {MAX_DRAWS:,} draws, got {n:,}")
@@ -260,11 +260,11 @@ def median_shifts(
     Examples
     --------
     >>> import costmodel as cm
-    >>> a = cm.load_assumptions()
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
     >>> shifts = cm.median_shifts(a, cm.monte_carlo(a, n=500, seed=1))
-    >>> top = shifts[shifts["tier"] == "thousands"].iloc[0]
+    >>> top = shifts[shifts["tier"] == "large"].iloc[0]
     >>> str(top["input"]), float(top["value"]), round(float(top["median"]), 3)
-    ('revenue.price_per_gpu_hour', 16.0, 14.786)
+    ('servers.box.price', 1000000.0, 1035306.258)
     >>> bool(top["at_median"] - top["base"] == top["shift"] < 0)
     True
     """

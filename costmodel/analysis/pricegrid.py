@@ -184,11 +184,12 @@ def price_utilization_grid(
     Examples
     --------
     >>> import costmodel as cm
-    >>> g = cm.price_utilization_grid(cm.load_assumptions(), tiers=["thousands"], points=5)
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
+    >>> g = cm.price_utilization_grid(a, tiers=["large"], points=5)
     >>> len(g), int(g["positive"].sum())
-    (25, 6)
-    >>> sorted(g["utilization"].unique().tolist())
-    [0.3, 0.4375, 0.6, 0.7125, 0.85]
+    (25, 13)
+    >>> [round(float(u), 4) for u in sorted(g["utilization"].unique())]
+    [0.4, 0.5, 0.6, 0.7, 0.8]
     """
     if not MIN_POINTS <= points <= MAX_GRID_POINTS:
         raise ValueError(

@@ -213,11 +213,12 @@ def compare(
     --------
     >>> import costmodel as cm
     >>> from costmodel.inputs.resources import scenarios_dir
-    >>> c = cm.compare(cm.load_assumptions(), {"loan": scenarios_dir() / "bank-loan.yaml"})
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
+    >>> c = cm.compare(a, {"loan": scenarios_dir() / "bank-loan.yaml"})
     >>> c.scenarios
     ['base', 'loan']
-    >>> [f"{c.wide.loc[(s, 'thousands'), 'equity_npv']:,.0f}" for s in c.scenarios]
-    ['-23,934,142', '494,082']
+    >>> [f"{c.wide.loc[(s, 'large'), 'equity_npv']:,.0f}" for s in c.scenarios]
+    ['651,582', '1,639,844']
     """
     if isinstance(base, Model | Assumptions):
         a = assumptions_of(base)

@@ -256,12 +256,12 @@ def tornado(
     Examples
     --------
     >>> import costmodel as cm
-    >>> t = cm.tornado(cm.load_assumptions(), tiers=["tens"])
+    >>> t = cm.tornado(cm.load_assumptions(cm.example_dir("by-hand")), tiers=["small"])
     >>> top = t.iloc[0]
     >>> top["input"], float(top["low"]), float(top["high"])
-    ('operations.utilization', 0.3, 0.85)
+    ('operations.utilization', 0.4, 0.8)
     >>> f"{top['at_low']:,.0f}", f"{top['at_high']:,.0f}", f"{top['swing']:,.0f}"
-    ('-6,561,275', '1,044,593', '7,605,868')
+    ('-2,054,753', '-187,833', '1,866,920')
     """
     _check_metric(metric)
     a = assumptions_of(x)

@@ -245,11 +245,12 @@ def study(
     Examples
     --------
     >>> import costmodel as cm
-    >>> res = cm.study(cm.load_assumptions(), "hundreds", gpus=[128, 512, 2048], n=400, seed=7)
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
+    >>> res = cm.study(a, "large", gpus=[128, 512, 2048], n=400, seed=7)
     >>> res.cells[["gpus", "p_npv_positive"]].values.tolist()
-    [[128.0, 0.0025], [512.0, 0.0075], [2048.0, 0.01]]
+    [[128.0, 0.5075], [512.0, 0.83], [2048.0, 0.88]]
     >>> res.best_probability, res.best_median
-    (('(as assumed)', 2048), ('(as assumed)', 128))
+    (('(as assumed)', 2048), ('(as assumed)', 2048))
     """
     a = assumptions_of(x)
     if tier not in a.tiers:

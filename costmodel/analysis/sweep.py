@@ -279,12 +279,12 @@ def sweep(
     Examples
     --------
     >>> import costmodel as cm
-    >>> sw = cm.sweep(cm.load_assumptions(), "thousands", [256, 1024, 4096])
-    >>> sw[["gpus", "servers", "network_levels", "cost_per_gpu_hour"]].round(3)
-       gpus  servers  network_levels  cost_per_gpu_hour
-    0   256       32             2.0             14.795
-    1  1024      128             2.0             13.763
-    2  4096      512             3.0             14.249
+    >>> sw = cm.sweep(cm.load_assumptions(cm.example_dir("by-hand")), "large", [256, 1024, 4096])
+    >>> sw[["gpus", "servers", "capex_per_gpu", "cost_per_gpu_hour"]].round(3)
+       gpus  servers  capex_per_gpu  cost_per_gpu_hour
+    0   256       32     172279.412             24.299
+    1  1024      128     172279.412             22.626
+    2  4096      512     172279.412             22.208
     """
     a = assumptions_of(x)
     if tier not in a.tiers:

@@ -109,9 +109,9 @@ def recommend(model: Model | Assumptions) -> pd.DataFrame:
     Examples
     --------
     >>> import costmodel as cm
-    >>> chosen = cm.recommend(cm.load_assumptions()).attrs["recommended"]
-    >>> chosen["SFT of a 7B model"], chosen["Pretrain a 180B model on 3.5T tokens"]
-    ('tens', 'thousands')
+    >>> chosen = cm.recommend(cm.load_assumptions(cm.example_dir("by-hand"))).attrs["recommended"]
+    >>> chosen["SFT of a 7B model"], chosen["Pretrain a 7B model on 140B tokens"]
+    ('small', 'large')
     """
     from costmodel.core.model import model_of
 

@@ -69,7 +69,7 @@ class Model:
         text); also ``summary().attrs["units"]``.
 
         >>> import costmodel as cm
-        >>> u = cm.build(cm.load_assumptions()).units()
+        >>> u = cm.build(cm.load_assumptions(cm.example_dir("by-hand"))).units()
         >>> u["npv"], u["irr"], u["cost_per_gpu_hour"], u["payback_years"]
         ('CNY', 'fraction', 'CNY/GPU-h', 'years')
         """
@@ -437,17 +437,18 @@ def build(
     Examples
     --------
     >>> import costmodel as cm
-    >>> model = cm.build(cm.load_assumptions())
+    >>> model = cm.build(cm.load_assumptions(cm.example_dir("by-hand")))
     >>> model.tiers, model.months
-    (['tens', 'hundreds', 'thousands'], 72)
+    (['small', 'large'], 24)
     >>> s = model.summary()
     >>> [f"{s.loc[t, 'cost_per_gpu_hour']:.2f}" for t in model.tiers]
-    ['16.66', '16.97', '13.76']
-    >>> f"{s.loc['thousands', 'capex']:,.0f}"
-    '252,112,270'
-    >>> cheap = cm.build(cm.load_assumptions(), overrides={"power.price_per_kwh": 0.5})
-    >>> f"{cheap.summary().loc['tens', 'npv']:,.0f}"
-    '-1,722,947'
+    ['35.21', '26.53']
+    >>> f"{s.loc['large', 'capex']:,.0f}"
+    '22,051,765'
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
+    >>> cheap = cm.build(a, overrides={"power.price_per_kwh": 0.5})
+    >>> f"{cheap.summary().loc['small', 'npv']:,.0f}"
+    '-880,620'
     """
     if assumptions is None or not isinstance(assumptions, Assumptions):
         paths = (

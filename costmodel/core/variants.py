@@ -55,10 +55,10 @@ def run_variants(
     Examples
     --------
     >>> import costmodel as cm
-    >>> a = cm.load_assumptions()
-    >>> runs = cm.run_variants(a, {"power.price_per_kwh": [0.4, 0.65, 0.9]}, ["thousands"])
-    >>> [f"{v:.3f}" for v in runs["thousands"].metrics["cost_per_gpu_hour"]]
-    ['13.296', '13.763', '14.231']
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
+    >>> runs = cm.run_variants(a, {"power.price_per_kwh": [0.4, 0.65, 0.9]}, ["large"])
+    >>> [f"{v:.3f}" for v in runs["large"].metrics["cost_per_gpu_hour"]]
+    ['25.208', '25.758', '26.308']
     """
     variants = dict(variants or {})
     out = {}

@@ -465,15 +465,17 @@ def load_assumptions(
     Examples
     --------
     >>> import costmodel as cm
-    >>> a = cm.load_assumptions()
+    >>> folder = cm.example_dir("by-hand")
+    >>> a = cm.load_assumptions(folder)
     >>> list(a.tiers), a.power.price_per_kwh.value, a.power.price_per_kwh.unit
-    (['tens', 'hundreds', 'thousands'], 0.65, 'CNY/kWh')
-    >>> cm.load_assumptions(overrides={"power.price_per_kwh": 0.5}).power.price_per_kwh.value
+    (['small', 'large'], 1.0, 'CNY/kWh')
+    >>> half = cm.load_assumptions(folder, overrides={"power.price_per_kwh": 0.5})
+    >>> half.power.price_per_kwh.value
     0.5
-    >>> a = cm.load_assumptions(overrides={"operations.utilization": "60%"})
+    >>> a = cm.load_assumptions(folder, overrides={"operations.utilization": "60%"})
     >>> a.operations.utilization.value
     0.6
-    >>> cm.load_assumptions(overrides={"operations.utilization": 7})  # doctest: +ELLIPSIS
+    >>> cm.load_assumptions(folder, overrides={"operations.utilization": 7})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     costmodel.inputs.errors.AssumptionError: invalid assumptions:
@@ -505,9 +507,9 @@ def assumption_files(a: Assumptions) -> list[str]:
     --------
     >>> import costmodel as cm
     >>> from pathlib import Path
-    >>> files = cm.assumption_files(cm.load_assumptions())
-    >>> [Path(f).name for f in files][:3]
-    ['00-model.yaml', '10-servers.yaml', '20-power.yaml']
+    >>> files = cm.assumption_files(cm.load_assumptions(cm.example_dir("by-hand")))
+    >>> [Path(f).name for f in files]
+    ['model.yaml']
     """
     return list(a._source.files) if a._source is not None else []
 
@@ -543,10 +545,10 @@ def layer(
     >>> import costmodel as cm
     >>> from pathlib import Path
     >>> from costmodel.inputs.resources import scenarios_dir
-    >>> a = cm.load_assumptions()
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
     >>> loan = cm.layer(a, scenarios_dir() / "bank-loan.yaml")
-    >>> a.financing.debt_share.value, loan.financing.debt_share.value
-    (0.0, 0.6)
+    >>> a.financing is None, loan.financing.debt_share.value
+    (True, 0.6)
     >>> Path(cm.assumption_files(loan)[-1]).name
     'bank-loan.yaml'
     """
@@ -580,10 +582,10 @@ def with_overrides(
     Examples
     --------
     >>> import costmodel as cm
-    >>> a = cm.load_assumptions()
-    >>> b = cm.with_overrides(a, {"tiers.tens.gpus": 64})
-    >>> a.tiers["tens"].gpus, b.tiers["tens"].gpus
-    (32, 64)
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
+    >>> b = cm.with_overrides(a, {"tiers.small.gpus": 64})
+    >>> a.tiers["small"].gpus, b.tiers["small"].gpus
+    (16, 64)
     """
     return layer(a, overrides=overrides, strict=strict)
 
@@ -605,8 +607,9 @@ def fingerprint(a: Assumptions) -> str:
     Examples
     --------
     >>> import costmodel as cm
-    >>> a = cm.load_assumptions()
-    >>> len(cm.fingerprint(a)), cm.fingerprint(a) == cm.fingerprint(cm.load_assumptions())
+    >>> folder = cm.example_dir("by-hand")
+    >>> a = cm.load_assumptions(folder)
+    >>> len(cm.fingerprint(a)), cm.fingerprint(a) == cm.fingerprint(cm.load_assumptions(folder))
     (64, True)
     >>> cm.fingerprint(cm.with_overrides(a, {"power.price_per_kwh": 0.5})) == cm.fingerprint(a)
     False

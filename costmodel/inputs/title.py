@@ -23,8 +23,8 @@ def model_title(a: Any) -> str:
     from 2027-01``.
 
     >>> import costmodel as cm
-    >>> model_title(cm.load_assumptions(overrides={"start": "2028-01"}))
-    'GPU compute center scale options in China, from 2028-01'
+    >>> model_title(cm.load_assumptions(cm.example_dir("by-hand"), overrides={"start": "2028-01"}))
+    'Two tiers by hand, from 2028-01'
     """
     parts = [a.name, site_label(a), f"from {a.start}"]
     return ", ".join(p for p in parts if p)

@@ -264,7 +264,7 @@ def import_workbook(
     >>> from datetime import datetime
     >>> from pathlib import Path
     >>> import costmodel as cm
-    >>> a = cm.load_assumptions()
+    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
     >>> with tempfile.TemporaryDirectory() as d:
     ...     book = cm.write_workbook(cm.build(a), Path(d) / "m.xlsx", created=datetime(2026, 1, 1))
     ...     overlay, report = cm.import_workbook(book)

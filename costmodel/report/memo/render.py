@@ -260,7 +260,7 @@ def write_memo(
     >>> import tempfile
     >>> from pathlib import Path
     >>> import costmodel as cm
-    >>> model = cm.build(cm.load_assumptions())
+    >>> model = cm.build(cm.load_assumptions(cm.example_dir("by-hand")))
     >>> with tempfile.TemporaryDirectory() as d:
     ...     html = cm.write_memo(model, Path(d) / "memo.zh.html", lang="zh").read_text("utf-8")
     >>> html.startswith("<!DOCTYPE html>"), '<html lang="zh' in html

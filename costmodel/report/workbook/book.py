@@ -169,7 +169,7 @@ def write_workbook(
     >>> from datetime import datetime
     >>> from pathlib import Path
     >>> import costmodel as cm
-    >>> model = cm.build(cm.load_assumptions())
+    >>> model = cm.build(cm.load_assumptions(cm.example_dir("by-hand")))
     >>> with tempfile.TemporaryDirectory() as d:
     ...     path = cm.write_workbook(model, Path(d) / "model.xlsx", created=datetime(2026, 1, 1))
     ...     names = zipfile.ZipFile(path).namelist()
