@@ -30,6 +30,7 @@ import pandas as pd
 
 from costmodel.analysis.breakeven import break_even_utilization
 from costmodel.core.finance import present_value
+from costmodel.core.siteprices import rolled
 from costmodel.core.units import CUMULATIVE_RELATIVE_TOLERANCE
 from costmodel.inputs.loader import with_overrides
 from costmodel.inputs.params import revenue_mode
@@ -132,7 +133,8 @@ def build_vs_rent(model: Model | Assumptions) -> pd.DataFrame:
             row["pv_gpu_hours"] = metrics["pv_gpu_hours"]
             row["pv_build_cost"] = metrics["pv_cost"]
             row["build_cost_per_gpu_hour"] = metrics["cost_per_gpu_hour"]
-            price = model.inputs[t].values()["cloud_price_per_gpu_hour"]
+            # the cloud quote rolled to the start (methodology §30)
+            price = float(rolled(model.inputs[t].values(), "cloud_price_per_gpu_hour"))
             cloud = cloud_cost_schedule(model, t, price)
             discount = np.asarray(r.flows["discount_factor"])[0]
             opex = np.asarray(r.flows["opex"])[0]

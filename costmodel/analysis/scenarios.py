@@ -42,7 +42,7 @@ PathLikeStr = str | PathLike
 ScenarioSpec = PathLikeStr | Sequence[PathLikeStr] | Mapping[str, Any] | None
 
 #: numeric summary columns reported for each (scenario, tier); the text columns
-#: (scale class, cooling, design) follow from the build.
+#: (scale class, cooling, design, site, feasibility) follow from the build.
 METRIC_COLUMNS: list[str] = [c for c in SUMMARY_COLUMNS if c not in TEXT_COLUMNS]
 
 

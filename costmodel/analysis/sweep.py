@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from costmodel.analysis.sitecompare import at_site, parse_sites
 from costmodel.core.fabric import max_endpoints
 from costmodel.core.model import assumptions_of, largest_input, too_large
 from costmodel.core.units import SCALE_CLASSES, scale_class
@@ -255,14 +256,19 @@ def _changes(
 
 
 def sweep(
-    x: Model | Assumptions, tier: str, gpus: str | Sequence[int] | None = None
+    x: Model | Assumptions,
+    tier: str,
+    gpus: str | Sequence[int] | None = None,
+    sites: str | Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Tier ``tier`` rebuilt at each GPU count of ``gpus`` (module docstring),
     one row per count: ``gpus, servers, scale_class, network_levels`` (NaN with a
     network share), ``capex_per_gpu = capex / gpus``, ``network_share =
     capex_network / capex_hardware``, ``cost_per_gpu_hour``, ``npv``, ``irr`` and
     ``change`` (``scale_class`` and/or ``network_levels`` where it differs from
-    the row before). ``df.attrs``: ``tier``, ``first_gpus`` (G_0).
+    the row before). ``df.attrs``: ``tier``, ``first_gpus`` (G_0). With ``sites``
+    (names of ``sites``, methodology §29) the rows of each site in turn, a first
+    column ``site``, ``change`` taken per site.
 
     Parameters
     ----------
@@ -271,6 +277,8 @@ def sweep(
         The tier to rebuild.
     gpus : str or sequence of int, optional
         GPU counts, or a range ``"LOW:HIGH"`` (powers of two in it).
+    sites : str or sequence of str, optional
+        Site names (``"a,b"`` or a list): the tier rebuilt at each.
 
     Returns
     -------
@@ -291,6 +299,8 @@ def sweep(
         raise ValueError(
             f"unknown tier {tier!r}{name_hint(tier, a.tiers)} choose one of: {', '.join(a.tiers)}"
         )
+    if sites is not None:
+        return _sweep_sites(a, tier, sites, gpus)
     counts = parse_gpus(a, tier, gpus)
     if a.tiers[tier].design is None:
         df = _rebuilt(without_stages(a, tier), tier, counts)
@@ -367,6 +377,21 @@ def _rebuilt(flat: Assumptions, tier: str, counts: list[int]) -> pd.DataFrame:
             "infeasible_reason": "",
         }
     )
+
+
+def _sweep_sites(
+    a: Assumptions, tier: str, sites: str | Sequence[str], gpus: str | Sequence[int] | None
+) -> pd.DataFrame:
+    """:func:`sweep` of ``tier`` at each site (:func:`costmodel.analysis.sitecompare.at_site`)."""
+    frames = []
+    for s in parse_sites(a, sites):
+        df = sweep(at_site(a, s, [tier]), tier, gpus)
+        df.insert(0, "site", s)
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs.update(frames[0].attrs)
+    out.attrs["sites"] = list(dict.fromkeys(out["site"]))
+    return out
 
 
 OPTION_SPAN = 8  # option_sweeps: each tier from G_0 / 8 to 8 G_0

@@ -179,15 +179,25 @@ def sweep_cmd(
             "list N,N,... (default: a server to max(4096, 4 x the tier's GPUs)).",
         ),
     ] = "",
+    site: Annotated[
+        str,
+        typer.Option(
+            "--site",
+            help="a,b: the sweep at each of these sites (names of sites:), one block of "
+            "rows per site.",
+        ),
+    ] = "",
     fmt: FormatOpt = Format.table,
     quiet: QuietOpt = False,
 ) -> None:
     """The tier rebuilt at many GPU counts (no stages, storage proportional to
     GPUs): capex per GPU, network share, cost per GPU-hour, NPV and IRR, the
-    counts where network_levels or scale_class change marked."""
+    counts where network_levels or scale_class change marked; with --site, at
+    each site given."""
 
     def run() -> None:
         from costmodel.analysis.sweep import sweep
+        from costmodel.inputs.errors import AssumptionError
         from costmodel.inputs.suggest import name_hint
         from costmodel.report.format import csv_text, records, whole_counts
 
@@ -200,7 +210,9 @@ def sweep_cmd(
         with Steps(quiet) as steps:
             steps.step("sweep")
             try:
-                df = sweep(a, name, gpus or None)
+                df = sweep(a, name, gpus or None, sites=site or None)
+            except AssumptionError:
+                raise  # a site's rule or name: reported with its path
             except ValueError as e:
                 err().print(f"error: --gpus {gpus!r}: {e}")
                 raise typer.Exit(2) from e
@@ -219,6 +231,8 @@ def sweep_cmd(
 
         whole = whole_counts(df)
         doc = {"tier": name, "first_gpus": df.attrs["first_gpus"], "rows": records(whole)}
+        if site:
+            doc["sites"] = df.attrs["sites"]
         emit(fmt, lambda: doc, lambda: csv_text(whole, False), table)
 
     guard(run)

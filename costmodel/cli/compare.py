@@ -160,6 +160,14 @@ def delta_tidy(result: Any) -> Any:
 def compare_cmd(
     paths: PathsArg = None,
     scenario: ScenarioOpt = None,
+    sites: Annotated[
+        str,
+        typer.Option(
+            "--sites",
+            help="a,b: every option at each of these sites (names of sites:), one scenario "
+            "per site beside the base; not with --scenario.",
+        ),
+    ] = "",
     set_: SetOpt = None,
     set_for: SetForOpt = None,
     delta: Annotated[
@@ -173,15 +181,25 @@ def compare_cmd(
     strict: StrictOpt = False,
     fmt: FormatOpt = Format.table,
 ) -> None:
-    """Compare named scenarios (overlays on the base) tier by tier; the base comes first."""
+    """Compare named scenarios (overlays on the base) tier by tier; the base comes
+    first. With --sites: one scenario per site, every option moved there."""
 
     def run() -> None:
         from costmodel.analysis.scenarios import BASE, compare
+        from costmodel.analysis.sitecompare import compare_sites
+        from costmodel.inputs.errors import AssumptionError, Problem
 
         overlays = parse_scenarios(scenario, set_for)
         a = load(paths, set_, strict)  # --set changes the base, so every scenario
-        specs = {n: {"paths": o.paths, "overrides": o.overrides} for n, o in overlays.items()}
-        result = compare(a, specs, strict=strict)
+        if sites and overlays:
+            raise AssumptionError(
+                Problem("--sites", sites, "", "give --sites or --scenario, not both")
+            )
+        if sites:
+            result = compare_sites(a, sites)
+        else:
+            specs = {n: {"paths": o.paths, "overrides": o.overrides} for n, o in overlays.items()}
+            result = compare(a, specs, strict=strict)
 
         def table() -> None:
             from rich.text import Text
@@ -204,6 +222,8 @@ def compare_cmd(
                 parts = list(o.paths) if o else []
                 parts += [f"{k}={v}" for k, v in (o.overrides if o else {}).items()]
                 said = ", ".join(parts) if parts else "nothing overlaid"
+                if sites and name != BASE:
+                    said = f"every option at site {name}"
                 if name == BASE:
                     said = ", ".join(str(p) for p in paths or []) or "bundled default"
                     said += "".join(f"; --set {x}" for x in set_ or [])

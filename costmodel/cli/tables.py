@@ -240,18 +240,32 @@ def summary_grid(
     """Metrics down, tiers across, formatted for reading: ``rows`` is tier ->
     column -> value (:meth:`costmodel.Model.summary_rows`, no pandas needed);
     ``columns`` (default: every column of the first tier) in their order;
-    ``lang="zh"``: the metrics' Chinese labels (``label_zh``)."""
+    ``lang="zh"``: the metrics' Chinese labels (``label_zh``). An infeasible tier
+    (methodology §33) is marked in its header, and the reason is a row; ``site`` is
+    shown where a tier has one, feasibility where a tier is out."""
     tiers = list(rows)
     zh = lang == "zh"
+    out = [t for t in tiers if rows[t].get("feasible") is False]
     cols = [
         Col("指标" if zh else "metric", key=True, wrap=True, justify="left"),
         Col("单位" if zh else "unit", key=True, justify="left", style="dim"),
     ]
-    cols += [Col(str(t)) for t in tiers]
+    mark = " [不可行]" if zh else " [infeasible]"
+    cols += [Col(f"{t}{mark}" if t in out else str(t), wrap=t in out) for t in tiers]
     grid = Grid(title, cols)
     if columns is None:
         columns = list(rows[tiers[0]]) if tiers else []
+    hidden = set() if out else {"feasible", "infeasible_reason"}
+    if not any(rows[t].get("site") for t in tiers):
+        hidden.add("site")
     for col in columns:
+        if col in hidden:
+            continue
+        if col == "feasible":
+            yes, no = ("是", "否") if zh else ("yes", "no")
+            label = METRICS[col].label_zh if zh else METRICS[col].label
+            grid.rows.append([label, "", *(yes if rows[t][col] else no for t in tiers)])
+            continue
         meta = METRICS[col]
         cells = [cell(rows[t][col], meta.kind) for t in tiers]
         label, unit = meta.label, metric_unit(col, currency)
@@ -557,10 +571,11 @@ def sweep_grid(df: pd.DataFrame, title: str) -> Grid:
 
     designed = "design" in df and df["design"].notna().any()
     shown = [(c, k) for c, k in SWEEP_TABLE if designed or c not in DESIGN_SWEEP_COLUMNS]
+    shown = ([("site", "site")] if "site" in df.columns else []) + shown
     cols = [
         Col(
             metric(k).label,
-            key=c == "gpus",
+            key=c in ("gpus", "site"),
             justify="left" if metric(k).kind == "text" else "right",
         )
         for c, k in shown

@@ -110,7 +110,7 @@ def run_by_year(
     disc_shapes = discounted_shapes(shapes, disc)  # (Y, K, 1 or S)
     capex_by, capex_at = capex_by_month(events, full)
     dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
-    terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config), full)
+    terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config, deps), full)
     margin_y = rev_y - opex_y
     vat = vat_by_year(q, config, lines, shapes, events)
     tax, terminal_tax, levered_taxable = _tax_by_year(
@@ -190,7 +190,7 @@ def run_by_draw(
     capex_m = sum(capex_months.values())
     capex_by = {c: np.broadcast_to(v.sum(axis=1), full) for c, v in capex_months.items()}
     dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
-    terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config), full)
+    terminal = np.broadcast_to(terminal_value(q, events, sum(nbv.values()), config, deps), full)
     vat = _vat_by_draw(q, config, lines, (shapes, clock), capex_months)
     surtax_y = surtax_by_year(vat).T if vat else 0.0
     tax, terminal_tax, _ = _tax_by_year(

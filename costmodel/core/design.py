@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from costmodel.core.fabric import fabric_counts, fabric_rails
+from costmodel.core.fabric import fabric_counts, fabric_endpoints, fabric_rails
 from costmodel.core.finance import FloatArray
 from costmodel.core.storage import storage_columns
 
@@ -17,8 +17,8 @@ def network_levels(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]
     gpus = sum(d["gpus"] for d in deps)
     if "fabric_radix" not in q:
         return np.full_like(np.asarray(gpus, dtype=float), np.nan)
-    rails = fabric_rails(q)
-    return fabric_counts(gpus, q["fabric_radix"], q["fabric_oversubscription"], rails)["levels"]
+    rails, ends = fabric_rails(q), fabric_endpoints(q, gpus)
+    return fabric_counts(ends, q["fabric_radix"], q["fabric_oversubscription"], rails)["levels"]
 
 
 def design_columns(

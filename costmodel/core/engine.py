@@ -75,6 +75,7 @@ from costmodel.core.lines import (
 from costmodel.core.memo import clear_caches  # noqa: F401 (the engine's caches)
 from costmodel.core.result import Lazy, Metrics, TierResult
 from costmodel.core.schedules import TierParts, tier_schedules
+from costmodel.core.siteprices import selling_prices
 from costmodel.core.subsidies import metered_kwh, subsidy_lines
 from costmodel.core.summary import summary
 from costmodel.core.tax import (
@@ -127,8 +128,10 @@ def _spread(v: ArrayLike, size: int) -> FloatArray:
 
 def tier_inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:
     """The inputs of :func:`run_tier`: every input broadcast to (S,)
-    (:func:`broadcast_inputs`), with the defaults of v1 inputs (:func:`_defaults`)."""
-    return _defaults(broadcast_inputs(p))
+    (:func:`broadcast_inputs`), with the defaults of v1 inputs (:func:`_defaults`),
+    its quotes rolled to the start and the spot and contract prices of its site
+    (:func:`costmodel.core.siteprices.selling_prices`)."""
+    return selling_prices(_defaults(broadcast_inputs(p)))
 
 
 def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
@@ -230,7 +233,8 @@ def run_monthly(
     kwh = partial(metered_kwh, q, deps, events, clock, tier_shapes(q, deps, clock))
     grants = subsidy_lines(config.subsidies, capex_months, sold["revenue"], kwh, clock)
     margin = sold["revenue"] - opex_total
-    cf = _monthly_cash(q, config, clock, (events, book), capex_months, dep, margin, (vat, grants))
+    cash = (vat, grants)
+    cf = _monthly_cash(q, config, clock, (events, book, deps), capex_months, dep, margin, cash)
     lev = cache(partial(_levered_cash, q, config, clock, deps, events, cf, vat))
     dep_total = cache(lambda: sum(dep.values()))
     ebit = cache(lambda: cf["margin"] - dep_total())
@@ -335,16 +339,16 @@ def _monthly_cash(
     q: Mapping[str, FloatArray],
     config: TierConfig,
     clock: Clock,
-    events: tuple[list[CapexEvent], list[FloatArray]],
+    events: tuple[list[CapexEvent], list[FloatArray], list[dict[str, FloatArray]]],
     capex_months: dict[str, FloatArray],
     dep: dict[str, FloatArray],
     margin: FloatArray,
     cash_lines: tuple[Mapping[str, FloatArray], Mapping[str, FloatArray]],
 ) -> dict[str, Any]:
     """Tax, terminal value and the free cash flow month by month (``events``: the
-    capex events and the book depreciation of each; ``margin``: revenue - opex;
-    ``cash_lines``: the VAT and the subsidies, :func:`subsidy_lines`, whose taxable
-    part is income of its year):
+    capex events, the book depreciation of each and the deployments; ``margin``:
+    revenue - opex; ``cash_lines``: the VAT and the subsidies, :func:`subsidy_lines`,
+    whose taxable part is income of its year):
 
     - ``tax``: :func:`tax_with_losses` of the yearly taxable income
       (:func:`taxable_income`: revenue - opex - tax depreciation - VAT surtax
@@ -352,13 +356,13 @@ def _monthly_cash(
       year ends); NBV per class = capex - book depreciation; the terminal value
       (:func:`terminal_value`) at month M;
     - ``FCF = revenue - opex - tax - capex + terminal + VAT cash + subsidies``."""
-    events, book = events
+    events, book, deps = events
     vat, grants = cash_lines
     capex_m = sum(capex_months.values())
     nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
     nbv = {cls: np.broadcast_to(v, (margin.shape[0],)) for cls, v in nbv.items()}
     terminal = np.broadcast_to(
-        terminal_value(q, events, sum(nbv.values()), config), nbv["servers"].shape
+        terminal_value(q, events, sum(nbv.values()), config, deps), nbv["servers"].shape
     )
     margin_y = clock.by_year(margin) + grants["subsidies_taxable_y"]
     surtax_y = surtax_by_year(vat)

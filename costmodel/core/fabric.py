@@ -128,11 +128,23 @@ def fabric_cost(
 
 
 def fabric_rails(q: Mapping[str, FloatArray]) -> FloatArray | float:
-    """The rails R of a rail-optimised fabric, ``gpus_per_server`` (methodology §28.4),
-    or 0 for leaves sized from the endpoints alone."""
+    """The rails R of a rail-optimised fabric, the unit's endpoints (``gpus_per_server``,
+    or ``fabric_endpoints_per_unit``: methodology §28.4, §33.1), or 0 for leaves sized
+    from the endpoints alone."""
     if "fabric_rail_optimized" not in q:
         return 0.0
-    return q["fabric_rail_optimized"] * q["gpus_per_server"]
+    per_unit = q.get("fabric_endpoints_per_unit", q["gpus_per_server"])
+    return q["fabric_rail_optimized"] * per_unit
+
+
+def fabric_endpoints(q: Mapping[str, FloatArray], gpus: ArrayLike) -> FloatArray:
+    """Endpoints of ``gpus`` GPUs: one a GPU, or ``fabric_endpoints_per_unit`` per unit
+    of ``gpus_per_server`` GPUs where the SKU gives it (a supernode's own fabric,
+    methodology §33)."""
+    g = np.asarray(gpus, dtype=float)
+    if "fabric_endpoints_per_unit" not in q:
+        return g
+    return g / q["gpus_per_server"] * q["fabric_endpoints_per_unit"]
 
 
 def design_network(
@@ -142,12 +154,13 @@ def design_network(
     ``E_1 + .. + E_d`` endpoints (``fabric_<count>`` of :data:`COUNT_KEYS`, its cost
     ``fabric_cost``) and the network capex of d,
     ``network = fabric(E_1 + .. + E_d) - fabric(E_1 + .. + E_{d-1}) + per_server * servers_d``
-    with ``E_d`` the GPUs of deployment d (no price decline)."""
+    with ``E_d`` the endpoints of deployment d (:func:`fabric_endpoints`; no price
+    decline)."""
     k, o = q["fabric_radix"], q["fabric_oversubscription"]
     rails = fabric_rails(q)
     out, before, cost_before = [], np.zeros_like(gpus[0]), np.zeros_like(gpus[0])
     for g in gpus:
-        now = before + g
+        now = before + fabric_endpoints(q, g)
         counts = fabric_counts(now, k, o, rails)
         cost = (
             counts["switches"] * q["fabric_switch_price"]

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from costmodel.core.calendar import year_sums
-from costmodel.core.engine import run_tier
+from costmodel.core.engine import run_tier, tier_inputs
 from costmodel.core.finance import safe_divide
 from costmodel.core.irrtrace import BisectionTrace, bisect_trace
 from costmodel.core.metrics import machine_unit
+from costmodel.core.residual import residual_table
 from costmodel.core.result import (
     CAPEX_LINES,
     DEBT_LINES,
@@ -28,11 +29,13 @@ from costmodel.core.result import (
     VAT_LINES,
     TierResult,
 )
+from costmodel.core.timing import capex_events
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import PathArg, load_assumptions, with_overrides
 from costmodel.inputs.params import TierInputs, resolve_tier
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
+from costmodel.inputs.sites import feasibility, site_name
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -130,7 +133,9 @@ class Model:
                 "scale_class": scale_class(int(round(values["gpus"]))),
                 "cooling": self.assumptions.tiers[t].cooling,
                 "design": self.assumptions.tiers[t].design,
+                "site": site_name(self.assumptions, t) or "",
             }
+            row["feasible"], row["infeasible_reason"] = feasibility(self.assumptions, t)
             rows[t] = {c: row[c] for c in SUMMARY_COLUMNS}
         return rows
 
@@ -154,6 +159,27 @@ class Model:
         tier's financing implies (methodology §11.10)."""
         name = tier if tier is not None else self.tiers[0]
         return float(self._check(name).metrics["discount_rate"][0])
+
+    def residual(self, tier: str) -> pd.DataFrame:
+        """The residual value from income of each deployment of ``tier``
+        (methodology §30), one row per deployment: ``month`` (its capex month t_d),
+        ``remaining_months`` ``R_d = max(0, t_d + 12 economic_life_years - M)``,
+        ``margin`` (its revenue less electricity, colocation, maintenance, insurance on
+        its hardware and software in month M), ``annuity`` ``sum_{k=1..R_d} (1 -
+        price_decline)^(k/12) / (1 + r)^k`` and ``value`` ``max(0, margin) x
+        annuity``. Computed for every model; it is the terminal value of the hardware
+        with ``terminal_value: income``."""
+        import pandas as pd
+
+        r = self._check(tier)
+        q = tier_inputs(self.inputs[tier].values())
+        life = self.inputs[tier].config.depreciation_life_years["servers"]
+        q.setdefault("economic_life_years", np.full_like(q["gpus"], float(life)))
+        deps = r.deployments
+        rows = residual_table(q, deps, capex_events(q, deps), self.months)
+        df = pd.DataFrame(rows)
+        df.index.name = "deployment"
+        return df
 
     def irr_roots(self) -> dict[str, dict[str, int]]:
         """Per tier, ``{"irr": n, "equity_irr": n}``: how many roots the NPV of the

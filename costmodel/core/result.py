@@ -24,6 +24,7 @@ SUMMARY_COLUMNS = (
     "servers",
     "racks",
     "it_kw",
+    "facility_mw",
     "capex",
     "capex_servers",
     "capex_network",
@@ -67,6 +68,9 @@ SUMMARY_COLUMNS = (
     "vat_credit_peak",
     "surtax",
     "subsidies",
+    "site",
+    "feasible",
+    "infeasible_reason",
 )
 
 

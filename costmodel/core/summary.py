@@ -12,6 +12,7 @@ from costmodel.core.design import design_columns
 from costmodel.core.finance import FloatArray
 from costmodel.core.irrsolve import irr_annual, irr_root_count
 from costmodel.core.result import Derived, Metrics, value_of
+from costmodel.core.siteprices import KW_PER_MW
 from costmodel.core.threads import blas_single_thread
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
@@ -68,7 +69,7 @@ def summary(
         "gpus": lambda: sum(d["gpus"] for d in deps),
         "servers": lambda: rack()[0],
         "racks": lambda: np.ceil(fin.safe_divide(*rack())),
-        "it_kw": lambda: sum(d["it_kw"] for d in deps),
+        **_power_columns(q, deps),
         "capex": capex,
         **{f"capex_{c}": v for c, v in capex_by.items()},
         "network_share": lambda: fin.safe_divide(capex_by["network"], hardware),
@@ -113,6 +114,15 @@ def _more_columns(
     where absent: the by-year evaluation runs neither)."""
     none = dict.fromkeys(("contract_at_risk", "subsidies"), np.zeros(q["gpus"].shape[0]))
     return {**(vat or {}), "discount_rate": lambda: discount_rates(q), **none, **(more or {})}
+
+
+def _power_columns(
+    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+) -> dict[str, Callable[[], FloatArray]]:
+    """``it_kw`` of the final cluster and its facility power ``facility_mw = it_kw *
+    pue / 1000`` (methodology §29), computed when read."""
+    it_kw = cache(lambda: sum(d["it_kw"] for d in deps))
+    return {"it_kw": it_kw, "facility_mw": lambda: it_kw() * q["pue"] / KW_PER_MW}
 
 
 def _opex_columns(
@@ -204,8 +214,12 @@ def _servers(
     q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
 ) -> tuple[FloatArray, FloatArray]:
     """Servers ``sum_d servers_d`` and servers per rack (:func:`servers_per_rack`
-    of rack kW, server kW and the auxiliary power share)."""
+    of rack kW, server kW and the auxiliary power share); a rack-scale unit spanning
+    ``racks_per_unit`` racks (methodology §33) has ``1 / racks_per_unit`` per rack, so
+    that racks = units x racks_per_unit."""
     servers = sum(d["servers_n"] for d in deps)
+    if "racks_per_unit" in q:
+        return servers, 1.0 / q["racks_per_unit"]
     return servers, servers_per_rack(q["rack_kw"], q["server_power_kw"], q["aux_power_fraction"])
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.finance import FloatArray
+from costmodel.core.residual import income_values
 from costmodel.core.timing import CapexEvent
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
@@ -88,23 +89,33 @@ def tax_rows(
 
 
 def terminal_value(
-    q: Mapping[str, FloatArray], events: list[CapexEvent], nbv_total: FloatArray, config: TierConfig
+    q: Mapping[str, FloatArray],
+    events: list[CapexEvent],
+    nbv_total: FloatArray,
+    config: TierConfig,
+    deps: list[dict[str, FloatArray]] | None = None,
 ) -> FloatArray:
-    """Terminal value at M (methodology §3.5, §8.3): ``book``: the net book value;
-    ``none``: 0; ``market``: ``sum_events cost (1 - market_decline_class)^((M - t)
-    / 12)`` (:func:`market_value`)."""
+    """Terminal value at M (methodology §3.5, §8.3, §30.3): ``book``: the net book
+    value; ``none``: 0; ``market``: ``sum_events cost (1 - market_decline_class)^((M -
+    t) / 12)`` (:func:`market_value`); ``income``: each deployment's value from its
+    margin (:func:`costmodel.core.residual.income_values`, ``deps``) plus the
+    facility's events at market."""
     if config.terminal_value == "book":
         return nbv_total
     if config.terminal_value == "none":
         return np.zeros_like(nbv_total)
+    if config.terminal_value == "income":
+        hardware = sum(income_values(q, deps or [], events, config.months))
+        facility = [e for e in events if e.cls == "facility"]
+        return hardware + sum(market_value(q, e, config.months) for e in facility)
     return sum(market_value(q, e, config.months) for e in events)
 
 
 def terminal_gain(value: FloatArray, tax_nbv: FloatArray, config: TierConfig) -> FloatArray:
     """The gain taxed in the last model year (methodology §11.9): with a ``market``
-    terminal value ``value - tax net book value at M`` (negative: a loss); 0 with
+    or ``income`` terminal value ``value - tax net book value at M`` (negative: a loss); 0 with
     ``book`` (sold at its book value) or ``none``."""
-    if config.terminal_value != "market":
+    if config.terminal_value not in ("market", "income"):
         return np.zeros_like(np.asarray(value, dtype=float))
     return value - tax_nbv
 

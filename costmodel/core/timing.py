@@ -14,6 +14,7 @@ from costmodel.core.calendar import year_sums
 from costmodel.core.fabric import design_network
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
+from costmodel.core.siteprices import first_capex_month, grid_connection
 from costmodel.core.storage import design_storage, node_sized
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
@@ -94,8 +95,10 @@ def deployments(
     q: Mapping[str, FloatArray], stages: int, months: int
 ) -> list[dict[str, FloatArray]]:
     """The tier's vintages (methodology §8.1). Deployment 0 holds the tier's ``gpus`` and
-    storage and is bought at ``t_0 = B = round(build_months)``; stage i at
-    ``t_i = max(stage_i.month, B)`` (a Monte Carlo draw may put B after a stage).
+    storage and is bought at ``t_0 = B = round(build_months)`` (lengthened by a grid
+    connection's and a server's lead time:
+    :func:`costmodel.core.siteprices.first_capex_month`); stage i at ``t_i =
+    max(stage_i.month, B)`` (a Monte Carlo draw may put B after a stage).
     For each, with ``n = gpus / gpus_per_server``:
 
     - ``servers = n * price * (1 - price_decline)^(t / 12)``
@@ -109,8 +112,9 @@ def deployments(
     - ``staff_fte``: the tier's headcount from ``t + 1`` on; with ``staff_scaling``
       ``fixed_fte + fte_per_server * (n_1 + .. + n_d)`` (methodology §12.2).
     """
-    build = np.round(q["build_months"])  # validated: 0 <= B <= M - 1 (methodology §2.4)
     all_gpus = [q["gpus"] if i == 0 else q[f"stage{i}_gpus"] for i in range(stages + 1)]
+    # validated: 0 <= B <= M - 1 (methodology §2.4); a grid or supply wait lengthens it
+    build = first_capex_month(q, all_gpus)
     designed = design_network(q, all_gpus) if "fabric_radix" in q else None
     nodes = design_storage(q, all_gpus) if node_sized(q) else None
     servers_so_far = np.zeros_like(np.asarray(q["gpus"], dtype=float))
@@ -176,6 +180,9 @@ def capex_events(
       ``sum_d it_kw_d * build_cost_per_kw``, in service from ``B + 1``;
     - otherwise month 0 for deployment 0, and each stage adds
       ``it_kw_d * build_cost_per_kw * (1 + retrofit_premium)`` at its month.
+
+    A grid connection (:func:`costmodel.core.siteprices.grid_connection`, methodology §29)
+    adds to the facility's month-0 event.
     """
     build = deps[0]["month"]
     zero = np.zeros_like(build)
@@ -183,6 +190,7 @@ def capex_events(
     reserve = q["reserve_headroom"]
     total_kw = sum(d["it_kw"] for d in deps)
     first = np.where(reserve > 0, total_kw, deps[0]["it_kw"]) * rate
+    first = first + grid_connection(q, [d["gpus"] for d in deps])
     events = [CapexEvent("facility", first, zero, build + 1)]
     for i, d in enumerate(deps):
         for cls in ("servers", "network", "storage"):

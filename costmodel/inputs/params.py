@@ -20,7 +20,9 @@ import numpy as np
 from costmodel.inputs.designs import design_parts
 from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.grants import Subsidy
+from costmodel.inputs.quotes import put_rolls
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Assumptions, Quantity
+from costmodel.inputs.sites import colocation, grid_inputs, layered
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,15 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     _put_revenue(a, tier_name, put, out)
     _put_contract(a, tier_name, put)
     _put_vat(a, put)
+    put_rolls(a, {k: p for k, (p, _) in out.items()}, put)  # methodology §30
+    if a.terminal_value == "income":  # the life the margin is valued over (methodology §30)
+        dc = a.depreciation.servers
+        key = "life_years" if dc.economic_life_years is None else "economic_life_years"
+        put("economic_life_years", f"depreciation.servers.{key}", getattr(dc, key))
+    lead = a.servers[t.server].lead_months
+    if lead is not None:
+        put("lead_months", f"servers.{t.server}.lead_months", lead)
+    carry_path, carryforward = layered(a, tier_name, "finance", "loss_carryforward_years")
     config = TierConfig(
         months=12 * int(a.horizon_years),
         depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
@@ -128,7 +139,7 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
             c: int(getattr(a.depreciation, c).life_years) for c in ASSET_CLASSES
         },
         stages=len(t.stages),
-        loss_carryforward_years=_int_or_none(a.finance.loss_carryforward_years),
+        loss_carryforward_years=_int_or_none(carryforward),
         terminal_value=a.terminal_value,
         financed=a.financing is not None,
         tax_expensed=frozenset(
@@ -141,8 +152,8 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     )
     structure = {"months": "horizon_years"}
     structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in ASSET_CLASSES}
-    if a.finance.loss_carryforward_years is not None:
-        structure["loss_carryforward_years"] = "finance.loss_carryforward_years"
+    if carryforward is not None:
+        structure["loss_carryforward_years"] = carry_path
     return TierInputs(tier_name, config, out, structure)
 
 
@@ -184,6 +195,9 @@ def _put_hardware(a: Assumptions, tier_name: str, put: _Put) -> None:
     put("idle_fraction", f"{sp}.idle_fraction", s.idle_fraction)
     put("gpu_memory_gb", f"{sp}.gpu_memory_gb", s.gpu_memory_gb)
     put("tflops_bf16", f"{sp}.tflops_bf16", s.tflops_bf16)
+    for key in ("racks_per_unit", "fabric_endpoints_per_unit"):  # methodology §33
+        if getattr(s, key) is not None:
+            put(key, f"{sp}.{key}", getattr(s, key))
     _put_network(t, part_path(a, tier_name, "network"), put)
     _put_storage(t, part_path(a, tier_name, "storage"), put)
     put("rack_kw", f"{part_path(a, tier_name, 'rack_kw')}.rack_kw", t.rack_kw)
@@ -259,29 +273,23 @@ def _put_site(a: Assumptions, tier_name: str, put: _Put) -> None:
     sp = f"servers.{t.server}"
     put("aux_power_fraction", "power.aux_power_fraction", a.power.aux_power_fraction)
     put("pue", f"power.pue.{t.cooling}", a.power.pue[t.cooling])
-    put("price_per_kwh", "power.price_per_kwh", a.power.price_per_kwh)
-    put("power_escalation", "power.escalation", a.power.escalation)
+    put("price_per_kwh", *layered(a, tier_name, "power", "price_per_kwh"))
+    put("power_escalation", *layered(a, tier_name, "power", "escalation"))
     put(
         "build_cost_per_kw",
         f"facility.build_cost_per_kw.{t.cooling}",
         a.facility.build_cost_per_kw[t.cooling],
     )
-    rent = a.facility.colocation_per_kw_month
-    if isinstance(rent, dict):  # a rent by cooling (methodology §28.3)
-        put(
-            "colocation_per_kw_month",
-            f"facility.colocation_per_kw_month.{t.cooling}",
-            rent[t.cooling],
-        )
-    else:
-        put("colocation_per_kw_month", "facility.colocation_per_kw_month", rent)
+    put("colocation_per_kw_month", *colocation(a, tier_name))
     put("build_flag", "facility.mode", 1.0 if a.facility.mode == "build" else 0.0)
     _put_discount_rate(a, put)
-    put("tax_rate", "finance.tax_rate", a.finance.tax_rate)
+    put("tax_rate", *layered(a, tier_name, "finance", "tax_rate"))
     put("terminal_flag", "terminal_value", 1.0 if a.terminal_value == "book" else 0.0)
     put("server_price_decline", f"{sp}.price_decline", s.price_decline)
     put("retrofit_premium", "facility.retrofit_premium", a.facility.retrofit_premium)
     put("reserve_headroom", f"{tp}.reserve_headroom", 1.0 if t.reserve_headroom else 0.0)
+    for name, (path, q) in grid_inputs(a, tier_name).items():  # methodology §29
+        put(name, path, q)
 
 
 def _put_discount_rate(a: Assumptions, put: _Put) -> None:

@@ -7,6 +7,7 @@ module."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -36,12 +37,20 @@ class Section(BaseModel):
 
 Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 
+#: a calendar month ``YYYY-MM`` (a YAML date is read as its month)
+Month = Annotated[
+    StrictStr,
+    BeforeValidator(lambda v: v.strftime("%Y-%m") if isinstance(v, date) else v),
+    Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
+]
+
 
 class Quantity(Section):
     """A numeric input with its optional range and provenance.
 
     ``low``/``high`` feed sensitivity and Monte Carlo; ``dist`` chooses the Monte
-    Carlo distribution (triangular by default; ``normal`` needs ``sd``).
+    Carlo distribution (triangular by default; ``normal`` needs ``sd``); ``as_of``
+    the month a price was quoted (read on the prices of methodology §30 only).
     """
 
     value: Number
@@ -52,6 +61,8 @@ class Quantity(Section):
     note: StrictStr | None = None
     dist: Literal["triangular", "uniform", "normal"] | None = None
     sd: Number | None = None
+    #: the month a price was observed (methodology §30): rolled to ``start``
+    as_of: Month | None = None
 
     @model_validator(mode="after")
     def _range_is_ordered(self) -> Quantity:
@@ -140,3 +151,28 @@ def given(value: float, source: str, unit: str | None = None) -> Any:
     """A schema default: a Quantity with its source and unit (used when no file
     sets the key)."""
     return Field(default_factory=lambda: Quantity(value=value, source=source, unit=unit))
+
+
+def given_months(value: int) -> Any:
+    return given(
+        value,
+        "methodology §8.1: v1 timing (everything at month 0) unless an input says so",
+        "months",
+    )
+
+
+Months = Annotated[Q, bounded(0, 360, rule="must be a number of months between 0 and 360")]
+
+
+def whole_months(q: Quantity) -> Quantity:
+    """The value of a month count, and its low and high where given, are whole
+    numbers (methodology §11.3)."""
+    for name in ("value", "low", "high"):
+        x = getattr(q, name)
+        if x is not None and x != int(x):
+            label = "" if name == "value" else f"{name} {x:g}: "
+            raise ValueError(f"{label}must be a whole number of months, not {x:g}")
+    return q
+
+
+WholeMonths = Annotated[Months, AfterValidator(whole_months)]

@@ -12,6 +12,7 @@ from costmodel.inputs.correlations import correlation_problems
 from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
 from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
+from costmodel.inputs.siterules import quote_problems, site_problems
 from costmodel.inputs.suggest import name_hint
 
 #: One broken rule: (dotted path, rendered value, rule).
@@ -29,6 +30,8 @@ def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     yield from _contract_problems(a)
     yield from _discount_problems(a)
     yield from correlation_problems(a)
+    yield from site_problems(a)
+    yield from quote_problems(a)
 
 
 #: The years a start month may have: spreadsheet dates run from 1900 to 9999.
@@ -52,6 +55,7 @@ def _name_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
         "power.pue": a.power.pue,
         "facility.build_cost_per_kw": a.facility.build_cost_per_kw,
         "facility.max_rack_kw": a.facility.max_rack_kw,
+        "sites": a.sites,
     }
     for section, table in tables.items():
         seen: dict[str, str] = {}
@@ -99,6 +103,14 @@ def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
             "'expensed'",
             "expensed is for equipment; buildings do not qualify for the one-off "
             "deduction (methodology §11.7): use book",
+        )
+    income_build = a.terminal_value == "income" and a.facility.mode == "build"
+    if income_build and a.depreciation.facility.market_decline is None:
+        yield (
+            "depreciation.facility.market_decline",
+            "",
+            "required: terminal_value is income and the facility is built, so the "
+            "facility is valued at market (methodology §30)",
         )
     if a.terminal_value == "market":
         for cls in ASSET_CLASSES:
@@ -237,7 +249,8 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 )
             aux = a.power.aux_power_fraction.value
             per_server_kw = server.power_kw.value * (1 + aux)
-            if servers_per_rack(tier.rack_kw.value, server.power_kw.value, aux) < 1:
+            whole_racks = server.racks_per_unit is None  # a rack-scale unit spans its own
+            if whole_racks and servers_per_rack(tier.rack_kw.value, server.power_kw.value, aux) < 1:
                 yield (
                     f"{base}.rack_kw",
                     f"{tier.rack_kw.value:g}",
@@ -292,12 +305,16 @@ def _fabric_problems(a: Assumptions, name: str) -> Iterator[RuleProblem]:
         max(v for _, v in ends(s.gpus)) for s in tier.stages
     )
     k = min(v for _, v in ends(d.switch_radix))
+    server, what = a.servers.get(tier.server), "GPUs"
+    if server is not None and server.fabric_endpoints_per_unit is not None:
+        final = final // int(server.gpus_per_server) * int(server.fabric_endpoints_per_unit)
+        what = "fabric endpoints"
     if final > k**3 / 4:
         yield (
             f"{base}.design.switch_radix",
             str(k),
             f"3 levels of radix {k} hold at most {k**3 // 4} endpoints; "
-            f"the tier reaches {final} GPUs",
+            f"the tier reaches {final} {what}",
         )
 
 

@@ -25,8 +25,9 @@ from pydantic import (
 from costmodel.inputs.forms import WholeVersion, rate_or_wacc
 from costmodel.inputs.fxrates import FxTable
 from costmodel.inputs.grants import Subsidy
-from costmodel.inputs.quantity import (
+from costmodel.inputs.quantity import (  # noqa: F401 (re-exported for the sections' users)
     F,
+    Months,
     NonNegative,
     Number,
     Plain,
@@ -38,9 +39,13 @@ from costmodel.inputs.quantity import (
     Section,
     Share,
     Text,
+    WholeMonths,
     bounded,
     given,
+    given_months,
+    whole_months,
 )
+from costmodel.inputs.siteschema import FinanceOverride, Origin, Policy, PowerOverride, Site
 from costmodel.inputs.whole import (
     CarryforwardYears,
     Count,
@@ -76,12 +81,8 @@ def _iso_4217(code: str) -> str:
 CurrencyCode = Annotated[Text, AfterValidator(_iso_4217)]
 
 
-def _given_months(value: int) -> Any:
-    return _given(
-        value,
-        "methodology §8.1: v1 timing (everything at month 0) unless an input says so",
-        "months",
-    )
+#: the schema's own short names of the month inputs of :mod:`costmodel.inputs.quantity`
+_given_months, _whole = given_months, whole_months
 
 
 # ----------------------------------------------------------------------------- sections
@@ -94,23 +95,6 @@ class Finance(Section):
     discount_rate: Annotated[Literal["wacc"] | Rate, BeforeValidator(rate_or_wacc)]
     tax_rate: Rate
     loss_carryforward_years: CarryforwardYears | None = None
-
-
-Months = Annotated[_Q, _bounded(0, 360, rule="must be a number of months between 0 and 360")]
-
-
-def _whole(q: Quantity) -> Quantity:
-    """The value of a month count, and its low and high where given, are whole
-    numbers (methodology §11.3)."""
-    for name in ("value", "low", "high"):
-        x = getattr(q, name)
-        if x is not None and x != int(x):
-            label = "" if name == "value" else f"{name} {x:g}: "
-            raise ValueError(f"{label}must be a whole number of months, not {x:g}")
-    return q
-
-
-WholeMonths = Annotated[Months, AfterValidator(_whole)]
 
 
 class Timeline(Section):
@@ -284,6 +268,8 @@ class DepreciationClass(Section):
         Annotated[_F, _bounded(0, 1, hi_open=True, rule="must be at least 0 and below 1")] | None
     ) = None
     tax_method: Annotated[Literal["book", "expensed"], Plain] = "book"
+    #: the life over which ``terminal_value: income`` values the margin (methodology §30)
+    economic_life_years: LifeYears | None = None
 
 
 class Depreciation(Section):
@@ -311,6 +297,11 @@ class Server(Section):
     )
     cloud_on_demand_per_gpu_hour: NonNegative | None = None
     cloud_reserved_per_gpu_hour: NonNegative | None = None
+    # chip access, rack-scale units and supply lead time (methodology §30, §33)
+    origin: Origin = "foreign"
+    racks_per_unit: Count | None = None
+    fabric_endpoints_per_unit: Count | None = None
+    lead_months: WholeMonths | None = None
 
 
 class Reliability(Section):
@@ -496,6 +487,10 @@ class Tier(Section):
     stages: list[Stage] = Field(default_factory=list)
     reserve_headroom: StrictBool = True
     subsidies: list[Subsidy] | None = None  # replaces the global list (methodology §11.13)
+    # the tier's site and its own power and finance keys (methodology §29)
+    site: Text | None = None
+    power: PowerOverride | None = None
+    finance: FinanceOverride | None = None
 
     @model_validator(mode="after")
     def _one_headcount(self) -> Tier:
@@ -607,7 +602,7 @@ class Assumptions(Section):
         Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$"),
     ]
     horizon_years: WholeYears
-    terminal_value: Annotated[Literal["book", "none", "market"], Plain]
+    terminal_value: Annotated[Literal["book", "none", "market", "income"], Plain]
     timeline: Timeline = Field(default_factory=lambda: Timeline())
     finance: Finance
     power: Power
@@ -626,6 +621,9 @@ class Assumptions(Section):
     financing: Financing | None = None
     vat: Vat | None = None
     correlations: list[Correlation] = Field(default_factory=list)
+    sites: dict[str, Site] = Field(default_factory=dict)
+    site: Text | None = None
+    policy: Policy = Field(default_factory=Policy)
     fx: FxTable = Field(default_factory=dict)
     subsidies: list[Subsidy] = Field(default_factory=list)
 

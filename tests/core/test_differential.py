@@ -95,11 +95,14 @@ def overlays(draw) -> dict:
         **draw(st.sampled_from([{}, {"refund": "annual"}, {"refund": "monthly"}])),
         "refund_ratio": draw(st.sampled_from([1.0, 0.95])),
     }
+    extra = sites_and_quotes(draw, months, build)
+    quote = extra.pop("revenue", {})
     return {
         **({"vat": vat} if draw(st.booleans()) else {}),
+        **extra,
         "schema_version": 2,
         "horizon_years": years,
-        "terminal_value": draw(st.sampled_from(["book", "none", "market"])),
+        "terminal_value": draw(st.sampled_from(["book", "none", "market", "income"])),
         "timeline": {"build_months": build, "ramp_months": draw(st.sampled_from([0, 1.5, 6]))},
         "finance": {
             # the rate of the financing (methodology §11.10) or a given one
@@ -121,7 +124,7 @@ def overlays(draw) -> dict:
             "sga_share": draw(st.sampled_from([0.0, 0.04, 0.15])),
         },
         "revenue": {
-            "price_per_gpu_hour": draw(st.floats(5.0, 400.0)),
+            "price_per_gpu_hour": quote.get("price_per_gpu_hour", draw(st.floats(5.0, 400.0))),
             "price_decline": draw(st.floats(0.0, 0.3)),
             **contracts(draw, months),
         },
@@ -134,6 +137,31 @@ def overlays(draw) -> dict:
             }
         },
     }
+
+
+def sites_and_quotes(draw, months: int, build: int) -> dict:
+    """A site with a grid limit the hand case may exceed (0.033 MW of facility power
+    at 16 GPUs), its lead time and price factor (methodology §29); quotes with
+    ``as_of`` on the GPU-hour and server prices and a server lead time (§30)."""
+    out: dict = {}
+    if draw(st.booleans()):
+        site = {
+            "grid_mw": draw(st.sampled_from([0.0, 0.02, 1.0])),
+            "grid_connection_per_mw": draw(st.sampled_from([0.0, 2_500_000.0])),
+            "grid_lead_months": draw(st.integers(0, months - 1 - build)),
+            "price_factor": draw(st.sampled_from([0.8, 1.0, 1.25])),
+            "power": {"price_per_kwh": draw(st.sampled_from([0.38, 0.72]))},
+        }
+        out |= {"sites": {"hub": site}, "site": "hub"}
+    if draw(st.booleans()):
+        as_of = draw(st.sampled_from(["2025-03", "2026-11", "2027-04"]))
+        price = draw(st.floats(5.0, 400.0))
+        out["revenue"] = {"price_per_gpu_hour": {"value": price, "as_of": as_of}}
+    if draw(st.booleans()):
+        box = {"price": {"value": 1_000_000.0, "as_of": "2026-01"}, "price_decline": 0.2}
+        box["lead_months"] = draw(st.integers(0, months - 1))
+        out["servers"] = {"box": box}
+    return out
 
 
 def designs(draw) -> dict:

@@ -379,8 +379,18 @@ def _design_formula(model: Model, tier: str, col_cell) -> str:
     return f'="{key}"'
 
 
+def _text_formula(text: str) -> str:
+    """A formula whose value is ``text`` (a string constant, quotes doubled)."""
+    return '="' + text.replace('"', '""') + '"'
+
+
 def _metric_formulas(
-    cs: CalcSheet, col_cell, irr_start: tuple[str, str], design_formula: str = '=""'
+    cs: CalcSheet,
+    col_cell,
+    irr_start: tuple[str, str],
+    design_formula: str = '=""',
+    site: str = "",
+    feasible: tuple[bool, str] = (True, ""),
 ) -> dict[str, str]:
     """Formula per summary column, for tier sheet ``cs``; ``col_cell(metric)`` is
     the Comparison cell of another metric in the same column; ``irr_start`` the IRR
@@ -394,6 +404,7 @@ def _metric_formulas(
         "servers": f"={S('servers')}",
         "racks": f"={S('racks')}",
         "it_kw": f"={S('it_kw')}",
+        "facility_mw": f"={S('it_kw')}*{S('pue')}/1000",
         "capex": f"=SUM({S('capex_t', ':')})",
         "capex_servers": f"={S('capex_servers')}",
         "capex_network": f"={S('capex_network')}",
@@ -445,6 +456,9 @@ def _metric_formulas(
         "surtax": f"=SUM({S('vat_surtax', ':')})",
         # no subsidies in the workbook (_require_no_default)
         "subsidies": "=0",
+        "site": _text_formula(site),
+        "feasible": f"={int(feasible[0])}",
+        "infeasible_reason": _text_formula(feasible[1]),
     }
 
 
@@ -507,7 +521,9 @@ def _comparison(
             return xl_rowcol_to_cell(row_of[metric], col)
 
         starts = (irr_starts[(t, "fcf")], irr_starts[(t, "ecf")])
-        formulas = _metric_formulas(cs, col_cell, starts, _design_formula(model, t, col_cell))
+        why = (bool(summary.loc[t, "feasible"]), str(summary.loc[t, "infeasible_reason"]))
+        design = _design_formula(model, t, col_cell)
+        formulas = _metric_formulas(cs, col_cell, starts, design, str(summary.loc[t, "site"]), why)
         for metric in SUMMARY_COLUMNS:
             meta = METRICS[metric]
             r = row_of[metric]
