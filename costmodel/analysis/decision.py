@@ -89,6 +89,7 @@ def options(
     df = pd.DataFrame.from_dict(
         {t: _row(model, t, build_vs_rent, summary) for t in model.tiers}, orient="index"
     )
+    df["feasible"] = [bool(summary.loc[t, "feasible"]) for t in df.index]
     df["rank_npv"] = df["npv"].rank(ascending=False, method="min")
     df["rank_pi"] = df["pi"].rank(ascending=False, method="min")
     df["rank_funding"] = df["peak_funding"].rank(ascending=True, method="min")
@@ -108,7 +109,13 @@ def choose(df: pd.DataFrame) -> dict[str, object]:
     """The decision rule of the module docstring: ``tier`` (recommended, or the
     closest to being worth building), ``worth`` (an NPV > 0 exists), ``criterion``
     (``"npv"`` or ``"pi"``) and ``by_npv``, ``by_pi``, ``by_funding`` (the first
-    of each ranking)."""
+    of each ranking). Only feasible options (methodology §17) are considered:
+    ``excluded`` lists the others; when none is feasible every option is ranked
+    (for reference) and ``feasible`` is 0, else the count considered."""
+    ok = df["feasible"].astype(bool) if "feasible" in df.columns else pd.Series(True, df.index)
+    excluded = [str(t) for t in df.index if not ok[t]]
+    if ok.any():
+        df = df[ok]
     npv = df["npv"].dropna()
     pi = df["pi"].dropna()
     positive = npv[npv > 0]
@@ -124,4 +131,6 @@ def choose(df: pd.DataFrame) -> dict[str, object]:
         by_npv=by_npv,
         by_pi=by_pi,
         by_funding=by_funding,
+        excluded=excluded,
+        feasible=int(ok.sum()),
     )

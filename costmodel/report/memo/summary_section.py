@@ -22,6 +22,7 @@ from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, signed_pct
 from costmodel.report.memo.financing_section import year_text
 from costmodel.report.memo.labels import input_label, tier_label
+from costmodel.report.memo.sites_section import policy_lead, site_lead
 from costmodel.report.memo.text_analysis import RENT
 from costmodel.report.memo.text_summary import SUMMARY
 
@@ -64,7 +65,8 @@ def verdict(x: Facts) -> dict[str, Any]:
     the options and the break-even of the analysis."""
     c = x.choice
     best = str(c["tier"])
-    paras = _recommend(x) if c["worth"] else _no_option(x)
+    lead = site_lead(x) + policy_lead(x)  # what decides the answer, when it changes sign
+    paras = lead + excluded(x) + (_recommend(x) if c["worth"] else _no_option(x))
     paras.append(revenue_split(x, best))
     need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in x.model.tiers]
     return dict(
@@ -74,6 +76,31 @@ def verdict(x: Facts) -> dict[str, Any]:
         need_intro=SUMMARY[x.lang]["need"],
         need=need,
     )
+
+
+def excluded(x: Facts) -> list[Markup]:
+    """The options the chip policy rules out (methodology §17), each with its server,
+    as the first paragraph; none when every option is feasible."""
+    out = list(x.choice.get("excluded", []))
+    if not out:
+        return []
+    S = SUMMARY[x.lang]
+    items = [
+        say(
+            S["excluded_item"],
+            label=tier_label(x.model, t, x.lang),
+            sku=x.model.assumptions.tiers[t].server,
+        )
+        for t in out
+    ]
+    joined = Markup("；" if x.lang == "zh" else "; ").join(items)
+    key = "excluded" if x.choice.get("feasible") else "excluded_all"
+    return [say(S[key], count=len(out), total=len(x.model.tiers), items=joined)]
+
+
+def _considered(x: Facts) -> int:
+    """The options the decision ranks: the feasible ones, or all when none is."""
+    return int(x.choice.get("feasible") or len(x.model.tiers))
 
 
 def revenue_split(x: Facts, t: str) -> Markup:
@@ -113,7 +140,7 @@ def revenue_split(x: Facts, t: str) -> Markup:
 
 def _common(x: Facts) -> dict[str, Any]:
     a = x.model.assumptions
-    return dict(n=len(x.model.tiers), rate=f.pct(x.model.discount_rate()), horizon=a.horizon_years)
+    return dict(n=_considered(x), rate=f.pct(x.model.discount_rate()), horizon=a.horizon_years)
 
 
 def _tier_fields(x: Facts, t: str) -> dict[str, Any]:
@@ -139,8 +166,9 @@ def _recommend(x: Facts) -> list[Markup]:
     m, s, S, c = x.model, x.summary, SUMMARY[x.lang], x.choice
     best = str(c["tier"])
     b = _tier_fields(x, best)
-    one = len(m.tiers) == 1
-    out = [say(S["recommend_one" if one else "recommend"], **b, **_common(x))]
+    one = _considered(x) == 1
+    only = "recommend_only" if len(m.tiers) > 1 else "recommend_one"
+    out = [say(S[only if one else "recommend"], **b, **_common(x))]
     detail = "detail_nopay" if is_empty(s.loc[best, "payback_years"]) else "detail"
     out.append(
         say(
@@ -154,7 +182,7 @@ def _recommend(x: Facts) -> list[Markup]:
     out.append(
         say(S["margin_free" if is_empty(x.breakeven.get(best, math.nan)) else "margin"], **b)
     )
-    if not one:
+    if not one and not c.get("excluded"):
         rank = int(x.options.loc[best, "rank_pi"])
         out.append(say(S["recommend_pi"], **b, rank=rank, n=len(m.tiers)))
         alt = str(c["by_pi"])
@@ -166,8 +194,8 @@ def _recommend(x: Facts) -> list[Markup]:
 def _no_option(x: Facts) -> list[Markup]:
     """No NPV > 0: say so; the closest by NPV per unit of capex, and why not the
     smallest loss in absolute terms."""
-    m, S, c = x.model, SUMMARY[x.lang], x.choice
-    one = len(m.tiers) == 1
+    S, c = SUMMARY[x.lang], x.choice
+    one = _considered(x) == 1
     out = [say(S["none_one" if one else "none"], **_common(x))]
     b = _tier_fields(x, str(c["tier"]))
     if one:

@@ -19,6 +19,7 @@ from costmodel.report.memo import numbers as f
 from costmodel.report.memo.chartkit import PANEL_W, Key, figure, panel, x_title
 from costmodel.report.memo.context import Facts, say
 from costmodel.report.memo.labels import chart_label, tier_label
+from costmodel.report.memo.sites_section import site_label
 from costmodel.report.memo.svg import MUTED, Scale, esc, nice_domain, num, tick_width
 
 if TYPE_CHECKING:
@@ -41,6 +42,9 @@ SWEEP: dict[str, dict[str, str]] = {
         "{g_lo} GPUs, {c0} at its own {g0} and {c_hi} at {g_hi}.",
         "no_steps": "{label}: no step between {g_lo} and {g_hi} GPUs; the cost per GPU-hour "
         "is {c_lo} at {g_lo} GPUs, {c0} at its own {g0} and {c_hi} at {g_hi}.",
+        "sites": "{label} at each site of the catalogue, the same sizes (one line per site): "
+        "at its own {g0} GPUs the cost per GPU-hour is {costs}.",
+        "site_cost": "{cost} at {site}",
         "class": "scale class",
         "levels": "network levels",
         "design": "design rebuilt",
@@ -59,6 +63,9 @@ SWEEP: dict[str, dict[str, str]] = {
         "在自身 {g0} 卡时为 {c0}，在 {g_hi} 卡时为 {c_hi}。",
         "no_steps": "{label}：{g_lo} 至 {g_hi} 卡之间无跃变；每卡时成本在 {g_lo} 卡时为 {c_lo}，"
         "在自身 {g0} 卡时为 {c0}，在 {g_hi} 卡时为 {c_hi}。",
+        "sites": "{label}在目录中各站点按相同规模重新测算（每个站点一条线）：在自身 {g0} 卡时，"
+        "每卡时成本为{costs}。",
+        "site_cost": "{site} {cost}",
         "class": "规模等级",
         "levels": "网络层数",
         "design": "设计方案重构",
@@ -189,4 +196,41 @@ def sweep(x: Facts, an: Analysis) -> dict[str, Any] | None:
         intro=T["intro"],
         chart=Markup(sweep_chart(x.model, x.lang, sweeps)),
         sentences=[dict(tier=t, text=_sentence(x, t, df)) for t, df in sweeps.items()],
+        **_by_site(x, sweeps),
     )
+
+
+def _by_site(x: Facts, sweeps: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    """With two or more sites (methodology §15): the chosen option's sweep at each
+    site, one line per site (``site_chart``) and its sentence (``site_text``)."""
+    from costmodel.analysis.sweep import sweep as sweep_at
+
+    names = list(x.model.assumptions.sites)
+    tier = str(x.choice["tier"])
+    if len(names) < 2 or tier not in sweeps:
+        return {}
+    counts = [int(g) for g in sweeps[tier]["gpus"]]
+    both = sweep_at(x.model, tier, counts, sites=names)
+    per = {}
+    for s in names:
+        df = both[both["site"] == s].reset_index(drop=True)
+        df.attrs.update(both.attrs)
+        per[s] = df
+    labels = {s: site_label(x.model, s, x.lang) for s in names}
+    colors = {s: LINE_COLORS[i % len(LINE_COLORS)] for i, s in enumerate(names)}
+    keys = [Key(labels[s], colors[s], "line") for s in names]
+    cur = x.model.assumptions.currency
+    panels = [
+        _panel(x.lang, cur, per, col, f"sweep-site-{k}", colors)
+        for k, col in enumerate(("cost", "capex"))
+    ]
+    g0 = both.attrs["first_gpus"]
+    T = SWEEP[x.lang]
+    costs = []
+    for s in names:
+        own = per[s][per[s]["gpus"] == g0]["cost_per_gpu_hour"]
+        cost = x.price(float(own.iloc[0])) if len(own) else f.EMPTY
+        costs.append(say(T["site_cost"], cost=cost, site=labels[s]))
+    joined = Markup("、" if x.lang == "zh" else ", ").join(costs)
+    text = say(T["sites"], label=tier_label(x.model, tier, x.lang), g0=f"{g0:,}", costs=joined)
+    return dict(site_chart=Markup(figure(panels, keys, True)), site_text=text)

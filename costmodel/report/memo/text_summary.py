@@ -13,6 +13,16 @@ SUMMARY: dict[str, dict[str, str]] = {
         "recommend": "We recommend <strong>{label}</strong>. At the assumed year-1 price of "
         "{price}, falling {decline} a year, it has the highest positive NPV of the {n} "
         "options: <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
+        "excluded": "<strong>{count} of the {total} options cannot be built under the chip "
+        "policy</strong> (<code>policy.domestic_only</code>: domestic chips only) and are left "
+        "out of the decision: {items}.",
+        "excluded_all": "<strong>None of the {total} options can be built under the chip "
+        "policy</strong> (<code>policy.domestic_only</code>: domestic chips only): {items}. "
+        "The comparison below is for reference only.",
+        "excluded_item": "{label} (its server <code>{sku}</code> is of foreign origin)",
+        "recommend_only": "We recommend <strong>{label}</strong>, the only feasible option. "
+        "At the assumed year-1 price of {price}, falling {decline} a year, its NPV "
+        "is <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
         "recommend_one": "We recommend <strong>{label}</strong>, the only option assessed. At "
         "the assumed year-1 price of {price}, falling {decline} a year, its NPV "
         "is <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
@@ -109,6 +119,14 @@ SUMMARY: dict[str, dict[str, str]] = {
         "recommend": "建议选择<strong>{label}</strong>。按首年价格 {price}、此后每年下降 "
         "{decline} 的假设，在 {n} 个方案中其净现值为正且最高：按 {rate} 折现率、{horizon} "
         "年测算期计算为 <strong>{npv}</strong>。",
+        "excluded": "<strong>在芯片政策下，{total} 个方案中有 {count} 个无法建设</strong>"
+        "（<code>policy.domestic_only</code>：仅限国产芯片），不纳入决策：{items}。",
+        "excluded_all": "<strong>在芯片政策下，{total} 个方案均无法建设</strong>"
+        "（<code>policy.domestic_only</code>：仅限国产芯片）：{items}。以下比较仅供参考。",
+        "excluded_item": "{label}（服务器 <code>{sku}</code> 为境外产品）",
+        "recommend_only": "建议选择<strong>{label}</strong>（唯一可行的方案）。按首年价格 "
+        "{price}、此后每年下降 {decline} 的假设，按 {rate} 折现率、{horizon} 年测算期计算，"
+        "其净现值为 <strong>{npv}</strong>。",
         "recommend_one": "建议选择<strong>{label}</strong>（唯一评估的方案）。按首年价格 "
         "{price}、此后每年下降 {decline} 的假设，按 {rate} 折现率、{horizon} 年测算期计算，"
         "其净现值为 <strong>{npv}</strong>。",

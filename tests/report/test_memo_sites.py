@@ -1,0 +1,86 @@
+"""The memo leads with what decides (methodology §15, §17): the sign of the best
+option across sites, and the options the chip policy rules out, in both languages,
+chosen by the numbers."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+import costmodel as cm
+from costmodel.analysis.sitecompare import compare_sites
+from costmodel.inputs.resources import scenarios_dir
+from costmodel.report.memo import numbers as f
+from costmodel.report.memo.render import render_memo
+from tests.paths import DATA
+
+TWO_SITES = DATA / "two-sites.yaml"
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", html))).strip()
+
+
+def paragraphs(html: str, lang: str) -> list[str]:
+    """The executive summary's paragraphs, as text (spaces normalised)."""
+    head = "执行摘要" if lang == "zh" else "Executive summary"
+    at = html.index(head, html.index("</nav>") if "</nav>" in html else 0)
+    section = html[at : html.index("</section>", at)]
+    return [text(p) for p in re.findall(r"<p[^>]*>(.*?)</p>", section, re.S)]
+
+
+def money(v: float, lang: str) -> str:
+    return re.sub(r"\s+", " ", f.money(v, lang, "CNY"))
+
+
+@pytest.fixture(scope="module")
+def two_sites():
+    a = cm.load_assumptions("default", TWO_SITES)
+    return cm.build(a), compare_sites(a, "east,west")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_sign_that_changes_by_site_is_said_first_with_the_numbers(two_sites, lang):
+    model, c = two_sites
+    west = c.wide.loc[("west", "thousands")]
+    east = c.wide.loc[("east", "thousands")]
+    # the numbers themselves decide: the thousands tier gains in the west, loses in the east
+    assert west["npv"] > 0 > east["npv"]
+    assert c.wide.loc["east", "npv"].max() < 0
+    first = paragraphs(render_memo(model, lang), lang)[0]
+    lead = "Where it is built decides the answer." if lang == "en" else "建在哪里决定结论。"
+    assert first.startswith(lead)
+    assert money(float(west["npv"]), lang) in first
+    assert money(float(east["npv"]), lang) in first or money(-float(east["npv"]), lang) in first
+    assert f.pct(float(west["irr"])) in first
+    assert ("Western computing hub" if lang == "en" else "西部算力枢纽") in first
+    assert ("Tier-1 east coast" if lang == "en" else "东部一线城市") in first
+
+
+def test_one_site_or_the_same_sign_says_nothing_of_sites():
+    a = cm.load_assumptions("default", TWO_SITES, overrides={"sites.west.price_factor": 0.5})
+    c = compare_sites(a, "east,west")
+    assert c.wide.loc["west", "npv"].max() < 0  # both sites lose
+    first = paragraphs(render_memo(cm.build(a), "en"), "en")[0]
+    assert "Where it is built" not in first
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_domestic_only_memo_names_each_excluded_option_and_the_rule(lang):
+    paths = ["default", scenarios_dir() / "domestic-tier.yaml", scenarios_dir() / "state-park.yaml"]
+    model = cm.build(cm.load_assumptions(*paths))
+    s = model.summary()
+    out = [t for t in model.tiers if not s.loc[t, "feasible"]]
+    assert out == ["tens", "thousands"]
+    paras = paragraphs(render_memo(model, lang), lang)
+    first = paras[0]
+    assert "policy.domestic_only" in first
+    assert first.count("h200") == 2
+    if lang == "en":
+        assert first.startswith("2 of the 3 options cannot be built under the chip policy")
+    else:
+        assert first.startswith("在芯片政策下，3 个方案中有 2 个无法建设")
+    # the decision that follows is about the one feasible option
+    assert "910C" in " ".join(paras[1:4])
