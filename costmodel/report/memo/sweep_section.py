@@ -208,7 +208,7 @@ def _by_site(x: Facts, sweeps: dict[str, pd.DataFrame]) -> dict[str, Any]:
     names = list(x.model.assumptions.sites)
     tier = str(x.choice["tier"])
     if len(names) < 2 or tier not in sweeps:
-        return {}
+        return {"site_chart": None, "site_text": None}
     counts = [int(g) for g in sweeps[tier]["gpus"]]
     both = sweep_at(x.model, tier, counts, sites=names)
     per = {}
