@@ -156,6 +156,21 @@ def delta_tidy(result: Any) -> Any:
     return tidy
 
 
+def _compared(a: Any, overlays: dict[str, Any], sites: str, strict: bool = False) -> Any:
+    """The comparison of the scenarios, or with ``sites`` of every option at each
+    site (methodology §29); both at once is refused."""
+    from costmodel.analysis.scenarios import compare
+    from costmodel.analysis.sitecompare import compare_sites
+    from costmodel.inputs.errors import AssumptionError, Problem
+
+    if sites and overlays:
+        raise AssumptionError(Problem("--sites", sites, "", "give --sites or --scenario, not both"))
+    if sites:
+        return compare_sites(a, sites)
+    specs = {n: {"paths": o.paths, "overrides": o.overrides} for n, o in overlays.items()}
+    return compare(a, specs, strict=strict)
+
+
 @app.command("compare")
 def compare_cmd(
     paths: PathsArg = None,
@@ -185,21 +200,11 @@ def compare_cmd(
     first. With --sites: one scenario per site, every option moved there."""
 
     def run() -> None:
-        from costmodel.analysis.scenarios import BASE, compare
-        from costmodel.analysis.sitecompare import compare_sites
-        from costmodel.inputs.errors import AssumptionError, Problem
+        from costmodel.analysis.scenarios import BASE
 
         overlays = parse_scenarios(scenario, set_for)
         a = load(paths, set_, strict)  # --set changes the base, so every scenario
-        if sites and overlays:
-            raise AssumptionError(
-                Problem("--sites", sites, "", "give --sites or --scenario, not both")
-            )
-        if sites:
-            result = compare_sites(a, sites)
-        else:
-            specs = {n: {"paths": o.paths, "overrides": o.overrides} for n, o in overlays.items()}
-            result = compare(a, specs, strict=strict)
+        result = _compared(a, overlays, sites, strict)
 
         def table() -> None:
             from rich.text import Text

@@ -131,6 +131,9 @@ OVERLAY_EFFECTS = {
     "western-development": (ALL, {"tco": -1, "capex": 0, "revenue": 0}),
     "spot-only": (tuple(t for t in ALL if _contracted(t)), {"revenue": None, "capex": 0}),
     "domestic-tier": (("hundreds",), {"capex_servers": None, "revenue": None}),
+    # the chip policy alone: every default tier runs a foreign server, so every one is
+    # infeasible, its numbers unchanged (methodology §33)
+    "state-park": (ALL, {"feasible": None, "npv": 0, "capex": 0, "revenue": 0}),
     "downside": (ALL, {"revenue": -1, "npv": -1, "capex": 0}),
     "upside": (ALL, {"revenue": +1, "npv": +1, "capex": 0}),
     "high-power-price": (ALL, {"tco": +1, "npv": -1, "revenue": 0, "capex": 0}),

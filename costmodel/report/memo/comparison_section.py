@@ -13,6 +13,7 @@ from costmodel.core.metrics import METRICS, is_empty
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.financing_section import year_text
 from costmodel.report.memo.labels import metric_label, tier_label
+from costmodel.report.memo.sites_section import site_label
 from costmodel.report.memo.text import TEXT
 
 _EMPTY_REASON = {
@@ -57,6 +58,17 @@ GPU-hour, return per unit invested), not of size (capex, revenue, NPV, MTBF all
 favour the smallest or the largest option by construction)."""
 
 
+def _hidden(s: pd.DataFrame, col: str) -> bool:
+    """Rows the comparison leaves out: the site where no tier has one, feasibility
+    where every tier is feasible, and the reason (the summary's first paragraph
+    states it in the memo's language; methodology §29, §33)."""
+    if col == "site":
+        return not any(s["site"])
+    if col == "feasible":
+        return bool(s["feasible"].all())
+    return col == "infeasible_reason"
+
+
 def comparison(x: Facts) -> dict[str, Any]:
     """Every summary metric per tier, the best value of a :data:`QUALITY` row
     marked, empty cells footnoted by reason."""
@@ -66,7 +78,7 @@ def comparison(x: Facts) -> dict[str, Any]:
     roots = m.irr_roots()  # methodology §11.2: an IRR that is one of several roots
     rows = []
     for col, meta in METRICS.items():
-        if col not in s.columns:
+        if col not in s.columns or _hidden(s, col):
             continue
         values = s[col]
         best: set[str] = set()
@@ -86,6 +98,8 @@ def comparison(x: Facts) -> dict[str, Any]:
                 note = notes.setdefault("fn_roots", len(notes) + 1)
             year_row = col == "opex_full_year_number" and not empty
             text = _year(x, t) if year_row else x.metric(t, col)
+            if col == "site" and values[t]:  # the site's label, in the memo's language
+                text = site_label(m, str(values[t]), lang)
             cells.append(dict(tier=t, text=text, best=t in best, empty=empty, note=note))
         label = metric_label(meta, lang)
         rows.append(dict(metric=col, label=label, better=meta.better, cells=cells))

@@ -187,6 +187,8 @@ def fmt(
     a price per PFLOP-hour from one per GPU-hour) for the memo."""
     if is_empty(v):
         return EMPTY
+    if isinstance(v, bool) or type(v).__name__ == "bool_":  # feasible (methodology §33)
+        return ("是" if v else "否") if lang == "zh" else ("yes" if v else "no")
     if kind == "text" and column == "cooling":
         return COOLING_TEXT.get(lang, {}).get(str(v), str(v))
     if kind == "text":

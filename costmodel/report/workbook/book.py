@@ -456,7 +456,8 @@ def _metric_formulas(
         "surtax": f"=SUM({S('vat_surtax', ':')})",
         # no subsidies in the workbook (_require_no_default)
         "subsidies": "=0",
-        "site": _text_formula(site),
+        # the tier sheet's live site where the model has sites (methodology §29)
+        "site": f"={S('site')}" if "site" in cs.rows else _text_formula(site),
         "feasible": f"={int(feasible[0])}",
         "infeasible_reason": _text_formula(feasible[1]),
     }

@@ -37,7 +37,9 @@ def contract(x: Tier) -> None:
     _contract_inputs(x)
     share, months = ti.get("contract_share", 0.0), ti.get("contract_months", 0.0)
     price, esc = ti.get("contract_price_per_gpu_hour", 0.0), ti.get("contract_escalation", 0.0)
-    hour_value = ti["price_per_gpu_hour"] * np.asarray(x.r.flows["price_index"][0])
+    factor = ti.get("price_factor", 1.0)  # the site's (methodology §29)
+    price = price * factor
+    hour_value = ti["price_per_gpu_hour"] * factor * np.asarray(x.r.flows["price_index"][0])
     at_hour_value = ti.get("contract_at_hour_value", 0.0)
     x.load, x.contracted, x.contract_price = [], [], []
     for i, d in enumerate(x.deps):

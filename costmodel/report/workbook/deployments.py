@@ -58,7 +58,7 @@ def deployments(x: Tier) -> None:
         "d_t0",
         "deployment 0: capex month = build months (whole, < M)",
         "month",
-        "=ROUND({$build_months},0)",
+        "=ROUND({$build_months},0)" + ("+{$site_grid_lead}" if "site_grid_lead" in cs.rows else ""),
         scalar(x.deps[0]["month"]),
         "count",
     )
@@ -243,7 +243,7 @@ def _facility_events(x: Tier) -> None:
         "facility at month 0 = (final kW if reserved, else first) x cost",
         cur,
         f"=IF({{$reserve_headroom}}>0,{total_kw},{{$d_kw0}})*{{$build_cost_per_kw}}"
-        "*{$build_flag}",
+        "*{$build_flag}" + ("+{$site_grid_capex}" if "site_grid_capex" in cs.rows else ""),
         scalar(amounts[0]),
         "money",
     )

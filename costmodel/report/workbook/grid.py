@@ -190,6 +190,10 @@ class CalcSheet:
     pending: set[str] = field(default_factory=set)
     #: the width of the label column (characters of ``set_column``)
     label_width: float = 52.0
+    #: text replaced in every formula before its tokens are read: a global defined
+    #: name by the sheet's own row (``{$key}``) where the tier's site sets it
+    #: (methodology §29; :mod:`costmodel.report.workbook.sitesblock`)
+    aliases: dict[str, str] = field(default_factory=dict)
     _patterns: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = field(
         default_factory=dict, repr=False
     )
@@ -252,7 +256,20 @@ class CalcSheet:
             out = self._patterns[template] = self._compile(template)
         return out
 
+    def aliased(self, template: str) -> str:
+        """``template`` with :attr:`aliases` applied (whole names only)."""
+        for name, token in self.aliases.items():
+            if name not in template:
+                continue
+            if name.startswith("{"):  # a row token: replaced as written
+                template = template.replace(name, token)
+            else:  # a defined name: not inside a longer name
+                whole = rf"(?<![A-Za-z0-9_.$]){re.escape(name)}(?![A-Za-z0-9_(])"
+                template = re.sub(whole, token, template)
+        return template
+
     def _compile(self, template: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        template = self.aliased(template)
         pieces, fields, text, at = [], [], "", 0
         for m in TOKEN.finditer(template):
             text += template[at : m.start()]

@@ -44,6 +44,7 @@ from costmodel.report.workbook.inputsmap import (
     name_for,
     quantity,
 )
+from costmodel.report.workbook.sitesblock import write_sites
 from costmodel.report.workbook.tiertable import write_stages, write_tier_table
 from costmodel.report.workbook.validation import validate
 from costmodel.report.workbook.vatblock import write_vat_inputs
@@ -130,6 +131,7 @@ def write_inputs(
     _financing(s)
     write_vat_inputs(s)
     _cooling(s)
+    write_sites(s)
     _depreciation(s)
     _servers(s)
     write_tier_table(s, tiers, value_of_gpu_hour, out)

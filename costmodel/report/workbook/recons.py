@@ -279,6 +279,15 @@ def _rss(S, keys: list[str], signs: str) -> str:
     return f"SQRT(SUMPRODUCT(({expr.lstrip('+')})^2))"
 
 
+def _tax_rate(S) -> str:
+    """The tier's tax rate: its site's row where the model has sites (methodology
+    §29), else the global input."""
+    try:
+        return S("site_tax_rate")
+    except KeyError:
+        return "finance_tax_rate"
+
+
 def _loss_recons(
     S, tot, cap: str, p: str, base: str, tax: str, close: float, tax_value: float
 ) -> list[Recon]:
@@ -306,7 +315,7 @@ def _loss_recons(
             if p
             else "tax = rate x (positive taxable income - losses used)",
             tot(tax),
-            f'finance_tax_rate*(SUMIF({S(base, ":")},">0")-{tot(k[2])})',
+            f'{_tax_rate(S)}*(SUMIF({S(base, ":")},">0")-{tot(k[2])})',
             tax_value,
             cap,
         ),

@@ -11,6 +11,7 @@ from typing import Any
 from costmodel.core.units import scale_class
 from costmodel.inputs.params import CONTRACT_KEYS
 from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.sites import site_name
 from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import BLACK
 from costmodel.report.workbook.inputsmap import (
@@ -53,6 +54,8 @@ def write_tier_table(
     rows.add("label", [("text", T[t].label or t, "") for t in tiers])
     rows.add("server", [("text", T[t].server, "") for t in tiers])
     rows.add("cooling", [("text", T[t].cooling, "") for t in tiers])
+    if a.sites:  # methodology §29: a live choice among the Sites block's names
+        rows.add("site", [("text", site_name(a, t) or "", "") for t in tiers])
     for key in _tier_fields(T):
         values = [dotted_attr(T[t], key) for t in tiers]
         counts = ("gpus", "network.design.switch_radix", "storage.min_nodes")

@@ -89,6 +89,12 @@ RULES: dict[str, dict[str, Any]] = {
         "source": "=Cool_list",
         "input_message": "A cooling type of the cooling table.",
     },
+    "site": {  # methodology §29: blank reads the global inputs
+        "validate": "list",
+        "source": "=Site_list",
+        "ignore_blank": True,
+        "input_message": "Blank, or a site of the Sites block.",
+    },
     "build_months": {
         "validate": "integer",
         "criteria": ">=",

@@ -1,0 +1,91 @@
+"""Sites in the workbook (methodology §29): the default with two sites, its
+thousands tier at a western site whose grid it exceeds in build mode (a connection
+at month 0 and its lead time) and whose price factor lowers the GPU-hour price, is
+recalculated by LibreOffice and Gnumeric to the engine's numbers; then a site's
+power price and a tier's site are edited in the Inputs sheet and LibreOffice's
+Comparison equals the engine rebuilt with the same change."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import openpyxl
+import pytest
+
+import costmodel as cm
+from tests.e2e.test_workbook_recalc import assert_comparison_equals
+from tests.paths import DATA
+from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+
+pytestmark = pytest.mark.slow
+
+FIXED = datetime(2026, 1, 1)
+BUILD = {
+    "facility.mode": "build",
+    "sites.west.grid_mw": 1.0,
+    "sites.west.grid_connection_per_mw": 2_500_000,
+    "sites.west.grid_lead_months": 6,
+    "tiers.thousands.site": "west",
+}
+
+
+def assumptions(**more) -> cm.Assumptions:
+    return cm.load_assumptions("default", DATA / "two-sites.yaml", overrides=BUILD | more)
+
+
+@pytest.fixture(scope="module")
+def workbooks(tmp_path_factory):
+    d = tmp_path_factory.mktemp("sites")
+    model = cm.build(assumptions())
+    return {"sites": (model, cm.write_workbook(model, d / "sites.xlsx", created=FIXED))}
+
+
+def test_the_case_uses_the_grid_and_the_price_factor(workbooks):
+    model, _ = workbooks["sites"]
+    s = model.summary().loc["thousands"]
+    assert s["site"] == "west" and s["facility_mw"] > 1.0
+    # the connection (P - 1 MW) x 2.5M sits in the facility capex at month 0
+    assert model.capex("thousands").loc[0, "facility"] > (s["facility_mw"] - 1.0) * 2_500_000
+
+
+@pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
+def test_the_sites_workbook_recalculates_to_the_engine(request, workbooks, engine):
+    model, path = workbooks["sites"]
+    recalculated = request.getfixturevalue(f"by_{engine}")["sites"]
+    assert_recalculation_equals_cache(path, recalculated, 20000, f"{engine} sites")
+    assert_comparison_equals(recalculated, model.summary())
+
+
+def set_tier_site(wb, tier: str, site: str) -> None:
+    ws = wb["Inputs"]
+    header = next(r for r in ws.iter_rows() if r[0].value == "tier")
+    col = next(c.column for c in header if c.value == tier)
+    row = next(r[0].row for r in ws.iter_rows(min_row=header[0].row) if r[0].value == "site")
+    ws.cell(row, col).value = site
+
+
+EDITS = {
+    "the west site's power price 0.38 -> 0.30": (
+        lambda wb: set_name(wb, "input.sites.west.power.price_per_kwh", 0.30),
+        {"sites.west.power.price_per_kwh": 0.30},
+    ),
+    "the hundreds tier moved to the west": (
+        lambda wb: set_tier_site(wb, "hundreds", "west"),
+        {"tiers.hundreds.site": "west"},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(EDITS))
+def test_an_edit_of_a_site_follows_the_engine(soffice, recalc, workbooks, tmp_path, name):
+    edit, overrides = EDITS[name]
+    _, path = workbooks["sites"]
+    wb = openpyxl.load_workbook(path)
+    edit(wb)
+    changed = tmp_path / "changed.xlsx"
+    wb.save(changed)
+    (out,) = recalc.libreoffice([changed])
+    expected = cm.build(assumptions(**overrides)).summary()
+    before = workbooks["sites"][0].summary()
+    assert not all(expected["npv"] == before["npv"])  # the edit moves a number
+    assert_comparison_equals(out, expected)
