@@ -12,7 +12,6 @@ import pytest
 import costmodel as cm
 from costmodel.analysis import study as st
 from costmodel.inputs.params import resolve_tier
-from costmodel.inputs.schema import Assumptions
 
 DEFAULT = cm.load_assumptions()
 TIER = "hundreds"
@@ -185,12 +184,8 @@ def test_the_command_prints_the_cells_as_json_csv_and_a_table():
 
 
 TWO_SITES = Path(__file__).resolve().parents[1] / "data" / "two-sites.yaml"
-HAS_SITES = "sites" in Assumptions.model_fields and TWO_SITES.is_file()
 
 
-@pytest.mark.skipif(
-    not HAS_SITES, reason="the sites catalogue (spec section 29) is not in the schema"
-)
 def test_two_sites_by_three_sizes_equal_separate_runs_on_common_random_numbers():
     """The study of 2 sites x 3 sizes equals, cell by cell, a separate Monte Carlo of
     the tier moved to the site (its ``site`` key) and rebuilt by hand at the size;

@@ -33,11 +33,21 @@ def assumptions(**more) -> cm.Assumptions:
     return cm.load_assumptions("default", DATA / "two-sites.yaml", overrides=BUILD | more)
 
 
+def colocated(**more) -> cm.Assumptions:
+    """The two sites in colocation mode, the thousands tier at the west."""
+    over = {"tiers.thousands.site": "west"} | more
+    return cm.load_assumptions("default", DATA / "two-sites.yaml", overrides=over)
+
+
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory):
     d = tmp_path_factory.mktemp("sites")
     model = cm.build(assumptions())
-    return {"sites": (model, cm.write_workbook(model, d / "sites.xlsx", created=FIXED))}
+    rent = cm.build(colocated())  # colocation mode: the site's rent by cooling
+    return {
+        "sites": (model, cm.write_workbook(model, d / "sites.xlsx", created=FIXED)),
+        "rent": (rent, cm.write_workbook(rent, d / "rent.xlsx", created=FIXED)),
+    }
 
 
 def test_the_case_uses_the_grid_and_the_price_factor(workbooks):
@@ -48,11 +58,12 @@ def test_the_case_uses_the_grid_and_the_price_factor(workbooks):
     assert model.capex("thousands").loc[0, "facility"] > (s["facility_mw"] - 1.0) * 2_500_000
 
 
+@pytest.mark.parametrize("case", ["sites", "rent"])
 @pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
-def test_the_sites_workbook_recalculates_to_the_engine(request, workbooks, engine):
-    model, path = workbooks["sites"]
-    recalculated = request.getfixturevalue(f"by_{engine}")["sites"]
-    assert_recalculation_equals_cache(path, recalculated, 20000, f"{engine} sites")
+def test_the_sites_workbook_recalculates_to_the_engine(request, workbooks, engine, case):
+    model, path = workbooks[case]
+    recalculated = request.getfixturevalue(f"by_{engine}")[case]
+    assert_recalculation_equals_cache(path, recalculated, 20000, f"{engine} {case}")
     assert_comparison_equals(recalculated, model.summary())
 
 
@@ -87,5 +98,22 @@ def test_an_edit_of_a_site_follows_the_engine(soffice, recalc, workbooks, tmp_pa
     (out,) = recalc.libreoffice([changed])
     expected = cm.build(assumptions(**overrides)).summary()
     before = workbooks["sites"][0].summary()
+    assert not all(expected["npv"] == before["npv"])  # the edit moves a number
+    assert_comparison_equals(out, expected)
+
+
+def test_an_edit_of_a_sites_rent_follows_the_engine(soffice, recalc, workbooks, tmp_path):
+    """Colocation mode: the west site's rent of the thousands tier's cooling, edited in
+    the Sites block, reaches that tier's colocation line as in the engine."""
+    model, path = workbooks["rent"]
+    cooling = model.assumptions.tiers["thousands"].cooling
+    key = f"sites.west.colocation_per_kw_month.{cooling}"
+    wb = openpyxl.load_workbook(path)
+    set_name(wb, f"input.{key}", 420.0)
+    changed = tmp_path / "rent.xlsx"
+    wb.save(changed)
+    (out,) = recalc.libreoffice([changed])
+    expected = cm.build(colocated(**{key: 420.0})).summary()
+    before = model.summary()
     assert not all(expected["npv"] == before["npv"])  # the edit moves a number
     assert_comparison_equals(out, expected)

@@ -307,8 +307,7 @@ def render_page(session: Session, res: dict[str, Any], lang: str, version: str) 
     name = model_name(model, lang)
     fp = fingerprint(model.assumptions)
     names = Markup(", ").join(Markup("<code>{}</code>").format(f) for f in session.files)
-    # the fingerprint is code (hex digits), not words of either language
-    files = Markup(T["files"]).format(files=names, fp=Markup("<code>{}</code>").format(fp[:12]))
+    files = Markup(T["files"]).format(files=names, fp=fp[:12])
     return (
         environment(None)
         .get_template("serve/page.html.j2")

@@ -7,8 +7,9 @@ is as before. A site's blank cell means "the global input" (the precedence tier 
 site > global of :mod:`costmodel.inputs.sites`; a tier's own power or tax key is
 shown on its sheet as the value it reads). On a tier sheet the global names
 ``power_price_per_kwh``, ``power_escalation``, ``facility_colocation_per_kw_month``
-and ``finance_tax_rate`` are replaced, in every formula of the sheet, by the
-tier's own rows (:attr:`costmodel.report.workbook.grid.CalcSheet.aliases`).
+and ``finance_tax_rate``, and the sheet's row of its cooling's rent, are replaced in
+every formula written after the site's rows by the tier's own rows
+(:attr:`costmodel.report.workbook.grid.CalcSheet.aliases`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ ALIASES = {
     "power_price_per_kwh": "site_price_per_kwh",
     "power_escalation": "site_power_escalation",
     "facility_colocation_per_kw_month": "site_colocation",
+    "{$colocation_per_kw_month}": "site_colocation",
     "finance_tax_rate": "site_tax_rate",
 }
 
@@ -184,13 +186,15 @@ def site_rows(x: Tier) -> None:
 
 
 def _rent_and_factor(x: Tier) -> None:
-    """The colocation rent of the tier's cooling and the price factor of its site."""
+    """The colocation rent of the tier's cooling (its site's, else the rent the sheet
+    read from the Inputs: one rent, or the cooling table's) and the price factor of
+    its site."""
     cs, ti, cooling = x.cs, x.ti, x.t.cooling
     cs.const(
         "site_colocation",
         f"colocation rent ({cooling}) of the site, else global",
         x.money("kW-month"),
-        _lookup(f"Site_rent_{cooling}", "facility_colocation_per_kw_month"),
+        _lookup(f"Site_rent_{cooling}", "{$colocation_per_kw_month}"),
         ti["colocation_per_kw_month"],
         "money",
     )

@@ -283,10 +283,11 @@ def lookups(x: Tier) -> None:
 def _rent(x: Tier, cool: str) -> None:
     """The colocation rent of the tier's cooling (methodology §28.3): its column of
     the cooling table when the rent is given by cooling, else the one rent."""
-    cs, ti = x.cs, x.ti
+    cs, rent = x.cs, x.a.facility.colocation_per_kw_month
+    by_cooling = isinstance(rent, dict)
     rent_formula = (
         f"=INDEX(Cool_colocation_per_kw_month,{cool})"
-        if isinstance(x.a.facility.colocation_per_kw_month, dict)
+        if by_cooling
         else "=facility_colocation_per_kw_month"
     )
     cs.const(
@@ -294,7 +295,8 @@ def _rent(x: Tier, cool: str) -> None:
         "colocation rent of the cooling type (methodology §28.3)",
         x.money("kW-month"),
         rent_formula,
-        ti["colocation_per_kw_month"],
+        # the global rent: a site's rent is the site block's row (sitesblock.py)
+        float((rent[x.t.cooling] if by_cooling else rent).value),
         "money",
     )
 
