@@ -96,3 +96,35 @@ def test_lead_months_shorter_than_construction_change_nothing():
     base = build(**{"timeline.build_months": 6}).summary()
     lead = build(**{"timeline.build_months": 6, "servers.box.lead_months": 3}).summary()
     assert lead.loc["small", "npv"] == pytest.approx(base.loc["small", "npv"], rel=1e-12)
+
+
+def test_a_usd_quote_is_converted_at_fx_then_rolled():
+    """Methodology §30: a price in another currency is converted at ``fx`` (value,
+    low and high), then rolled to the start: 2.5 USD at 7.2 CNY/USD = 18 CNY, quoted
+    2025-03 and rolled at 10%/yr to a 2027-01 start."""
+    quote = {"value": 2.5, "low": 2.0, "high": 3.0, "currency": "USD", "as_of": "2025-03"}
+    a = cm.load_assumptions(
+        HAND,
+        overrides={
+            "fx": {"USD": {"value": 7.2, "source": "illustrative", "as_of": "2025-03"}},
+            "revenue.price_per_gpu_hour": quote,
+            "revenue.price_decline": 0.1,
+        },
+    )
+    q = a.revenue.price_per_gpu_hour
+    assert (q.value, q.low, q.high) == pytest.approx((18.0, 14.4, 21.6), rel=1e-12)
+    roll = 0.9 ** (22 / 12)
+    assert cm.build(a).summary().loc["small", "revenue"] == pytest.approx(
+        HOURS * 18.0 * roll, rel=1e-12
+    )
+    runs = cm.run_variants(a, {"revenue.price_per_gpu_hour": [q.low, q.high]})["small"]
+    assert list(runs.metrics["revenue"]) == pytest.approx(
+        [HOURS * 7.2 * usd * roll for usd in (2.0, 3.0)], rel=1e-12
+    )
+
+
+def test_a_quote_in_a_currency_without_fx_is_refused():
+    quote = {"value": 2.5, "currency": "USD", "as_of": "2025-03"}
+    with pytest.raises(cm.AssumptionError) as err:
+        cm.load_assumptions(HAND, overrides={"revenue.price_per_gpu_hour": quote})
+    assert "fx.USD" in str(err.value) and "revenue.price_per_gpu_hour" in str(err.value)
