@@ -93,11 +93,12 @@ def leaf_kind(keys: tuple[str, ...]) -> tuple[Kind, bool]:
 def cell_value(keys: tuple[str, ...], raw: Any) -> Any:
     """A cell's value as the schema reads the input at ``keys``: a whole number
     from a whole float, ``true``/``false`` from 1/0, text from a number typed into
-    a text input, ``YYYY-MM`` from a date (the first operating month). A value of
+    a text input, ``YYYY-MM`` from a date (the first operating month, a quote's
+    ``as_of``). A value of
     the wrong type is kept, so that validation names it."""
     if raw is None or (isinstance(raw, str) and raw.strip() == ""):
         return None
-    if keys == ("start",):
+    if keys == ("start",) or keys[-1] == "as_of":  # a month (a quote's: methodology §30)
         if isinstance(raw, int | float) and not isinstance(raw, bool):  # a date serial
             raw = datetime(1899, 12, 30) + timedelta(days=float(raw))
         if isinstance(raw, datetime | date):

@@ -44,6 +44,7 @@ from costmodel.report.workbook.inputsmap import (
     name_for,
     quantity,
 )
+from costmodel.report.workbook.quotesblock import write_quotes
 from costmodel.report.workbook.sitesblock import write_sites
 from costmodel.report.workbook.tiertable import write_stages, write_tier_table
 from costmodel.report.workbook.validation import validate
@@ -136,6 +137,7 @@ def write_inputs(
     _servers(s)
     write_tier_table(s, tiers, value_of_gpu_hour, out)
     write_stages(s, tiers, out)
+    write_quotes(s, out)
     _lists(s)
     _sources(s)
     out.cells = s.mark_inputs()

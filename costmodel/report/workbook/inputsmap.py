@@ -138,6 +138,8 @@ class InputsMap:
     tier_columns: dict[str, int] = field(default_factory=dict)
     horizon_cell: str = ""
     cells: dict[tuple[str, ...], InputCell] = field(default_factory=dict)
+    #: a quote's path -> the cell of its months to ``start`` (methodology §30)
+    quote_months: dict[str, str] = field(default_factory=dict)
 
 
 def dotted_attr(obj: Any, dotted: str) -> Any:

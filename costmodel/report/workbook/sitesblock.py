@@ -182,7 +182,9 @@ def site_rows(x: Tier) -> None:
     _grid_rows(x)
     cs.aliases.update({k: "{$" + v + "}" for k, v in ALIASES.items()})
     for key in ("price_per_gpu_hour", "contract_price_per_gpu_hour"):  # the site's factor
-        cs.aliases["{$" + key + "}"] = "({$" + key + "}*{$price_factor})"
+        token = "{$" + key + "}"
+        read = cs.aliases.get(token, token)  # the rolled quote (quotesblock.py), if any
+        cs.aliases[token] = "(" + read + "*{$price_factor})"
 
 
 def _rent_and_factor(x: Tier) -> None:

@@ -36,6 +36,7 @@ from costmodel.report.workbook.grid import (
 )
 from costmodel.report.workbook.inputs import SERVER_FIELDS
 from costmodel.report.workbook.inputsmap import InputsMap
+from costmodel.report.workbook.quotesblock import quote_rows
 from costmodel.report.workbook.sitesblock import site_rows
 from costmodel.report.workbook.storageblock import storage_inputs
 from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
@@ -79,6 +80,7 @@ def write_tier_sheet(
         timeline,
         tier_inputs,
         lookups,
+        quote_rows,
         site_rows,
         dep.deployments,
         dep.capex_totals,

@@ -1,0 +1,64 @@
+"""Quotes rolled to the start in the workbook, without a spreadsheet engine
+(methodology §30; the recalculations are in tests/e2e/test_workbook_quotes.py): the
+tier sheet's rolled price is a live formula of the quote, its decline and the months
+the Inputs sheet computes from the quote's as_of; the import reads an edited as_of
+back, typed as text or as a date."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import openpyxl
+import pytest
+
+import costmodel as cm
+from costmodel.report.importer import import_workbook
+from tests.support.workbooks import named_cell, set_name
+
+QUOTES = {"revenue.price_per_gpu_hour.as_of": "2025-03", "servers.h200.price.as_of": "2026-01"}
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    a = cm.load_assumptions("default", overrides=QUOTES)
+    path = tmp_path_factory.mktemp("quotes") / "quotes.xlsx"
+    cm.write_workbook(cm.build(a), path, created=datetime(2026, 1, 1))
+    return a, path
+
+
+def _row(ws, key_label: str):
+    return next(r for r in ws.iter_rows() if str(r[0].value or "").startswith(key_label))
+
+
+def test_the_rolled_price_is_a_formula_of_the_quote_its_decline_and_months(book):
+    _, path = book
+    wb = openpyxl.load_workbook(path)
+    cached = openpyxl.load_workbook(path, data_only=True)
+    ws = wb["hundreds"]
+    row = _row(ws, "price per gpu hour rolled")
+    formula = row[2].value
+    assert "^(" in formula and "/12)" in formula
+    value = cached["hundreds"].cell(row[2].row, 3).value
+    assert value == pytest.approx(16 * 0.9 ** (22 / 12), rel=1e-12)  # 2025-03 -> 2027-01
+
+
+def test_an_edited_as_of_is_imported_as_a_month(book, tmp_path):
+    a, path = book
+    wb = openpyxl.load_workbook(path)
+    set_name(wb, "input.revenue.price_per_gpu_hour.as_of", "2024-06")
+    set_name(wb, "input.servers.h200.price.as_of", datetime(2025, 7, 1))
+    edited = tmp_path / "edited.xlsx"
+    wb.save(edited)
+    overlay, _ = import_workbook(edited, a)
+    assert overlay["revenue"]["price_per_gpu_hour"]["as_of"] == "2024-06"
+    assert overlay["servers"]["h200"]["price"]["as_of"] == "2025-07"
+
+
+def test_without_as_of_the_workbook_has_no_quotes(tmp_path):
+    path = tmp_path / "plain.xlsx"
+    cm.write_workbook(cm.build(cm.load_assumptions()), path, created=datetime(2026, 1, 1))
+    wb = openpyxl.load_workbook(path)
+    assert not any(n.endswith(".as_of") for n in wb.defined_names)
+    with pytest.raises(StopIteration):
+        _row(wb["hundreds"], "price per gpu hour rolled")
+    assert named_cell(wb, "start").value is not None
