@@ -196,6 +196,14 @@ def resolve_designs(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def tier_design_parts(a: Any, tier_name: str) -> frozenset[str]:
+    """The parts (:data:`PARTS`) tier ``tier_name`` of the loaded assumptions ``a``
+    takes from its design; empty without a design or for assumptions built without
+    their files."""
+    data = a._source.data if getattr(a, "_source", None) is not None else {}
+    return design_parts(data, tier_name) if data else frozenset()
+
+
 def design_is_auto(a: Any, tier_name: str) -> bool:
     """Whether tier ``tier_name`` of the loaded assumptions ``a`` chose its design by
     scale class (``design: auto``); False for a named design, none, or assumptions

@@ -29,9 +29,11 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.core import finance as fin
 from costmodel.core.model import Model
+from costmodel.inputs.designs import tier_design_parts
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.contracts import CONTRACT_LINKS
+from costmodel.report.workbook.designtable import design_value_name, form_paths
 from costmodel.report.workbook.grid import BLACK, GREEN, CalcSheet, Styles, excel_value, protect
 from costmodel.report.workbook.inputs import (
     FINANCING,
@@ -256,6 +258,7 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
         ),
     ]
     out += _stage_rules(S, model, t)
+    out += _design_rules(S, model, t)
     if "fabric_radix" in ti:  # methodology §12.1
         n = model.inputs[t].config.stages
         last, final = f"f_e{n}", ti["gpus"] + sum(ti[f"stage{i}_gpus"] for i in range(1, n + 1))
@@ -290,6 +293,38 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
                 ti.get(key, 0.0),
                 describe(path),
                 condition(S(key), path),
+            )
+        )
+    return out
+
+
+def _design_rules(S, model: Model, t: str) -> list[Rule]:
+    """Methodology §28.1: the final GPUs within the design taken (a design that
+    holds fewer is built beyond its limit), and the design taken gives the form of
+    network and storage the tier sheet computes (a share or a fabric, nodes)."""
+    a, ti = model.assumptions, model.inputs[t].values()
+    parts = tier_design_parts(a, t)
+    if not parts:
+        return []
+    key = a.tiers[t].design
+    final = float(model.summary_rows()[t]["gpus"])
+    out = [
+        Rule(
+            "design: the final GPUs within the largest cluster of the design taken",
+            S("gpus_total"),
+            final,
+            "<= the design's max GPUs",
+            f"{S('gpus_total')}<={S('design_max_gpus')}",
+        )
+    ]
+    for path in form_paths(parts, "fabric_radix" in ti):
+        out.append(
+            Rule(
+                f"design: the design taken gives {input_label(path)} (the form of this sheet)",
+                S("design"),
+                key,
+                "given by the design",
+                f"ISNUMBER(INDEX({design_value_name(path)},1,MATCH({S('design')},Design_key,0)))",
             )
         )
     return out

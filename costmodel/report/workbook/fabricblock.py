@@ -52,16 +52,14 @@ def fabric_rows(x: Tier, i: int, d: dict) -> str:
 
 def _leaves(x: Tier, e: str, lv: str) -> tuple[str, str]:
     """The leaves' label and formula: from the endpoints, or one leaf per rail per
-    k/2 servers when the tier's fabric is rail-optimised (methodology §28.4)."""
-    if "fabric_rail_optimized" not in x.ti:
-        return (
-            "fabric: leaves = E/k (1 level) or E/(k/2), rounded up",
-            f"=IF({lv}=1,ROUNDUP({e}/{K},0),ROUNDUP({e}/({K}/2),0))",
-        )
+    k/2 servers when the tier's fabric is rail-optimised (methodology §28.4; the
+    flag is an input, so a design that switches it switches the leaves)."""
     r = "{$gpus_per_server}"
     return (
-        "fabric: leaves = E/k (1 level) or rails x servers/(k/2), rounded up (rail-optimised)",
-        f"=IF({lv}=1,ROUNDUP({e}/{K},0),{r}*ROUNDUP(({e}/{r})/({K}/2),0))",
+        "fabric: leaves = E/k (1 level); E/(k/2), or rails x servers/(k/2) when "
+        "rail-optimised, rounded up",
+        f"=IF({lv}=1,ROUNDUP({e}/{K},0),IF({{$fabric_rail_optimized}}=1,"
+        f"{r}*ROUNDUP(({e}/{r})/({K}/2),0),ROUNDUP({e}/({K}/2),0)))",
     )
 
 

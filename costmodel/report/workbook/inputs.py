@@ -29,6 +29,7 @@ from costmodel.inputs.schema import (
     WholeNumber,
 )
 from costmodel.inputs.vocabulary import input_label, input_unit
+from costmodel.report.workbook.designtable import write_design_table
 from costmodel.report.workbook.grid import BLACK, Styles
 from costmodel.report.workbook.inputsmap import (
     HEAD,
@@ -135,6 +136,7 @@ def write_inputs(
     write_sites(s)
     _depreciation(s)
     _servers(s)
+    write_design_table(s)
     write_tier_table(s, tiers, value_of_gpu_hour, out)
     write_stages(s, tiers, out)
     write_quotes(s, out)

@@ -24,6 +24,7 @@ from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook import contracts, losspool, money, recomputed
 from costmodel.report.workbook import deployments as dep
 from costmodel.report.workbook.deployments import engine_parts
+from costmodel.report.workbook.designtable import design_inputs
 from costmodel.report.workbook.grid import (
     FIRST_COL,
     GREEN,
@@ -183,6 +184,7 @@ DESIGN_LINKS = (
     ("fabric_optic_price", "network.design.optic_price", "{cur}/transceiver", "money"),
     ("fabric_oversubscription", "network.design.oversubscription", "ratio", "number"),
     ("fabric_per_server", "network.design.per_server", "{cur}/server", "money"),
+    ("fabric_rail_optimized", "network.design.rail_optimized", "0/1", "count"),
     ("staff_fixed_fte", "staff_scaling.fixed_fte", "FTE", "number"),
     ("staff_fte_per_server", "staff_scaling.fte_per_server", "FTE/server", "number"),
 )
@@ -196,13 +198,15 @@ def tier_inputs(x: Tier) -> None:
         cell = x.inputs.tier_cells[(x.tier, key)]
         cs.const(key, input_label(key), "id", f"={cell}", value, "text", GREEN)
     for key, path, unit, kind in (*TIER_LINKS, *DESIGN_LINKS):
-        if key not in x.ti:  # a share or a design; staff_fte or staff_scaling
+        rail = key == "fabric_rail_optimized" and "fabric_radix" in x.ti  # 0 when not given
+        if key not in x.ti and not rail:  # a share or a design; staff_fte or staff_scaling
             continue
         cell = x.inputs.tier_cells[(x.tier, path)]
         unit = unit.format(cur=x.cur)
-        cs.const(key, input_label(path), unit, f"={cell}", x.ti[key], kind, GREEN)
+        cs.const(key, input_label(path), unit, f"={cell}", x.ti.get(key, 0.0), kind, GREEN)
     if "storage_node_price" in x.ti:  # storage sized in nodes (methodology §28.2)
         storage_inputs(x)
+    design_inputs(x)
 
 
 def lookups(x: Tier) -> None:

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from costmodel.core.units import scale_class
+from costmodel.inputs.designs import design_is_auto, tier_design_parts
 from costmodel.inputs.params import CONTRACT_KEYS
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.sites import site_name
 from costmodel.inputs.vocabulary import input_label, input_unit
+from costmodel.report.workbook.designtable import design_formula, lookup, taken_values
 from costmodel.report.workbook.grid import BLACK
 from costmodel.report.workbook.inputsmap import (
     SHEET,
@@ -51,17 +53,25 @@ def write_tier_table(
     rows = TierRows(s, tiers, out, path_col)
     label_row = s.row  # the live label, written once the GPUs and server rows exist
     s.row += 1
+    designed = [t for t in tiers if T[t].design is not None]
+    if designed:  # the design taken, written once the GPUs row exists
+        design_row = s.row
+        s.row += 1
+        for t in designed:
+            out.tier_cells[(t, "design")] = f"{SHEET}!{here(design_row, out.tier_columns[t])}"
+    by_design = FromDesign(a, tiers, out)
     rows.add("label", [("text", T[t].label or t, "") for t in tiers])
     rows.add("server", [("text", T[t].server, "") for t in tiers])
-    rows.add("cooling", [("text", T[t].cooling, "") for t in tiers])
+    rows.add("cooling", by_design.cells("cooling", [("text", T[t].cooling, "") for t in tiers]))
     if a.sites:  # methodology §29: a live choice among the Sites block's names
         rows.add("site", [("text", site_name(a, t) or "", "") for t in tiers])
     for key in _tier_fields(T):
         values = [dotted_attr(T[t], key) for t in tiers]
         counts = ("gpus", "network.design.switch_radix", "storage.min_nodes")
         kind = "count" if key in counts else kind_for(key)
-        cells = [_typed(v, kind) for v in values]
-        rows.add(key, cells, [quantity(v) if v is not None else None for v in values])
+        cells = by_design.cells(key, [_typed(v, kind) for v in values])
+        own = [quantity(v) if v is not None else None for v in values]
+        rows.add(key, cells, by_design.own(key, own))
     for section, keys in TIER_OVERRIDES.items():
         glob = getattr(a, section)
         for key in keys:
@@ -69,7 +79,10 @@ def write_tier_table(
             g = getattr(glob, key)
             link = (key_name(section, key), g.value, kind_for(key))
             cells = [("input", q.value, kind_for(key)) if q else link for q in own]
-            rows.add(f"{section}.{key}", cells, own, g.unit)
+            path = f"{section}.{key}"
+            rows.add(path, by_design.cells(path, cells), by_design.own(path, own), g.unit)
+    if designed:
+        _design_row(s, designed, out, design_row, path_col)
     _contract_rows(rows, a, tiers)
     for key, default_name in (("mode", "revenue_mode"), ("cloud_term", "revenue_cloud_term")):
         cells = []
@@ -86,6 +99,49 @@ def write_tier_table(
     for key in ("network.fabric", "storage.kind", "scheduler", "description"):
         rows.add(key, [("text", str(dotted_attr(T[t], key)), "") for t in tiers])
     _live_label(s, tiers, out, label_row, path_col)
+
+
+class FromDesign:
+    """The cells of the tier table a designed tier takes from its design: a lookup
+    in the designs table by the tier's design taken (black), in place of a value."""
+
+    def __init__(self, a: Assumptions, tiers: list[str], out: InputsMap):
+        self.tiers, self.out = tiers, out
+        self.taken = {t: taken_values(tier_design_parts(a, t)) for t in tiers}
+
+    def cells(self, key: str, cells: list[Cell]) -> list[Cell]:
+        out = []
+        for t, (how, value, kind) in zip(self.tiers, cells, strict=True):
+            path = self.taken[t].get(key)
+            if path is None:
+                out.append((how, value, kind))
+                continue
+            design = self.out.tier_cells[(t, "design")].split("!")[1]
+            out.append((lookup(path, design), "" if value is None else value, kind or "text"))
+        return out
+
+    def own(self, key: str, quantities: list) -> list:
+        """The tier's own quantities (sources listed): none where it takes the design's."""
+        pairs = zip(self.tiers, quantities, strict=True)
+        return [None if key in self.taken[t] else q for t, q in pairs]
+
+
+def _design_row(s: Sheet, designed: list[str], out: InputsMap, r: int, path_col: int) -> None:
+    """Row ``r``: the design each designed tier takes (methodology §28.1): under
+    ``design: auto`` the scale class of its final GPUs, live; a named design as
+    written."""
+    ws, st, a = s.ws, s.st, s.a
+    ws.write_string(r, 0, "Design taken (auto: the scale class of the final GPUs)", st.label)
+    ws.write_string(r, 1, "design", st.unit)
+    ws.write_string(r, path_col, "tiers.<tier>.design", st.path)
+    for t in designed:
+        c = out.tier_columns[t]
+        key = a.tiers[t].design
+        if design_is_auto(a, t):
+            gpus = out.tier_cells[(t, "gpus")].split("!")[1]
+            ws.write_formula(r, c, f"={design_formula(gpus, t)}", st.cell("text", BLACK), key)
+        else:
+            ws.write_string(r, c, key, st.text)
 
 
 def _contract_rows(rows: TierRows, a: Assumptions, tiers: list[str]) -> None:
@@ -154,7 +210,14 @@ def _value_formula(out: InputsMap, t: str) -> str:
 #: the inputs of a designed fabric and of staff_scaling (methodology §12)
 DESIGN_FIELDS = tuple(
     f"network.design.{k}"
-    for k in ("switch_radix", "switch_price", "optic_price", "oversubscription", "per_server")
+    for k in (
+        "switch_radix",
+        "switch_price",
+        "optic_price",
+        "oversubscription",
+        "per_server",
+        "rail_optimized",
+    )
 )
 SCALING_FIELDS = ("staff_scaling.fixed_fte", "staff_scaling.fte_per_server")
 #: the inputs of storage sized in nodes (methodology §28.2)
@@ -266,6 +329,7 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
     for j, f in enumerate(STAGE_FIELDS):
         ws.write_string(s.row, 2 + j, input_unit(f"stages.{f}", s.cur), st.unit)
     s.row += 1
+    first = s.row
     for t in tiers:
         before = out.tier_cells[(t, "staff_fte")].split("!")[1]
         build = out.tier_cells[(t, "timeline.build_months")].split("!")[1]
@@ -300,6 +364,9 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
                 out.tier_cells[(t, f"stages.{i}.{f}")] = f"{SHEET}!{here(r, c)}"
             before = here(r, 5)
             s.row += 1
+    # the stages' GPUs by tier, for the design taken (one blank row inside the range)
+    s.name_column("Stage_tier", first, s.row, 0)
+    s.name_column("Stage_gpus", first, s.row, 3)
     s.row += 1
 
 
