@@ -31,6 +31,7 @@ from costmodel.inputs.errors import AssumptionError, AssumptionWarning, Problem,
 from costmodel.inputs.fields import field_marks, is_fraction_path
 from costmodel.inputs.forms import percent
 from costmodel.inputs.paths import join_path, key_path, split_path
+from costmodel.inputs.quantity import Quantity
 from costmodel.inputs.resources import (
     EXAMPLE_PREFIX,
     SCENARIO_PREFIX,
@@ -137,7 +138,11 @@ def merge_into(
         if value is None and isinstance(base.get(key), dict):
             del base[key]
             _drop_under(origin, path)
-        elif isinstance(value, dict) and isinstance(base.get(key), dict):
+        elif (
+            isinstance(value, dict)
+            and isinstance(base.get(key), dict)
+            and not other_form(base[key], value)
+        ):
             if path in new_origin:
                 origin.setdefault(path, new_origin[path])
             merge_into(base[key], value, origin, new_origin, path)
@@ -147,6 +152,19 @@ def merge_into(
             for k, v in new_origin.items():
                 if k == path or k.startswith(path + ".") or k.startswith(path + "["):
                     origin[k] = v
+
+
+def other_form(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """Whether ``new`` gives an input in another form than ``old``: one a number's
+    mapping ``{value: ...}``, the other a mapping by key (a rent by cooling,
+    methodology §28.3). The later file's form then replaces the earlier one whole
+    (merged key by key they made a mapping of neither form); ``{low: ...}`` over
+    ``{value: ...}`` is the same form and merges."""
+    number_keys = set(Quantity.model_fields)
+    if ("value" in old) == ("value" in new):
+        return False
+    keyed = new if "value" in old else old
+    return bool(set(keyed) - number_keys)
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -383,13 +401,13 @@ def validate(src: Source) -> Assumptions:
     except ValidationError as exc:
         found = problems_from_validation(exc, src)
         raise AssumptionError(text + unknown_entry_hint(found, src.data, src.created)) from None
+    model._source = src  # the rules read which parts a tier takes from its design
     problems = text + [
         Problem(src.where(path), path, value, rule)
         for path, value, rule in check_consistency(model)
     ]
     if problems:
         raise AssumptionError(problems)
-    model._source = src
     return model
 
 

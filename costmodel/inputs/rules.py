@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from costmodel.inputs.correlations import correlation_problems
+from costmodel.inputs.designs import tier_design_parts
 from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
 from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
@@ -26,6 +27,7 @@ def check_consistency(a: Assumptions) -> list[tuple[str, str, str]]:
 def _iter_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
     yield from _name_problems(a)
     yield from _tier_problems(a)
+    yield from _design_cooling_problems(a)
     yield from _model_problems(a)
     yield from _contract_problems(a)
     yield from _discount_problems(a)
@@ -270,7 +272,11 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
             )
             if table is not None and tier.cooling not in table
         ]
-        if missing:
+        # a design's cooling and racks are reported at the design (_design_cooling_problems)
+        taken = tier_design_parts(a, name) >= {"cooling", "rack_kw"}
+        if missing and "cooling" in tier_design_parts(a, name):
+            pass
+        elif missing:
             yield (
                 f"{base}.cooling",
                 repr(tier.cooling),
@@ -278,7 +284,7 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 f"{' and '.join(missing)} "
                 f"(known: {', '.join(k for k in pue if k in build and k in max_rack)})",
             )
-        elif tier.rack_kw.value > max_rack[tier.cooling].value:
+        elif tier.rack_kw.value > max_rack[tier.cooling].value and not taken:
             limit = max_rack[tier.cooling].value
             yield (
                 f"{base}.rack_kw",
@@ -286,6 +292,38 @@ def _tier_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
                 f"{tier.cooling} cooling cannot serve a {tier.rack_kw.value:g} kW rack: "
                 f"facility.max_rack_kw.{tier.cooling} is {limit:g} kW "
                 "(choose a denser cooling or a lower rack power)",
+            )
+
+
+def _design_cooling_problems(a: Assumptions) -> Iterator[RuleProblem]:
+    """Every design's cooling is a key of the PUE, build cost, rack limit and (a rent
+    by cooling) rent tables, and its racks within the cooling's limit (methodology
+    §28.1), whether or not a tier takes it now: a sweep or a GPU edit may take it."""
+    rent = a.facility.colocation_per_kw_month
+    tables = (
+        ("power.pue", a.power.pue),
+        ("facility.build_cost_per_kw", a.facility.build_cost_per_kw),
+        ("facility.max_rack_kw", a.facility.max_rack_kw),
+        ("facility.colocation_per_kw_month", rent if isinstance(rent, dict) else None),
+    )
+    for key, d in a.designs.items():
+        missing = [sect for sect, t in tables if t is not None and d.cooling not in t]
+        if missing:
+            yield (
+                f"designs.{key}.cooling",
+                repr(d.cooling),
+                f"unknown cooling{name_hint(d.cooling, a.power.pue)} it must be a key of "
+                f"{' and '.join(missing)} (the {key} design is priced by its cooling)",
+            )
+            continue
+        limit = a.facility.max_rack_kw[d.cooling].value
+        if d.rack_kw.value > limit:
+            yield (
+                f"designs.{key}.rack_kw",
+                f"{d.rack_kw.value:g}",
+                f"{d.cooling} cooling cannot serve a {d.rack_kw.value:g} kW rack: "
+                f"facility.max_rack_kw.{d.cooling} is {limit:g} kW (choose a denser "
+                "cooling or a lower rack power for the design)",
             )
 
 

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+import yaml
 
 import costmodel as cm
 from costmodel.core.storage import storage_sizing
@@ -185,6 +186,34 @@ def test_validation_errors(overrides, words):
     with pytest.raises(cm.AssumptionError) as e:
         cm.load_assumptions(DESIGNS, overrides=overrides)
     assert words in str(e.value)
+
+
+def test_a_designs_cooling_and_racks_are_checked_at_the_design(tmp_path):
+    """Methodology §28.1: a design's cooling must be priced (PUE, build cost, rack
+    limit, rent by cooling) and its racks within the limit, reported once at the
+    design's path, even when no tier takes the design yet (a sweep or an edit of GPUs
+    may take it)."""
+    with pytest.raises(cm.AssumptionError) as e:
+        cm.load_assumptions(DESIGNS, overrides={"designs.tens.rack_kw": 40})
+    assert len(e.value.problems) == 1
+    assert "designs.tens.rack_kw" in str(e.value) and "max_rack_kw.air is 30 kW" in str(e.value)
+    data = yaml.safe_load(DESIGNS.read_text(encoding="utf-8"))
+    for section, table in (
+        ("power", "pue"),
+        ("facility", "build_cost_per_kw"),
+        ("facility", "max_rack_kw"),
+        ("facility", "colocation_per_kw_month"),
+    ):
+        del data[section][table]["immersion"]
+    data["designs"]["thousands"]["cooling"] = "immersion"
+    del data["tiers"]["thousands"]  # no tier takes the thousands design
+    path = tmp_path / "no-immersion.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(cm.AssumptionError) as e:
+        cm.load_assumptions(path)
+    (problem,) = e.value.problems
+    assert problem.path == "designs.thousands.cooling" and "power.pue" in problem.rule
+    assert problem.where.startswith(str(path))
 
 
 def test_auto_moves_a_growing_tier_to_the_next_design():

@@ -46,6 +46,33 @@ def test_bare_number_replaces_a_whole_mapping(tmp_path):
     assert (q.value, q.low, q.high, q.source) == (0.7, None, None, None)
 
 
+def test_a_rent_by_cooling_replaces_a_rent_given_as_value_and_back(tmp_path):
+    """Methodology §28.3: a rent by cooling over a ``{value: ...}`` rent replaces it
+    whole (merged key by key the two made a mapping of neither form, refused with
+    pydantic's internals in the message); a ``{value: ...}`` rent over a rent by
+    cooling replaces it too (it was kept as a cooling named 'value' and ignored)."""
+    one = "facility:\n  colocation_per_kw_month: {value: 720, low: 600, source: broker}\n"
+    by_cooling = "facility:\n  colocation_per_kw_month: {air: 700, cold_plate: 850}\n"
+    base, keyed = write(tmp_path, "one.yaml", one), write(tmp_path, "keyed.yaml", by_cooling)
+    a = cm.load_assumptions(HAND, base, keyed)
+    rent = a.facility.colocation_per_kw_month
+    assert {k: q.value for k, q in rent.items()} == {"air": 700, "cold_plate": 850}
+    b = cm.load_assumptions(HAND, keyed, base)
+    q = b.facility.colocation_per_kw_month
+    assert (q.value, q.low, q.source) == (720, 600, "broker")
+    # the hand case's tier is air-cooled in a built hall: the rent is read in colocation
+    colo = {"facility.mode": "colocation"}
+    air = cm.build(cm.load_assumptions(HAND, base, keyed, overrides=colo)).summary_rows()
+    one_rent = cm.build(cm.load_assumptions(HAND, keyed, base, overrides=colo)).summary_rows()
+    # 2 servers x 10 kW x 1.1 = 22 kW, 12 months: the rents differ by 22 x 20 x 12
+    diff = one_rent["small"]["opex_year1"] - air["small"]["opex_year1"]
+    assert diff == pytest.approx(22 * (720 - 700) * 12, rel=1e-9)
+    # a low or a source over a {value: ...} rent is the same form: merged key by key
+    low = write(tmp_path, "low.yaml", "facility:\n  colocation_per_kw_month: {low: 650}\n")
+    c = cm.load_assumptions(HAND, base, low).facility.colocation_per_kw_month
+    assert (c.value, c.low, c.source) == (720, 650, "broker")
+
+
 def test_override_replaces_only_value_of_a_mapping(tmp_path):
     base = write(
         tmp_path,
