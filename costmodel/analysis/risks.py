@@ -31,7 +31,14 @@ intermediates of :func:`costmodel.core.lines.goodput`:
 - checkpoint IO storm (``risks.checkpoint_frequency_factor`` f):
   ``write_share = write_hours / interval``; ``write_share_often = min(f *
   write_share, 1)``; ``io_money = (write_share_often - write_share) * annual_hours *
-  cost``.
+  cost``;
+- storage against goodput (storage sized in nodes, methodology §28.2): the final
+  cluster's node counts of :func:`costmodel.core.storage.storage_sizing` and what binds
+  them (``storage_binds``: 1 write bandwidth, 2 read bandwidth, 3 capacity, 4 the
+  minimum count); one node more: ``node_price``, ``write_more = write + node write``,
+  ``goodput_more`` recomputed at ``write_more``, ``node_more_money = (goodput_more -
+  goodput) * annual_hours * cost`` a year and ``node_payback_years = node_price /
+  node_more_money`` (NaN when it gains nothing).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from costmodel.core.lines import goodput
+from costmodel.core.storage import node_sized, storage_sizing
 from costmodel.core.units import DAYS_PER_YEAR, HOURS_PER_DAY, HOURS_PER_YEAR
 from costmodel.core.variants import run_variants
 from costmodel.inputs.schema import Quantity
@@ -176,7 +184,42 @@ def _tier_figures(model: Model, tier: str) -> dict[str, float]:
         write_share=share,
         write_share_often=often,
         io_money=(often - share) * annual * cost,
+        **_node_trade(row, v, write, g, annual * cost),
     )
+
+
+def _node_trade(
+    row: pd.Series, v: dict[str, float], write: float, g: float, hour_value: float
+) -> dict[str, float]:
+    """The IO storm as a trade of storage nodes against goodput (module docstring);
+    NaN for storage priced per TB. ``hour_value`` is a year's GPU-hours x the cost."""
+    nan = math.nan
+    if not node_sized(v):
+        keys = ("storage_nodes", "storage_binds", "node_price", "write_more", "goodput_more")
+        return {k: nan for k in (*keys, "node_more_money", "node_payback_years")}
+    q = {k: np.asarray(x, dtype=float) for k, x in v.items()}
+    s = {k: float(x) for k, x in storage_sizing(q, float(row["gpus"])).items()}
+    nodes = s["nodes"]
+    counts = [s["nodes_write"], s["nodes_read"]]
+    if float(v["storage_capacity_tier"]) == 0:  # a capacity tier buys the TB beyond
+        counts.append(s["nodes_cap"])
+    if max(counts) <= float(v["storage_min_nodes"]):
+        binds = 4.0
+    else:
+        binds = float(1 + next(i for i, c in enumerate(counts) if c >= nodes))
+    more = write + float(v["storage_node_write_gbps"])
+    g_more = _goodput(row, v, v["node_failures_per_day"], more)
+    money = (g_more - g) * hour_value
+    price = float(v["storage_node_price"])
+    return {
+        "storage_nodes": nodes,
+        "storage_binds": binds,
+        "node_price": price,
+        "write_more": more,
+        "goodput_more": g_more,
+        "node_more_money": money,
+        "node_payback_years": price / money if money > 0 else nan,
+    }
 
 
 def risk_figures(model: Model) -> pd.DataFrame:

@@ -136,6 +136,33 @@ def _risk_io(x: Facts, n: pd.Series) -> Markup:
         share10=f.pct(n["write_share_often"], 1),
         money10=x.money(n["io_money"]),
         factor=f.number(a.risks.checkpoint_frequency_factor.value),
+    ) + _node_trade(x, n)
+
+
+def _node_trade(x: Facts, n: pd.Series) -> Markup:
+    """The IO storm as a trade of one storage node against goodput (storage in nodes,
+    methodology §28.2); nothing for storage priced per TB."""
+    if is_empty(n["storage_nodes"]):
+        return Markup("")
+    words = RISKS[x.lang]
+    payback, horizon = float(n["node_payback_years"]), float(n["years"])
+    if is_empty(payback):
+        verdict = say(words["io_none"])
+    else:
+        which = "io_pays" if payback <= horizon else "io_slow"
+        span = f"{horizon:g} 年" if x.lang == "zh" else f"{horizon:g}-year"
+        verdict = say(words[which], years=f.years(payback, x.lang), horizon=span)
+    return Markup(" ") + say(
+        words["io_trade"],
+        nodes=f.number(n["storage_nodes"]),
+        binds=words[f"binds_{int(n['storage_binds'])}"],
+        price=x.money(n["node_price"]),
+        write_more=f"{f.number(n['write_more'])} GB/s",
+        goodput=f.pct(n["goodput"], 2),
+        goodput_more=f.pct(n["goodput_more"], 2),
+        hours=f.count((n["goodput_more"] - n["goodput"]) * n["annual_hours"], x.lang),
+        money=x.money(n["node_more_money"]),
+        verdict=verdict,
     )
 
 

@@ -45,6 +45,18 @@ RISKS: dict[str, dict[str, str]] = {
         "training for {delta}; at the optimal interval of {tau} writing costs {share} of "
         "GPU time. Checkpointing {factor} times as often would raise that to {share10}, "
         "{money10} a year more.",
+        "io_trade": "<strong>Storage against goodput.</strong> The {nodes} storage nodes are "
+        "sized by {binds}. One more node ({price}) would raise the write bandwidth to "
+        "{write_more} and goodput from {goodput} to {goodput_more}: {hours} GPU-hours a year, "
+        "worth {money} at the levelized cost, so {verdict}.",
+        "io_pays": "the node pays for itself in {years}, within the {horizon} horizon",
+        "io_slow": "the node would take {years} to pay for itself, longer than the {horizon} "
+        "horizon: the storage as designed is the cheaper side of the trade",
+        "io_none": "the node buys no goodput worth pricing",
+        "binds_1": "their write bandwidth",
+        "binds_2": "their read bandwidth",
+        "binds_3": "their capacity",
+        "binds_4": "the design's minimum node count",
         "cooling": "<strong>Cooling.</strong> {cooling} at {pue}; facility capex "
         "{capex_facility}. Each day the whole cluster is throttled or down costs up to "
         "{day_cost} of capacity; the model assumes no such days, so neither the NPV nor the "
@@ -87,6 +99,17 @@ RISKS: dict[str, dict[str, str]] = {
         "io": "<strong>检查点 IO 风暴。</strong>单次 {ckpt} 的检查点以 {write} 写入，需阻塞"
         "训练 {delta}；按最优间隔 {tau} 保存时，写入占用 {share} 的 GPU 时间。若保存频率提高"
         "到 {factor} 倍，占用将升至 {share10}，每年多损失 {money10}。",
+        "io_trade": "<strong>存储与有效产出。</strong>{nodes} 台存储节点的数量由{binds}决定。"
+        "再加一台节点（{price}）可把写入带宽提高到 {write_more}，有效产出率从 {goodput} 升至 "
+        "{goodput_more}：每年多出 {hours} 卡时，按平准化成本计价值 {money}，{verdict}。",
+        "io_pays": "这台节点 {years}即可回本，在 {horizon}的测算期内",
+        "io_slow": "这台节点需 {years}才能回本，长于 {horizon}的测算期：按设计配置的存储是"
+        "这笔权衡中更省钱的一方",
+        "io_none": "这台节点带来的有效产出不值一提",
+        "binds_1": "写入带宽",
+        "binds_2": "读取带宽",
+        "binds_3": "容量",
+        "binds_4": "设计的最少节点数",
         "cooling": "<strong>散热。</strong>{cooling}，{pue}；机房投资 {capex_facility}。整集群"
         "每降频或停机一天，损失的算力价值最高可达 {day_cost}；模型未假设此类停机，因此净现值"
         "和每卡时成本都不包含这部分损失。",
