@@ -1,7 +1,8 @@
 """The what-if page of a file with scale-class designs (methodology §28) in headless
 Chromium: each option shows the design it takes, and moving a tier's GPU slider
 across a class boundary rebuilds it on the next design (cooling, rack power, storage
-nodes and bandwidth), as the engine built with that count does."""
+nodes and bandwidth), as the engine built with that count does; the slider moves by
+whole servers, so no position is a count the model refuses."""
 
 from __future__ import annotations
 
@@ -64,6 +65,7 @@ def page(url):
         pg = b.new_page(viewport={"width": 1280, "height": 900})
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         pg.errors = errors  # type: ignore[attr-defined]
         yield pg
         b.close()
@@ -95,8 +97,9 @@ def test_a_gpu_slider_across_a_class_boundary_rebuilds_the_design(page, url, fil
     assert "7 storage nodes, 140 GB/s" in build_text(page, "hundreds")
     value, _ = shown_npv(page)["hundreds"]
     assert value == pytest.approx(float(row["npv"]), rel=1e-11)
-    # one server back below the boundary (440 + 64 = 504 GPUs): the hundreds design again
-    assert move(page, GPUS, "ArrowLeft", 8) == 440
+    # one step back is one server (the slider moves by whole servers): 440 + 64 = 504
+    # GPUs, the hundreds design again
+    assert move(page, GPUS, "ArrowLeft", 1) == 440
     page.wait_for_function(
         READY + " && document.querySelector('small.build[data-tier=\"hundreds\"]')"
         ".textContent.startsWith('design hundreds')"

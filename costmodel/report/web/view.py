@@ -20,6 +20,7 @@ from costmodel.analysis.decision import choose, options
 from costmodel.analysis.sensitivity import RangedInput
 from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model
+from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.vocabulary import input_label, input_term
 from costmodel.report.memo import charts
 from costmodel.report.memo import numbers as f
@@ -113,8 +114,20 @@ def _group(path: str) -> str:
     return parts[0]
 
 
-def control(x: RangedInput, currency: str, lang: str) -> Control:
-    """The slider of ``x`` in ``lang``."""
+def server_step(a: Assumptions, path: str) -> float | None:
+    """The GPUs of one server of the tier whose GPU count ``path`` is
+    (``tiers.T.gpus``, ``tiers.T.stages.i.gpus``): a GPU slider moves by whole
+    servers, so every position is a count the model accepts; None for other inputs."""
+    parts = path.split(".")
+    if parts[0] != "tiers" or parts[-1] != "gpus" or parts[1] not in a.tiers:
+        return None
+    server = a.servers.get(a.tiers[parts[1]].server)
+    return float(server.gpus_per_server) if server is not None else None
+
+
+def control(x: RangedInput, currency: str, lang: str, per: float | None = None) -> Control:
+    """The slider of ``x`` in ``lang``; ``per``: its step when it counts GPUs
+    (:func:`server_step`)."""
     term = input_term(x.path)
     label = input_label(x.path, lang)
     q = _qualifier(x.path, lang)
@@ -124,7 +137,7 @@ def control(x: RangedInput, currency: str, lang: str) -> Control:
     kind = term.kind if term else "number"
     if kind == "pct" and unit in ("fraction", "比例"):
         unit = ""
-    step, decimals = step_of(x)
+    step, decimals = (per, 0) if per else step_of(x)
     return Control(
         x.path,
         label,
@@ -157,7 +170,7 @@ def groups(session: Session, model: Model, lang: str) -> list[dict[str, Any]]:
     order = list(GROUPS[lang])
     by: dict[str, list[Control]] = {}
     for x in session.inputs:
-        c = control(x, a.currency, lang)
+        c = control(x, a.currency, lang, server_step(a, x.path))
         by.setdefault(c.group, []).append(c)
     keys = [g for g in order if g in by]
     keys += [g for g in by if g not in order and not g.startswith("tiers.")]
