@@ -144,3 +144,17 @@ def test_a_held_out_sweep_rebuilds_at_every_class_boundary():
     for r in rows:
         bad = differences(r, sweep_row(doc, "crossing", int(r["gpus"])))
         assert not bad, f"{r['gpus']} GPUs: {bad}"
+
+
+def test_the_command_lines_sweep_json_equals_the_implementation():
+    """``costmodel sweep --format json`` of the held-out file: every row equals the
+    implementation's tier rebuilt at that count."""
+    args = ["sweep", str(FILES[0]), "--tier", "crossing", "--gpus", "8:4096", "--format", "json"]
+    res = CliRunner().invoke(get_app(), args)
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)["rows"]
+    doc = load(FILES)
+    assert [r["gpus"] for r in rows][:2] == [8, 16] and rows[-1]["gpus"] == 4096
+    for r in rows:
+        bad = differences(r, sweep_row(doc, "crossing", int(r["gpus"])))
+        assert not bad, f"{r['gpus']} GPUs: {bad}"
