@@ -107,6 +107,9 @@ INPUTS: dict[str, Term] = {
         "{cur}/server",
         "money",
     ),
+    "fabric_rail_optimized": Term(
+        "Fabric: rail-optimised leaves (1/0)", "网络：多轨叶交换机（1/0）", "0/1", "number"
+    ),
     "staff_fixed_fte": Term("Staff: fixed team", "运维人员：固定团队", "FTE", "number"),
     "staff_fte_per_server": Term(
         "Staff per server in service", "每台在役服务器的运维人员", "FTE/server", "decimal"
@@ -371,6 +374,7 @@ ALIASES: dict[str, str] = {
     "design.optic_price": "fabric_optic_price",
     "design.oversubscription": "fabric_oversubscription",
     "design.per_server": "fabric_per_server",
+    "design.rail_optimized": "fabric_rail_optimized",
     "staff_scaling.fixed_fte": "staff_fixed_fte",
     "staff_scaling.fte_per_server": "staff_fte_per_server",
     "node.capacity_tb": "storage_node_capacity_tb",

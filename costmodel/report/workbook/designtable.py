@@ -55,7 +55,6 @@ DESIGN_VALUES: tuple[tuple[str, str], ...] = (
 #: labels of the values the input vocabulary does not name
 OWN_LABELS = {
     "max_gpus": ("Design: largest cluster it holds", "GPUs"),
-    "network.design.rail_optimized": ("Fabric: rail-optimised leaves (1 = yes)", "0/1"),
 }
 #: the tier table's key of a design value (the tier's MFU is reliability.mfu)
 TIER_KEY = {"mfu": "reliability.mfu"}
