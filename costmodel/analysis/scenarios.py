@@ -218,7 +218,7 @@ def compare(
     >>> c.scenarios
     ['base', 'loan']
     >>> [f"{c.wide.loc[(s, 'large'), 'equity_npv']:,.0f}" for s in c.scenarios]
-    ['651,582', '1,639,844']
+    ['651,582', '995,580']
     """
     if isinstance(base, Model | Assumptions):
         a = assumptions_of(base)

@@ -232,7 +232,9 @@ def inputs_layout(a: Assumptions) -> dict[tuple[str, ...], InputCell]:
         io.BytesIO(), {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False}
     )
     tiers = list(a.tiers)
-    cells = write_inputs(wb, Styles(wb), a, tiers, dict.fromkeys(tiers, 0.0)).cells
+    # only the cells' places are read: any finite cached value will do (a wacc row's
+    # cached rate included)
+    cells = write_inputs(wb, Styles(wb), a, tiers, dict.fromkeys(tiers, 0.0), 0.0).cells
     wb.close()
     return cells
 

@@ -187,7 +187,9 @@ def place(overlay: dict[str, Any], a: Assumptions, keys: tuple[str, ...], value:
         if key not in node:
             here = base_value(a, keys[: i + 1])
             if isinstance(here, list) and nxt.isdigit():
-                node[key] = [s.model_dump(exclude_none=True) for s in here]
+                # as written: a stage's defaults left out (no capacity_tb under a
+                # design, where storage follows the GPUs, methodology §28.1)
+                node[key] = [s.model_dump(exclude_none=True, exclude_defaults=True) for s in here]
             else:
                 node[key] = {}
         node = node[key]

@@ -247,10 +247,15 @@ def test_build_vs_rent_overlay():
     a = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / "build-vs-rent.yaml")
     m = cm.build(a)
     df = cm.build_vs_rent(m)
-    assert (df.cloud_term == "reserved").all()
     for t in m.tiers:
+        # the overlay's term, where a tier does not keep its own (the captive tens
+        # tier of the default is valued at the on-demand price)
+        own = a.tiers[t].revenue.cloud_term if a.tiers[t].revenue is not None else None
+        term = own or "reserved"
+        assert df.cloud_term[t] == term
         server = a.servers[a.tiers[t].server]
-        assert df.cloud_price_per_gpu_hour[t] == server.cloud_reserved_per_gpu_hour.value
+        cloud = getattr(server, f"cloud_{term}_per_gpu_hour")
+        assert df.cloud_price_per_gpu_hour[t] == cloud.value
         # NPV now reads as the value of building instead of renting
         assert df.npv_vs_cloud[t] == pytest.approx(m.summary().npv[t], rel=1e-12)
 

@@ -41,9 +41,9 @@ def test_electricity_price_changes_only_electricity_driven_lines(base, tmp_path)
     overlay = tmp_path / "power.yaml"
     # a mapping with only ``value`` merges into the default's (it keeps its range, as
     # --set does; a bare number would replace the ranged input, methodology §2)
-    overlay.write_text("power:\n  price_per_kwh: {value: 0.9}\n", encoding="utf-8")
-    r = cm.compare(base, {"file": overlay, "set": {"power.price_per_kwh": 0.9}})
-    ratio = 0.9 / base.power.price_per_kwh.value
+    overlay.write_text("power:\n  price_per_kwh: {value: 0.8}\n", encoding="utf-8")
+    r = cm.compare(base, {"file": overlay, "set": {"power.price_per_kwh": 0.8}})
+    ratio = 0.8 / base.power.price_per_kwh.value
     b = r.models["base"]
     for name in ("file", "set"):
         m = r.models[name]

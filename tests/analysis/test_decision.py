@@ -29,7 +29,10 @@ def test_options_table(model):
         assert df.loc[t, "price"] == v["price_per_gpu_hour"]
         cloud = v["cloud_price_per_gpu_hour"]
         assert df.loc[t, "price_over_cloud"] == pytest.approx(v["price_per_gpu_hour"] / cloud - 1)
-        assert df.loc[t, "utilization_high"] == model.assumptions.operations.utilization.high
+        a = model.assumptions
+        own = a.tiers[t].operations
+        util = own.utilization if own is not None and own.utilization is not None else None
+        assert df.loc[t, "utilization_high"] == (util or a.operations.utilization).high
     assert df["rank_npv"].min() == 1 and set(df["rank_pi"]) == {1.0, 2.0, 3.0}
     assert df["base_percentile"].isna().all()
 

@@ -44,13 +44,22 @@ def test_base_cell_equals_summary_npv(grid, summary):
         assert float(base["npv"].iloc[0]) == pytest.approx(summary.loc[tier, "npv"], rel=1e-9)
 
 
+def _utilization(a, tier):
+    """The tier's utilization quantity: its own where it gives one, else the global."""
+    own = a.tiers[tier].operations
+    if own is not None and own.utilization is not None:
+        return own.utilization
+    return a.operations.utilization
+
+
 def test_grid_is_at_least_5x5_and_utilization_spans_its_range(grid):
     for tier in DEFAULT.tiers:
         t = _table(grid, tier)
         assert t.shape == (7, 7)
-        # operations.utilization: value 0.6, low 0.3, high 0.85 in the default
-        assert t.columns.min() == pytest.approx(0.3) and t.columns.max() == pytest.approx(0.85)
-        assert 0.6 in set(t.columns)
+        # the tier's utilization (operations.utilization or its own): value, low, high
+        u = _utilization(DEFAULT, tier)
+        assert t.columns.min() == pytest.approx(u.low) and t.columns.max() == pytest.approx(u.high)
+        assert u.value in set(t.columns)
 
 
 def test_npv_rises_with_price_and_utilization(grid):
@@ -77,10 +86,22 @@ def test_contour_agrees_with_break_even_price(grid):
     assert bracketed >= 1  # the thousands tier's break-even lies inside its price range
 
 
+#: the tens tier sold by the hour (the default's is captive) at the utilization
+#: 0.6 (0.3..0.85) of the other tiers' spot hours
+RENTAL = {
+    "tiers.tens.revenue.mode": "rental",
+    "tiers.tens.operations.utilization": {"value": 0.6, "low": 0.3, "high": 0.85},
+}
 #: the tens tier at year-1 prices 8..14 (12 the value): no cell of its grid pays back
-LOW_PRICES = {"tiers.tens.revenue.price_per_gpu_hour": {"value": 12.0, "low": 8.0, "high": 14.0}}
+LOW_PRICES = {
+    **RENTAL,
+    "tiers.tens.revenue.price_per_gpu_hour": {"value": 12.0, "low": 8.0, "high": 14.0},
+}
 #: the tens tier at year-1 prices 60..80 (70 the value): every cell pays back
-HIGH_PRICES = {"tiers.tens.revenue.price_per_gpu_hour": {"value": 70.0, "low": 60.0, "high": 80.0}}
+HIGH_PRICES = {
+    **RENTAL,
+    "tiers.tens.revenue.price_per_gpu_hour": {"value": 70.0, "low": 60.0, "high": 80.0},
+}
 
 
 def _first_pass(a, prices):
@@ -88,14 +109,14 @@ def _first_pass(a, prices):
     grid's corners: the precondition of the stretch, one sign in every cell."""
     npv = cm.run_variants(
         a,
-        {"tiers.tens.revenue.price_per_gpu_hour": prices, "operations.utilization": 0.6},
+        {"tiers.tens.revenue.price_per_gpu_hour": prices, "tiers.tens.operations.utilization": 0.6},
         ["tens"],
     )["tens"].metrics["npv"]
     corners = cm.run_variants(
         a,
         {
             "tiers.tens.revenue.price_per_gpu_hour": np.array([prices[0], prices[-1]]),
-            "operations.utilization": np.array([0.3, 0.85]),
+            "tiers.tens.operations.utilization": np.array([0.3, 0.85]),
         },
         ["tens"],
     )["tens"].metrics["npv"]

@@ -41,12 +41,12 @@ def test_growth_at_once_is_the_unstaged_tier():
     # staged: the first half's fabric, then what the second half adds to it
     net = staged_model.capex("hundreds").network
     assert net[net > 0].tolist() == pytest.approx([fabric_64, fabric_128 - fabric_64], rel=1e-12)
-    # staff_scaling (2.2 FTE + 0.05 a server, 310,000 CNY a year): 8 servers' team
+    # staff_scaling (5.0 FTE + 0.05 a server, 360,000 CNY a year): 8 servers' team
     # first, the 16 servers' team once the stage is in
     staff = staged_model.opex("hundreds").staff
-    assert staff.iloc[1] == pytest.approx((2.2 + 0.05 * 8) * 310_000 / 12, rel=1e-12)
+    assert staff.iloc[1] == pytest.approx((5.0 + 0.05 * 8) * 360_000 / 12, rel=1e-12)
     at_once_staff = built.opex("hundreds").staff
-    assert at_once_staff.iloc[1] == pytest.approx((2.2 + 0.05 * 16) * 310_000 / 12, rel=1e-12)
+    assert at_once_staff.iloc[1] == pytest.approx((5.0 + 0.05 * 16) * 360_000 / 12, rel=1e-12)
     assert staff.iloc[-1] == pytest.approx(at_once_staff.iloc[-1], rel=1e-12)
     model = staged_model.summary().loc["hundreds"]
     assert g.loc[("hundreds", "staged_headroom"), "npv"] == pytest.approx(model.npv, rel=1e-12)

@@ -17,7 +17,7 @@ def test_build_takes_overrides_and_leaves_the_assumptions_unchanged(base):
     via_build = cm.build(base, overrides={"power.price_per_kwh": 0.5})
     via_copy = cm.build(cm.with_overrides(base, {"power.price_per_kwh": 0.5}))
     assert via_build.summary().equals(via_copy.summary())
-    assert base.power.price_per_kwh.value == 0.65  # the caller's set is not changed
+    assert base.power.price_per_kwh.value == 0.71  # the caller's set is not changed
     assert via_build.assumptions.power.price_per_kwh.value == 0.5
     assert via_build.summary().loc["tens", "npv"] != cm.build(base).summary().loc["tens", "npv"]
 

@@ -119,6 +119,7 @@ def test_realized_price_times_hours_is_revenue(contracted):
 
 NO_CONTRACT = """\
 correlations: []  # the default pairs the contract price, which this removes
+operations: {sga_share: null}  # the default's operators carry SG&A, which this removes
 revenue: {contract: null}
 tiers:
   tens: {revenue: {contract: null}}

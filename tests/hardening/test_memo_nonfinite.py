@@ -23,7 +23,12 @@ import costmodel as cm
             "thousands",
             "cost_per_effective_gpu_hour",
         ),
-        ({"operations.utilization": 0}, "tens", "cost_per_gpu_hour"),
+        # every tier, the tens tier's own utilization included
+        (
+            {"operations.utilization": 0, "tiers.tens.operations.utilization": 0},
+            "tens",
+            "cost_per_gpu_hour",
+        ),
     ],
 )
 def test_no_nan_or_inf_in_either_memo(tmp_path, overrides, tier, empty):

@@ -30,10 +30,10 @@ def test_the_largest_input_is_named_with_the_tiers_and_results_it_breaks():
     assert "capex, TCO and NPV of tiers 'tens', 'hundreds' and 'thousands'" in p.rule
     assert p.rule.startswith("too large to compute with")
     # one tier's own input: only that tier
-    # (a GPU count is at most 1e9: a tier's own price overflows instead)
-    (p,) = nonfinite_results(overflowing({"tiers.tens.revenue.price_per_gpu_hour": 1e306}))
-    assert (p.path, p.value) == ("tiers.tens.revenue.price_per_gpu_hour", "1e+306")
-    assert "of tier 'tens' are not finite numbers" in p.rule
+    # (a GPU count is at most 1e9: a tier's own cost overflows instead)
+    (p,) = nonfinite_results(overflowing({"tiers.tens.operations.software_per_gpu_year": 1e306}))
+    assert (p.path, p.value) == ("tiers.tens.operations.software_per_gpu_year", "1e+306")
+    assert "of tier 'tens' is not a finite number" in p.rule and "hundreds" not in p.rule
 
 
 def test_the_writers_refuse_with_the_same_problem(tmp_path):

@@ -94,9 +94,9 @@ def test_the_cli_prints_the_shadowed_override_on_stderr_and_exits_0():
 
 def test_a_price_per_mwh_typed_for_a_price_per_kwh_is_a_warning_naming_the_path():
     (line,) = advice(overrides={"power.price_per_kwh": 650})
-    # the default's documented high is 0.95 CNY/kWh; 650 > 10 x 0.95
+    # the default's documented high is 0.84 CNY/kWh (net of VAT); 650 > 10 x 0.84
     assert line.startswith(
-        "--set: power.price_per_kwh = 650: more than 10x its documented high, 0.95 CNY/kWh"
+        "--set: power.price_per_kwh = 650: more than 10x its documented high, 0.84 CNY/kWh"
     )
 
 
@@ -107,7 +107,7 @@ def test_strict_makes_the_implausible_value_an_error():
 
 
 def test_a_value_within_ten_times_its_range_is_not_questioned():
-    assert advice(overrides={"power.price_per_kwh": 9.4}) == []  # < 10 x 0.95
+    assert advice(overrides={"power.price_per_kwh": 8.3}) == []  # < 10 x 0.84
     assert advice(overrides={"power.price_per_kwh": 0.0}) == []  # a zero is a choice
 
 

@@ -102,17 +102,28 @@ def test_high_tech_carries_losses_ten_years_so_none_expires():
         assert m.annual(tier)["loss_expired"].sum() == 0, tier
 
 
-def test_western_development_cuts_the_rate_and_the_power_price_only():
+def test_western_development_cuts_the_rate_the_power_price_and_the_rent_only():
     a = _load("western-development")
     # the policy cuts the rate; the carry-forward stays the general one
     assert a.finance.loss_carryforward_years == DEFAULT.finance.loss_carryforward_years
     p_new, p_old = a.power.price_per_kwh.value, DEFAULT.power.price_per_kwh.value
-    assert p_new == 0.38 and p_new < p_old
+    # a hub's 0.40 CNY/kWh quote (VAT-inclusive, as Chinese tariffs are published) net
+    # of 13% VAT
+    assert p_new == pytest.approx(0.40 / 1.13, abs=0.005) and p_new < p_old
+    r_new = a.facility.colocation_per_kw_month.value
+    r_old = DEFAULT.facility.colocation_per_kw_month.value
+    assert r_new < r_old
     m, m0 = cm.build(a), cm.build(DEFAULT)
     for tier in a.tiers:
-        # same load, so electricity scales with the tariff month by month
-        new, old = m.opex(tier)["electricity"], m0.opex(tier)["electricity"]
-        assert new.to_numpy() == pytest.approx(old.to_numpy() * p_new / p_old, rel=1e-12)
+        # same load, so electricity scales with the tariff and rent with the rent, month
+        # by month
+        new, old = m.opex(tier), m0.opex(tier)
+        assert new["electricity"].to_numpy() == pytest.approx(
+            old["electricity"].to_numpy() * p_new / p_old, rel=1e-12
+        )
+        assert new["colocation"].to_numpy() == pytest.approx(
+            old["colocation"].to_numpy() * r_new / r_old, rel=1e-12
+        )
 
 
 def test_equipment_deduction_expenses_the_hardware_but_not_the_hall():
@@ -170,7 +181,10 @@ def test_spot_only_sells_no_contracted_hour_and_the_same_utilization_everywhere(
     m = cm.build(a)
     for tier in a.tiers:
         assert contract_paths(a, tier) is None, tier
-        assert _resolved(a, tier, "utilization") == 0.60, tier
+        # every tier that sells its hours; the captive tens tier keeps its own use
+        selling = a.tiers[tier].revenue is None or a.tiers[tier].revenue.mode != "avoided_cloud"
+        want = 0.60 if selling else DEFAULT.tiers[tier].operations.utilization.value
+        assert _resolved(a, tier, "utilization") == want, tier
         rev = m.revenue(tier)
         assert rev["contract_hours"].sum() == 0 and rev["contract_revenue"].sum() == 0
         assert rev["revenue"].sum() == pytest.approx(rev["spot_revenue"].sum())

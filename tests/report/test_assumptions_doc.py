@@ -59,7 +59,7 @@ def test_an_input_change_changes_the_page(default, page):
     npv = cm.build(cheap).summary_rows()["tens"]["npv"]
     assert f"{npv:,.0f}" in changed and f"{npv:,.0f}" not in page
     assert "| power.price_per_kwh | 0.5 | " in changed
-    assert "| power.price_per_kwh | 0.65 | " in page
+    assert "| power.price_per_kwh | 0.71 | " in page
 
 
 def test_the_command_prints_the_page(capsys, page):

@@ -238,7 +238,7 @@ def test_tier_table_stages_modes_and_tables(tmp_path):
                             scenarios_dir() / "bank-loan.yaml")  # fmt: skip
     src = cm.write_workbook(cm.build(a), tmp_path / "m.xlsx", created=FIXED)
     edits = {
-        "tiers.tens.operations.utilization": 0.55,  # linked to the global in the base
+        "tiers.hundreds.operations.utilization": 0.55,  # linked to the global in the base
         "tiers.hundreds.stages.0.gpus": 128,
         "tiers.hundreds.stages.0.month": 24,
         "facility.mode": "colocation",
@@ -253,31 +253,32 @@ def test_tier_table_stages_modes_and_tables(tmp_path):
     wb = openpyxl.load_workbook(src)
     for path, value in edits.items():
         set_name(wb, input_name(tuple(path.split("."))), value)
-    cleared = "financing.cost_of_equity"
+    cleared = "financing.min_dscr_covenant"
     set_name(wb, input_name(tuple(cleared.split("."))), None)
     book = tmp_path / "edits.xlsx"
     wb.save(book)
     overlay, report = cm.import_workbook(book)
     assert {c.path for c in report.changes} == set(edits) | {cleared}
-    tens_util = next(c for c in report.changes if c.path == "tiers.tens.operations.utilization")
-    assert tens_util.linked and tens_util.was == a.operations.utilization.value
+    util = next(c for c in report.changes if c.path == "tiers.hundreds.operations.utilization")
+    assert util.linked and util.was == a.operations.utilization.value
     f = tmp_path / "edits.yaml"
     f.write_text(yaml.safe_dump(overlay, allow_unicode=True), encoding="utf-8")
     got = cm.layer(a, f)
-    stages = [s.model_dump(exclude_none=True) for s in a.tiers["hundreds"].stages]
+    stages = [
+        s.model_dump(exclude_none=True, exclude_defaults=True) for s in a.tiers["hundreds"].stages
+    ]
     stages[0] |= {"gpus": 128, "month": 24}
     plain = {k: v for k, v in edits.items() if k != "start" and ".stages." not in k}
     want = cm.with_overrides(a, {**plain, "start": "2027-03", "tiers.hundreds.stages": stages,
-                                 "tiers.thousands.reserve_headroom": False,
-                                 # blank: the discount rate (methodology §8.2)
-                                 cleared: a.finance.discount_rate.value})  # fmt: skip
-    assert got.tiers["tens"].operations.utilization.value == 0.55
+                                 "tiers.thousands.reserve_headroom": False})  # fmt: skip
+    assert got.tiers["hundreds"].operations.utilization.value == 0.55
     assert (
         got.tiers["hundreds"].stages[0].gpus == 128 and got.tiers["hundreds"].stages[0].month == 24
     )
     assert got.tiers["hundreds"].stages[0].staff_fte == a.tiers["hundreds"].stages[0].staff_fte
     assert got.start == "2027-03" and got.tiers["thousands"].reserve_headroom is False
-    assert got.financing.cost_of_equity is None and got.facility.mode == "colocation"
+    # blank: no covenant (methodology §8.2), which moves no NPV
+    assert got.financing.min_dscr_covenant is None and got.facility.mode == "colocation"
     s_got, s_want = cm.build(got).summary(), cm.build(want).summary()
     for t in a.tiers:
         assert s_got.loc[t, "npv"] == s_want.loc[t, "npv"]
@@ -339,7 +340,7 @@ def test_cover_and_memo_name_where_the_scenario_came_from(default_book, tmp_path
     model = cm.build(cm.layer(a, f))
     note = overlay["power"]["price_per_kwh"]["note"]
     assert note.startswith(a.power.price_per_kwh.note + " | changed in investor.xlsx on ")
-    assert note.endswith("(was 0.65)")
+    assert note.endswith("(was 0.71)")
     wb = cm.write_workbook(model, tmp_path / "again.xlsx", created=FIXED)
     cover = openpyxl.load_workbook(wb, read_only=True)["Cover"]
     rows = list(cover.iter_rows(max_col=2, values_only=True))

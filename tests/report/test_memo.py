@@ -254,8 +254,9 @@ def test_negative_branch_ranks_by_npv_per_capex_and_gives_breakeven_prices(model
 
 
 def test_breakeven_price_zeroes_npv_for_tier_overrides():
-    """The memo's break-even prices are Model.break_even()'s (one implementation)."""
-    a = cm.load_assumptions()
+    """The memo's break-even prices are Model.break_even()'s (one implementation); the
+    tens tier sold by the hour (the default's is captive) has a price of its own."""
+    a = cm.load_assumptions(overrides={"tiers.tens.revenue.mode": "rental"})
     table = cm.break_even(cm.build(a))
     for t in a.tiers:
         path = resolve_tier(a, t).paths()["price_per_gpu_hour"]

@@ -400,6 +400,15 @@ def test_build_vs_rent_sentences_follow_the_revenue_mode(model, analysis, pages,
         label = model.assumptions.tiers[t].label
         s_r = nb(rental.items[("build-rent", t)])
         s_a = nb(avoided.items[("build-rent", t)])
+        own = model.assumptions.tiers[t].revenue
+        if own is not None and own.mode == "avoided_cloud":
+            # a tier captive in the default (tens) is valued at its own cloud term in
+            # both memos: the same sentence
+            price = nb(f.price(df_r.loc[t, "cloud_price_per_gpu_hour"]))
+            assert s_r == s_a
+            assert s_r.startswith(f"{label}: valued at the {own.cloud_term.replace('_', '-')}")
+            assert price in s_r
+            continue
         assert s_r != s_a
         r = df_r.loc[t]
         assert s_r.startswith(f"{label}: renting the same {nb(f.count(r['gpu_hours']))} GPU-hours")
@@ -419,7 +428,12 @@ def test_build_vs_rent_sentences_follow_the_revenue_mode(model, analysis, pages,
             else:
                 assert f"month {int(row['break_even_month'])}" in s
     assert "NPV already reads as the value of building instead of renting" in avoided.all_text
-    assert "NPV already reads" not in rental.all_text
+    # the default's own memo says it for its captive tiers only
+    captive = any(
+        t.revenue is not None and t.revenue.mode == "avoided_cloud"
+        for t in model.assumptions.tiers.values()
+    )
+    assert ("NPV already reads" in rental.all_text) == captive
     zh = Page(render_memo(rent_model, "zh", analysis=an))
     assert "净现值本身就是自建相对租用的价值" in zh.all_text
 

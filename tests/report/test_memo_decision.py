@@ -145,7 +145,13 @@ def test_rent_wins_when_cloud_prices_are_lowered(default):
 
 
 def test_positive_npv_is_recommended_and_measured_per_capex():
-    a = cm.load_assumptions(overrides={"tiers.tens.revenue.price_per_gpu_hour": 40.0})
+    # the tens tier sold by the hour (the default's is captive) at 40 CNY/GPU-h
+    a = cm.load_assumptions(
+        overrides={
+            "tiers.tens.revenue.mode": "rental",
+            "tiers.tens.revenue.price_per_gpu_hour": 40.0,
+        }
+    )
     m = cm.build(a)
     s = m.summary()
     assert s.loc["tens", "npv"] > 0 and (s.drop(index="tens")["npv"] < 0).all()
@@ -181,12 +187,12 @@ def test_all_negative_never_calls_the_smallest_best(default):
 
 
 def test_one_tier_first_by_both_measures(default):
-    """The larger options sold at 10 CNY per GPU-hour, the smallest at its own price:
+    """The larger options sold at 6 CNY per GPU-hour, the smallest at its own price:
     the smallest loses least both in total and per unit of capex."""
     m0 = default[0]
     smallest = m0.summary()["capex"].idxmin()
     larger = [t for t in m0.tiers if t != smallest]
-    over = {k: v for k, v in every_price_at(m0, 10.0).items() if k.split(".")[1] in larger}
+    over = {k: v for k, v in every_price_at(m0, 6.0).items() if k.split(".")[1] in larger}
     m = cm.build(cm.load_assumptions(overrides=over))
     s = m.summary()
     pi = s["npv"] / s["capex"]

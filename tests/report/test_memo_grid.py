@@ -54,8 +54,12 @@ def test_memo_grid_sentences_give_the_break_even_prices(memos, model, grid):
         at_base = f"{base * 100:.1f}%"
         exact = float(be.loc[tier, "price_per_gpu_hour"])  # at the base utilization
         top_price = float(g["price_per_gpu_hour"].max())
-        at85 = g[g["utilization"] == 0.85]
-        top = float(at85["break_even_price"].iloc[0])
+        # the highest utilization of the tier's range (its own, or the global one)
+        own = model.assumptions.tiers[tier].operations
+        u = own.utilization if own is not None and own.utilization is not None else None
+        high = (u or model.assumptions.operations.utilization).high
+        at_high = g[g["utilization"] == high]
+        top = float(at_high["break_even_price"].iloc[0])
         en, zh = _sentence(memos["en"], tier), _sentence(memos["zh"], tier)
         if exact <= top_price:
             # the grid's price: interpolated linearly between the two grid prices
@@ -76,6 +80,6 @@ def test_memo_grid_sentences_give_the_break_even_prices(memos, model, grid):
             assert (
                 f"利用率低于 {lowest * 100:.1f}% 时，价格达到 {top_price:.2f} 元/卡时仍无法"
             ) in zh, zh
-        assert f"CNY {top:.2f}/GPU\u2011h at 85.0% utilization" in en, en
-        assert f"利用率 85.0% 时为 {top:.2f} 元/卡时" in zh, zh
+        assert f"CNY {top:.2f}/GPU\u2011h at {high * 100:.1f}% utilization" in en, en
+        assert f"利用率 {high * 100:.1f}% 时为 {top:.2f} 元/卡时" in zh, zh
         assert not re.search(r"[A-Za-z]{2,}", re.sub(r"H200|GPU", "", zh)), zh

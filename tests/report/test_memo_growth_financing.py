@@ -121,7 +121,12 @@ def dscr_of(m: cm.Model, tier: str) -> tuple[float, int, int, int]:
 
 @pytest.mark.parametrize("covenant", [1.2, 3.0])
 def test_financing_states_min_dscr_against_the_covenant(covenant):
-    over = {"tiers.tens.revenue.price_per_gpu_hour": 40.0, "financing.min_dscr_covenant": covenant}
+    # the tens tier sold by the hour (the default's is captive) at a price that services a loan
+    over = {
+        "tiers.tens.revenue.mode": "rental",
+        "tiers.tens.revenue.price_per_gpu_hour": 40.0,
+        "financing.min_dscr_covenant": covenant,
+    }
     m, _, pages = memo(LOAN, overrides=over, langs=("en",))
     low, year, n, dscr = dscr_of(m, "tens")
     assert m.summary().loc["tens", "min_dscr"] == pytest.approx(low)

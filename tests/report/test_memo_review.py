@@ -13,9 +13,10 @@ from costmodel.report.memo.charts import _clear_spot, cash_chart
 from costmodel.report.memo.render import render_memo
 from costmodel.report.memo.svg import SIZE, text_width
 
-#: the tens option sold at 18.5 per GPU-hour: its cumulative cash flow stays below 0
-#: until the last month, which the terminal value lifts above 0
-LIFTED = {"tiers.tens.revenue.price_per_gpu_hour": 18.5}
+#: the tens option sold by the hour (the default's is captive) at 26 per GPU-hour: its
+#: cumulative cash flow stays below 0 until the last month, which the terminal value
+#: lifts above 0
+LIFTED = {"tiers.tens.revenue.mode": "rental", "tiers.tens.revenue.price_per_gpu_hour": 26.0}
 
 
 @pytest.fixture(scope="module")

@@ -154,23 +154,36 @@ def test_recompute_equals_costmodel_summary_with_the_same_set(client):
         assert value == v and text == f.money(cli[t], "en", "CNY")
         assert f"<strong>{text}</strong>" in doc["strip"]  # the phone's line of NPVs
     assert doc["values"]["operations.utilization"] == "72.0%"
-    # the tens tier sets its own price: the page says so, as `summary --set` does on stderr
-    (note,) = doc["notices"]
+    # the tens tier sets its own price (and its own utilization): the page says so, as
+    # `summary --set` does on stderr
+    (note,) = [n for n in doc["notices"] if "revenue.price_per_gpu_hour" in n]
+    assert any("shadowed for tier tens by tiers.tens.operations.utilization" in n
+               for n in doc["notices"])  # fmt: skip
     assert note.startswith("--set: revenue.price_per_gpu_hour = 15.5: shadowed for tier tens by ")
     assert "set tiers.tens.revenue.price_per_gpu_hour=15.5 instead" in note
     assert "/" not in note.split("(")[1].split(")")[0].replace("default/", "")  # no machine path
     assert doc["values"]["revenue.price_per_gpu_hour"] == "15.50"
-    # a price above the base raises every NPV that reads it; utilization too
+    # a price above the base raises every NPV that reads it; utilization too (the
+    # captive tens tier reads neither: it is valued at the cloud's price, at its own
+    # utilization)
     base = cli_npv([])
-    assert all(doc["npv"][t] > base[t] for t in base)
+    a = cm.load_assumptions()
+    for t in base:
+        own = a.tiers[t].revenue
+        if own is not None and own.mode == "avoided_cloud":
+            assert doc["npv"][t] == pytest.approx(base[t], rel=1e-11)
+        else:
+            assert doc["npv"][t] > base[t]
 
 
 def test_decision_follows_the_inputs(client):
     low = client.post("/api/decision", json={"overrides": {}, "lang": "en"}).json()["html"]
     high = client.post(
         "/api/decision",
-        json={"overrides": {"revenue.price_per_gpu_hour": 18, "tiers.tens.revenue.price_per_gpu_hour": 18,
-                            "operations.utilization": 0.85, "finance.discount_rate": 0.06}, "lang": "en"},
+        # the captive tens tier at the high end of its cloud price and utilization
+        json={"overrides": {"servers.h200.cloud_on_demand_per_gpu_hour": 20.9,
+                            "tiers.tens.operations.utilization": 0.8,
+                            "finance.discount_rate": 0.10}, "lang": "en"},
     ).json()["html"]  # fmt: skip
     assert "No option is worth building" in low
     assert "No option is worth building" not in high
@@ -289,7 +302,7 @@ def test_headers_keep_the_page_to_itself(client):
 
 
 def test_saved_scenario_rebuilds_to_the_page(client, tmp_path):
-    moves = dict(MOVES, **{"finance.discount_rate": 0.08})  # the last one at its base value
+    moves = dict(MOVES, **{"finance.discount_rate": 0.12})  # the last one at its base value
     r = client.post("/api/scenario", json={"overrides": moves})
     assert r.status_code == 200
     assert r.headers["content-disposition"] == 'attachment; filename="scenario.yaml"'

@@ -31,7 +31,7 @@ def _row(ws, key_label: str):
 
 
 def test_the_rolled_price_is_a_formula_of_the_quote_its_decline_and_months(book):
-    _, path = book
+    a, path = book
     wb = openpyxl.load_workbook(path)
     cached = openpyxl.load_workbook(path, data_only=True)
     ws = wb["hundreds"]
@@ -39,7 +39,9 @@ def test_the_rolled_price_is_a_formula_of_the_quote_its_decline_and_months(book)
     formula = row[2].value
     assert "^(" in formula and "/12)" in formula
     value = cached["hundreds"].cell(row[2].row, 3).value
-    assert value == pytest.approx(16 * 0.9 ** (22 / 12), rel=1e-12)  # 2025-03 -> 2027-01
+    quote, decline = a.revenue.price_per_gpu_hour.value, a.revenue.price_decline.value
+    assert decline == 0.1
+    assert value == pytest.approx(quote * 0.9 ** (22 / 12), rel=1e-12)  # 2025-03 -> 2027-01
 
 
 def test_an_edited_as_of_is_imported_as_a_month(book, tmp_path):

@@ -337,6 +337,7 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
         fte = a.tiers[t].staff_fte
         scaled = fte is None  # staff_scaling: the headcount follows the servers (§12.2)
         staff = 0.0 if scaled else (fte.value if quantity(fte) else float(fte))
+        nodes = a.tiers[t].storage.node is not None  # storage follows the GPUs (§28.2)
         for i, stage in enumerate(a.tiers[t].stages):
             r = s.row
             ws.write_string(r, 0, t, st.label)
@@ -348,6 +349,8 @@ def write_stages(s: Sheet, tiers: list[str], out: InputsMap) -> None:
                 keys = ("tiers", t, "stages", str(i), f)
                 if f == "staff_fte" and scaled:
                     ws.write_string(r, c, "staff_scaling", st.unit)
+                elif f == "capacity_tb" and nodes:
+                    ws.write_string(r, c, "storage nodes", st.unit)
                 elif f == "staff_fte" and v is None:
                     ws.write_formula(r, c, f"={before}", st.cell("number", BLACK), staff)
                     s.input_at(keys, r, c, staff, link=True)
