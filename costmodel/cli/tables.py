@@ -542,13 +542,28 @@ def sweep_changes(df: pd.DataFrame) -> list[str]:
     return words
 
 
+def _short(text: object) -> str:
+    """A design's kind of network or storage up to its first qualifier (``RoCE v2
+    100G (or ...), single ToR pair`` -> ``RoCE v2 100G``): the table names the
+    change, the memo and the workbook carry the whole text."""
+    return re.split(r" \(|, |; ", str(text), maxsplit=1)[0]
+
+
 def design_changes(prev: pd.Series, r: pd.Series) -> list[str]:
     """What a change of design rebuilds (methodology §28.5), in words: ``design tens ->
     hundreds``, the network's, the storage's and the cooling's kind and the team."""
     out = [f"design {prev['design']} -> {r['design']}"]
-    for key in ("network", "storage"):
-        if prev.get(key) != r.get(key) and r.get(key) == r.get(key):
-            out.append(f"{key} {prev[key]} -> {r[key]}")
+    if prev.get("network") != r.get("network") and r.get("network") == r.get("network"):
+        out.append(f"network {_short(prev['network'])} -> {_short(r['network'])}")
+    nodes = (prev.get("storage_nodes"), r.get("storage_nodes"))
+    if all(n == n and n is not None for n in nodes) and prev.get("storage") != r.get("storage"):
+        gbps = (prev["storage_write_gbps"], r["storage_write_gbps"])
+        out.append(
+            f"storage {cell(nodes[0], 'count')} -> {cell(nodes[1], 'count')} nodes "
+            f"({cell(gbps[0], 'number')} -> {cell(gbps[1], 'number')} GB/s)"
+        )
+    elif prev.get("storage") != r.get("storage") and r.get("storage") == r.get("storage"):
+        out.append(f"storage {_short(prev['storage'])} -> {_short(r['storage'])}")
     if prev.get("cooling") != r.get("cooling") and r.get("cooling") == r.get("cooling"):
         out.append(
             f"{str(prev['cooling']).replace('_', ' ')} -> {str(r['cooling']).replace('_', ' ')}"

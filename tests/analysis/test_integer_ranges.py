@@ -29,11 +29,13 @@ def overlay(tmp_path, data: dict, name: str = "ranges.yaml"):
 @pytest.fixture(scope="module")
 def ranged(tmp_path_factory):
     """The default with servers' life 5 in 4..6, the horizon 6 in 5..7, the hundreds
-    tier's 128 GPUs in 64..256 and the loss carry-forward 5 in 3..8."""
+    tier's 128 GPUs in 72..256 (both ends in the hundreds class, whose design the tier
+    takes: a count across a class boundary rebuilds the design, which the sweep does)
+    and the loss carry-forward 5 in 3..8."""
     data = {
         "horizon_years": {"value": 6, "low": 5, "high": 7, "source": "test"},
         "depreciation": {"servers": {"life_years": {"value": 5, "low": 4, "high": 6}}},
-        "tiers": {"hundreds": {"gpus": {"value": 128, "low": 64, "high": 256}}},
+        "tiers": {"hundreds": {"gpus": {"value": 128, "low": 72, "high": 256}}},
         "finance": {"loss_carryforward_years": {"value": 5, "low": 3, "high": 8}},
     }
     path = overlay(tmp_path_factory.mktemp("ints"), data)
@@ -50,7 +52,7 @@ def built(a, path: str, value: int) -> pd.DataFrame:
     [
         ("depreciation.servers.life_years", 4, 6),
         ("horizon_years", 5, 7),
-        ("tiers.hundreds.gpus", 64, 256),
+        ("tiers.hundreds.gpus", 72, 256),
         ("finance.loss_carryforward_years", 3, 8),
     ],
 )

@@ -45,12 +45,12 @@ def test_discovers_the_issue_drivers_with_ranges():
         "power.pue.cold_plate",
         "operations.staff_cost_per_fte",
         "finance.discount_rate",
-        # the tens tier's network is a share of its hardware; the hundreds and
-        # thousands tiers' fabrics come from a design whose prices are ranged
-        # (80-tiers.yaml: switch, optic and per-server prices)
-        "tiers.tens.network.share",
+        # the tens design's network is a share of its hardware; the hundreds and
+        # thousands designs' fabrics are designed with ranged prices (75-designs.yaml:
+        # switch, optic and per-server prices)
+        "designs.tens.network.share",
         *{
-            f"tiers.{t}.network.design.{k}"
+            f"designs.{t}.network.design.{k}"
             for t in ("hundreds", "thousands")
             for k in ("switch_price", "optic_price", "per_server")
         },

@@ -12,8 +12,11 @@ import pytest
 import costmodel as cm
 from costmodel.analysis import study as st
 from costmodel.inputs.params import resolve_tier
+from tests.support.v3 import v3_default, v3_paths
 
-DEFAULT = cm.load_assumptions()
+#: the default's tiers sized in the tier (no design by scale class): storage in
+#: proportion to the GPUs, the sweep's v3 rule the hand rebuild below writes out
+DEFAULT = v3_default()
 TIER = "hundreds"
 COUNTS = [64, 256, 1024]
 
@@ -191,7 +194,7 @@ def test_two_sites_by_three_sizes_equal_separate_runs_on_common_random_numbers()
     the tier moved to the site (its ``site`` key) and rebuilt by hand at the size;
     the same size at the two sites sees the same draws (a site's own ranged price
     is drawn from the stream of its role), so their NPV draws move together."""
-    a = cm.load_assumptions("default", TWO_SITES)
+    a = cm.load_assumptions(*v3_paths(), TWO_SITES)  # storage by the hand rule above
     res = st.study(
         a,
         TIER,

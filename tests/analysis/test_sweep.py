@@ -14,15 +14,17 @@ import yaml
 
 import costmodel as cm
 from costmodel.analysis.sweep import MAX_POINTS, sweep, sweep_counts, sweep_in_parts
-from costmodel.inputs.resources import default_assumptions_dir
+from tests.support.v3 import v3_default, v3_paths
 
 STAGED = "assumptions/scenarios/staged-growth.yaml"
-DEFAULT = cm.load_assumptions()
+#: the default with its tiers sized in the tier (no design): the sweep's v3 rules;
+#: the rebuilds by design are tests/analysis/test_sweep_designs.py's
+DEFAULT = v3_default()
 
 
 @pytest.fixture(scope="module")
 def staged_sweep():
-    a = cm.load_assumptions(default_assumptions_dir(), STAGED)
+    a = cm.load_assumptions(*v3_paths(), STAGED)
     return sweep(a, "hundreds", "8:4096")
 
 
@@ -44,7 +46,7 @@ SHARE_AND_FIXED_STAFF = {
 def share_sweep(tmp_path_factory):
     path = tmp_path_factory.mktemp("sweep") / "share-and-fixed-staff.yaml"
     path.write_text(yaml.safe_dump(SHARE_AND_FIXED_STAFF), encoding="utf-8")
-    a = cm.load_assumptions(default_assumptions_dir(), STAGED, path)
+    a = cm.load_assumptions(*v3_paths(), STAGED, path)
     t = a.tiers["hundreds"]
     assert t.network.design is None and t.staff_scaling is None
     return sweep(a, "hundreds", "8:4096")
@@ -94,7 +96,7 @@ def test_row_at_first_deployment_equals_summary_without_stages(staged_sweep, tmp
     data["tiers"]["hundreds"]["stages"] = []
     flat = tmp_path / "no-stages.yaml"
     flat.write_text(yaml.safe_dump(data), encoding="utf-8")
-    want = cm.build(cm.load_assumptions(default_assumptions_dir(), flat)).summary()
+    want = cm.build(cm.load_assumptions(*v3_paths(), flat)).summary()
     want = want.loc["hundreds"]
     df = staged_sweep
     row = df[df["gpus"] == 64].iloc[0]  # the tier's first deployment: 64 GPUs

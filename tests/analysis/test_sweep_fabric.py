@@ -8,14 +8,16 @@ import pytest
 
 import costmodel as cm
 from costmodel.analysis.sweep import MAX_POINTS, sweep
-from costmodel.inputs.resources import default_assumptions_dir
+from tests.support.v3 import v3_paths
 
 DESIGN = "assumptions/scenarios/fabric-design.yaml"  # hundreds and thousands at radix 64
 
 
 @pytest.fixture(scope="module")
 def designed():
-    return cm.load_assumptions(default_assumptions_dir(), DESIGN)
+    # the tiers sized in the tier (no design by scale class), so that the fabric is
+    # the one thing the sweep rebuilds; the designs' rebuilds: test_sweep_designs.py
+    return cm.load_assumptions(*v3_paths(), DESIGN)
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,13 @@ import costmodel as cm
     ("overrides", "tier", "empty"),
     [
         # 100,000 GPUs need a fabric of radix 128 (3 levels of radix k hold k^3 / 4
-        # endpoints: 65,536 at 64, 524,288 at 128)
+        # endpoints: 65,536 at 64, 524,288 at 128) and a design that holds them
         (
-            {"tiers.thousands.gpus": 100_000, "tiers.thousands.network.design.switch_radix": 128},
+            {
+                "tiers.thousands.gpus": 100_000,
+                "designs.thousands.max_gpus": 100_000,
+                "designs.thousands.network.design.switch_radix": 128,
+            },
             "thousands",
             "cost_per_effective_gpu_hour",
         ),

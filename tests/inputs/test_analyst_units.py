@@ -101,8 +101,8 @@ def test_a_quantity_with_currency_usd_is_converted_at_fx(tmp_path):
             "0.0102 MW: converted to 10.2 kW",
         ),
         (
-            "tiers:\n  tens:\n    storage: {capacity_tb: {value: 0.1, unit: PB}}\n",
-            "tiers.tens.storage.capacity_tb",
+            "designs:\n  tens:\n    storage:\n      node: {capacity_tb: {value: 0.1, unit: PB}}\n",
+            "designs.tens.storage.node.capacity_tb",
             100,
             "0.1 PB: converted to 100.0 TB",
         ),

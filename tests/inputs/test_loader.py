@@ -251,13 +251,15 @@ def test_lines_are_the_same_with_either_loader(tmp_path, yaml_loader):
 
 
 def test_an_alias_is_a_copy_an_override_of_one_leaves_the_other(tmp_path):
-    # the default's hundreds and thousands designs are one YAML anchor and alias
-    # (&ndr / *ndr): overriding one tier's switch price must not move the other's
+    # the default's hundreds and thousands designs share one fabric by a YAML anchor
+    # and alias (&ndr / <<: *ndr): overriding one design's switch price must not move
+    # the other's
     base = cm.load_assumptions()
-    a = cm.load_assumptions(overrides={"tiers.thousands.network.design.switch_price": 1})
+    a = cm.load_assumptions(overrides={"designs.thousands.network.design.switch_price": 1})
     assert a.tiers["thousands"].network.design.switch_price.value == 1
     hundreds = a.tiers["hundreds"].network.design.switch_price.value
     assert hundreds == base.tiers["hundreds"].network.design.switch_price.value != 1
+    assert a.designs["hundreds"].network.design.switch_price.value == hundreds
     s, s0 = cm.build(a).summary(), cm.build(base).summary()
     assert s.loc["hundreds", "capex_network"] == s0.loc["hundreds", "capex_network"]
     assert s.loc["thousands", "capex_network"] < s0.loc["thousands", "capex_network"]

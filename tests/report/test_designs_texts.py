@@ -68,7 +68,9 @@ def test_page_shows_each_options_design(model):
 
 
 def test_page_without_designs_shows_no_build():
-    rows = option_rows(cm.build(cm.load_assumptions()), "tens", "en")
+    from tests.support.v3 import v3_default
+
+    rows = option_rows(cm.build(v3_default()), "tens", "en")
     assert all(r["build"] == "" for r in rows)
 
 
@@ -82,3 +84,11 @@ def test_memo_scale_curve_marks_every_rebuild(memos, model):
     assert f"-> CNY {now:.2f}" in memos["en"]
     assert "512 卡（规模等级、设计方案重构：每卡时成本" in memos["zh"]
     assert "at 8,192" not in memos["en"]  # the curves stop at the designs' largest cluster
+
+
+def test_storage_bandwidth_is_said_in_gb_per_s_and_rack_power_in_kw():
+    # one decimal with the metric's own unit (core.metrics: GB/s, kW/rack)
+    from costmodel.report.memo.numbers import fmt
+
+    assert fmt(286.0, "kw", "en", column="storage_write_gbps") == "286.0\u00a0GB/s"
+    assert fmt(60.0, "kw", "zh", column="rack_kw") == "60.0\u00a0kW"

@@ -316,20 +316,23 @@ def test_failure_rate_against_the_sources_and_npv_untouched(default):
 
 
 def test_checkpoint_write_time_is_not_rounded(default):
-    """Hundreds: 1 TB at 80 GB/s = 1000 / 80 = 12.5 s."""
+    """Hundreds: 1 TB at 60 GB/s (three parallel-file-system nodes writing 20 GB/s
+    each, the hundreds design) = 1000 / 60 = 16.67 s, said as 16.7 s, not 17 s."""
     m, _, pages = default
     v = m.inputs["hundreds"].values()
-    assert (v["checkpoint_tb"], v["write_gbps"]) == (1.0, 80.0)
+    write = v["storage_node_write_gbps"] * m.summary().loc["hundreds", "storage_nodes"]
+    assert (v["checkpoint_tb"], write) == (1.0, 60.0)
     text = text_of(pages["en"])
-    assert "One 1 TB checkpoint at 80 GB/s blocks training for 12.5 s" in text
-    assert "单次 1 TB 的检查点以 80 GB/s 写入，需阻塞训练 12.5 秒" in text_of(pages["zh"])
+    assert "One 1 TB checkpoint at 60 GB/s blocks training for 16.7 s" in text
+    assert "单次 1 TB 的检查点以 60 GB/s 写入，需阻塞训练 16.7 秒" in text_of(pages["zh"])
 
 
 def test_backup_copy_priced_from_storage_inputs(default):
-    """Tens: checkpoint TB x storage price per TB."""
+    """Tens: checkpoint TB x the storage's price per TB (its node's price over the
+    node's usable TB, methodology §28.2)."""
     m, _, pages = default
     v = m.inputs["tens"].values()
-    cost = v["checkpoint_tb"] * v["storage_price_per_tb"]
+    cost = v["checkpoint_tb"] * v["storage_node_price"] / v["storage_node_capacity_tb"]
     text = text_of(pages["en"])
     assert (
         f"A copy of the latest {f.number(v['checkpoint_tb'])} TB checkpoint on shared storage "
@@ -462,10 +465,11 @@ def test_zh_body_has_at_most_30_english_words():
 def test_zh_memo_does_not_fall_back_to_english_silently():
     """A tier text without its Chinese field shows the English after a note that
     names the missing field."""
-    a = cm.load_assumptions(overrides={"tiers.tens.scheduler_zh": ""})
+    # the tens tier's scheduler text is its design's (designs.tens, methodology §28.1)
+    a = cm.load_assumptions(overrides={"designs.tens.scheduler_zh": ""})
     m = cm.build(a)
     page = render_memo(m, "zh", analysis=analyze(m, draws=0))
-    assert "未提供中文 tiers.tens.scheduler_zh" in page
+    assert "未提供中文 designs.tens.scheduler_zh" in page
     assert a.tiers["tens"].scheduler in text_of(page).replace("  ", " ") or "k3s" in page
 
 

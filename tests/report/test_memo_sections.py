@@ -121,13 +121,19 @@ def expected_failures(model, tier: str, lang: str) -> dict[str, str]:
     s = model.summary().loc[tier]
     v = model.inputs[tier].values()
     cur = model.assumptions.currency
+    # the storage's write bandwidth: the design's nodes x each node's rate
+    # (methodology §28.2), the input itself for storage given by capacity
+    write = (
+        v["write_gbps"] if "write_gbps" in v else v["storage_node_write_gbps"] * s["storage_nodes"]
+    )
+    assert write == pytest.approx(s["storage_write_gbps"])
     per_year_hours = s["gpu_hours"] / model.assumptions.horizon_years  # average year
     g = s["goodput"]
     g10 = goodput(
         s["servers"],
         v["node_failures_per_day"],
         v["checkpoint_tb"],
-        v["write_gbps"] * FACTOR,
+        write * FACTOR,
         v["restart_hours"],
     )["goodput"][()]
     # the summary's goodput is the same formula at the assumed bandwidth
@@ -135,7 +141,7 @@ def expected_failures(model, tier: str, lang: str) -> dict[str, str]:
         s["servers"],
         v["node_failures_per_day"],
         v["checkpoint_tb"],
-        v["write_gbps"],
+        write,
         v["restart_hours"],
     )["goodput"][()] == pytest.approx(g)
     lost = (1 - g) * per_year_hours
@@ -149,7 +155,7 @@ def expected_failures(model, tier: str, lang: str) -> dict[str, str]:
         "annual_hours": f.count(per_year_hours, lang),
         "lost_hours": f.count(lost, lang),
         "lost_money": f.money(lost * cost, lang, cur),
-        "write_fast": f"{f.number(v['write_gbps'] * FACTOR)}\u00a0GB/s",
+        "write_fast": f"{f.number(write * FACTOR)}\u00a0GB/s",
         "goodput_fast": f.pct(g10, 2),
         "recovered_hours": f.count(recovered, lang),
         "recovered_money": f.money(recovered * cost, lang, cur),
@@ -164,7 +170,7 @@ def test_failure_figures_equal_summary_and_goodput(model, memos, lang):
             assert p.facts[(tier, fact)].strip() == want, (tier, fact)
     # the write time: checkpoint TB x 1000 / GB/s, in seconds below an hour
     v = model.inputs["hundreds"].values()
-    secs = v["checkpoint_tb"] * 1000 / v["write_gbps"]
+    secs = v["checkpoint_tb"] * 1000 / model.summary().loc["hundreds", "storage_write_gbps"]
     assert p.facts[("hundreds", "write")].endswith(f.seconds(secs, lang))
 
 

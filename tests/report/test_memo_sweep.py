@@ -20,6 +20,7 @@ def _sentence(html: str, tier: str) -> str:
 WHAT = {
     "scale_class": ("scale class", "规模等级"),
     "network_levels": ("network levels", "网络层数"),
+    "design": ("design rebuilt", "设计方案重构"),
 }
 
 
@@ -60,10 +61,11 @@ def test_memo_sweep_chart_and_sentences(memos, model):
 
 def test_memo_sweep_names_the_network_steps_of_a_designed_fabric():
     import costmodel as cm
-    from costmodel.inputs.resources import default_assumptions_dir
     from costmodel.report.memo.render import render_memo
+    from tests.support.v3 import v3_paths
 
-    a = cm.load_assumptions(default_assumptions_dir(), "assumptions/scenarios/fabric-design.yaml")
+    # the tiers sized in the tier (no design by scale class): the fabric's steps alone
+    a = cm.load_assumptions(*v3_paths(), "assumptions/scenarios/fabric-design.yaml")
     m = cm.build(a)
     an = cm.analyze(m, draws=0)
     # radix 64: 2 levels up to 64^2 / 2 = 2,048 endpoints, 3 above (the thousands sweep

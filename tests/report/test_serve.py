@@ -404,7 +404,12 @@ def test_sweep_on_request_has_the_rows_of_cm_sweep_and_reports_progress(client):
         got = rows[r["gpus"]]
         assert got["scale_class"] == r["scale_class"]
         for col in ("network_levels", "cost_per_gpu_hour", "npv"):
-            assert float(got[col]) == r[col], (r["gpus"], col)
+            # an empty cell where the engine has none (no designed fabric: a share)
+            want_v = r[col]
+            assert got[col] == "" if want_v != want_v else float(got[col]) == want_v, (
+                r["gpus"],
+                col,
+            )
     # the steps are marked where the row differs from the one above (not in the first)
     steps = re.findall(r'<tr data-gpus="(\d+)" class="[^"]*step', doc["html"])
     assert [int(g) for g in steps] == list(want.loc[want["change"] != "", "gpus"])

@@ -206,8 +206,9 @@ def fmt(
         return hours(x, lang)
     if kind == "count":
         return count(x, lang)
-    if kind == "kw":
-        return _nb(with_sign(x, magnitude(abs(x), ",.1f")) + " kW")
+    if kind == "kw":  # one decimal with its unit: kW, or GB/s for a bandwidth
+        unit = "GB/s" if column == "storage_write_gbps" else "kW"
+        return _nb(with_sign(x, magnitude(abs(x), ",.1f")) + f" {unit}")
     return with_sign(x, magnitude(abs(x), ",.3f"))
 
 

@@ -47,6 +47,18 @@ def _data_or_empty(obj: object, field: str, lang: str, path: str) -> Markup:
     return text if text is not None else Markup(f.EMPTY)
 
 
+def _text_path(x: Facts, tier: str, part: str, field: str) -> str:
+    """Where a text of the tier is written: the tier's own ``field`` (under ``part``,
+    if any), or its design's where the tier does not write it (the label-only keys
+    merge over the design's, methodology §28.1)."""
+    a = x.model.assumptions
+    key = a.tiers[tier].design
+    raw = (a._source.data.get("tiers") or {}).get(tier) if a._source is not None else None
+    own = (raw or {}).get(part) if part else raw
+    where = f"tiers.{tier}" if key is None or field in (own or {}) else f"designs.{key}"
+    return f"{where}.{part}" if part else where
+
+
 def _own_profile(x: Facts, tier: str) -> dict[str, Markup | str]:
     """The tier's own traits from the assumption files (text marked as data)."""
     m, lang = x.model, x.lang
@@ -67,13 +79,17 @@ def _own_profile(x: Facts, tier: str) -> dict[str, Markup | str]:
     return {
         "workloads": _data_or_empty(t, "description", lang, f"tiers.{tier}"),
         "servers": servers,
-        "network": _data_or_empty(t.network, "fabric", lang, f"tiers.{tier}.network")
+        "network": _data_or_empty(
+            t.network, "fabric", lang, _text_path(x, tier, "network", "fabric_zh")
+        )
         + dot
         + _fabric_text(x, tier),
-        "storage": _data_or_empty(t.storage, "kind", lang, f"tiers.{tier}.storage")
+        "storage": _data_or_empty(
+            t.storage, "kind", lang, _text_path(x, tier, "storage", "kind_zh")
+        )
         + dot
         + _storage_text(x, tier),
-        "scheduling": _data_or_empty(t, "scheduler", lang, f"tiers.{tier}"),
+        "scheduling": _data_or_empty(t, "scheduler", lang, _text_path(x, tier, "", "scheduler_zh")),
         "cooling": f"{COOLING[lang].get(t.cooling, t.cooling)} · "
         f"{T['rack_kw'].format(kw=f.number(v['rack_kw']))} · PUE {f.number(v['pue'])}",
         "cost": x.metric(tier, "capex"),

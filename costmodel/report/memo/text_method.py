@@ -197,5 +197,9 @@ SECTIONS = {
         "timeline": "建设与爬坡",
         "sizing": "任务测算",
         "financing": "融资",
+        "designs": "按规模等级的设计方案",
+        "subsidies": "补贴",
+        "correlations": "相关抽样",
+        "vat": "增值税",
     },
 }

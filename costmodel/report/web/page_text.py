@@ -121,6 +121,7 @@ GROUPS: dict[str, dict[str, str]] = {
         "cooling": "Cooling",
         "depreciation": "Depreciation",
         "servers": "Servers",
+        "designs": "Designs by scale class",
     },
     "zh": {
         "timeline": "建设与爬坡",
@@ -135,6 +136,7 @@ GROUPS: dict[str, dict[str, str]] = {
         "cooling": "冷却",
         "depreciation": "折旧",
         "servers": "服务器",
+        "designs": "按规模等级的设计方案",
     },
 }
 
