@@ -522,6 +522,18 @@ def intro(a: Assumptions) -> list[str]:
     ]
 
 
+def _rate_words(a: Assumptions) -> str:
+    """The discount rate as the files give it: a rate, or the WACC of the financing
+    (methodology §11.10) with the cost of equity it rests on."""
+    rate = a.finance.discount_rate
+    if rate != "wacc":
+        return f"{pct(_value(rate), 0)} in all"
+    coe = a.financing.cost_of_equity if a.financing is not None else None
+    if coe is None:
+        return "the WACC of the financing"
+    return f"the WACC of the financing, with a cost of equity of {pct(coe.value, 0)}"
+
+
 def uncertain(a: Assumptions) -> list[str]:
     tiers = list(a.tiers)
     skus = sorted({a.tiers[t].server for t in tiers})
@@ -547,9 +559,8 @@ def uncertain(a: Assumptions) -> list[str]:
         f"3. **Server price** ({number(s.price.value)} {a.currency}, range "
         f"{number(s.price.low)}-{number(s.price.high)}): few quotes, and access still "
         "needs licences and prepayment.",
-        f"4. **The equity part of the discount rate** ({pct(_value(a.finance.discount_rate), 0)} "
-        "in all): the debt part follows the loan prime rate plus a spread; the cost of "
-        "equity is judgement.",
+        f"4. **The equity part of the discount rate** ({_rate_words(a)}): the debt part "
+        "follows the loan prime rate plus a spread; the cost of equity is judgement.",
         "5. **The park hall's lease per kW-month** (and, in `greenfield.yaml`, the build "
         "cost per kW): no published wholesale price for AI-density halls in China; the "
         "value is derived from retail cabinet quotes less the metered power.",

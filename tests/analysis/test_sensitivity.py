@@ -44,7 +44,8 @@ def test_discovers_the_issue_drivers_with_ranges():
         "power.pue.air",
         "power.pue.cold_plate",
         "operations.staff_cost_per_fte",
-        "finance.discount_rate",
+        # the discount rate is the WACC of an all-equity financing: its cost of equity
+        "financing.cost_of_equity",
         # the tens design's network is a share of its hardware; the hundreds and
         # thousands designs' fabrics are designed with ranged prices (75-designs.yaml:
         # switch, optic and per-server prices)

@@ -144,12 +144,14 @@ def test_an_irr_is_above_its_hurdle_exactly_when_its_npv_is_positive(
         overrides={**over, "financing.debt_share": debt_share, "financing.term_years": term},
     )
     for a in (plain, bank):
-        hurdle = a.finance.discount_rate.value
-        equity = a.financing.cost_of_equity.value if a.financing else hurdle
         model = cm.build(a)
         s, roots = model.summary(), model.irr_roots()
         for t in s.index:
             row = s.loc[t]
+            # the rate the NPV is discounted at: the default's is the WACC of the
+            # financing (methodology §11.10), the bank loan's below its cost of equity
+            hurdle = row["discount_rate"]
+            equity = a.financing.cost_of_equity.value if a.financing else hurdle
             for irr, npv, rate in (("irr", "npv", hurdle), ("equity_irr", "equity_npv", equity)):
                 above = bool(row[irr] > rate)  # NaN: above nothing
                 if abs(row[npv]) > 1e-6 * abs(row["capex"]):  # not a root itself

@@ -53,9 +53,16 @@ def bank_loan(tmp: Path, overrides: dict | None = None) -> cm.Assumptions:
     return cm.load_assumptions(default_assumptions_dir(), BANK, overrides=overrides or {})
 
 
+#: the default's rate written as a number (the default derives it from the financing,
+#: wacc, which needs a cost of equity): with a given rate a blank cost of equity is
+#: that rate (methodology §8.2), the case the live edit below clears
+DISCOUNT = cm.load_assumptions().financing.cost_of_equity.value
+
 CASES = {
     "bank-loan": bank_loan,
-    "bank-loan-profitable": lambda tmp, o=None: bank_loan(tmp, {**PROFITABLE, **(o or {})}),
+    "bank-loan-profitable": lambda tmp, o=None: bank_loan(
+        tmp, {**PROFITABLE, "finance.discount_rate": DISCOUNT, **(o or {})}
+    ),
     "hand-financed": hand_financed,
 }
 
@@ -107,7 +114,6 @@ def tier_total(path: Path, sheet: str, label: str) -> float:
     return float(row[3].value)
 
 
-DISCOUNT = cm.load_assumptions().finance.discount_rate.value
 #: (case, edits by defined name, the same change as assumption overrides)
 LIVE_EDITS = {
     "debt share, rate and term (balloon at M)": (

@@ -100,10 +100,19 @@ def test_every_default_figure_has_a_source_and_unit(name):
     assert missing == []
 
 
+def _rate_input():
+    """The ranged input the default's discount rate is: the cost of equity when the
+    rate is the WACC of an all-equity financing (methodology §11.10)."""
+    if A.finance.discount_rate == "wacc":
+        assert A.financing.debt_share.value == 0
+        return A.financing.cost_of_equity
+    return A.finance.discount_rate
+
+
 def test_key_drivers_have_ranges():
     drivers = [
         A.revenue.price_per_gpu_hour, A.revenue.price_decline, A.operations.utilization,
-        A.power.price_per_kwh, A.operations.staff_cost_per_fte, A.finance.discount_rate,
+        A.power.price_per_kwh, A.operations.staff_cost_per_fte, _rate_input(),
         *[s.price for s in A.servers.values()], *A.power.pue.values(),
         *[t.network.share for t in A.tiers.values() if t.network.share is not None],
         *[q for t in A.tiers.values() if t.network.design is not None
@@ -148,7 +157,19 @@ OVERLAY_EFFECTS = {
     "high-power-price": (ALL, {"tco": +1, "npv": -1, "revenue": 0, "capex": 0}),
     "h20-tens": (("tens",), {"capex_servers": None}),
     "rtx4090-tens": (("tens",), {"capex_servers": None}),
-    "bank-loan": (ALL, {"debt_peak": +1, "npv": 0, "capex": 0, "revenue": 0}),
+    # the default's rate is the WACC of its financing: a loan lowers it (9.2% against
+    # the all-equity 12%), so the project NPV moves with it
+    "bank-loan": (
+        ALL,
+        {"debt_peak": +1, "discount_rate": -1, "npv": None, "capex": 0, "revenue": 0},
+    ),
+    # contracts that end unpaid: their hours go back to spot at a lower price
+    "tenant-default": (
+        tuple(t for t in ALL if _contracted(t)),
+        {"contract_at_risk": +1, "npv": -1, "capex": 0},
+    ),
+    # cash of its own line beside revenue: NPV up, capex as the default
+    "hub-subsidies": (ALL, {"subsidies": +1, "npv": +1, "capex": 0}),
     # both build their hall (the headroom is a building's), every tier with it
     "staged-growth": (ALL, {"capex_facility": +1, "npv": None}),
     "staged-rebuild": (ALL, {"capex_facility": +1, "npv": None}),
@@ -252,7 +273,7 @@ def test_key_money_drivers_cite_a_dated_publication_not_an_estimate():
         "revenue.price_per_gpu_hour": A.revenue.price_per_gpu_hour,
         "operations.staff_cost_per_fte": A.operations.staff_cost_per_fte,
         "operations.software_per_gpu_year": A.operations.software_per_gpu_year,
-        "facility.colocation_per_kw_month": A.facility.colocation_per_kw_month,
+        **{f"colocation.{c}": A.facility.colocation_per_kw_month[c] for c in ("air", "cold_plate")},
         **{f"build_cost.{c}": A.facility.build_cost_per_kw[c] for c in ("air", "cold_plate")},
         **{f"servers.{s}.price": A.servers[s].price for s in used},
         **{f"servers.{s}.on_demand": A.servers[s].cloud_on_demand_per_gpu_hour for s in used},
@@ -325,7 +346,10 @@ def test_h200_server_costs_at_least_its_gpu_module():
 
 
 def test_discount_rate_above_the_lpr_and_tax_at_the_statutory_rate():
-    assert A.finance.discount_rate.low > LPR_5Y
+    # the all-equity default is discounted at its cost of equity (the WACC without debt)
+    assert A.finance.discount_rate == "wacc" and A.financing.debt_share.value == 0
+    assert _rate_input().low > LPR_5Y
+    assert S["discount_rate"].tolist() == [A.financing.cost_of_equity.value] * 3
     assert A.finance.tax_rate.value == 0.25  # EIT Law art. 4
 
 

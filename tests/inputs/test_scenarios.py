@@ -56,10 +56,15 @@ def test_every_scenario_opens_with_a_header_saying_what_and_why(path):
 def bare_numbers(tree):
     """Paths of numbers in a parsed YAML tree that are not the ``value`` of a mapping
     with a unit and a source (``low``/``high``/``sd`` sit beside such a value); a
-    quantity without them is named once, by its own path."""
+    quantity without them is named once, by its own path. A subsidy's figures and a
+    correlation's rho are plain numbers under their entry's own source (the schema's
+    forms, methodology §11.13 and §9.1)."""
     for where, _, value, parents in entries(tree):
         quantity = isinstance(value, dict) and is_number(value.get("value"))
         inside = any(isinstance(p, dict) and is_number(p.get("value")) for p in parents)
+        inside |= where.startswith(("subsidies[", "correlations[")) and any(
+            isinstance(p, dict) and ("kind" in p or "rho" in p) and p.get("source") for p in parents
+        )
         if inside or where.split(".")[0].split("[")[0] == "schema_version":
             continue
         if quantity and (not value.get("source") or not value.get("unit")) or is_number(value):
@@ -110,11 +115,13 @@ def test_western_development_cuts_the_rate_the_power_price_and_the_rent_only():
     # a hub's 0.40 CNY/kWh quote (VAT-inclusive, as Chinese tariffs are published) net
     # of 13% VAT
     assert p_new == pytest.approx(0.40 / 1.13, abs=0.005) and p_new < p_old
-    r_new = a.facility.colocation_per_kw_month.value
-    r_old = DEFAULT.facility.colocation_per_kw_month.value
-    assert r_new < r_old
     m, m0 = cm.build(a), cm.build(DEFAULT)
     for tier in a.tiers:
+        # rent by cooling: each tier's hall at the hub's rate for its cooling
+        cooling = DEFAULT.tiers[tier].cooling
+        r_new = a.facility.colocation_per_kw_month[cooling].value
+        r_old = DEFAULT.facility.colocation_per_kw_month[cooling].value
+        assert r_new < r_old
         # same load, so electricity scales with the tariff and rent with the rent, month
         # by month
         new, old = m.opex(tier), m0.opex(tier)

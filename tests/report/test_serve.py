@@ -85,7 +85,10 @@ def test_page_has_a_slider_for_every_ranged_input(pages, session):
 def test_sliders_are_grouped_as_on_inputs_and_named_by_the_registry(pages):
     page = pages["en"]
     groups = re.findall(r"<summary>([^<]+)</summary>", page)
-    assert groups[:3] == ["Construction and ramp-up", "Finance", "Power"]
+    # the default's discount rate is derived (wacc): no Finance slider, its cost of
+    # equity is among Financing's
+    assert groups[:3] == ["Construction and ramp-up", "Power", "Facility"]
+    assert "Financing" in groups
     model = cm.build(cm.load_assumptions())
     assert groups[-3:] == [f"Option: {tier_label(model, t)}" for t in model.tiers]
     assert '<span class="name">Utilization</span>' in page
@@ -183,7 +186,7 @@ def test_decision_follows_the_inputs(client):
         # the captive tens tier at the high end of its cloud price and utilization
         json={"overrides": {"servers.h200.cloud_on_demand_per_gpu_hour": 20.9,
                             "tiers.tens.operations.utilization": 0.8,
-                            "finance.discount_rate": 0.10}, "lang": "en"},
+                            "financing.cost_of_equity": 0.10}, "lang": "en"},
     ).json()["html"]  # fmt: skip
     assert "No option is worth building" in low
     assert "No option is worth building" not in high
@@ -302,7 +305,7 @@ def test_headers_keep_the_page_to_itself(client):
 
 
 def test_saved_scenario_rebuilds_to_the_page(client, tmp_path):
-    moves = dict(MOVES, **{"finance.discount_rate": 0.12})  # the last one at its base value
+    moves = dict(MOVES, **{"financing.cost_of_equity": 0.12})  # the last one at its base value
     r = client.post("/api/scenario", json={"overrides": moves})
     assert r.status_code == 200
     assert r.headers["content-disposition"] == 'attachment; filename="scenario.yaml"'
@@ -313,7 +316,7 @@ def test_saved_scenario_rebuilds_to_the_page(client, tmp_path):
     own, change = doc["operations"]["utilization"]["note"].rsplit(" | ", 1)
     assert own == cm.load_assumptions().operations.utilization.note  # the reasoning kept
     assert re.fullmatch(r"changed in the what-if page on \d{4}-\d\d-\d\d \(was 0.6\)", change)
-    assert "finance" not in doc  # not moved
+    assert "financing" not in doc  # not moved
     path = tmp_path / "scenario.yaml"
     path.write_text(r.text, encoding="utf-8")
     rebuilt = cm.build(cm.load_assumptions("default", path)).summary()["npv"]

@@ -114,8 +114,18 @@ def set_name(wb: openpyxl.Workbook, name: str, value) -> None:
     named_cell(wb, name).value = value
 
 
+#: bundled overlays the workbook refuses, with its reason: it does not carry subsidies
+#: (methodology §11.13) or a contract default rate above 0 (§11.12) yet; the summary,
+#: memo and analyses do (tests/report/test_workbook_audit.py proves the refusal)
+NO_WORKBOOK = {
+    "hub-subsidies": "subsidies",
+    "tenant-default": "contract default",
+}
+
+
 def overlays() -> list[Path]:
-    """The bundled scenario overlays (the workbook carries every one as live formulas)."""
+    """The bundled scenario overlays the workbook carries as live formulas (all but
+    :data:`NO_WORKBOOK`)."""
     from costmodel.inputs.resources import scenarios_dir
 
-    return sorted(scenarios_dir().glob("*.yaml"))
+    return sorted(p for p in scenarios_dir().glob("*.yaml") if p.stem not in NO_WORKBOOK)
