@@ -30,6 +30,8 @@ from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.fabricblock import fabric_rows
 from costmodel.report.workbook.grid import GREEN
+from costmodel.report.workbook.incomeblock import income_rows, income_terms
+from costmodel.report.workbook.inputs import lead_fields
 from costmodel.report.workbook.storageblock import storage_rows
 from costmodel.report.workbook.tiercontext import Tier, scalar
 
@@ -54,11 +56,23 @@ def deployments(x: Tier) -> None:
     """Methodology §8.1: the deployments, the facility events, in service and ramp rows."""
     cs, cur = x.cs, x.cur
     cs.heading("Deployments (methodology §8.1: capex month, size, capex at its month)")
+    grid = "+{$site_grid_lead}" if "site_grid_lead" in cs.rows else ""
+    build = "ROUND({$build_months},0)" + grid
+    if lead_fields(x.a):  # the server's supply lead time (methodology §30.2)
+        cs.const(
+            "server_lead_months",
+            "catalogue: supply lead time of the server (blank: none)",
+            "months",
+            "=N(INDEX(Srv_lead_months,MATCH({$server},Srv_id,0)))",
+            x.ti.get("lead_months", 0.0),
+            "count",
+        )
+        build = f"MAX({build},ROUND({{$server_lead_months}},0))"
     cs.const(
         "d_t0",
-        "deployment 0: capex month = build months (whole, < M)",
+        "deployment 0: capex month = build months (whole, < M), or the servers' lead",
         "month",
-        "=ROUND({$build_months},0)" + ("+{$site_grid_lead}" if "site_grid_lead" in cs.rows else ""),
+        "=" + build,
         scalar(x.deps[0]["month"]),
         "count",
     )
@@ -580,12 +594,14 @@ def terminal(x: Tier) -> None:
         sum(values),
         "money",
     )
+    income_rows(x)  # terminal_value: income (methodology §30.3)
     nbv = "+".join(f"{{nbv_close_{c}}}" for c in ASSET_CLASSES)
     cs.series(
         "terminal",
-        "terminal value: book (NBV at M), none, or market value",
+        "terminal value: book (NBV at M), none, market or income value",
         cur,
-        f"=(({nbv})*{{$terminal_flag}}+{{$tv_market}}*{{$market_flag}})*{{last}}",
+        f"=(({nbv})*{{$terminal_flag}}+{{$tv_market}}*{{$market_flag}}"
+        f"{income_terms(x)[0]})*{{last}}",
         x.r.flows["terminal_value"][0],
         total=True,
     )

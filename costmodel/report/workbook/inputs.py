@@ -78,7 +78,7 @@ COOLING_FIELDS = (
 )
 #: the text inputs chosen from a list: (label, defined name, allowed values)
 MODES = (
-    ("terminal value", "terminal_value", ("book", "none", "market")),
+    ("terminal value", "terminal_value", ("book", "none", "market", "income")),
     ("facility mode", "facility_mode", ("build", "colocation")),
     ("revenue mode", "revenue_mode", ("rental", "avoided_cloud")),
     ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
@@ -417,10 +417,16 @@ def _tax_methods(s: Sheet) -> None:
         s.row += 1
 
 
+def lead_fields(a: Assumptions) -> tuple[str, ...]:
+    """``("lead_months",)`` when a server of the catalogue has a supply lead time
+    (methodology §30), a column of the catalogue then (blank: none); else none."""
+    return ("lead_months",) if any(v.lead_months is not None for v in a.servers.values()) else ()
+
+
 def _servers(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.section("Server catalogue (price and power per whole server)")
-    fields = (*SERVER_FIELDS, *CLOUD_FIELDS)
+    fields = (*SERVER_FIELDS, *CLOUD_FIELDS, *lead_fields(a))
     s.head("server", *[input_label(f"servers.{f}") for f in fields], "label")
     ws.write_string(s.row, 0, "unit", st.unit)
     for j, f in enumerate(fields):

@@ -62,7 +62,7 @@ def name_for(path: str) -> str:
 
 
 #: whole-number inputs shown without decimals
-COUNT_KEYS = {"build_months", "reserve_headroom", "months"}
+COUNT_KEYS = {"build_months", "reserve_headroom", "months", "lead_months"}
 
 
 def kind_for(key: str) -> str:

@@ -28,6 +28,7 @@ import numpy as np
 
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.report.workbook.grid import GREEN, year_end_values
+from costmodel.report.workbook.incomeblock import income_terms
 from costmodel.report.workbook.losspool import loss_table
 from costmodel.report.workbook.tiercontext import Tier
 
@@ -439,7 +440,7 @@ def levered_tax(x: Tier) -> None:
         "capitalized interest's tax depreciation (its tax book value off the gain at M)",
         cur,
         "={taxable_year}-{interest_year}-SUMIFS({cap_dep:},{year:},{year})*{yearend}"
-        "-({$cap_int}-SUM({cap_dep:}))*{$market_flag}*{last}",
+        f"-({{$cap_int}}-SUM({{cap_dep:}}))*{income_terms(x)[1]}*{{last}}",
         base,
     )
     loss_table(x, "lev_", "taxable_year_lev", base, "tax_lev", r.flows["tax_levered"][0], "levered")

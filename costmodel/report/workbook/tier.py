@@ -35,6 +35,7 @@ from costmodel.report.workbook.grid import (
     protect,
     year_end_values,
 )
+from costmodel.report.workbook.incomeblock import income_terms
 from costmodel.report.workbook.inputs import SERVER_FIELDS
 from costmodel.report.workbook.inputsmap import InputsMap
 from costmodel.report.workbook.quotesblock import quote_rows
@@ -542,13 +543,15 @@ def tax(x: Tier) -> None:
         tax_nbv,
         "money",
     )
-    market = float(r.flows["terminal_value"][0][-1]) if x.config.terminal_value == "market" else 0
+    sold = x.config.terminal_value in ("market", "income")  # a gain against tax book value
+    market = float(r.flows["terminal_value"][0][-1]) if sold else 0
+    income = "+({$tv_income}-{$tax_nbv})*{$income_flag}" if income_terms(x)[0] else ""
     cs.const(
         "gain",
-        "terminal gain = market value - tax book value (market only)",
+        "terminal gain = market (or income) value - tax book value (market, income only)",
         cur,
-        "=({$tv_market}-{$tax_nbv})*{$market_flag}",
-        market - tax_nbv if x.config.terminal_value == "market" else 0.0,
+        "=({$tv_market}-{$tax_nbv})*{$market_flag}" + income,
+        market - tax_nbv if sold else 0.0,
         "money",
     )
     result = r.flows["revenue"][0] - r.flows["opex"][0] - tax_dep - r.vat["surtax"][0]
