@@ -58,12 +58,12 @@ def deployments(x: Tier) -> None:
     cs.heading("Deployments (methodology §8.1: capex month, size, capex at its month)")
     grid = "+{$site_grid_lead}" if "site_grid_lead" in cs.rows else ""
     build = "ROUND({$build_months},0)" + grid
-    if lead_fields(x.a):  # the server's supply lead time (methodology §30.2)
+    if "lead_months" in lead_fields(x.a):  # the server's supply lead time (§30.2)
         cs.const(
             "server_lead_months",
             "catalogue: supply lead time of the server (blank: none)",
             "months",
-            "=N(INDEX(Srv_lead_months,MATCH({$server},Srv_id,0)))",
+            "=SUMIFS(Srv_lead_months,Srv_id,{$server})",
             x.ti.get("lead_months", 0.0),
             "count",
         )
@@ -307,14 +307,7 @@ def capex_totals(x: Tier) -> None:
             "money",
         ),
         ("it_kw", "IT load (all deployments)", "kW", total("d_kw"), met["it_kw"], "number"),
-        (
-            "servers_per_rack",
-            "servers per rack = floor(rack kW / (server kW x (1 + aux)))",
-            "servers",
-            "=ROUNDDOWN({$rack_kw}/({$server_power_kw}*(1+power_aux_power_fraction))+1E-9,0)",
-            met["servers_per_rack"],
-            "count",
-        ),
+        _per_rack(x),
         (
             "racks",
             "racks of whole servers = ceiling(servers / servers per rack)",
@@ -562,6 +555,21 @@ def depreciation_events(x: Tier) -> None:
         total=True,
         bold=True,
     )
+
+
+def _per_rack(x: Tier) -> tuple[str, str, str, str, float, str]:
+    """The servers per rack row: ``floor(rack kW / (server kW x (1 + aux)))``, or
+    ``1 / racks_per_unit`` for a rack-scale unit (methodology §33) where the
+    catalogue has that column."""
+    spr = x.met["servers_per_rack"]
+    whole = "ROUNDDOWN({$rack_kw}/({$server_power_kw}*(1+power_aux_power_fraction))+1E-9,0)"
+    if "racks_per_unit" not in lead_fields(x.a):
+        label = "servers per rack = floor(rack kW / (server kW x (1 + aux)))"
+        return ("servers_per_rack", label, "servers", "=" + whole, spr, "count")
+    n = "SUMIFS(Srv_racks_per_unit,Srv_id,{$server})"
+    label = "servers per rack = 1 / racks per unit (rack-scale), else floor(rack kW / unit kW)"
+    formula = f"=IF({n}>0,1/{n},{whole})"
+    return ("servers_per_rack", label, "servers", formula, spr, "factor")
 
 
 def terminal(x: Tier) -> None:

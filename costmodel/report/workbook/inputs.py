@@ -418,9 +418,11 @@ def _tax_methods(s: Sheet) -> None:
 
 
 def lead_fields(a: Assumptions) -> tuple[str, ...]:
-    """``("lead_months",)`` when a server of the catalogue has a supply lead time
-    (methodology §30), a column of the catalogue then (blank: none); else none."""
-    return ("lead_months",) if any(v.lead_months is not None for v in a.servers.values()) else ()
+    """The optional server keys some server of the catalogue sets, each a column of
+    the catalogue then (blank: none): ``lead_months`` (supply lead time, methodology
+    §30.2) and ``racks_per_unit`` (a rack-scale unit, §33)."""
+    keys = ("lead_months", "racks_per_unit")
+    return tuple(k for k in keys if any(getattr(v, k) is not None for v in a.servers.values()))
 
 
 def _servers(s: Sheet) -> None:

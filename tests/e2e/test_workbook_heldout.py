@@ -1,0 +1,52 @@
+"""The held-out cases of sites, quotes, lead times, the income residual and chip
+access (tests/data/heldout-sites.yaml, methodology §29, §30, §33) as workbooks:
+LibreOffice and Gnumeric recalculate each to the engine (a build-mode tier at a site
+whose grid it exceeds, a price factor, quotes with as_of, a rack-scale SKU with a
+lead time; and the same under domestic_only with the income residual)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+import costmodel as cm
+from tests.e2e.test_workbook_recalc import assert_comparison_equals
+from tests.paths import DATA
+from tests.support.workbooks import assert_recalculation_equals_cache
+
+pytestmark = pytest.mark.slow
+
+FILES = [DATA / "hand.yaml", DATA / "heldout-sites.yaml"]
+CASES = {
+    "heldout": {},
+    "domestic": {"policy.domestic_only": True, "terminal_value": "income"},
+}
+
+
+@pytest.fixture(scope="module")
+def workbooks(tmp_path_factory):
+    d = tmp_path_factory.mktemp("heldout")
+    out = {}
+    for name, overrides in CASES.items():
+        model = cm.build(cm.load_assumptions(*FILES, overrides=overrides))
+        out[name] = (
+            model,
+            cm.write_workbook(model, d / f"{name}.xlsx", created=datetime(2026, 1, 1)),
+        )
+    return out
+
+
+def test_the_cases_use_what_they_check(workbooks):
+    s = workbooks["domestic"][0].summary()
+    assert list(s["feasible"]) == [False, True] and list(s["site"]) == ["east", "west"]
+    assert s.loc["large", "racks"] == 16  # one 384-chip unit spanning 16 racks
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("engine", ["libreoffice", "gnumeric"])
+def test_the_heldout_workbooks_recalculate_to_the_engine(request, workbooks, engine, case):
+    model, path = workbooks[case]
+    recalculated = request.getfixturevalue(f"by_{engine}")[case]
+    assert_recalculation_equals_cache(path, recalculated, 10000, f"{engine} {case}")
+    assert_comparison_equals(recalculated, model.summary())
