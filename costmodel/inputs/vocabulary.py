@@ -118,6 +118,32 @@ INPUTS: dict[str, Term] = {
         "Auxiliary power share", "辅助功耗占比", "fraction of server power", "pct"
     ),
     "pue": Term("PUE", "PUE", "ratio", "number"),
+    # sites, supply and rack-scale units (methodology §29, §30, §33)
+    "lead_months": Term(
+        "Server supply lead time (months)", "服务器供货周期（月）", "months", "number"
+    ),
+    "grid_mw": Term(
+        "Site grid power without a new connection (MW)",
+        "站点无需新接入的电网容量（兆瓦）",
+        "MW",
+        "number",
+    ),
+    "grid_connection_per_mw": Term(
+        "Grid connection cost per MW", "每兆瓦电网接入费用", "{cur}/MW", "money"
+    ),
+    "grid_lead_months": Term(
+        "Grid connection lead time (months)", "电网接入周期（月）", "months", "number"
+    ),
+    "price_factor": Term("Site price factor", "站点价格系数", "factor", "number"),
+    "economic_life_years": Term(
+        "Economic life of the servers (years)", "服务器经济寿命（年）", "years", "number"
+    ),
+    "racks_per_unit": Term(
+        "Racks per rack-scale unit", "每套整机柜系统占用机柜数", "racks", "number"
+    ),
+    "fabric_endpoints_per_unit": Term(
+        "Fabric endpoints per unit", "每台系统的网络端点数", "endpoints", "number"
+    ),
     "price_per_kwh": Term("Electricity price per kWh", "电价（元/千瓦时）", "{cur}/kWh", "decimal"),
     "power_escalation": Term("Electricity price growth a year", "电价年涨幅", "1/yr", "pct"),
     "build_cost_per_kw": Term(
