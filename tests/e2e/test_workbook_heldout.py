@@ -2,7 +2,8 @@
 access (tests/data/heldout-sites.yaml, methodology §29, §30, §33) as workbooks:
 LibreOffice and Gnumeric recalculate each to the engine (a build-mode tier at a site
 whose grid it exceeds, a price factor, quotes with as_of, a rack-scale SKU with a
-lead time; and the same under domestic_only with the income residual)."""
+lead time; the same under domestic_only with the income residual; a supernode of
+16 racks and 48 fabric endpoints a unit on the default's rail-optimised fabric)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,31 @@ from tests.support.workbooks import assert_recalculation_equals_cache
 pytestmark = pytest.mark.slow
 
 FILES = [DATA / "hand.yaml", DATA / "heldout-sites.yaml"]
+#: a 384-chip supernode of 16 racks with its own fabric of 48 endpoints a unit, in the
+#: default's thousands tier (768 GPUs) on its designed, rail-optimised fabric
+NODE = {
+    "label": "384-chip supernode",
+    "origin": "domestic",
+    "gpus_per_server": 384,
+    "racks_per_unit": 16,
+    "fabric_endpoints_per_unit": 48,
+    "price": 40_000_000,
+    "price_decline": 0.15,
+    "power_kw": 300,
+    "idle_fraction": 0.4,
+    "gpu_memory_gb": 128,
+    "tflops_bf16": 800,
+}
+SUPERNODE = {
+    "servers.node": NODE,
+    "tiers.thousands.server": "node",
+    "tiers.thousands.gpus": 768,
+    "tiers.thousands.network.design.rail_optimized": True,
+}
 CASES = {
-    "heldout": {},
-    "domestic": {"policy.domestic_only": True, "terminal_value": "income"},
+    "heldout": (FILES, {}),
+    "domestic": (FILES, {"policy.domestic_only": True, "terminal_value": "income"}),
+    "supernode": (["default"], SUPERNODE),
 }
 
 
@@ -28,8 +51,8 @@ CASES = {
 def workbooks(tmp_path_factory):
     d = tmp_path_factory.mktemp("heldout")
     out = {}
-    for name, overrides in CASES.items():
-        model = cm.build(cm.load_assumptions(*FILES, overrides=overrides))
+    for name, (files, overrides) in CASES.items():
+        model = cm.build(cm.load_assumptions(*files, overrides=overrides))
         out[name] = (
             model,
             cm.write_workbook(model, d / f"{name}.xlsx", created=datetime(2026, 1, 1)),
@@ -41,6 +64,8 @@ def test_the_cases_use_what_they_check(workbooks):
     s = workbooks["domestic"][0].summary()
     assert list(s["feasible"]) == [False, True] and list(s["site"]) == ["east", "west"]
     assert s.loc["large", "racks"] == 16  # one 384-chip unit spanning 16 racks
+    node = workbooks["supernode"][0].summary().loc["thousands"]
+    assert node["racks"] == 2 * 16 and node["network_levels"] == 2  # 96 endpoints
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -261,7 +261,9 @@ def tier_rules(cs: CalcSheet, model: Model, t: str) -> list[Rule]:
     out += _design_rules(S, model, t)
     if "fabric_radix" in ti:  # methodology §12.1
         n = model.inputs[t].config.stages
-        last, final = f"f_e{n}", ti["gpus"] + sum(ti[f"stage{i}_gpus"] for i in range(1, n + 1))
+        last = f"f_e{n}"
+        # the engine's final endpoints: the GPUs, or a unit's own count (methodology §33)
+        final = float(np.ravel(model.results[t].deployments[-1]["fabric_endpoints"])[0])
         k = S("fabric_radix")
         out.append(
             Rule(

@@ -21,6 +21,7 @@ Cached values are the engine's (``fabric_*`` of :attr:`TierResult.deployments`).
 
 from __future__ import annotations
 
+from costmodel.report.workbook.inputs import lead_fields
 from costmodel.report.workbook.tiercontext import Tier, scalar
 
 K, OVER = "{$fabric_radix}", "{$fabric_oversubscription}"
@@ -54,7 +55,7 @@ def _leaves(x: Tier, e: str, lv: str) -> tuple[str, str]:
     """The leaves' label and formula: from the endpoints, or one leaf per rail per
     k/2 servers when the tier's fabric is rail-optimised (methodology §28.4; the
     flag is an input, so a design that switches it switches the leaves)."""
-    r = "{$gpus_per_server}"
+    r = _unit_endpoints(x)
     return (
         "fabric: leaves = E/k (1 level); E/(k/2), or rails x servers/(k/2) when "
         "rail-optimised, rounded up",
@@ -63,19 +64,33 @@ def _leaves(x: Tier, e: str, lv: str) -> tuple[str, str]:
     )
 
 
+def _unit_endpoints(x: Tier) -> str:
+    """The fabric endpoints of one unit: ``gpus_per_server``, or the catalogue's
+    ``fabric_endpoints_per_unit`` where a server of the catalogue gives one (a
+    supernode's own fabric, methodology §33; blank: one per GPU)."""
+    if "fabric_endpoints_per_unit" not in lead_fields(x.a):
+        return "{$gpus_per_server}"
+    n = "SUMIFS(Srv_fabric_endpoints_per_unit,Srv_id,{$server})"
+    return f"IF({n}>0,{n},{{$gpus_per_server}})"
+
+
 def _topology_rows(x: Tier, i: int) -> tuple[tuple[str, str, str, str, str], ...]:
     """Rows (key, label, unit, formula, engine field) of deployment ``i``'s
     endpoints, levels and switches per level."""
     e, lv = f"{{$f_e{i}}}", f"{{$f_lv{i}}}"
     before = f"{{$f_e{i - 1}}}+" if i else ""
     leaves_label, leaves = _leaves(x, e, lv)
+    plain = _unit_endpoints(x) == "{$gpus_per_server}"
     u1 = f"{{$f_u1{i}}}"
     return (
         (
             "f_e",
-            "fabric: endpoints = GPUs in service (one NIC per GPU)",
-            "endpoints",
-            f"={before}{{$d_g{i}}}",
+            *(
+                ("fabric: endpoints = GPUs in service (one NIC per GPU)", "endpoints")
+                if plain
+                else ("fabric: endpoints = units in service x endpoints per unit", "endpoints")
+            ),
+            f"={before}{{$d_g{i}}}" if plain else f"={before}{{$d_n{i}}}*{_unit_endpoints(x)}",
             "fabric_endpoints",
         ),
         (

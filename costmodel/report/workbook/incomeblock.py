@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from costmodel.report.workbook.tiercontext import Tier
 
+#: the monthly factor of the annuity: a month's price decline over a month's discount
+X = "((1-{$price_decline})^(1/12)/(1+{$monthly_rate}))"
+
 
 def income_terms(x: Tier) -> tuple[str, str]:
     """``(terminal term, gain flag)`` for the formulas of the terminal value and the
@@ -49,14 +52,6 @@ def income_rows(x: Tier) -> None:
         years,
         "count",
     )
-    cs.const(
-        "income_x",
-        "monthly factor x = (1 - price decline)^(1/12) / (1 + monthly rate)",
-        "factor",
-        "=(1-{$price_decline})^(1/12)/(1+{$monthly_rate})",
-        float((1 - x.ti["price_decline"]) ** (1 / 12) / (1 + x.r.schedules.rates["discount"][0])),
-        "factor",
-    )
     one = len(x.deps) == 1
     for i, row in table.iterrows():
         cs.const(
@@ -82,13 +77,12 @@ def income_rows(x: Tier) -> None:
             float(row["margin"]),
             "money",
         )
-        r = f"{{$ir_r{i}}}"
+        r, f = f"{{$ir_r{i}}}", X
         cs.const(
             f"ir_a{i}",
-            f"deployment {i}: annuity = x (1 - x^R) / (1 - x)",
+            f"deployment {i}: annuity = x (1 - x^R) / (1 - x), x = (1 - decline)^(1/12) / (1 + r)",
             "months",
-            f"=IF(ABS({{$income_x}}-1)<1E-15,{r},{{$income_x}}*(1-{{$income_x}}^{r})"
-            "/(1-{$income_x}))",
+            f"=IF(ABS({f}-1)<1E-15,{r},{f}*(1-{f}^{r})/(1-{f}))",
             float(row["annuity"]),
             "factor",
         )

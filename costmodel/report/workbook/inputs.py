@@ -420,8 +420,9 @@ def _tax_methods(s: Sheet) -> None:
 def lead_fields(a: Assumptions) -> tuple[str, ...]:
     """The optional server keys some server of the catalogue sets, each a column of
     the catalogue then (blank: none): ``lead_months`` (supply lead time, methodology
-    §30.2) and ``racks_per_unit`` (a rack-scale unit, §33)."""
-    keys = ("lead_months", "racks_per_unit")
+    §30.2), ``racks_per_unit`` and ``fabric_endpoints_per_unit`` (a rack-scale unit,
+    §33)."""
+    keys = ("lead_months", "racks_per_unit", "fabric_endpoints_per_unit")
     return tuple(k for k in keys if any(getattr(v, k) is not None for v in a.servers.values()))
 
 
