@@ -160,6 +160,14 @@ class Model:
         name = tier if tier is not None else self.tiers[0]
         return float(self._check(name).metrics["discount_rate"][0])
 
+    def selling_price(self, tier: str) -> float:
+        """The spot price per GPU-hour ``tier`` sells at in model year 1: its input
+        ``price_per_gpu_hour`` rolled from its quote's ``as_of`` to ``start`` and times
+        its site's ``price_factor`` (methodology §29, §30); the input itself without
+        either."""
+        self._check(tier)
+        return float(tier_inputs(self.inputs[tier].values())["price_per_gpu_hour"][0])
+
     def residual(self, tier: str) -> pd.DataFrame:
         """The residual value from income of each deployment of ``tier``
         (methodology §30), one row per deployment: ``month`` (its capex month t_d),

@@ -5,12 +5,14 @@ chosen by the numbers."""
 from __future__ import annotations
 
 import re
+import warnings
 from html import unescape
 
 import pytest
 
 import costmodel as cm
 from costmodel.analysis.sitecompare import compare_sites
+from costmodel.inputs.errors import AssumptionWarning
 from costmodel.inputs.resources import scenarios_dir
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
@@ -87,3 +89,20 @@ def test_a_domestic_only_memo_names_each_excluded_option_and_the_rule(lang):
         assert first.startswith("在芯片政策下，3 个方案中有 2 个无法建设")
     # the decision that follows is about the one feasible option
     assert "910C" in " ".join(paras[1:4])
+
+
+def test_the_assumed_year_1_price_is_the_quote_rolled_and_factored():
+    """A 2025-03 quote of 16 rolled at 10%/yr to a 2027-01 start, at a site whose
+    price factor is 0.97: the memo's year-1 price of the hundreds tier (which reads
+    the global quote) is 16 x 0.9^(22/12) x 0.97, and its break-even stays the same
+    share above it as in input terms."""
+    over = {"revenue.price_per_gpu_hour.as_of": "2025-03", "site": "west"}
+    with warnings.catch_warnings():  # the tens tier's own price (17) is not quoted
+        warnings.simplefilter("ignore", AssumptionWarning)
+        a = cm.load_assumptions("default", TWO_SITES, overrides=over)
+    m = cm.build(a)
+    sold = 16 * 0.9 ** (22 / 12) * 0.97
+    assert m.selling_price("hundreds") == pytest.approx(sold, rel=1e-12)
+    html = render_memo(m, "en")
+    cells = re.findall(r'data-metric="price"[^>]*>([^<]*)<', html)
+    assert [c.strip() for c in cells][:3] == [f"{17 * 0.97:.2f}", f"{sold:.2f}", f"{sold:.2f}"]

@@ -226,7 +226,8 @@ def break_even_cells(x: Facts, row: pd.Series, npv: float) -> dict[str, str]:
     """Formatted cells of one tier's break-even row (the tests use the same)."""
     T = TRUE[x.lang]
     u, ub = row["utilization"], row["utilization_base"]
-    p, pb = row["price_per_gpu_hour"], row["price_per_gpu_hour_base"]
+    k = x.sold_factor.get(str(row.name), 1.0)  # the year-1 price as sold
+    p, pb = row["price_per_gpu_hour"] * k, row["price_per_gpu_hour_base"] * k
     negative = npv < 0 if not is_empty(npv) else True
     util = T["util_never" if negative else "util_always"] if is_empty(u) else f.pct(u)
     if is_empty(p):

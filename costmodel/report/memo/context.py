@@ -59,6 +59,7 @@ class Facts:
     summary: pd.DataFrame = field(init=False)
     breakeven: dict[str, float] = field(init=False)
     prices: dict[str, float] = field(init=False)
+    sold_factor: dict[str, float] = field(init=False)
     options: pd.DataFrame = field(init=False)
     choice: dict[str, Any] = field(init=False)
 
@@ -66,11 +67,20 @@ class Facts:
         self.summary = cache.summary(self.model)
         self.options = self.analysis.options
         self.choice = choose(self.options)
+        # year-1 prices as sold: a quote rolled to the start and the site's factor
+        # scale the input and its break-even alike (methodology §29, §30)
+        self.sold_factor = {t: self._sold_factor(t) for t in self.model.tiers}
         be = self.analysis.break_even["price_per_gpu_hour"]
-        self.breakeven = {str(t): float(v) for t, v in be.items()}
-        self.prices = {
-            t: self.model.inputs[t].values()["price_per_gpu_hour"] for t in self.model.tiers
+        self.breakeven = {
+            str(t): float(v) * self.sold_factor.get(str(t), 1.0) for t, v in be.items()
         }
+        self.prices = {t: self.model.selling_price(t) for t in self.model.tiers}
+
+    def _sold_factor(self, tier: str) -> float:
+        """The tier's year-1 selling price over its input price (1 without a quote's
+        roll or a site's price factor)."""
+        given = self.model.inputs[tier].values()["price_per_gpu_hour"]
+        return self.model.selling_price(tier) / given if given > 0 else 1.0
 
     @property
     def currency(self) -> str:
