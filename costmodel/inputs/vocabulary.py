@@ -388,6 +388,11 @@ UNITS_ZH: dict[str, str] = {
     "GB/s per GPU": "GB/秒/卡",
     "{cur}/switch": "{cur}/台交换机",
     "{cur}/transceiver": "{cur}/个光模块",
+    "{cur}/MW": "{cur}/兆瓦",
+    "MW": "兆瓦",
+    "factor": "系数",
+    "racks": "个机柜",
+    "endpoints": "个端点",
 }
 
 #: dotted-path endings that name an input under another key
