@@ -13,6 +13,7 @@ import pytest
 import costmodel as cm
 from costmodel.analysis.sitecompare import compare_sites
 from costmodel.inputs.errors import AssumptionWarning
+from costmodel.inputs.quotes import months_between
 from costmodel.inputs.resources import scenarios_dir
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.render import render_memo
@@ -92,17 +93,20 @@ def test_a_domestic_only_memo_names_each_excluded_option_and_the_rule(lang):
 
 
 def test_the_assumed_year_1_price_is_the_quote_rolled_and_factored():
-    """A 2025-03 quote of 16 rolled at 10%/yr to a 2027-01 start, at a site whose
-    price factor is 0.97: the memo's year-1 price of the hundreds tier (which reads
-    the global quote) is 16 x 0.9^(22/12) x 0.97, and its break-even stays the same
-    share above it as in input terms."""
-    over = {"revenue.price_per_gpu_hour.as_of": "2025-03", "site": "west"}
-    with warnings.catch_warnings():  # the tens tier's own price (17) is not quoted
+    """The hundreds tier's quote of 16 observed 2025-03, rolled at its 10%/yr to the
+    start, at a site whose price factor is 0.97: the memo's year-1 price of the tier
+    is 16 x 0.9^(months / 12) x 0.97, not the 16 written."""
+    over = {
+        "tiers.hundreds.revenue.price_per_gpu_hour": {"value": 16, "as_of": "2025-03"},
+        "tiers.hundreds.revenue.price_decline": 0.1,
+        "site": "west",
+    }
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", AssumptionWarning)
         a = cm.load_assumptions("default", TWO_SITES, overrides=over)
     m = cm.build(a)
-    sold = 16 * 0.9 ** (22 / 12) * 0.97
+    sold = 16 * 0.9 ** (months_between(a.start, "2025-03") / 12) * 0.97
     assert m.selling_price("hundreds") == pytest.approx(sold, rel=1e-12)
     html = render_memo(m, "en")
-    cells = re.findall(r'data-metric="price"[^>]*>([^<]*)<', html)
-    assert [c.strip() for c in cells][:3] == [f"{17 * 0.97:.2f}", f"{sold:.2f}", f"{sold:.2f}"]
+    cells = [c.strip() for c in re.findall(r'data-metric="price"[^>]*>([^<]*)<', html)]
+    assert cells[m.tiers.index("hundreds")] == f"{sold:.2f}"
