@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 FILES = [DATA / "hand.yaml", DATA / "heldout-sites.yaml"]
 #: a 384-chip supernode of 16 racks with its own fabric of 48 endpoints a unit, in the
-#: default's thousands tier (768 GPUs) on its designed, rail-optimised fabric
+#: default's thousands tier (768 GPUs) on its design's rail-optimised fabric
 NODE = {
     "label": "384-chip supernode",
     "origin": "domestic",
@@ -38,7 +38,6 @@ SUPERNODE = {
     "servers.node": NODE,
     "tiers.thousands.server": "node",
     "tiers.thousands.gpus": 768,
-    "tiers.thousands.network.design.rail_optimized": True,
 }
 CASES = {
     "heldout": (FILES, {}),
