@@ -9,3 +9,4 @@ ROOT = TESTS.parent
 DATA = TESTS / "data"
 BAD = TESTS / "bad"
 HAND = DATA / "hand.yaml"
+FINANCE = DATA / "finance.yaml"

@@ -22,11 +22,16 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import FIRST_COL
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    failing_checks,
+    master_check,
+    set_name,
+    set_tier_input,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -68,12 +73,6 @@ def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     return out
 
 
-def master_check(path: Path) -> object:
-    cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
-    row = next(r for r in cover.iter_rows() if r[0].value == "Master check")
-    return row[1].value
-
-
 def test_cases_sell_under_contract_and_pay_sga(workbooks):
     for model, _ in workbooks.values():
         for t in model.tiers:
@@ -96,16 +95,6 @@ def test_comparison_and_master_check(by_libreoffice, workbooks, case):
     model, _ = workbooks[case]
     assert_comparison_equals(by_libreoffice[case], model.summary())
     assert master_check(by_libreoffice[case]) == "OK"
-
-
-def set_tier_input(wb, tier: str, path: str, value) -> None:
-    """Type ``value`` into tier ``tier``'s cell of the Inputs tier table row of ``path``."""
-    ws = wb["Inputs"]
-    header = next(r for r in ws.iter_rows() if r[0].value == "tier")
-    col = next(c.column for c in header if c.value == tier)
-    label = input_label(path)
-    row = next(r for r in ws.iter_rows(min_row=header[0].row + 1) if r[0].value == label)
-    ws.cell(row[0].row, col).value = value
 
 
 #: (case, edits by defined name or (tier, Inputs path), the same change as overrides)
@@ -162,11 +151,6 @@ def test_live_edit_equals_engine_rebuilt(edited, workbooks, name):
     assert master_check(out) == "OK"
     before = workbooks[LIVE_EDITS[name][0]][0].summary()
     assert (before["revenue"] != expected.summary()["revenue"]).any()  # the edit is no no-op
-
-
-def failing_checks(path: Path) -> list[str]:
-    ws = openpyxl.load_workbook(path, data_only=True)["Checks"]
-    return [r[0].value for r in ws.iter_rows(min_row=6) if r[5].value == 1 and r[0].value]
 
 
 def revenue_hard_coded(wb) -> None:

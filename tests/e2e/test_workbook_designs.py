@@ -17,9 +17,13 @@ import openpyxl
 import pytest
 
 import costmodel as cm
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import DATA
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    set_name,
+)
+from tests.support.workbooks import master_check as master
 
 pytestmark = pytest.mark.slow
 
@@ -47,11 +51,6 @@ def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
         model = cm.build(cm.load_assumptions(path))
         out[name] = (model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED))
     return out
-
-
-def master(path: Path) -> object:
-    cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
-    return next(r for r in cover.iter_rows() if r[0].value == "Master check")[1].value
 
 
 def test_the_sheets_show_the_storage_block(workbooks):

@@ -15,8 +15,12 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    set_name,
+)
+from tests.support.workbooks import master_check as master
 
 pytestmark = pytest.mark.slow
 
@@ -48,11 +52,6 @@ def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("fabric")
     model = cm.build(case())
     return {"fabric": (model, cm.write_workbook(model, d / "fabric.xlsx", created=FIXED))}
-
-
-def master(path: Path) -> object:
-    cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
-    return next(r for r in cover.iter_rows() if r[0].value == "Master check")[1].value
 
 
 def test_the_case_has_designed_fabrics_and_scaled_staff(workbooks):

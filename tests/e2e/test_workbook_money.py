@@ -19,9 +19,14 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import HAND
-from tests.support.workbooks import assert_recalculation_equals_cache, read, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    master_check,
+    read,
+    set_name,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -99,12 +104,6 @@ def test_comparison_and_master_check(by_libreoffice, workbooks, case):
     model, _ = workbooks[case]
     assert_comparison_equals(by_libreoffice[case], model.summary())
     assert master_check(by_libreoffice[case]) == "OK"
-
-
-def master_check(path: Path) -> object:
-    cover = read(path, data_only=True)["Cover"]
-    row = next(r for r in cover.iter_rows() if r[0].value == "Master check")
-    return row[1].value
 
 
 def tier_total(path: Path, sheet: str, label: str) -> float:

@@ -15,9 +15,13 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.errors import AssumptionWarning
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import DATA
-from tests.support.workbooks import assert_recalculation_equals_cache, named_cell, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    named_cell,
+    set_name,
+)
 
 pytestmark = pytest.mark.slow
 

@@ -17,9 +17,14 @@ import xlsxwriter
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from costmodel.report.workbook.book import SUMMARY_COLUMNS
 from tests.paths import HAND
-from tests.support.workbooks import compare_cached_with_recalculated, overlays, read, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    compare_cached_with_recalculated,
+    overlays,
+    read,
+    set_name,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -117,24 +122,6 @@ def test_comparison_sheet_equals_summary(recalculated, case):
     assert_comparison_equals(out, model.summary())
     ws = read(out, data_only=True)["Cover"]
     assert "OK" in {c.value for row in ws.iter_rows() for c in row}
-
-
-def assert_comparison_equals(path: Path, summary) -> None:
-    ws = read(path, data_only=True)["Comparison"]
-    header = [c.value for c in ws[3]]
-    for j, tier in enumerate(summary.index):
-        assert header[2 + j] == tier
-        for i, col in enumerate(SUMMARY_COLUMNS):
-            got = ws.cell(4 + i, 3 + j).value
-            want = summary.loc[tier, col]
-            if isinstance(want, str):  # an empty text result is read back as None
-                assert (got if got is not None else "") == want, (tier, col)
-            elif (
-                want is None or isinstance(want, float) and math.isnan(want)
-            ):  # a text column that is empty (no design)
-                assert got in (None, ""), (tier, col, got)
-            else:
-                assert got == pytest.approx(float(want), rel=1e-9, abs=1e-9), (tier, col)
 
 
 LIVE_CHANGES = [

@@ -13,9 +13,12 @@ import openpyxl
 import pytest
 
 import costmodel as cm
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import DATA
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    set_name,
+)
 
 pytestmark = pytest.mark.slow
 

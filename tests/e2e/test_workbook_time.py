@@ -19,8 +19,12 @@ import yaml
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
-from tests.support.workbooks import assert_recalculation_equals_cache, read, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    read,
+    set_name,
+)
 
 pytestmark = pytest.mark.slow
 

@@ -26,9 +26,13 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.e2e.test_workbook_vat import VAT  # the VAT section of the VAT cases
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    set_name,
+)
+from tests.support.workbooks import master_check as master
 
 pytestmark = pytest.mark.slow
 
@@ -95,11 +99,6 @@ def test_the_cases_are_what_they_claim(workbooks):
 def test_engine_reproduces_every_cached_value(request, workbooks, case, engine):
     recalculated = request.getfixturevalue(f"by_{engine}")[case]
     assert_recalculation_equals_cache(workbooks[case][1], recalculated, 20000, f"{engine} {case}")
-
-
-def master(path: Path) -> object:
-    cover = openpyxl.load_workbook(path, data_only=True)["Cover"]
-    return next(r for r in cover.iter_rows() if r[0].value == "Master check")[1].value
 
 
 @pytest.mark.parametrize("case", list(CASES))

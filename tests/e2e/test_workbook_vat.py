@@ -14,10 +14,13 @@ import pytest
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.grid import FIRST_COL
-from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import HAND
 from tests.support.libreoffice import recalculate_many
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import (
+    assert_comparison_equals,
+    assert_recalculation_equals_cache,
+    set_name,
+)
 
 pytestmark = pytest.mark.slow
 

@@ -31,7 +31,7 @@ from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.report.workbook.cover import CHANGES_LABEL
 from costmodel.report.workbook.grid import BLUE
 from costmodel.report.workbook.inputsmap import input_keys, input_name
-from tests.paths import HAND
+from tests.paths import FINANCE, HAND
 from tests.support.workbooks import set_name
 
 FIXED = datetime(2026, 1, 1)
@@ -170,6 +170,40 @@ def test_three_edits_are_exactly_three_paths_with_their_sources(default_book, tm
     for t in a.tiers:
         for col in ("npv", "tco", "capex", "revenue"):
             assert via_overlay.loc[t, col] == via_set.loc[t, col]
+
+
+def test_finance_edits_come_back(tmp_path):
+    """The held-out finance case (methodology §11.10-§11.13): a grant's share and
+    lag, a voucher's taxable flag, the default rate, the refund ratio and a WACC
+    input typed into the workbook come back as an overlay whose model is the
+    model of the same change given as overrides."""
+    a = cm.load_assumptions(FINANCE)
+    path = cm.write_workbook(cm.build(a), tmp_path / "m.xlsx", created=FIXED)
+    numbers = {
+        "subsidies.0.share": 0.08,
+        "subsidies.0.lag_months": 2,
+        "revenue.contract.default_rate": 0.3,
+        "vat.refund_ratio": 0.8,
+        "financing.cost_of_equity": 0.1,
+    }
+    book = edited(path, tmp_path / "typed.xlsx", numbers)
+    wb = openpyxl.load_workbook(book)
+    ((sheet, ref),) = wb.defined_names[input_name(("subsidies", "2", "taxable"))].destinations
+    wb[sheet][ref.replace("$", "")].value = True
+    wb.save(book)
+    overlay, report = cm.import_workbook(book, base=[FINANCE])
+    assert {c.path for c in report.changes} == {*numbers, "subsidies.2.taxable"}
+    f = tmp_path / "overlay.yaml"
+    f.write_text(yaml.safe_dump(overlay), encoding="utf-8")
+    subsidies = yaml.safe_load(FINANCE.read_text(encoding="utf-8"))["subsidies"]
+    subsidies[0] |= {"share": 0.08, "lag_months": 2}
+    subsidies[2] |= {"taxable": True}
+    sets = {k: v for k, v in numbers.items() if not k.startswith("subsidies")}
+    via_overlay = cm.build(cm.layer(a, f)).summary()
+    via_set = cm.build(cm.with_overrides(a, {**sets, "subsidies": subsidies})).summary()
+    for col in ("npv", "equity_npv", "subsidies", "contract_at_risk", "vat_paid"):
+        assert via_overlay.loc["small", col] == via_set.loc["small", col]
+    assert via_set.loc["small", "npv"] != cm.build(a).summary().loc["small", "npv"]
 
 
 def test_cli_writes_the_overlay_and_summary_reads_it(default_book, tmp_path):

@@ -14,7 +14,7 @@ from openpyxl.utils import column_index_from_string, range_boundaries
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir
 from tests.paths import HAND, ROOT
-from tests.support.workbooks import NO_WORKBOOK, overlays
+from tests.support.workbooks import overlays
 
 FIXED = datetime(2026, 1, 1)
 MAX_FORMULA = 200
@@ -209,13 +209,3 @@ def test_calculation_sheets_protected_inputs_unlocked(book):
         if c.font.color is not None and str(c.font.color.rgb).endswith("0000FF")
     ]
     assert blue and not any(c.protection.locked for c in blue)
-
-
-@pytest.mark.parametrize("name", sorted(NO_WORKBOOK))
-def test_the_overlays_left_out_are_the_ones_the_workbook_refuses(name, tmp_path):
-    from costmodel.inputs.resources import scenarios_dir
-
-    a = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / f"{name}.yaml")
-    with pytest.raises(cm.AssumptionError, match=f"does not carry {NO_WORKBOOK[name]} yet"):
-        cm.write_workbook(cm.build(a), tmp_path / "m.xlsx", created=FIXED)
-    assert not (tmp_path / "m.xlsx").exists()

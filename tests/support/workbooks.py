@@ -114,18 +114,55 @@ def set_name(wb: openpyxl.Workbook, name: str, value) -> None:
     named_cell(wb, name).value = value
 
 
-#: bundled overlays the workbook refuses, with its reason: it does not carry subsidies
-#: (methodology §11.13) or a contract default rate above 0 (§11.12) yet; the summary,
-#: memo and analyses do (tests/report/test_workbook_audit.py proves the refusal)
-NO_WORKBOOK = {
-    "hub-subsidies": "subsidies",
-    "tenant-default": "contract default",
-}
-
-
 def overlays() -> list[Path]:
-    """The bundled scenario overlays the workbook carries as live formulas (all but
-    :data:`NO_WORKBOOK`)."""
+    """The bundled scenario overlays (the workbook carries every one as live formulas)."""
     from costmodel.inputs.resources import scenarios_dir
 
-    return sorted(p for p in scenarios_dir().glob("*.yaml") if p.stem not in NO_WORKBOOK)
+    return sorted(scenarios_dir().glob("*.yaml"))
+
+
+def master_check(path: Path) -> object:
+    """The Cover's master check of a (recalculated) workbook: "OK" or "ERROR"."""
+    cover = read(path, data_only=True)["Cover"]
+    return next(r for r in cover.iter_rows() if r[0].value == "Master check")[1].value
+
+
+def failing_checks(path: Path) -> list[str]:
+    """The labels of the Checks sheet's rows whose status is ERROR."""
+    ws = read(path, data_only=True)["Checks"]
+    return [r[0].value for r in ws.iter_rows(min_row=6) if r[6].value == "ERROR" and r[0].value]
+
+
+def set_tier_input(wb: openpyxl.Workbook, tier: str, path: str, value) -> None:
+    """Type ``value`` into tier ``tier``'s cell of the Inputs tier table row of the
+    input at dotted ``path`` (its label, :func:`costmodel.inputs.vocabulary.input_label`)."""
+    from costmodel.inputs.vocabulary import input_label
+
+    ws = wb["Inputs"]
+    header = next(r for r in ws.iter_rows() if r[0].value == "tier")
+    col = next(c.column for c in header if c.value == tier)
+    label = input_label(path)
+    row = next(r for r in ws.iter_rows(min_row=header[0].row + 1) if r[0].value == label)
+    ws.cell(row[0].row, col).value = value
+
+
+def assert_comparison_equals(path: Path, summary) -> None:
+    """Every cell of the Comparison sheet of ``path`` equals the summary column of
+    its tier (relative 1e-9; text as text, an empty column empty)."""
+    import pytest
+
+    from costmodel.report.workbook.book import SUMMARY_COLUMNS
+
+    ws = read(path, data_only=True)["Comparison"]
+    header = [c.value for c in ws[3]]
+    for j, tier in enumerate(summary.index):
+        assert header[2 + j] == tier
+        for i, col in enumerate(SUMMARY_COLUMNS):
+            got = ws.cell(4 + i, 3 + j).value
+            want = summary.loc[tier, col]
+            if isinstance(want, str):  # an empty text result is read back as None
+                assert (got if got is not None else "") == want, (tier, col)
+            elif want is None or isinstance(want, float) and math.isnan(want):
+                assert got in (None, ""), (tier, col, got)  # an empty column (no design)
+            else:
+                assert got == pytest.approx(float(want), rel=1e-9, abs=1e-9), (tier, col)

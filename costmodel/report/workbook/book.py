@@ -31,10 +31,10 @@ from costmodel.core.model import Model, require_finite
 from costmodel.core.result import OPEX_LINES
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.designs import design_is_auto
-from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import fingerprint
 from costmodel.inputs.title import model_title
 from costmodel.report import output as atomic
+from costmodel.report.workbook import contracts
 from costmodel.report.workbook.checks import write_checks
 from costmodel.report.workbook.cover import write_cover
 from costmodel.report.workbook.grid import (
@@ -177,7 +177,6 @@ def write_workbook(
     ('model.xlsx', True)
     """
     require_finite(model)
-    _require_no_default(model)
 
     def write(tmp: Path) -> None:
         with collector_paused():
@@ -279,6 +278,7 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
         ("dep", "depreciation"),
         ("ebit", "EBIT"),
         ("tax", "tax"),
+        ("subsidies", "subsidies received"),
         ("fcf", "free cash flow"),
         *MONEY_LINES,
     ]
@@ -290,6 +290,8 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
         r += 1
         years_rng = cs.ref("year", ":", sheet=True)
         for key, label in lines:
+            if key == "subsidies" and key not in cs.rows:
+                continue  # a tier without subsidies (methodology §11.13)
             ws.write_string(r, 0, label, st.label)
             ws.write_string(r, 1, model.assumptions.currency, st.unit)
             values = _row_values(res, key)
@@ -429,8 +431,7 @@ def _metric_formulas(
         "tco_per_gpu_hour": f'=IF({c("gpu_hours")}=0,"",{c("tco")}/{c("gpu_hours")})',
         "cost_per_gpu_hour": f'=IF({pv_gh}=0,"",{pv_cost}/{pv_gh})',
         "revenue": f"=SUM({S('revenue', ':')})",
-        # no counterparty default in the workbook (_require_no_default)
-        "contract_at_risk": "=0",
+        "contract_at_risk": contracts.at_risk_formula(cs),
         "realized_price": f'=IF({c("gpu_hours")}=0,"",{c("revenue")}/{c("gpu_hours")})',
         "npv": f"={S('fcf', '@0')}+NPV({S('monthly_rate')},{S('fcf', ':1')})",
         # IRR polishes the root that the IRR sheet's bracketing solver found
@@ -454,39 +455,12 @@ def _metric_formulas(
         "vat_paid": f"=SUM({S('vat_payable', ':')})",
         "vat_credit_peak": f"={S('vat_credit_peak')}",
         "surtax": f"=SUM({S('vat_surtax', ':')})",
-        # no subsidies in the workbook (_require_no_default)
-        "subsidies": "=0",
+        "subsidies": f"=SUM({S('subsidies', ':')})" if "subsidies" in cs.rows else "=0",
         # the tier sheet's live site where the model has sites (methodology §29)
         "site": f"={S('site')}" if "site" in cs.rows else _text_formula(site),
         "feasible": f"={int(feasible[0])}",
         "infeasible_reason": _text_formula(feasible[1]),
     }
-
-
-def _require_no_default(model: Model) -> None:
-    """The workbook's contract rows carry no counterparty default (methodology
-    §11.12) and its cash flow no subsidies (§11.13): a model with either is refused
-    with an error that names it, rather than written with sheets that would not
-    reproduce the engine."""
-    a = model.assumptions
-    for t in model.tiers:
-        if model.inputs[t].config.subsidies:
-            path = f"tiers.{t}.subsidies" if a.tiers[t].subsidies is not None else "subsidies"
-            where = a._source.where(path) if a._source is not None else "assumptions"
-            rule = (
-                "the workbook does not carry subsidies yet (methodology §11.13): the "
-                "summary, memo and analyses do; remove them to write a workbook"
-            )
-            raise AssumptionError(Problem(where, path, "", rule))
-        rate = model.inputs[t].inputs.get("contract_default_rate")
-        if rate is not None and rate[1] > 0:
-            path = rate[0]
-            where = a._source.where(f"{path}.value") if a._source is not None else "assumptions"
-            rule = (
-                "the workbook does not carry contract default yet (methodology §11.12): "
-                "the summary, memo and analyses do; set it to 0 to write a workbook"
-            )
-            raise AssumptionError(Problem(where, path, f"{rate[1]:g}", rule))
 
 
 def _irr(flows: str, start: str) -> str:

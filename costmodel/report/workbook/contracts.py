@@ -24,19 +24,24 @@ CONTRACT_LINKS = (
     ("contract_price_per_gpu_hour", "revenue.contract.price_per_gpu_hour", "{cur}/GPU-h", "money2"),
     ("contract_months", "revenue.contract.months", "months", "count"),
     ("contract_escalation", "revenue.contract.escalation", "per contract year", "pct2"),
+    ("contract_default_rate", "revenue.contract.default_rate", "per year", "pct2"),
 )
 
 
 def contract(x: Tier) -> None:
-    """Methodology §11.5: the contract's inputs and, per deployment d with capex month t_d,
-    the flag of its contract months ``t_d < m <= t_d + months``, the share sold
-    under contract ``s_d(m)``, the price of its contract year ``floor((m - t_d -
-    1) / 12)`` and the load factor ``s_d(m) + (1 - s_d(m)) u_d(m)``."""
+    """Methodology §11.5, §11.12: the contract's inputs and, per deployment d with
+    capex month t_d, the flag of its contract months ``t_d < m <= t_d + months``,
+    the share sold under contract ``s_d(m) = share x flag x S_d(m)`` with the
+    contract's survival ``S_d(m) = (1 - default_rate)^((m - t_d - 1) / 12)`` (the
+    defaulted share is sold spot with the ramp), the price of its contract year
+    ``floor((m - t_d - 1) / 12)`` and the load factor ``s_d(m) + (1 - s_d(m))
+    u_d(m)``."""
     cs, ti = x.cs, x.ti
     cs.heading("Contracted capacity (methodology §11.5: take-or-pay, no ramp)")
     _contract_inputs(x)
     share, months = ti.get("contract_share", 0.0), ti.get("contract_months", 0.0)
     price, esc = ti.get("contract_price_per_gpu_hour", 0.0), ti.get("contract_escalation", 0.0)
+    rate = ti.get("contract_default_rate", 0.0)
     factor = ti.get("price_factor", 1.0)  # the site's (methodology §29)
     price = price * factor
     hour_value = ti["price_per_gpu_hour"] * factor * np.asarray(x.r.flows["price_index"][0])
@@ -46,7 +51,8 @@ def contract(x: Tier) -> None:
         t = scalar(d["month"])
         on = ((x.m > t) & (x.m <= t + months)).astype(float)
         year = np.floor(np.maximum(0, x.m - t - 1) / MONTHS_PER_YEAR)
-        s = share * on
+        since = np.maximum(0, x.m - t - 1) / MONTHS_PER_YEAR
+        s = share * on * (x.m > t) * (1.0 - rate) ** since
         p = on * (hour_value if at_hour_value else price * (1 + esc) ** year)
         lf = s + (1 - s) * x.util[i]
         x.load.append(lf)
@@ -64,9 +70,12 @@ def contract(x: Tier) -> None:
             ),
             (
                 f"k_s{i}",
-                f"{n}: share sold under contract",
+                f"{n}: share sold under contract = share x flag x survival"
+                " (1 - default rate)^((month - t - 1) / 12)",
                 "fraction",
-                f"={{$contract_share}}*{{k_on{i}}}",
+                # no 0^0 (#NUM! in Excel and Gnumeric) in the contract's first month
+                f"={{$contract_share}}*{{k_on{i}}}*IF({{month}}-{{$d_t{i}}}-1<=0,1,"
+                f"(1-{{$contract_default_rate}})^(({{month}}-{{$d_t{i}}}-1)/12))",
                 s,
                 "pct2",
             ),
@@ -148,6 +157,8 @@ def revenue(x: Tier) -> None:
         total=True,
         bold=True,
     )
+    _revenue_without_default(x)
+    contract_rebuilt(x)
 
 
 def _total(x: Tier, term: str) -> str:
@@ -240,4 +251,84 @@ def _revenue_rows(x: Tier) -> tuple[tuple[str, str, str, str, Any, str, bool], .
             "money",
             True,
         ),
+    )
+
+
+def at_risk_formula(cs: Any) -> str:
+    """Methodology §11.12, the Comparison's ``contract_at_risk`` of tier sheet
+    ``cs``: the contract revenue without default less the contract revenue row; 0
+    when the default rate is 0 (an exact 0, not the rounding of a difference)."""
+    S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
+    return (
+        f"=IF({S('contract_default_rate')}=0,0,"
+        f"{S('contract_revenue_raw')}-SUM({S('contract_revenue', ':')}))"
+    )
+
+
+def _revenue_without_default(x: Tier) -> None:
+    """The contract revenue without default (methodology §11.12): GPUs x share x the
+    contract price row, summed over months and deployments, x availability x hours."""
+    raw = "+".join(f"{{$d_g{i}}}*SUM({{k_p{i}:}})" for i in range(len(x.deps)))
+    value = sum(
+        scalar(d["gpus"]) * float(np.sum(p)) for d, p in zip(x.deps, x.contract_price, strict=True)
+    )
+    x.cs.const(
+        "contract_revenue_raw",
+        "contract revenue without default = GPUs x share x contract price x availability x hours",
+        x.cur,
+        f"=({raw})*{{$contract_share}}*{{$availability}}*{HOURS}",
+        value * x.ti.get("contract_share", 0.0) * x.met["availability"] * HOURS_PER_MONTH,
+        "money",
+    )
+
+
+def contract_rebuilt(x: Tier) -> None:
+    """Methodology §11.5, §11.12: the contract revenue over the horizon rebuilt from
+    the inputs alone, not from the contract rows (the Checks sheet compares it with
+    their total): per deployment d, the window x survival ``[t_d < m <= t_d +
+    months] S_d(m)`` and the price, ``price x (1 + escalation)^floor((m - t_d - 1) /
+    12)`` or, in mode ``avoided_cloud``, the GPU-hour's value x ``(1 - decline)^(year
+    - 1)``; then ``sum_d GPUs_d x SUMPRODUCT(window x survival, price) x share x
+    availability x hours``."""
+    cs, ti = x.cs, x.ti
+    months, rate = ti.get("contract_months", 0.0), ti.get("contract_default_rate", 0.0)
+    price, esc = ti.get("contract_price_per_gpu_hour", 0.0), ti.get("contract_escalation", 0.0)
+    factor = ti.get("price_factor", 1.0)  # the site's (methodology §29), as the rows read it
+    price = price * factor
+    cloud = ti["price_per_gpu_hour"] * factor
+    cloud = cloud * (1 - ti["price_decline"] * (x.year > 1)) ** (x.year - 1)
+    for i, d in enumerate(x.deps):
+        t, dt = scalar(d["month"]), f"{{$d_t{i}}}"
+        since = np.maximum(0, x.m - t - 1)
+        kept = ((x.m > t) & (x.m <= t + months)) * (1.0 - rate) ** (since / MONTHS_PER_YEAR)
+        p = cloud if ti.get("contract_at_hour_value", 0.0) else price * (1 + esc) ** (since // 12)
+        cs.series(
+            f"re_kw{i}",
+            f"deployment {i} rebuilt: contract months x survival",
+            "fraction",
+            f"=({{month}}>{dt})*({{month}}<={dt}+{{$contract_months}})*IF({{month}}-{dt}-1<=0,1,"
+            f"(1-{{$contract_default_rate}})^(({{month}}-{dt}-1)/12))",
+            kept,
+            "factor",
+        )
+        cs.series(
+            f"re_kp{i}",
+            f"deployment {i} rebuilt: price (escalated, or cloud price x index)",
+            x.money("GPU-h"),
+            "=IF({$contract_at_hour_value}=1,{$price_per_gpu_hour}"
+            "*(1-{$price_decline}*({year}>1))^({year}-1),{$contract_price_per_gpu_hour}"
+            f"*(1+{{$contract_escalation}})^INT(MAX(0,{{month}}-{dt}-1)/12))",
+            p,
+            "money2",
+        )
+    terms = "+".join(
+        f"{{$d_g{i}}}*SUMPRODUCT({{re_kw{i}:}},{{re_kp{i}:}})" for i in range(len(x.deps))
+    )
+    cs.const(
+        "re_contract_revenue",
+        "contract revenue rebuilt = GPUs x share x the rows above x availability x hours",
+        x.cur,
+        f"=({terms})*{{$contract_share}}*{{$availability}}*{HOURS}",
+        float(np.sum(x.r.flows["contract_revenue"][0])),
+        "money",
     )

@@ -50,6 +50,7 @@ NUMBER_FORMATS = {
     "flag": "0",
     "date": "yyyy-mm",
     "text": "@",
+    "bool": '"TRUE";"TRUE";"FALSE"',
     "general": "General",
 }
 
@@ -194,6 +195,8 @@ class CalcSheet:
     #: name by the sheet's own row (``{$key}``) where the tier's site sets it
     #: (methodology §29; :mod:`costmodel.report.workbook.sitesblock`)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: totals a block computed for the Checks sheet's cached values, by row key
+    totals: dict[str, float] = field(default_factory=dict)
     _patterns: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = field(
         default_factory=dict, repr=False
     )

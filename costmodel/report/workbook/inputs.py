@@ -47,6 +47,7 @@ from costmodel.report.workbook.inputsmap import (
 )
 from costmodel.report.workbook.quotesblock import write_quotes
 from costmodel.report.workbook.sitesblock import write_sites
+from costmodel.report.workbook.subsidyblock import write_subsidy_inputs
 from costmodel.report.workbook.tiertable import write_stages, write_tier_table
 from costmodel.report.workbook.validation import validate
 from costmodel.report.workbook.vatblock import write_vat_inputs
@@ -132,6 +133,7 @@ def write_inputs(
     _scalars(s, discount_rate)
     _financing(s)
     write_vat_inputs(s)
+    write_subsidy_inputs(s, out)
     _cooling(s)
     write_sites(s)
     _depreciation(s)
@@ -232,9 +234,7 @@ def _scalars(s: Sheet, discount_rate: float) -> None:
             r = s.quantity_row(f"{section}.{key}", q)
         s.define(name_for(f"{section}.{key}"), r, 1)
     contract = s.a.revenue.contract
-    for key in CONTRACT_KEYS if contract is not None else ():  # methodology §11.5
-        if key == "default_rate":  # not in the workbook (methodology §11.12)
-            continue
+    for key in CONTRACT_KEYS if contract is not None else ():  # methodology §11.5, §11.12
         r = s.quantity_row(f"revenue.contract.{key}", getattr(contract, key))
         s.define(name_for(f"revenue.contract.{key}"), r, 1)
 

@@ -140,6 +140,8 @@ class InputsMap:
     cells: dict[tuple[str, ...], InputCell] = field(default_factory=dict)
     #: a quote's path -> the cell of its months to ``start`` (methodology §30)
     quote_months: dict[str, str] = field(default_factory=dict)
+    # each subsidy's cells by field, keyed (scope: a tier or "" for the global list, index)
+    subsidy_cells: dict[tuple[str, int], dict[str, str]] = field(default_factory=dict)
 
 
 def dotted_attr(obj: Any, dotted: str) -> Any:

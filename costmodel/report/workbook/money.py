@@ -454,11 +454,12 @@ def equity(x: Tier) -> None:
     service, DSCR per year and the minimum."""
     cs, cur, f = x.cs, x.cur, x.r.flows
     cs.heading("Equity cash flow and cover (methodology §8.2)")
+    grants = "subsidies" in cs.rows  # methodology §11.13
     rows = (
         (
             "cfads",
-            "CFADS = revenue - opex - levered tax + VAT cash",
-            "={revenue}-{opex}-{tax_lev}+{vat_cash}",
+            "CFADS = revenue - opex - levered tax + VAT cash" + (" + subsidies" if grants else ""),
+            "={revenue}-{opex}-{tax_lev}+{vat_cash}" + ("+{subsidies}" if grants else ""),
             f["cfads"][0],
             True,
         ),

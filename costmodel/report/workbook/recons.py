@@ -14,6 +14,7 @@ from costmodel.core.model import Model
 from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.grid import CalcSheet
+from costmodel.report.workbook.subsidyblock import subsidy_checks
 from costmodel.report.workbook.tier import OPEX_LINES
 from costmodel.report.workbook.tiercontext import scalar
 from costmodel.report.workbook.vatblock import vat_checks
@@ -72,10 +73,14 @@ def reconciliations(
     scaled by the ramped GPU-hours, every other one by the capex."""
     S, tot, cap = _refs(cs)
     v = _totals(model, t)
+    v["subsidy_rows"] = float("subsidies" in cs.rows)
     out = [*_opex_recons(S, tot, cap, v), *_revenue_recons(S, tot, cap, v)]
     for c in ASSET_CLASSES:
         out += _asset_recons(S, tot, cap, v, c)
     out += _cash_recons(S, tot, cap, comp, t, v)
+    subsidies = tuple(model.inputs[t].config.subsidies or ())
+    if subsidies:  # methodology §11.13
+        out += [Recon(*c, cap) for c in subsidy_checks(cs, subsidies)]
     for c in out:
         hours = c.scale.endswith(S("re_gpu_hours"))
         c.scale_value = abs(v["ramped_hours"] if hours else v["capex"])
@@ -159,6 +164,14 @@ def _revenue_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
             cap,
         ),
         Recon(
+            "contract revenue = its inputs rebuilt (share, months, price and escalation,"
+            " or cloud price and index; survival)",
+            tot("contract_revenue"),
+            S("re_contract_revenue"),
+            v["contract_revenue"],
+            cap,
+        ),
+        Recon(
             "revenue = contract revenue + spot revenue",
             tot("revenue"),
             f"{tot('contract_revenue')}+{tot('spot_revenue')}",
@@ -231,13 +244,7 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
         ),
         *_loss_recons(S, tot, cap, "", "taxable_year", "tax", v["loss_close"], v["tax"]),
         *[_expensed_recon(S, tot, c, v, cap) for c in ASSET_CLASSES if c != "facility"],
-        Recon(
-            "FCF - VAT cash = revenue - opex - tax - capex + terminal",
-            f"{tot('fcf')}-{tot('vat_cash')}",
-            f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
-            v["fcf"] - v["vat_cash"],
-            cap,
-        ),
+        _fcf_recon(S, tot, cap, v),
         Recon(
             "NPV (Comparison) = sum of FCF x (1+r)^(-t)",
             comp[(t, "npv")],
@@ -256,6 +263,21 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
             cap,
         ),
     ]
+
+
+def _fcf_recon(S, tot, cap: str, v: dict[str, float]) -> Recon:
+    """FCF less its cash lines of their own (VAT, subsidies where a tier has them)
+    against its operating parts."""
+    grants = v["subsidy_rows"] > 0
+    return Recon(
+        "FCF - VAT cash"
+        + (" - subsidies" if grants else "")
+        + " = revenue - opex - tax - capex + terminal",
+        f"{tot('fcf')}-{tot('vat_cash')}" + (f"-{tot('subsidies')}" if grants else ""),
+        f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
+        v["fcf"] - v["vat_cash"] - v["subsidies"],
+        cap,
+    )
 
 
 def _expensed_recon(S, tot, cls: str, v: dict[str, float], cap: str) -> Recon:
@@ -330,6 +352,7 @@ def money_recons(
     scaled by the capex."""
     S, tot, cap = _refs(cs)
     v = _totals(model, t)
+    v["subsidy_rows"] = float("subsidies" in cs.rows)
     r = model.results[t]
     out = [*_debt_recons(S, tot, cap, v), *_vintage_recons(cs, model, t)]
     out += _loss_recons(

@@ -41,6 +41,7 @@ from costmodel.report.workbook.inputsmap import InputsMap
 from costmodel.report.workbook.quotesblock import quote_rows
 from costmodel.report.workbook.sitesblock import site_rows
 from costmodel.report.workbook.storageblock import storage_inputs
+from costmodel.report.workbook.subsidyblock import subsidies_block
 from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
 from costmodel.report.workbook.vatblock import vat_block
 
@@ -93,6 +94,7 @@ def write_tier_sheet(
         contracts.revenue,
         opex,
         vat_block,
+        subsidies_block,
         dep.depreciation_events,
         dep.terminal,
         tax,
@@ -502,7 +504,7 @@ def tax(x: Tier) -> None:
     month); the taxable income of each year at its last month, the terminal gain
     added at M; the loss corkscrew with its vintage table (:func:`losspool.loss_table`),
     taxable profit and tax; the part of the tax at M due to the gain."""
-    cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
+    cs, r, cur = x.cs, x.r, x.cur
     cs.heading("EBIT and tax (annual, paid in the year's last month; losses carried forward)")
     cs.series(
         "ebit",
@@ -554,12 +556,31 @@ def tax(x: Tier) -> None:
         market - tax_nbv if sold else 0.0,
         "money",
     )
+    taxable_y = _taxable(x, tax_dep)
+    losspool.loss_inputs(x)
+    losspool.loss_table(x, "", "taxable_year", taxable_y, "tax", r.flows["tax"][0], "tax")
+    losspool.gain_tax(
+        x, "", "taxable_year", "gain", "tax", "terminal_tax", r.flows["terminal_tax"][0]
+    )
+
+
+def _taxable(x: Tier, tax_dep: np.ndarray) -> np.ndarray:
+    """The monthly result for tax and the taxable income of each year at its last
+    month (methodology §11.6, §11.9, §11.13): revenue - opex - tax depreciation -
+    surtax (+ taxable subsidies, month 0's in year 1), the terminal gain at M. Returns
+    the engine's taxable income at the year ends."""
+    cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     result = r.flows["revenue"][0] - r.flows["opex"][0] - tax_dep - r.vat["surtax"][0]
+    # taxable subsidies are income of their model year, month 0's of year 1 (§11.13)
+    grants = x.subsidies_taxable is not None
+    if grants:
+        result = result + x.subsidies_taxable
     cs.series(
         "taxable_m",
-        "result for tax = revenue - opex - tax depreciation - VAT surtax",
+        "result for tax = revenue - opex - tax depreciation - VAT surtax"
+        + (" + taxable subsidies" if grants else ""),
         cur,
-        "={revenue}-{opex}-{tax_dep}-{vat_surtax}",
+        "={revenue}-{opex}-{tax_dep}-{vat_surtax}" + ("+{subsidies_taxable}" if grants else ""),
         result,
         total=True,
     )
@@ -568,14 +589,11 @@ def tax(x: Tier) -> None:
         "taxable_year",
         "taxable income of the year (at its last month; the terminal gain at M)",
         cur,
-        "=SUMIFS({taxable_m:},{year:},{year})*{yearend}+{$gain}*{last}",
+        "=SUMIFS({taxable_m:},{year:},{year})*{yearend}+{$gain}*{last}"
+        + ("+{taxable_m@0}*({year}=1)*{yearend}" if grants else ""),
         taxable_y,
     )
-    losspool.loss_inputs(x)
-    losspool.loss_table(x, "", "taxable_year", taxable_y, "tax", r.flows["tax"][0], "tax")
-    losspool.gain_tax(
-        x, "", "taxable_year", "gain", "tax", "terminal_tax", r.flows["terminal_tax"][0]
-    )
+    return taxable_y
 
 
 def cash_flow(x: Tier) -> None:
@@ -584,11 +602,15 @@ def cash_flow(x: Tier) -> None:
     cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Free cash flow, discounting, payback")
     fcf = r.flows["fcf"][0]
+    grants = "subsidies" in cs.rows  # methodology §11.13
     cs.series(
         "fcf",
-        "FCF = revenue - opex - tax - capex + terminal + VAT cash (the tax at M taxes its gain)",
+        "FCF = revenue - opex - tax - capex + terminal + VAT cash"
+        + (" + subsidies" if grants else "")
+        + " (the tax at M taxes its gain)",
         cur,
-        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}+{vat_cash}",
+        "={revenue}-{opex}-{tax}-{capex_t}+{terminal}+{vat_cash}"
+        + ("+{subsidies}" if grants else ""),
         fcf,
         total=True,
         bold=True,

@@ -63,6 +63,8 @@ class Tier:
     load: list[np.ndarray] = field(init=False)  # electricity load factor
     contracted: list[np.ndarray] = field(init=False)  # share sold under contract
     contract_price: list[np.ndarray] = field(init=False)  # price of the contract year
+    # the taxable subsidies month by month (subsidyblock, methodology §11.13); None: none
+    subsidies_taxable: np.ndarray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         M = self.model.months

@@ -150,8 +150,6 @@ def _contract_rows(rows: TierRows, a: Assumptions, tiers: list[str]) -> None:
     price and months to sell under contract)."""
     glob = a.revenue.contract
     for key in CONTRACT_KEYS:
-        if key == "default_rate":  # not in the workbook (methodology §11.12)
-            continue
         cells: list[Cell] = []
         own = []
         for t in tiers:

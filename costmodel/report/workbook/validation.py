@@ -181,6 +181,11 @@ RULES |= {
         "input_message": "Share of each deployment's available "
         "GPU-hours sold take-or-pay, in [0, 1] (0: no contract).",
     },
+    "contract.default_rate": {
+        **FRACTION,
+        "input_message": "Share of contracts that default in a year, in [0, 1] "
+        "(0: none); defaulted hours are sold spot.",
+    },
     "contract.escalation": {
         **FRACTION,
         "input_message": "Contract price rise a contract year, in [0, 1].",
