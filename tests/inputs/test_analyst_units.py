@@ -25,11 +25,26 @@ def load(tmp_path: Path, text: str, name: str = "over.yaml"):
     return a, [str(w.message) for w in caught if issubclass(w.category, UnitNote)]
 
 
+def default_without_fx(tmp_path: Path) -> Path:
+    """A copy of the default's folder without its exchange rates (``fx``), so that a
+    price in another currency has no rate to be converted at."""
+    import re
+
+    folder = tmp_path / "no-fx"
+    folder.mkdir(exist_ok=True)
+    for f in default_assumptions_dir().glob("*.yaml"):
+        text = f.read_text(encoding="utf-8")
+        text = re.sub(r"(?m)^fx:\n(?:[ #].*\n)*", "", text)
+        (folder / f.name).write_text(text, encoding="utf-8")
+    assert "fx" not in cm.load_assumptions(folder).model_dump(exclude_defaults=True)
+    return folder
+
+
 def refused(tmp_path: Path, text: str) -> str:
     over = tmp_path / "over.yaml"
     over.write_text(text, encoding="utf-8")
     with pytest.raises(cm.AssumptionError) as e:
-        cm.load_assumptions("default", over)
+        cm.load_assumptions(default_without_fx(tmp_path), over)
     (p,) = e.value.problems
     return str(p)
 
@@ -42,9 +57,10 @@ def test_a_price_in_usd_in_a_cny_model_is_refused_naming_both_and_fx(tmp_path):
 
 
 def test_the_default_file_with_its_unit_changed_to_usd_is_refused(tmp_path):
+    # without a rate for USD (the default's own fx.USD taken out)
     folder = tmp_path / "model"
     folder.mkdir()
-    for f in default_assumptions_dir().glob("*.yaml"):
+    for f in default_without_fx(tmp_path).glob("*.yaml"):
         text = f.read_text(encoding="utf-8")
         if f.name == "20-power.yaml":
             assert 'unit: "CNY/kWh"' in text

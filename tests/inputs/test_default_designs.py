@@ -101,3 +101,19 @@ def test_the_sweep_rebuilds_the_thousands_tier_at_each_class_boundary():
     assert sw["cooling"].tolist() == ["air", "air", "cold_plate"]
     # the team grows at each rebuild (the seed's 2-3, 5-10, dozens)
     assert sw["staff_fte"].is_monotonic_increasing
+
+
+# ----------------------------------------------------------------------------- chips
+# (issue 53; methodology §33)
+
+
+def test_every_sku_says_where_it_is_made_and_how_long_it_takes_to_arrive():
+    for name, sku in A.servers.items():
+        assert sku.origin in ("domestic", "foreign"), name
+        assert sku.lead_months is not None and sku.lead_months.source, name
+        domestic = name.startswith(("ascend", "cloudmatrix"))
+        assert (sku.origin == "domestic") == domestic, name
+    # a domestic rack-scale system for the thousands class (CloudMatrix 384 class)
+    rack_scale = [n for n, s in A.servers.items() if s.racks_per_unit is not None]
+    assert rack_scale == ["cloudmatrix384"]
+    assert A.servers["cloudmatrix384"].origin == "domestic"

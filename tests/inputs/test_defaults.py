@@ -70,7 +70,9 @@ def test_thousands_network_is_designed_and_12_to_30_percent_of_hardware():
 
 def test_server_catalogue_has_the_seeds_cards():
     assert {"h200", "h800", "h100", "h20", "a800", "rtx4090", "ascend910b"} <= set(A.servers)
-    assert all(s.gpus_per_server == 8 for s in A.servers.values())
+    # 8 accelerators a server, but for a rack-scale system (CloudMatrix 384: one unit
+    # of 384 over 16 racks, methodology §33)
+    assert all(s.gpus_per_server == 8 for s in A.servers.values() if s.racks_per_unit is None)
 
 
 def _quantities(obj, path=""):
@@ -149,9 +151,13 @@ OVERLAY_EFFECTS = {
     "western-development": (ALL, {"tco": -1, "capex": 0, "revenue": 0}),
     "spot-only": (tuple(t for t in ALL if _contracted(t)), {"revenue": None, "capex": 0}),
     "domestic-tier": (("hundreds",), {"capex_servers": None, "revenue": None}),
-    # the chip policy alone: every default tier runs a foreign server, so every one is
-    # infeasible, its numbers unchanged (methodology §33)
-    "state-park": (ALL, {"feasible": None, "npv": 0, "capex": 0, "revenue": 0}),
+    # the chip policy: the default's H200 tiers infeasible, their numbers unchanged
+    # (methodology §33); the thousands tier rebuilt on CloudMatrix 384 at the hub, feasible
+    "state-park": {
+        "tens": {"feasible": None, "npv": 0, "capex": 0, "revenue": 0},
+        "hundreds": {"feasible": None, "npv": 0, "capex": 0, "revenue": 0},
+        "thousands": {"feasible": 0, "capex_servers": None, "revenue": None},
+    },
     "downside": (ALL, {"revenue": -1, "npv": -1, "capex": 0}),
     "upside": (ALL, {"revenue": +1, "npv": +1, "capex": 0}),
     "high-power-price": (ALL, {"tco": +1, "npv": -1, "revenue": 0, "capex": 0}),
@@ -207,12 +213,14 @@ def test_every_scenario_overlay_layers_on_the_default(name):
     a = cm.load_assumptions(default_assumptions_dir(), scenarios_dir() / f"{name}.yaml")
     s = cm.build(a).summary()
     assert list(s.index) == list(S.index)
-    tiers, effects = OVERLAY_EFFECTS[name]
+    spec = OVERLAY_EFFECTS[name]
+    # (tiers, effects) for effects common to the tiers it changes, or effects by tier
+    per_tier = spec if isinstance(spec, dict) else dict.fromkeys(spec[0], spec[1])
     for tier in S.index:
-        if tier not in tiers:
+        if tier not in per_tier:
             pd.testing.assert_series_equal(s.loc[tier], S.loc[tier])
             continue
-        for metric, sign in effects.items():
+        for metric, sign in per_tier[tier].items():
             new, old = s.loc[tier, metric], S.loc[tier, metric]
             if sign == 0:
                 assert new == old, (tier, metric)

@@ -245,3 +245,23 @@ def test_domestic_tier_moves_the_hundreds_tier_to_the_910c_with_its_own_terms():
     )
     for other in ("tens", "thousands"):
         assert a.tiers[other].server == DEFAULT.tiers[other].server
+
+
+def test_the_state_park_rules_out_every_foreign_tier_and_builds_a_domestic_thousands_one():
+    # issue 53: a state-funded park may use domestic chips only (Reuters, 5 Nov 2025);
+    # its thousands option is a rack-scale domestic system (CloudMatrix 384 class)
+    a = _load("state-park")
+    assert a.policy.domestic_only
+    s = cm.build(a).summary()
+    for tier, t in a.tiers.items():
+        sku = a.servers[t.server]
+        assert bool(s.loc[tier, "feasible"]) == (sku.origin == "domestic"), tier
+    t = a.tiers["thousands"]
+    sku = a.servers[t.server]
+    assert sku.origin == "domestic" and int(sku.racks_per_unit) > 1  # rack-scale
+    assert bool(s.loc["thousands", "feasible"])
+    assert s.loc["thousands", "scale_class"] == "thousands"
+    # racks of whole supernodes: units x racks per unit (methodology §33)
+    units = int(t.gpus) // int(sku.gpus_per_server)
+    assert s.loc["thousands", "racks"] == units * int(sku.racks_per_unit) == 3 * 16
+    assert [x for x in a.tiers if not s.loc[x, "feasible"]] == ["tens", "hundreds"]

@@ -408,6 +408,7 @@ ALLOWED_LATIN = {
     "Multi", "Rail", "Young", "NVMe", "PCIe", "Atlas", "Ascend", "GeForce", "Huawei",
     "Hopper", "Ampere", "Llama", "MegaScale", "costmodel", "Post", "training",
     "CANN", "MindSpore", "CloudEngine", "VAST", "WEKA",  # in the bundled scenarios' zh text
+    "CloudMatrix",  # the state park's supernode (scenarios/state-park.yaml)
     # units and abbreviations
     "PFLOP", "TFLOPS", "FLOPs", "Gbps", "MTBF", "SHA", "SFT", "POC", "INT", "UPS", "CDU",
     "TCO", "ROI", "IRR", "NPV", "MFU", "PUE", "GPU", "CPU", "RTX", "SRE", "HDR", "NDR",

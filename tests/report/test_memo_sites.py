@@ -40,9 +40,14 @@ def money(v: float, lang: str) -> str:
 
 @pytest.fixture(scope="module")
 def two_sites():
-    # the default's H200 sold at 16 CNY/GPU-h spot and under contract: the price at
+    # the default's H200 sold at 16 CNY/GPU-h at the start, spot and under contract: the price at
     # which the sites' power, rent and tax decide the sign of the thousands option
-    prices = {"revenue.price_per_gpu_hour": 16.0, "revenue.contract.price_per_gpu_hour": 16.0}
+    prices = {
+        "revenue.price_per_gpu_hour": 16.0,
+        "revenue.price_per_gpu_hour.as_of": "2027-01",
+        "revenue.contract.price_per_gpu_hour": 16.0,
+        "revenue.contract.price_per_gpu_hour.as_of": "2027-01",
+    }
     a = cm.load_assumptions("default", TWO_SITES, overrides=prices)
     return cm.build(a), compare_sites(a, "east,west")
 
@@ -75,21 +80,36 @@ def test_one_site_or_the_same_sign_says_nothing_of_sites():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_domestic_only_memo_names_each_excluded_option_and_the_rule(lang):
+    # the state park's thousands option is domestic (CloudMatrix 384) and the
+    # domestic tier's hundreds (Ascend 910C): the H200 tens tier alone is out
     paths = ["default", scenarios_dir() / "domestic-tier.yaml", scenarios_dir() / "state-park.yaml"]
     model = cm.build(cm.load_assumptions(*paths))
     s = model.summary()
     out = [t for t in model.tiers if not s.loc[t, "feasible"]]
-    assert out == ["tens", "thousands"]
+    assert out == ["tens"]
     paras = paragraphs(render_memo(model, lang), lang)
     first = paras[0]
     assert "policy.domestic_only" in first
-    assert first.count("h200") == 2
+    assert first.count("h200") == 1
+    if lang == "en":
+        assert first.startswith("1 of the 3 options cannot be built under the chip policy")
+        assert "and is left out of the decision" in first
+    else:
+        assert first.startswith("在芯片政策下，3 个方案中有 1 个无法建设")
+    # the decision that follows is about the feasible options
+    assert "910C" in " ".join(paras[1:4]) or "CloudMatrix" in " ".join(paras[1:4])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_two_options_out_are_said_in_the_plural(lang):
+    model = cm.build(cm.load_assumptions("default", scenarios_dir() / "state-park.yaml"))
+    first = paragraphs(render_memo(model, lang), lang)[0]
     if lang == "en":
         assert first.startswith("2 of the 3 options cannot be built under the chip policy")
+        assert "and are left out of the decision" in first
     else:
         assert first.startswith("在芯片政策下，3 个方案中有 2 个无法建设")
-    # the decision that follows is about the one feasible option
-    assert "910C" in " ".join(paras[1:4])
+    assert first.count("h200") == 2
 
 
 def test_the_assumed_year_1_price_is_the_quote_rolled_and_factored():

@@ -127,3 +127,11 @@ def test_fit_labels_uses_the_room():
     assert s(0) == pytest.approx(5) and s(10) == pytest.approx(95)
     with_label = svg.fit_labels(0, 10, 0, 100, right=[(10, 30)], margin=5)
     assert with_label(10) == pytest.approx(70)  # the label may reach the end
+
+
+def test_a_cut_never_splits_a_latin_word():
+    # "Ascen…" would read as a word of its own in a Chinese chart label
+    assert svg.shorten("1,152 张 Ascend 910C", 14) == "1,152 张\u2026"
+    assert svg.fit("1,152 张 Ascend 910C", 60.0) == "1,152 张\u2026"
+    # a single word is cut where it must be
+    assert svg.shorten("abcdefghijklmnop", 8) == "abcdefg\u2026"

@@ -189,6 +189,10 @@ def fmt(
         return EMPTY
     if isinstance(v, bool) or type(v).__name__ == "bool_":  # feasible (methodology §33)
         return ("是" if v else "否") if lang == "zh" else ("yes" if v else "no")
+    if kind == "text" and str(v) in ("True", "False"):  # feasible (methodology §33)
+        return {"en": ("yes", "no"), "zh": ("是", "否")}[lang if lang == "zh" else "en"][
+            str(v) == "False"
+        ]
     if kind == "text" and column == "cooling":
         return COOLING_TEXT.get(lang, {}).get(str(v), str(v))
     if kind == "text":

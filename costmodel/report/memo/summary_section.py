@@ -95,7 +95,8 @@ def excluded(x: Facts) -> list[Markup]:
     ]
     joined = Markup("；" if x.lang == "zh" else "; ").join(items)
     key = "excluded" if x.choice.get("feasible") else "excluded_all"
-    return [say(S[key], count=len(out), total=len(x.model.tiers), items=joined)]
+    are = "is" if len(out) == 1 else "are"  # English agreement; the zh text has no verb
+    return [say(S[key], count=len(out), total=len(x.model.tiers), items=joined, are=are)]
 
 
 def _considered(x: Facts) -> int:

@@ -86,12 +86,27 @@ def text_width(text: str, size: float = SIZE) -> float:
 
 
 def shorten(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters with an ellipsis."""
-    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+    """``text`` cut to ``limit`` characters with an ellipsis, never inside a Latin
+    word (:func:`_whole_words`): ``1,152 张 Ascend 910C`` at 14 is ``1,152 张…``."""
+    if len(text) <= limit:
+        return text
+    return _whole_words(text[: limit - 1], text[limit - 1 :]) + ELLIPSIS
+
+
+def _whole_words(out: str, rest: str) -> str:
+    """``out``, the start of a text whose remainder is ``rest``, without a Latin word
+    it would cut (a cut word reads as another word: ``Ascen``), unless that word is
+    all of it; no trailing space."""
+    if out and rest and out[-1].isascii() and out[-1].isalpha() and rest[0].isalpha():
+        word = re.search(r"[A-Za-z]+$", out)
+        if word is not None and word.start() > 0:
+            out = out[: word.start()]
+    return out.rstrip()
 
 
 def fit(text: str, width: float, size: float = SIZE) -> str:
-    """``text`` cut with an ellipsis so that it is at most ``width`` px wide."""
+    """``text`` cut with an ellipsis so that it is at most ``width`` px wide, never
+    inside a Latin word (a cut word reads as another word: ``Ascen…``)."""
     if text_width(text, size) <= width:
         return text
     out = ""
@@ -99,7 +114,7 @@ def fit(text: str, width: float, size: float = SIZE) -> str:
         if text_width(out + c + ELLIPSIS, size) > width:
             break
         out += c
-    return out + ELLIPSIS
+    return _whole_words(out, text[len(out) :]) + ELLIPSIS
 
 
 def wrap(text: str, width: float, size: float = SIZE, lines: int = 2) -> list[str]:

@@ -14,8 +14,8 @@ SUMMARY: dict[str, dict[str, str]] = {
         "{price}, falling {decline} a year, it has the highest positive NPV of the {n} "
         "options: <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
         "excluded": "<strong>{count} of the {total} options cannot be built under the chip "
-        "policy</strong> (<code>policy.domestic_only</code>: domestic chips only) and are left "
-        "out of the decision: {items}.",
+        "policy</strong> (<code>policy.domestic_only</code>: domestic chips only) and {are} "
+        "left out of the decision: {items}.",
         "excluded_all": "<strong>None of the {total} options can be built under the chip "
         "policy</strong> (<code>policy.domestic_only</code>: domestic chips only): {items}. "
         "The comparison below is for reference only.",
