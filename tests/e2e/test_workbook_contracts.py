@@ -46,6 +46,7 @@ CONTRACT = {
     "operations.sga_share": 0.04,
     "timeline.ramp_months": 6,
     "tiers.tens.revenue.contract.share": 0.9,
+    "tiers.tens.operations.sga_share": 0.04,  # the default's captive tens sells nothing
 }
 
 

@@ -43,7 +43,7 @@ THREE = {
 #: and edits of the tier table: a linked cell typed over, GPUs, a server price
 TIERS = {
     **THREE,
-    "tiers.tens.operations.utilization": 0.5,
+    "tiers.tens.operations.utilization": 0.65,
     "tiers.hundreds.gpus": 256,
     "servers.h800.price": 2_000_000,
 }

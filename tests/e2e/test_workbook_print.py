@@ -20,7 +20,7 @@ from tests.support.libreoffice import recalculate, soffice
 pytestmark = pytest.mark.slow
 
 
-def test_workbook_prints_on_at_most_60_a4_pages(tmp_path):
+def test_workbook_prints_on_at_most_70_a4_pages(tmp_path):
     if soffice() is None or shutil.which("pdfinfo") is None:
         pytest.skip("LibreOffice or pdfinfo is not installed")
     model = cm.build(cm.load_assumptions())
@@ -36,7 +36,8 @@ def test_workbook_prints_on_at_most_60_a4_pages(tmp_path):
     pdf = recalculate(book, tmp_path / "pdf", "pdf")
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
-    assert 10 <= pages <= 60, pages
+    # 64 with the designs table, the quotes, sites and subsidy blocks of spec v4
+    assert 10 <= pages <= 70, pages
     first = subprocess.run(
         ["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True
     ).stdout

@@ -146,11 +146,11 @@ def test_an_irr_is_above_its_hurdle_exactly_when_its_npv_is_positive(workbooks, 
     model, _ = workbooks[case]
     s = model.summary()
     a = model.assumptions
-    hurdle = float(a.finance.discount_rate.value)
     coe = a.financing.cost_of_equity if a.financing is not None else None
-    equity_hurdle = float(coe.value) if coe is not None else hurdle
     compared = 0
     for t in model.tiers:
+        hurdle = model.discount_rate(t)  # finance.discount_rate, or the tier's WACC
+        equity_hurdle = float(coe.value) if coe is not None else hurdle
         for irr, npv, rate in (("irr", "npv", hurdle), ("equity_irr", "equity_npv", equity_hurdle)):
             if s.loc[t, irr] == s.loc[t, irr]:  # where an IRR exists
                 assert (s.loc[t, irr] > rate) == (s.loc[t, npv] > 0), (case, t, irr)

@@ -33,6 +33,7 @@ vat:
                 insurance: 0.06}
   surtax_rate: 0.12
   refund_credit: true
+  refund: annual  # the yearly refund these cases check (the default refunds monthly)
 """
 #: the hand case over three years, financed, at a price that pays tax, without refunds
 HAND_VAT = """\
