@@ -101,18 +101,19 @@ def shadowed(
         for tier, shadow, own in hidden:
             where = origin.get(f"{shadow}.value") or origin.get(shadow, "")
             at = f" ({where})" if where else ""
-            rest = (
-                "; no tier reads the global value, so this override changes nothing"
-                if len(hidden) == len(tiers)
-                else ""
-            )
+            at_zh = f"（`{where}`）" if where else ""
+            every = len(hidden) == len(tiers)
+            rest = "; no tier reads the global value, so this override changes nothing"
+            rest_zh = "；没有任何方案读取全局值，此项调整不改变结果"
             out.append(
                 Problem(
                     "--set",
                     key_path(*keys),
                     _shown(value),
                     f"shadowed for tier {tier} by {shadow} = {_shown(own)}{at}: set "
-                    f"{shadow}={_shown(value)} instead{rest}",
+                    f"{shadow}={_shown(value)} instead{rest if every else ''}",
+                    f"方案 `{tier}` 不读取此值：`{shadow} = {_shown(own)}`{at_zh} 已为其设定；"
+                    f"请改设 `{shadow}={_shown(value)}`{rest_zh if every else ''}",
                 )
             )
     return out
@@ -184,33 +185,31 @@ def implausible(
         x = _number(leaf)
         if x is None or x == 0 or not fresh(path):
             continue
-        rule = None
+        rule = rule_zh = None
         low, high = before.get(path, (None, None))
         unit = input_unit(path, currency, _unit_of(leaf))
+        ask, ask_zh = "is the unit right?", "单位是否正确？"
         if isinstance(high, int | float) and high > 0 and x > FAR * high:
-            rule = (
-                f"more than {FAR:g}x its documented high, {_num(high)} {unit}: is the unit right?"
-            )
+            rule = f"more than {FAR:g}x its documented high, {_num(high)} {unit}: {ask}"
+            rule_zh = f"超过所列上限 `{_num(high)} {unit}` 的 {FAR:g} 倍：{ask_zh}"
         elif isinstance(low, int | float) and low > 0 and 0 < x < low / FAR:
-            rule = (
-                f"less than 1/{FAR:g} of its documented low, {_num(low)} {unit}: is the unit right?"
-            )
+            rule = f"less than 1/{FAR:g} of its documented low, {_num(low)} {unit}: {ask}"
+            rule_zh = f"不足所列下限 `{_num(low)} {unit}` 的 1/{FAR:g}：{ask_zh}"
         typical = typical_range(path)
         if rule is None and typical is not None:
             lo, hi = typical
             if x > FAR * hi or abs(x) < lo / FAR:
-                side = "above" if x > FAR * hi else "below"
+                above = x > FAR * hi
                 rule = (
-                    f"more than {FAR:g}x {side} the typical range of this input, "
-                    f"{_num(lo)} to {_num(hi)} {unit}: is the unit right?"
+                    f"more than {FAR:g}x {'above' if above else 'below'} the typical range of "
+                    f"this input, {_num(lo)} to {_num(hi)} {unit}: {ask}"
+                )
+                span = f"此类输入的典型范围（`{_num(lo)}` 至 `{_num(hi)} {unit}`）"
+                rule_zh = (
+                    f"超过{span}上限的 {FAR:g} 倍：{ask_zh}"
+                    if above
+                    else f"不足{span}下限的 1/{FAR:g}：{ask_zh}"
                 )
         if rule is not None:
-            out.append(
-                Problem(
-                    where(path),
-                    path,
-                    f"{x:g}",
-                    rule,
-                )
-            )
+            out.append(Problem(where(path), path, f"{x:g}", rule, rule_zh or ""))
     return out

@@ -27,10 +27,22 @@
   }
 
   // advice on the inputs moved (an override a tier shadows, a value far outside
-  // its documented range): shown, as text, until the inputs no longer call for it
+  // its documented range): shown, as text, until the inputs no longer call for it.
+  // Each notice is a list of [kind, text] pieces: "code" (a file, path or value,
+  // as written) or "text" (words in the page's language).
   function showNotices(notices) {
     const box = $("#notices");
-    box.querySelector("pre").textContent = (notices || []).join("\n");
+    const list = box.querySelector(".notes");
+    list.replaceChildren();
+    for (const pieces of notices || []) {
+      const line = document.createElement("p");
+      for (const [kind, text] of pieces) {
+        const el = document.createElement(kind === "code" ? "code" : "span");
+        el.textContent = text;
+        line.appendChild(el);
+      }
+      list.appendChild(line);
+    }
     box.hidden = !(notices && notices.length);
   }
 

@@ -206,12 +206,16 @@ def test_bad_value_shows_the_clis_message(page, url):
 
 def test_chinese_page_shows_no_english_outside_product_names(page, url, tmp_path):
     page.goto(url + "?lang=zh")
-    # the power price, which no tier of the default sets for itself (a shadowed global
-    # input's advice is English on the Chinese page: not covered here)
-    move(page, "power.price_per_kwh", "ArrowLeft", 10)  # the recomputed parts in Chinese too
+    # the utilization, which the tens tier sets for itself: the recomputed parts and
+    # the advice that the global slider does not reach that tier, in Chinese too
+    move(page, UTIL, "ArrowLeft", 10)
     page.wait_for_function(READY)
+    assert page.locator("#notices").is_visible()
+    assert "不读取此值" in page.locator("#notices").inner_text()
     text = page.inner_text("body")
-    for name in page.locator("code").all_inner_texts():  # file names, as code
+    # file names, paths and values, as code (the longest first: a tier's key is part
+    # of the path that names it)
+    for name in sorted(page.locator("code").all_inner_texts(), key=len, reverse=True):
         text = text.replace(name, " ")
     assert english_words(text) == set()
     assert "数十卡方案（32 张 H200）" in text and "已调整的输入：1 项。" in text

@@ -159,9 +159,10 @@ def test_recompute_equals_costmodel_summary_with_the_same_set(client):
     assert doc["values"]["operations.utilization"] == "72.0%"
     # the tens tier sets its own price (and its own utilization): the page says so, as
     # `summary --set` does on stderr
-    (note,) = [n for n in doc["notices"] if "revenue.price_per_gpu_hour" in n]
+    notes = ["".join(text for _, text in pieces) for pieces in doc["notices"]]
+    (note,) = [n for n in notes if "revenue.price_per_gpu_hour" in n]
     assert any("shadowed for tier tens by tiers.tens.operations.utilization" in n
-               for n in doc["notices"])  # fmt: skip
+               for n in notes)  # fmt: skip
     assert note.startswith("--set: revenue.price_per_gpu_hour = 15.5: shadowed for tier tens by ")
     assert "set tiers.tens.revenue.price_per_gpu_hour=15.5 instead" in note
     assert "/" not in note.split("(")[1].split(")")[0].replace("default/", "")  # no machine path
@@ -177,6 +178,27 @@ def test_recompute_equals_costmodel_summary_with_the_same_set(client):
             assert doc["npv"][t] == pytest.approx(base[t], rel=1e-11)
         else:
             assert doc["npv"][t] > base[t]
+
+
+def test_the_advice_on_a_shadowed_input_is_chinese_on_the_chinese_page(client):
+    doc = client.post("/api/recompute", json={"overrides": MOVES, "lang": "zh"}).json()
+    assert len(doc["notices"]) == 2  # the tens tier sets its own price and utilization
+    for pieces in doc["notices"]:
+        words = "".join(text for kind, text in pieces if kind == "text")
+        code = [text for kind, text in pieces if kind == "code"]
+        assert english_words(words) == set() and "不读取此值" in words and "请改设" in words
+        # the paths, values and file stay as written, marked as code
+        assert code[0] == "--set" and code[1] in {
+            "revenue.price_per_gpu_hour = 15.5",
+            "operations.utilization = 0.72",
+        }
+        assert code[2] == "tens"
+        moved = code[1].split(" = ")
+        assert code[-1] == f"tiers.tens.{moved[0]}={moved[1]}"
+    # the same advice in English on the English page
+    en = client.post("/api/recompute", json={"overrides": MOVES, "lang": "en"}).json()
+    assert [p[0] for p in en["notices"]] == [p[0] for p in doc["notices"]]  # same files
+    assert all(english_words("".join(t for k, t in p if k == "text")) for p in en["notices"])
 
 
 def test_decision_follows_the_inputs(client):

@@ -47,7 +47,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from costmodel.core.model import Model, build
-from costmodel.inputs.errors import AssumptionError
+from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.memo.cache import summary
 from costmodel.report.web import riskmap, scale, view
@@ -162,7 +162,7 @@ class Page:
         self.jobs = Jobs()
         self.files = [str(f) for f in session.files]
         self.cache: dict[str, Model] = {}
-        self.notices: dict[str, list[str]] = {}  # the advice on each cached model's inputs
+        self.notices: dict[str, list[Problem]] = {}  # the advice on each cached model's inputs
         self._cache_lock = threading.Lock()
         self.limiter = anyio.CapacityLimiter(ENGINE_THREADS)
 
@@ -231,11 +231,12 @@ class Page:
         model = self.model_for(overrides)
         res = view.result(model, lang)
         s = summary(model)
+        advice = self.notices.get(json.dumps(overrides, sort_keys=True), [])
         out = dict(
             **view.render_result(res, lang),
             values=view.values(self.session, overrides, model.assumptions.currency, lang),
             npv={t: float(s.loc[t, "npv"]) for t in model.tiers},
-            notices=self.notices.get(json.dumps(overrides, sort_keys=True), []),
+            notices=[p.parts(lang) for p in advice],
             ms=round((time.perf_counter() - t0) * 1000),
         )
         return JSONResponse(out, headers=HEADERS)

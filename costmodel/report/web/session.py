@@ -108,10 +108,11 @@ class Session:
         except AssumptionError as exc:
             raise AssumptionError([_redacted(p, files) for p in exc.problems]) from None
 
-    def checked(self, overrides: Mapping[str, Any]) -> tuple[Assumptions, list[str]]:
+    def checked(self, overrides: Mapping[str, Any]) -> tuple[Assumptions, list[Problem]]:
         """:meth:`assumptions` and the advice on them (methodology §2.6: an override
-        a tier shadows, a value far outside its documented range), each as the CLI
-        prints it, the files named as the page names them."""
+        a tier shadows, a value far outside its documented range), each problem with
+        the files named as the page names them (``Problem.parts`` renders it in the
+        page's language)."""
         files = assumption_files(self.base)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -119,7 +120,7 @@ class Session:
         notes = []
         for w in caught:
             if isinstance(w.message, AssumptionWarning):
-                notes.append(str(_redacted(w.message.problem, files)))
+                notes.append(_redacted(w.message.problem, files))
             else:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return a, notes
@@ -135,4 +136,10 @@ class Session:
 
 
 def _redacted(p: Problem, files: list[str]) -> Problem:
-    return Problem(redact(p.where, files), p.path, redact(p.value, files), redact(p.rule, files))
+    return Problem(
+        redact(p.where, files),
+        p.path,
+        redact(p.value, files),
+        redact(p.rule, files),
+        redact(p.rule_zh, files),
+    )
