@@ -16,8 +16,11 @@ points and their outer neighbours (or the secant point of the bracket) and
 safeguarded by bisection so that it cannot leave the bracket; a row stops when
 the Newton step is below ``IRR_STEP_TOLERANCE x``, or the step predicted after it
 (``s_k^3 / s_(k-1)^2``, quadratic convergence) is, or the bracket is that narrow,
-or ``p(x) = 0``. Rows whose flows do not change sign are not searched (Descartes'
-rule of signs: ``p`` has no positive root) and give NaN, as do rows with no falling
+or ``p(x) = 0``; a bracket at rates below ``-NEAR`` is refined on the reversed
+polynomial in ``y = 1 + i`` instead (there ``x`` is large and steps in ``x`` slow).
+Rows whose flows do not change sign are not searched (Descartes' rule of signs:
+``p`` has no positive root), nor are rows whose cumulative sums from either end
+never exceed 0 (NPV <= 0 at every rate); they give NaN, as do rows with no falling
 bracket (NPV never reaching 0, or NPV only rising through 0), and so does a root where
 ``|p(x)| > IRR_ROOT_TOLERANCE sum |v_m| x^m`` (not a root, within rounding). Roots
 where NPV touches 0 without crossing are not reported.
@@ -330,15 +333,99 @@ def irr_monthly(
 
 
 def _solve(v: FloatArray, high: float, max_iter: int, runs: Runs) -> FloatArray:
-    """:func:`irr_monthly` of the rows ``v`` (R, n), each with a change of sign."""
+    """:func:`irr_monthly` of the rows ``v`` (R, n), each with a change of sign.
+
+    A row whose bracket lies below ``-NEAR`` (a rate near -100% a month, ``x`` far
+    above 1) is refined in ``y = 1 / x = 1 + i`` on the reversed polynomial ``q(y)
+    = y^(n-1) p(1/y)`` (same sign as ``p``; :func:`_far_rows`): there ``p`` is
+    dominated by its last terms, and Newton's method in ``x`` would shrink ``x`` by
+    about ``1/n`` a step, ``n`` steps; in ``y`` those terms are the first."""
     n_rows = v.shape[0]
     out = np.full(n_rows, np.nan)
+    if not _may_rise_above_zero(v, runs).any():
+        return out
     rows, bracket, outer = _bracket_rows(v, float(high), runs)
     if rows.size == 0:
         return out
-    a, b, fa, x = _newton_start(bracket, outer)
     vt = np.ascontiguousarray(v[rows].T) if rows.size < n_rows else np.ascontiguousarray(v.T)
+    far = bracket[0] < -NEAR
+    if far.any():
+        near, out_of = np.flatnonzero(~far), np.flatnonzero(far)
+        x = np.empty(rows.size)
+        x[near] = _refine(
+            np.take(vt, near, axis=1), bracket[:, near], outer[:, near], runs, max_iter
+        )
+        x[far] = _far_rows(np.take(vt, out_of, axis=1), bracket[:, far], runs, max_iter)
+    else:
+        x = _refine(vt, bracket, outer, runs, max_iter)
+    # magnitude: sum |v_m| x^m, the rounding scale of p at the root
+    p, magnitude = _horner_abs_t(vt, x) if runs is None else _horner_runs_t(vt, x, runs, True)
+    good = np.abs(p) <= IRR_ROOT_TOLERANCE * np.maximum(magnitude, 1e-300)
+    out[rows] = np.where(good, 1.0 / x - 1.0, np.nan)
+    return out
+
+
+def _may_rise_above_zero(v: FloatArray, runs: Runs) -> np.ndarray:
+    """Rows whose NPV may be positive at some rate: not so when every cumulative sum
+    of the flows, from month 0 on (``C_m``) and from the last month back (``R_m``),
+    is at most 0. By Abel summation ``p(x) = sum_m C_m (x^m - x^(m+1)) + C_(n-1)
+    x^(n-1)`` for ``0 < x <= 1`` and likewise in ``R`` and ``1 / x`` for ``x >= 1``:
+    then ``p <= 0`` at every rate, no interval falls from positive to 0 or below,
+    and the row has no IRR. Within a run of equal months the sums are monotone,
+    so the runs' ends are enough."""
+    w = v if runs is None else v * np.asarray(runs, dtype=float)
+    front = np.cumsum(w, axis=1).max(axis=1)
+    back = np.cumsum(w[:, ::-1], axis=1).max(axis=1)
+    return (front > 0) | (back > 0) | np.isnan(front) | np.isnan(back)
+
+
+def _refine(
+    vt: FloatArray, bracket: FloatArray, outer: FloatArray, runs: Runs, max_iter: int
+) -> FloatArray:
+    """The roots ``x`` of the columns of ``vt`` (periods x rows) in their brackets
+    (:func:`_bracket_rows`), from :func:`_newton_start`."""
+    a, b, fa, x = _newton_start(bracket, outer)
     active = np.flatnonzero((fa != 0) & (bracket[2] != 0))  # positions (in rows) iterating
+    return _newton(vt, x, (a, b, fa), active, runs, max_iter)
+
+
+def _far_rows(vt: FloatArray, bracket: FloatArray, runs: Runs, max_iter: int) -> FloatArray:
+    """The roots ``x`` of the columns of ``vt`` whose brackets lie at rates below
+    ``-NEAR``, found as ``1 / y`` for the root ``y`` of ``q(y) = sum_m v_m
+    y^(n-1-m)`` in ``[1 + lo, 1 + hi]``, from the secant point of ``q`` at the
+    bracket's ends (the middle where that is not inside)."""
+    back = runs[::-1] if runs is not None else None
+    qt = np.ascontiguousarray(vt[::-1])
+    a, b = 1.0 + bracket[0], 1.0 + bracket[1]
+    fa = _value(qt, a, back)
+    fb = _value(qt, b, back)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x = a - fa * (b - a) / (fb - fa)
+    inside = np.isfinite(x) & (x > a) & (x < b)
+    x = np.where(inside, x, 0.5 * (a + b))
+    x = np.where(fa == 0, a, np.where(fb == 0, b, x))
+    active = np.flatnonzero((fa != 0) & (fb != 0))
+    y = _newton(qt, x, (a, b, fa), active, back, max_iter)
+    return 1.0 / y
+
+
+def _value(vt: FloatArray, x: FloatArray, runs: Runs) -> FloatArray:
+    """``p(x)`` per column of ``vt``."""
+    return (_horner_abs_t(vt, x) if runs is None else _horner_runs_t(vt, x, runs, True))[0]
+
+
+def _newton(
+    vt: FloatArray,
+    x: FloatArray,
+    bracket: tuple[FloatArray, FloatArray, FloatArray],
+    active: np.ndarray,
+    runs: Runs,
+    max_iter: int,
+) -> FloatArray:
+    """Safeguarded Newton steps (module docstring) on the columns ``active`` of
+    ``vt`` from ``x`` in their brackets ``(a, b, p(a))``; ``x`` with their roots."""
+    a, b, fa = bracket
+    x = x.copy()
     vt_act = vt if active.size == vt.shape[1] else np.take(vt, active, axis=1)
     xa, aa, ba, faa = x[active], a[active], b[active], fa[active]
     last_step = np.full(active.size, np.inf)  # the previous Newton step (inf: none yet)
@@ -376,11 +463,7 @@ def _solve(v: FloatArray, high: float, max_iter: int, runs: Runs) -> FloatArray:
         xa = np.where(stopped, xa, nxt)
         stopped |= root | converged | (hi_x - lo_x <= IRR_STEP_TOLERANCE * xa)
         x[active] = xa
-    # magnitude: sum |v_m| x^m, the rounding scale of p at the root
-    p, magnitude = _horner_abs_t(vt, x) if runs is None else _horner_runs_t(vt, x, runs, True)
-    good = np.abs(p) <= IRR_ROOT_TOLERANCE * np.maximum(magnitude, 1e-300)
-    out[rows] = np.where(good, 1.0 / x - 1.0, np.nan)
-    return out
+    return x
 
 
 def sign_changes(f: ArrayLike) -> np.ndarray:

@@ -181,3 +181,25 @@ def test_the_model_counts_the_roots_of_a_balloon_loan():
         assert s.loc[t, "equity_irr"] == pytest.approx((1 + falling[0]) ** 12 - 1, rel=1e-9)
         cost = a.financing.cost_of_equity.value
         assert (s.loc[t, "equity_irr"] > cost) == (s.loc[t, "equity_npv"] > 0)
+
+
+@pytest.mark.parametrize("runs", [None, (1, 71, 1)])
+def test_a_root_near_minus_100_percent_a_month_converges_in_few_steps(runs):
+    """-1 at month 0 and c at month 72 with c = 0.1^72: NPV(i) = -1 + c (1 + i)^-72
+    is 0 at i = -0.9 a month (1 + i = c^(1/72)). Newton's method in x = 1/(1 + i)
+    from x near 10 shrinks x by about 1/72 a step; the solver's steps on the
+    reversed polynomial find it within 20 iterations."""
+    c = 0.1**72
+    flow = np.r_[-1.0, np.zeros(71), c] if runs is None else np.array([-1.0, 0.0, c])
+    i = irrsolve.irr_monthly(flow[None, :], max_iter=20, runs=runs)[0]
+    assert i == pytest.approx(-0.9, rel=1e-12)
+
+
+def test_flows_whose_cumulative_sums_stay_at_or_below_0_have_no_irr():
+    """-10, 5, -20: the sums from the front (-10, -5, -25) and from the back (-20,
+    -15, -25) never exceed 0, so NPV = -10 + 5x - 20x^2 (x = 1/(1 + i)) is below 0
+    at every rate (its discriminant 25 - 800 < 0): no IRR, and no search. The same
+    test does not skip flows with a root: -10, 25, -10 has NPV 0 at x = 1/2 and 2,
+    i = 1 (NPV falling through 0: the IRR) and i = -1/2 (rising)."""
+    assert np.isnan(irrsolve.irr_monthly([[-10.0, 5.0, -20.0]])[0])
+    assert irrsolve.irr_monthly([[-10.0, 25.0, -10.0]])[0] == pytest.approx(1.0, rel=1e-12)
