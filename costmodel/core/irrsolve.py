@@ -127,7 +127,9 @@ def _bracket_rows(v: FloatArray, high: float, runs: Runs = None) -> tuple[np.nda
     NPV is first sampled at the grid rates in ``[-NEAR, NEAR]`` only; an interval
     there is always nearer 0 than any interval outside it, so only rows without a
     near bracket need the full grid. The result is the bracket the full grid
-    would select. With ``runs``, ``v`` holds one value per run of months."""
+    would select; of the others, only those whose NPV may be positive somewhere
+    (:func:`_may_rise_above_zero`). With ``runs``, ``v`` holds one value per run of
+    months."""
     n = v.shape[1] if runs is None else sum(runs)
     grid, powers, near = _grid_powers(n, high, runs)
     n_rows = v.shape[0]
@@ -148,6 +150,7 @@ def _bracket_rows(v: FloatArray, high: float, runs: Runs = None) -> tuple[np.nda
     f_out[at] = np.where(g_near[at] > 0, f[at, np.maximum(g_near[at] - 1, 0)], np.nan)
     f_far[at] = np.where(g_near[at] + 2 <= last, f[at, np.minimum(g_near[at] + 2, last)], np.nan)
     rest = np.flatnonzero(~has_near)
+    rest = rest[_may_rise_above_zero(v[rest], runs)] if rest.size else rest
     if rest.size:  # outside the near rates: only the tails (and the near ends) are new
         cols, tail_powers, order = _tails(n, high, runs)
         f = v[rest] @ tail_powers
@@ -342,8 +345,6 @@ def _solve(v: FloatArray, high: float, max_iter: int, runs: Runs) -> FloatArray:
     about ``1/n`` a step, ``n`` steps; in ``y`` those terms are the first."""
     n_rows = v.shape[0]
     out = np.full(n_rows, np.nan)
-    if not _may_rise_above_zero(v, runs).any():
-        return out
     rows, bracket, outer = _bracket_rows(v, float(high), runs)
     if rows.size == 0:
         return out

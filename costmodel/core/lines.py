@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -24,14 +25,41 @@ from costmodel.core.units import (
 def monthly_line(c: Coefficients, shapes: list[FloatArray], clock: Clock) -> FloatArray:
     """A line month by month (S, M+1): ``x(m) = sum_k c_k[y(m)] h_k(m)``, its
     coefficients ``c`` (shape k -> (Y, S)) on the monthly shapes ``h_k``
-    (:func:`operating_shapes`, 0 at month 0), added shape after shape."""
-    year = np.maximum(np.ceil(np.arange(clock.months + 1) / MONTHS_PER_YEAR) - 1, 0)
-    year = year.astype(np.intp)
+    (:func:`operating_shapes`, 0 at month 0), added shape after shape.
+
+    Computed month-major: each term is the coefficients' rows gathered per month
+    (M+1, S), multiplied in place by the shape's months and added in place, so that
+    every pass reads and writes contiguous rows; the result is that (M+1, S) array
+    transposed into an (S, M+1) one (the same products and sums as variant-major,
+    and the same layout, so that reductions over months round as they did)."""
+    year = _year_rows(clock.months)
     out = None
     for k, ck in c.items():
-        term = ck.T[:, year] * shapes[k]
-        out = term if out is None else out + term
-    return out if out is not None else np.zeros((1, clock.months + 1))
+        rows = np.take(ck, year, axis=0)
+        h = shapes[k].T
+        term = np.multiply(rows, h, out=rows if rows.shape == _wider(rows, h) else None)
+        if out is None:
+            out = term
+        elif out.shape == _wider(out, term):
+            out += term
+        else:
+            out = out + term
+    if out is None:
+        return np.zeros((1, clock.months + 1))
+    return np.ascontiguousarray(out.T)  # sums over months then round as before
+
+
+def _wider(a: np.ndarray, b: np.ndarray) -> tuple[int, ...]:
+    """The shape ``a`` and ``b`` broadcast to."""
+    return np.broadcast_shapes(a.shape, b.shape)
+
+
+@lru_cache(maxsize=8)
+def _year_rows(months: int) -> np.ndarray:
+    """``y(m) - 1`` (0 at month 0) for months 0..M: the coefficients' row of each month."""
+    year = np.maximum(np.ceil(np.arange(months + 1) / MONTHS_PER_YEAR) - 1, 0).astype(np.intp)
+    year.flags.writeable = False
+    return year
 
 
 def opex_lines(

@@ -137,27 +137,30 @@ def credit_pool_by_month(
     :func:`credit_pool` holds."""
     size, months = net.shape
     r = np.broadcast_to(np.asarray(ratio, dtype=float), (size,))
-    lines = {
-        k: np.zeros((size, months))
-        for k in ("credit_open", "payable", "credit_before_refund", "refund", "credit")
-    }
-    pool = np.zeros(size)
+    net_t = np.ascontiguousarray(net.T)
+    keys = ("credit_open", "payable", "credit_before_refund", "refund", "credit")
+    lines = {k: np.zeros((months, size)) for k in keys}  # month-major: a month is a row
+    opened, payable, before_refund, refund, credit = (lines[k] for k in keys)
+    pool = opened[0]  # zeros
+    none = np.zeros(size)
+    d = np.empty(size)
     for m in range(months):
-        claim = r * pool if monthly and m > 0 else np.zeros(size)
-        d = net[:, m] - (pool - claim)
-        before = np.maximum(0.0, -d)
+        claim = r * pool if monthly and m > 0 else none
+        np.subtract(pool, claim, out=d)
+        np.subtract(net_t[m], d, out=d)
+        before = before_refund[m]
+        np.maximum(0.0, np.negative(d, out=before), out=before)
         refunded = claim
         if monthly and m == months - 1:
             refunded = claim + r * before
         elif not monthly and m > 0 and m % MONTHS_PER_YEAR == 0:
             refunded = r * before
-        lines["credit_open"][:, m] = pool
-        lines["payable"][:, m] = np.maximum(0.0, d)
-        lines["credit_before_refund"][:, m] = before
-        lines["refund"][:, m] = refunded
-        pool = before - (refunded - claim)
-        lines["credit"][:, m] = pool
-    return lines
+        opened[m] = pool
+        np.maximum(0.0, d, out=payable[m])
+        refund[m] = refunded
+        np.subtract(before, np.subtract(refunded, claim), out=credit[m])
+        pool = credit[m]
+    return {k: np.ascontiguousarray(v.T) for k, v in lines.items()}  # (S, M+1) as before
 
 
 def pool_before_refund(x: FloatArray, refund: bool) -> FloatArray:
