@@ -2,7 +2,8 @@
 
 For every cell (site, GPU count G) the tier is rebuilt as the sweep rebuilds it
 (:func:`costmodel.analysis.sweep.rebuilt`: no stages, storage proportional to GPUs,
-the network, racks, power and staff sized by the engine from G) at that site, and
+the network, racks, power and staff sized by the engine from G; with the design the
+sweep gives that size, :func:`costmodel.analysis.sweep.design_groups`) at that site, and
 its Monte Carlo (methodology §9, with the correlations of §9.1) is run on **common
 random numbers**: every ranged input has the same draws in every cell (an input's
 draws depend only on the seed, the block and its path:
@@ -45,7 +46,7 @@ from costmodel.analysis.blocks import METRICS, Case, Job, jobs_of, run_blocks
 from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
 from costmodel.analysis.montecarlo import PROCESS_MIN_TIER_DRAWS
 from costmodel.analysis.sensitivity import ranged_inputs
-from costmodel.analysis.sweep import parse_gpus, rebuilt, sweep
+from costmodel.analysis.sweep import design_groups, parse_gpus, rebuilt, sweep
 from costmodel.core.model import assumptions_of
 from costmodel.core.units import scale_class
 from costmodel.inputs.loader import with_overrides
@@ -157,24 +158,33 @@ def _plan(
     cases: list[Case] = []
     for site in sites:
         here = at_site(a, tier, site)
-        rows = sweep(here, tier, counts).to_dict("records")
-        flat, variants = rebuilt(here, tier, counts)
-        ranged, _ = ranged_inputs(flat, include_normal=True)
-        inputs = [x for x in ranged if not x.structural and tier in x.tiers]
-        drawn = {x.path for x in inputs}
-        values = {p: v for p, v in resolve_tier(flat, tier).inputs.values()}
-        for i, (g, row) in enumerate(zip(counts, rows, strict=True)):
-            if not bool(row.get("feasible", True)):
-                cells.append(_Cell(site, g, row, None))
-                continue
-            fixed = tuple((p, float(v[i])) for p, v in variants.items() if p not in drawn)
-            scaled = tuple(
-                (p, float(v[i]) / float(values[p])) for p, v in variants.items() if p in drawn
-            )
-            case = Case.of(flat, [tier], inputs, seed, n, fixed=fixed, scaled=scaled)
-            cells.append(_Cell(site, g, row, len(cases)))
-            cases.append(case)
+        rows = dict(zip(counts, sweep(here, tier, counts).to_dict("records"), strict=True))
+        ok = [g for g in counts if bool(rows[g].get("feasible", True))]
+        built: dict[int, Case] = {}
+        for b, group in design_groups(here, tier, ok)[0]:  # a design per size (§28.5)
+            built |= _cases(b, tier, group, seed, n)
+        for g in counts:
+            cells.append(_Cell(site, g, rows[g], len(cases) if g in built else None))
+            if g in built:
+                cases.append(built[g])
     return cells, cases
+
+
+def _cases(a: Assumptions, tier: str, counts: list[int], seed: int, n: int) -> dict[int, Case]:
+    """Count -> the case of the tier of ``a`` rebuilt at that count (one design)."""
+    flat, variants = rebuilt(a, tier, counts)
+    ranged, _ = ranged_inputs(flat, include_normal=True)
+    inputs = [x for x in ranged if not x.structural and tier in x.tiers]
+    drawn = {x.path for x in inputs}
+    values = {p: v for p, v in resolve_tier(flat, tier).inputs.values()}
+    out = {}
+    for i, g in enumerate(counts):
+        fixed = tuple((p, float(v[i])) for p, v in variants.items() if p not in drawn)
+        scaled = tuple(
+            (p, float(v[i]) / float(values[p])) for p, v in variants.items() if p in drawn
+        )
+        out[g] = Case.of(flat, [tier], inputs, seed, n, fixed=fixed, scaled=scaled)
+    return out
 
 
 def _summary(npv: np.ndarray, cost: np.ndarray) -> dict[str, float]:

@@ -315,14 +315,20 @@ def sweep(
     return df
 
 
-def _redesigned(a: Assumptions, tier: str, counts: list[int]) -> pd.DataFrame:
-    """Methodology §28.5: the counts of each design (the class of each count with
-    ``design: auto``, else the tier's design) rebuilt with that design, one engine
-    call on the variant axis per design; a count beyond its design's ``max_gpus``
-    is a row with ``feasible`` false and the reason instead of numbers."""
+def design_groups(
+    a: Assumptions, tier: str, counts: Sequence[int]
+) -> tuple[list[tuple[Assumptions, list[int]]], list[dict[str, object]]]:
+    """Methodology §28.5: the counts grouped by the design each is built with (the
+    class of each count with ``design: auto``, else the tier's design), each group
+    with the assumptions that build it (the tier at that design, at the group's
+    first count, without stages); and the rows of the counts beyond their design's
+    ``max_gpus``, with ``feasible`` false and the reason. A tier without a design:
+    one group, ``a`` itself. The sweep and the study build their counts so."""
+    if a.tiers[tier].design is None:
+        return [(a, list(counts))], []
     auto, named = design_is_auto(a, tier), a.tiers[tier].design
     groups: dict[str, list[int]] = {}
-    frames, refused = [], []
+    refused: list[dict[str, object]] = []
     for g in counts:
         key = scale_class(g) if auto else named
         design = a.designs.get(key)
@@ -335,10 +341,21 @@ def _redesigned(a: Assumptions, tier: str, counts: list[int]) -> pd.DataFrame:
             )
             continue
         groups.setdefault(key, []).append(g)
+    built = []
     for key, group in groups.items():
         tier_at = {"design": key, "gpus": group[0], "stages": []}
         b = layer(a, overrides={f"tiers.{tier}.{k}": v for k, v in tier_at.items()})
-        frames.append(_rebuilt(b, tier, group))
+        built.append((b, group))
+    return built, refused
+
+
+def _redesigned(a: Assumptions, tier: str, counts: list[int]) -> pd.DataFrame:
+    """Methodology §28.5: the counts of each design (:func:`design_groups`) rebuilt
+    with that design, one engine call on the variant axis per design; a count
+    beyond its design's ``max_gpus`` is a row with ``feasible`` false and the reason
+    instead of numbers."""
+    groups, refused = design_groups(a, tier, counts)
+    frames = [_rebuilt(b, tier, group) for b, group in groups]
     rows = pd.DataFrame(refused, columns=[c for c in SWEEP_COLUMNS if c != "change"])
     out = pd.concat([*frames, rows] if refused else frames, ignore_index=True)
     return out.sort_values("gpus", kind="stable").reset_index(drop=True)

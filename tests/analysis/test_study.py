@@ -220,3 +220,28 @@ def test_two_sites_by_three_sizes_equal_separate_runs_on_common_random_numbers()
     ranks = [np.argsort(np.argsort(v)) for v in (east, west)]
     assert np.corrcoef(*ranks)[0, 1] > 0.9
     assert not np.array_equal(east, west)
+
+
+def test_a_tier_with_design_auto_is_built_in_each_cell_with_the_design_of_its_size():
+    """Methodology §28.5 and §34: the bundled default's tiers take the design of their
+    scale class (``design: auto``), so the hundreds tier studied at 512 GPUs is built
+    with the thousands design, as the sweep builds it. The cell equals a separate
+    Monte Carlo of the tier written by hand at 512 GPUs with ``design: thousands``
+    (storage in nodes follows the GPUs by itself), and its NPV as assumed is that
+    file's build."""
+    a = cm.load_assumptions()
+    res = st.study(a, TIER, gpus=[512], n=300, seed=5, workers=1, keep_draws=True)
+    by_hand = cm.with_overrides(
+        a,
+        {
+            f"tiers.{TIER}.design": "thousands",
+            f"tiers.{TIER}.gpus": 512,
+            f"tiers.{TIER}.stages": [],
+        },
+    )
+    npv = cm.monte_carlo(by_hand, n=300, seed=5, tiers=[TIER]).draws[TIER]["npv"].to_numpy()
+    np.testing.assert_allclose(res.draws[(st.OWN_SITE, 512)], npv, rtol=1e-11, atol=1e-2)
+    base = cm.build(by_hand).summary().loc[TIER, "npv"]
+    assert res.cells["npv_base"].iloc[0] == pytest.approx(base, rel=1e-9)
+    assert by_hand.tiers[TIER].design == "thousands"
+    assert cm.build(a).summary().loc[TIER, "npv"] != pytest.approx(base, rel=1e-3)
