@@ -47,6 +47,16 @@ def test_the_heat_map_has_one_cell_per_site_and_size_and_frames_the_best(built, 
     assert shares == want
     framed = [r for r in svg.iter(f"{ns}rect") if r.get("class") == "best"]
     assert len(framed) == len({an.study.best_probability, an.study.best_median})
+    # a fixed scale from 0% to 100%, not stretched over the cells' own range: red
+    # (196, 85, 77) at 0, (247, 247, 247) at 50%, green (90, 163, 107) at 100%
+    for rect, p in zip(cells, an.study.cells["p_npv_positive"], strict=True):
+        lo, hi, t = (
+            ((196, 85, 77), (247,) * 3, 2 * p)
+            if p <= 0.5
+            else ((247,) * 3, (90, 163, 107), 2 * p - 1)
+        )
+        want_rgb = "#" + "".join(f"{round(a + (b - a) * t):02x}" for a, b in zip(lo, hi, strict=True))
+        assert rect.get("fill") == want_rgb
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -82,7 +92,10 @@ def test_the_study_sheet_holds_the_grid_as_cached_values(built, tmp_path):
     assert got == list(an.study.cells["p_npv_positive"])
     assert not any(isinstance(v, str) and v.startswith("=") for v in got)
     scales = [r for cf in ws.conditional_formatting for r in cf.rules]
-    assert any(r.type == "colorScale" for r in scales)
+    (scale,) = [r for r in scales if r.type == "colorScale"]
+    # fixed at 0%, 50% and 100% (numbers), not at the grid's own minimum and maximum
+    ends = [(v.type, float(v.val)) for v in scale.colorScale.cfvo]
+    assert ends == [("num", 0.0), ("num", 0.5), ("num", 1.0)]
     best = COUNTS.index(an.study.best_probability[1]) + 2
     assert ws.cell(header + 1, best).border.left.style == "thick"
 
