@@ -5,17 +5,23 @@ docs/performance.md):
   ``n`` draws of the default (200,000; every process's CPU) per tier-month, divided
   by the time per element of ``np.multiply`` and ``np.add`` over 4-million-element
   arrays measured in the same run (target: at most 220 passes);
-- **the study against one Monte Carlo call**: the study of ``cells`` (site, size)
-  cells x ``draws`` draws of the hundreds tier (64 cells: 4 sites x 16 sizes, or,
-  without a sites catalogue, one site x 64 sizes) against the same number of
-  tier-evaluations in one Monte Carlo call of that tier (cells x draws draws),
-  CPU of every process (target: at most 1.2x);
+- **the study against one Monte Carlo call**: the study of 4 sites (:data:`SITES`,
+  layered on the default) x 16 sizes x ``draws`` draws of the hundreds tier against
+  the same number of tier-evaluations in one Monte Carlo call of that tier (feasible
+  cells x draws draws), CPU of every process (target: at most 1.2x);
+- **common random numbers**: the rank correlation of the NPV draws of neighbouring
+  cells of that study that differ only in GPU count (one site, one design), the
+  lowest of them (target: above 0.9);
+- **past one machine**: a two-worker ``distributed.LocalCluster`` against one
+  process on a small study, bit for bit (the ``dask`` extra; skipped without it);
+- **the build**: ``costmodel build -o DIR`` on the default in a fresh process, CPU
+  seconds (target: under 1.5 s; :func:`bench_startup.build_cpu`);
 - **20-year against 10-year horizon**: the default's Monte Carlo CPU at
   ``horizon_years`` 20 against 10 (target: at most 2.2x);
 - **a million draws**: peak resident memory of a fresh process (and of its
   workers) running a million draws of the default (target: under 300 MB).
 
-Run: python benchmarks/bench_study.py [--quick] [--skip-million]
+Run: python benchmarks/bench_study.py [--quick] [--skip-million] [--skip-dask] [--skip-build]
 """
 
 from __future__ import annotations
@@ -25,13 +31,19 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+import yaml
+from bench_startup import BUILD_TARGET_CPU, build_cpu
 from clock import cpu_now
 
 import costmodel as cm
-from costmodel.analysis.study import study
+from costmodel.analysis.study import StudyResult, study
+from costmodel.core.units import scale_class
+from costmodel.inputs.resources import default_assumptions_dir
 
 PASS_ELEMENTS = 4_000_000
 
@@ -67,17 +79,81 @@ def passes(a: cm.Assumptions, n: int, per_element: float) -> tuple[float, float]
     return cpu / tier_months(a, n) / per_element, cpu
 
 
-def study_ratio(a: cm.Assumptions, draws: int) -> tuple[float, float, int]:
-    """(study CPU, one Monte Carlo call's CPU, cells) for the hundreds tier."""
-    sites = list(getattr(a, "sites", None) or {})[:4]
-    names, gpus = (sites, "64:4096") if len(sites) == 4 else (None, "64:4096")
-    if names:  # 4 sites x 16 sizes: every fourth count of the range
-        gpus = cm.sweep(a, "hundreds", gpus)["gpus"].tolist()[::4][:16]
-    res_cpu = cpu_of(lambda: study(a, "hundreds", names, gpus, n=draws, seed=1))
-    res = study(a, "hundreds", names, gpus, n=min(draws, 100), seed=1)
-    cells = len(res.cells)
+#: four sites for the study's ratio, layered on the default (illustrative figures: the
+#: electricity price, its range and the rent are what differ)
+SITES = {
+    f"site{k}": {
+        "label": f"Site {k}",
+        "power": {"price_per_kwh": {"value": price, "low": price * 0.85, "high": price * 1.2,
+                                    "unit": "CNY/kWh", "source": "illustrative"}},
+        "colocation_per_kw_month": {
+            "air": {"value": rent, "unit": "CNY/kW-month", "source": "illustrative"},
+            "cold_plate": {"value": rent * 1.15, "unit": "CNY/kW-month", "source": "illustrative"},
+        },
+    }
+    for k, (price, rent) in enumerate(((0.72, 800), (0.55, 650), (0.45, 560), (0.38, 500)), 1)
+}  # fmt: skip
+
+
+def with_sites(folder: Path) -> cm.Assumptions:
+    """The default with the four :data:`SITES`."""
+    path = folder / "sites.yaml"
+    path.write_text(yaml.safe_dump({"schema_version": 3, "sites": SITES}), encoding="utf-8")
+    return cm.load_assumptions(default_assumptions_dir(), path)
+
+
+def study_ratio(a: cm.Assumptions, draws: int) -> tuple[float, float, StudyResult]:
+    """(study CPU, one Monte Carlo call's CPU, the study) for the hundreds tier of ``a``
+    at its four sites x 16 sizes (every fourth count of the sweep's 64:4096)."""
+    sites = list(a.sites)[:4]
+    gpus = cm.sweep(a, "hundreds", "64:4096")["gpus"].tolist()[::4][:16]
+    kept: list[StudyResult] = []
+    res_cpu = cpu_of(
+        lambda: kept.append(study(a, "hundreds", sites, gpus, n=draws, seed=1, keep_draws=True))
+    )
+    res = kept[0]
+    cells = int(res.cells["feasible"].sum())
     mc_cpu = cpu_of(lambda: cm.monte_carlo(a, n=cells * draws, seed=1, tiers=["hundreds"]))
-    return res_cpu, mc_cpu, cells
+    return res_cpu, mc_cpu, res
+
+
+def ranks(v: np.ndarray) -> np.ndarray:
+    out = np.empty(len(v))
+    out[np.argsort(v, kind="stable")] = np.arange(len(v))
+    return out
+
+
+def rank_correlations(res: StudyResult) -> list[tuple[str, int, int, float]]:
+    """(site, G, G', Spearman rho) of the NPV draws of each pair of neighbouring
+    cells of one site and one scale class (the same design: they differ only in
+    GPU count)."""
+    out = []
+    for site in res.sites:
+        counts = [g for g in res.gpus if (site, g) in res.draws]
+        for g, h in zip(counts[:-1], counts[1:], strict=True):
+            if scale_class(g) == scale_class(h):
+                a, b = ranks(res.draws[(site, g)]), ranks(res.draws[(site, h)])
+                out.append((site, g, h, float(np.corrcoef(a, b)[0, 1])))
+    return out
+
+
+def dask_identical(a: cm.Assumptions) -> str:
+    """Whether a two-worker ``distributed.LocalCluster`` gives the one-process
+    numbers of a small study (3 sizes x 12,000 draws: two blocks per cell), bit for
+    bit."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        return "skipped (no distributed: pip install costmodel[dask])"
+    kw = dict(gpus=[128, 512, 2048], n=12_000, seed=3, keep_draws=True)
+    here = study(a, "hundreds", workers=1, **kw)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:  # fmt: skip
+        there = study(a, "hundreds", client=client, **kw)
+    same = here.cells.equals(there.cells) and all(
+        np.array_equal(here.draws[k], there.draws[k]) for k in here.draws
+    )
+    return "identical" if same else "DIFFERENT"
 
 
 def million() -> dict:
@@ -105,6 +181,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer draws: a smoke run")
     ap.add_argument("--skip-million", action="store_true")
+    ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--skip-build", action="store_true")
     args = ap.parse_args()
     a = cm.load_assumptions()
     per_element = pass_seconds_per_element()
@@ -126,12 +204,31 @@ def main() -> None:
         f"= {c20 / c10:.2f}x (target <= 2.2x)"
     )
     draws = 1_000 if args.quick else 10_000
-    s_cpu, mc_cpu, cells = study_ratio(a, draws)
+    tmp = tempfile.TemporaryDirectory()  # the overlay stays while its assumptions live
+    sited = with_sites(Path(tmp.name))
+    s_cpu, mc_cpu, res = study_ratio(sited, draws)
+    cells = int(res.cells["feasible"].sum())
     print(
-        f"study of {cells} cells x {draws:,} draws (hundreds): {s_cpu:.2f} s CPU against "
-        f"{mc_cpu:.2f} s for the same {cells * draws:,} tier-evaluations in one Monte Carlo "
-        f"call = {s_cpu / mc_cpu:.2f}x (target <= 1.2x)"
+        f"study of {len(res.sites)} sites x {len(res.gpus)} sizes ({cells} feasible cells) x "
+        f"{draws:,} draws (hundreds): {s_cpu:.2f} s CPU against {mc_cpu:.2f} s for the same "
+        f"{cells * draws:,} tier-evaluations in one Monte Carlo call = {s_cpu / mc_cpu:.2f}x "
+        "(target <= 1.2x)"
     )
+    rhos = rank_correlations(res)
+    low = min(rhos, key=lambda r: r[3])
+    print(
+        f"common random numbers: rank correlation of NPV draws between {len(rhos)} pairs of "
+        f"neighbouring cells (same site and design): lowest {low[3]:.3f} ({low[0]}, "
+        f"{low[1]:,} vs {low[2]:,} GPUs) (target > 0.9)"
+    )
+    if not args.skip_dask:
+        print(f"LocalCluster of 2 workers against one process: {dask_identical(a)}")
+    if not args.skip_build:
+        cpu = build_cpu()
+        print(
+            f"costmodel build -o DIR on the default (fresh process, least of 3): {cpu:.2f} s "
+            f"CPU (target < {BUILD_TARGET_CPU} s)"
+        )
     if not args.skip_million:
         r = million()
         print(

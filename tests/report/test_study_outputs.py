@@ -55,7 +55,9 @@ def test_the_heat_map_has_one_cell_per_site_and_size_and_frames_the_best(built, 
             if p <= 0.5
             else ((247,) * 3, (90, 163, 107), 2 * p - 1)
         )
-        want_rgb = "#" + "".join(f"{round(a + (b - a) * t):02x}" for a, b in zip(lo, hi, strict=True))
+        want_rgb = "#" + "".join(
+            f"{round(a + (b - a) * t):02x}" for a, b in zip(lo, hi, strict=True)
+        )
         assert rect.get("fill") == want_rgb
 
 
