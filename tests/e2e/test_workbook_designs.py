@@ -10,7 +10,6 @@ limit fail the workbook's check."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import openpyxl
@@ -22,12 +21,12 @@ from tests.support.workbooks import (
     assert_comparison_equals,
     assert_recalculation_equals_cache,
     set_name,
+    written,
 )
 from tests.support.workbooks import master_check as master
 
 pytestmark = pytest.mark.slow
 
-FIXED = datetime(2026, 1, 1)
 DESIGNS = DATA / "designs.yaml"
 #: the held-out cases (tests/reference): a stage across the tens/hundreds boundary, a
 #: rail-optimised staged hall with a capacity tier, a named design with its own cooling
@@ -43,14 +42,13 @@ OTHER_FORM = ("input.tiers.tens.gpus", 72)
 TOO_SMALL = ("input.designs.thousands.max_gpus", 512)
 
 
+CASES = {"designs": DESIGNS, "heldout": HELDOUT}
+
+
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("designs")
-    out = {}
-    for name, path in (("designs", DESIGNS), ("heldout", HELDOUT)):
-        model = cm.build(cm.load_assumptions(path))
-        out[name] = (model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED))
-    return out
+    return written(d, {name: cm.load_assumptions(path) for name, path in CASES.items()})
 
 
 def test_the_sheets_show_the_storage_block(workbooks):

@@ -12,7 +12,6 @@ that agree cell by cell are the best proxy for "opens cleanly in Excel".
 from __future__ import annotations
 
 import shutil
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,9 @@ import yaml
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir
 from tests.paths import HAND
-from tests.support.workbooks import assert_recalculation_equals_cache
+from tests.support.workbooks import assert_recalculation_equals_cache, written
 
 pytestmark = pytest.mark.slow
-
-FIXED = datetime(2026, 1, 1)
 
 
 def one_sku_default(tmp: Path) -> cm.Assumptions:
@@ -67,11 +64,7 @@ def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     """name -> (model, its workbook); ``by_libreoffice`` and ``by_gnumeric``
     (tests/e2e/conftest.py) recalculate them."""
     d = tmp_path_factory.mktemp("engines")
-    models = {name: cm.build(make(d)) for name, make in CASES.items()}
-    return {
-        name: (m, cm.write_workbook(m, d / f"{name}.xlsx", created=FIXED))
-        for name, m in models.items()
-    }
+    return written(d, {name: make(d) for name, make in CASES.items()})
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -7,7 +7,6 @@ three levels fails the workbook's check. The hundreds tier's fabric is rail-opti
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import openpyxl
@@ -19,12 +18,12 @@ from tests.support.workbooks import (
     assert_comparison_equals,
     assert_recalculation_equals_cache,
     set_name,
+    written,
 )
 from tests.support.workbooks import master_check as master
 
 pytestmark = pytest.mark.slow
 
-FIXED = datetime(2026, 1, 1)
 OVERLAY = scenarios_dir() / "fabric-design.yaml"
 
 
@@ -49,9 +48,7 @@ FAULT = ("input.tiers.thousands.network.design.switch_radix", 8)
 
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
-    d = tmp_path_factory.mktemp("fabric")
-    model = cm.build(case())
-    return {"fabric": (model, cm.write_workbook(model, d / "fabric.xlsx", created=FIXED))}
+    return written(tmp_path_factory.mktemp("fabric"), {"fabric": case()})
 
 
 def test_the_case_has_designed_fabrics_and_scaled_staff(workbooks):

@@ -14,7 +14,7 @@ subsidy's row turn the master check to ERROR with the check that catches them.
 
 from __future__ import annotations
 
-from datetime import datetime
+import functools
 from pathlib import Path
 
 import openpyxl
@@ -29,14 +29,15 @@ from tests.support.workbooks import (
     assert_comparison_equals,
     assert_recalculation_equals_cache,
     failing_checks,
+    live_edits,
     master_check,
     set_name,
     set_tier_input,
+    written,
 )
 
 pytestmark = pytest.mark.slow
 
-FIXED = datetime(2026, 1, 1)
 WACC = {
     "finance.discount_rate": "wacc",
     "financing": {
@@ -110,11 +111,7 @@ CASES = {
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("finance")
-    out = {}
-    for name, make in CASES.items():
-        model = cm.build(make())
-        out[name] = (model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED))
-    return out
+    return written(d, {name: make() for name, make in CASES.items()})
 
 
 def test_cases_default_and_subsidise(workbooks):
@@ -220,17 +217,10 @@ def edit(wb, edits: dict) -> None:
 
 
 @pytest.fixture(scope="module")
-def edited(soffice, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
+def edited(soffice, recalc, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
+    changes = {n: (c, functools.partial(edit, edits=e), o) for n, (c, e, o) in LIVE_EDITS.items()}
     d = tmp_path_factory.mktemp("live")
-    paths, expected = [], {}
-    for i, (name, (case, edits, overrides)) in enumerate(LIVE_EDITS.items()):
-        wb = openpyxl.load_workbook(workbooks[case][1])
-        edit(wb, edits)
-        paths.append(d / f"edit{i}.xlsx")
-        wb.save(paths[-1])
-        expected[name] = cm.build(CASES[case](overrides))
-    outs = recalculate_many(paths, d / "out")
-    return {name: (expected[name], out) for name, out in zip(LIVE_EDITS, outs, strict=True)}
+    return live_edits(d, workbooks, changes, lambda c, o: CASES[c](o), recalc.libreoffice)
 
 
 @pytest.mark.parametrize("name", list(LIVE_EDITS))

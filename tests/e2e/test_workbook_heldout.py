@@ -7,14 +7,12 @@ lead time; the same under domestic_only with the income residual; a supernode of
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 
 import costmodel as cm
 from tests.e2e.test_workbook_recalc import assert_comparison_equals
 from tests.paths import DATA
-from tests.support.workbooks import assert_recalculation_equals_cache
+from tests.support.workbooks import assert_recalculation_equals_cache, written
 
 pytestmark = pytest.mark.slow
 
@@ -49,14 +47,9 @@ CASES = {
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory):
     d = tmp_path_factory.mktemp("heldout")
-    out = {}
-    for name, (files, overrides) in CASES.items():
-        model = cm.build(cm.load_assumptions(*files, overrides=overrides))
-        out[name] = (
-            model,
-            cm.write_workbook(model, d / f"{name}.xlsx", created=datetime(2026, 1, 1)),
-        )
-    return out
+    return written(
+        d, {name: cm.load_assumptions(*files, overrides=o) for name, (files, o) in CASES.items()}
+    )
 
 
 def test_the_cases_use_what_they_check(workbooks):

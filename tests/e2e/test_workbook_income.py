@@ -13,7 +13,7 @@ import pytest
 
 import costmodel as cm
 from tests.e2e.test_workbook_recalc import assert_comparison_equals
-from tests.support.workbooks import assert_recalculation_equals_cache, set_name
+from tests.support.workbooks import assert_recalculation_equals_cache, set_name, written
 
 pytestmark = pytest.mark.slow
 
@@ -32,9 +32,7 @@ def assumptions(**more) -> cm.Assumptions:
 
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory):
-    d = tmp_path_factory.mktemp("income")
-    model = cm.build(assumptions())
-    return {"income": (model, cm.write_workbook(model, d / "income.xlsx", created=FIXED))}
+    return written(tmp_path_factory.mktemp("income"), {"income": assumptions()})
 
 
 def test_each_deployments_residual_is_on_its_sheet_beside_its_formula(workbooks):

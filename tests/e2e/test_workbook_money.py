@@ -23,9 +23,11 @@ from tests.paths import HAND
 from tests.support.workbooks import (
     assert_comparison_equals,
     assert_recalculation_equals_cache,
+    live_edits,
     master_check,
     read,
     set_name,
+    written,
 )
 
 pytestmark = pytest.mark.slow
@@ -75,11 +77,7 @@ CASES = {
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("money")
-    out = {}
-    for name, make in CASES.items():
-        model = cm.build(make(d))
-        out[name] = (model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED))
-    return out
+    return written(d, {name: make(d) for name, make in CASES.items()})
 
 
 def test_cases_use_debt_and_expiring_losses(workbooks):
@@ -155,16 +153,7 @@ LIVE_EDITS = {
 @pytest.fixture(scope="module")
 def edited(soffice, recalc, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("live")
-    paths, expected = [], {}
-    for i, (name, (case, edits, overrides)) in enumerate(LIVE_EDITS.items()):
-        wb = openpyxl.load_workbook(workbooks[case][1])
-        for defined, value in edits.items():
-            set_name(wb, defined, value)
-        paths.append(d / f"edit{i}.xlsx")
-        wb.save(paths[-1])
-        expected[name] = cm.build(CASES[case](d, overrides))
-    outs = recalc.libreoffice(paths)
-    return {name: (expected[name], out) for name, out in zip(LIVE_EDITS, outs, strict=True)}
+    return live_edits(d, workbooks, LIVE_EDITS, lambda c, o: CASES[c](d, o), recalc.libreoffice)
 
 
 @pytest.mark.parametrize("edit", list(LIVE_EDITS))

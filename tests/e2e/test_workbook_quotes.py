@@ -21,11 +21,11 @@ from tests.support.workbooks import (
     assert_recalculation_equals_cache,
     named_cell,
     set_name,
+    written,
 )
 
 pytestmark = pytest.mark.slow
 
-FIXED = datetime(2026, 1, 1)
 QUOTES = {
     "revenue.price_per_gpu_hour.as_of": "2025-03",
     "tiers.tens.revenue.price_per_gpu_hour.as_of": "2025-09",
@@ -42,9 +42,7 @@ def assumptions(**more) -> cm.Assumptions:
 
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory):
-    d = tmp_path_factory.mktemp("quotes")
-    model = cm.build(assumptions())
-    return {"quotes": (model, cm.write_workbook(model, d / "quotes.xlsx", created=FIXED))}
+    return written(tmp_path_factory.mktemp("quotes"), {"quotes": assumptions()})
 
 
 def test_the_inputs_sheet_shows_each_quote_its_month_and_the_months_to_start(workbooks):

@@ -7,8 +7,6 @@ Comparison equals the engine rebuilt with the same change."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import openpyxl
 import pytest
 
@@ -18,11 +16,11 @@ from tests.support.workbooks import (
     assert_comparison_equals,
     assert_recalculation_equals_cache,
     set_name,
+    written,
 )
 
 pytestmark = pytest.mark.slow
 
-FIXED = datetime(2026, 1, 1)
 BUILD = {
     "facility.mode": "build",
     "sites.west.grid_mw": 1.0,
@@ -44,13 +42,8 @@ def colocated(**more) -> cm.Assumptions:
 
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory):
-    d = tmp_path_factory.mktemp("sites")
-    model = cm.build(assumptions())
-    rent = cm.build(colocated())  # colocation mode: the site's rent by cooling
-    return {
-        "sites": (model, cm.write_workbook(model, d / "sites.xlsx", created=FIXED)),
-        "rent": (rent, cm.write_workbook(rent, d / "rent.xlsx", created=FIXED)),
-    }
+    # "rent": colocation mode, the site's rent by cooling
+    return written(tmp_path_factory.mktemp("sites"), {"sites": assumptions(), "rent": colocated()})
 
 
 def test_the_case_uses_the_grid_and_the_price_factor(workbooks):

@@ -10,7 +10,6 @@ equals the engine rebuilt with the same change.
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import openpyxl
@@ -24,11 +23,11 @@ from tests.support.workbooks import (
     assert_recalculation_equals_cache,
     read,
     set_name,
+    written,
 )
 
 pytestmark = pytest.mark.slow
 
-FIXED = datetime(2026, 1, 1)
 TIME = {
     "timeline.build_months": 3,
     "timeline.ramp_months": 4.5,
@@ -59,11 +58,7 @@ CASES = {
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("time")
-    out = {}
-    for name, make in CASES.items():
-        model = cm.build(make())
-        out[name] = model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED)
-    return out
+    return written(d, {name: make() for name, make in CASES.items()})
 
 
 @pytest.mark.parametrize("case", list(CASES))

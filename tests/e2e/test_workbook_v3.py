@@ -18,7 +18,6 @@ positive (methodology §11.2).
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import openpyxl
@@ -31,12 +30,12 @@ from tests.support.workbooks import (
     assert_comparison_equals,
     assert_recalculation_equals_cache,
     set_name,
+    written,
 )
 from tests.support.workbooks import master_check as master
 
 pytestmark = pytest.mark.slow
 
-FIXED = datetime(2026, 1, 1)
 TAX = {
     "finance.tax_rate": 0.15,
     "finance.loss_carryforward_years": 10,
@@ -72,11 +71,7 @@ CASES = {"tax": tax_case, "anchor": anchor_case}
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("v3")
-    out = {}
-    for name, make in CASES.items():
-        model = cm.build(make(d))
-        out[name] = (model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED))
-    return out
+    return written(d, {name: make(d) for name, make in CASES.items()})
 
 
 def test_the_cases_are_what_they_claim(workbooks):

@@ -19,7 +19,9 @@ from tests.support.libreoffice import recalculate_many
 from tests.support.workbooks import (
     assert_comparison_equals,
     assert_recalculation_equals_cache,
+    live_edits,
     set_name,
+    written,
 )
 
 pytestmark = pytest.mark.slow
@@ -75,11 +77,7 @@ CASES = {"default-vat": default_vat, "bank-vat-profitable": bank_vat, "hand-vat"
 @pytest.fixture(scope="module")
 def workbooks(tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("vat")
-    out = {}
-    for name, make in CASES.items():
-        model = cm.build(make(d))
-        out[name] = (model, cm.write_workbook(model, d / f"{name}.xlsx", created=FIXED))
-    return out
+    return written(d, {name: make(d) for name, make in CASES.items()})
 
 
 def test_cases_have_vat_paid_credit_and_surtax(workbooks):
@@ -232,18 +230,9 @@ LIVE_EDITS = {
 
 
 @pytest.fixture(scope="module")
-def edited(soffice, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
+def edited(soffice, recalc, workbooks, tmp_path_factory) -> dict[str, tuple[cm.Model, Path]]:
     d = tmp_path_factory.mktemp("vat-live")
-    paths, expected = [], {}
-    for i, (name, (case, edits, overrides)) in enumerate(LIVE_EDITS.items()):
-        wb = openpyxl.load_workbook(workbooks[case][1])
-        for defined, value in edits.items():
-            set_name(wb, defined, value)
-        paths.append(d / f"edit{i}.xlsx")
-        wb.save(paths[-1])
-        expected[name] = cm.build(CASES[case](d, overrides))
-    outs = recalculate_many(paths, d / "out")
-    return {name: (expected[name], out) for name, out in zip(LIVE_EDITS, outs, strict=True)}
+    return live_edits(d, workbooks, LIVE_EDITS, lambda c, o: CASES[c](d, o), recalc.libreoffice)
 
 
 @pytest.mark.parametrize("edit", list(LIVE_EDITS))

@@ -166,3 +166,48 @@ def assert_comparison_equals(path: Path, summary) -> None:
                 assert got in (None, ""), (tier, col, got)  # an empty column (no design)
             else:
                 assert got == pytest.approx(float(want), rel=1e-9, abs=1e-9), (tier, col)
+
+
+#: the creation time every test workbook carries (a fixed stamp: same bytes each run)
+FIXED = datetime(2026, 1, 1)
+
+
+def written(folder: Path, models: dict) -> dict:
+    """``{name: (model, path of its workbook)}``: each model of ``models`` (name ->
+    model or assumptions) built and written to ``folder/<name>.xlsx``."""
+    import costmodel as cm
+
+    out = {}
+    for name, m in models.items():
+        model = m if isinstance(m, cm.Model) else cm.build(m)
+        out[name] = (model, cm.write_workbook(model, folder / f"{name}.xlsx", created=FIXED))
+    return out
+
+
+def edited_copy(source: Path, target: Path, edits) -> Path:
+    """``source`` with ``edits`` applied, saved as ``target``: a mapping of defined
+    name -> value (typed into the named cell), or a function of the workbook."""
+    wb = openpyxl.load_workbook(source)
+    if callable(edits):
+        edits(wb)
+    else:
+        for name, value in edits.items():
+            set_name(wb, name, value)
+    wb.save(target)
+    return target
+
+
+def live_edits(folder: Path, workbooks: dict, edits: dict, rebuild, recalculate) -> dict:
+    """``{name: (the engine rebuilt, the edited workbook recalculated)}`` for each
+    ``name: (case, edits, overrides)`` of ``edits``: the case's workbook (of
+    ``workbooks``) edited (:func:`edited_copy`), the model rebuilt from
+    ``rebuild(case, overrides)``, the copies recalculated together by
+    ``recalculate`` (a list of paths -> a list of paths)."""
+    import costmodel as cm
+
+    paths, models = [], {}
+    for i, (name, (case, change, overrides)) in enumerate(edits.items()):
+        paths.append(edited_copy(workbooks[case][1], folder / f"edit{i}.xlsx", change))
+        models[name] = cm.build(rebuild(case, overrides))
+    outs = recalculate(paths)
+    return {name: (models[name], out) for name, out in zip(edits, outs, strict=True)}
