@@ -11,6 +11,8 @@ from pathlib import Path
 
 import openpyxl
 
+from tests.support.xlsxcells import ARRAY, cells, rows_of, value
+
 #: a check's residual, ``=B258-C258``: two figures that should be equal
 RESIDUAL = re.compile(r"^=([A-Z]+[0-9]+)-([A-Z]+[0-9]+)$")
 
@@ -32,19 +34,13 @@ def read(path: Path, data_only: bool = False) -> openpyxl.Workbook:
     return _load(path, data_only, (stat.st_mtime_ns, stat.st_size))
 
 
-def _serial(v):
-    if isinstance(v, datetime):
-        return (v - datetime(1899, 12, 30)).days + (v - datetime(1899, 12, 30)).seconds / 86400
-    return v
-
-
-def _operand_size(ws, formula: str) -> float:
+def _operand_size(values: dict, formula: str) -> float:
     """The larger magnitude of a residual's two operands (0 for other formulas)."""
     m = RESIDUAL.match(formula)
     if m is None:
         return 0.0
-    values = [ws[ref].value for ref in m.groups()]
-    return max((abs(v) for v in values if isinstance(v, int | float)), default=0.0)
+    found = [values.get(ref, (None, None))[1] for ref in m.groups()]
+    return max((abs(v) for v in found if isinstance(v, int | float)), default=0.0)
 
 
 @dataclass
@@ -61,31 +57,28 @@ def compare_cached_with_recalculated(
     ``recalculated`` (relative ``rel``; ``abs_tol`` for results that should be 0, or
     ``rel`` times the larger operand for a residual ``=B1-C1`` of two large figures,
     whose last bits depend on the order a spreadsheet sums in); no error values
-    anywhere in ``recalculated``."""
-    wf = read(original)
-    wc = read(original, data_only=True)
-    wr = read(recalculated, data_only=True)
+    anywhere in ``recalculated``. Both files are read from their XML
+    (:mod:`tests.support.xlsxcells`); an array formula is not compared."""
+    before, after = cells(original), cells(recalculated)
     out = Comparison()
-    for ws in wr.worksheets:
-        for row in ws.iter_rows():
-            for c in row:
-                if isinstance(c.value, str) and c.value.startswith(ERROR_MARKERS):
-                    out.errors.append(f"{ws.title}!{c.coordinate} = {c.value}")
-    for ws in wf.worksheets:
-        for row in ws.iter_rows():
-            for c in row:
-                if not (isinstance(c.value, str) and c.value.startswith("=")):
-                    continue
-                out.formulas += 1
-                cached = _serial(wc[ws.title][c.coordinate].value)
-                new = _serial(wr[ws.title][c.coordinate].value)
-                where = f"{ws.title}!{c.coordinate} {c.value[:80]}: cached {cached!r}, recalculated {new!r}"
-                if isinstance(cached, int | float) and isinstance(new, int | float):
-                    tol = max(abs_tol, rel * _operand_size(wr[ws.title], c.value))
-                    if not math.isclose(cached, new, rel_tol=rel, abs_tol=tol):
-                        out.mismatches.append(where)
-                elif (cached if cached is not None else "") != (new if new is not None else ""):
+    for title, sheet in after.items():
+        for ref, (_, v) in sheet.items():
+            if isinstance(v, str) and v.startswith(ERROR_MARKERS):
+                out.errors.append(f"{title}!{ref} = {v}")
+    for title, sheet in before.items():
+        new_sheet = after.get(title, {})
+        for ref, (formula, cached) in sheet.items():
+            if formula is None or formula == ARRAY:
+                continue
+            out.formulas += 1
+            new = new_sheet.get(ref, (None, None))[1]
+            where = f"{title}!{ref} {formula[:80]}: cached {cached!r}, recalculated {new!r}"
+            if isinstance(cached, int | float) and isinstance(new, int | float):
+                tol = max(abs_tol, rel * _operand_size(new_sheet, formula))
+                if not math.isclose(cached, new, rel_tol=rel, abs_tol=tol):
                     out.mismatches.append(where)
+            elif (cached if cached is not None else "") != (new if new is not None else ""):
+                out.mismatches.append(where)
     return out
 
 
@@ -123,14 +116,15 @@ def overlays() -> list[Path]:
 
 def master_check(path: Path) -> object:
     """The Cover's master check of a (recalculated) workbook: "OK" or "ERROR"."""
-    cover = read(path, data_only=True)["Cover"]
-    return next(r for r in cover.iter_rows() if r[0].value == "Master check")[1].value
+    row = next(r for r, v in sorted(rows_of(path, "Cover", 1).items()) if v == "Master check")
+    return value(path, "Cover", row, 2)
 
 
 def failing_checks(path: Path) -> list[str]:
     """The labels of the Checks sheet's rows whose status is ERROR."""
-    ws = read(path, data_only=True)["Checks"]
-    return [r[0].value for r in ws.iter_rows(min_row=6) if r[6].value == "ERROR" and r[0].value]
+    labels = rows_of(path, "Checks", 1)
+    status = rows_of(path, "Checks", 7)
+    return [labels[r] for r in sorted(status) if r >= 6 and status[r] == "ERROR" and labels.get(r)]
 
 
 def set_tier_input(wb: openpyxl.Workbook, tier: str, path: str, value) -> None:
@@ -153,12 +147,10 @@ def assert_comparison_equals(path: Path, summary) -> None:
 
     from costmodel.report.workbook.book import SUMMARY_COLUMNS
 
-    ws = read(path, data_only=True)["Comparison"]
-    header = [c.value for c in ws[3]]
     for j, tier in enumerate(summary.index):
-        assert header[2 + j] == tier
+        assert value(path, "Comparison", 3, 3 + j) == tier
         for i, col in enumerate(SUMMARY_COLUMNS):
-            got = ws.cell(4 + i, 3 + j).value
+            got = value(path, "Comparison", 4 + i, 3 + j)
             want = summary.loc[tier, col]
             if isinstance(want, str):  # an empty text result is read back as None
                 assert (got if got is not None else "") == want, (tier, col)
