@@ -265,9 +265,23 @@ def test_code_cites_the_methodology_of_the_repository():
     assert spec.search('"""Spec 15: stage months') and spec.search("(spec §27)")
 
 
-#: what the writers may read of the core: the model, its results and schedules, the
-#: vocabulary of metrics, units, the calendar and the finance definitions
-WRITER_CORE = {"model", "result", "schedules", "metrics", "units", "calendar", "finance"}
+#: what the writers may read of the core: the model, its results, schedules and
+#: intermediate rows, the vocabulary of metrics and units (not the calendar's sums
+#: nor the finance functions: the model's rows are what they compute)
+WRITER_CORE = {"model", "result", "schedules", "intermediate", "metrics", "units"}
+
+#: functions whose results the model keeps (sums per year, cumulative sums, monthly
+#: rates, present values, depreciation): a writer calling one computes a row of the
+#: model again
+COMPUTED = {
+    "cumsum",
+    "cumprod",
+    "year_sums",
+    "monthly_rate",
+    "present_value",
+    "discount_factors",
+    "depreciation_annual",
+}
 
 
 def _writer_problems(root: Path) -> list[str]:
@@ -287,6 +301,11 @@ def _writer_problems(root: Path) -> list[str]:
                 names = [parts[2]] if len(parts) > 2 else [a.name for a in node.names]
                 out += [f"{where}:{node.lineno} imports core.{n}" for n in names
                         if n not in WRITER_CORE]  # fmt: skip
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in COMPUTED or name == "npv" or name.startswith("npv_at"):
+                    out.append(f"{where}:{node.lineno} computes {name}: read the model's rows")
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
                 e = node.right
                 monthly = (
@@ -308,6 +327,30 @@ def test_a_rate_or_an_engine_module_in_the_writers_is_flagged(copy):
     problems = _writer_problems(copy)
     assert len(problems) == 2
     assert "imports core.debt" in problems[0] and "turns a rate monthly" in problems[1]
+
+
+@pytest.mark.parametrize(
+    "source, found",
+    [
+        ("import numpy as np\nC = np.cumsum([1.0, 2.0])\n", "computes cumsum"),
+        ("X = [1.0].cumsum()\n", "computes cumsum"),
+        ("from costmodel.core.calendar import year_sums\nY = year_sums([0.0] * 13)\n",
+         "computes year_sums"),
+        ("from costmodel.core import finance as fin\nR = fin.monthly_rate(0.08)\n",
+         "computes monthly_rate"),
+        ("from costmodel.core import finance as fin\nV = fin.npv_at_monthly_rates([1.0], [0.0])\n",
+         "computes npv_at_monthly_rates"),
+    ],
+)  # fmt: skip
+def test_a_row_computed_again_in_the_writers_is_flagged(copy, source, found):
+    """The writers read the model's rows (sums per year, cumulative sums, present
+    values, monthly rates): computing one again in ``report/`` is flagged, and so
+    is an import of the calendar or the finance functions."""
+    append(copy / "report" / "workbook" / "bookvalue.py", source)
+    problems = _writer_problems(copy)
+    assert any(found in p and "bookvalue.py" in p for p in problems), problems
+    if "costmodel.core" in source:
+        assert any("imports core." in p for p in problems), problems
 
 
 MAX_MODULE_LINES = 700

@@ -7,7 +7,7 @@ command that only prints the summary (:meth:`Model.summary_rows`) never loads it
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from os import PathLike
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ import numpy as np
 from costmodel.core.calendar import year_sums
 from costmodel.core.engine import run_tier, tier_inputs
 from costmodel.core.finance import safe_divide
+from costmodel.core.intermediate import Intermediate, frozen
 from costmodel.core.irrtrace import BisectionTrace, bisect_trace
 from costmodel.core.metrics import machine_unit
 from costmodel.core.residual import residual_table
@@ -48,7 +49,13 @@ class Model:
     """A built model: every tier computed from one set of assumptions.
 
     ``summary()`` gives one row per tier; ``capex``/``opex``/``depreciation``/
-    ``cash_flow``/``annual`` give a tier's schedules whose sums reproduce it.
+    ``cash_flow``/``annual`` give a tier's schedules whose sums reproduce it;
+    ``rows(tier)`` the intermediate rows the writers show between the two.
+
+    A model does not change once built (its attributes cannot be set), so what is
+    derived from it alone is computed once and kept with it: the summary, each
+    tier's opex by year, cumulative free cash flow and intermediate rows. What a
+    method returns is the caller's own (a copy) unless it says it is shared.
     """
 
     def __init__(self, assumptions: Assumptions):
@@ -58,6 +65,20 @@ class Model:
         self.results: dict[str, TierResult] = {
             t: run_tier(ti.values(), ti.config) for t, ti in self.inputs.items()
         }
+        self._kept: dict[tuple[str, str], Any] = {}
+        self._built = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_built", False):
+            raise AttributeError(f"a built Model does not change (set {name!r}): build another")
+        object.__setattr__(self, name, value)
+
+    def _once(self, what: str, tier: str, make: Callable[[], Any]) -> Any:
+        """``make()``, computed the first time ``(what, tier)`` is asked."""
+        key = (what, tier)
+        if key not in self._kept:
+            self._kept[key] = make()
+        return self._kept[key]
 
     def __repr__(self) -> str:
         a = self.assumptions
@@ -115,7 +136,12 @@ class Model:
         ``opex_full_year_number`` whole numbers (the last NaN when no full operating
         year falls within the horizon), every other column a float (NaN
         where a metric is empty: no IRR, no payback, a zero denominator, no full
-        operating year within the horizon). :meth:`summary` is this as a DataFrame."""
+        operating year within the horizon). :meth:`summary` is this as a DataFrame.
+        Computed once per model; each call returns a copy."""
+        return {t: dict(row) for t, row in self._summary_rows.items()}
+
+    @cached_property
+    def _summary_rows(self) -> dict[str, dict[str, SummaryValue]]:
         rows: dict[str, dict[str, SummaryValue]] = {}
         for t in self.tiers:
             m = self.results[t].metrics
@@ -144,14 +170,34 @@ class Model:
         (:meth:`summary_rows`), indexed by ``tier``.
 
         Empty metrics (no IRR, no payback, zero denominators) are NaN. The unit of
-        each column is in ``df.attrs["units"]`` (:meth:`units`).
+        each column is in ``df.attrs["units"]`` (:meth:`units`). Computed once per
+        model; each call returns a copy.
         """
+        return self._summary_frame.copy()
+
+    @cached_property
+    def _summary_frame(self) -> pd.DataFrame:
         import pandas as pd
 
-        df = pd.DataFrame.from_dict(self.summary_rows(), orient="index")[list(SUMMARY_COLUMNS)]
+        df = pd.DataFrame.from_dict(self._summary_rows, orient="index")[list(SUMMARY_COLUMNS)]
         df.index.name = "tier"
         df.attrs["units"] = self.units()
         return df
+
+    def rows(self, tier: str) -> Intermediate:
+        """The intermediate rows of ``tier`` the writers show between its lines and
+        its summary (:class:`~costmodel.core.intermediate.Intermediate`: sums per
+        year, cumulative sums, present values, each capex event's asset year and
+        depreciation, book values, loan counts), made once and shared (read-only)."""
+        r = self._check(tier)
+        ti = self.inputs[tier]
+        return self._once("rows", tier, lambda: Intermediate(r, ti.values(), ti.config))
+
+    def cumulative_fcf(self, tier: str) -> np.ndarray:
+        """The cumulative free cash flow ``sum_{s<=m} FCF_s``, months 0..M, of
+        :meth:`fcf` (read without building the monthly schedules); computed once,
+        shared and read-only."""
+        return self._once("cumulative_fcf", tier, lambda: frozen(np.cumsum(self.fcf(tier))))
 
     def discount_rate(self, tier: str | None = None) -> float:
         """The annual rate the NPV of ``tier`` (the first tier if None) is
@@ -264,7 +310,11 @@ class Model:
     def opex_by_year(self, tier: str) -> pd.DataFrame:
         """Opex by line item per model year 1..Y (months 12(y-1)+1 .. 12y):
         ``opex_by_year(t)[line][y] == opex(t)[line]`` summed over year y's months;
-        read without building the monthly schedules."""
+        read without building the monthly schedules; computed once, each call
+        returns a copy."""
+        return self._once("opex_by_year", tier, lambda: self._opex_by_year(tier)).copy()
+
+    def _opex_by_year(self, tier: str) -> pd.DataFrame:
         import pandas as pd
 
         r = self._check(tier)

@@ -401,19 +401,24 @@ def test_write_memos_shares_the_analysis_and_writes_what_write_memo_writes(
     assert not (tmp_path / "c.html").exists()  # nothing is written
 
 
-def test_the_summary_is_read_once_for_both_memos(tmp_path):
-    """What does not depend on the language is computed once per model: rendering
-    the English and the Chinese memo reads the model's summary once."""
+def test_the_summary_is_computed_once_for_both_memos(tmp_path, monkeypatch):
+    """What does not depend on the language is computed once per model: the model
+    keeps its summary, so rendering the English and the Chinese memo (and the
+    analysis before them) computes it once however often they read it."""
+    from functools import cached_property
+
     from costmodel.analysis.bundle import analyze
-    from costmodel.report.memo import cache
+    from costmodel.core.model import Model
     from costmodel.report.memo.render import write_memos
 
+    calls = []
+    real = Model.__dict__["_summary_rows"].func
+    counted = cached_property(lambda self: calls.append(1) or real(self))
+    counted.__set_name__(Model, "_summary_rows")
+    monkeypatch.setattr(Model, "_summary_rows", counted)
     m = cm.build(cm.load_assumptions())
     an = analyze(m, draws=0)
-    calls = []
-    real = m.summary
-    m.summary = lambda: calls.append(1) or real()
     write_memos(m, {"en": tmp_path / "a.html", "zh": tmp_path / "b.html"}, analysis=an)
     assert len(calls) == 1
-    assert cache.summary(m) is cache.summary(m)
-    assert cache.summary(m).equals(real())
+    assert m.summary() is not m.summary()  # each caller its own copy
+    assert m.summary().equals(m.summary())

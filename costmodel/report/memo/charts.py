@@ -37,7 +37,6 @@ import numpy as np
 
 from costmodel.core.model import Model
 from costmodel.core.result import CAPEX_LINES, OPEX_LINES
-from costmodel.report.memo import cache
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.chartkit import (
     COLORS,
@@ -121,7 +120,7 @@ def npv_chart(model: Model, lang: str, prefix: str = "npv") -> str:
     """Horizontal bar of NPV per tier, labelled with the formatted value."""
     cur = model.assumptions.currency
     t = CHART[lang]
-    npv = cache.summary(model)["npv"].to_numpy(dtype=float)
+    npv = model.summary()["npv"].to_numpy(dtype=float)
     div, unit = f.money_scale(np.nanmax(np.abs(npv)) if len(npv) else 0, lang, cur)
     vals = finite(npv) / div
     groups = [
@@ -136,7 +135,7 @@ def capex_chart(model: Model, lang: str, prefix: str = "capex") -> str:
     """Capex per GPU stacked by asset class; total capex at the end of each bar."""
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
-    s = cache.summary(model)
+    s = model.summary()
     gpus = s["gpus"].to_numpy(float)
     per_gpu = {c: finite(s[f"capex_{c}"].to_numpy(float) / gpus) for c in CAPEX_LINES}
     used = [c for c in CAPEX_LINES if np.any(per_gpu[c])]
@@ -163,10 +162,11 @@ def opex_chart(model: Model, lang: str, prefix: str = "opex") -> str:
     cur = model.assumptions.currency
     t, lines = CHART[lang], LINE_LABELS[lang]
     years = model.months // 12
-    data = {
-        t: {c: cache.opex_by_year(model, t)[c].to_numpy() for c in OPEX_LINES} for t in model.tiers
-    }
-    s = cache.summary(model)
+    data = {}
+    for tier in model.tiers:
+        by_year = model.opex_by_year(tier)
+        data[tier] = {c: by_year[c].to_numpy() for c in OPEX_LINES}
+    s = model.summary()
     used = [c for c in OPEX_LINES if any(np.any(d[c]) for d in data.values())]
     panels = []
     for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
@@ -259,11 +259,11 @@ def cash_chart(model: Model, lang: str, prefix: str = "cash") -> str:
     """Cumulative FCF per tier (own scale); payback marked or 'no payback' noted."""
     cur = model.assumptions.currency
     t = CHART[lang]
-    s = cache.summary(model)
+    s = model.summary()
     years = model.months / 12
     panels = []
     for k, (tier, name) in enumerate(zip(model.tiers, _names(model, lang), strict=True)):
-        cum = finite(cache.cumulative_fcf(model, tier))
+        cum = finite(model.cumulative_fcf(tier))
         div, unit = f.money_scale(np.abs(cum).max(initial=0), lang, cur)
         c, top, bottom = panel(
             name, t["cash_axis"].format(unit=unit), f"{prefix}-{k}", f"{t['cash_title']}: {name}"
@@ -326,7 +326,7 @@ def cost_chart(
     year-1 price (solid) and the break-even price (dashed) as marks."""
     cur = model.assumptions.currency
     t = CHART[lang]
-    s = cache.summary(model)
+    s = model.summary()
     lev = s["cost_per_gpu_hour"].to_numpy(float)
     eff = s["cost_per_effective_gpu_hour"].to_numpy(float)
     groups, marks = [], []

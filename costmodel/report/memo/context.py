@@ -30,7 +30,6 @@ from costmodel.core.model import Model
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
-from costmodel.report.memo import cache
 from costmodel.report.memo import numbers as f
 
 
@@ -64,7 +63,7 @@ class Facts:
     choice: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.summary = cache.summary(self.model)
+        self.summary = self.model.summary()
         self.options = self.analysis.options
         self.choice = choose(self.options)
         # year-1 prices as sold: a quote rolled to the start and the site's factor

@@ -278,7 +278,7 @@ def write_memos(
     """Write the memo of ``model`` in each language of ``paths`` (``{"en": path,
     "zh": path}``), as :func:`write_memo` does, sharing what does not depend on the
     language: the analysis (``analyze(model, draws=0)`` once when none is given),
-    the numbers read from the model (:mod:`~costmodel.report.memo.cache`) and the
+    the numbers the model keeps (its summary and rows, computed once) and the
     compiled template. Each file is written atomically; returns the paths written.
     Raises :class:`~costmodel.inputs.errors.AssumptionError` when an input is too
     large to compute with (:func:`~costmodel.core.model.require_finite`), and

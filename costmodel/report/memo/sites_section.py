@@ -18,7 +18,6 @@ from markupsafe import Markup
 
 from costmodel.analysis.decision import choose
 from costmodel.analysis.sitecompare import compare_sites
-from costmodel.report.memo import cache
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import say
 from costmodel.report.memo.labels import UserText, tier_label
@@ -48,7 +47,7 @@ TEXT = {
 
 def _table(model: Model) -> pd.DataFrame:
     """What :func:`choose` reads, from the summary: npv, pi, peak_funding, feasible."""
-    s = cache.summary(model)
+    s = model.summary()
     df = pd.DataFrame(
         {
             "npv": s["npv"].astype(float),
@@ -68,7 +67,7 @@ def site_label(model: Model, name: str, lang: str) -> str:
 
 def _clause(x: Facts, model: Model, site: str, tier: str) -> Markup:
     T = TEXT[x.lang]
-    s = cache.summary(model).loc[tier]
+    s = model.summary().loc[tier]
     npv = float(s["npv"])
     fields = dict(
         site=site_label(model, site, x.lang),
@@ -91,7 +90,7 @@ def site_lead(x: Facts) -> list[Markup]:
     for s in names:
         m = result.models[s]
         t = str(choose(_table(m))["tier"])
-        best[s] = (m, t, float(cache.summary(m).loc[t, "npv"]))
+        best[s] = (m, t, float(m.summary().loc[t, "npv"]))
     signs = {npv > 0 for _, _, npv in best.values()}
     if len(signs) < 2:
         return []

@@ -46,10 +46,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from costmodel.core.model import Model, build
+from costmodel.core.model import build
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.resources import templates_dir
-from costmodel.report.memo.cache import summary
 from costmodel.report.web import riskmap, scale, view
 from costmodel.report.web.downloads import memo_html, scenario_yaml, workbook_bytes
 from costmodel.report.web.jobs import Jobs, JobsFull
@@ -161,7 +160,7 @@ class Page:
         self.session = session
         self.jobs = Jobs()
         self.files = [str(f) for f in session.files]
-        self.cache: dict[str, Model] = {}
+        self.cache: dict[str, view.Shown] = {}
         self.notices: dict[str, list[Problem]] = {}  # the advice on each cached model's inputs
         self._cache_lock = threading.Lock()
         self.limiter = anyio.CapacityLimiter(ENGINE_THREADS)
@@ -196,15 +195,16 @@ class Page:
 
         return run
 
-    def model_for(self, overrides: dict[str, Any]) -> Model:
-        """The model of ``overrides`` (validated); the last few kept, so that the
-        decision asked for after a recompute does not build it again."""
+    def model_for(self, overrides: dict[str, Any]) -> view.Shown:
+        """The model of ``overrides`` (validated) as the page shows it; the last few
+        kept, so that the decision asked for after a recompute does not build it, or
+        analyse it, again."""
         key = json.dumps(overrides, sort_keys=True)
         with self._cache_lock:
             model = self.cache.get(key)
         if model is None:
             a, notices = self.session.checked(overrides)
-            model = build(a)
+            model = view.Shown(build(a))
             with self._cache_lock:
                 self.cache[key] = model
                 self.notices[key] = notices
@@ -218,8 +218,8 @@ class Page:
         return await self.engine(self._page, lang)
 
     def _page(self, lang: str) -> Response:
-        res = view.result(self.model_for({}), lang)
-        html = view.render_page(self.session, res, lang, _version())
+        shown = self.model_for({})
+        html = view.render_page(self.session, shown, view.result(shown, lang), lang, _version())
         return HTMLResponse(html, headers=HEADERS)
 
     async def recompute(self, request: Request) -> Response:
@@ -228,9 +228,10 @@ class Page:
 
     def _recompute(self, doc: dict[str, Any], t0: float) -> Response:
         overrides, lang = doc.get("overrides", {}), view.lang_of(doc.get("lang"))
-        model = self.model_for(overrides)
-        res = view.result(model, lang)
-        s = summary(model)
+        shown = self.model_for(overrides)
+        model = shown.model
+        res = view.result(shown, lang)
+        s = model.summary()
         advice = self.notices.get(json.dumps(overrides, sort_keys=True), [])
         out = dict(
             **view.render_result(res, lang),
@@ -247,8 +248,8 @@ class Page:
 
     def _decision(self, doc: dict[str, Any], t0: float) -> Response:
         lang = view.lang_of(doc.get("lang"))
-        model = self.model_for(doc.get("overrides", {}))
-        html = view.render_decision(view.decision(model, lang), lang)
+        shown = self.model_for(doc.get("overrides", {}))
+        html = view.render_decision(view.decision(shown, lang), lang)
         out = dict(html=html, ms=round((time.perf_counter() - t0) * 1000))
         return JSONResponse(out, headers=HEADERS)
 

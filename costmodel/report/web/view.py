@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import pandas as pd
@@ -24,7 +25,6 @@ from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.vocabulary import input_label, input_term
 from costmodel.report.memo import charts
 from costmodel.report.memo import numbers as f
-from costmodel.report.memo.cache import once, summary
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.labels import chart_label, metric_label, tier_label
 from costmodel.report.memo.render import environment, model_name
@@ -206,7 +206,7 @@ def values(session: Session, overrides: dict[str, Any], currency: str, lang: str
 def option_rows(model: Model, best: str, lang: str) -> list[dict[str, Any]]:
     """The option table: per tier its label and the :data:`TABLE` metrics, each
     as the memo formats it and as the number (``raw``, for machines)."""
-    s = summary(model)
+    s = model.summary()
     cur = model.assumptions.currency
     rows = []
     for t in model.tiers:
@@ -242,19 +242,35 @@ def build_line(row: pd.Series, lang: str) -> str:
     return f"design {row['design']} · {cooling}, {kw} kW/rack · {store}"
 
 
-def page_options(model: Model) -> pd.DataFrame:
-    """The memo's options table of ``model`` without build versus rent
-    (:func:`costmodel.analysis.decision.options`), computed once per model for
-    the table's choice and the decision."""
-    return once(model, "page_options", lambda: options(model, NO_RENT))
+class Shown:
+    """A model the page shows, with what the page derives from it by analysis,
+    each computed when first asked and kept while the page keeps the model (the
+    other language, and a state the page returns to, reuse them)."""
+
+    def __init__(self, model: Model):
+        self.model = model
+
+    @cached_property
+    def options(self) -> pd.DataFrame:
+        """The memo's options table without build versus rent
+        (:func:`costmodel.analysis.decision.options`), for the table's choice and
+        the decision."""
+        return options(self.model, NO_RENT)
+
+    @cached_property
+    def analysis(self) -> Any:
+        """The analysis the memo's decision reads (the break-even search,
+        :func:`costmodel.analysis.bundle.decision_analysis`)."""
+        return decision_analysis(self.model, self.options)
 
 
-def result(model: Model, lang: str) -> dict[str, Any]:
-    """What the page recomputes first for ``model`` (built from the page's
+def result(shown: Shown, lang: str) -> dict[str, Any]:
+    """What the page recomputes first for ``shown.model`` (built from the page's
     inputs): the option table (the chosen option marked by the memo's rule,
     :func:`costmodel.analysis.decision.choose`, which reads NPVs, capex and funding
     only) and the memo's charts of NPV, cash, capex and opex."""
-    choice = choose(page_options(model))
+    model = shown.model
+    choice = choose(shown.options)
     C = CHART[lang]
     figures = [
         ("npv", charts.npv_chart(model, lang, f"w-npv-{lang}")),
@@ -279,14 +295,14 @@ def result(model: Model, lang: str) -> dict[str, Any]:
     )
 
 
-def decision(model: Model, lang: str) -> dict[str, Any]:
+def decision(shown: Shown, lang: str) -> dict[str, Any]:
     """What the page recomputes second: the memo's decision
     (:func:`costmodel.report.memo.summary_section.verdict`), which needs the
     break-even search (once per model: the other language, and a state the page
     returns to while its model is kept, reuse it), and the memo's chart of cost
     against price and break-even."""
-    analysis = once(model, "page_decision", lambda: decision_analysis(model, page_options(model)))
-    facts = Facts(model, lang, analysis)
+    model = shown.model
+    facts = Facts(model, lang, shown.analysis)
     C = CHART[lang]
     cost = charts.cost_chart(model, lang, facts.prices, facts.breakeven, f"w-cost-{lang}")
     chart = dict(id="cost", title=C["cost_title"], caption=C["cost_caption"], body=Markup(cost))
@@ -310,12 +326,14 @@ def render_decision(res: dict[str, Any], lang: str) -> str:
     return env.get_template("serve/decision.html.j2").render(t=PAGE[lang], lang=lang, **res)
 
 
-def render_page(session: Session, res: dict[str, Any], lang: str, version: str) -> str:
+def render_page(
+    session: Session, shown: Shown, res: dict[str, Any], lang: str, version: str
+) -> str:
     """The whole page (``templates/serve/page.html.j2``): the controls with the
-    base values and the recomputed part for ``res``."""
+    base values and the recomputed part ``res`` of ``shown``."""
     from costmodel.inputs.loader import fingerprint
 
-    model = res["model"]
+    model = shown.model
     T = PAGE[lang]
     name = model_name(model, lang)
     fp = fingerprint(model.assumptions)
@@ -334,7 +352,7 @@ def render_page(session: Session, res: dict[str, Any], lang: str, version: str) 
             files=files,
             groups=groups(session, model, lang),
             parts={k: Markup(v) for k, v in render_result(res, lang).items()},
-            decision=Markup(render_decision(decision(model, lang), lang)),
+            decision=Markup(render_decision(decision(shown, lang), lang)),
             draws=DRAWS,
             sweep_tiers=scale.controls(model, lang),
             sweep_heading=SWEEP[lang]["heading"],

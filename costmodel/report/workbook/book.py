@@ -20,12 +20,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core.calendar import year_sums
 from costmodel.core.metrics import METRICS, is_empty, metric_unit
 from costmodel.core.model import Model, require_finite
 from costmodel.core.result import OPEX_LINES
@@ -262,40 +260,20 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
     for y in range(years + 1):
         ws.write_number(2, 2 + y, y, st.header)
     ws.freeze_panes(3, 2)
-    lines = [
-        ("capex_t", "capex"),
-        ("revenue", "revenue"),
-        ("contract_revenue", "revenue: contracted"),
-        ("spot_revenue", "revenue: spot"),
-        ("electricity", "opex: electricity"),
-        ("colocation", "opex: colocation"),
-        ("staff", "opex: staff"),
-        ("maintenance", "opex: maintenance"),
-        ("insurance", "opex: insurance"),
-        ("software", "opex: software"),
-        ("sga", "opex: SG&A"),
-        ("opex", "opex: total"),
-        ("dep", "depreciation"),
-        ("ebit", "EBIT"),
-        ("tax", "tax"),
-        ("subsidies", "subsidies received"),
-        ("fcf", "free cash flow"),
-        *MONEY_LINES,
-    ]
+    lines = ANNUAL_LINES
     r = 4
     year_cells = [xl_rowcol_to_cell(2, 2 + y, row_abs=True) for y in range(years + 1)]
     for t, cs in sheets.items():
-        res = model.results[t]
+        rows = model.rows(t)
         ws.write_string(r, 0, t, st.h2)
         r += 1
         years_rng = cs.ref("year", ":", sheet=True)
-        for key, label in lines:
+        for key, line, label in lines:
             if key == "subsidies" and key not in cs.rows:
                 continue  # a tier without subsidies (methodology §11.13)
             ws.write_string(r, 0, label, st.label)
             ws.write_string(r, 1, model.assumptions.currency, st.unit)
-            values = _row_values(res, key)
-            by_year = np.concatenate([values[:1], year_sums(values)])  # year 0: month 0
+            by_year = rows.annual_sums(line)  # year 0: month 0
             rng = cs.ref(key, ":", sheet=True)
             fmt = st.cell("money", BLACK, key in ("opex", "fcf", "ecf"))
             for y, yc in enumerate(year_cells):
@@ -310,35 +288,40 @@ def _annual(wb: Workbook, st: Styles, model: Model, sheets: dict[str, CalcSheet]
     ws.repeat_rows(2)
 
 
-#: the Annual sheet's money lines (methodology §8.2): tier-sheet row, label, engine line
-MONEY_LINES = (
-    ("debt_draw", "debt drawn"),
-    ("debt_interest", "interest paid"),
-    ("debt_principal", "principal repaid"),
-    ("debt_balloon", "balloon"),
-    ("tax_lev", "levered tax"),
-    ("ecf", "equity cash flow"),
+#: the Annual sheet's lines: the tier-sheet row summed, the model's line
+#: (:meth:`~costmodel.core.intermediate.Intermediate.annual_sums`, which the cached
+#: values are) and the label
+ANNUAL_LINES = (
+    ("capex_t", "capex", "capex"),
+    ("revenue", "revenue", "revenue"),
+    ("contract_revenue", "contract_revenue", "revenue: contracted"),
+    ("spot_revenue", "spot_revenue", "revenue: spot"),
+    *(
+        (line, line, f"opex: {label}")
+        for line, label in (
+            ("electricity", "electricity"),
+            ("colocation", "colocation"),
+            ("staff", "staff"),
+            ("maintenance", "maintenance"),
+            ("insurance", "insurance"),
+            ("software", "software"),
+            ("sga", "SG&A"),
+        )
+    ),
+    ("opex", "opex", "opex: total"),
+    ("dep", "depreciation", "depreciation"),
+    ("ebit", "ebit", "EBIT"),
+    ("tax", "tax", "tax"),
+    ("subsidies", "subsidies", "subsidies received"),
+    ("fcf", "fcf", "free cash flow"),
+    # the money lines (methodology §8.2)
+    ("debt_draw", "draw", "debt drawn"),
+    ("debt_interest", "interest", "interest paid"),
+    ("debt_principal", "principal", "principal repaid"),
+    ("debt_balloon", "balloon", "balloon"),
+    ("tax_lev", "tax_levered", "levered tax"),
+    ("ecf", "ecf", "equity cash flow"),
 )
-MONEY_ENGINE = {
-    "debt_draw": "draw",
-    "debt_interest": "interest",
-    "debt_principal": "principal",
-    "debt_balloon": "balloon",
-    "tax_lev": "tax_levered",
-}
-
-
-def _row_values(res, key: str) -> np.ndarray:
-    if key in MONEY_ENGINE:
-        line = MONEY_ENGINE[key]
-        return (res.debt[line] if line in res.debt else res.flows[line])[0]
-    if key == "capex_t":
-        return res.flows["capex"][0]
-    if key == "dep":
-        return res.flows["depreciation"][0]
-    if key in res.opex:
-        return res.opex[key][0]
-    return res.flows[key][0]
 
 
 # ----------------------------------------------------------------------------- Comparison
@@ -605,7 +588,7 @@ def _opex_chart(
         for j, (t, cs) in enumerate(sheets.items()):
             y = summary.loc[t, "opex_full_year_number"]
             full = not is_empty(y) and int(y) <= years
-            v = float(year_sums(model.results[t].opex[line][0])[int(y) - 1]) if full else ""
+            v = float(model.rows(t).annual_sums(line)[int(y)]) if full else ""
             rows = f"{cs.ref(line, ':', sheet=True)},{cs.ref('year', ':', sheet=True)}"
             sumifs = f"SUMIFS({rows},{year_cell[t]})"
             ws.write_formula(r, 2 + j, f'=IF(ISNUMBER({year_cell[t]}),{sumifs},"")', money, v)

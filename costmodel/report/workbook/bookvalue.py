@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from costmodel.report.workbook.tiercontext import Tier
 
 
@@ -13,8 +11,8 @@ def book_value(x: Tier, cls: str) -> None:
     cs, r = x.cs, x.r
     dep = r.depreciation[cls][0]
     added = r.capex_months[cls][0]
-    close = np.cumsum(added - dep)
-    opening = np.concatenate([[0.0], close[:-1]])
+    book = x.model.rows(x.tier).book_value(cls)
+    opening, close = book["open"], book["close"]
     cs.reserve(f"nbv_open_{cls}", f"nbv_add_{cls}", f"nbv_less_{cls}", f"nbv_close_{cls}")
     rows = (
         ("open", "net book value, opening", f"={{nbv_close_{cls}<}}", opening, False),
@@ -30,7 +28,7 @@ def book_value(x: Tier, cls: str) -> None:
     )
     for key, label, formula, values, bold in rows:
         cs.series(f"nbv_{key}_{cls}", f"{cls}: {label}", x.cur, formula, values, bold=bold)
-    floor = close - np.cumsum(added) * getattr(x.a.depreciation, cls).salvage.value
+    floor = book["above_salvage"]
     cs.series(
         f"nbv_above_{cls}",
         f"{cls}: book value above the salvage of what was bought",

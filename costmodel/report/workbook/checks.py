@@ -27,7 +27,6 @@ import pandas as pd
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core import finance as fin
 from costmodel.core.model import Model
 from costmodel.inputs.designs import tier_design_parts
 from costmodel.inputs.schema import ASSET_CLASSES
@@ -203,12 +202,7 @@ def irr_rules(
         rate = f"(1+{irr})^(1/12)-1"
         below = f'IF({irr}="",0,SIGN({f0}+NPV({rate}-1E-6,{f1})))'
         above = f"SIGN({f0}+NPV({rate}+1E-6,{f1}))"
-        values = model.results[t].flows[flow][0]
-        annual = float(summary.loc[t, metric])
-        value = 0.0
-        if annual == annual:  # not NaN
-            below_root = fin.monthly_rate(annual) - 1e-6
-            value = float(np.sign(fin.npv_at_monthly_rates(values, [below_root])[0]))
+        value = model.rows(t).irr_sign_below(metric)
         cond = f'IF({irr}="",TRUE,AND({{B}}=1,{above}<=0))'
         out.append(
             Rule(

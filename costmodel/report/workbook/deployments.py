@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from costmodel.core.finance import depreciation_annual
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.fabricblock import fabric_rows
@@ -490,21 +489,16 @@ def depreciation_events(x: Tier) -> None:
     after its capex month; the class's monthly charge is the sum over its events / 12."""
     cs, cur = x.cs, x.cur
     cs.heading("Depreciation per capex event (from its in-service month), book value by class")
-    for j, e in enumerate(x.events):
-        cls, i = x.event_of[j]
+    for j, (cls, i) in enumerate(x.event_of):
         cost, t, sfx = event_keys(cls, i)
-        life = x.config.depreciation_life_years[cls]
-        method = x.config.depreciation_method[cls]
-        k = np.floor((x.m - scalar(e.in_service)) / 12) + 1
-        kc = np.clip(k, 1, life)
-        annual = depreciation_annual(scalar(e.cost), x.ti[f"salvage_{cls}"], method, life)[0]
-        on = (k >= 1) & (k <= life)
+        ev = x.model.rows(x.tier).event(j)
+        k, kc = ev["asset_year"], ev["asset_year_clipped"]
         cs.const(
             f"ev_s_{sfx}",
             f"{cls} of deployment {i}: salvage = cost x salvage",
             cur,
             f"={{${cost}}}*dep_{cls}_salvage",
-            scalar(e.cost) * x.ti[f"salvage_{cls}"],
+            ev["salvage"],
             "money",
         )
         cs.series(
@@ -533,7 +527,7 @@ def depreciation_events(x: Tier) -> None:
             f"{cls} of deployment {i}: annual depreciation (method)",
             cur,
             formula,
-            annual[kc.astype(int) - 1] * on,
+            ev["annual"],
         )
     for cls in ASSET_CLASSES:
         sfx = [x.event_of[j] for j in range(len(x.events)) if x.event_of[j][0] == cls]

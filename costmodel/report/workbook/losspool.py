@@ -36,12 +36,7 @@ def _vintage_rows(x: Tier, levered: bool) -> dict[str, np.ndarray]:
     s = x.r.schedules
     v = s.levered_vintages if levered else s.vintages
     rem, used, exp = v.balance[0], v.used[0], v.expired[0]
-    years = rem.shape[0]
-    vintage = np.arange(1, years + 1)[:, None]
-    n = loss_years(x)
-    eligible = (x.year > vintage) & (x.year - vintage <= n)
-    opening = np.concatenate([np.zeros((years, 1)), rem[:, :-1]], axis=1)
-    cum = np.cumsum(opening * eligible, axis=0)
+    cum = x.model.rows(x.tier).loss_eligible_sums(levered)
     return {"rem": rem, "cum": cum, "used": used, "exp": exp}
 
 

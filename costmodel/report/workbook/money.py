@@ -128,8 +128,7 @@ def debt_inputs(x: Tier) -> None:
     )
     for key, label, unit, f, value, kind, colour in rows:
         cs.const(key, label, unit, f, value, kind, *([colour] if colour else []))
-    capex = x.r.flows["capex"][0]
-    count = np.cumsum(capex > 0).astype(float)
+    count = x.model.rows(x.tier).capex_count
     cs.reserve("capex_count")
     cs.series(
         "capex_count",
@@ -406,7 +405,8 @@ def levered_tax(x: Tier) -> None:
     table."""
     cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
     cs.heading("Levered tax (taxable income - interest paid, losses carried forward on their own)")
-    interest_y = year_end_values(x.model.annual(x.tier)["interest"].to_numpy()[1:], M)
+    ir = x.model.rows(x.tier)
+    interest_y = ir.at_year_ends(ir.annual_sums("interest")[1:])
     cs.series(
         "interest_year",
         "interest paid in the operating year (at its last month)",

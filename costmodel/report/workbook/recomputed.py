@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from costmodel.core.finance import depreciation_annual
 from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.deployments import event_keys
@@ -153,22 +152,13 @@ def depreciation_recomputed(x: Tier) -> None:
     life) years in service, f = int(y) whole ones; SLN (c - s) y / L; SYD's
     arithmetic series over f years plus the part year; VDB over (0, f) plus the
     part year's VDB(f, f + 1). The class's total is the sum over its events."""
-    cs, cur, M = x.cs, x.cur, x.model.months
+    cs, cur = x.cs, x.cur
     by_class: dict[str, list[str]] = {c: [] for c in ASSET_CLASSES}
-    for j, e in enumerate(x.events):
-        cls, i = x.event_of[j]
+    for j, (cls, i) in enumerate(x.event_of):
         cost, t, sfx = event_keys(cls, i)
         by_class[cls].append(sfx)
-        life = x.config.depreciation_life_years[cls]
-        y = max(0.0, min((M - scalar(e.month if j else x.deps[0]["month"])) / 12, life))
-        f = float(np.floor(y))
-        ann = {
-            m: depreciation_annual(scalar(e.cost), x.ti[f"salvage_{cls}"], m, life)[0]
-            for m in ("sum_of_years", "double_declining")
-        }
-        part = {
-            m: float(a[: int(f)].sum() + a[min(int(f), life - 1)] * (y - f)) for m, a in ann.items()
-        }
+        part = x.model.rows(x.tier).event_over_horizon(j)
+        y, f = part["years"], part["whole"]
         c, s, L = f"{{${cost}}}", f"{{$ev_s_{sfx}}}", f"{{$life_{cls}}}"
         yy, ff = f"{{$re_y_{sfx}}}", f"{{$re_f_{sfx}}}"
         rows = (

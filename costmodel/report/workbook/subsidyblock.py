@@ -165,15 +165,7 @@ def _paid(x: Tier, sub: Subsidy) -> dict[str, np.ndarray]:
         return {"paid": float(sub.per_kwh or 0) * _kwh(x) * within}
     if sub.kind == "voucher":
         return {"paid": float(sub.share_of_revenue or 0) * x.r.flows["revenue"][0] * within}
-    base = sum(np.asarray(x.r.capex_months[c][0], dtype=float) for c in _classes(sub))
-    lag, n = int(sub.lag_months or 0), len(x.m)
-    due = np.zeros(n)
-    if lag < n:
-        due[lag:] = float(sub.share or 0) * base[: n - lag]
-    total = np.cumsum(due)
-    cap = np.inf if sub.cap is None else float(sub.cap)
-    paid = np.minimum(total, cap) - np.minimum(total - due, cap)
-    return {"base": base, "due": due, "total": total, "paid": paid}
+    return x.model.rows(x.tier).grant(sub)
 
 
 def subsidies_block(x: Tier) -> None:

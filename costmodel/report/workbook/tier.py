@@ -616,13 +616,14 @@ def cash_flow(x: Tier) -> None:
         bold=True,
     )
     cs.reserve("cum_fcf")
-    cs.series("cum_fcf", "cumulative free cash flow", cur, "={cum_fcf<}+{fcf}", np.cumsum(fcf))
+    cum = x.model.rows(x.tier).cumulative_fcf
+    cs.series("cum_fcf", "cumulative free cash flow", cur, "={cum_fcf<}+{fcf}", cum)
 
 
 def discounting(x: Tier) -> None:
     """Methodology §1 and §4: discount factors, discounted FCF and the payback flags."""
-    cs, r, m = x.cs, x.r, x.m
-    fcf = r.flows["fcf"][0]
+    cs, r = x.cs, x.r
+    ir = x.model.rows(x.tier)
     df = r.flows["discount_factor"][0]
     cs.series(
         "discount",
@@ -633,11 +634,14 @@ def discounting(x: Tier) -> None:
         "factor",
     )
     cs.series(
-        "disc_fcf", "discounted free cash flow", x.cur, "={fcf}*{discount}", fcf * df, total=True
+        "disc_fcf",
+        "discounted free cash flow",
+        x.cur,
+        "={fcf}*{discount}",
+        ir.discounted_fcf,
+        total=True,
     )
-    pv_cost = float(np.sum((r.flows["opex"][0] + r.flows["capex"][0]) * df))
-    pv_gh = float(np.sum(r.flows["gpu_hours"][0] * df))
-    pflop = pv_gh * x.met["goodput"] * x.ti["mfu"] * x.ti["tflops_bf16"] / 1000
+    pv_cost, pv_gh, pflop = ir.pv_cost, ir.pv_gpu_hours, ir.pv_pflop_hours
     rows = (
         (
             "pv_cost",
@@ -665,8 +669,7 @@ def discounting(x: Tier) -> None:
         cs.const(key, label, unit, formula, value, "money" if unit == x.cur else "number")
     # payback (methodology §8.4, choice 8): from the first month after which the cumulative cash
     # without the terminal value stays >= 0 through month M
-    cash = np.cumsum(fcf - r.flows["terminal_value"][0] + r.flows["terminal_tax"][0])
-    stays = np.array([float(mm >= 1 and bool(np.all(cash[mm:] >= 0))) for mm in m])
+    cash, stays = ir.cumulative_cash, ir.paid_back
     cs.reserve("cum_cash")
     cs.series(
         "cum_cash",
@@ -691,7 +694,7 @@ def discounting(x: Tier) -> None:
         x.summary.loc[x.tier, "peak_funding"],
         "money",
     )
-    first = stays - np.concatenate([[0.0], stays[:-1]])
+    first = ir.payback_flag
     cs.series(
         "payback_flag", "flag: payback month", "flag", "={paid_back}-{paid_back<}", first, "flag"
     )

@@ -21,12 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from costmodel.core.calendar import year_sums
 from costmodel.core.model import Model
 from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Quantity
 from costmodel.inputs.vocabulary import input_label, input_unit
-from costmodel.report.workbook.grid import GREEN, CalcSheet, year_end_values
+from costmodel.report.workbook.grid import GREEN, CalcSheet
 from costmodel.report.workbook.inputsmap import PATH_COL, SOURCE_COL, Sheet, name_for
 from costmodel.report.workbook.tiercontext import Tier
 from costmodel.report.workbook.validation import validate
@@ -155,7 +154,6 @@ def vat_block(x: Tier) -> None:
 def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
     """The credit pool corkscrew, payable, refund, surtax, VAT cash and the surtax
     of each year."""
-    v, M = x.r.vat, x.model.months
     rows = _pool_rows(x)
     cs.reserve(*(row[0] for row in rows))
     for key, label, formula, values, tot in rows:
@@ -168,7 +166,8 @@ def _pool(cs: CalcSheet, x: Tier, cur: str) -> None:
         x.met["vat_credit_peak"],
         "money",
     )
-    surtax_y = year_end_values(year_sums(v["surtax"][0]), M)
+    ir = x.model.rows(x.tier)
+    surtax_y = ir.at_year_ends(ir.annual_sums("surtax")[1:])
     cs.series(
         "surtax_year",
         "surtax of the operating year (at its last month)",
