@@ -353,6 +353,46 @@ def test_a_row_computed_again_in_the_writers_is_flagged(copy, source, found):
         assert any("imports core." in p for p in problems), problems
 
 
+def _page_problems(root: Path) -> list[str]:
+    """Imports of the memo's modules by the what-if page (``report/web/``): it reads
+    the memo through its public API, :mod:`costmodel.report.memoapi`, only."""
+    out = []
+    names = module_names(root)
+    known = set(names)
+    for module, path in names.items():
+        if not module.startswith("costmodel.report.web"):
+            continue
+        where = path.relative_to(root.parent).as_posix()
+        for imp in imports_of(module, path, known):
+            if imp.target == "costmodel.report.memo" or imp.target.startswith(
+                "costmodel.report.memo."
+            ):
+                out.append(
+                    f"{where}:{imp.line} imports {imp.target}: read costmodel.report.memoapi"
+                )
+    return out
+
+
+def test_the_page_reads_the_memo_through_its_public_api():
+    assert _page_problems(PACKAGE) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from costmodel.report.memo.charts import npv_chart\n",
+        "from costmodel.report.memo import numbers\n",
+        "def f():\n    from costmodel.report.memo.context import Facts\n    return Facts\n",
+        "from ..memo import labels\n",
+    ],
+)
+def test_a_memo_module_in_the_page_is_flagged(copy, source):
+    append(copy / "report" / "web" / "view.py", source)
+    problems = _page_problems(copy)
+    assert len(problems) == 1 and "report/web/view.py" in problems[0], problems
+    assert "imports costmodel.report.memo" in problems[0]
+
+
 MAX_MODULE_LINES = 700
 
 

@@ -17,7 +17,7 @@ from costmodel.core.model import build, require_finite
 from costmodel.inputs.loader import fingerprint
 from costmodel.inputs.paths import split_path
 from costmodel.inputs.provenance import changed_note
-from costmodel.report.memo.render import render_memo
+from costmodel.report.memoapi import render_memo
 from costmodel.report.overlay_yaml import base_value, cell_value, entry, overlay_text, place, shown
 from costmodel.report.web.session import Session
 

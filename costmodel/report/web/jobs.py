@@ -39,9 +39,8 @@ from costmodel.analysis.defaults import DEFAULT_SEED
 from costmodel.analysis.montecarlo import monte_carlo
 from costmodel.core.model import build
 from costmodel.inputs.schema import Assumptions
-from costmodel.report.memo import numbers as f
-from costmodel.report.memo.labels import tier_label
-from costmodel.report.memo.render import environment
+from costmodel.report import memoapi as f
+from costmodel.report.memoapi import environment, tier_label
 from costmodel.report.web.page_text import PAGE
 
 #: the most draws one request may ask for

@@ -3,7 +3,7 @@ of a range and simulated on common random numbers, as ``costmodel study --tier T
 --gpus A:B -n N`` does (the assumptions' own site), run as a job of
 :class:`~costmodel.report.web.jobs.Jobs` in this process with its progress in
 cell-draws; shown as the memo's heat map of P(NPV > 0) and its sentences
-(:mod:`costmodel.report.memo.study_section`).
+(:func:`costmodel.report.memoapi.heat_map`).
 
 A range the CLI refuses is refused with the CLI's message; a study beyond
 :data:`MAX_CELL_DRAWS` cell-draws (a page's request, not a batch run) or
@@ -22,10 +22,8 @@ from costmodel.analysis.study import study
 from costmodel.analysis.sweep import parse_gpus
 from costmodel.core.model import build
 from costmodel.inputs.schema import Assumptions
-from costmodel.report.memo import numbers as f
-from costmodel.report.memo.labels import tier_label
-from costmodel.report.memo.render import environment
-from costmodel.report.memo.study_section import STUDY, heat_map, sentences, site_label
+from costmodel.report import memoapi as f
+from costmodel.report.memoapi import STUDY, environment, heat_map, sentences, site_label, tier_label
 from costmodel.report.web.jobs import Jobs
 
 #: the most draws per cell, and cells x draws, one request may ask for

@@ -3,7 +3,7 @@ counts of a range, as ``costmodel sweep --tier T --gpus A:B`` rebuilds it, run a
 job of :class:`~costmodel.report.web.jobs.Jobs` in :data:`PARTS` groups of counts
 (:func:`costmodel.analysis.sweep.sweep_in_parts`: the rows equal one sweep over all
 of them) so that its progress moves; shown as the memo's scale curve
-(:func:`costmodel.report.memo.sweep_section.sweep_chart`) and a table of GPUs, scale
+(:func:`costmodel.report.memoapi.sweep_chart`) and a table of GPUs, scale
 class, network levels, cost per GPU-hour and NPV, the steps marked.
 
 A range the CLI refuses (below one server, start above end, above what the
@@ -24,10 +24,15 @@ from costmodel.core.model import Model, build
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import name_hint
-from costmodel.report.memo import numbers as f
-from costmodel.report.memo.labels import metric_label, tier_label
-from costmodel.report.memo.render import environment
-from costmodel.report.memo.sweep_section import STEP_WORDS, SWEEP, sweep_chart
+from costmodel.report import memoapi as f
+from costmodel.report.memoapi import (
+    STEP_WORDS,
+    SWEEP,
+    environment,
+    metric_label,
+    sweep_chart,
+    tier_label,
+)
 from costmodel.report.web.jobs import Jobs
 from costmodel.report.web.page_text import PAGE
 

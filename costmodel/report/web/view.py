@@ -1,6 +1,6 @@
-"""What the what-if page shows, from the memo's own code: the option table
-(summary metrics as the memo formats them), the memo's decision
-(:func:`costmodel.report.memo.summary_section.verdict` on
+"""What the what-if page shows, through the memo's public API
+(:mod:`costmodel.report.memoapi`): the option table (summary metrics as the memo
+formats them), the memo's decision (on
 :func:`costmodel.analysis.bundle.decision_analysis`), the memo's charts, and a
 slider for every ranged input, grouped as on the workbook's Inputs sheet, named
 and formatted by the one registry (:mod:`costmodel.inputs.vocabulary`).
@@ -23,16 +23,19 @@ from costmodel.core.metrics import METRICS
 from costmodel.core.model import Model
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.vocabulary import input_label, input_term
-from costmodel.report.memo import charts
-from costmodel.report.memo import numbers as f
-from costmodel.report.memo.context import Facts
-from costmodel.report.memo.labels import chart_label, metric_label, tier_label
-from costmodel.report.memo.render import environment, model_name
-from costmodel.report.memo.study_section import STUDY
-from costmodel.report.memo.summary_section import verdict
-from costmodel.report.memo.sweep_section import SWEEP
-from costmodel.report.memo.text_charts import CHART, caption
-from costmodel.report.memo.text_risks import COOLING
+from costmodel.report import memoapi as f
+from costmodel.report.memoapi import (
+    STUDY,
+    SWEEP,
+    chart_label,
+    cooling_name,
+    environment,
+    metric_label,
+    model_name,
+    option_charts,
+    tier_label,
+)
+from costmodel.report.memoapi import decision as memo_decision
 from costmodel.report.web import riskmap, scale
 from costmodel.report.web.page_text import ASSETS, GROUPS, PAGE
 from costmodel.report.web.session import Session
@@ -97,7 +100,7 @@ def step_of(x: RangedInput) -> tuple[float, int]:
 def _qualifier(path: str, lang: str) -> str | None:
     parts = path.split(".")
     if parts[:2] in (["power", "pue"], ["facility", "build_cost_per_kw"]) and len(parts) == 3:
-        return COOLING[lang].get(parts[2], parts[2])
+        return cooling_name(parts[2], lang)
     if parts[0] == "depreciation" and len(parts) == 3 and parts[2] == "life_years":
         return ASSETS[lang].get(parts[1], parts[1])
     if parts[0] == "servers" and len(parts) == 3:
@@ -229,7 +232,7 @@ def build_line(row: pd.Series, lang: str) -> str:
     · cold plate, 60 kW/rack · 13 storage nodes, 260 GB/s``; empty without a design."""
     if row["design"] is None:
         return ""
-    cooling = COOLING[lang].get(str(row["cooling"]), str(row["cooling"]))
+    cooling = cooling_name(str(row["cooling"]), lang)
     nodes, gbps = float(row["storage_nodes"]), float(row["storage_write_gbps"])
     kw = f"{float(row['rack_kw']):g}"
     if lang == "zh":
@@ -271,42 +274,21 @@ def result(shown: Shown, lang: str) -> dict[str, Any]:
     only) and the memo's charts of NPV, cash, capex and opex."""
     model = shown.model
     choice = choose(shown.options)
-    C = CHART[lang]
-    figures = [
-        ("npv", charts.npv_chart(model, lang, f"w-npv-{lang}")),
-        ("cash", charts.cash_chart(model, lang, f"w-cash-{lang}")),
-        ("capex", charts.capex_chart(model, lang, f"w-capex-{lang}")),
-        ("opex", charts.opex_chart(model, lang, f"w-opex-{lang}")),
-    ]
     return dict(
         model=model,
         headers=[metric_label(METRICS[c], lang) for c in TABLE],
         metrics=TABLE,
         rows=option_rows(model, str(choice["tier"]), lang),
-        charts=[
-            dict(
-                id=k,
-                title=C[f"{k}_title"],
-                caption=caption(C, k, model.assumptions.terminal_value),
-                body=Markup(svg),
-            )
-            for k, svg in figures
-        ],
+        charts=option_charts(model, lang, "w"),
     )
 
 
 def decision(shown: Shown, lang: str) -> dict[str, Any]:
-    """What the page recomputes second: the memo's decision
-    (:func:`costmodel.report.memo.summary_section.verdict`), which needs the
-    break-even search (once per model: the other language, and a state the page
-    returns to while its model is kept, reuse it), and the memo's chart of cost
-    against price and break-even."""
-    model = shown.model
-    facts = Facts(model, lang, shown.analysis)
-    C = CHART[lang]
-    cost = charts.cost_chart(model, lang, facts.prices, facts.breakeven, f"w-cost-{lang}")
-    chart = dict(id="cost", title=C["cost_title"], caption=C["cost_caption"], body=Markup(cost))
-    return dict(decision=verdict(facts), cost=chart)
+    """What the page recomputes second: the memo's decision and its chart of cost
+    against price and break-even (:func:`costmodel.report.memoapi.decision`), which
+    need the break-even search (once per model: the other language, and a state the
+    page returns to while its model is kept, reuse it)."""
+    return memo_decision(shown.model, lang, shown.analysis, "w")
 
 
 def render_result(res: dict[str, Any], lang: str) -> dict[str, str]:
