@@ -5,8 +5,8 @@ path (``input.power.price_per_kwh``, ``input.tiers.hundreds.gpus``; see
 :func:`~costmodel.report.workbook.inputsmap.input_name`), so the cells are found
 however another spreadsheet saved the file and wherever rows were inserted. Which
 cells are inputs, and what was written in each, is the writer's own map: the
-Inputs sheet of the base is written again in memory
-(:func:`~costmodel.report.workbook.inputs.write_inputs`) and each input cell of the
+Inputs sheet of the base is laid out again, as a plan that is not written
+(:func:`~costmodel.report.workbook.inputs.plan_inputs`), and each input cell of the
 edited workbook is compared with it. So an input added to the writer is imported
 without a list of fields here.
 
@@ -220,23 +220,14 @@ def resolve_files(book: Book) -> list[Path]:
 
 def inputs_layout(a: Assumptions) -> dict[tuple[str, ...], InputCell]:
     """Every input cell the writer writes for ``a``, by the keys of its dotted path:
-    the Inputs sheet written again, in memory (the writer's own map)."""
-    import io
+    read from the Inputs sheet's plan (:func:`~costmodel.report.workbook.inputs.plan_inputs`),
+    which is laid out, not written."""
+    from costmodel.report.workbook.inputs import plan_inputs
 
-    import xlsxwriter
-
-    from costmodel.report.workbook.grid import Styles
-    from costmodel.report.workbook.inputs import write_inputs
-
-    wb = xlsxwriter.Workbook(
-        io.BytesIO(), {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False}
-    )
     tiers = list(a.tiers)
     # only the cells' places are read: any finite cached value will do (a wacc row's
     # cached rate included)
-    cells = write_inputs(wb, Styles(wb), a, tiers, dict.fromkeys(tiers, 0.0), 0.0).cells
-    wb.close()
-    return cells
+    return plan_inputs(a, tiers, dict.fromkeys(tiers, 0.0), 0.0).map.cells
 
 
 def import_workbook(

@@ -15,6 +15,7 @@ the assumption files is always written as a string, never a formula.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from xlsxwriter.workbook import Workbook
@@ -45,6 +46,7 @@ from costmodel.report.workbook.inputsmap import (
     name_for,
     quantity,
 )
+from costmodel.report.workbook.plan import PlanBook, PlanSheet, PlanStyles, SheetPlan, render
 from costmodel.report.workbook.quotesblock import write_quotes
 from costmodel.report.workbook.sitesblock import write_sites
 from costmodel.report.workbook.subsidyblock import write_subsidy_inputs
@@ -111,23 +113,34 @@ def mode_value(a: Assumptions, name: str) -> str:
     }[name]
 
 
-def write_inputs(
-    wb: Workbook,
-    st: Styles,
+@dataclass
+class InputsPlan:
+    """The Inputs sheet's layout (:class:`~costmodel.report.workbook.plan.SheetPlan`)
+    and where each input lands in it (:class:`InputsMap`), before anything is
+    written."""
+
+    sheet: SheetPlan
+    map: InputsMap
+
+
+def plan_inputs(
     a: Assumptions,
     tiers: list[str],
     value_of_gpu_hour: dict[str, float],
     discount_rate: float = float("nan"),
-) -> InputsMap:
-    """Write the Inputs sheet; ``value_of_gpu_hour`` is each tier's engine input
-    ``price_per_gpu_hour`` (the cached value of the tier's "value used" row);
-    ``discount_rate`` the engine's rate (the cached value of a ``wacc`` formula)."""
-    ws = wb.add_worksheet(SHEET)
+) -> InputsPlan:
+    """Lay out the Inputs sheet of ``a``; ``value_of_gpu_hour`` is each tier's engine
+    input ``price_per_gpu_hour`` (the cached value of the tier's "value used" row);
+    ``discount_rate`` the engine's rate (the cached value of a ``wacc`` formula).
+    Nothing is written: :func:`write_inputs` renders the plan, the importer reads
+    where each input lands from it."""
+    plan = SheetPlan(SHEET)
+    ws, st = PlanSheet(plan), PlanStyles()
     for c, width in enumerate((46, 18, 30, 12, 12, 30, 60, 50)):
         ws.set_column(c, c, width)
     ws.freeze_panes(2, 1)
     ws.write_string(0, 0, "Inputs: every assumption of the model (blue = input)", st.title)
-    s = Sheet(wb, ws, st, a)
+    s = Sheet(PlanBook(plan), ws, st, a)
     out = InputsMap()
     _model_block(s, out)
     _scalars(s, discount_rate)
@@ -149,7 +162,22 @@ def write_inputs(
     ws.set_paper(9)
     ws.fit_to_pages(1, 0)
     ws.repeat_rows(0, 1)
-    return out
+    return InputsPlan(plan, out)
+
+
+def write_inputs(
+    wb: Workbook,
+    st: Styles,
+    a: Assumptions,
+    tiers: list[str],
+    value_of_gpu_hour: dict[str, float],
+    discount_rate: float = float("nan"),
+) -> InputsMap:
+    """Write the Inputs sheet: :func:`plan_inputs`, rendered on a new worksheet of
+    ``wb`` with the formats of ``st``."""
+    plan = plan_inputs(a, tiers, value_of_gpu_hour, discount_rate)
+    render(plan.sheet, wb, st)
+    return plan.map
 
 
 def _model_block(s: Sheet, out: InputsMap) -> None:
