@@ -19,8 +19,10 @@ What is imported, and what is only reported:
   outside its rule raises :class:`~costmodel.inputs.errors.AssumptionError` naming
   the workbook, sheet and cell, the dotted path, the value and the rule;
 - a calculation cell whose formula was replaced by a value (a "plug") is listed
-  in the report, not imported: the model rebuilt from the overlay is written and
-  every cell that is a formula there but a value in the edited workbook is one;
+  in the report, not imported: the workbook of the model rebuilt from the overlay
+  is planned, not written (:func:`~costmodel.report.workbook.book.plan_workbook`),
+  and every cell that is a formula in its plan but a value in the edited workbook
+  is one;
 - a workbook built from other assumptions than the base (its Cover's fingerprint
   differs) is imported with a warning naming both fingerprints.
 """
@@ -484,21 +486,20 @@ def _check_horizon(book: Book, a: Assumptions, report: ImportReport) -> None:
 
 
 def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) -> list[str]:
-    """``sheet!cell`` of every cell that is a formula in the workbook written for
-    ``imported`` but holds a number (or a date) in the edited workbook, inputs
-    excepted. Text is not counted: where a result decides which rows the Cover
-    shows (the financing rows), its labels may sit where the rebuilt file has a
-    formula."""
+    """``sheet!cell`` of every cell that is a formula in the workbook planned for
+    ``imported`` (:func:`~costmodel.report.workbook.book.plan_workbook`) but holds
+    a number (or a date) in the edited workbook, inputs excepted. Text is not
+    counted: where a result decides which rows the Cover shows (the financing
+    rows), its labels may sit where the rebuilt file has a formula."""
     from costmodel.core.model import build
-    from costmodel.report.workbook.book import write_workbook
+    from costmodel.report.workbook.book import plan_workbook
+    from costmodel.report.workbook.plan import formula_cells as planned_formulas
 
     out = []
-    with tempfile.TemporaryDirectory(prefix="costmodel-import-") as d:
-        rebuilt = Path(d) / "rebuilt.xlsx"
-        write_workbook(build(imported), rebuilt, created=datetime(2000, 1, 1))
-        for title, coords in formula_cells(rebuilt).items():
-            typed = book.typed.get(title, set())
-            out += [f"{title}!{c}" for c in coords if c in typed and (title, c) not in inputs]
+    for title, plan in plan_workbook(build(imported)).sheets.items():
+        typed = book.typed.get(title, set())
+        coords = planned_formulas(plan)
+        out += [f"{title}!{c}" for c in coords if c in typed and (title, c) not in inputs]
     return out
 
 

@@ -48,6 +48,7 @@ from costmodel.report.workbook.gridsheet import write_grid_sheet
 from costmodel.report.workbook.inputs import write_inputs
 from costmodel.report.workbook.irr import write_irr_sheet
 from costmodel.report.workbook.names import chart_text, name_keys
+from costmodel.report.workbook.plan import PlanWorkbook
 from costmodel.report.workbook.results import (
     write_montecarlo_sheet,
     write_scenarios_sheet,
@@ -191,6 +192,17 @@ def write_workbook(
             wb.close()
 
     return atomic.write_with(path, write)
+
+
+def plan_workbook(model: Model) -> PlanWorkbook:
+    """The layout of ``model``'s workbook (without analysis sheets) as data: every
+    sheet's :class:`~costmodel.report.workbook.plan.SheetPlan`, laid out by the
+    same blocks as :func:`write_workbook`, with nothing written. Raises as
+    :func:`write_workbook` does when an input is too large to compute with."""
+    require_finite(model)
+    wb = PlanWorkbook()
+    _build(wb, model, datetime(2000, 1, 1))  # type: ignore[arg-type]
+    return wb
 
 
 def _build(

@@ -1,6 +1,7 @@
 """The layout of a sheet as data: a plan of its cells, named cells and settings,
 built before anything is written, which the writer renders and a reader (the
-importer) reads without writing.
+importer) reads without writing; and of the whole workbook
+(:class:`PlanWorkbook`), whose formula cells the importer reads.
 
 A block of the sheet lays itself out on a :class:`PlanSheet` and a
 :class:`PlanBook` with the formats of :class:`PlanStyles`: each call
@@ -85,6 +86,9 @@ class PlanSheet:
 
         return keep
 
+    def get_name(self) -> str:
+        return self._plan.name
+
 
 class PlanBook:
     """Stands in for the workbook while a plan is built: its defined names."""
@@ -115,3 +119,91 @@ def render(plan: SheetPlan, wb: Any, st: Any) -> Any:
         kwargs = {k: _resolved(v, st) for k, v in op.kwargs.items()}
         getattr(target, op.method)(*args, **kwargs)
     return ws
+
+
+class _Chart:
+    """Stands in for a chart while a workbook is planned: its settings are not kept
+    (a chart holds no cell)."""
+
+    def __getattr__(self, method: str) -> Callable[..., None]:
+        if method.startswith("_"):
+            raise AttributeError(method)
+        return lambda *args, **kwargs: None
+
+
+class PlanWorkbook:
+    """Stands in for an XlsxWriter workbook while every sheet of it is planned:
+    ``sheets`` holds each sheet's :class:`SheetPlan` in the workbook's order, with
+    the calls on it and the names defined; formats and charts are placeholders."""
+
+    def __init__(self) -> None:
+        self.sheets: dict[str, SheetPlan] = {}
+        self.names: dict[str, str] = {}
+
+    def add_worksheet(self, name: str, worksheet_class: Any = None) -> PlanSheet:
+        self.sheets[name] = SheetPlan(name)
+        return PlanSheet(self.sheets[name])
+
+    def worksheets(self) -> list[PlanSheet]:
+        return [PlanSheet(p) for p in self.sheets.values()]
+
+    def add_format(self, properties: dict[str, Any] | None = None) -> object:
+        return object()
+
+    def add_chart(self, options: dict[str, Any]) -> _Chart:
+        return _Chart()
+
+    def define_name(self, name: str, formula: str) -> None:
+        self.names[name] = formula
+
+    def set_properties(self, properties: dict[str, Any]) -> None:
+        pass
+
+    def set_calc_mode(self, mode: str) -> None:
+        pass
+
+
+#: the calls that write one cell, by the kind of cell they leave
+_FORMULA = {"write_formula", "write_array_formula"}
+_VALUE = {
+    "write",
+    "write_string",
+    "write_number",
+    "write_datetime",
+    "write_boolean",
+    "write_blank",
+}
+
+
+def _column_letters(col: int) -> str:
+    out = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        out = chr(65 + rest) + out
+    return out
+
+
+def formula_cells(plan: SheetPlan) -> list[str]:
+    """The cells (``B7``, row by row) of ``plan`` that hold a formula once the sheet
+    is written: the last call on a cell decides (a formula overwritten by a value is
+    none); a blank without a format writes nothing; an array formula is held by its
+    first cell; a row of formulas (``write_formula_row``) fills its columns."""
+    formula: dict[tuple[int, int], bool] = {}
+    for op in plan.ops:
+        a = op.args
+        if op.method in _FORMULA:
+            formula[(a[0], a[1])] = True
+        elif op.method == "write_formula_row":
+            for i in range(len(a[2])):
+                formula[(a[0], a[1] + i)] = True
+        elif op.method == "write_blank_row":
+            if a[3] is not None:
+                for col in range(a[1], a[2] + 1):
+                    formula[(a[0], col)] = False
+        elif op.method == "write_blank":
+            if len(a) > 3 and a[3] is not None:
+                formula[(a[0], a[1])] = False
+        elif op.method in _VALUE:
+            formula[(a[0], a[1])] = False
+    return [f"{_column_letters(c)}{r + 1}" for (r, c), f in sorted(formula.items()) if f]
