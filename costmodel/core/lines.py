@@ -8,10 +8,10 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
+from costmodel.catalogue.items import OPEX_ITEMS, OPEX_LINES
 from costmodel.core import finance as fin
 from costmodel.core.discount import DISCOUNTED, Discount
 from costmodel.core.finance import FloatArray
-from costmodel.core.result import OPEX_LINES
 from costmodel.core.timing import CapexEvent, Clock, Shapes, col, contract_years, when
 from costmodel.core.units import (
     GB_PER_TB,
@@ -224,16 +224,13 @@ def operating_coefficients(
     H``, ``sold = utilization * avail``, the contract share ``s``, its price
     ``p_c`` and escalation ``e`` (methodology §3.2, §3.4, §8.1, §8.3, §11.4, §11.5):
 
-    - electricity: in service ``E_y PUE H price/kWh kW_d idle``, and on the load
-      factor ``s_d(m) + (1 - s_d(m)) u_d(m)``: ramp share ``E_y PUE H price/kWh
-      kW_d (1 - idle) utilization``, ramp share in contract ``- E_y PUE H
-      price/kWh kW_d (1 - idle) utilization s``, contract years ``E_y PUE H
-      price/kWh kW_d (1 - idle) s``;
-    - colocation: in service ``kW_d colocation per kW-month`` (mode colocation);
-    - staff: staffing ``W_y cost per FTE FTE_d / 12``;
-    - maintenance: in service ``maintenance rate hardware_d / 12``;
-    - insurance: in service ``insurance rate (hardware_d + facility_d) / 12``;
-    - software: in service ``software per GPU-year GPUs_d / 12``;
+    - each opex line: its formula in the catalogue (:mod:`costmodel.catalogue`,
+      :func:`opex_coefficients`), on each shape with the quantity it is linear in
+      bound to that shape's coefficient: the kW drawn (in service ``kW_d idle``;
+      ramp share ``kW_d (1 - idle) utilization``; ramp share in contract ``- kW_d
+      (1 - idle) utilization s``; contract years ``kW_d (1 - idle) s``), the IT kW,
+      hardware, facility and GPUs in service (in service), the FTE (staffing) and
+      revenue (each revenue coefficient);
     - contract_hours: contract year j ``s GPUs_d avail`` (take-or-pay, no ramp);
       contract_revenue: contract year j ``s GPUs_d avail p_c (1 + e)^j``, or, in
       the ``avoided_cloud`` mode (``contract_at_hour_value``), ``s GPUs_d avail
@@ -242,64 +239,88 @@ def operating_coefficients(
       sold`` (``u_d(m) (1 - s_d(m))``); spot_revenue: the same times ``P_y price
       per GPU-hour``;
     - gpu_hours = spot_hours + contract_hours; revenue = spot_revenue +
-      contract_revenue;
-    - sga: ``sga_share`` times each revenue coefficient (``sga_m = sga_share
-      revenue_m``)."""
+      contract_revenue."""
     size = q["gpus"].shape[0]
     n_dep = len(deps)
     util, idle = q["utilization"], q["idle_fraction"]
     avail = availability(q["node_failures_per_day"], q["repair_hours"]) * HOURS_PER_MONTH
     sold = util * avail
     price = _year_index(-np.asarray(q["price_decline"]), years) * q["price_per_gpu_hour"]
-    power = _year_index(q["power_escalation"], years) * (
-        q["pue"] * HOURS_PER_MONTH * q["price_per_kwh"]
-    )
-    staff = _year_index(q["staff_escalation"], years) * (q["staff_cost_per_fte"] / MONTHS_PER_YEAR)
-    colo = q["colocation_per_kw_month"] * (1.0 - q["build_flag"])
     facility = [e for e in events if e.cls == "facility"]  # in service with deployment d
-    per_month = 1.0 / MONTHS_PER_YEAR
     n_years = contract_years(q["contract_months"], years * MONTHS_PER_YEAR)
 
     def flat(x: FloatArray) -> FloatArray:  # the same every year
         return np.broadcast_to(x, (years, size))
 
     out: dict[str, Coefficients] = {line: {} for line in OPERATING_LINES}
+    # the drivers of the opex formulas on each shape: the quantity each formula is
+    # linear in, per deployment, as the coefficient of that shape
+    drivers: dict[int, dict[str, FloatArray]] = {}
     for i, d in enumerate(deps):
         kw, ramped = d["it_kw"], n_dep + i
-        out["electricity"][i] = power * (kw * idle)
-        out["electricity"][ramped] = power * (kw * (1.0 - idle) * util)
-        out["colocation"][i] = flat(kw * colo)
-        out["staff"][2 * n_dep + i] = staff * d["staff_fte"]
-        out["maintenance"][i] = flat(q["maintenance_rate"] * d["hardware"] * per_month)
-        hardware_and_facility = d["hardware"] + facility[i].amount
-        out["insurance"][i] = flat(q["insurance_rate"] * hardware_and_facility * per_month)
-        out["software"][i] = flat(q["software_per_gpu_year"] * d["gpus"] * per_month)
+        drivers[i] = {
+            "kw_drawn": kw * idle,
+            "kw_on": kw,
+            "hw_on": d["hardware"],
+            "fac_on": facility[i].amount,
+            "gpus_on": d["gpus"],
+        }
+        drivers[ramped] = {"kw_drawn": kw * (1.0 - idle) * util}
+        drivers[2 * n_dep + i] = {"fte": d["staff_fte"]}
         out["spot_hours"][ramped] = flat(d["gpus"] * sold)
         out["spot_revenue"][ramped] = price * (d["gpus"] * sold)
         if n_years:
-            _contract_coefficients(q, out, (i, n_dep, n_years), d, (power, price, sold, avail))
+            _contract_coefficients(q, (out, drivers), (i, n_dep, n_years), d, (price, sold, avail))
     out["gpu_hours"] = total([out["spot_hours"], out["contract_hours"]])
     out["revenue"] = total([out["spot_revenue"], out["contract_revenue"]])
-    out["sga"] = {k: c * q["sga_share"] for k, c in out["revenue"].items()}
+    for k, c in out["revenue"].items():
+        drivers.setdefault(k, {})["revenue"] = c
+    out |= opex_coefficients(q, drivers, (years, size))
     return {line: dict(sorted(c.items())) for line, c in out.items()}
+
+
+def opex_coefficients(
+    q: Mapping[str, FloatArray], drivers: dict[int, dict[str, FloatArray]], shape: tuple[int, int]
+) -> dict[str, Coefficients]:
+    """Each opex line's coefficients (Y, S) on the shapes: its formula (the catalogue's,
+    :data:`~costmodel.catalogue.items.OPEX_ITEMS`) evaluated on each shape k whose
+    ``drivers[k]`` has one of the quantities the formula is linear in (a driver the
+    shape lacks is 0 there), the other names read from ``q``, the hours of a month
+    and the line's yearly index per model year."""
+    years, _ = shape
+    env = dict(q) | {"hours_per_month": HOURS_PER_MONTH}
+    out: dict[str, Coefficients] = {}
+    for item in OPEX_ITEMS:
+        f = item.formula
+        assert f is not None, item.key
+        if f.index is not None:
+            env[f.index.key] = _year_index(q[f.index.escalation], years)
+        out[item.key] = {}
+        for k, on in drivers.items():
+            if any(name in on for name in f.drivers):
+                given = {name: on.get(name, 0.0) for name in f.drivers}
+                out[item.key][k] = np.broadcast_to(f.expr.numpy(env | given), shape)
+    return out
 
 
 def _contract_coefficients(
     q: Mapping[str, FloatArray],
-    out: dict[str, Coefficients],
+    into: tuple[dict[str, Coefficients], dict[int, dict[str, FloatArray]]],
     where: tuple[int, int, int],
     d: dict[str, FloatArray],
-    rates: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+    rates: tuple[FloatArray, FloatArray, FloatArray],
 ) -> None:
     """The coefficients of deployment i's contract (methodology §11.5; see
     :func:`operating_coefficients`) on its shapes 3D + i (ramp share in contract)
-    and 4D + J i + j (contract year j), added to ``out``."""
+    and 4D + J i + j (contract year j), added to ``out``, and the kW drawn on them
+    to ``drivers``."""
+    out, drivers = into
     i, n_dep, n_years = where
-    power, price, sold, avail = rates
+    price, sold, avail = rates
     years, size = price.shape
     s, kw = q["contract_share"], d["it_kw"]
     in_contract, busy = 3 * n_dep + i, kw * (1.0 - q["idle_fraction"])
-    out["electricity"][in_contract] = -(power * (busy * q["utilization"] * s))
+    drivers[in_contract] = {"kw_drawn": -(busy * q["utilization"] * s)}
     out["spot_hours"][in_contract] = np.broadcast_to(-(s * d["gpus"] * sold), (years, size))
     out["spot_revenue"][in_contract] = -(price * (s * d["gpus"] * sold))
     contracted = s * d["gpus"] * avail
@@ -307,7 +328,7 @@ def _contract_coefficients(
     for j in range(n_years):
         k = 4 * n_dep + n_years * i + j
         escalated = q["contract_price_per_gpu_hour"] * (1.0 + q["contract_escalation"]) ** j
-        out["electricity"][k] = power * (busy * s)
+        drivers[k] = {"kw_drawn": busy * s}
         out["contract_hours"][k] = np.broadcast_to(contracted, (years, size))
         out["contract_revenue"][k] = contracted * np.where(at_hour_value, price, escalated)
 

@@ -9,13 +9,11 @@ from dataclasses import dataclass, field
 from threading import RLock
 from typing import Any
 
+from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_LINES, VAT_INPUT_KEYS  # noqa: F401 (re-exported)
 from costmodel.core.finance import FloatArray
-from costmodel.inputs.schema import VAT_INPUT_KEYS
 
-CAPEX_LINES = ("servers", "network", "storage", "facility")
-
-
-OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga")
+#: the capex classes (the opex lines are :data:`costmodel.catalogue.items.OPEX_LINES`)
+CAPEX_LINES = CAPEX_CLASSES
 
 
 SUMMARY_COLUMNS = (
@@ -26,10 +24,7 @@ SUMMARY_COLUMNS = (
     "it_kw",
     "facility_mw",
     "capex",
-    "capex_servers",
-    "capex_network",
-    "capex_storage",
-    "capex_facility",
+    *(f"capex_{c}" for c in CAPEX_CLASSES),
     "network_share",
     "network_levels",
     "storage_tb",

@@ -7,6 +7,7 @@ from functools import cache
 
 import numpy as np
 
+from costmodel.catalogue.items import HARDWARE_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.design import design_columns
 from costmodel.core.finance import FloatArray
@@ -59,7 +60,7 @@ def summary(
     ``equity_irr_roots`` (not summary columns) count the roots of NPV in the IRR's
     range (methodology §11.2): more than one, and the IRR is one of several."""
     capex = sum(capex_by.values())
-    hardware = capex_by["servers"] + capex_by["network"] + capex_by["storage"]
+    hardware = sum(capex_by[c] for c in HARDWARE_CLASSES)
     tco = capex + opex_sum
     rack = cache(lambda: _servers(q, deps))  # (servers, servers per rack)
     cost_per_gpu_hour = fin.safe_divide(pv_cost, pv_gpu_hours)

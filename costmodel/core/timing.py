@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from costmodel.catalogue.items import CAPEX_CLASSES, HARDWARE_CLASSES
 from costmodel.core.calendar import year_sums
 from costmodel.core.fabric import design_network
 from costmodel.core.finance import FloatArray
@@ -19,7 +20,6 @@ from costmodel.core.storage import design_storage, node_sized
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
-from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def col(x: ArrayLike) -> FloatArray:
@@ -193,7 +193,7 @@ def capex_events(
     first = first + grid_connection(q, [d["gpus"] for d in deps])
     events = [CapexEvent("facility", first, zero, build + 1)]
     for i, d in enumerate(deps):
-        for cls in ("servers", "network", "storage"):
+        for cls in HARDWARE_CLASSES:
             events.append(CapexEvent(cls, d[cls], d["month"], d["month"] + 1))
         if i:
             extra = (1.0 - reserve) * d["it_kw"] * rate * (1.0 + q["retrofit_premium"])
@@ -413,7 +413,7 @@ def segments(months: int, timing: Timing, capex_months: tuple[int, ...]) -> Segm
 def monthly_capex(events: list[CapexEvent], clock: Clock) -> dict[str, FloatArray]:
     """Capex per asset class month by month (1 or S, M+1): each event's amount at
     its month."""
-    capex_months = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    capex_months = {cls: np.zeros((1, clock.months + 1)) for cls in CAPEX_CLASSES}
     for e in events:
         capex_months[e.cls] = capex_months[e.cls] + clock.at(e.month, e.amount)
     return capex_months
@@ -425,7 +425,7 @@ def capex_by_month(
     """Capex per asset class (S,) (the sum of its events) and per payment month
     (month -> (S,), months in order); every event's month is shared by the
     variants."""
-    capex_by = {c: np.zeros(full) for c in ASSET_CLASSES}
+    capex_by = {c: np.zeros(full) for c in CAPEX_CLASSES}
     capex_at: dict[int, FloatArray] = {}
     for e in events:
         month = int(when(e.month)[0, 0])

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES, VAT_INPUT_KEYS, VAT_OPEX_LINES
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums
 from costmodel.core.finance import FloatArray
@@ -27,7 +28,6 @@ from costmodel.core.result import VAT_INPUT_COLUMNS, VAT_LINES
 from costmodel.core.timing import CapexEvent, Shapes, col, when
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.params import TierConfig
-from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, VAT_OPEX_LINES
 
 #: the summary columns of VAT (methodology §24)
 VAT_COLUMNS = ("vat_paid", "vat_credit_peak", "surtax")
@@ -56,7 +56,7 @@ def vat_lines(
         zero = np.zeros(shape)
         zero.flags.writeable = False
         return dict.fromkeys((*VAT_LINES, *VAT_INPUT_COLUMNS), zero)
-    base = {**{c: capex_months[c] for c in ASSET_CLASSES}, **{k: opex[k] for k in VAT_OPEX_LINES}}
+    base = {**{c: capex_months[c] for c in CAPEX_CLASSES}, **{k: opex[k] for k in VAT_OPEX_LINES}}
     inputs = {
         f"input_{k}": np.broadcast_to(col(q[f"vat_input_{k}"]) * base[k], shape)
         for k in VAT_INPUT_KEYS

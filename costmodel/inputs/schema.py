@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from costmodel.catalogue.items import CAPEX_CLASSES, VAT_INPUT_KEYS, VAT_OPEX_LINES  # noqa: F401
 from costmodel.inputs.forms import WholeVersion, rate_or_wacc
 from costmodel.inputs.fxrates import FxTable
 from costmodel.inputs.grants import Subsidy
@@ -61,12 +62,9 @@ _Q, _F, _bounded, _given = Q, F, bounded, given
 #: the specification's version this package implements: the newest ``schema_version``
 #: a file may state (methodology §2.7)
 SCHEMA_VERSION = 4
-ASSET_CLASSES = ("servers", "network", "storage", "facility")
+#: the capex (asset) classes, from the catalogue of line items
+ASSET_CLASSES = CAPEX_CLASSES
 DEPRECIATION_METHODS = ("straight_line", "sum_of_years", "double_declining")
-#: the opex lines that carry input VAT (methodology §24: staff and selling costs carry none)
-VAT_OPEX_LINES = ("electricity", "colocation", "maintenance", "insurance", "software")
-#: the keys of ``vat.input_rates``: capex classes, then opex lines
-VAT_INPUT_KEYS = (*ASSET_CLASSES, *VAT_OPEX_LINES)
 
 
 def _iso_4217(code: str) -> str:

@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from costmodel.catalogue.items import input_specs
+
 InputKind = Literal["pct", "money", "price", "decimal", "number", "text"]
 
 
@@ -144,45 +146,16 @@ INPUTS: dict[str, Term] = {
     "fabric_endpoints_per_unit": Term(
         "Fabric endpoints per unit", "每台系统的网络端点数", "endpoints", "number"
     ),
-    "price_per_kwh": Term("Electricity price per kWh", "电价（元/千瓦时）", "{cur}/kWh", "decimal"),
-    "power_escalation": Term("Electricity price growth a year", "电价年涨幅", "1/yr", "pct"),
     "build_cost_per_kw": Term(
         "Facility build cost per kW", "每千瓦机房建设成本", "{cur}/kW IT", "money"
     ),
-    "colocation_per_kw_month": Term(
-        "Colocation per kW-month", "托管费（每千瓦每月）", "{cur}/kW-month", "money"
-    ),
     "discount_rate": Term("Discount rate", "折现率", "1/yr", "pct"),
     "tax_rate": Term("Income tax rate", "所得税率", "fraction of taxable profit", "pct"),
-    "salvage_servers": Term("Server salvage value", "服务器残值率", "fraction of cost", "pct"),
-    "salvage_network": Term("Network salvage value", "网络残值率", "fraction of cost", "pct"),
-    "salvage_storage": Term("Storage salvage value", "存储残值率", "fraction of cost", "pct"),
-    "salvage_facility": Term("Facility salvage value", "机房残值率", "fraction of cost", "pct"),
     "utilization": Term("Utilization", "利用率", "fraction", "pct"),
-    "maintenance_rate": Term(
-        "Maintenance, share of hardware a year",
-        "年维保费率",
-        "fraction of hardware capex/yr",
-        "pct",
-    ),
-    "insurance_rate": Term(
-        "Insurance, share of capex a year", "年保险费率", "fraction of capex/yr", "pct"
-    ),
-    "staff_cost_per_fte": Term("Staff cost per FTE-year", "人均年成本", "{cur}/FTE-year", "money"),
-    "staff_escalation": Term("Staff cost growth a year", "人员成本年涨幅", "1/yr", "pct"),
-    "software_per_gpu_year": Term(
-        "Software per GPU-year", "每卡每年软件费", "{cur}/GPU-year", "money"
-    ),
     "price_per_gpu_hour": Term(
         "Year-1 price per GPU-hour", "首年每卡时价格", "{cur}/GPU-h", "price"
     ),
     "price_decline": Term("Price decline a year", "价格年降幅", "1/yr", "pct"),
-    "sga_share": Term(
-        "Selling, general and administrative costs, share of revenue",
-        "销售及管理费用占收入比例",
-        "fraction of revenue",
-        "pct",
-    ),
     "contract_share": Term(
         "Contracted share of available GPU-hours",
         "合同（照付不议）占可用卡时比例",
@@ -249,33 +222,6 @@ INPUTS: dict[str, Term] = {
     "vat_output_rate": Term(
         "Output VAT rate (on revenue)", "销项税率（按收入）", "fraction of revenue (net)", "pct"
     ),
-    "vat_input_servers": Term(
-        "Input VAT rate: servers", "进项税率：服务器", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_network": Term(
-        "Input VAT rate: network", "进项税率：网络设备", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_storage": Term(
-        "Input VAT rate: storage", "进项税率：存储", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_facility": Term(
-        "Input VAT rate: facility", "进项税率：机房建设", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_electricity": Term(
-        "Input VAT rate: electricity", "进项税率：电费", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_colocation": Term(
-        "Input VAT rate: colocation", "进项税率：托管费", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_maintenance": Term(
-        "Input VAT rate: maintenance", "进项税率：维保", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_insurance": Term(
-        "Input VAT rate: insurance", "进项税率：保险", "fraction of its cost (net)", "pct"
-    ),
-    "vat_input_software": Term(
-        "Input VAT rate: software", "进项税率：软件", "fraction of its cost (net)", "pct"
-    ),
     "vat_surtax_rate": Term(
         "VAT surtax rate (city, education)", "增值税附加税率", "fraction of VAT paid", "pct"
     ),
@@ -336,6 +282,8 @@ INPUTS: dict[str, Term] = {
     "scheduler": Term("Scheduler", "调度系统", "text", "text"),
     "description": Term("Description", "说明", "text", "text"),
 }
+#: the inputs each line item declares (:mod:`costmodel.catalogue`)
+INPUTS |= {s.key: Term(s.label.en, s.label.zh, s.unit, s.kind) for s in input_specs()}
 
 #: the units of :data:`INPUTS` in Chinese (``{cur}``: the currency, 元 or 美元)
 UNITS_ZH: dict[str, str] = {
@@ -428,15 +376,11 @@ ALIASES: dict[str, str] = {
     "contract.default_rate": "contract_default_rate",
     "vat.output_rate": "vat_output_rate",
     "vat.surtax_rate": "vat_surtax_rate",
-    "input_rates.servers": "vat_input_servers",
-    "input_rates.network": "vat_input_network",
-    "input_rates.storage": "vat_input_storage",
-    "input_rates.facility": "vat_input_facility",
-    "input_rates.electricity": "vat_input_electricity",
-    "input_rates.colocation": "vat_input_colocation",
-    "input_rates.maintenance": "vat_input_maintenance",
-    "input_rates.insurance": "vat_input_insurance",
-    "input_rates.software": "vat_input_software",
+}
+#: the dotted paths of the line items' inputs whose last part is not their key
+#: (``vat.input_rates.<item>``, ``depreciation.<class>.salvage``)
+ALIASES |= {
+    ".".join(s.path.split(".")[-2:]): s.key for s in input_specs() if s.path.split(".")[-1] != s.key
 }
 
 
@@ -532,11 +476,7 @@ TYPICAL: dict[str, tuple[float, float]] = {
     "fabric_optic_price": (20, 50_000),
     "fabric_per_server": (100, 500_000),
     "pue": (1, 3),
-    "price_per_kwh": (0.02, 2),
     "build_cost_per_kw": (1_000, 200_000),
-    "colocation_per_kw_month": (20, 3_000),
-    "staff_cost_per_fte": (20_000, 3_000_000),
-    "software_per_gpu_year": (10, 30_000),
     "price_per_gpu_hour": (0.2, 100),
     "contract_price_per_gpu_hour": (0.2, 100),
     "cloud_on_demand_per_gpu_hour": (0.2, 100),
@@ -546,3 +486,4 @@ TYPICAL: dict[str, tuple[float, float]] = {
     "repair_hours": (0.5, 720),
     "checkpoint_tb": (0.01, 50),
 }
+TYPICAL |= {s.key: s.typical for s in input_specs() if s.typical is not None}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from costmodel.catalogue.items import colours
 from costmodel.report.memo.svg import (
     INK,
     MUTED,
@@ -27,19 +28,8 @@ from costmodel.report.memo.svg import (
     wrap,
 )
 
-COLORS = {
-    "servers": "#2f5d8a",
-    "network": "#e08e2b",
-    "storage": "#5aa36b",
-    "facility": "#9b6fb0",
-    "electricity": "#e0b12b",
-    "colocation": "#8c8c8c",
-    "staff": "#2f5d8a",
-    "maintenance": "#c4554d",
-    "insurance": "#6fb0b0",
-    "software": "#9b6fb0",
-    "sga": "#b08a5a",
-}
+#: each line item's colour (:mod:`costmodel.catalogue`)
+COLORS = colours()
 POS, NEG = "#3f8f5a", "#c4554d"
 LOW_C, HIGH_C = "#7fa7cc", "#2f5d8a"
 LEV_C, EFF_C = "#2f5d8a", "#7fa7cc"

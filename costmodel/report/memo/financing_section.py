@@ -22,8 +22,8 @@ from markupsafe import Markup
 
 from costmodel.analysis.financing import financing_table
 from costmodel.analysis.timeline import timeline_table
+from costmodel.catalogue.items import CAPEX_CLASSES, noun
 from costmodel.core.metrics import is_empty
-from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import say
 from costmodel.report.memo.labels import tier_label
@@ -142,9 +142,6 @@ TIMING: dict[str, dict[str, str]] = {
         "carry_all": "with losses carried forward without limit",
         "expensed": "; {classes} are deducted in full for tax in the year they enter service "
         "(expensing) rather than depreciated",
-        "servers": "servers",
-        "network": "network equipment",
-        "storage": "storage",
     },
     "zh": {
         "all": "各方案",
@@ -169,9 +166,6 @@ TIMING: dict[str, dict[str, str]] = {
         "carry_none": "亏损不得结转",
         "carry_all": "亏损结转不设年限",
         "expensed": "；{classes}在投入使用当年一次性税前扣除，不再分年折旧",
-        "servers": "服务器",
-        "network": "网络设备",
-        "storage": "存储设备",
         "expired_item": "{label}作废 {amount}（亏损合计 {added}）",
     },
 }
@@ -421,9 +415,9 @@ def _regime(x: Facts) -> Markup:
         carry = say(T["carry_none"])
     else:
         carry = say(T["carry_years"], years=int(years))
-    expensed = [c for c in ASSET_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"]
+    expensed = [c for c in CAPEX_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"]
     sep = "、" if x.lang == "zh" else ", "
-    classes = sep.join(T[c] for c in expensed)
+    classes = sep.join(noun(c, x.lang) for c in expensed)
     return say(
         T["regime"],
         rate=f.pct(float(a.finance.tax_rate.value), 0),

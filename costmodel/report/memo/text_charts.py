@@ -4,6 +4,8 @@ the names of the cost lines.
 
 from __future__ import annotations
 
+from costmodel.catalogue.items import labels
+
 CHART: dict[str, dict[str, str]] = {
     "en": {
         "npv_title": "NPV per option",
@@ -78,34 +80,8 @@ CHART: dict[str, dict[str, str]] = {
     },
 }
 
-LINE_LABELS = {
-    "en": {
-        "servers": "Servers",
-        "network": "Network",
-        "storage": "Storage",
-        "facility": "Facility",
-        "electricity": "Electricity",
-        "colocation": "Colocation",
-        "staff": "Staff",
-        "maintenance": "Maintenance",
-        "insurance": "Insurance",
-        "software": "Software",
-        "sga": "Selling, general and admin.",
-    },
-    "zh": {
-        "servers": "服务器",
-        "network": "网络",
-        "storage": "存储",
-        "facility": "机房",
-        "electricity": "电费",
-        "colocation": "托管费",
-        "staff": "人员",
-        "maintenance": "维保",
-        "insurance": "保险",
-        "software": "软件",
-        "sga": "销售及管理费用",
-    },
-}
+#: each line item's name in the charts' keys (:mod:`costmodel.catalogue`)
+LINE_LABELS = {"en": labels("en"), "zh": labels("zh")}
 
 
 def caption(words: dict[str, str], key: str, terminal_value: str) -> str:

@@ -4,6 +4,8 @@ metrics come from the registries, :mod:`costmodel.inputs.vocabulary` and
 
 from __future__ import annotations
 
+from costmodel.catalogue.items import CAPEX_CLASSES, label
+
 PAGE: dict[str, dict[str, str]] = {
     "en": {
         "title": "What-if: {name}",
@@ -142,11 +144,6 @@ GROUPS: dict[str, dict[str, str]] = {
 
 #: the asset classes of the depreciation inputs
 ASSETS: dict[str, dict[str, str]] = {
-    "en": {
-        "servers": "servers",
-        "network": "network",
-        "storage": "storage",
-        "facility": "facility",
-    },
-    "zh": {"servers": "服务器", "network": "网络", "storage": "存储", "facility": "机房"},
+    "en": {c: label(c, "en").lower() for c in CAPEX_CLASSES},
+    "zh": {c: label(c, "zh") for c in CAPEX_CLASSES},
 }

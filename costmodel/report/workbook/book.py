@@ -24,9 +24,9 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
+from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES
 from costmodel.core.metrics import METRICS, is_empty, metric_unit
 from costmodel.core.model import Model, require_finite
-from costmodel.core.result import OPEX_LINES
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.designs import design_is_auto
 from costmodel.inputs.loader import fingerprint
@@ -308,18 +308,7 @@ ANNUAL_LINES = (
     ("revenue", "revenue", "revenue"),
     ("contract_revenue", "contract_revenue", "revenue: contracted"),
     ("spot_revenue", "spot_revenue", "revenue: spot"),
-    *(
-        (line, line, f"opex: {label}")
-        for line, label in (
-            ("electricity", "electricity"),
-            ("colocation", "colocation"),
-            ("staff", "staff"),
-            ("maintenance", "maintenance"),
-            ("insurance", "insurance"),
-            ("software", "software"),
-            ("sga", "SG&A"),
-        )
-    ),
+    *((i.key, i.key, i.sheet_label) for i in OPEX_ITEMS),
     ("opex", "opex", "opex: total"),
     ("dep", "depreciation", "depreciation"),
     ("ebit", "ebit", "EBIT"),
@@ -525,7 +514,7 @@ def _charts(
     n = len(tiers)
     # capex breakdown per tier (stacked columns from the Comparison rows)
     ch = wb.add_chart({"type": "column", "subtype": "stacked"})
-    for line in ("capex_servers", "capex_network", "capex_storage", "capex_facility"):
+    for line in (f"capex_{c}" for c in CAPEX_CLASSES):
         r = row_of[line]
         ch.add_series(
             {

@@ -34,7 +34,6 @@ from costmodel.report.workbook.inputs import lead_fields
 from costmodel.report.workbook.storageblock import storage_rows
 from costmodel.report.workbook.tiercontext import Tier, scalar
 
-HW = ("servers", "network", "storage")
 #: row key prefix of each class's capex per deployment
 CAPEX_KEY = {"servers": "d_cs", "network": "d_cn", "storage": "d_cst", "facility": "d_cf"}
 

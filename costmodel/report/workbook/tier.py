@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
 
+from costmodel.catalogue.items import OPEX_ITEMS, OPEX_LINES
 from costmodel.core.model import Model
 from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
 from costmodel.inputs.vocabulary import input_label
@@ -44,8 +45,6 @@ from costmodel.report.workbook.storageblock import storage_inputs
 from costmodel.report.workbook.subsidyblock import subsidies_block
 from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
 from costmodel.report.workbook.vatblock import vat_block
-
-OPEX_LINES = ("electricity", "colocation", "staff", "maintenance", "insurance", "software", "sga")
 
 
 def excel_serials(periods: pd.PeriodIndex) -> np.ndarray:
@@ -408,81 +407,51 @@ def reliability(x: Tier) -> None:
         x.cs.const(key, label, unit, formula, x.met[metric], kind)
 
 
-#: the opex rows: key, label, unit ("money": the currency), formula, and the
-#: engine's line (``flows`` or ``opex``, its name)
-OPEX_ROWS: tuple[tuple[str, str, str, str, tuple[str, str]], ...] = (
-    (
-        "power_index",
-        "electricity price index (1+escalation)^(year-1)",
-        "index",
-        "=(1+power_escalation)^({year}-1)*{ops}",
-        ("flows", "power_index"),
-    ),
-    (
-        "electricity",
-        "electricity = kW drawn x PUE x hours x price x index",
-        "money",
-        f"={{kw_drawn}}*{{$pue}}*{HOURS}*power_price_per_kwh*{{power_index}}",
-        ("opex", "electricity"),
-    ),
-    (
-        "colocation",
-        "colocation = IT kW in service x fee (if colocating)",
-        "money",
-        "={kw_on}*{$colocation_per_kw_month}*(1-{$build_flag})",
-        ("opex", "colocation"),
-    ),
-    (
-        "staff_index",
-        "staff cost index (1+escalation)^(year-1)",
-        "index",
-        "=(1+{$staff_escalation})^({year}-1)*{ops}",
-        ("flows", "staff_index"),
-    ),
-    (
-        "staff",
-        "staff = FTE x cost per FTE x index / 12",
-        "money",
-        "={fte}*{$staff_cost_per_fte}*{staff_index}/12",
-        ("opex", "staff"),
-    ),
-    (
-        "maintenance",
-        "maintenance = rate x hardware in service / 12",
-        "money",
-        "={$maintenance_rate}*{hw_on}/12",
-        ("opex", "maintenance"),
-    ),
-    (
-        "insurance",
-        "insurance = rate x (hardware + facility in service) / 12",
-        "money",
-        "={$insurance_rate}*({hw_on}+{fac_on})/12",
-        ("opex", "insurance"),
-    ),
-    (
-        "software",
-        "software = per GPU-year x GPUs in service / 12",
-        "money",
-        "={$software_per_gpu_year}*{gpus_on}/12",
-        ("opex", "software"),
-    ),
-    (
-        "sga",
-        "selling, general and administrative = share x revenue",
-        "money",
-        "={$sga_share}*{revenue}",
-        ("opex", "sga"),
-    ),
-)
+#: the names an opex formula reads that the sheet writes otherwise than as a tier
+#: input (``{$name}``) or a row (``{name}``): the workbook's global names
+GLOBAL_NAMES = {
+    "hours_per_month": HOURS,
+    "price_per_kwh": "power_price_per_kwh",
+    "power_escalation": "power_escalation",
+}
+
+
+def sheet_name(ref: str, rows: frozenset[str]) -> str:
+    """How an opex formula (:mod:`costmodel.catalogue`) names ``ref`` on a tier sheet:
+    a row of ``rows`` month by month, a global name, else the tier's input."""
+    if ref in rows:
+        return f"{{{ref}}}"
+    return GLOBAL_NAMES.get(ref, f"{{${ref}}}")
+
+
+def opex_rows() -> tuple[tuple[str, str, str, str, tuple[str, str]], ...]:
+    """The opex rows: key, label, unit ("money": the currency), formula, and the
+    engine's line (``flows`` or ``opex``, its name), each line's yearly index row
+    before it: every formula is the catalogue's (:data:`OPEX_ITEMS`), written on the
+    sheet's rows."""
+    rows = frozenset(
+        {d for i in OPEX_ITEMS if i.formula for d in i.formula.drivers}
+        | {i.formula.index.key for i in OPEX_ITEMS if i.formula and i.formula.index}
+    )
+    out = []
+    for item in OPEX_ITEMS:
+        f = item.formula
+        assert f is not None, item.key
+        if f.index is not None:
+            esc = sheet_name(f.index.escalation, rows)
+            index = f"=(1+{esc})^({{year}}-1)*{{ops}}"
+            out.append((f.index.key, f.index.label, "index", index, ("flows", f.index.key)))
+        text = "=" + f.expr.excel(lambda ref: sheet_name(ref, rows))
+        out.append((item.key, f.label, "money", text, ("opex", item.key)))
+    return tuple(out)
 
 
 def opex(x: Tier) -> None:
-    """Methodology §3.2 and §11.4: the opex lines (:data:`OPEX_ROWS`; SG&A a share
+    """Methodology §3.2 and §11.4: the opex lines (:func:`opex_rows`; SG&A a share
     of revenue) and their total."""
     cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Opex (monthly)")
-    for key, label, unit, formula, (part, line) in OPEX_ROWS:
+    for key, label, unit, formula, (part, line) in opex_rows():
         index = unit == "index"
         values = getattr(r, part)[line][0]
         unit = cur if unit == "money" else unit
