@@ -23,8 +23,9 @@ import math
 
 import pandas as pd
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.model import Model, model_of
-from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
+from costmodel.inputs.schema import Assumptions
 
 
 def _row(m: Model, tier: str) -> dict[str, object]:
@@ -45,7 +46,7 @@ def _row(m: Model, tier: str) -> dict[str, object]:
         peak_funding=float(m.summary().loc[tier, "peak_funding"]),
         terminal_value=float(cf["terminal_value"].iloc[-1]),
         terminal_tax=float(cf["terminal_tax"].iloc[-1]),
-        book_value=float(sum(nbv[f"nbv_{c}"] for c in ASSET_CLASSES)),
+        book_value=float(sum(nbv[f"nbv_{c}"] for c in CAPEX_CLASSES)),
         terminal_gain=_terminal_gain(m, tier, float(cf["terminal_value"].iloc[-1])),
         loss_added=float(y["loss_added"].sum()),
         loss_expired=float(y["loss_expired"].sum()),
@@ -56,8 +57,8 @@ def _terminal_gain(m: Model, tier: str, value: float) -> float:
     """The taxed gain at M with a market terminal value (0 otherwise)."""
     if m.assumptions.terminal_value != "market":
         return 0.0
-    cost = float(m.capex(tier)[list(ASSET_CLASSES)].to_numpy().sum())
-    return value - (cost - float(m.tax_depreciation(tier)[list(ASSET_CLASSES)].to_numpy().sum()))
+    cost = float(m.capex(tier)[list(CAPEX_CLASSES)].to_numpy().sum())
+    return value - (cost - float(m.tax_depreciation(tier)[list(CAPEX_CLASSES)].to_numpy().sum()))
 
 
 def timeline_table(x: Model | Assumptions) -> pd.DataFrame:

@@ -78,7 +78,10 @@ class LineItem:
     row's label on the workbook's Annual sheet; ``vat_label`` the Chinese name its
     input VAT rate carries, or None when it bears no input VAT (methodology §24);
     ``colour`` its colour in the charts; ``hardware`` whether a capex class is
-    hardware (bought with the servers of each deployment, methodology §8.1)."""
+    hardware (bought with the servers of each deployment, methodology §8.1);
+    ``margin`` whether an opex line is a cost of a deployment's own margin in the
+    income residual (methodology §30; insurance enters there on the deployment's
+    hardware alone, not as its line)."""
 
     key: str
     kind: Literal["capex", "opex"]
@@ -88,6 +91,7 @@ class LineItem:
     sheet_label: str
     vat_label: str | None = None
     hardware: bool = False
+    margin: bool = False
     inputs: tuple[InputSpec, ...] = field(default=())
     formula: Formula | None = None
 

@@ -7,6 +7,7 @@ from costmodel.catalogue.item import Formula, InputSpec, LineItem, Text
 ITEM = LineItem(
     key="colocation",
     kind="opex",
+    margin=True,
     label=Text("Colocation", "托管费"),
     noun=Text("colocation", "托管费"),
     colour="#8c8c8c",

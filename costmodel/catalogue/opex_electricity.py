@@ -8,6 +8,7 @@ from costmodel.catalogue.item import Formula, Index, InputSpec, LineItem, Text
 ITEM = LineItem(
     key="electricity",
     kind="opex",
+    margin=True,
     label=Text("Electricity", "电费"),
     noun=Text("electricity", "电费"),
     colour="#e0b12b",

@@ -6,6 +6,7 @@ from costmodel.catalogue.item import Formula, InputSpec, LineItem, Text
 ITEM = LineItem(
     key="maintenance",
     kind="opex",
+    margin=True,
     label=Text("Maintenance", "维保"),
     noun=Text("maintenance", "维保"),
     colour="#c4554d",

@@ -6,6 +6,7 @@ from costmodel.catalogue.item import Formula, InputSpec, LineItem, Text
 ITEM = LineItem(
     key="software",
     kind="opex",
+    margin=True,
     label=Text("Software", "软件"),
     noun=Text("software", "软件"),
     colour="#9b6fb0",

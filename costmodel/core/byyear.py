@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums as calendar_year_sums
 from costmodel.core.counterparty import contract_at_risk
@@ -75,7 +76,6 @@ from costmodel.core.vat import (
     vat_present_value,
 )
 from costmodel.inputs.params import TierConfig
-from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def run_by_year(
@@ -310,7 +310,7 @@ def _vat_by_draw(
         return {}
     shapes, clock = monthly
     net = monthly_line(vat_net_coefficients(q, lines), shapes, clock)
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         net = net - col(q[f"vat_input_{cls}"]) * capex_months[cls]
     return vat_cash_lines(q, config, np.broadcast_to(net, (q["gpus"].shape[0], clock.months + 1)))
 

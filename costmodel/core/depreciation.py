@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
@@ -15,7 +16,6 @@ from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
 from costmodel.inputs.params import TierConfig
-from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def depreciation_lines(
@@ -30,7 +30,7 @@ def depreciation_lines(
     already computed)."""
     if book is None:
         book = [event_depreciation(q, e, config, clock) for e in events]
-    out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    out = {cls: np.zeros((1, clock.months + 1)) for cls in CAPEX_CLASSES}
     for e, line in zip(events, book, strict=True):
         out[e.cls] = out[e.cls] + line
     return out
@@ -67,7 +67,7 @@ def tax_depreciation_lines(
     when already computed) of a class whose ``tax_method`` is ``book``; for an
     ``expensed`` class each event's whole cost in its in-service month (nothing
     when that is after M)."""
-    out = {cls: np.zeros((1, clock.months + 1)) for cls in ASSET_CLASSES}
+    out = {cls: np.zeros((1, clock.months + 1)) for cls in CAPEX_CLASSES}
     for i, e in enumerate(events):
         if e.cls in config.tax_expensed:
             charge = np.where(clock.m == when(e.in_service), col(e.amount), 0.0)
@@ -128,7 +128,7 @@ def depreciation_by_year(
     full = (size,)
     dep_y = np.zeros((years, size))
     nbv = {}
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         total = np.zeros(full)
         for e in events:
             if e.cls != cls:
@@ -150,7 +150,7 @@ def tax_depreciation_by_year(
     years = config.months // MONTHS_PER_YEAR
     dep_y = np.zeros((years, size))
     cost = np.zeros(size)
-    for cls in ASSET_CLASSES:  # in the order of :func:`depreciation_by_year`
+    for cls in CAPEX_CLASSES:  # in the order of :func:`depreciation_by_year`
         for e in events:
             if e.cls != cls:
                 continue

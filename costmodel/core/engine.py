@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.byyear import run_by_draw, run_by_year
 from costmodel.core.calendar import year_sums
@@ -102,7 +103,6 @@ from costmodel.core.units import (
 from costmodel.core.vat import surtax_by_year, vat_lines, vat_metrics
 from costmodel.core.wacc import with_discount_rate
 from costmodel.inputs.params import TierConfig
-from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def broadcast_inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:
@@ -359,7 +359,7 @@ def _monthly_cash(
     events, book, deps = events
     vat, grants = cash_lines
     capex_m = sum(capex_months.values())
-    nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in ASSET_CLASSES}
+    nbv = {cls: capex_months[cls].sum(axis=1) - dep[cls].sum(axis=1) for cls in CAPEX_CLASSES}
     nbv = {cls: np.broadcast_to(v, (margin.shape[0],)) for cls, v in nbv.items()}
     terminal = np.broadcast_to(
         terminal_value(q, events, sum(nbv.values()), config, deps), nbv["servers"].shape

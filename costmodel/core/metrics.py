@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from costmodel.catalogue.items import CAPEX_ITEMS
+
 Kind = Literal["text", "count", "kw", "money", "money_per_hour", "pct", "years", "hours", "ratio"]
 
 
@@ -38,10 +40,10 @@ METRICS: dict[str, Metric] = {
         Metric("infeasible_reason", "Why infeasible", "不可行原因", "text"),
         Metric("capex", "Capex", "初始投资", "money", "lower"),
         Metric("capex_per_gpu", "Capex per GPU", "每卡初始投资", "money"),
-        Metric("capex_servers", "Capex: servers", "投资：服务器", "money"),
-        Metric("capex_network", "Capex: network", "投资：网络", "money"),
-        Metric("capex_storage", "Capex: storage", "投资：存储", "money"),
-        Metric("capex_facility", "Capex: facility", "投资：机房", "money"),
+        *(
+            Metric(f"capex_{i.key}", f"Capex: {i.label.en.lower()}", f"投资：{i.label.zh}", "money")
+            for i in CAPEX_ITEMS
+        ),
         Metric("network_share", "Network share of hardware", "网络占硬件比例", "pct"),
         Metric("network_levels", "Network levels (designed fabric)", "网络层数（按设计）", "count"),
         Metric("storage_tb", "Storage capacity (TB)", "存储容量（TB）", "count"),

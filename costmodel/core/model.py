@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.calendar import year_sums
 from costmodel.core.engine import run_tier, tier_inputs
 from costmodel.core.finance import safe_divide
@@ -35,7 +36,7 @@ from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import PathArg, load_assumptions, with_overrides
 from costmodel.inputs.params import TierInputs, resolve_tier
-from costmodel.inputs.schema import ASSET_CLASSES, Assumptions
+from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.sites import feasibility, site_name
 
 if TYPE_CHECKING:
@@ -218,8 +219,8 @@ class Model:
         """The residual value from income of each deployment of ``tier``
         (methodology §30), one row per deployment: ``month`` (its capex month t_d),
         ``remaining_months`` ``R_d = max(0, t_d + 12 economic_life_years - M)``,
-        ``margin`` (its revenue less electricity, colocation, maintenance, insurance on
-        its hardware and software in month M), ``annuity`` ``sum_{k=1..R_d} (1 -
+        ``margin`` (its revenue less its own opex lines in month M,
+        :mod:`costmodel.core.residual`), ``annuity`` ``sum_{k=1..R_d} (1 -
         price_decline)^(k/12) / (1 + r)^k`` and ``value`` ``max(0, margin) x
         annuity``. Computed for every model; it is the terminal value of the hardware
         with ``terminal_value: income``."""
@@ -344,9 +345,9 @@ class Model:
         """Depreciation by asset class and ``total``, plus the closing net book
         value of each class (``nbv_<class>``), months 0..M."""
         r = self._check(tier)
-        cols: dict[str, np.ndarray] = {c: r.depreciation[c] for c in ASSET_CLASSES}
+        cols: dict[str, np.ndarray] = {c: r.depreciation[c] for c in CAPEX_CLASSES}
         cols["total"] = r.flows["depreciation"]
-        for c in ASSET_CLASSES:
+        for c in CAPEX_CLASSES:
             cols[f"nbv_{c}"] = r.capex[c][:, None] - np.cumsum(r.depreciation[c], axis=1)
         return self._frame(cols)
 
@@ -356,7 +357,7 @@ class Model:
         :meth:`depreciation`; an ``expensed`` class deducts each event's cost in its
         in-service month; ``capitalized_interest`` is deducted by the levered tax only."""
         f = self._check(tier).flows
-        keys = [*ASSET_CLASSES, "capitalized_interest"]
+        keys = [*CAPEX_CLASSES, "capitalized_interest"]
         return self._frame({k: f[f"tax_depreciation_{k}"] for k in keys})
 
     def cash_flow(self, tier: str) -> pd.DataFrame:
@@ -434,7 +435,7 @@ class Model:
         cols = {k: by_year(v) for k, v in summed.items()}
         for key in ("loss_pool_open", "loss_added", "loss_used", "loss_expired", "loss_pool_close"):
             cols[key] = yearly(key)
-        cols["tax_depreciation"] = by_year(sum(f[f"tax_depreciation_{c}"] for c in ASSET_CLASSES))
+        cols["tax_depreciation"] = by_year(sum(f[f"tax_depreciation_{c}"] for c in CAPEX_CLASSES))
         cols["taxable_income"] = yearly("taxable_income")
         cols["tax"] = by_year(f["tax"])
         cols["terminal_value"] = by_year(f["terminal_value"])

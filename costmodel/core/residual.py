@@ -5,15 +5,16 @@ at month ``t_d``:
 
 ```
 R_d      = max(0, t_d + 12 * economic_life_years - M)   # months of life left after M
-margin_d = revenue_d(M) - (electricity_d + colocation_d + maintenance_d
-                           + insurance_d + software_d)(M)  # its own lines in month M
+margin_d = revenue_d(M) - sum_l line_{l,d}(M)             # its own lines in month M
+           - insurance_rate * hardware_d / 12           # on its hardware alone
 V_d      = max(0, margin_d) * sum_{k=1..R_d} (1 - price_decline)^(k/12) / (1 + r)^k
 ```
 
-``r`` the monthly discount rate, ``insurance_d`` on the deployment's hardware only
-(methodology §33.1). Each line in month M is the one definition of the operating
-lines (:func:`costmodel.core.lines.operating_coefficients`) read at M on the
-deployment's own shapes (its contracts' survival with a default rate, methodology
+``r`` the monthly discount rate, ``l`` the opex lines the catalogue counts in a
+deployment's margin (``LineItem.margin``: the power, the rent, the upkeep and the
+licences it causes; methodology §33.1). Each line in month M is the one definition
+of the operating lines (:func:`costmodel.core.lines.operating_coefficients`) read at
+M on the deployment's own shapes (its contracts' survival with a default rate, methodology
 §11.12). The facility (mode build) is valued at market (section
 19), so a buyer prices the used cluster on the rent it still earns, on the same
 price path as the revenue.
@@ -25,6 +26,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from costmodel.catalogue.items import OPEX_ITEMS
 from costmodel.core.finance import FloatArray, monthly_rate
 from costmodel.core.lines import operating_coefficients
 from costmodel.core.timing import (
@@ -36,14 +38,9 @@ from costmodel.core.timing import (
 )
 from costmodel.core.units import MONTHS_PER_YEAR
 
-#: the lines of a deployment's margin in month M, with their sign
-MARGIN_LINES = {
-    "revenue": 1.0,
-    "electricity": -1.0,
-    "colocation": -1.0,
-    "maintenance": -1.0,
-    "software": -1.0,
-}
+#: the lines of a deployment's margin in month M, with their sign: revenue less the
+#: opex lines the catalogue counts in it (``LineItem.margin``)
+MARGIN_LINES = {"revenue": 1.0, **{i.key: -1.0 for i in OPEX_ITEMS if i.margin}}
 
 
 def _owner(k: int, n_dep: int, n_years: int) -> int:
@@ -80,7 +77,7 @@ def margins_at_horizon(
         for k, c in coefficients[line].items():
             h = np.broadcast_to(np.asarray(shapes[k], dtype=float), (size, 1))[:, 0]
             out[_owner(k, n_dep, n_years)] += sign * c[-1] * h
-    for i, d in enumerate(deps):  # insurance on the deployment's hardware only
+    for i, d in enumerate(deps):  # the insured rate on the deployment's hardware only
         live = (months > np.asarray(d["month"])).astype(float)
         out[i] -= q["insurance_rate"] * d["hardware"] / MONTHS_PER_YEAR * live
     return out

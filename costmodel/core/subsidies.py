@@ -9,13 +9,13 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.calendar import year_sums
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import monthly_line, operating_coefficients
 from costmodel.core.timing import Clock
 from costmodel.core.units import MONTHS_PER_YEAR
 from costmodel.inputs.grants import Subsidy
-from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def subsidy_lines(
@@ -59,7 +59,7 @@ def _one(
     """The cash of one subsidy month by month (see :func:`subsidy_lines`)."""
     months = clock.months + 1
     if s.kind == "capex_grant":
-        base = sum(capex_months[c] for c in (s.classes or ASSET_CLASSES))
+        base = sum(capex_months[c] for c in (s.classes or CAPEX_CLASSES))
         base = np.atleast_2d(np.asarray(base, dtype=float))
         lag = int(s.lag_months or 0)
         paid = np.zeros((base.shape[0], months))

@@ -250,8 +250,8 @@ def surviving(
     survival of its contract ``S_d(m) = (1 - default_rate)^((m - t_d - 1) / 12)``
     (methodology §11.12): contract hours and revenue earn ``S_d(m)`` of their
     amount, and the share ``1 - S_d(m)`` of the contracted hours is sold spot with
-    the ramp (the spot lines subtract only the surviving contract share), and its
-    electricity load is that of spot hours."""
+    the ramp (the spot lines subtract only the surviving contract share), and the
+    power it draws is that of spot hours."""
     out = list(shapes)
     n_dep = len(starts)
     for d, t in enumerate(starts):

@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.inputs.designs import design_parts
 from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.quotes import put_rolls
-from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Assumptions, Quantity
+from costmodel.inputs.schema import VAT_INPUT_KEYS, Assumptions, Quantity
 from costmodel.inputs.sites import colocation, grid_inputs, layered
 
 
@@ -134,16 +135,16 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     carry_path, carryforward = layered(a, tier_name, "finance", "loss_carryforward_years")
     config = TierConfig(
         months=12 * int(a.horizon_years),
-        depreciation_method={c: getattr(a.depreciation, c).method for c in ASSET_CLASSES},
+        depreciation_method={c: getattr(a.depreciation, c).method for c in CAPEX_CLASSES},
         depreciation_life_years={
-            c: int(getattr(a.depreciation, c).life_years) for c in ASSET_CLASSES
+            c: int(getattr(a.depreciation, c).life_years) for c in CAPEX_CLASSES
         },
         stages=len(t.stages),
         loss_carryforward_years=_int_or_none(carryforward),
         terminal_value=a.terminal_value,
         financed=a.financing is not None,
         tax_expensed=frozenset(
-            c for c in ASSET_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"
+            c for c in CAPEX_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"
         ),
         vat=a.vat is not None,
         vat_refund=a.vat is not None and refund_mode(a.vat) != "none",
@@ -151,7 +152,7 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
         subsidies=tuple(t.subsidies if t.subsidies is not None else a.subsidies),
     )
     structure = {"months": "horizon_years"}
-    structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in ASSET_CLASSES}
+    structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in CAPEX_CLASSES}
     if carryforward is not None:
         structure["loss_carryforward_years"] = carry_path
     return TierInputs(tier_name, config, out, structure)
@@ -306,7 +307,7 @@ def _put_discount_rate(a: Assumptions, put: _Put) -> None:
 
 def _put_depreciation(a: Assumptions, put: _Put) -> None:
     """Per asset class its salvage share and, when given, its market decline."""
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         dc = getattr(a.depreciation, cls)
         put(f"salvage_{cls}", f"depreciation.{cls}.salvage", dc.salvage)
         if dc.market_decline is not None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.inputs.correlations import correlation_problems
 from costmodel.inputs.designs import tier_design_parts
 from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
 from costmodel.inputs.paths import key_path
-from costmodel.inputs.schema import ASSET_CLASSES, Assumptions, Quantity
+from costmodel.inputs.schema import Assumptions, Quantity
 from costmodel.inputs.siterules import quote_problems, site_problems
 from costmodel.inputs.suggest import name_hint
 
@@ -115,7 +116,7 @@ def _model_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
             "facility is valued at market (methodology §30)",
         )
     if a.terminal_value == "market":
-        for cls in ASSET_CLASSES:
+        for cls in CAPEX_CLASSES:
             if getattr(a.depreciation, cls).market_decline is None:
                 yield (
                     f"depreciation.{cls}.market_decline",

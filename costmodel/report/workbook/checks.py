@@ -27,9 +27,9 @@ import pandas as pd
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.model import Model
 from costmodel.inputs.designs import tier_design_parts
-from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.contracts import CONTRACT_LINKS
 from costmodel.report.workbook.designtable import design_value_name, form_paths
@@ -399,7 +399,7 @@ def global_rules(model: Model) -> list[Rule]:
         out.append(
             Rule(f"{label}: {' or '.join(allowed)}", name, value, "from the list", f"OR({ok})")
         )
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         d = getattr(a.depreciation, cls)
         fields = (
             ("method", "depreciation.method", d.method),

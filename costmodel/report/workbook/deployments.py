@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from costmodel.inputs.schema import ASSET_CLASSES
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.fabricblock import fabric_rows
 from costmodel.report.workbook.grid import GREEN
@@ -348,7 +348,7 @@ def capex_series(x: Tier) -> None:
     month, the hall at month 0 and its extensions at their stage's month."""
     cs, r = x.cs, x.r
     cs.heading("Capex (in the month paid)")
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         terms = [f"{{${CAPEX_KEY[cls]}{i}}}*({{month}}={{$d_t{i}}})" for i in range(len(x.deps))]
         if cls == "facility":
             terms[0] = "{$d_cf0}*{inv}"
@@ -364,7 +364,7 @@ def capex_series(x: Tier) -> None:
         "capex_t",
         "capex: total",
         x.cur,
-        "=" + "+".join(f"{{capex_{line}_t}}" for line in ASSET_CLASSES),
+        "=" + "+".join(f"{{capex_{line}_t}}" for line in CAPEX_CLASSES),
         r.flows["capex"][0],
         total=True,
         bold=True,
@@ -528,7 +528,7 @@ def depreciation_events(x: Tier) -> None:
             formula,
             ev["annual"],
         )
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         sfx = [x.event_of[j] for j in range(len(x.events)) if x.event_of[j][0] == cls]
         cs.series(
             f"dep_{cls}",
@@ -543,7 +543,7 @@ def depreciation_events(x: Tier) -> None:
         "dep",
         "depreciation: total",
         cur,
-        "=" + "+".join(f"{{dep_{c}}}" for c in ASSET_CLASSES),
+        "=" + "+".join(f"{{dep_{c}}}" for c in CAPEX_CLASSES),
         x.r.flows["depreciation"][0],
         total=True,
         bold=True,
@@ -596,7 +596,7 @@ def terminal(x: Tier) -> None:
         "money",
     )
     income_rows(x)  # terminal_value: income (methodology §30.3)
-    nbv = "+".join(f"{{nbv_close_{c}}}" for c in ASSET_CLASSES)
+    nbv = "+".join(f"{{nbv_close_{c}}}" for c in CAPEX_CLASSES)
     cs.series(
         "terminal",
         "terminal value: book (NBV at M), none, market or income value",

@@ -20,10 +20,10 @@ from datetime import datetime
 
 from xlsxwriter.workbook import Workbook
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.params import CONTRACT_KEYS
 from costmodel.inputs.schema import (
-    ASSET_CLASSES,
     DEPRECIATION_METHODS,
     Assumptions,
     Quantity,
@@ -391,7 +391,7 @@ def _depreciation(s: Sheet) -> None:
         "salvage (fraction of cost)",
         "market value decline (1/yr; terminal value = market)",
     )
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         d = getattr(a.depreciation, cls)
         ws.write_string(s.row, 0, cls, st.label)
         ws.write_string(s.row, 1, d.method, st.input("text"))
@@ -433,7 +433,7 @@ def _tax_methods(s: Sheet) -> None:
     ws, st, a = s.ws, s.st, s.a
     s.row += 1
     s.head("tax depreciation", "book or expensed (whole cost in its first year)")
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         ws.write_string(s.row, 0, cls, st.label)
         method = getattr(a.depreciation, cls).tax_method
         ws.write_string(s.row, 1, method, st.input("text"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.units import HOURS_PER_MONTH
-from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.deployments import event_keys
 from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
 
@@ -153,7 +153,7 @@ def depreciation_recomputed(x: Tier) -> None:
     arithmetic series over f years plus the part year; VDB over (0, f) plus the
     part year's VDB(f, f + 1). The class's total is the sum over its events."""
     cs, cur = x.cs, x.cur
-    by_class: dict[str, list[str]] = {c: [] for c in ASSET_CLASSES}
+    by_class: dict[str, list[str]] = {c: [] for c in CAPEX_CLASSES}
     for j, (cls, i) in enumerate(x.event_of):
         cost, t, sfx = event_keys(cls, i)
         by_class[cls].append(sfx)

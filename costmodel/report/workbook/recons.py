@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.model import Model
 from costmodel.core.units import HOURS_PER_MONTH
-from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.grid import CalcSheet
 from costmodel.report.workbook.subsidyblock import subsidy_checks
 from costmodel.report.workbook.tier import OPEX_LINES
@@ -37,8 +37,8 @@ def _totals(model: Model, t: str) -> dict[str, float]:
     """The engine's horizon totals of tier ``t`` (the cached values of the checks)."""
     r = model.results[t]
     v = {k: float(x[0].sum()) for k, x in (*r.flows.items(), *r.opex.items())}
-    v |= {f"dep_{c}": float(r.depreciation[c][0].sum()) for c in ASSET_CLASSES}
-    v |= {f"capex_{c}": float(r.capex[c][0]) for c in ASSET_CLASSES}
+    v |= {f"dep_{c}": float(r.depreciation[c][0].sum()) for c in CAPEX_CLASSES}
+    v |= {f"capex_{c}": float(r.capex[c][0]) for c in CAPEX_CLASSES}
     v |= {k: float(r.annual[k][0].sum()) for k in ("loss_added", "loss_used", "loss_expired")}
     v |= {k: float(x[0].sum()) for k, x in r.debt.items()}
     v |= {k: float(r.metrics[k][0]) for k in ("equity_npv", "debt_peak")}
@@ -75,7 +75,7 @@ def reconciliations(
     v = _totals(model, t)
     v["subsidy_rows"] = float("subsidies" in cs.rows)
     out = [*_opex_recons(S, tot, cap, v), *_revenue_recons(S, tot, cap, v)]
-    for c in ASSET_CLASSES:
+    for c in CAPEX_CLASSES:
         out += _asset_recons(S, tot, cap, v, c)
     out += _cash_recons(S, tot, cap, comp, t, v)
     subsidies = tuple(model.inputs[t].config.subsidies or ())
@@ -95,7 +95,7 @@ def _opex_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
         Recon(
             "capex timeline = capex lines",
             tot("capex_t"),
-            "+".join(S(f"capex_{c}") for c in ASSET_CLASSES),
+            "+".join(S(f"capex_{c}") for c in CAPEX_CLASSES),
             v["capex"],
             cap,
         ),
@@ -224,7 +224,7 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
         Recon(
             "depreciation total = sum of asset classes",
             tot("dep"),
-            "+".join(tot(f"dep_{c}") for c in ASSET_CLASSES),
+            "+".join(tot(f"dep_{c}") for c in CAPEX_CLASSES),
             v["depreciation"],
             cap,
         ),
@@ -243,7 +243,7 @@ def _cash_recons(S, tot, cap: str, comp, t: str, v: dict[str, float]) -> list[Re
             cap,
         ),
         *_loss_recons(S, tot, cap, "", "taxable_year", "tax", v["loss_close"], v["tax"]),
-        *[_expensed_recon(S, tot, c, v, cap) for c in ASSET_CLASSES if c != "facility"],
+        *[_expensed_recon(S, tot, c, v, cap) for c in CAPEX_CLASSES if c != "facility"],
         _fcf_recon(S, tot, cap, v),
         Recon(
             "NPV (Comparison) = sum of FCF x (1+r)^(-t)",

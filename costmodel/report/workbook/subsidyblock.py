@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.grants import Subsidy
-from costmodel.inputs.schema import ASSET_CLASSES
 from costmodel.report.workbook.grid import GREEN
 from costmodel.report.workbook.inputsmap import SOURCE_COL, InputsMap, Sheet, here
 from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
@@ -79,7 +79,7 @@ def subsidy_lists(a: Any) -> list[tuple[str, str, tuple[Subsidy, ...]]]:
 
 
 def _classes(s: Subsidy) -> tuple[str, ...]:
-    return tuple(s.classes or ASSET_CLASSES)
+    return tuple(s.classes or CAPEX_CLASSES)
 
 
 def write_subsidy_inputs(s: Sheet, out: InputsMap) -> None:

@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
 
-from costmodel.catalogue.items import OPEX_ITEMS, OPEX_LINES
+from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES
 from costmodel.core.model import Model
-from costmodel.inputs.schema import ASSET_CLASSES, DEPRECIATION_METHODS
+from costmodel.inputs.schema import DEPRECIATION_METHODS
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook import contracts, losspool, money, recomputed
 from costmodel.report.workbook import deployments as dep
@@ -274,7 +274,7 @@ def lookups(x: Tier) -> None:
         float(x.r.schedules.rates["discount"][0]),
         "factor",
     )
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         idx = DEPRECIATION_METHODS.index(getattr(x.a.depreciation, cls).method) + 1
         cs.const(
             f"method_{cls}",
@@ -483,7 +483,7 @@ def tax(x: Tier) -> None:
         r.flows["ebit"][0],
         total=True,
     )
-    for cls in ASSET_CLASSES:
+    for cls in CAPEX_CLASSES:
         expensed = (
             "" if cls == "facility" else f'IF(dep_{cls}_tax_method="expensed",{{capex_{cls}_t<}},'
         )
@@ -495,12 +495,12 @@ def tax(x: Tier) -> None:
             r.flows[f"tax_depreciation_{cls}"][0],
             total=True,
         )
-    tax_dep = sum(r.flows[f"tax_depreciation_{c}"][0] for c in ASSET_CLASSES)
+    tax_dep = sum(r.flows[f"tax_depreciation_{c}"][0] for c in CAPEX_CLASSES)
     cs.series(
         "tax_dep",
         "tax depreciation: total",
         cur,
-        "=" + "+".join(f"{{tax_dep_{c}}}" for c in ASSET_CLASSES),
+        "=" + "+".join(f"{{tax_dep_{c}}}" for c in CAPEX_CLASSES),
         tax_dep,
         total=True,
     )

@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.model import Model
 from costmodel.inputs.forms import refund_mode
-from costmodel.inputs.schema import ASSET_CLASSES, VAT_INPUT_KEYS, Quantity
+from costmodel.inputs.schema import VAT_INPUT_KEYS, Quantity
 from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import GREEN, CalcSheet
 from costmodel.report.workbook.inputsmap import PATH_COL, SOURCE_COL, Sheet, name_for
@@ -92,7 +93,7 @@ def _quantity(a, path: str) -> Quantity:
 def _base_row(key: str) -> str:
     """The tier-sheet row an input rate applies to: a capex class's capex row or an
     opex line."""
-    return f"capex_{key}_t" if key in ASSET_CLASSES else key
+    return f"capex_{key}_t" if key in CAPEX_CLASSES else key
 
 
 def vat_block(x: Tier) -> None:
