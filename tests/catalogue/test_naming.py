@@ -56,12 +56,11 @@ ALLOWED: dict[str, frozenset[str]] = {
         "report/memo/text_reliability.py": "capex_storage",
         "report/memo/summary_section.py": "sga",
         "report/memo/text_summary.py": "sga",
-        # the workbook's closed forms and reconciliations of single lines
+        # the workbook's closed forms and reconciliations of single lines (second,
+        # independent formulas the Checks sheet compares the lines with)
         "report/workbook/recons.py": "electricity colocation maintenance insurance software sga",
         "report/workbook/recomputed.py": "electricity colocation maintenance insurance software",
         "report/workbook/incomeblock.py": "electricity colocation maintenance insurance software",
-        "report/workbook/contracts.py": "electricity",
-        "report/workbook/tiercontext.py": "electricity",
         "report/workbook/tier.py": "colocation",
         "report/workbook/sitesblock.py": "colocation",
         "report/workbook/inputs.py": "colocation",

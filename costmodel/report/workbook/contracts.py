@@ -1,7 +1,7 @@
 """Contracted capacity and revenue on a tier sheet (methodology §11.5): the
 tier's contract (links to Inputs), per deployment its contract months, the share
 sold take-or-pay, the contract price of its contract year and the load factor of
-its electricity; then the hours and revenue, contracted and spot.
+the power it draws; then the hours and revenue, contracted and spot.
 
 Cached values are the engine's lines (``TierResult.flows``); the per-deployment
 rows are the flags and factors those lines are made of.

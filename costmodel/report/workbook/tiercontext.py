@@ -60,7 +60,7 @@ class Tier:
     event_of: list[tuple[str, int]] = field(init=False)  # (class, deployment) per event
     r_event_dep: list[float] = field(init=False)  # total depreciation per event
     # the contract (contracts.contract, methodology §11.5), per deployment
-    load: list[np.ndarray] = field(init=False)  # electricity load factor
+    load: list[np.ndarray] = field(init=False)  # load factor of the power drawn
     contracted: list[np.ndarray] = field(init=False)  # share sold under contract
     contract_price: list[np.ndarray] = field(init=False)  # price of the contract year
     # the taxable subsidies month by month (subsidyblock, methodology §11.13); None: none
