@@ -57,9 +57,9 @@ def run_case(path: Path, tmp_path: Path, monkeypatch):
         name, _, value = env.partition("=")
         monkeypatch.setenv(name, value)
     files = [str(path)] if "standalone" in h else [str(default_assumptions_dir()), str(path)]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: a busy machine does not inflate them
     result = CliRunner().invoke(app, [args[0], *files, *args[1:]])
-    return h, result, time.perf_counter() - start
+    return h, result, time.process_time() - start
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
@@ -79,7 +79,7 @@ def test_case(path, tmp_path, monkeypatch):
             assert str(path) in message or "--set" in message  # names the file
         assert result.stdout == ""
         assert not (tmp_path / "out").exists()  # nothing written
-        assert seconds < 5, f"took {seconds:.1f}s"
+        assert seconds < 5, f"took {seconds:.1f} s of CPU to refuse"
         return
     args = h.get("args", ["validate"])[0]
     if "-f json" in args:
