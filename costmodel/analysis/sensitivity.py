@@ -101,11 +101,12 @@ def structural(path: str) -> bool:
 
 def whole_months(path: str) -> bool:
     """Whether the input at ``path`` is a timing input (``build_months``,
-    ``ramp_months``, ``stages.<i>.month``, a contract's ``months``), whose Monte
-    Carlo draws and tornado ends are rounded to whole months (``numpy.round``,
-    half to even)."""
+    ``ramp_months``, ``stages.<i>.month``, a contract's ``months``, a server's
+    ``lead_months``, a site's ``grid_lead_months``), whose Monte Carlo draws and
+    tornado ends are rounded to whole months (``numpy.round``, half to even)."""
     parts = path.split(".")
-    if parts[-1] in ("build_months", "ramp_months") or parts[-2:] == ["contract", "months"]:
+    timing = ("build_months", "ramp_months", "lead_months", "grid_lead_months")
+    if parts[-1] in timing or parts[-2:] == ["contract", "months"]:
         return True
     return len(parts) >= 3 and parts[-1] == "month" and parts[-3] == "stages"
 

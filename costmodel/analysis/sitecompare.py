@@ -16,6 +16,7 @@ from costmodel.core.model import assumptions_of
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import with_overrides
 from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.sites import facility_mw
 
 if TYPE_CHECKING:
     from costmodel.analysis.scenarios import CompareResult
@@ -42,12 +43,27 @@ def at_site(x: Model | Assumptions, site: str, tiers: Sequence[str] | None = Non
     return with_overrides(a, {f"tiers.{t}.site": site for t in tiers or a.tiers})
 
 
-def compare_sites(x: Model | Assumptions, sites: str | Sequence[str]) -> CompareResult:
+def fitting_tiers(a: Assumptions, site: str) -> list[str]:
+    """The tiers of ``a`` that ``site`` can hold (methodology §29): all of them,
+    except in colocation mode those whose facility power (IT x PUE, at the values)
+    exceeds the site's ``grid_mw``, which a leased hall cannot be connected above."""
+    limit = a.sites[site].grid_mw
+    if limit is None or a.facility.mode != "colocation":
+        return list(a.tiers)
+    return [t for t in a.tiers if facility_mw(a, t) <= limit.value]
+
+
+def compare_sites(
+    x: Model | Assumptions, sites: str | Sequence[str], fitting_only: bool = False
+) -> CompareResult:
     """:func:`costmodel.analysis.scenarios.compare` with one scenario per site, named
-    by it: every option at that site, beside the base (each tier at its own site)."""
+    by it: every option at that site, beside the base (each tier at its own site).
+    A tier the site cannot hold is refused with its figures; with ``fitting_only``
+    it stays at its own site instead (:func:`fitting_tiers` say which moved)."""
     from costmodel.analysis.scenarios import compare
 
     a = assumptions_of(x)
     names = parse_sites(a, sites)
-    scenarios = {s: {"overrides": {f"tiers.{t}.site": s for t in a.tiers}} for s in names}
+    moved = {s: fitting_tiers(a, s) if fitting_only else list(a.tiers) for s in names}
+    scenarios = {s: {"overrides": {f"tiers.{t}.site": s for t in moved[s]}} for s in names}
     return compare(a, scenarios)

@@ -46,6 +46,7 @@ from costmodel.inputs.designs import design_is_auto
 from costmodel.inputs.loader import layer
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
+from costmodel.inputs.sites import site_name, tier_site
 from costmodel.inputs.suggest import name_hint
 from costmodel.inputs.whole import MAX_COUNT
 
@@ -201,10 +202,12 @@ def rebuilt(
 def nonfinite_sweeps(model: Model, sweeps: dict[str, pd.DataFrame]) -> list[Problem]:
     """Problems for tiers whose sweep reaches a cost per GPU-hour or an NPV that is
     not a finite number (finite at the tier's own size, too large at the sweep's
-    larger counts: a price of 1e300), named like
+    larger counts: a price of 1e300), among its feasible rows, named like
     :func:`costmodel.core.model.nonfinite_results` (the largest input)."""
     hit: dict[str, tuple[float, list[str], list[str]]] = {}
     for t, df in sweeps.items():
+        if "feasible" in df:  # a refused row has no numbers (methodology §28.5, §29)
+            df = df[df["feasible"].astype(bool)]
         bad = [c for c in ("capex_per_gpu", "cost_per_gpu_hour", "npv") if c in df]
         bad = [c for c in bad if not np.isfinite(df[c].to_numpy(dtype=float)).all()]
         if not bad:
@@ -309,9 +312,42 @@ def sweep(
     df["change"] = _changes(
         list(df["scale_class"]), df["network_levels"].to_numpy(float), list(df["design"])
     )
-    df = df[SWEEP_COLUMNS]
+    df = _above_grid(a, tier, df[SWEEP_COLUMNS])
     df.attrs["tier"] = tier
     df.attrs["first_gpus"] = int(resolve_tier(a, tier).values()["gpus"])
+    return df
+
+
+#: what a row refused for the site's grid keeps (the rest is empty, as a design's)
+KEPT_WHEN_REFUSED = ("gpus", "scale_class", "design", "cooling", "change")
+
+
+def _above_grid(a: Assumptions, tier: str, df: pd.DataFrame) -> pd.DataFrame:
+    """Rows whose facility power exceeds the tier's site's ``grid_mw`` in colocation
+    mode refused (methodology §29: a leased hall cannot be connected to more), as the
+    validation refuses the tier itself: ``feasible`` false, the reason naming the
+    power and the limit, no numbers. ``P = G / gpus_per_server x power_kw x (1 +
+    aux_power_fraction) x pue[cooling] / 1000`` with the row's cooling."""
+    site = tier_site(a, tier)
+    if site is None or site.grid_mw is None or a.facility.mode != "colocation":
+        return df
+    server = a.servers[a.tiers[tier].server]
+    per_gpu_kw = server.power_kw.value * (1 + a.power.aux_power_fraction.value)
+    per_gpu_kw /= int(server.gpus_per_server)
+    limit, name = site.grid_mw.value, site_name(a, tier)
+    df = df.copy()
+    for i in df.index[df["feasible"].astype(bool)]:
+        mw = int(df.at[i, "gpus"]) * per_gpu_kw * a.power.pue[df.at[i, "cooling"]].value / 1000
+        if mw <= limit:
+            continue
+        for col in df.columns:
+            if col not in (*KEPT_WHEN_REFUSED, "feasible", "infeasible_reason"):
+                df.at[i, col] = np.nan
+        df.at[i, "feasible"] = False
+        df.at[i, "infeasible_reason"] = (
+            f"{int(df.at[i, 'gpus'])} GPUs need {mw:.2f} MW of facility power; site {name!r} "
+            f"has {limit:g} MW (sites.{name}.grid_mw)"
+        )
     return df
 
 

@@ -231,8 +231,10 @@ def summary(
 
         def table() -> None:  # from the plain rows: printing needs no pandas
             from costmodel.cli.tables import show, summary_grid
+            from costmodel.inputs.title import site_label
 
-            title = f"{a.name} ({a.currency}, {a.horizon_years} years from {a.start})"
+            where = f"{site_label(a)}, " if site_label(a) else ""  # the default site (§29)
+            title = f"{a.name} ({where}{a.currency}, {a.horizon_years} years from {a.start})"
             show(summary_grid(model.summary_rows(), title, a.currency, columns), out())
             out().print(
                 "Empty cells (-): no IRR root, no payback within the horizon, no denominator, "

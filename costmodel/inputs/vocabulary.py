@@ -251,6 +251,9 @@ INPUTS: dict[str, Term] = {
     ),
     "server": Term("Server model (catalogue id)", "服务器型号", "id", "text"),
     "cooling": Term("Cooling type", "冷却方式", "id", "text"),
+    "site": Term(
+        "Site (a name of the Sites block; blank: the global inputs)", "站点", "id", "text"
+    ),
     "label": Term("Label (as written in the assumption file)", "名称", "text", "text"),
     "live_label": Term(
         "Label from the live GPU count and server", "按 GPU 数量与服务器生成的名称", "text", "text"

@@ -4,6 +4,7 @@ through the API and the command line, on the hand case with two sites."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from typer.testing import CliRunner
@@ -81,3 +82,21 @@ def test_an_unknown_site_is_refused_with_the_known_ones():
     )
     assert res.exit_code != 0
     assert "unknown site; sites has: east, west" in res.output
+
+
+def test_a_swept_count_above_the_sites_grid_is_refused_not_priced():
+    # the default's leased hall (sites.east-t1) draws 8 MW; 8,192 H200 on cold plate
+    # need 1,024 servers x 10.2 kW x 1.1 (auxiliary) x 1.15 (PUE) = 13.21 MW, 4,096
+    # need 6.61 MW; the hub's 20 MW holds both
+    a = cm.load_assumptions()
+    assert a.sites["east-t1"].grid_mw.value == 8 and a.sites["hub"].grid_mw.value == 20
+    df = cm.sweep(a, "thousands", [4096, 8192], sites=["east-t1", "hub"]).set_index(
+        ["site", "gpus"]
+    )
+    assert bool(df.loc[("east-t1", 4096), "feasible"])
+    row = df.loc[("east-t1", 8192)]
+    mw = 1024 * 10.2 * 1.1 * 1.15 / 1000
+    assert not row["feasible"] and f"{mw:.2f} MW" in row["infeasible_reason"]
+    assert "sites.east-t1.grid_mw" in row["infeasible_reason"]
+    assert math.isnan(row["npv"]) and math.isnan(row["cost_per_gpu_hour"])
+    assert bool(df.loc[("hub", 8192), "feasible"]) and math.isfinite(df.loc[("hub", 8192), "npv"])

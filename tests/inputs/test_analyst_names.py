@@ -94,7 +94,8 @@ def test_the_readme_names_bundled_overlays_by_scenario_name_truly():
 def test_the_title_follows_start_and_the_name_carries_no_year():
     a = cm.load_assumptions(overrides={"start": "2028-01"})
     assert "2027" not in a.name and "2028" not in a.name
-    assert model_title(a) == f"{a.name}, from 2028-01"
+    # the default names its site between the name and the start (methodology §29)
+    assert model_title(a) == f"{a.name}, {a.sites['east-t1'].label}, from 2028-01"
 
 
 def test_summary_with_a_later_start_prints_no_2027(tmp_path):

@@ -148,7 +148,8 @@ OVERLAY_EFFECTS = {
     # tax only: what is bought and sold stays the default's
     "high-tech": (ALL, {"capex": 0, "revenue": 0, "tco": 0}),
     "equipment-deduction": (ALL, {"capex": 0, "revenue": 0, "tco": 0}),
-    "western-development": (ALL, {"tco": -1, "capex": 0, "revenue": 0}),
+    # every tier at the hub site: its power, rents and tax, and its latency price factor
+    "western-development": (ALL, {"tco": -1, "capex": 0, "revenue": -1, "site": None}),
     "spot-only": (tuple(t for t in ALL if _contracted(t)), {"revenue": None, "capex": 0}),
     "domestic-tier": (("hundreds",), {"capex_servers": None, "revenue": None}),
     # the chip policy: the default's H200 tiers infeasible, their numbers unchanged

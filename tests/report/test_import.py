@@ -124,8 +124,10 @@ def test_every_blue_cell_of_inputs_is_named_for_its_path(case, tmp_path):
         if c.font is not None and c.font.color is not None
         and str(c.font.color.rgb).upper().endswith(BLUE.lstrip("#").upper())
     }  # fmt: skip
-    ids = set()  # the ids of the cooling types and servers: structure (keys), not values
-    for list_name in ("Cool_list", "Srv_list"):
+    ids = set()  # the ids of the cooling types, servers, sites: structure (keys), not values
+    for list_name in ("Cool_list", "Srv_list", "Site_list"):
+        if list_name not in wb.defined_names:
+            continue
         ((_, rng),) = wb.defined_names[list_name].destinations
         ids |= {c.coordinate for row in wb["Inputs"][rng.replace("$", "")] for c in row}
     assert blue and blue - ids <= set(named), sorted(blue - ids - set(named))[:10]
@@ -512,3 +514,22 @@ def test_typed_cells_are_those_openpyxl_reads_as_numbers(default_book, tmp_path)
             out.writestr(item, data)
     assert typed_cells(bare) == {"Sheet": {"A1", "C1", "A2", "A3", "B3", "C3"}}
     assert typed_cells(bare) == _typed_by_openpyxl(tmp_path / "small.xlsx")
+
+
+def test_a_number_typed_into_a_blank_site_cell_is_the_sites_own(default_book, tmp_path):
+    # sites.east-t1 leaves its power price blank (it reads power.price_per_kwh, 0.71);
+    # the blank cell is an input: 0.6 typed there is east-t1's own price, and every
+    # tier at east-t1 pays it
+    a, path = default_book
+    assert a.sites["east-t1"].power is None
+    book = edited(path, tmp_path / "site.xlsx", {"sites.east-t1.power.price_per_kwh": 0.6})
+    overlay, report = cm.import_workbook(book)
+    assert [c.path for c in report.changes] == ["sites.east-t1.power.price_per_kwh"]
+    assert overlay["sites"]["east-t1"]["power"]["price_per_kwh"]["value"] == 0.6
+    f = tmp_path / "overlay.yaml"
+    f.write_text(yaml.safe_dump(overlay), encoding="utf-8")
+    b = cm.layer(a, f)
+    m, m0 = cm.build(b), cm.build(a)
+    for t in a.tiers:
+        new, old = m.opex(t)["electricity"].to_numpy(), m0.opex(t)["electricity"].to_numpy()
+        assert new == pytest.approx(old * 0.6 / a.power.price_per_kwh.value, rel=1e-12)

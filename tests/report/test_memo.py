@@ -113,8 +113,13 @@ def test_every_metric_of_every_tier_equals_the_summary(model, memos, lang):
     cur = model.assumptions.currency
     for tier in model.tiers:
         for col in s.columns:
-            if col in ("site", "feasible", "infeasible_reason"):
-                # shown where a tier has a site or is infeasible (the default: none)
+            if col == "site":  # the site's label in the memo's language (methodology §29)
+                site = model.assumptions.sites[s.loc[tier, "site"]]
+                want = site.label_zh if lang == "zh" else site.label
+                assert p.cells[(tier, col)].strip() == want, (tier, col)
+                continue
+            if col in ("feasible", "infeasible_reason"):
+                # shown where a tier is infeasible (the default: none)
                 assert (tier, col) not in p.cells, (tier, col)
                 continue
             want = f.fmt(s.loc[tier, col], METRICS[col].kind, lang, cur, col)
@@ -206,10 +211,12 @@ def test_metadata_fingerprint_date_currency(model, memos):
         assert fp in p.all_text
         if lang == "en":  # the title composed from the name and the start (methodology §2.7)
             a = model.assumptions
-            assert f"{a.name}, from {a.start}" in p.headings
+            # the default names its site (methodology §29)
+            assert f"{a.name}, {a.sites[a.site].label}, from {a.start}" in p.headings
         else:  # a Chinese title derived from the number of options and the start
             n = len(model.tiers)
-            assert f"GPU 算力中心建设规模比较（{n} 个方案，2027 年 1 月起）" in p.headings
+            site = model.assumptions.sites[model.assumptions.site].label_zh
+            assert f"GPU 算力中心建设规模比较（{n} 个方案，{site}，2027 年 1 月起）" in p.headings
             assert model.assumptions.name not in p.headings
         assert "CNY" in p.all_text
 
@@ -413,12 +420,14 @@ def test_the_summary_is_computed_once_for_both_memos(tmp_path, monkeypatch):
 
     calls = []
     real = Model.__dict__["_summary_rows"].func
-    counted = cached_property(lambda self: calls.append(1) or real(self))
+    counted = cached_property(lambda self: calls.append(self) or real(self))
     counted.__set_name__(Model, "_summary_rows")
     monkeypatch.setattr(Model, "_summary_rows", counted)
     m = cm.build(cm.load_assumptions())
     an = analyze(m, draws=0)
     write_memos(m, {"en": tmp_path / "a.html", "zh": tmp_path / "b.html"}, analysis=an)
-    assert len(calls) == 1
+    # this model's summary once (the memo's comparison of the default's sites builds
+    # the options at each site: models of their own)
+    assert [c for c in calls if c is m] == [m]
     assert m.summary() is not m.summary()  # each caller its own copy
     assert m.summary().equals(m.summary())

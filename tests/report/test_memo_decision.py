@@ -478,7 +478,9 @@ def test_zh_title_and_tier_names_are_chinese(default):
     m, _, pages = default
     page = pages["zh"]
     title = re.search(r"<title>(.*?)</title>", page).group(1)
-    assert title == "投资备忘录：GPU 算力中心建设规模比较（3 个方案，2027 年 1 月起）"
+    # the default's site by its Chinese label (sites.east-t1.label_zh)
+    site = m.assumptions.sites[m.assumptions.site].label_zh
+    assert title == f"投资备忘录：GPU 算力中心建设规模比较（3 个方案，{site}，2027 年 1 月起）"
     for t, cls in (("tens", "数十卡"), ("hundreds", "数百卡"), ("thousands", "数千卡")):
         gpus = int(m.inputs[t].values()["gpus"])
         assert f"{cls}方案（{gpus:,} 张 {gpu(m, t)}）" in page

@@ -21,9 +21,14 @@ def test_sweep_sheet_holds_the_sweeps_and_a_log_chart(model, analysed_workbook):
         body = rows[h + 1 : h + 1 + len(df)]
         for got, (_, want) in zip(body, df.iterrows(), strict=True):
             assert got[0] == want["gpus"] and got[2] == want["scale_class"]
+            assert (got[9] or "") == want["change"]
+            if not want["feasible"]:  # refused (a design's max_gpus, a site's grid): why
+                assert got[6] is None and got[7] is None
+                assert got[10] == want["infeasible_reason"] != ""
+                continue
             assert got[6] == pytest.approx(want["cost_per_gpu_hour"], rel=1e-12)
             assert got[7] == pytest.approx(want["npv"], rel=1e-12)
-            assert (got[9] or "") == want["change"]
+            assert not got[10]
         own = [r for r in body if r[0] == df.attrs["first_gpus"]][0]
         assert own[6] == pytest.approx(model.summary().loc[tier, "cost_per_gpu_hour"], rel=1e-9)
     with zipfile.ZipFile(path) as z:

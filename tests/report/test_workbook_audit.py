@@ -128,8 +128,21 @@ def test_inputs_have_label_unit_and_validation(book):
     missing = [c.coordinate for c in blue if (c.row, c.column) not in validated and c.column > 1]
     assert missing == []
     tier_head = next(r[0].row for r in ws.iter_rows() if r[0].value == "tier")
+    # the Sites block is a table (methodology §29): a site per row, its unit in each
+    # column's header, "(unit)"
+    site_head = next((r[0].row for r in ws.iter_rows() if r[0].value == "site"), None)
+    site_rows = set()
+    if site_head is not None:
+        row = site_head + 1
+        while ws.cell(row, 1).value is not None:
+            site_rows.add(row)
+            row += 1
     for c in blue:
         if c.column == 1:
+            continue
+        if c.row in site_rows:
+            head = ws.cell(site_head, c.column).value
+            assert re.search(r"\(.+\)$", head or ""), (c.coordinate, head)
             continue
         label = ws.cell(c.row, 1).value
         assert label and "." not in label.split(" (")[0], (c.coordinate, label)

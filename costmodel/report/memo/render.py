@@ -128,15 +128,24 @@ def _date_text(d: dt.date, lang: str) -> str:
 
 def model_name(model: Model, lang: str) -> str:
     """The model's name; in Chinese its ``name_zh`` when the assumptions carry one,
-    else a title derived from the number of options and the start month."""
+    else a title derived from the number of options, the default site's Chinese
+    label (where the model names a site) and the start month."""
     a = model.assumptions
     if lang != "zh":
         return model_title(a)
     own = getattr(a, "name_zh", None)
     if own:
         return str(own)
-    return TEXT["zh"]["zh_name"].format(
-        n=len(model.tiers), year=a.start[:4], month=int(a.start[5:7])
+    site = a.sites.get(a.site) if a.site else None  # the default site (methodology §29)
+    if site is None:
+        return TEXT["zh"]["zh_name"].format(
+            n=len(model.tiers), year=a.start[:4], month=int(a.start[5:7])
+        )
+    return TEXT["zh"]["zh_name_site"].format(
+        n=len(model.tiers),
+        site=site.label_zh or site.label or a.site,
+        year=a.start[:4],
+        month=int(a.start[5:7]),
     )
 
 

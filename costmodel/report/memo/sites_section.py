@@ -5,7 +5,8 @@ sites of the catalogue, or between the options the policy allows and all of them
 Each site's best option follows the memo's decision rule
 (:func:`costmodel.analysis.decision.choose` on NPV, NPV per unit of capex and peak
 funding, feasible options only) on the model with every tier moved to that site
-(:func:`costmodel.analysis.sitecompare.compare_sites`); the sentence is written only
+(:func:`costmodel.analysis.sitecompare.compare_sites`), among the options the site
+can hold (a colocation tier above its grid is not an option there); the sentence is written only
 when the numbers show a change of sign, and states them.
 """
 
@@ -17,7 +18,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from costmodel.analysis.decision import choose
-from costmodel.analysis.sitecompare import compare_sites
+from costmodel.analysis.sitecompare import compare_sites, fitting_tiers
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import say
 from costmodel.report.memo.labels import UserText, tier_label
@@ -85,12 +86,17 @@ def site_lead(x: Facts) -> list[Markup]:
     names = list(x.model.assumptions.sites)
     if len(names) < 2:
         return []
-    result = compare_sites(x.model, names)
+    a = x.model.assumptions
+    result = compare_sites(x.model, names, fitting_only=True)
     best = {}
     for s in names:
+        held = fitting_tiers(a, s)  # an option above a site's grid is not one there
+        if not held:
+            continue
         m = result.models[s]
-        t = str(choose(_table(m))["tier"])
+        t = str(choose(_table(m).loc[held])["tier"])
         best[s] = (m, t, float(m.summary().loc[t, "npv"]))
+    names = list(best)
     signs = {npv > 0 for _, _, npv in best.values()}
     if len(signs) < 2:
         return []

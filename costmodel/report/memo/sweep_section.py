@@ -203,10 +203,14 @@ def sweep(x: Facts, an: Analysis) -> dict[str, Any] | None:
 def _by_site(x: Facts, sweeps: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """With two or more sites (methodology §15): the chosen option's sweep at each
     site, one line per site (``site_chart``) and its sentence (``site_text``)."""
+    from costmodel.analysis.sitecompare import fitting_tiers
     from costmodel.analysis.sweep import sweep as sweep_at
 
-    names = list(x.model.assumptions.sites)
     tier = str(x.choice["tier"])
+    # the sites that hold the option at its own size (a leased hall above its grid is
+    # refused by validation, methodology §29)
+    a = x.model.assumptions
+    names = [s for s in a.sites if tier in fitting_tiers(a, s)]
     if len(names) < 2 or tier not in sweeps:
         return {"site_chart": None, "site_text": None}
     counts = [int(g) for g in sweeps[tier]["gpus"]]

@@ -201,5 +201,8 @@ SECTIONS = {
         "subsidies": "补贴",
         "correlations": "相关抽样",
         "vat": "增值税",
+        "sites": "站点",
+        "fx": "汇率",
+        "policy": "芯片政策",
     },
 }

@@ -124,6 +124,9 @@ GROUPS: dict[str, dict[str, str]] = {
         "depreciation": "Depreciation",
         "servers": "Servers",
         "designs": "Designs by scale class",
+        "sites": "Sites",
+        "subsidies": "Subsidies",
+        "fx": "Exchange rates",
     },
     "zh": {
         "timeline": "建设与爬坡",
@@ -139,6 +142,9 @@ GROUPS: dict[str, dict[str, str]] = {
         "depreciation": "折旧",
         "servers": "服务器",
         "designs": "按规模等级的设计方案",
+        "sites": "站点",
+        "subsidies": "补贴",
+        "fx": "汇率",
     },
 }
 

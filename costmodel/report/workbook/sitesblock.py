@@ -24,13 +24,13 @@ from costmodel.report.workbook.validation import validate
 
 #: the Sites table's columns: (name suffix of Site_<key>, keys under the site, header)
 FIELDS = (
-    ("price_per_kwh", ("power", "price_per_kwh"), "power price (/kWh)"),
+    ("price_per_kwh", ("power", "price_per_kwh"), "power price ({cur}/kWh)"),
     ("escalation", ("power", "escalation"), "power escalation (/yr)"),
-    ("tax_rate", ("finance", "tax_rate"), "tax rate"),
+    ("tax_rate", ("finance", "tax_rate"), "tax rate (fraction of profit)"),
     ("grid_mw", ("grid_mw",), "grid without connection (MW)"),
-    ("grid_connection_per_mw", ("grid_connection_per_mw",), "connection (/MW)"),
+    ("grid_connection_per_mw", ("grid_connection_per_mw",), "connection ({cur}/MW)"),
     ("grid_lead_months", ("grid_lead_months",), "connection lead (months)"),
-    ("price_factor", ("price_factor",), "price factor"),
+    ("price_factor", ("price_factor",), "price factor (x GPU-hour prices)"),
 )
 
 #: global defined name -> the tier sheet's row that replaces it where the model has sites
@@ -45,10 +45,12 @@ ALIASES = {
 
 def _fields(s: Sheet) -> list[tuple[str, tuple[str, ...], str]]:
     rents = [
-        (f"rent_{c}", ("colocation_per_kw_month", c), f"rent {c} (/kW-month)")
+        (f"rent_{c}", ("colocation_per_kw_month", c), f"rent {c} ({{cur}}/kW-month)")
         for c in s.a.power.pue
     ]
-    return [*FIELDS[:2], *rents, *FIELDS[2:]]
+    return [
+        (k, keys, head.format(cur=s.cur)) for k, keys, head in [*FIELDS[:2], *rents, *FIELDS[2:]]
+    ]
 
 
 def _value(site: Any, keys: tuple[str, ...]) -> Any:
@@ -68,6 +70,9 @@ def write_sites(s: Sheet) -> None:
     if not a.sites:
         return
     fields = _fields(s)
+    # columns past the Inputs sheet's own widths hold money per MW (2,500,000): wide
+    # enough that a printed page shows the number, not ###
+    ws.set_column(8, len(fields), 12)
     s.section("Sites (methodology §29: a blank cell reads the global input)")
     s.head("site", *[h for _, _, h in fields])
     first = s.row
@@ -77,11 +82,12 @@ def write_sites(s: Sheet) -> None:
             q = _value(site, keys)
             fixed = keys[0] in ("power", "finance", "colocation_per_kw_month")
             given = q is not None and (not fixed or _given(site, keys))
-            if not given:
+            validate(ws, s.row, 1 + j, ".".join(keys))
+            if not given:  # an input still: a number typed here is imported as the site's
                 ws.write_blank(s.row, 1 + j, None, st.input("number"))
+                s.input_at(("sites", name, *keys), s.row, 1 + j, None)
                 continue
             ws.write_number(s.row, 1 + j, float(q.value), st.input("number"))
-            validate(ws, s.row, 1 + j, ".".join(keys))
             s.input_at(("sites", name, *keys), s.row, 1 + j, float(q.value))
             s.sources.append((".".join(("sites", name, *keys)), q, here(s.row, 1 + j)))
         s.row += 1

@@ -31,6 +31,7 @@ SWEEP_COLUMNS = [
     ("npv", "NPV ({cur})", "money"),
     ("irr", "IRR", "pct"),
     ("change", "Step at this row", "text"),
+    ("infeasible_reason", "Refused: why (no numbers)", "text"),
 ]
 
 
@@ -45,7 +46,7 @@ def _table(ws, st: Styles, df: pd.DataFrame, r: int, head: str, cur: str) -> tup
     for _, row in df.iterrows():
         r += 1
         for j, (c, _, kind) in enumerate(SWEEP_COLUMNS):
-            v = row[c]
+            v = row.get(c, "")
             if kind == "text":
                 ws.write_string(r, j, str(v), st.text)
             elif v == v:  # not NaN
