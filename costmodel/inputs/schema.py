@@ -562,10 +562,12 @@ class Risks(Section):
 
 
 class CostBand(Section):
-    """A build-cost band of the domain source: ``low`` to ``high`` (``None``: open)."""
+    """A build-cost band of the domain source: ``low`` to ``high`` (``None``: open),
+    with the words of the source it is read from."""
 
     low: Annotated[Number, Field(ge=0)]
     high: Annotated[Number, Field(ge=0)] | None = None
+    source: Text = ""
 
 
 class Reference(Section):
