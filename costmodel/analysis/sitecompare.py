@@ -45,10 +45,10 @@ def at_site(x: Model | Assumptions, site: str, tiers: Sequence[str] | None = Non
 
 def fitting_tiers(a: Assumptions, site: str) -> list[str]:
     """The tiers of ``a`` that ``site`` can hold (methodology §29): all of them,
-    except in colocation mode those whose facility power (IT x PUE, at the values)
+    except in a leased hall (mode not build) those whose facility power (IT x PUE)
     exceeds the site's ``grid_mw``, which a leased hall cannot be connected above."""
     limit = a.sites[site].grid_mw
-    if limit is None or a.facility.mode != "colocation":
+    if limit is None or a.facility.mode == "build":
         return list(a.tiers)
     return [t for t in a.tiers if facility_mw(a, t) <= limit.value]
 

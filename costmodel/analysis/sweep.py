@@ -323,13 +323,14 @@ KEPT_WHEN_REFUSED = ("gpus", "scale_class", "design", "cooling", "change")
 
 
 def _above_grid(a: Assumptions, tier: str, df: pd.DataFrame) -> pd.DataFrame:
-    """Rows whose facility power exceeds the tier's site's ``grid_mw`` in colocation
-    mode refused (methodology §29: a leased hall cannot be connected to more), as the
+    """Rows whose facility power exceeds the tier's site's ``grid_mw`` in a leased
+    hall (facility mode not build) refused (methodology §29: a leased hall cannot be
+    connected to more), as the
     validation refuses the tier itself: ``feasible`` false, the reason naming the
     power and the limit, no numbers. ``P = G / gpus_per_server x power_kw x (1 +
     aux_power_fraction) x pue[cooling] / 1000`` with the row's cooling."""
     site = tier_site(a, tier)
-    if site is None or site.grid_mw is None or a.facility.mode != "colocation":
+    if site is None or site.grid_mw is None or a.facility.mode == "build":
         return df
     server = a.servers[a.tiers[tier].server]
     per_gpu_kw = server.power_kw.value * (1 + a.power.aux_power_fraction.value)

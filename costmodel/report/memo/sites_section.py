@@ -6,7 +6,7 @@ Each site's best option follows the memo's decision rule
 (:func:`costmodel.analysis.decision.choose` on NPV, NPV per unit of capex and peak
 funding, feasible options only) on the model with every tier moved to that site
 (:func:`costmodel.analysis.sitecompare.compare_sites`), among the options the site
-can hold (a colocation tier above its grid is not an option there); the sentence is written only
+can hold (a leased hall's tier above its grid is not an option there); the sentence is written only
 when the numbers show a change of sign, and states them.
 """
 
