@@ -67,7 +67,9 @@ def set_tier_site(wb, tier: str, site: str) -> None:
     ws = wb["Inputs"]
     header = next(r for r in ws.iter_rows() if r[0].value == "tier")
     col = next(c.column for c in header if c.value == tier)
-    row = next(r[0].row for r in ws.iter_rows(min_row=header[0].row) if r[0].value == "site")
+    path_col = next(c.column for c in header if c.value == "path")
+    rows = ws.iter_rows(min_row=header[0].row)
+    row = next(r[0].row for r in rows if r[path_col - 1].value == "tiers.<tier>.site")
     ws.cell(row, col).value = site
 
 

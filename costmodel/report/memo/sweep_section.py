@@ -109,8 +109,9 @@ def _panel(
     for v in _log_ticks(g_all.min(), g_all.max()):
         c.line(xs(math.log2(v)), bottom, xs(math.log2(v)), bottom + 3, MUTED, 0.8, cls="mark")
         label = f"{v:,.0f}"
-        half = len(label) * 3.2  # keep the label inside the drawing
-        at = min(max(xs(math.log2(v)), half), PANEL_W - half)
+        # keep the label inside the drawing and clear of the y axis's labels
+        half = len(label) * 3.2
+        at = min(max(xs(math.log2(v)), x0 - 2 + half), PANEL_W - half)
         c.text(at, bottom + 12, label, anchor="middle", fill=MUTED, cls="tick")
     c.line(x0, bottom, x1, bottom, MUTED, 0.8)
     for t, df in sweeps.items():
