@@ -7,7 +7,7 @@ command that only prints the summary (:meth:`Model.summary_rows`) never loads it
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property
 from os import PathLike
 from typing import TYPE_CHECKING, Any
@@ -66,7 +66,7 @@ class Model:
         self.results: dict[str, TierResult] = {
             t: run_tier(ti.values(), ti.config) for t, ti in self.inputs.items()
         }
-        self._kept: dict[tuple[str, str], Any] = {}
+        self._kept: dict[tuple[str, Hashable], Any] = {}
         self._built = True
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -74,12 +74,19 @@ class Model:
             raise AttributeError(f"a built Model does not change (set {name!r}): build another")
         object.__setattr__(self, name, value)
 
-    def _once(self, what: str, tier: str, make: Callable[[], Any]) -> Any:
+    def _once(self, what: str, tier: Hashable, make: Callable[[], Any]) -> Any:
         """``make()``, computed the first time ``(what, tier)`` is asked."""
         key = (what, tier)
         if key not in self._kept:
             self._kept[key] = make()
         return self._kept[key]
+
+    def derived(self, what: str, key: Hashable, make: Callable[[], Any]) -> Any:
+        """``make()``, a result derived from this model alone (its assumptions and
+        results), computed the first time ``(what, key)`` is asked and kept with the
+        model: a writer that reads it more than once (the memo in each language)
+        computes it once. Shared: the caller must not change it."""
+        return self._once(what, key, make)
 
     def __repr__(self) -> str:
         a = self.assumptions

@@ -159,3 +159,19 @@ def test_the_npv_falls_through_zero_at_each_irr(model):
             r = (1 + s[metric]) ** (1 / 12) - 1 - 1e-6
             npv = sum(v / (1 + r) ** m for m, v in enumerate(values))
             assert sign == np.sign(npv) == 1.0
+
+
+def test_what_is_derived_from_a_model_is_computed_once_and_shared(model):
+    calls: list[int] = []
+
+    def make() -> dict[str, int]:
+        calls.append(1)
+        return {"n": len(calls)}
+
+    first = model.derived("counted", ("small", 3), make)
+    assert model.derived("counted", ("small", 3), make) is first
+    assert calls == [1]
+    model.derived("counted", ("small", 4), make)  # another key: computed again
+    assert calls == [1, 1]
+    other = cm.build(model.assumptions)
+    assert other.derived("counted", ("small", 3), make) == {"n": 3}  # kept per model

@@ -130,3 +130,29 @@ def test_the_assumed_year_1_price_is_the_quote_rolled_and_factored():
     html = render_memo(m, "en")
     cells = [c.strip() for c in re.findall(r'data-metric="price"[^>]*>([^<]*)<', html)]
     assert cells[m.tiers.index("hundreds")] == f"{sold:.2f}"
+
+
+def test_both_memos_compare_the_sites_once(monkeypatch, tmp_path):
+    """The English and Chinese memos read the same comparison of sites and sweep at
+    each site: one computation of each for the two files."""
+    from costmodel.analysis import sitecompare, sweep
+    from costmodel.report.memo.render import write_memos
+
+    counts = {"compare": 0, "sweep": 0}
+    real_compare, real_sweep = sitecompare.compare_sites, sweep.sweep
+
+    def compare(*args, **kw):
+        counts["compare"] += 1
+        return real_compare(*args, **kw)
+
+    def swept(*args, **kw):
+        counts["sweep"] += bool(kw.get("sites"))
+        return real_sweep(*args, **kw)
+
+    monkeypatch.setattr("costmodel.report.memo.sites_section.compare_sites", compare)
+    monkeypatch.setattr(sweep, "sweep", swept)
+    model = cm.build(cm.load_assumptions())
+    assert len(model.assumptions.sites) >= 2  # the default names several sites
+    analysis = cm.analyze(model, draws=0)
+    write_memos(model, {"en": tmp_path / "en.html", "zh": tmp_path / "zh.html"}, None, analysis)
+    assert counts == {"compare": 1, "sweep": 1}

@@ -58,7 +58,7 @@ def _zh_label(model: Model, tier: str) -> str:
     own = getattr(t, "label_zh", None)
     if own:
         return str(own)
-    s = model.summary().loc[tier]
+    s = model.summary_rows()[tier]
     cls = CLASS_ZH.get(str(s["scale_class"]), "")
     return f"{cls}方案（{int(s['gpus']):,} 张 {gpu_name(model, tier)}）"
 
@@ -74,7 +74,7 @@ def _en_label(model: Model, tier: str) -> str:
     count and model of the tier as built), so that an override of ``gpus`` or
     ``server`` cannot leave the label stating the file's count."""
     own = model.assumptions.tiers[tier].label or tier
-    gpus = int(model.summary().loc[tier, "gpus"])
+    gpus = int(model.summary_rows()[tier]["gpus"])
     gpu = gpu_name(model, tier)
 
     def restate(m: re.Match[str]) -> str:
@@ -106,7 +106,7 @@ def chart_label(model: Model, tier: str, lang: str = "en") -> str:
     counts them); the tier key where two tiers would collide."""
 
     def short(t: str) -> str:
-        n = int(model.summary().loc[t, "gpus"])
+        n = int(model.summary_rows()[t]["gpus"])
         return f"{n:,} 张 {gpu_name(model, t)}" if lang == "zh" else f"{n:,}× {gpu_name(model, t)}"
 
     mine = short(tier)

@@ -110,9 +110,21 @@ def _environment(folder: str | None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["phrases"] = f.phrases  # Chinese headers that break between phrases
     return env
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Jinja2's cache of compiled templates in the user's temporary folder (a
+    template's entry is keyed by its name and the hash of its source, so an edited
+    template compiles again): a fresh process renders the memo without compiling
+    its templates. None where that folder cannot be used."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
 
 
 def _files(model: Model) -> list[str]:

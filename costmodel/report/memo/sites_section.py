@@ -87,7 +87,9 @@ def site_lead(x: Facts) -> list[Markup]:
     if len(names) < 2:
         return []
     a = x.model.assumptions
-    result = compare_sites(x.model, names, fitting_only=True)
+    result = x.model.derived(  # the same in each language's memo
+        "fitting_sites", tuple(names), lambda: compare_sites(x.model, names, fitting_only=True)
+    )
     best = {}
     for s in names:
         held = fitting_tiers(a, s)  # an option above a site's grid is not one there

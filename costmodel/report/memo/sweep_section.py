@@ -215,7 +215,11 @@ def _by_site(x: Facts, sweeps: dict[str, pd.DataFrame]) -> dict[str, Any]:
     if len(names) < 2 or tier not in sweeps:
         return {"site_chart": None, "site_text": None}
     counts = [int(g) for g in sweeps[tier]["gpus"]]
-    both = sweep_at(x.model, tier, counts, sites=names)
+    both = x.model.derived(  # the same in each language's memo
+        "sweep_at_sites",
+        (tier, tuple(counts), tuple(names)),
+        lambda: sweep_at(x.model, tier, counts, sites=names),
+    )
     per = {}
     for s in names:
         df = both[both["site"] == s].reset_index(drop=True)
