@@ -146,7 +146,7 @@ def engine_alone_rate(a: cm.Assumptions, draws: int, chunk: int = 4_000) -> floa
     from costmodel.analysis import montecarlo as mc
     from costmodel.analysis.sensitivity import ranged_inputs
     from costmodel.core.threads import blas_single_thread
-    from costmodel.core.variants import run_variants
+    from costmodel.inputs.runs import run_variants
 
     inputs, _ = ranged_inputs(a, include_normal=True)
     drawn = mc.sample(inputs, draws, seed=1)

@@ -96,7 +96,7 @@ def engine_alone(a: cm.Assumptions, n: int, per_element: float) -> tuple[float, 
     from costmodel.analysis.draws import block_draws, blocks
     from costmodel.analysis.sensitivity import ranged_inputs
     from costmodel.core.threads import blas_single_thread
-    from costmodel.core.variants import run_variants
+    from costmodel.inputs.runs import run_variants
 
     ranged, _ = ranged_inputs(a, include_normal=True)
     inputs = [x for x in ranged if not x.structural]

@@ -79,9 +79,9 @@ _EXPORTS: dict[str, str] = {
     "load_assumptions": "costmodel.inputs.loader",
     "with_overrides": "costmodel.inputs.loader",
     "example_dir": "costmodel.inputs.resources",
-    "Model": "costmodel.core.model",
-    "build": "costmodel.core.model",
-    "run_variants": "costmodel.core.variants",
+    "Model": "costmodel.inputs.model",
+    "build": "costmodel.inputs.model",
+    "run_variants": "costmodel.inputs.runs",
     "Analysis": "costmodel.analysis.bundle",
     "break_even": "costmodel.analysis.breakeven",
     "build_vs_rent": "costmodel.analysis.buildrent",
@@ -158,8 +158,6 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
     from costmodel.analysis.study import StudyResult, study
     from costmodel.analysis.sweep import sweep
     from costmodel.analysis.workloads import recommend
-    from costmodel.core.model import Model, build
-    from costmodel.core.variants import run_variants
     from costmodel.inputs.errors import AssumptionError
     from costmodel.inputs.loader import (
         assumption_files,
@@ -168,7 +166,9 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not executed
         load_assumptions,
         with_overrides,
     )
+    from costmodel.inputs.model import Model, build
     from costmodel.inputs.resources import example_dir
+    from costmodel.inputs.runs import run_variants
     from costmodel.inputs.schema import Assumptions
     from costmodel.report.importer import import_workbook
     from costmodel.report.memo.render import write_memo

@@ -4,8 +4,11 @@ checker really fails when a module breaks it."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -74,6 +77,41 @@ def test_yaml_is_allowed_in_inputs_but_not_in_core(copy):
     append(copy / "core" / "finance.py", "from yaml import safe_load\n")
     (problem,) = check(copy)
     assert "costmodel.core.finance (layer core) imports 'yaml'" in problem
+
+
+@pytest.mark.parametrize(
+    "source, found",
+    [
+        ("from costmodel.inputs.schema import Assumptions\n", "imports costmodel.inputs.schema"),
+        ("def f():\n    from costmodel.inputs import params\n", "imports costmodel.inputs.params"),
+        ("import pydantic\n", "imports 'pydantic'"),
+    ],
+    ids=["schema", "deferred-params", "pydantic"],
+)
+def test_core_reading_the_inputs_or_pydantic_is_flagged(copy, source, found):
+    """The engine takes its own typed inputs: ``core`` imports nothing of
+    ``inputs`` (the layer above it) and not pydantic."""
+    append(copy / "core" / "engine.py", source)
+    problems = check(copy)
+    assert any("costmodel.core.engine (layer core)" in p and found in p for p in problems), problems
+
+
+def test_core_imports_no_schema_when_imported():
+    """Importing every module of ``costmodel.core`` loads neither pydantic nor a
+    module of ``costmodel.inputs`` (checked in a fresh interpreter)."""
+    code = (
+        "import importlib, pkgutil, sys, costmodel.core as c\n"
+        "for m in pkgutil.iter_modules(c.__path__):\n"
+        "    importlib.import_module('costmodel.core.' + m.name)\n"
+        "bad = sorted(k for k in sys.modules if k.split('.')[0] == 'pydantic'"
+        " or k.startswith('costmodel.inputs'))\n"
+        "print(len([k for k in sys.modules if k.startswith('costmodel.core.')]), bad)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout.split(maxsplit=1)
+    assert int(out[0]) >= 25 and out[1].strip() == "[]", out
 
 
 def test_type_checking_imports_still_respect_layers(copy):

@@ -43,8 +43,8 @@ import numpy as np
 from costmodel.analysis.draws import active_pairs, block_draws, blocks
 from costmodel.analysis.sensitivity import RangedInput
 from costmodel.core.threads import blas_single_thread
-from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Assumptions, Correlation
 
 METRICS = ("npv", "irr", "cost_per_gpu_hour")

@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from costmodel.core.model import assumptions_of
 from costmodel.core.roots import solve
-from costmodel.core.variants import run_variants
+from costmodel.inputs.model import assumptions_of
 from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Assumptions
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 PRICE_RANGE_FACTOR = 20.0  # break-even price searched in [0, 20 x the tier's price]
 KEYS = ("utilization", "price_per_gpu_hour")

@@ -38,7 +38,7 @@ from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import Assumptions
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 
 COLUMNS = [
@@ -109,14 +109,14 @@ def build_vs_rent(model: Model | Assumptions) -> pd.DataFrame:
     >>> bool((r["saving"] > 0).equals(r["saving_share"] > 0))
     True
     """
-    from costmodel.core.model import model_of
+    from costmodel.inputs.model import model_of
 
     model = model_of(model)
     a = model.assumptions
     priced = [t for t in model.tiers if "cloud_price_per_gpu_hour" in model.inputs[t].values()]
     variant = avoided_cloud_variant(a, priced)
     if variant is not a:
-        from costmodel.core.model import Model as _Model
+        from costmodel.inputs.model import Model as _Model
 
         npv_cloud = {t: float(v.metrics["npv"][0]) for t, v in _Model(variant).results.items()}
     else:

@@ -28,13 +28,13 @@ from costmodel.analysis.sensitivity import tornado
 from costmodel.analysis.sweep import option_sweeps
 from costmodel.analysis.timeline import timeline_table
 from costmodel.analysis.workloads import recommend
-from costmodel.core.model import model_of
+from costmodel.inputs.model import model_of
 
 if TYPE_CHECKING:
     from costmodel.analysis.montecarlo import MonteCarloResult
     from costmodel.analysis.scenarios import CompareResult
     from costmodel.analysis.study import StudyResult
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
     from costmodel.inputs.schema import Assumptions
 
 

@@ -33,7 +33,7 @@ from costmodel.analysis.risks import quantity_at
 
 if TYPE_CHECKING:
     from costmodel.analysis.montecarlo import MonteCarloResult
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 OPTIMISTIC = 0.6
 """A base case at or above this percentile of the Monte Carlo NPVs is called

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from costmodel.core.finance import loan_monthly_rate
-from costmodel.core.model import Model, model_of
+from costmodel.inputs.model import Model, model_of
 from costmodel.inputs.schema import Assumptions
 
 COLUMNS = (

@@ -26,9 +26,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from costmodel.core.model import Model, model_of
 from costmodel.core.roots import solve
-from costmodel.core.variants import run_variants
+from costmodel.inputs.model import Model, model_of
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Assumptions, Quantity, Tier
 
 OPTIONS = ("at_once", "staged_headroom", "staged_rebuild")

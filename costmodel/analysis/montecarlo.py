@@ -23,7 +23,7 @@ and :attr:`MonteCarloResult.held_fixed` names them. With ``correlations``
 (methodology §9.1) the paired inputs are drawn through a Gaussian copula.
 
 Each block is a job (:mod:`costmodel.analysis.blocks`) that makes its own draws and
-evaluates them through :func:`costmodel.core.variants.run_variants` in chunks of at
+evaluates them through :func:`costmodel.inputs.runs.run_variants` in chunks of at
 most ``chunk_size`` draws (a tier whose timing is drawn in order of timing, in chunks
 of whole timings). The draws depend only on the assumptions, ``seed`` and the
 block, and a draw's numbers do not depend on the other draws of its chunk, so the
@@ -62,13 +62,13 @@ from costmodel.analysis.draws import (
     sample_columns,
 )
 from costmodel.analysis.sensitivity import RangedInput, ranged_inputs
-from costmodel.core.model import assumptions_of
-from costmodel.core.variants import run_variants
 from costmodel.inputs.correlations import canonical
+from costmodel.inputs.model import assumptions_of
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Assumptions, Correlation
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 __all__ = [
     "CHUNK_SIZE",

@@ -18,7 +18,7 @@ utilization reaches 0, extrapolated linearly from the two highest grid prices
 bottom becomes ``max(0, r / EXTEND_FACTOR)``, r extrapolated from the two lowest
 (a second engine call; the cells are engine values either way). All ``n x m``
 cells of the tiers that read the same paths on the same axes are one
-:func:`costmodel.core.variants.run_variants` call (the scenario axis; no loop of
+:func:`costmodel.inputs.runs.run_variants` call (the scenario axis; no loop of
 builds).
 
 The break-even contour: a cell is ``positive`` when ``npv > 0``; it is on the
@@ -39,14 +39,14 @@ import pandas as pd
 
 from costmodel.analysis.defaults import MAX_GRID_POINTS
 from costmodel.analysis.sensitivity import ranged_inputs
-from costmodel.core.model import assumptions_of
 from costmodel.core.roots import first_bracket, secant_root
-from costmodel.core.variants import run_variants
+from costmodel.inputs.model import assumptions_of
 from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Assumptions
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 GRID_POINTS = 7  # steps per axis by default (at least 5)
 MIN_POINTS = 5

@@ -52,11 +52,11 @@ import pandas as pd
 from costmodel.core.lines import goodput
 from costmodel.core.storage import node_sized, storage_sizing
 from costmodel.core.units import DAYS_PER_YEAR, HOURS_PER_DAY, HOURS_PER_YEAR
-from costmodel.core.variants import run_variants
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Quantity
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 
 SOURCE_FAILURES_PER_DAY = 1.0

@@ -31,10 +31,10 @@ import pandas as pd
 import yaml
 
 from costmodel.core.metrics import TEXT_COLUMNS
-from costmodel.core.model import Model, assumptions_of, build
 from costmodel.core.result import SUMMARY_COLUMNS
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import assumption_files, expand_paths, layer, load_assumptions
+from costmodel.inputs.model import Model, assumptions_of, build
 from costmodel.inputs.schema import Assumptions
 
 BASE = "base"

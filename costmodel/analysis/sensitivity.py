@@ -1,6 +1,6 @@
 """Ranged inputs and the tornado (methodology §9), on the engine's scenario axis.
 
-Every variant goes through :func:`costmodel.core.variants.run_variants` in one
+Every variant goes through :func:`costmodel.inputs.runs.run_variants` in one
 vectorised evaluation; nothing loops over builds. Break-even is in
 :mod:`costmodel.analysis.breakeven`.
 
@@ -37,15 +37,15 @@ import pandas as pd
 from pydantic import BaseModel
 
 from costmodel.core.metrics import TEXT_COLUMNS
-from costmodel.core.model import assumptions_of
 from costmodel.core.result import SUMMARY_COLUMNS
-from costmodel.core.variants import run_variants
+from costmodel.inputs.model import assumptions_of
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.quantity import Bounds
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Assumptions, Quantity, WholeNumber
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 
 # ----------------------------------------------------------------------------- ranged inputs

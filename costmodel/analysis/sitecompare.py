@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from costmodel.core.model import assumptions_of
 from costmodel.inputs.errors import AssumptionError, Problem
 from costmodel.inputs.loader import with_overrides
+from costmodel.inputs.model import assumptions_of
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.sites import facility_mw
 
 if TYPE_CHECKING:
     from costmodel.analysis.scenarios import CompareResult
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 
 def parse_sites(a: Assumptions, sites: str | Sequence[str]) -> list[str]:

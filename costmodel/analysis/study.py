@@ -47,14 +47,14 @@ from costmodel.analysis.defaults import DEFAULT_DRAWS, DEFAULT_SEED
 from costmodel.analysis.montecarlo import PROCESS_MIN_TIER_DRAWS
 from costmodel.analysis.sensitivity import ranged_inputs
 from costmodel.analysis.sweep import design_groups, parse_gpus, rebuilt, sweep
-from costmodel.core.model import assumptions_of
 from costmodel.core.units import scale_class
 from costmodel.inputs.loader import with_overrides
+from costmodel.inputs.model import assumptions_of
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 #: at most this many cells (sites x GPU counts)
 MAX_CELLS = 4_096

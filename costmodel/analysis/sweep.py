@@ -8,7 +8,7 @@ first-deployment GPU count), racks, power and facility as the engine sizes them
 from G, the network from its ``design`` (or the tier's ``share`` unchanged) and
 the headcount as ``staff_fte`` or, with ``staff_scaling``, ``fixed_fte +
 fte_per_server x servers`` (the engine's own rules). All counts are one
-:func:`costmodel.core.variants.run_variants` call: the GPUs and the storage
+:func:`costmodel.inputs.runs.run_variants` call: the GPUs and the storage
 vary on the variant axis, nothing loops over builds.
 
 **Range rule** (:func:`sweep_counts`): ``a:b`` gives at most ``MAX_POINTS``
@@ -39,20 +39,20 @@ import pandas as pd
 
 from costmodel.analysis.sitecompare import at_site, parse_sites
 from costmodel.core.fabric import max_endpoints
-from costmodel.core.model import assumptions_of, largest_input, too_large
 from costmodel.core.units import SCALE_CLASSES, scale_class
-from costmodel.core.variants import run_variants
 from costmodel.inputs.designs import design_is_auto
 from costmodel.inputs.loader import layer
+from costmodel.inputs.model import assumptions_of, largest_input, too_large
 from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.sites import site_name, tier_site
 from costmodel.inputs.suggest import name_hint
 from costmodel.inputs.whole import MAX_COUNT
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
     from costmodel.inputs.errors import Problem
+    from costmodel.inputs.model import Model
 
 MAX_POINTS = 64
 DEFAULT_TOP_GPUS = 4096  # the default range: g .. max(4096, 4 x G_0)
@@ -203,7 +203,7 @@ def nonfinite_sweeps(model: Model, sweeps: dict[str, pd.DataFrame]) -> list[Prob
     """Problems for tiers whose sweep reaches a cost per GPU-hour or an NPV that is
     not a finite number (finite at the tier's own size, too large at the sweep's
     larger counts: a price of 1e300), among its feasible rows, named like
-    :func:`costmodel.core.model.nonfinite_results` (the largest input)."""
+    :func:`costmodel.inputs.model.nonfinite_results` (the largest input)."""
     hit: dict[str, tuple[float, list[str], list[str]]] = {}
     for t, df in sweeps.items():
         if "feasible" in df:  # a refused row has no numbers (methodology §28.5, §29)

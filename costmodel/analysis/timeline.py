@@ -24,7 +24,7 @@ import math
 import pandas as pd
 
 from costmodel.catalogue.items import CAPEX_CLASSES
-from costmodel.core.model import Model, model_of
+from costmodel.inputs.model import Model, model_of
 from costmodel.inputs.schema import Assumptions
 
 

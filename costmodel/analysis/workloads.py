@@ -44,7 +44,7 @@ from costmodel.core.units import (
 )
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
     from costmodel.inputs.schema import Assumptions
 
 
@@ -113,7 +113,7 @@ def recommend(model: Model | Assumptions) -> pd.DataFrame:
     >>> chosen["SFT of a 7B model"], chosen["Pretrain a 7B model on 140B tokens"]
     ('small', 'large')
     """
-    from costmodel.core.model import model_of
+    from costmodel.inputs.model import model_of
 
     model = model_of(model)
     a = model.assumptions

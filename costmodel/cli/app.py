@@ -22,7 +22,7 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
     from costmodel.inputs.schema import Assumptions
 
 #: ``rich_markup_mode=None``: help and usage errors in Click's plain format. Typer's
@@ -380,7 +380,7 @@ def built(
     paths: list[str] | None, sets: list[str] | None, strict: bool = False
 ) -> tuple[Assumptions, Model]:
     """The assumptions, as :func:`load` reads them, and their model."""
-    from costmodel.core.model import build
+    from costmodel.inputs.model import build
 
     a = load(paths, sets, strict)
     return a, build(a)

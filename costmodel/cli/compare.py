@@ -56,9 +56,9 @@ def parse_scenarios(items: list[str] | None, set_for: list[str] | None = None) -
     "b": Overlay([])}``, names in order of first appearance; ``set_for``
     (``["b:power.price_per_kwh=0.8"]``) adds overrides to the scenario it names."""
     from costmodel.analysis.scenarios import Overlay
+    from costmodel.core.nearest import closest
     from costmodel.inputs.errors import AssumptionError, Problem
     from costmodel.inputs.loader import parse_override
-    from costmodel.inputs.suggest import closest
 
     found: dict[str, list[str]] = {}
     for item in items or []:

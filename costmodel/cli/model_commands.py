@@ -103,7 +103,7 @@ def build_cmd(
         from costmodel.cli.compare import parse_scenarios
         from costmodel.cli.tables import show, summary_grid
         from costmodel.core.metrics import HEADLINE
-        from costmodel.core.model import require_finite
+        from costmodel.inputs.model import require_finite
         from costmodel.report.memo.render import model_name, write_memos
         from costmodel.report.output import output_set
         from costmodel.report.workbook.book import write_workbook
@@ -186,7 +186,7 @@ def _check_folders(out_dir: Path, template_dir: Path | None) -> None:
 def _analyzed(model: Any, **options: Any) -> Any:
     """``analyze(model, **options)``; inputs whose sweep is not finite at its larger
     sizes are refused by name (nothing written), as
-    :func:`~costmodel.core.model.require_finite` refuses the tiers' own."""
+    :func:`~costmodel.inputs.model.require_finite` refuses the tiers' own."""
     from costmodel.analysis.bundle import analyze
     from costmodel.analysis.sweep import nonfinite_sweeps
     from costmodel.inputs.errors import AssumptionError

@@ -1,5 +1,8 @@
-"""Layer 2, core: units, pure finance functions, root finding, the vectorised
-engine (one function per line item) and the :class:`~costmodel.core.model.Model`.
+"""Layer 1, core: units, pure finance functions, root finding, the engine's typed
+inputs (:mod:`~costmodel.core.config`) and the vectorised engine (one function
+per line item), with the intermediate rows of a tier.
 
-No I/O, no plotting, no templates: importable in milliseconds on numpy and pandas.
+No I/O, no plotting, no templates, no assumption schema: importable on numpy
+alone. The :class:`~costmodel.inputs.model.Model` that runs the engine on
+validated assumptions is a layer above, in :mod:`costmodel.inputs`.
 """

@@ -11,6 +11,7 @@ import numpy as np
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums as calendar_year_sums
+from costmodel.core.config import TierConfig
 from costmodel.core.counterparty import contract_at_risk
 from costmodel.core.debt import (
     borrowing_variants,
@@ -75,7 +76,6 @@ from costmodel.core.vat import (
     vat_net_coefficients,
     vat_present_value,
 )
-from costmodel.inputs.params import TierConfig
 
 
 def run_by_year(

@@ -9,13 +9,13 @@ import numpy as np
 
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
+from costmodel.core.config import TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
 from costmodel.core.timing import CapexEvent, Clock, col, when
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
-from costmodel.inputs.params import TierConfig
 
 
 def depreciation_lines(

@@ -56,6 +56,7 @@ from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.byyear import run_by_draw, run_by_year
 from costmodel.core.calendar import year_sums
+from costmodel.core.config import TierConfig
 from costmodel.core.counterparty import contract_at_risk
 from costmodel.core.debt import capitalized_events, debt_schedule
 from costmodel.core.depreciation import (
@@ -102,7 +103,6 @@ from costmodel.core.units import (
 )
 from costmodel.core.vat import surtax_by_year, vat_lines, vat_metrics
 from costmodel.core.wacc import with_discount_rate
-from costmodel.inputs.params import TierConfig
 
 
 def broadcast_inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:

@@ -5,7 +5,7 @@ salvage and annual depreciation, each class's net book value, the running count
 of capex months (the loans), the loss vintages' eligible sums, a capex grant's
 running total and the sign of the NPV beside each IRR.
 
-:meth:`costmodel.core.model.Model.rows` gives one :class:`Intermediate` per tier,
+:meth:`costmodel.inputs.model.Model.rows` gives one :class:`Intermediate` per tier,
 made once. Every row is of the first variant (S = 1, the model's own), months
 0..M or model years 0..Y; the arrays are read-only, shared by every reader.
 """
@@ -18,14 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums
+from costmodel.core.config import Subsidy, TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import TierResult
 from costmodel.core.units import MONTHS_PER_YEAR
-from costmodel.inputs.grants import Subsidy
-from costmodel.inputs.params import TierConfig
-from costmodel.inputs.schema import ASSET_CLASSES
 
 
 def frozen(x: Any) -> FloatArray:
@@ -254,7 +253,7 @@ class Intermediate:
         running sum of what is due and ``paid`` what of it falls under its cap
         ``min(total, cap) - min(total - due, cap)``."""
         months = self.months + 1
-        classes = tuple(sub.classes or ASSET_CLASSES)
+        classes = tuple(sub.classes or CAPEX_CLASSES)
         base = sum(np.asarray(self.result.capex_months[c][0], dtype=float) for c in classes)
         lag = int(sub.lag_months or 0)
         due = np.zeros(months)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from costmodel.catalogue.items import CAPEX_ITEMS
+from costmodel.core.nearest import closest
 
 Kind = Literal["text", "count", "kw", "money", "money_per_hour", "pct", "years", "hours", "ratio"]
 
@@ -231,8 +232,6 @@ def pick_metrics(text: str, allowed: list[str] | tuple[str, ...]) -> list[str]:
     >>> pick_metrics("npv, irr,payback", ["npv", "irr", "payback_years"])
     ['npv', 'irr', 'payback_years']
     """
-    from costmodel.inputs.suggest import closest
-
     chosen: list[str] = []
     for word in (w.strip() for w in text.split(",")):
         if not word:

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core import finance as fin
+from costmodel.core.config import TierConfig
 from costmodel.core.debt import Loan, loan_rate, loans
 from costmodel.core.depreciation import event_depreciation
 from costmodel.core.finance import FloatArray
@@ -23,7 +24,6 @@ from costmodel.core.lines import Coefficients, monthly_line
 from costmodel.core.tax import market_value, tax_rows
 from costmodel.core.timing import CapexEvent, Clock
 from costmodel.core.units import MONTHS_PER_YEAR
-from costmodel.inputs.params import TierConfig
 
 
 @dataclass(frozen=True)

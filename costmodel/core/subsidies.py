@@ -11,11 +11,11 @@ import numpy as np
 
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.calendar import year_sums
+from costmodel.core.config import Subsidy
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import monthly_line, operating_coefficients
 from costmodel.core.timing import Clock
 from costmodel.core.units import MONTHS_PER_YEAR
-from costmodel.inputs.grants import Subsidy
 
 
 def subsidy_lines(

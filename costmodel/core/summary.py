@@ -9,6 +9,7 @@ import numpy as np
 
 from costmodel.catalogue.items import HARDWARE_CLASSES
 from costmodel.core import finance as fin
+from costmodel.core.config import servers_per_rack
 from costmodel.core.design import design_columns
 from costmodel.core.finance import FloatArray
 from costmodel.core.irrsolve import irr_annual, irr_root_count
@@ -20,7 +21,6 @@ from costmodel.core.units import (
     TFLOPS_PER_PFLOPS,
 )
 from costmodel.core.wacc import discount_rates
-from costmodel.inputs.params import servers_per_rack
 
 
 def summary(

@@ -8,13 +8,13 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
+from costmodel.core.config import TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.residual import income_values
 from costmodel.core.timing import CapexEvent
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
-from costmodel.inputs.params import TierConfig
 
 
 def tax_with_losses(

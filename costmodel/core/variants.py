@@ -1,11 +1,13 @@
 """Run the engine for many variants of the inputs at once (the scenario axis).
 
-Numeric inputs vary per variant inside one engine evaluation. The whole-number
-inputs that shape the computation (:attr:`costmodel.inputs.params.TierInputs.structure`:
+Numeric inputs vary per variant inside one engine evaluation
+(:func:`costmodel.inputs.runs.run_variants` varies them by dotted path). The
+whole-number inputs that shape the computation
+(:attr:`costmodel.inputs.params.TierInputs.structure`:
 the horizon, the depreciation lives, the years a tax loss may be carried forward;
 methodology §11.3) cannot: the variants are grouped by their values of those, in
 order, each group is one engine evaluation with its own
-:class:`~costmodel.inputs.params.TierConfig`, and the results are put back in the
+:class:`~costmodel.core.config.TierConfig`, and the results are put back in the
 order of the variants (:func:`scattered`). A group of one variant is evaluated as
 two copies of it, as the engine does a lone timing, so that a variant's numbers do
 not depend on the other variants evaluated with it.
@@ -20,67 +22,27 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from costmodel.core.config import TierConfig, configured
 from costmodel.core.engine import run_tier
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import Lazy, Metrics, TierResult
-from costmodel.inputs.params import TierConfig, configured, resolve_tier
-from costmodel.inputs.schema import Assumptions
 
 
-def run_variants(
-    a: Assumptions, variants: Mapping[str, ArrayLike] | None = None, tiers: list[str] | None = None
-) -> dict[str, TierResult]:
-    """Run the engine once per tier with inputs varied by dotted path.
-
-    ``variants`` maps a dotted assumption path (``"power.price_per_kwh"``,
-    ``"servers.h800.price"``, ``"tiers.tens.gpus"``, ``"depreciation.servers.life_years"``)
-    to a scalar or an (S,) array; every tier input resolved from that path takes
-    those values, so all S variants go through one vectorised evaluation per tier
-    (one per distinct value of the structural whole numbers: see the module
-    docstring; their values are rounded to whole numbers).
-
-    Parameters
-    ----------
-    a : Assumptions
-    variants : mapping of str to array_like, optional
-        Dotted path -> a number or S values; none: the assumptions as they are.
-    tiers : list of str, optional
-        The tiers to run (default: all).
-
-    Returns
-    -------
-    dict of str to TierResult
-        Per tier the engine's result; ``metrics[column]`` holds S values.
-
-    Examples
-    --------
-    >>> import costmodel as cm
-    >>> a = cm.load_assumptions(cm.example_dir("by-hand"))
-    >>> runs = cm.run_variants(a, {"power.price_per_kwh": [0.4, 0.65, 0.9]}, ["large"])
-    >>> [f"{v:.3f}" for v in runs["large"].metrics["cost_per_gpu_hour"]]
-    ['25.208', '25.758', '26.308']
-    """
-    variants = dict(variants or {})
-    out = {}
-    for name in tiers or list(a.tiers):
-        ti = resolve_tier(a, name)
-        values: dict[str, ArrayLike] = ti.values()
-        for key, path in ti.paths().items():
-            if path in variants:
-                values[key] = variants[path]
-        shape = {key: variants[path] for key, path in ti.structure.items() if path in variants}
-        if shape:
-            out[name] = run_structured(values, ti.config, shape)
-        else:
-            out[name] = run_tier(values, ti.config)
-    return out
+def run_shaped(
+    values: Mapping[str, ArrayLike], config: TierConfig, shape: Mapping[str, ArrayLike]
+) -> TierResult:
+    """:func:`run_tier` of ``values``, or :func:`run_structured` when some variants
+    differ in a structural whole number (``shape``: config key -> values)."""
+    if shape:
+        return run_structured(values, config, shape)
+    return run_tier(values, config)
 
 
 def run_structured(
     values: Mapping[str, ArrayLike], config: TierConfig, shape: Mapping[str, ArrayLike]
 ) -> TierResult:
     """:func:`run_tier` of variants whose structural whole numbers ``shape``
-    (config key -> scalar or (S,) array, :func:`costmodel.inputs.params.configured`)
+    (config key -> scalar or (S,) array, :func:`costmodel.core.config.configured`)
     differ: one evaluation per distinct combination, in order of it."""
     size = int(
         np.broadcast_shapes(*[np.shape(v) for v in (*values.values(), *shape.values())], (1,))[0]

@@ -22,12 +22,12 @@ import numpy as np
 from costmodel.catalogue.items import CAPEX_CLASSES, VAT_INPUT_KEYS, VAT_OPEX_LINES
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums
+from costmodel.core.config import TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import Coefficients, per_run, total
 from costmodel.core.result import VAT_INPUT_COLUMNS, VAT_LINES
 from costmodel.core.timing import CapexEvent, Shapes, col, when
 from costmodel.core.units import MONTHS_PER_YEAR
-from costmodel.inputs.params import TierConfig
 
 #: the summary columns of VAT (methodology §24)
 VAT_COLUMNS = ("vat_paid", "vat_credit_peak", "surtax")

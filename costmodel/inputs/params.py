@@ -12,47 +12,32 @@ do not override it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from costmodel.catalogue.items import CAPEX_CLASSES
+from costmodel.core.config import (
+    DepreciationMethod,
+    RefundMode,
+    RevenueMode,
+    Subsidy,
+    TerminalValue,
+    TierConfig,
+)
 from costmodel.inputs.designs import design_parts
 from costmodel.inputs.forms import refund_mode
-from costmodel.inputs.grants import Subsidy
 from costmodel.inputs.quotes import put_rolls
 from costmodel.inputs.schema import VAT_INPUT_KEYS, Assumptions, Quantity
 from costmodel.inputs.sites import colocation, grid_inputs, layered
 
 
 @dataclass(frozen=True)
-class TierConfig:
-    """The structural (not numeric) choices of one tier's computation."""
-
-    months: int
-    depreciation_method: dict[str, str]
-    depreciation_life_years: dict[str, int]
-    stages: int = 0
-    loss_carryforward_years: int | None = None
-    terminal_value: str = "book"
-    financed: bool = False
-    #: asset classes whose tax depreciation is the whole cost at once (methodology §11.7)
-    tax_expensed: frozenset[str] = frozenset()
-    vat: bool = False  # a ``vat`` section (methodology §24)
-    vat_refund: bool = False  # its excess credit refunded (methodology §11.6)
-    vat_refund_monthly: bool = False  # each month rather than at each year end (§11.11)
-    #: the tier's subsidies (its own list, else the global one; methodology §11.13)
-    subsidies: tuple[Subsidy, ...] = ()
-
-
-@dataclass(frozen=True)
 class TierInputs:
     """Numeric inputs of one tier: ``name -> (dotted path, value)``; ``structure``:
     the whole-number inputs that set the shape of the computation (its
-    :class:`TierConfig`), ``config key -> dotted path``: ``months`` (12 x
-    ``horizon_years``), ``life_years.<class>`` and ``loss_carryforward_years``
-    (see :func:`configured`)."""
+    :class:`~costmodel.core.config.TierConfig`), ``config key -> dotted path``:
+    ``months`` (12 x ``horizon_years``), ``life_years.<class>`` and
+    ``loss_carryforward_years`` (see :func:`costmodel.core.config.configured`)."""
 
     tier: str
     config: TierConfig
@@ -64,17 +49,6 @@ class TierInputs:
 
     def paths(self) -> dict[str, str]:
         return {k: p for k, (p, _) in self.inputs.items()}
-
-
-#: servers per rack = floor(rack_kw / server kW + this), so 3 x 10 kW fit a 30 kW
-#: rack despite rounding in the division (methodology §3.1)
-RACK_FIT_EPSILON = 1e-9
-
-
-def servers_per_rack(rack_kw: Any, server_kw: Any, aux_power_fraction: Any) -> Any:
-    """``floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + 1e-9)`` (methodology §3.1);
-    works on floats and numpy arrays alike."""
-    return np.floor(rack_kw / (server_kw * (1 + aux_power_fraction)) + RACK_FIT_EPSILON)
 
 
 OVERRIDABLE = {
@@ -135,44 +109,31 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
     carry_path, carryforward = layered(a, tier_name, "finance", "loss_carryforward_years")
     config = TierConfig(
         months=12 * int(a.horizon_years),
-        depreciation_method={c: getattr(a.depreciation, c).method for c in CAPEX_CLASSES},
+        depreciation_method={
+            c: DepreciationMethod(getattr(a.depreciation, c).method) for c in CAPEX_CLASSES
+        },
         depreciation_life_years={
             c: int(getattr(a.depreciation, c).life_years) for c in CAPEX_CLASSES
         },
         stages=len(t.stages),
         loss_carryforward_years=_int_or_none(carryforward),
-        terminal_value=a.terminal_value,
+        terminal_value=TerminalValue(a.terminal_value),
         financed=a.financing is not None,
         tax_expensed=frozenset(
             c for c in CAPEX_CLASSES if getattr(a.depreciation, c).tax_method == "expensed"
         ),
         vat=a.vat is not None,
-        vat_refund=a.vat is not None and refund_mode(a.vat) != "none",
-        vat_refund_monthly=a.vat is not None and refund_mode(a.vat) == "monthly",
-        subsidies=tuple(t.subsidies if t.subsidies is not None else a.subsidies),
+        refund=RefundMode(refund_mode(a.vat)) if a.vat is not None else RefundMode.NONE,
+        subsidies=tuple(
+            Subsidy.of(s) for s in (t.subsidies if t.subsidies is not None else a.subsidies)
+        ),
+        revenue=RevenueMode(revenue_mode(a, tier_name)[0]),
     )
     structure = {"months": "horizon_years"}
     structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in CAPEX_CLASSES}
     if carryforward is not None:
         structure["loss_carryforward_years"] = carry_path
     return TierInputs(tier_name, config, out, structure)
-
-
-def configured(config: TierConfig, values: dict[str, int]) -> TierConfig:
-    """``config`` with the whole-number inputs of :attr:`TierInputs.structure` set to
-    ``values`` (config key -> value; ``months`` given as years of horizon)."""
-    changes: dict[str, Any] = {}
-    lives = dict(config.depreciation_life_years)
-    for key, v in values.items():
-        if key == "months":
-            changes["months"] = 12 * int(v)
-        elif key.startswith("life_years."):
-            lives[key.split(".", 1)[1]] = int(v)
-        elif key == "loss_carryforward_years":
-            changes["loss_carryforward_years"] = int(v)
-        else:
-            raise KeyError(key)
-    return replace(config, depreciation_life_years=lives, **changes)
 
 
 def _int_or_none(x: int | None) -> int | None:

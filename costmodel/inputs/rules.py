@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from costmodel.catalogue.items import CAPEX_CLASSES
+from costmodel.core.config import servers_per_rack
 from costmodel.inputs.correlations import correlation_problems
 from costmodel.inputs.designs import tier_design_parts
-from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode, servers_per_rack
+from costmodel.inputs.params import CONTRACT_KEYS, contract_paths, revenue_mode
 from costmodel.inputs.paths import key_path
 from costmodel.inputs.schema import Assumptions, Quantity
 from costmodel.inputs.siterules import quote_problems, site_problems

@@ -11,34 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from costmodel.core.nearest import MAX_EDITS, closest, edit_distance
 from costmodel.inputs.errors import Problem
 
 #: the word that names the bundled default among assumption paths
 DEFAULT_WORD = "default"
-
-#: unknown keys this far (edits) from an allowed key get a suggestion
-MAX_EDITS = 3
-
-
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance: insertions, deletions and substitutions."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
-
-
-def closest(word: str, candidates: Iterable[str]) -> str | None:
-    """The candidate nearest ``word`` if within ``MAX_EDITS`` (and less than half
-    its length), else None."""
-    best = min(candidates, key=lambda c: (edit_distance(word, c), c), default=None)
-    if best is None:
-        return None
-    d = edit_distance(word, best)
-    return best if d <= min(MAX_EDITS, max(1, len(word) // 2)) else None
 
 
 def name_hint(word: str, names: Iterable[str]) -> str:

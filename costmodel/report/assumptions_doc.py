@@ -25,8 +25,8 @@ import yaml
 
 from costmodel.analysis.breakeven import break_even
 from costmodel.analysis.workloads import recommend
-from costmodel.core.model import Model, build
 from costmodel.inputs.loader import layer, load_assumptions
+from costmodel.inputs.model import Model, build
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.resources import scenarios_dir
 from costmodel.inputs.schema import Assumptions

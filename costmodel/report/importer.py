@@ -491,7 +491,7 @@ def find_plugs(book: Book, imported: Assumptions, inputs: set[tuple[str, str]]) 
     a number (or a date) in the edited workbook, inputs excepted. Text is not
     counted: where a result decides which rows the Cover shows (the financing
     rows), its labels may sit where the rebuilt file has a formula."""
-    from costmodel.core.model import build
+    from costmodel.inputs.model import build
     from costmodel.report.workbook.book import plan_workbook
     from costmodel.report.workbook.plan import formula_cells as planned_formulas
 

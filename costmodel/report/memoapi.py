@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from costmodel.core.model import Model
+from costmodel.inputs.model import Model
 from costmodel.report.memo import charts
 from costmodel.report.memo.context import Facts
 from costmodel.report.memo.labels import chart_label, metric_label, tier_label

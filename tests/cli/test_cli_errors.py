@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 import costmodel as cm
 from costmodel.cli import get_app
+from costmodel.core.nearest import closest, edit_distance
 from costmodel.inputs.resources import default_assumptions_dir
-from costmodel.inputs.suggest import closest, edit_distance
 from costmodel.report.format import plain
 from tests.paths import ROOT
 

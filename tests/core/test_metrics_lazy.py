@@ -11,7 +11,7 @@ import numpy as np
 
 import costmodel as cm
 from costmodel.core.result import Metrics
-from costmodel.core.variants import run_variants
+from costmodel.inputs.runs import run_variants
 
 
 def _read_in_thread(read, seconds: float = 60.0):
@@ -55,7 +55,7 @@ def test_a_result_is_freed_without_the_garbage_collector():
     import numpy as np
 
     import costmodel as cm
-    from costmodel.core.variants import run_variants
+    from costmodel.inputs.runs import run_variants
 
     a = cm.load_assumptions()
     variants = {

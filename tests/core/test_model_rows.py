@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import costmodel as cm
-from costmodel.core.model import Model
+from costmodel.inputs.model import Model
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ import costmodel as cm
 from costmodel.core import engine, timing
 from costmodel.core.engine import run_monthly, tier_inputs
 from costmodel.core.timing import deployments
-from costmodel.core.variants import run_variants
 from costmodel.inputs.params import resolve_tier
+from costmodel.inputs.runs import run_variants
 from tests.paths import HAND
 
 OVERLAY = {

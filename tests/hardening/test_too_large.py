@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 import costmodel as cm
-from costmodel.core.model import nonfinite_results
+from costmodel.inputs.model import nonfinite_results
 from costmodel.report.memo.render import write_memos
 
 

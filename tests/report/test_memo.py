@@ -415,7 +415,7 @@ def test_the_summary_is_computed_once_for_both_memos(tmp_path, monkeypatch):
     from functools import cached_property
 
     from costmodel.analysis.bundle import analyze
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
     from costmodel.report.memo.render import write_memos
 
     calls = []

@@ -11,7 +11,7 @@ it with its ``viewBox``. Legends are HTML lists that wrap.
 Each function returns the figure's HTML (well-formed XML: a ``div`` holding the
 SVG elements and the legend). Text stays text and is escaped; every SVG has
 ``role="img"``, an ``aria-label`` and an id made from ``prefix`` (unique in the
-page). Charts only read a built :class:`~costmodel.core.model.Model` (and, for the
+page). Charts only read a built :class:`~costmodel.inputs.model.Model` (and, for the
 price chart, the break-even prices) or numbers handed in by the memo's sections;
 they compute nothing financial:
 
@@ -35,8 +35,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from costmodel.core.model import Model
 from costmodel.core.result import CAPEX_LINES, OPEX_LINES
+from costmodel.inputs.model import Model
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.chartkit import (
     COLORS,

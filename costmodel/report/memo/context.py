@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from costmodel.analysis.decision import choose
 from costmodel.core.metrics import METRICS, is_empty
-from costmodel.core.model import Model
+from costmodel.inputs.model import Model
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis

@@ -28,7 +28,7 @@ from costmodel.inputs.vocabulary import INPUTS
 from costmodel.inputs.vocabulary import input_key as vocabulary_key
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 
 class UserText(str):

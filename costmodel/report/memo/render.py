@@ -42,8 +42,8 @@ import jinja2
 from markupsafe import Markup
 
 from costmodel.analysis.bundle import Analysis, analyze
-from costmodel.core.model import Model, require_finite
 from costmodel.inputs.loader import assumption_files, fingerprint
+from costmodel.inputs.model import Model, require_finite
 from costmodel.inputs.provenance import changed_inputs
 from costmodel.inputs.resources import templates_dir
 from costmodel.inputs.title import model_title
@@ -302,7 +302,7 @@ def write_memos(
     the numbers the model keeps (its summary and rows, computed once) and the
     compiled template. Each file is written atomically; returns the paths written.
     Raises :class:`~costmodel.inputs.errors.AssumptionError` when an input is too
-    large to compute with (:func:`~costmodel.core.model.require_finite`), and
+    large to compute with (:func:`~costmodel.inputs.model.require_finite`), and
     :class:`ValueError` when the Chinese memo contains a term the glossary rejects
     (:mod:`~costmodel.report.memo.glossary`)."""
     require_finite(model)

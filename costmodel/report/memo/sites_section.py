@@ -24,7 +24,7 @@ from costmodel.report.memo.context import say
 from costmodel.report.memo.labels import UserText, tier_label
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
     from costmodel.report.memo.context import Facts
 
 TEXT = {

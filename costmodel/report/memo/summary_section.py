@@ -16,7 +16,7 @@ from markupsafe import Markup
 from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
 from costmodel.analysis.decision import OPTIMISTIC
 from costmodel.core.metrics import is_empty
-from costmodel.core.model import Model
+from costmodel.inputs.model import Model
 from costmodel.inputs.params import revenue_mode
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, say, signed_pct

@@ -24,7 +24,7 @@ from costmodel.report.memo.svg import MUTED, Scale, esc, nice_domain, num, tick_
 
 if TYPE_CHECKING:
     from costmodel.analysis.bundle import Analysis
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 LINE_COLORS = ("#2f5d8a", "#e08e2b", "#5aa36b", "#9b6fb0", "#c4554d", "#6fb0b0")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from costmodel.analysis.bundle import analyze
-from costmodel.core.model import build, require_finite
 from costmodel.inputs.loader import fingerprint
+from costmodel.inputs.model import build, require_finite
 from costmodel.inputs.paths import split_path
 from costmodel.inputs.provenance import changed_note
 from costmodel.report.memoapi import render_memo

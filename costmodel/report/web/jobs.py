@@ -37,7 +37,7 @@ from typing import Any
 
 from costmodel.analysis.defaults import DEFAULT_SEED
 from costmodel.analysis.montecarlo import monte_carlo
-from costmodel.core.model import build
+from costmodel.inputs.model import build
 from costmodel.inputs.schema import Assumptions
 from costmodel.report import memoapi as f
 from costmodel.report.memoapi import environment, tier_label

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from costmodel.analysis.defaults import DEFAULT_SEED
 from costmodel.analysis.study import study
 from costmodel.analysis.sweep import parse_gpus
-from costmodel.core.model import build
+from costmodel.inputs.model import build
 from costmodel.inputs.schema import Assumptions
 from costmodel.report import memoapi as f
 from costmodel.report.memoapi import STUDY, environment, heat_map, sentences, site_label, tier_label

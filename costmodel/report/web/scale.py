@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from costmodel.analysis.sweep import default_range, parse_gpus, sweep_in_parts
 from costmodel.core.metrics import METRICS
-from costmodel.core.model import Model, build
+from costmodel.inputs.model import Model, build
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.suggest import name_hint

@@ -46,8 +46,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from costmodel.core.model import build
 from costmodel.inputs.errors import AssumptionError, Problem
+from costmodel.inputs.model import build
 from costmodel.inputs.resources import templates_dir
 from costmodel.report.web import riskmap, scale, view
 from costmodel.report.web.downloads import memo_html, scenario_yaml, workbook_bytes

@@ -20,7 +20,7 @@ from costmodel.analysis.bundle import NO_RENT_COLUMNS, decision_analysis
 from costmodel.analysis.decision import choose, options
 from costmodel.analysis.sensitivity import RangedInput
 from costmodel.core.metrics import METRICS
-from costmodel.core.model import Model
+from costmodel.inputs.model import Model
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.vocabulary import input_label, input_term
 from costmodel.report import memoapi as f

@@ -3,7 +3,7 @@
 Sheets in FAST order: Cover (with the master check), Inputs, one calculation
 sheet per tier, Annual, Comparison (with charts), Checks. Every calculated cell
 holds its formula and the engine's value as the cached result. The writer only
-reads a finished :class:`~costmodel.core.model.Model`.
+reads a finished :class:`~costmodel.inputs.model.Model`.
 
 Byte-reproducible output: pass ``created=`` (or set ``SOURCE_DATE_EPOCH``) so the
 document's creation date is fixed; everything else is a function of the model.
@@ -26,10 +26,10 @@ from xlsxwriter.workbook import Workbook
 
 from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES
 from costmodel.core.metrics import METRICS, is_empty, metric_unit
-from costmodel.core.model import Model, require_finite
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.designs import design_is_auto
 from costmodel.inputs.loader import fingerprint
+from costmodel.inputs.model import Model, require_finite
 from costmodel.inputs.title import model_title
 from costmodel.report import output as atomic
 from costmodel.report.workbook import contracts
@@ -146,7 +146,7 @@ def write_workbook(
     added, labelled as values rather than formulas: Scenarios (if it has scenarios),
     Sensitivity (tornado and break-even) and Monte Carlo (if it has draws).
     Raises :class:`~costmodel.inputs.errors.AssumptionError` when an input is too
-    large to compute with (:func:`~costmodel.core.model.require_finite`).
+    large to compute with (:func:`~costmodel.inputs.model.require_finite`).
 
     Parameters
     ----------

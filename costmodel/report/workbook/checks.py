@@ -28,8 +28,8 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
 from costmodel.catalogue.items import CAPEX_CLASSES
-from costmodel.core.model import Model
 from costmodel.inputs.designs import tier_design_parts
+from costmodel.inputs.model import Model
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.contracts import CONTRACT_LINKS
 from costmodel.report.workbook.designtable import design_value_name, form_paths

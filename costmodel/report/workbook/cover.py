@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from costmodel.analysis.financing import uses_debt
 from costmodel.core.metrics import METRICS, metric_unit
-from costmodel.core.model import Model
 from costmodel.inputs.loader import assumption_files, fingerprint
+from costmodel.inputs.model import Model
 from costmodel.inputs.provenance import changed_inputs
 from costmodel.inputs.resources import assumptions_dir
 from costmodel.inputs.title import model_title

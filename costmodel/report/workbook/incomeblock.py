@@ -5,7 +5,7 @@ the model's terminal value is ``income``: per deployment d, beside each formula,
 - ``margin_d``, its revenue less electricity, colocation, maintenance, insurance on
   its hardware and software in month M: with one deployment a live formula of the
   sheet's lines in month M (insurance on the hardware alone); with stages the
-  engine's figure (:meth:`costmodel.core.model.Model.residual`), as the sheet's lines
+  engine's figure (:meth:`costmodel.inputs.model.Model.residual`), as the sheet's lines
   are the sums over the deployments;
 - the annuity ``x (1 - x^R_d) / (1 - x)``, ``x = (1 - price decline)^(1/12) / (1 +
   monthly rate)`` (``R_d`` where ``x = 1``), and ``V_d = MAX(0, margin_d) x annuity``.

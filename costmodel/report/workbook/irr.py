@@ -25,7 +25,7 @@ from typing import Any
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.core.model import Model
+from costmodel.inputs.model import Model
 from costmodel.report.workbook.grid import BLACK, CalcSheet, Styles, protect
 
 SHEET = "IRR"

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from costmodel.catalogue.items import CAPEX_CLASSES
-from costmodel.core.model import Model
 from costmodel.core.units import HOURS_PER_MONTH
+from costmodel.inputs.model import Model
 from costmodel.report.workbook.grid import CalcSheet
 from costmodel.report.workbook.subsidyblock import subsidy_checks
 from costmodel.report.workbook.tier import OPEX_LINES

@@ -19,7 +19,7 @@ import pandas as pd
 from xlsxwriter.workbook import Workbook
 
 from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES
-from costmodel.core.model import Model
+from costmodel.inputs.model import Model
 from costmodel.inputs.schema import DEPRECIATION_METHODS
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook import contracts, losspool, money, recomputed

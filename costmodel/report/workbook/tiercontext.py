@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from costmodel.core.model import Model
 from costmodel.core.result import TierResult
+from costmodel.inputs.model import Model
 from costmodel.inputs.schema import Assumptions
 from costmodel.inputs.schema import Tier as TierSection
 from costmodel.report.workbook.grid import CalcSheet

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from costmodel.catalogue.items import CAPEX_CLASSES
-from costmodel.core.model import Model
 from costmodel.inputs.forms import refund_mode
+from costmodel.inputs.model import Model
 from costmodel.inputs.schema import VAT_INPUT_KEYS, Quantity
 from costmodel.inputs.vocabulary import input_label, input_unit
 from costmodel.report.workbook.grid import GREEN, CalcSheet
