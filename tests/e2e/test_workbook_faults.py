@@ -24,9 +24,9 @@ from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import FIRST_COL
 from tests.support.workbooks import master_check as workbook_master_check
-from tests.support.workbooks import set_name
-from tests.support.xlsxcells import rows_of
+from tests.support.xlsxcells import ref, rows_of
 from tests.support.xlsxcells import value as stored
+from tests.support.xlsxedit import Where, patched_copy
 
 pytestmark = pytest.mark.slow
 
@@ -35,6 +35,8 @@ FIXED = datetime(2026, 1, 1)
 PROFITABLE = {"revenue.price_per_gpu_hour": 60.0}
 MONTH_13 = FIRST_COL + 1 + 13  # openpyxl column (1-based) of month 13
 STAGED_OVERLAY = scenarios_dir() / "staged-growth.yaml"
+#: the cells a fault types, and their values
+Changes = dict[Where, object]
 
 
 def row_of(ws, label: str, after: int = 0) -> int:
@@ -50,49 +52,60 @@ def month_cells(ws, label: str):
     return [ws.cell(r, c) for c in range(FIRST_COL + 1, ws.max_column + 1) if ws.cell(r, c).value]
 
 
-def set_tier_input(wb, tier: str, key: str, value) -> None:
-    ws = wb["Inputs"]
-    header = next(r for r in ws.iter_rows() if r[0].value == "tier")
-    col = next(c.column for c in header if c.value == tier)
-    ws.cell(row_of(ws, input_label(key), after=header[0].row), col).value = value
-
-
-def drop_electricity(wb) -> None:
-    for c in month_cells(wb["hundreds"], "opex: total"):
-        c.value = re.sub(r"^=[A-Z]+\d+\+", "=", c.value)  # the first term is electricity
-
-
-def depreciation_over_10(wb) -> None:
-    for c in month_cells(wb["thousands"], "servers: depreciation = sum of its events' annual / 12"):
-        c.value = c.value + "/10"
-
-
-def zero_over(sheet: str, label: str, column: int = MONTH_13) -> Callable:
-    def fault(wb) -> None:
-        wb[sheet].cell(row_of(wb[sheet], label), column).value = 0
+def set_tier_input(tier: str, key: str, value) -> Callable:
+    def fault(wb) -> Changes:
+        ws = wb["Inputs"]
+        header = next(r for r in ws.iter_rows() if r[0].value == "tier")
+        col = next(c.column for c in header if c.value == tier)
+        return {("Inputs", ref(row_of(ws, input_label(key), after=header[0].row), col)): value}
 
     return fault
 
 
-def zero_over_tax(wb) -> None:
+def typed_name(name: str, value) -> Callable:
+    """The value typed into the cell of a defined name."""
+    return lambda wb: {name: value}
+
+
+def drop_electricity(wb) -> Changes:
+    return {  # the first term is electricity
+        ("hundreds", c.coordinate): re.sub(r"^=[A-Z]+\d+\+", "=", c.value)
+        for c in month_cells(wb["hundreds"], "opex: total")
+    }
+
+
+def depreciation_over_10(wb) -> Changes:
+    label = "servers: depreciation = sum of its events' annual / 12"
+    return {
+        ("thousands", c.coordinate): c.value + "/10" for c in month_cells(wb["thousands"], label)
+    }
+
+
+def zero_over(sheet: str, label: str, column: int = MONTH_13) -> Callable:
+    def fault(wb) -> Changes:
+        return {(sheet, ref(row_of(wb[sheet], label), column)): 0}
+
+    return fault
+
+
+def zero_over_tax(wb) -> Changes:
     """A hard-coded 0 over the first tax payment of the tier that pays the most tax
     (in the profitable base: the default at a higher GPU-hour price)."""
     model = cm.build(cm.load_assumptions(overrides=PROFITABLE))
     taxes = {t: model.results[t].flows["tax"][0] for t in model.tiers}
     tier = max(taxes, key=lambda t: taxes[t].sum())
     month = int(taxes[tier].nonzero()[0][0])
-    zero_over(tier, "tax = tax rate x taxable profit", FIRST_COL + 1 + month)(wb)
+    return zero_over(tier, "tax = tax rate x taxable profit", FIRST_COL + 1 + month)(wb)
 
 
-def zero_over_interest(wb) -> None:
+def zero_over_interest(wb) -> Changes:
     """A hard-coded 0 over the interest paid in month 13 (financed base)."""
-    zero_over("hundreds", "debt: interest paid")(wb)
+    return zero_over("hundreds", "debt: interest paid")(wb)
 
 
 def comparison_value(metric_label: str, value: float) -> Callable:
-    def fault(wb) -> None:
-        ws = wb["Comparison"]
-        ws.cell(row_of(ws, metric_label), 3).value = value
+    def fault(wb) -> Changes:
+        return {("Comparison", ref(row_of(wb["Comparison"], metric_label), 3)): value}
 
     return fault
 
@@ -102,7 +115,7 @@ def comparison_value(metric_label: str, value: float) -> Callable:
 TWO_ROOTS = {"financing.term_years": 10, "revenue.price_per_gpu_hour": 30.0}
 
 
-def rising_equity_root(wb) -> None:
+def rising_equity_root(wb) -> Changes:
     """The hundreds tier's equity IRR on Comparison typed as the other root of its
     equity flow, where NPV rises through 0 (v2's choice): a root, but not the IRR.
     The root is found here by bisection of the grid interval where NPV rises."""
@@ -117,21 +130,23 @@ def rising_equity_root(wb) -> None:
     for _ in range(80):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if npv(mid) < 0 else (lo, mid)
-    ws = wb["Comparison"]
-    ws.cell(row_of(ws, "Equity IRR"), 4).value = (1 + lo) ** 12 - 1
+    return {("Comparison", ref(row_of(wb["Comparison"], "Equity IRR"), 4)): (1 + lo) ** 12 - 1}
 
 
-def set_stage(wb, tier: str, stage: int, column: int, value) -> None:
+def set_stage(tier: str, stage: int, column: int, value) -> Callable:
     """A cell of the Inputs sheet's Stages table (tier, stage, month, GPUs, ...)."""
-    ws = wb["Inputs"]
-    row = next(r[0].row for r in ws.iter_rows() if r[0].value == tier and r[1].value == stage)
-    ws.cell(row, column).value = value
+
+    def fault(wb) -> Changes:
+        ws = wb["Inputs"]
+        row = next(r[0].row for r in ws.iter_rows() if r[0].value == tier and r[1].value == stage)
+        return {("Inputs", ref(row, column)): value}
+
+    return fault
 
 
-def stage_before_build(wb) -> None:
+def stage_before_build(wb) -> Changes:
     """Construction of 6 months, the hundreds tier's stage typed as month 3."""
-    set_name(wb, "timeline_build_months", 6)
-    set_stage(wb, "hundreds", 1, 3, 3)
+    return {"timeline_build_months": 6} | set_stage("hundreds", 1, 3, 3)(wb)
 
 
 #: faults typed into the staged workbook (the default with staged-growth.yaml)
@@ -171,8 +186,8 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
         ),
         "servers: tax depreciation = capex in service by M (expensed) or book",
     ),
-    "tax method typo": (lambda wb: set_name(wb, "dep_servers_tax_method", "expense"), None),
-    "facility expensed": (lambda wb: set_name(wb, "dep_facility_tax_method", "expensed"), None),
+    "tax method typo": (typed_name("dep_servers_tax_method", "expense"), None),
+    "facility expensed": (typed_name("dep_facility_tax_method", "expensed"), None),
     "hard-coded NPV on Comparison": (
         comparison_value("NPV", 1e6),
         "NPV (Comparison) = sum of FCF x (1+r)^(-t)",
@@ -185,19 +200,19 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
         rising_equity_root,
         "equity IRR is a root where NPV falls: positive just below, not above",
     ),
-    "utilization 1.5": (lambda wb: set_tier_input(wb, "hundreds", "utilization", 1.5), None),
-    "30 GPUs on 8-GPU servers": (lambda wb: set_tier_input(wb, "tens", "gpus", 30), None),
-    "negative GPU-hour price": (lambda wb: set_name(wb, "revenue_price_per_gpu_hour", -1), None),
-    "negative electricity price": (lambda wb: set_name(wb, "power_price_per_kwh", -0.1), None),
-    "discount rate typed as 8": (lambda wb: set_name(wb, "finance_discount_rate", 8), None),
-    "60 kW air racks": (lambda wb: set_tier_input(wb, "tens", "rack_kw", 60), None),
-    "method typo": (lambda wb: set_name(wb, "dep_servers_method", "straight-line"), None),
-    "unknown facility mode": (lambda wb: set_name(wb, "facility_mode", "colo"), None),
-    "horizon edited to 4 years": (lambda wb: set_name(wb, "horizon_years", 4), None),
-    "debt share 1.5": (lambda wb: set_name(wb, "financing_debt_share", 1.5), None),
-    "loan term 2.5 years": (lambda wb: set_name(wb, "financing_term_years", 2.5), None),
+    "utilization 1.5": (set_tier_input("hundreds", "utilization", 1.5), None),
+    "30 GPUs on 8-GPU servers": (set_tier_input("tens", "gpus", 30), None),
+    "negative GPU-hour price": (typed_name("revenue_price_per_gpu_hour", -1), None),
+    "negative electricity price": (typed_name("power_price_per_kwh", -0.1), None),
+    "discount rate typed as 8": (typed_name("finance_discount_rate", 8), None),
+    "60 kW air racks": (set_tier_input("tens", "rack_kw", 60), None),
+    "method typo": (typed_name("dep_servers_method", "straight-line"), None),
+    "unknown facility mode": (typed_name("facility_mode", "colo"), None),
+    "horizon edited to 4 years": (typed_name("horizon_years", 4), None),
+    "debt share 1.5": (typed_name("financing_debt_share", 1.5), None),
+    "loan term 2.5 years": (typed_name("financing_term_years", 2.5), None),
     "negative loss carry-forward": (
-        lambda wb: set_name(wb, "finance_loss_carryforward_years", -1),
+        typed_name("finance_loss_carryforward_years", -1),
         None,
     ),
     "hard-coded 0 over interest paid": (
@@ -210,11 +225,11 @@ FAULTS: dict[str, tuple[Callable, str | None]] = {
     ),
     # nothing is clipped (issue 31): the hundreds tier builds for the global 100 months
     "construction past the horizon": (
-        lambda wb: set_name(wb, "timeline_build_months", 100),
+        typed_name("timeline_build_months", 100),
         "construction ends before the horizon's end (an operating month left)",
     ),
     "stage GPUs not whole servers": (
-        lambda wb: set_stage(wb, "hundreds", 1, 4, 12),
+        set_stage("hundreds", 1, 4, 12),
         "stage 1: GPUs a positive multiple of GPUs per server",
     ),
 }
@@ -246,12 +261,12 @@ def recalculated(soffice, recalc, tmp_path_factory) -> dict[str, Path]:
         "untouched staged": grown,
         "untouched two roots": two_roots,
     }
+    books = {}  # each base read once; a fault's cells are typed into a copy's XML
     for i, (name, (edit, _)) in enumerate(FAULTS.items()):
         src = "untouched staged" if name in STAGED else BASES.get(edit, "untouched")
-        wb = openpyxl.load_workbook(paths[src])
-        edit(wb)
-        paths[name] = d / f"fault{i:02d}.xlsx"
-        wb.save(paths[name])
+        if src not in books:
+            books[src] = openpyxl.load_workbook(paths[src])
+        paths[name] = patched_copy(paths[src], d / f"fault{i:02d}.xlsx", edit(books[src]))
     return dict(zip(paths, recalc.libreoffice(paths.values()), strict=True))
 
 
@@ -299,10 +314,7 @@ def test_engine_result_sheets_turn_stale_when_an_input_changes(
     model = cm.build(cm.load_assumptions(overrides=overrides))
     analysis = cm.analyze(model, draws=0)
     base = cm.write_workbook(model, tmp_path / "built.xlsx", created=FIXED, analysis=analysis)
-    wb = openpyxl.load_workbook(base)
-    set_name(wb, name, value)
-    edited = tmp_path / "edited.xlsx"
-    wb.save(edited)
+    edited = patched_copy(base, tmp_path / "edited.xlsx", {name: value})
     built_out, edited_out = recalc.libreoffice([base, edited])
     for path, status in ((built_out, "current"), (edited_out, "STALE")):
         for sheet in ("Sensitivity", "Grid", "Sweep"):  # every sheet of engine values

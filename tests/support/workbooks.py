@@ -12,6 +12,7 @@ from pathlib import Path
 import openpyxl
 
 from tests.support.xlsxcells import ARRAY, cells, rows_of, value
+from tests.support.xlsxedit import patched_copy
 
 #: a check's residual, ``=B258-C258``: two figures that should be equal
 RESIDUAL = re.compile(r"^=([A-Z]+[0-9]+)-([A-Z]+[0-9]+)$")
@@ -178,13 +179,13 @@ def written(folder: Path, models: dict) -> dict:
 
 def edited_copy(source: Path, target: Path, edits) -> Path:
     """``source`` with ``edits`` applied, saved as ``target``: a mapping of defined
-    name -> value (typed into the named cell), or a function of the workbook."""
+    name (or ``(sheet, "C12")``) -> value, typed into the file's XML
+    (:func:`tests.support.xlsxedit.patched_copy`), or a function of the openpyxl
+    workbook."""
+    if not callable(edits):
+        return patched_copy(source, target, edits)
     wb = openpyxl.load_workbook(source)
-    if callable(edits):
-        edits(wb)
-    else:
-        for name, value in edits.items():
-            set_name(wb, name, value)
+    edits(wb)
     wb.save(target)
     return target
 

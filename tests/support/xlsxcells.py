@@ -30,7 +30,7 @@ def _text(el: ET.Element | None) -> str:
     return "" if el is None else "".join(t.text or "" for t in el.iter(f"{NS}t"))
 
 
-def _sheet_paths(z: zipfile.ZipFile) -> list[tuple[str, str]]:
+def sheet_paths(z: zipfile.ZipFile) -> list[tuple[str, str]]:
     """``(title, path in the archive)`` of each worksheet, in workbook order."""
     rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
     target = {r.get("Id"): r.get("Target") for r in rels.iter(f"{PKG}Relationship")}
@@ -68,7 +68,7 @@ def _cells(path: Path, stamp: tuple[int, int]) -> dict[str, dict[str, tuple[str 
             root = ET.fromstring(z.read("xl/sharedStrings.xml"))
             shared = [_text(si) for si in root.iter(f"{NS}si")]
         out = {}
-        for title, member in _sheet_paths(z):
+        for title, member in sheet_paths(z):
             cells: dict[str, tuple[str | None, object]] = {}
             with z.open(member) as f:
                 for _, c in ET.iterparse(f):
