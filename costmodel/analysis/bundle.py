@@ -25,6 +25,7 @@ from costmodel.analysis.pricegrid import price_utilization_grid
 from costmodel.analysis.risks import risk_figures, software_problem
 from costmodel.analysis.scenarios import compare
 from costmodel.analysis.sensitivity import tornado
+from costmodel.analysis.supply import supply_risks
 from costmodel.analysis.sweep import option_sweeps
 from costmodel.analysis.timeline import timeline_table
 from costmodel.analysis.workloads import recommend
@@ -56,7 +57,9 @@ class Analysis:
     (:func:`~costmodel.analysis.pricegrid.price_utilization_grid`) and ``sweeps``
     (:func:`~costmodel.analysis.sweep.option_sweeps`) and ``shifts``
     (:func:`~costmodel.analysis.montecarlo.median_shifts` of the Monte Carlo, or None)
-    and ``study`` (:func:`~costmodel.analysis.study.study`, when one was asked for)."""
+    and ``study`` (:func:`~costmodel.analysis.study.study`, when one was asked for)
+    and ``supply`` (:func:`~costmodel.analysis.supply.supply_risks`: the options on
+    an imported chip)."""
 
     tornado: pd.DataFrame
     break_even: pd.DataFrame
@@ -74,6 +77,7 @@ class Analysis:
     sweeps: dict[str, pd.DataFrame] | None = None
     shifts: pd.DataFrame | None = None
     study: StudyResult | None = None
+    supply: pd.DataFrame | None = None
 
     @property
     def tiers(self) -> list[str]:
@@ -154,6 +158,7 @@ def analyze(
         sweeps=option_sweeps(a, m.tiers),
         shifts=median_shifts(a, mc) if mc is not None else None,
         study=_study(a, study, draws, seed) if study else None,
+        supply=supply_risks(m),
     )
 
 

@@ -11,6 +11,9 @@ One row per tier (in tier order) of :func:`options`:
   cloud_price - 1`` (> 0: the model sells above what a cloud charges);
 - ``utilization`` and the ``utilization_low`` / ``utilization_high`` of its range;
   ``cost`` (levelized cost per GPU-hour), ``saving`` (build versus rent, PV);
+- ``captive``: the tier's revenue mode is ``avoided_cloud`` (an enterprise's own
+  cluster; its NPV is the value of building instead of renting the same GPU-hours,
+  not a return on capital sold to tenants);
 - with Monte Carlo: ``npv_p50`` and ``base_percentile``, the share of draws whose
   NPV is at or below the base case (0.86: the base case beats 86% of the draws).
 
@@ -18,7 +21,10 @@ One row per tier (in tier order) of :func:`options`:
 among the positive ones (value added; capital is not rationed); with none, no
 option is worth building and the closest is the highest ``pi`` (the least value
 lost per unit invested), never the smallest loss in absolute terms, which always
-favours the smallest project.
+favours the smallest project. A captive option answers another question (build or
+rent for one's own use), so it is ranked apart: while any merchant option (revenue
+mode ``rental``) is feasible, only merchant options are ranked and the captive ones
+are listed in ``captive``, each judged by the sign of its own NPV against renting.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from costmodel.analysis.risks import quantity_at
+from costmodel.inputs.params import revenue_mode
 
 if TYPE_CHECKING:
     from costmodel.analysis.montecarlo import MonteCarloResult
@@ -90,6 +97,7 @@ def options(
         {t: _row(model, t, build_vs_rent, summary) for t in model.tiers}, orient="index"
     )
     df["feasible"] = [bool(summary.loc[t, "feasible"]) for t in df.index]
+    df["captive"] = [revenue_mode(model.assumptions, t)[0] == "avoided_cloud" for t in df.index]
     df["rank_npv"] = df["npv"].rank(ascending=False, method="min")
     df["rank_pi"] = df["pi"].rank(ascending=False, method="min")
     df["rank_funding"] = df["peak_funding"].rank(ascending=True, method="min")
@@ -109,13 +117,19 @@ def choose(df: pd.DataFrame) -> dict[str, object]:
     """The decision rule of the module docstring: ``tier`` (recommended, or the
     closest to being worth building), ``worth`` (an NPV > 0 exists), ``criterion``
     (``"npv"`` or ``"pi"``) and ``by_npv``, ``by_pi``, ``by_funding`` (the first
-    of each ranking). Only feasible options (methodology §17) are considered:
+    of each ranking). Only feasible options (methodology §33) are considered:
     ``excluded`` lists the others; when none is feasible every option is ranked
-    (for reference) and ``feasible`` is 0, else the count considered."""
+    (for reference) and ``feasible`` is 0, else the count considered. Feasible
+    captive options are ranked apart (``captive``, in table order) while a feasible
+    merchant option exists; ``ranked`` is the count of options ranked."""
     ok = df["feasible"].astype(bool) if "feasible" in df.columns else pd.Series(True, df.index)
     excluded = [str(t) for t in df.index if not ok[t]]
     if ok.any():
         df = df[ok]
+    own = df["captive"].astype(bool) if "captive" in df.columns else pd.Series(False, df.index)
+    captive = [str(t) for t in df.index if own[t]] if (~own).any() else []
+    if captive:
+        df = df[~own]
     npv = df["npv"].dropna()
     pi = df["pi"].dropna()
     positive = npv[npv > 0]
@@ -133,4 +147,6 @@ def choose(df: pd.DataFrame) -> dict[str, object]:
         by_funding=by_funding,
         excluded=excluded,
         feasible=int(ok.sum()),
+        captive=captive,
+        ranked=len(df),
     )

@@ -168,7 +168,8 @@ def test_positive_npv_is_recommended_and_measured_per_capex():
 def test_all_negative_never_calls_the_smallest_best(default):
     """Every GPU-hour sold at 10 CNY: every NPV is negative; the smallest option loses
     least in absolute terms (it is the smallest) but not least per unit of capex."""
-    m = cm.build(cm.load_assumptions(overrides=every_price_at(default[0], 10.0)))
+    sold = {"tiers.tens.revenue.mode": "rental"}  # a captive tier is judged apart
+    m = cm.build(cm.load_assumptions(overrides={**every_price_at(default[0], 10.0), **sold}))
     pages = {"en": render_memo(m, "en", analysis=analyze(m, draws=0))}
     s = m.summary()
     assert (s["npv"] < 0).all()
@@ -193,6 +194,7 @@ def test_one_tier_first_by_both_measures(default):
     smallest = m0.summary()["capex"].idxmin()
     larger = [t for t in m0.tiers if t != smallest]
     over = {k: v for k, v in every_price_at(m0, 6.0).items() if k.split(".")[1] in larger}
+    over["tiers.tens.revenue.mode"] = "rental"  # a captive tier is judged apart
     m = cm.build(cm.load_assumptions(overrides=over))
     s = m.summary()
     pi = s["npv"] / s["capex"]

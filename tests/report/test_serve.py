@@ -120,8 +120,8 @@ def test_page_shows_the_engines_numbers_and_the_memos_decision(pages):
     for t, (v, text) in npv.items():
         assert v == s.loc[t, "npv"]
         assert text == f.money(s.loc[t, "npv"], "en", "CNY")
-    assert "No option is worth building at the assumed prices." in pages["en"]
-    assert "在假设价格下，没有任何方案值得建设。" in pages["zh"]
+    assert "No option that sells GPU-hours is worth building at the assumed prices." in pages["en"]
+    assert "在假设价格下，没有任何对外出售卡时的方案值得建设。" in pages["zh"]
     for chart in ("npv", "cash", "capex", "opex", "cost"):
         assert f'<figure id="fig-{chart}">' in pages["en"]
 
@@ -210,8 +210,10 @@ def test_decision_follows_the_inputs(client):
                             "tiers.tens.operations.utilization": 0.8,
                             "financing.cost_of_equity": 0.10}, "lang": "en"},
     ).json()["html"]  # fmt: skip
-    assert "No option is worth building" in low
-    assert "No option is worth building" not in high
+    assert "No option that sells GPU-hours is worth building" in low
+    assert "Renting is the cheaper choice" in low and "Building is the cheaper" not in low
+    # the captive tier's headline turns: building beats renting
+    assert "Building is the cheaper choice" in high
     assert 'class="verdict positive"' in high
 
 

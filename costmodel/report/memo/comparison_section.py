@@ -38,6 +38,11 @@ def _empty_reason(s: pd.DataFrame, col: str, tier: str) -> str:
     return _EMPTY_REASON.get(col, "fn_other")
 
 
+CAPTIVE_ROWS = frozenset({"npv", "irr", "roi", "payback_years", "equity_irr"})
+"""The rows that read as a return on capital: for a captive option (revenue mode
+``avoided_cloud``) they measure building against renting, footnoted so, and its
+value is not starred against the options sold to tenants."""
+
 QUALITY = frozenset(
     {
         "tco_per_gpu_hour",
@@ -76,6 +81,9 @@ def comparison(x: Facts) -> dict[str, Any]:
     T = TEXT[lang]
     notes: dict[str, int] = {}
     roots = m.irr_roots()  # methodology §11.2: an IRR that is one of several roots
+    own = x.options["captive"] if "captive" in x.options.columns else None
+    captive = {str(t) for t in m.tiers if own is not None and bool(own.get(t, False))}
+    sold = [t for t in m.tiers if t not in captive]
     rows = []
     for col, meta in METRICS.items():
         if col not in s.columns or _hidden(s, col):
@@ -83,7 +91,8 @@ def comparison(x: Facts) -> dict[str, Any]:
         values = s[col]
         best: set[str] = set()
         if meta.better and col in QUALITY and len(m.tiers) > 1:
-            v = pd.to_numeric(values, errors="coerce").dropna()
+            shown = values[sold] if col in CAPTIVE_ROWS and captive and sold else values
+            v = pd.to_numeric(shown, errors="coerce").dropna()
             if len(v) and v.nunique() > 1:
                 target = v.max() if meta.better == "higher" else v.min()
                 best = {str(t) for t in v.index[v == target]}
@@ -96,6 +105,8 @@ def comparison(x: Facts) -> dict[str, Any]:
                 note = notes.setdefault(key, len(notes) + 1)
             elif col in ("irr", "equity_irr") and roots[t][col] > 1:
                 note = notes.setdefault("fn_roots", len(notes) + 1)
+            elif col in CAPTIVE_ROWS and t in captive:
+                note = notes.setdefault("fn_captive", len(notes) + 1)
             year_row = col == "opex_full_year_number" and not empty
             text = _year(x, t) if year_row else x.metric(t, col)
             if col == "site" and values[t]:  # the site's label, in the memo's language
@@ -104,7 +115,11 @@ def comparison(x: Facts) -> dict[str, Any]:
         label = metric_label(meta, lang)
         rows.append(dict(metric=col, label=label, better=meta.better, cells=cells))
     footnotes = [
-        dict(n=n, text=T[key].format(years=m.assumptions.horizon_years))
+        dict(
+            n=n,
+            text=T[key].format(years=m.assumptions.horizon_years),
+            dash=key != "fn_captive",
+        )
         for key, n in sorted(notes.items(), key=lambda kv: kv[1])
     ]
     tiers = [dict(name=t, label=tier_label(m, t, x.lang)) for t in m.tiers]

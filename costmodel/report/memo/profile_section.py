@@ -15,6 +15,7 @@ from costmodel.report.memo.context import Facts, own_text, say
 from costmodel.report.memo.labels import gpu_name, tier_label
 from costmodel.report.memo.profiles import ASPECT_LABELS, ASPECTS, PROFILES
 from costmodel.report.memo.risk_section import risks
+from costmodel.report.memo.supply_section import supply_sentences
 from costmodel.report.memo.text import TEXT
 from costmodel.report.memo.text_risks import COOLING, RISKS
 
@@ -227,7 +228,7 @@ def profiles(x: Facts) -> list[dict[str, Any]]:
                 ),
                 seed_risk=seed["risk"],
                 trap=seed["trap"],
-                risks=risks(x, tier),
+                risks=[*supply_sentences(x, tier), *risks(x, tier)],
             )
         )
     return out

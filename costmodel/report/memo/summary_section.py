@@ -23,6 +23,7 @@ from costmodel.report.memo.context import Facts, say, signed_pct
 from costmodel.report.memo.financing_section import year_text
 from costmodel.report.memo.labels import input_label, tier_label
 from costmodel.report.memo.sites_section import policy_lead, site_lead
+from costmodel.report.memo.supply_section import supply_sentences
 from costmodel.report.memo.text_analysis import RENT
 from costmodel.report.memo.text_summary import SUMMARY
 
@@ -40,7 +41,8 @@ def decision(x: Facts) -> dict[str, Any]:
     c = x.choice
     head = verdict(x)
     best = head["best"]
-    risks = [p for p in (*_could_change(x, best), _mc_sentence(x, best)) if p is not None]
+    found = (*_could_change(x, best), _mc_sentence(x, best), *supply_sentences(x))
+    risks = [p for p in found if p is not None]
     after = _flags(x) + _rent_verdict(x)
     if not c["worth"]:
         after.append(Markup(S["advice"]))
@@ -48,19 +50,21 @@ def decision(x: Facts) -> dict[str, Any]:
     return dict(
         **head,
         risks_intro=S["risks_intro"],
-        risks=risks[:3],
+        risks=risks[:4],
         after=after,
         key_rows=rows,
         price_unit=price_unit(x),
         key_note=say(S["key_note"], decline=_declines(m, lang))
-        + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else ""),
+        + (S["key_note_red"] if any(r["above_cloud"] for r in rows) else "")
+        + (S["key_note_captive"] if any(r["captive"] for r in rows) else ""),
     )
 
 
 def verdict(x: Facts) -> dict[str, Any]:
     """The decision itself, the memo's first paragraphs: ``best`` (the tier chosen
     by :func:`costmodel.analysis.decision.choose`), ``positive`` (an NPV > 0
-    exists), ``paragraphs`` and, when no option is worth building, ``need`` (each
+    exists among the options ranked, or a captive option is cheaper to build than
+    to rent), ``paragraphs`` and, when no option is worth building, ``need`` (each
     tier's break-even price and utilization) under ``need_intro``. It reads only
     the options and the break-even of the analysis."""
     c = x.choice
@@ -68,10 +72,14 @@ def verdict(x: Facts) -> dict[str, Any]:
     lead = site_lead(x) + policy_lead(x)  # what decides the answer, when it changes sign
     paras = lead + excluded(x) + (_recommend(x) if c["worth"] else _no_option(x))
     paras.append(revenue_split(x, best))
-    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in x.model.tiers]
+    own = list(c.get("captive", []))
+    paras.extend(captive_verdict(x, t) for t in own)
+    ranked = [t for t in x.model.tiers if t not in own]
+    need: list[Markup] = [] if c["worth"] else [_need_item(x, t) for t in ranked]
+    good = [t for t in own if float(x.summary.loc[t, "npv"]) > 0]
     return dict(
         best=best,
-        positive=bool(c["worth"]),
+        positive=bool(c["worth"] or good),
         paragraphs=paras,
         need_intro=SUMMARY[x.lang]["need"],
         need=need,
@@ -100,8 +108,44 @@ def excluded(x: Facts) -> list[Markup]:
 
 
 def _considered(x: Facts) -> int:
-    """The options the decision ranks: the feasible ones, or all when none is."""
-    return int(x.choice.get("feasible") or len(x.model.tiers))
+    """The options the decision ranks: the feasible ones (less the captive ones set
+    apart), or all when none is feasible."""
+    ranked = x.choice.get("ranked")
+    return int(ranked or x.choice.get("feasible") or len(x.model.tiers))
+
+
+def _options_word(x: Facts) -> str:
+    """What the ranked options are called: "options", or "options that sell
+    GPU-hours" when captive options are judged apart."""
+    key = "options_sold" if x.choice.get("captive") else "options_all"
+    return SUMMARY[x.lang][key]
+
+
+def captive_verdict(x: Facts, t: str) -> Markup:
+    """The headline of a captive option (revenue mode ``avoided_cloud``): its NPV is
+    what building saves (> 0) or costs (<= 0) against renting the same GPU-hours at
+    the cloud price, after tax, with the utilization at which building breaks even;
+    the verdict (build or rent) by the NPV's sign."""
+    S = SUMMARY[x.lang]
+    npv = float(x.summary.loc[t, "npv"])
+    term = revenue_mode(x.model.assumptions, t)[1]
+    be = x.analysis.break_even
+    u = float(be.loc[t, "utilization"]) if t in be.index else math.nan
+    ub = f.pct(x.model.inputs[t].values()["utilization"])
+    good = npv > 0
+    if is_empty(u):
+        util = Markup(S["captive_util_always" if good else "captive_util_never"])
+    else:
+        util = say(S["captive_util_good" if good else "captive_util_bad"], u=f.pct(u), ub=ub)
+    return say(
+        S["captive_good" if good else "captive_bad"],
+        label=tier_label(x.model, t, x.lang),
+        amount=x.money(abs(npv)),
+        hours=f.count(float(x.summary.loc[t, "gpu_hours"]), x.lang),
+        term=RENT[x.lang].get(f"term_{term}", term),
+        price=x.price(x.prices[t]),
+        util=util,
+    )
 
 
 def revenue_split(x: Facts, t: str) -> Markup:
@@ -141,7 +185,14 @@ def revenue_split(x: Facts, t: str) -> Markup:
 
 def _common(x: Facts) -> dict[str, Any]:
     a = x.model.assumptions
-    return dict(n=_considered(x), rate=f.pct(x.model.discount_rate()), horizon=a.horizon_years)
+    n = _considered(x)
+    return dict(
+        n=n,
+        all_n=("Both" if n == 2 else f"All {n}") if x.lang == "en" else n,
+        rate=f.pct(x.model.discount_rate()),
+        horizon=a.horizon_years,
+        options=_options_word(x),
+    )
 
 
 def _tier_fields(x: Facts, t: str) -> dict[str, Any]:
@@ -197,7 +248,8 @@ def _no_option(x: Facts) -> list[Markup]:
     smallest loss in absolute terms."""
     S, c = SUMMARY[x.lang], x.choice
     one = _considered(x) == 1
-    out = [say(S["none_one" if one else "none"], **_common(x))]
+    sold = "_sold" if x.choice.get("captive") else ""
+    out = [say(S[("none_one" if one else "none") + sold], **_common(x))]
     b = _tier_fields(x, str(c["tier"]))
     if one:
         out.append(say(S["least_bad_one"], **b))
@@ -378,6 +430,7 @@ def _key_row(x: Facts, t: str, best: str) -> dict[str, Any]:
     return dict(
         tier=t,
         label=tier_label(x.model, t, x.lang),
+        captive=bool(o.get("captive", False)),
         chosen=t == best,
         npv=x.metric(t, "npv"),
         npv_negative=bool(o["npv"] < 0),

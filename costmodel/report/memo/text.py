@@ -79,6 +79,8 @@ TEXT: dict[str, dict[str, str]] = {
         "so it has no levels to count.",
         "fn_no_debt": "no debt: there is no debt service to cover.",
         "fn_failures": "no failures assumed, or no checkpoint to write.",
+        "fn_captive": "an enterprise's own cluster (revenue mode avoided_cloud): the saving "
+        "by building instead of renting the same GPU-hours, not a return on capital.",
         "fn_other": "not defined: its denominator is zero (no GPU-hours or zero goodput).",
         "fn_full_year": "no full operating year: construction runs into the last of the "
         "{years} years, so no year of the horizon is operated throughout.",
@@ -176,6 +178,7 @@ TEXT: dict[str, dict[str, str]] = {
         "fn_share": "未按拓扑设计网络：网络投资按硬件投资的比例估算，没有层数可计。",
         "fn_no_debt": "无债务：没有需要覆盖的还本付息。",
         "fn_failures": "未假设故障，或无需写入检查点。",
+        "fn_captive": "企业自用集群：衡量自建相对租用同等卡时的节省，而非资本回报。",
         "fn_other": "无定义：分母为零（无卡时或有效产出率为零）。",
         "fn_full_year": "无完整运营年：建设期延续到 {years} 年测算期的最后一年，"
         "没有全年运营的年度。",

@@ -12,7 +12,7 @@ SUMMARY: dict[str, dict[str, str]] = {
     "en": {
         "recommend": "We recommend <strong>{label}</strong>. At the assumed year-1 price of "
         "{price}, falling {decline} a year, it has the highest positive NPV of the {n} "
-        "options: <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
+        "{options}: <strong>{npv}</strong> at a {rate} discount rate over {horizon} years.",
         "excluded": "<strong>{count} of the {total} options cannot be built under the chip "
         "policy</strong> (<code>policy.domestic_only</code>: domestic chips only) and {are} "
         "left out of the decision: {items}.",
@@ -55,6 +55,44 @@ SUMMARY: dict[str, dict[str, str]] = {
         "funding.",
         "pi_alt": "{label} adds more per {currency} invested ({pi}, NPV {npv} on {capex}); "
         "if capital is rationed, it is the better use of it.",
+        "supply": "<strong>Chip supply.</strong> {labels} {run} the {gpu} (server "
+        "<code>{sku}</code>), a chip of foreign origin whose import into China needs "
+        "approval (source: {source}). The model assumes delivery {lead} months after "
+        "order{high}. {policy}",
+        "supply_high": ", up to {high} months at the high of its range",
+        "supply_one": "it",
+        "supply_many": "them",
+        "supply_policy": "A domestic-only chip policy (<code>policy.domestic_only</code>, "
+        "which binds a park built with state funds) would rule {them} out; the catalogue's "
+        "domestic servers are {domestic}.",
+        "supply_policy_none": "A domestic-only chip policy (<code>policy.domestic_only</code>, "
+        "which binds a park built with state funds) would rule {them} out, and the catalogue "
+        "has no domestic server.",
+        "options_all": "options",
+        "options_sold": "options that sell GPU-hours",
+        "none_sold": "<strong>No option that sells GPU-hours is worth building at the "
+        "assumed prices.</strong> {all_n} have a negative NPV at a {rate} discount rate over "
+        "{horizon} years.",
+        "none_one_sold": "<strong>The option that sells GPU-hours is not worth building at "
+        "the assumed price.</strong> Its NPV is negative at a {rate} discount rate over "
+        "{horizon} years.",
+        "captive_bad": "<strong>{label}</strong> is an enterprise's own cluster, valued "
+        "against renting (revenue mode <code>avoided_cloud</code>): building it costs "
+        "<strong>{amount} more</strong> in present value, after tax, than renting the same "
+        "{hours} GPU-hours at the {term} cloud price of {price}; {util}. <strong>Renting "
+        "is the cheaper choice.</strong>",
+        "captive_good": "<strong>{label}</strong> is an enterprise's own cluster, valued "
+        "against renting (revenue mode <code>avoided_cloud</code>): building it costs "
+        "<strong>{amount} less</strong> in present value, after tax, than renting the same "
+        "{hours} GPU-hours at the {term} cloud price of {price}; {util}. <strong>Building "
+        "is the cheaper choice.</strong>",
+        "captive_util_bad": "building pays only above a utilization of {u} (assumed {ub})",
+        "captive_util_good": "building stays cheaper down to a utilization of {u} (assumed {ub})",
+        "captive_util_never": "no utilization up to 100% makes building pay",
+        "captive_util_always": "building stays cheaper at any utilization",
+        "key_note_captive": " † An enterprise's own cluster: its NPV and NPV per unit of "
+        "capex measure what building saves (or costs) against renting the same GPU-hours, "
+        "not a return on capital.",
         "none": "<strong>No option is worth building at the assumed prices.</strong> All {n} "
         "options have a negative NPV at a {rate} discount rate over {horizon} years.",
         "none_one": "<strong>The option is not worth building at the assumed price.</strong> "
@@ -117,7 +155,7 @@ SUMMARY: dict[str, dict[str, str]] = {
     },
     "zh": {
         "recommend": "建议选择<strong>{label}</strong>。按首年价格 {price}、此后每年下降 "
-        "{decline} 的假设，在 {n} 个方案中其净现值为正且最高：按 {rate} 折现率、{horizon} "
+        "{decline} 的假设，在 {n} 个{options}中其净现值为正且最高：按 {rate} 折现率、{horizon} "
         "年测算期计算为 <strong>{npv}</strong>。",
         "excluded": "<strong>在芯片政策下，{total} 个方案中有 {count} 个无法建设</strong>"
         "（<code>policy.domestic_only</code>：仅限国产芯片），不纳入决策：{items}。",
@@ -153,6 +191,34 @@ SUMMARY: dict[str, dict[str, str]] = {
         "排第 {rank}，共 {n} 个方案）；峰值资金需求为 {funding}。",
         "pi_alt": "{label}单位投资创造的价值更高（{pi}，以 {capex} 投资获得净现值 {npv}）；"
         "若资金有限，投向该方案更合算。",
+        "supply": "<strong>芯片供应。</strong>{labels}采用 {gpu}（服务器 <code>{sku}</code>），"
+        "为境外芯片，进口须经中国审批（来源见假设 <code>{path}</code>）。"
+        "模型假设下单后 {lead} 个月交付{high}。{policy}",
+        "supply_high": "，区间上限为 {high} 个月",
+        "supply_one": "该方案",
+        "supply_many": "这些方案",
+        "supply_policy": "若执行仅限国产芯片的政策（<code>policy.domestic_only</code>，"
+        "使用国有资金建设的园区须遵守），{them}将无法建设；目录中的国产服务器为 {domestic}。",
+        "supply_policy_none": "若执行仅限国产芯片的政策（<code>policy.domestic_only</code>，"
+        "使用国有资金建设的园区须遵守），{them}将无法建设，且目录中没有国产服务器。",
+        "options_all": "方案",
+        "options_sold": "对外出售卡时的方案",
+        "none_sold": "<strong>在假设价格下，没有任何对外出售卡时的方案值得建设。</strong>按 "
+        "{rate} 折现率、{horizon} 年测算期计算，这 {n} 个方案的净现值均为负。",
+        "none_one_sold": "<strong>在假设价格下，对外出售卡时的方案不值得建设。</strong>按 "
+        "{rate} 折现率、{horizon} 年测算期计算，其净现值为负。",
+        "captive_bad": "<strong>{label}</strong>为企业自用集群，按与租用比较估值（收入模式 "
+        "<code>avoided_cloud</code>）：按税后现值计，自建比以{term}云价格 {price} 租用同等的 "
+        "{hours} 卡时多花 <strong>{amount}</strong>；{util}。<strong>租用更省钱。</strong>",
+        "captive_good": "<strong>{label}</strong>为企业自用集群，按与租用比较估值（收入模式 "
+        "<code>avoided_cloud</code>）：按税后现值计，自建比以{term}云价格 {price} 租用同等的 "
+        "{hours} 卡时节省 <strong>{amount}</strong>；{util}。<strong>自建更省钱。</strong>",
+        "captive_util_bad": "利用率须高于 {u}（假设为 {ub}）自建才合算",
+        "captive_util_good": "利用率降至 {u}（假设为 {ub}）之前自建仍更省钱",
+        "captive_util_never": "利用率即使达到 100%，自建也不合算",
+        "captive_util_always": "任何利用率下自建都更省钱",
+        "key_note_captive": "† 企业自用集群：其净现值及单位投资净现值衡量的是自建相对租用同等卡时"
+        "节省（或多花）的金额，而非资本回报。",
         "none": "<strong>在假设价格下，没有任何方案值得建设。</strong>按 {rate} 折现率、"
         "{horizon} 年测算期计算，全部 {n} 个方案的净现值均为负。",
         "none_one": "<strong>在假设价格下，该方案不值得建设。</strong>按 {rate} 折现率、"
