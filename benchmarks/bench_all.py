@@ -188,10 +188,9 @@ def _tier_kernels(
         return [year_sums(k * weight) for k in h]
 
     ti = resolve_tier(a, tier)
-    values = ti.values()
-    values.update({k: drawn[p] for k, p in ti.paths().items() if p in drawn})
+    params = ti.params().varied({k: drawn[p] for k, p in ti.paths().items() if p in drawn})
     config = ti.config
-    q = tier_inputs(values)
+    q = tier_inputs(params)
     clock = Clock(config.months)
     deps = deployments(q, config.stages, config.months)
     events = capex_events(q, deps)

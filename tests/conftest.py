@@ -82,7 +82,7 @@ def engine_calls(monkeypatch) -> list[int]:
     real = variants.run_tier
 
     def counting(values, config):
-        calls.append(max(int(np.size(v)) for v in values.values()))
+        calls.append(max(int(np.size(v)) for v in values.arrays()))
         return real(values, config)
 
     monkeypatch.setattr(variants, "run_tier", counting)

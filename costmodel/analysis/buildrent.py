@@ -134,7 +134,7 @@ def build_vs_rent(model: Model | Assumptions) -> pd.DataFrame:
             row["pv_build_cost"] = metrics["pv_cost"]
             row["build_cost_per_gpu_hour"] = metrics["cost_per_gpu_hour"]
             # the cloud quote rolled to the start (methodology §30)
-            price = float(rolled(model.inputs[t].values(), "cloud_price_per_gpu_hour"))
+            price = float(rolled(model.inputs[t].params(), "cloud_price_per_gpu_hour"))
             cloud = cloud_cost_schedule(model, t, price)
             discount = np.asarray(r.flows["discount_factor"])[0]
             opex = np.asarray(r.flows["opex"])[0]

@@ -51,6 +51,7 @@ import pandas as pd
 
 from costmodel.core.lines import goodput
 from costmodel.core.storage import node_sized, storage_sizing
+from costmodel.core.tierparams import TierParams
 from costmodel.core.units import DAYS_PER_YEAR, HOURS_PER_DAY, HOURS_PER_YEAR
 from costmodel.inputs.runs import run_variants
 from costmodel.inputs.schema import Quantity
@@ -194,10 +195,11 @@ def _node_trade(
     """The IO storm as a trade of storage nodes against goodput (module docstring);
     NaN for storage priced per TB. ``hour_value`` is a year's GPU-hours x the cost."""
     nan = math.nan
-    if not node_sized(v):
+    params = TierParams.of(v)
+    if not node_sized(params):
         keys = ("storage_nodes", "storage_binds", "node_price", "write_more", "goodput_more")
         return {k: nan for k in (*keys, "node_more_money", "node_payback_years")}
-    q = {k: np.asarray(x, dtype=float) for k, x in v.items()}
+    q = params.mapped(lambda x: np.asarray(x, dtype=float))
     s = {k: float(x) for k, x in storage_sizing(q, float(row["gpus"])).items()}
     nodes = s["nodes"]
     counts = [s["nodes_write"], s["nodes_read"]]

@@ -51,6 +51,7 @@ from costmodel.core.tax import (
     terminal_gain,
     terminal_value,
 )
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import (
     CapexEvent,
     Clock,
@@ -79,7 +80,7 @@ from costmodel.core.vat import (
 
 
 def run_by_year(
-    q: dict[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     deps: list[dict[str, FloatArray]],
     timing: tuple,
@@ -101,12 +102,12 @@ def run_by_year(
     draws times unit loans (:func:`unit_debt`) when every variant has one rate and term."""
     months = config.months
     t, rest, events = timing[0], tuple(timing[1:]), capex_events(q, deps)
-    size, full = q["gpus"].shape[0], q["gpus"].shape  # every input is (S,) (inputs)
+    size, full = q.gpus.shape[0], q.gpus.shape  # every input is (S,) (inputs)
     shapes = timing_shapes(months, (tuple(t), *rest))
     goodput_m = Lazy(lambda: tier_goodput(q, deps))  # read by metrics a Monte Carlo skips
     lines, (rev, hours, opex) = _operating(q, deps, events, months)
     rev_y, opex_y = (year_sums(c, shapes.sums) for c in (rev, opex))
-    disc = discounting(q["discount_rate"])
+    disc = discounting(q.discount_rate)
     disc_shapes = discounted_shapes(shapes, disc)  # (Y, K, 1 or S)
     capex_by, capex_at = capex_by_month(events, full)
     dep_y, nbv = depreciation_by_year(q, config, events, capex_by, size)
@@ -161,7 +162,7 @@ def run_by_year(
 
 
 def run_by_draw(
-    q: dict[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     deps: list[dict[str, FloatArray]],
     monthly: Callable[[], TierResult],
@@ -179,11 +180,11 @@ def run_by_draw(
     (:func:`costmodel.core.engine.run_monthly`), read when first read."""
     months = config.months
     clock = Clock(months)
-    size, full = q["gpus"].shape[0], q["gpus"].shape
+    size, full = q.gpus.shape[0], q.gpus.shape
     events = capex_events(q, deps)
     lines, (rev, hours, opex) = _operating(q, deps, events, months)
     shapes = tier_shapes(q, deps, clock)
-    disc = discount_table(q["discount_rate"], months)
+    disc = discount_table(q.discount_rate, months)
     sums, disc_sums = _own_shape_sums(shapes, disc, sorted(set(rev) | set(opex) | set(hours)))
     rev_y, opex_y = year_sums(rev, sums), year_sums(opex, sums)
     capex_months = monthly_capex(events, clock)
@@ -233,7 +234,7 @@ def run_by_draw(
             "subsidies": np.zeros(size),  # a tier with subsidies runs month by month
         },
     )
-    if np.any(q["debt_share"]):  # the equity IRR reads the monthly run's ECF
+    if np.any(q.debt_share):  # the equity IRR reads the monthly run's ECF
         unlevered = metrics
         metrics = Metrics(
             {k: later(k) if k in LEVERED_IRRS else (lambda k=k: unlevered[k]) for k in unlevered}
@@ -296,7 +297,7 @@ def _own_shape_sums(
 
 
 def _vat_by_draw(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     lines: Mapping[str, Coefficients],
     monthly: tuple[list[FloatArray], Clock],
@@ -311,12 +312,12 @@ def _vat_by_draw(
     shapes, clock = monthly
     net = monthly_line(vat_net_coefficients(q, lines), shapes, clock)
     for cls in CAPEX_CLASSES:
-        net = net - col(q[f"vat_input_{cls}"]) * capex_months[cls]
-    return vat_cash_lines(q, config, np.broadcast_to(net, (q["gpus"].shape[0], clock.months + 1)))
+        net = net - col(q.vat_input[cls]) * capex_months[cls]
+    return vat_cash_lines(q, config, np.broadcast_to(net, (q.gpus.shape[0], clock.months + 1)))
 
 
 def _tax_by_year(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
@@ -338,7 +339,7 @@ def _tax_by_year(
         tax_dep_y, tax_nbv = tax_depreciation_by_year(q, config, events, size)
     else:  # tax depreciation is the book depreciation
         tax_dep_y, tax_nbv = dep_y, sum(nbv.values())
-    rate, carry = q["tax_rate"], config.loss_carryforward_years
+    rate, carry = q.tax_rate, config.loss_carryforward_years
     gain = terminal_gain(terminal, tax_nbv, config)
     taxable_y = taxable_income(margin_y, tax_dep_y + surtax_y, gain)
     tax = tax_rows(taxable_y, rate, carry, pool=False)
@@ -355,7 +356,7 @@ def _tax_by_year(
 
 
 def _operating(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
     months: int,
@@ -444,7 +445,7 @@ def _segment_discounts(seg: Segments, disc: Discount) -> FloatArray:
 
 
 def _equity_by_year(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     build: int,
     one_loan: bool,
@@ -475,17 +476,17 @@ def _equity_by_year(
     if not draws:  # PV(FCF) at the cost of equity, computed when read
 
         def equity_npv() -> FloatArray:
-            equity = discounting(q["cost_of_equity"])
+            equity = discounting(q.cost_of_equity)
             return npv if equity.same_rates(disc) else pv_months(fcf, equity.table(months))
 
         return None, np.full((size, months // MONTHS_PER_YEAR), np.nan), np.zeros(full), equity_npv
-    equity = discounting(q["cost_of_equity"])
+    equity = discounting(q.cost_of_equity)
     e_disc = equity.table(months)
     interest_y, service_y, debt_peak, pv_net, net = debt_by_year(
         q, draws, build, months, equity, one_loan
     )
     levered = tax_rows(
-        levered_taxable(interest_y), q["tax_rate"], config.loss_carryforward_years, pool=False
+        levered_taxable(interest_y), q.tax_rate, config.loss_carryforward_years, pool=False
     )
     tax_saved = tax["tax"] - levered["tax"]
 

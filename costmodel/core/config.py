@@ -45,14 +45,6 @@ class RefundMode(StrEnum):
     MONTHLY = "monthly"  # each month
 
 
-class RevenueMode(StrEnum):
-    """What a GPU-hour earns (methodology §11.5): a rental price, or the cloud
-    price avoided by a captive user."""
-
-    RENTAL = "rental"
-    AVOIDED_CLOUD = "avoided_cloud"
-
-
 class SubsidyKind(StrEnum):
     """The kinds of subsidy of methodology §11.13."""
 
@@ -116,7 +108,6 @@ class TierConfig:
     refund: RefundMode = RefundMode.NONE  # of the excess credit (methodology §11.6, §11.11)
     #: the tier's subsidies (its own list, else the global one; methodology §11.13)
     subsidies: tuple[Subsidy, ...] = ()
-    revenue: RevenueMode = RevenueMode.RENTAL
 
     @property
     def vat_refund(self) -> bool:

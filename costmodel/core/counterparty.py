@@ -3,17 +3,18 @@ the contracts' survival itself is :func:`costmodel.core.timing.surviving`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import Coefficients, monthly_line
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import Clock, tier_shapes
 
 
 def contract_at_risk(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     contract_revenue: Coefficients,
     shapes: list,
@@ -23,10 +24,10 @@ def contract_at_risk(
     default (nominal): the contract revenue on the shapes without survival less the
     same on ``shapes`` (the tier's, with it), the revenue lost, not net of the
     defaulted hours' spot resale. 0 without a default rate."""
-    size = q["gpus"].shape[0]
-    if not np.any(q["contract_default_rate"] > 0) or not contract_revenue:
+    size = q.gpus.shape[0]
+    if not np.any(q.contract_default_rate > 0) or not contract_revenue:
         return np.zeros(size)
-    raw = tier_shapes({**q, "contract_default_rate": np.zeros(size)}, deps, clock)
+    raw = tier_shapes(replace(q, contract_default_rate=np.zeros(size)), deps, clock)
     lost = monthly_line(contract_revenue, raw, clock) - monthly_line(
         contract_revenue, shapes, clock
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -12,16 +12,28 @@ from costmodel.core.discount import DISCOUNTED, Discount, sum_rows
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
 from costmodel.core.result import DEBT_LINES
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import CapexEvent, Clock, col, when
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
 
 
-def loan_rate(q: Mapping[str, FloatArray]) -> FloatArray:
+@dataclass(frozen=True)
+class LoanTerms:
+    """The terms of a loan alone (the fields of :class:`TierParams` a loan reads):
+    what a unit loan is computed from."""
+
+    interest_rate: FloatArray
+    loan_rate_nominal: FloatArray
+    term_years: FloatArray
+    debt_share: FloatArray
+
+
+def loan_rate(q: TierParams | LoanTerms) -> FloatArray:
     """The monthly loan rate of each variant (:func:`finance.loan_monthly_rate`
     of the interest rate in its convention)."""
-    return fin.loan_monthly_rate(q["interest_rate"], q["loan_rate_nominal"])
+    return fin.loan_monthly_rate(q.interest_rate, q.loan_rate_nominal)
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,7 @@ class Loan:
 
 
 def loans(
-    q: Mapping[str, FloatArray],
+    q: TierParams | LoanTerms,
     capex_m: FloatArray,
     build: FloatArray,
     clock: Clock,
@@ -63,9 +75,9 @@ def loans(
     (1 in its payment months p .. p + n - 1)."""
     size, width = capex_m.shape
     r_all = np.broadcast_to(col(loan_rate(q)), (size, 1))
-    term = np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR
+    term = np.asarray(q.term_years, dtype=float) * MONTHS_PER_YEAR
     n_all = np.broadcast_to(col(term), (size, 1))
-    share = np.broadcast_to(col(q["debt_share"]), (size, 1))
+    share = np.broadcast_to(col(q.debt_share), (size, 1))
     build_all = np.broadcast_to(np.asarray(build, dtype=float), (size,))
     if not np.any(share) and not every_capex_month:
         return []
@@ -143,7 +155,7 @@ def _with_balloon(lines: dict[str, FloatArray]) -> dict[str, FloatArray]:
 
 
 def debt_schedule(
-    q: Mapping[str, FloatArray], capex_m: FloatArray, build: FloatArray, clock: Clock
+    q: TierParams | LoanTerms, capex_m: FloatArray, build: FloatArray, clock: Clock
 ) -> dict[str, FloatArray]:
     """The tier's debt (S, M+1) per line of :data:`DEBT_LINES`: the sum of its
     :func:`loans`' lines."""
@@ -166,12 +178,12 @@ def unit_debt(
     B and the draw months after it (before B balances only grow, after it they
     only fall between draws)."""
     clock = Clock(months)
-    q1 = {
-        "interest_rate": np.array([rate]),
-        "loan_rate_nominal": np.array([nominal]),
-        "term_years": np.array([term]),
-        "debt_share": np.array([1.0]),
-    }
+    q1 = LoanTerms(
+        interest_rate=np.array([rate]),
+        loan_rate_nominal=np.array([nominal]),
+        term_years=np.array([term]),
+        debt_share=np.array([1.0]),
+    )
     cols = []
     for t in draws:
         unit = np.zeros((1, months + 1))
@@ -194,7 +206,7 @@ def unit_debt(
 
 
 def debt_by_year(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     draws: dict[int, FloatArray],
     build: int,
     months: int,
@@ -205,8 +217,8 @@ def debt_by_year(
     of the net debt flows at the cost of equity (``equity``) (S,), and ``net()``
     those flows month by month (M+1, S): with one rate and term for every variant, the draws (T, S)
     times the schedules of unit loans (:func:`unit_debt`), else :func:`_loans`."""
-    rate, term = when(q["interest_rate"]), when(q["term_years"])
-    nominal = when(q["loan_rate_nominal"])
+    rate, term = when(q.interest_rate), when(q.term_years)
+    nominal = when(q.loan_rate_nominal)
     amounts = np.stack(list(draws.values()))  # (T, S)
     e_disc = equity.table(months)
     one = rate.shape[0] == term.shape[0] == nominal.shape[0] == 1
@@ -230,7 +242,7 @@ def debt_by_year(
 
 
 def _loans(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     draws: dict[int, FloatArray],
     build: int,
     months: int,
@@ -313,13 +325,11 @@ class _LoanTerms:
     disc_rows: np.ndarray | None = None
 
 
-def _loan_terms(
-    q: Mapping[str, FloatArray], size: int, months: int, e_disc: FloatArray
-) -> _LoanTerms:
+def _loan_terms(q: TierParams, size: int, months: int, e_disc: FloatArray) -> _LoanTerms:
     """The :class:`_LoanTerms` of rates and terms ``q`` for ``size`` variants."""
     rows = np.arange(size)
     r = np.broadcast_to(loan_rate(q), (size,))
-    n = np.broadcast_to(np.asarray(q["term_years"], dtype=float) * MONTHS_PER_YEAR, (size,))
+    n = np.broadcast_to(np.asarray(q.term_years, dtype=float) * MONTHS_PER_YEAR, (size,))
     n_pay = np.ceil(n).astype(np.intp)  # payments k = 0 .. n_pay - 1 (k < n)
     one_term = bool(np.all(n_pay == n_pay[0]))
     top = int(max(months, np.max(n))) + 1
@@ -435,28 +445,26 @@ def _combine(units: FloatArray, amounts: FloatArray) -> FloatArray:
     return out
 
 
-def debt_draws(
-    q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]
-) -> dict[int, FloatArray]:
+def debt_draws(q: TierParams, capex_at: dict[int, FloatArray]) -> dict[int, FloatArray]:
     """The debt drawn at each capex month, ``debt share * capex(m)`` (S,), for the
     months where some variant borrows."""
-    drawn = {m: q["debt_share"] * a for m, a in capex_at.items()}
+    drawn = {m: q.debt_share * a for m, a in capex_at.items()}
     return {m: d for m, d in drawn.items() if np.any(d)}
 
 
-def borrowing_variants(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> np.ndarray:
+def borrowing_variants(q: TierParams, capex_at: dict[int, FloatArray]) -> np.ndarray:
     """(S,) bool: the variants that draw debt at some capex month."""
     drawn = list(debt_draws(q, capex_at).values())
-    return np.any(np.stack(drawn) != 0, axis=0) if drawn else np.zeros(q["gpus"].shape, bool)
+    return np.any(np.stack(drawn) != 0, axis=0) if drawn else np.zeros(q.gpus.shape, bool)
 
 
-def borrows(q: Mapping[str, FloatArray], capex_at: dict[int, FloatArray]) -> bool:
+def borrows(q: TierParams, capex_at: dict[int, FloatArray]) -> bool:
     """Whether any variant borrows (else ECF = FCF and the equity IRR is the IRR)."""
     return bool(debt_draws(q, capex_at))
 
 
 def capitalized_events(
-    q: Mapping[str, FloatArray], events: list[CapexEvent], build: FloatArray
+    q: TierParams, events: list[CapexEvent], build: FloatArray
 ) -> list[CapexEvent]:
     """The interest capitalized on each capex event's loan, as an asset of the
     event's class in service with it (methodology §11.8): the loan of month t,
@@ -465,7 +473,7 @@ def capitalized_events(
     0)``), allocated to the month's events pro rata to their cost, so event e
     carries ``debt_share cost_e ((1 + r)^max(B - t_e, 0) - 1)``. Only events paid
     before B (the facility during construction) carry any; none without debt."""
-    if not np.any(q["debt_share"]):
+    if not np.any(q.debt_share):
         return []
     growth = 1.0 + loan_rate(q)
     out = []
@@ -473,6 +481,6 @@ def capitalized_events(
         months = np.maximum(np.asarray(build, dtype=float) - e.month, 0.0)
         if not np.any(months):
             continue
-        amount = q["debt_share"] * e.amount * (np.power(growth, months) - 1.0)
+        amount = q.debt_share * e.amount * (np.power(growth, months) - 1.0)
         out.append(CapexEvent(e.cls, amount, e.month, e.in_service))
     return out

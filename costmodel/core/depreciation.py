@@ -3,8 +3,6 @@ year (methodology §3.3, §11.7)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 
 from costmodel.catalogue.items import CAPEX_CLASSES
@@ -12,6 +10,7 @@ from costmodel.core import finance as fin
 from costmodel.core.config import TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import CapexEvent, Clock, col, when
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
@@ -19,7 +18,7 @@ from costmodel.core.units import (
 
 
 def depreciation_lines(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     events: list[CapexEvent],
     config: TierConfig,
     clock: Clock,
@@ -37,7 +36,7 @@ def depreciation_lines(
 
 
 def event_depreciation(
-    q: Mapping[str, FloatArray], e: CapexEvent, config: TierConfig, clock: Clock
+    q: TierParams, e: CapexEvent, config: TierConfig, clock: Clock
 ) -> FloatArray:
     """One event's depreciation month by month (S, M+1): its annual amounts
     (:func:`finance.depreciation_annual` of its cost, class salvage, method and
@@ -45,7 +44,7 @@ def event_depreciation(
     - 1``, each month 1/12 of it."""
     life = config.depreciation_life_years[e.cls]
     annual = fin.depreciation_annual(
-        e.amount, q[f"salvage_{e.cls}"], config.depreciation_method[e.cls], life
+        e.amount, q.salvage[e.cls], config.depreciation_method[e.cls], life
     )
     k = np.floor((clock.m - when(e.in_service)) / MONTHS_PER_YEAR)
     idx = np.where((k >= 0) & (k < life), k, life).astype(np.intp)  # life: the 0 column
@@ -56,7 +55,7 @@ def event_depreciation(
 
 
 def tax_depreciation_lines(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     events: list[CapexEvent],
     config: TierConfig,
     clock: Clock,
@@ -114,7 +113,7 @@ def depreciation_counts(
 
 
 def depreciation_by_year(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     events: list[CapexEvent],
     capex_by: dict[str, FloatArray],
@@ -141,7 +140,7 @@ def depreciation_by_year(
 
 
 def tax_depreciation_by_year(
-    q: Mapping[str, FloatArray], config: TierConfig, events: list[CapexEvent], size: int
+    q: TierParams, config: TierConfig, events: list[CapexEvent], size: int
 ) -> tuple[FloatArray, FloatArray]:
     """Tax depreciation per model year (Y, S) of ``events`` and their tax net book
     value at the horizon (S,), ``cost - sum of tax depreciation``: the yearly sums
@@ -163,13 +162,13 @@ def tax_depreciation_by_year(
     return dep_y, cost - dep_y.sum(axis=0)
 
 
-def event_by_year(q: Mapping[str, FloatArray], config: TierConfig, e: CapexEvent) -> FloatArray:
+def event_by_year(q: TierParams, config: TierConfig, e: CapexEvent) -> FloatArray:
     """(Y, S): one event's book depreciation per model year (:func:`depreciation_by_year`)."""
     months = config.months
     cls = e.cls
     life = config.depreciation_life_years[cls]
     annual = fin.depreciation_annual(
-        e.amount, q[f"salvage_{cls}"], config.depreciation_method[cls], life
+        e.amount, q.salvage[cls], config.depreciation_method[cls], life
     )
     s = when(e.in_service)
     if s.shape[0] > 1:  # each variant its own month in service

@@ -50,7 +50,6 @@ from functools import cache, partial
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
@@ -88,6 +87,7 @@ from costmodel.core.tax import (
     terminal_value,
 )
 from costmodel.core.threads import blas_single_thread
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import (
     CapexEvent,
     Clock,
@@ -105,68 +105,40 @@ from costmodel.core.vat import surtax_by_year, vat_lines, vat_metrics
 from costmodel.core.wacc import with_discount_rate
 
 
-def broadcast_inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:
+def broadcast_inputs(p: TierParams) -> TierParams:
     """Every input broadcast to (S,) (an (S,) float array as it is; a number as a
-    read-only view of stride 0, as ``np.broadcast_to`` makes it)."""
-    shapes = [np.shape(v) for v in p.values() if not isinstance(v, float | int)]
-    size = int(np.broadcast_shapes(*shapes, (1,))[0])
-    return {k: _spread(v, size) for k, v in p.items()}
+    read-only view of stride 0, as ``np.broadcast_to`` makes it;
+    :meth:`TierParams.spread`)."""
+    shapes = [np.shape(v) for v in p.arrays() if not isinstance(v, float | int)]
+    return p.spread(int(np.broadcast_shapes(*shapes, (1,))[0]))
 
 
-def _spread(v: ArrayLike, size: int) -> FloatArray:
-    """``np.broadcast_to(v, (size,))`` as float; a number's view made directly (a
-    tier call spreads about 70 inputs, most of them numbers)."""
-    if isinstance(v, np.ndarray) and v.shape == (size,) and v.dtype == np.float64:
-        return v
-    one = np.asarray(v, dtype=float)
-    if one.size != 1:
-        return np.broadcast_to(one, (size,))
-    out = np.ndarray((size,), dtype=float, buffer=one.reshape(1).copy(), strides=(0,))
-    out.flags.writeable = False
-    return out
-
-
-def tier_inputs(p: Mapping[str, ArrayLike]) -> dict[str, FloatArray]:
+def tier_inputs(p: TierParams) -> TierParams:
     """The inputs of :func:`run_tier`: every input broadcast to (S,)
-    (:func:`broadcast_inputs`), with the defaults of v1 inputs (:func:`_defaults`),
-    its quotes rolled to the start and the spot and contract prices of its site
-    (:func:`costmodel.core.siteprices.selling_prices`)."""
-    return selling_prices(_defaults(broadcast_inputs(p)))
+    (:func:`broadcast_inputs`), the discount rate of ``wacc`` derived and the cost
+    of equity, when not given, the discount rate (:func:`with_cost_of_equity`), its
+    quotes rolled to the start and the spot and contract prices of its site
+    (:func:`costmodel.core.siteprices.selling_prices`). The inputs v1 assumptions
+    lacked take their defaults from :class:`TierParams` (no build, no ramp, no
+    debt, no contract: v1 inputs run as v1)."""
+    return selling_prices(with_cost_of_equity(broadcast_inputs(p)))
 
 
-def _defaults(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
-    """v1 inputs run as v1 (no build, no ramp, no debt, cash at the discount rate);
-    the discount rate of ``wacc`` derived (:func:`with_discount_rate`)."""
-    zero = np.zeros_like(q["gpus"])
-    if "discount_wacc" in q:  # a rule makes sure the cost of equity is given
-        loan = {"debt_share": zero, "interest_rate": zero, **q}
-        q = {**q, "discount_rate": with_discount_rate(loan)["discount_rate"]}
-    defaults = {
-        "build_months": zero,
-        "ramp_months": zero,
-        "server_price_decline": zero,
-        "retrofit_premium": zero,
-        "reserve_headroom": zero + 1.0,
-        "repair_hours": zero,
-        "debt_share": zero,
-        "interest_rate": zero,
-        "loan_rate_nominal": zero,  # inputs without a convention: effective (v2)
-        "term_years": zero + 1.0,
-        "cost_of_equity": q["discount_rate"],
-        "sga_share": zero,
-        "contract_share": zero,  # no contract: every hour sold spot (methodology §11.5)
-        "contract_price_per_gpu_hour": zero,
-        "contract_months": zero,
-        "contract_escalation": zero,
-        "contract_at_hour_value": zero,  # contract hours at the contract price
-        "contract_default_rate": zero,  # a counterparty that never defaults
-    }
-    return {**defaults, **q}
+def with_cost_of_equity(q: TierParams) -> TierParams:
+    """``q`` with the discount rate of ``wacc`` derived (:func:`with_discount_rate`)
+    and the cost of equity, when not given, the discount rate (cash at the
+    discount rate)."""
+    if q.discount_wacc is not None:  # a rule makes sure the cost of equity is given
+        q = with_discount_rate(q)
+    if q.cost_of_equity is None:
+        q = replace(q, cost_of_equity=q.discount_rate)
+    return q
 
 
-def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
-    """Compute one tier for S variants. ``p`` holds the inputs named in
-    :func:`costmodel.inputs.params.resolve_tier`, each a scalar or an (S,) array.
+def run_tier(p: TierParams, config: TierConfig) -> TierResult:
+    """Compute one tier for S variants. ``p``: its inputs
+    (:class:`~costmodel.core.tierparams.TierParams`, built by
+    :mod:`costmodel.inputs.params`), each a number or an (S,) array.
 
     ``FCF_m = -capex_m + revenue_m - opex_m - tax_m + vat_cash_m`` (+ terminal value
     - terminal tax at M; VAT: :mod:`~costmodel.core.vat`); ``ECF_m = FCF_m + draw_m -
@@ -180,8 +152,9 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
     :func:`run_monthly` on first access. All give the same numbers up to rounding.
     """
     q = tier_inputs(p)
-    varied = {k for k, v in p.items() if not isinstance(v, float | int) and np.ndim(v) > 0}
-    one_loan = not varied & {"interest_rate", "term_years"}
+    one_loan = all(
+        isinstance(v, float | int) or np.ndim(v) == 0 for v in (p.interest_rate, p.term_years)
+    )
     with blas_single_thread():
         deps = deployments(q, config.stages, config.months)
         monthly = cache(lambda: run_monthly(q, config, deps))
@@ -193,7 +166,7 @@ def run_tier(p: Mapping[str, ArrayLike], config: TierConfig) -> TierResult:
         return run_by_draw(q, config, deps, monthly)
 
 
-def shared_timing(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> tuple | None:
+def shared_timing(q: TierParams, deps: list[dict[str, FloatArray]]) -> tuple | None:
     """Deployment months and ramp months (and the contract's months when there is
     a contract, methodology §11.5) if every variant has the same, else None."""
     months = []
@@ -202,17 +175,15 @@ def shared_timing(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
         if t.shape[0] != 1:
             return None
         months.append(int(t[0, 0]))
-    r, c = when(q["ramp_months"]), when(q["contract_months"])
+    r, c = when(q.ramp_months), when(q.contract_months)
     if r.shape[0] != 1 or c.shape[0] != 1:
         return None
-    if c[0, 0] and np.any(q["contract_default_rate"] > 0):
+    if c[0, 0] and np.any(q.contract_default_rate > 0):
         return None  # the contracts' survival: shapes of each variant (methodology §11.12)
     return (months, float(r[0, 0])) + ((float(c[0, 0]),) if c[0, 0] else ())
 
 
-def run_monthly(
-    q: dict[str, FloatArray], config: TierConfig, deps: list[dict[str, FloatArray]]
-) -> TierResult:
+def run_monthly(q: TierParams, config: TierConfig, deps: list[dict[str, FloatArray]]) -> TierResult:
     """:func:`run_tier` month by month: every line as an (S, M+1) array. ``EBIT =
     revenue - opex - depreciation``; the cash lines are :func:`_monthly_cash` and
     :func:`_levered_cash`. What the NPV, the IRR and the cost per GPU-hour read is
@@ -239,8 +210,8 @@ def run_monthly(
     dep_total = cache(lambda: sum(dep.values()))
     ebit = cache(lambda: cf["margin"] - dep_total())
     utilization = cache(lambda: [ramp(q, d["month"], clock) for d in deps])
-    disc = discount_table(q["discount_rate"], config.months)
-    equity_disc = cache(partial(discount_table, q["cost_of_equity"], config.months))
+    disc = discount_table(q.discount_rate, config.months)
+    equity_disc = cache(partial(discount_table, q.cost_of_equity, config.months))
     shape = cf["fcf"].shape
     annual = Lazy(lambda: _annual(clock, cf, lev(), ebit()))
 
@@ -286,7 +257,7 @@ def run_monthly(
 
 
 def _flows(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     clock: Clock,
     deps: list[dict[str, FloatArray]],
     sold: Mapping[str, FloatArray],
@@ -307,9 +278,9 @@ def _flows(
         "utilization": sum(utilization)
         if len(deps) == 1
         else weighted_utilization(deps, utilization),
-        "price_index": np.broadcast_to(clock.index(-np.asarray(q["price_decline"])), shape),
-        "power_index": np.broadcast_to(clock.index(q["power_escalation"]), shape),
-        "staff_index": np.broadcast_to(clock.index(q["staff_escalation"]), shape),
+        "price_index": np.broadcast_to(clock.index(-np.asarray(q.price_decline)), shape),
+        "power_index": np.broadcast_to(clock.index(q.power_escalation), shape),
+        "staff_index": np.broadcast_to(clock.index(q.staff_escalation), shape),
         "revenue": sold["revenue"],
         "opex": np.broadcast_to(opex_total, shape),
         "capex": np.broadcast_to(cf["capex"], shape),
@@ -336,7 +307,7 @@ def _flows(
 
 
 def _monthly_cash(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     clock: Clock,
     events: tuple[list[CapexEvent], list[FloatArray], list[dict[str, FloatArray]]],
@@ -372,8 +343,8 @@ def _monthly_cash(
     gain = terminal_gain(terminal, tax_nbv, config)
     taxable = taxable_income(margin_y.T, (clock.by_year(tax_dep) + surtax_y).T, gain).T
     carry = config.loss_carryforward_years
-    tax = tax_with_losses(taxable, q["tax_rate"], carry)
-    terminal_tax = tax_on_gain(taxable.T, gain, tax["tax"].T, q["tax_rate"], carry)
+    tax = tax_with_losses(taxable, q.tax_rate, carry)
+    terminal_tax = tax_on_gain(taxable.T, gain, tax["tax"].T, q.tax_rate, carry)
     terminal_m = clock.at(config.months, terminal)
     tax_m = clock.at_year_ends(tax["tax"])
     operating = margin - tax_m
@@ -398,7 +369,7 @@ def _monthly_cash(
 
 
 def _levered_cash(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     clock: Clock,
     deps: list[dict[str, FloatArray]],
@@ -425,7 +396,7 @@ def _levered_cash(
         deductions = clock.by_year(cf["tax_dep"] + cap_dep + debt["interest"]) + cf["surtax_y"]
         gain_levered = terminal_gain(cf["terminal_value"], cf["tax_nbv"] + cap_nbv, config)
         taxable_levered = taxable_income(cf["margin_y"].T, deductions.T, gain_levered).T
-        levered = tax_with_losses(taxable_levered, q["tax_rate"], carry)
+        levered = tax_with_losses(taxable_levered, q.tax_rate, carry)
     tax_levered_m = clock.at_year_ends(levered["tax"])
     cfads = cf["margin"] - tax_levered_m + vat["vat_cash"] + cf["subsidies"]
     service = debt["interest"] + debt["principal"]
@@ -444,7 +415,7 @@ def _levered_cash(
 
 
 def _monthly_metrics(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     discounting: tuple[FloatArray, Callable[[], FloatArray]],
     deps: list[dict[str, FloatArray]],
     capex_by: dict[str, FloatArray],
@@ -470,7 +441,7 @@ def _monthly_metrics(
     disc, equity_disc = discounting
     cash = cache(lambda: np.cumsum(fcf - cf["terminal"] + cf["terminal_tax"], axis=1))
     ecf, borrowers = None, None
-    if np.any(q["debt_share"]):
+    if np.any(q.debt_share):
         levered = lev()
         ecf = (lambda: levered["ecf"]) if levered["borrowed"] else None
         borrowers = np.any(levered["debt"]["draw"] != 0, axis=1)

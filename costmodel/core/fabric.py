@@ -25,12 +25,11 @@ each variant may have its own endpoint count and design.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.finance import FloatArray
+from costmodel.core.tierparams import TierParams
 
 #: the counts of :func:`fabric_counts`, in the order the schedules show them
 COUNT_KEYS = (
@@ -127,49 +126,46 @@ def fabric_cost(
     return c["switches"] * np.asarray(switch_price) + c["optics"] * np.asarray(optic_price)
 
 
-def fabric_rails(q: Mapping[str, FloatArray]) -> FloatArray | float:
+def fabric_rails(q: TierParams) -> FloatArray | float:
     """The rails R of a rail-optimised fabric, the unit's endpoints (``gpus_per_server``,
     or ``fabric_endpoints_per_unit``: methodology §28.4, §33.1), or 0 for leaves sized
     from the endpoints alone."""
-    if "fabric_rail_optimized" not in q:
+    if q.fabric_rail_optimized is None:
         return 0.0
-    per_unit = q.get("fabric_endpoints_per_unit", q["gpus_per_server"])
-    return q["fabric_rail_optimized"] * per_unit
+    per_unit = q.fabric_endpoints_per_unit
+    if per_unit is None:
+        per_unit = q.gpus_per_server
+    return q.fabric_rail_optimized * per_unit
 
 
-def fabric_endpoints(q: Mapping[str, FloatArray], gpus: ArrayLike) -> FloatArray:
+def fabric_endpoints(q: TierParams, gpus: ArrayLike) -> FloatArray:
     """Endpoints of ``gpus`` GPUs: one a GPU, or ``fabric_endpoints_per_unit`` per unit
     of ``gpus_per_server`` GPUs where the SKU gives it (a supernode's own fabric,
     methodology §33)."""
     g = np.asarray(gpus, dtype=float)
-    if "fabric_endpoints_per_unit" not in q:
+    if q.fabric_endpoints_per_unit is None:
         return g
-    return g / q["gpus_per_server"] * q["fabric_endpoints_per_unit"]
+    return g / q.gpus_per_server * q.fabric_endpoints_per_unit
 
 
-def design_network(
-    q: Mapping[str, FloatArray], gpus: list[FloatArray]
-) -> list[dict[str, FloatArray]]:
+def design_network(q: TierParams, gpus: list[FloatArray]) -> list[dict[str, FloatArray]]:
     """Per deployment d of a designed fabric: the counts of the fabric of
     ``E_1 + .. + E_d`` endpoints (``fabric_<count>`` of :data:`COUNT_KEYS`, its cost
     ``fabric_cost``) and the network capex of d,
     ``network = fabric(E_1 + .. + E_d) - fabric(E_1 + .. + E_{d-1}) + per_server * servers_d``
     with ``E_d`` the endpoints of deployment d (:func:`fabric_endpoints`; no price
     decline)."""
-    k, o = q["fabric_radix"], q["fabric_oversubscription"]
+    k, o = q.fabric_radix, q.fabric_oversubscription
     rails = fabric_rails(q)
     out, before, cost_before = [], np.zeros_like(gpus[0]), np.zeros_like(gpus[0])
     for g in gpus:
         now = before + fabric_endpoints(q, g)
         counts = fabric_counts(now, k, o, rails)
-        cost = (
-            counts["switches"] * q["fabric_switch_price"]
-            + counts["optics"] * q["fabric_optic_price"]
-        )
+        cost = counts["switches"] * q.fabric_switch_price + counts["optics"] * q.fabric_optic_price
         row = {f"fabric_{key}": counts[key] for key in COUNT_KEYS}
         row["fabric_endpoints"] = now
         row["fabric_cost"] = cost
-        row["network"] = cost - cost_before + q["fabric_per_server"] * g / q["gpus_per_server"]
+        row["network"] = cost - cost_before + q.fabric_per_server * g / q.gpus_per_server
         out.append(row)
         before, cost_before = now, cost
     return out

@@ -12,7 +12,6 @@ made once. Every row is of the first variant (S = 1, the model's own), months
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -24,6 +23,7 @@ from costmodel.core.calendar import year_sums
 from costmodel.core.config import Subsidy, TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import TierResult
+from costmodel.core.tierparams import TierParams
 from costmodel.core.units import MONTHS_PER_YEAR
 
 
@@ -43,12 +43,12 @@ class Intermediate:
     """The rows of one tier that the workbook and the memo show between the
     engine's lines and the summary (see the module docstring).
 
-    ``result``: the tier's :class:`~costmodel.core.result.TierResult`; ``values``:
-    its engine inputs by name; ``config``: its structural choices."""
+    ``result``: the tier's :class:`~costmodel.core.result.TierResult`; ``params``:
+    its engine inputs; ``config``: its structural choices."""
 
-    def __init__(self, result: TierResult, values: Mapping[str, float], config: TierConfig):
+    def __init__(self, result: TierResult, params: TierParams, config: TierConfig):
         self.result = result
-        self.values = values
+        self.params = params
         self.config = config
         self.months = int(result.months)
         self._annual: dict[str, FloatArray] = {}
@@ -145,8 +145,8 @@ class Intermediate:
     def pv_pflop_hours(self) -> float:
         """Discounted PFLOP-hours: ``PV(GPU-h) x goodput x MFU x TFLOPS / 1000``."""
         goodput = first(self.result.metrics["goodput"])
-        q = self.values
-        return self.pv_gpu_hours * goodput * q["mfu"] * q["tflops_bf16"] / 1000
+        q = self.params
+        return self.pv_gpu_hours * goodput * q.mfu * q.tflops_bf16 / 1000
 
     def irr_sign_below(self, metric: str) -> float:
         """The sign of the NPV of the free (``metric="irr"``) or the equity cash
@@ -177,7 +177,7 @@ class Intermediate:
             e = self.result.schedules.events[j]
             life = self.config.depreciation_life_years[e.cls]
             method = self.config.depreciation_method[e.cls]
-            salvage = self.values[f"salvage_{e.cls}"]
+            salvage = self.params.salvage[e.cls]
             k = np.floor((np.arange(self.months + 1) - first(e.in_service)) / 12) + 1
             kc = np.clip(k, 1, life)
             annual = fin.depreciation_annual(first(e.cost), salvage, method, life)[0]
@@ -202,7 +202,7 @@ class Intermediate:
         month = e.month if j else self.result.deployments[0]["month"]
         y = max(0.0, min((self.months - first(month)) / 12, life))
         f = float(np.floor(y))
-        salvage = self.values[f"salvage_{e.cls}"]
+        salvage = self.params.salvage[e.cls]
         out = {"years": y, "whole": f}
         for method in ("sum_of_years", "double_declining"):
             a = fin.depreciation_annual(first(e.cost), salvage, method, life)[0]
@@ -218,7 +218,7 @@ class Intermediate:
             r = self.result
             added, dep = r.capex_months[cls][0], r.depreciation[cls][0]
             close = np.cumsum(added - dep)
-            salvage = self.values[f"salvage_{cls}"]
+            salvage = self.params.salvage[cls]
             self._book[cls] = {
                 "open": frozen(np.concatenate([[0.0], close[:-1]])),
                 "close": frozen(close),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from functools import lru_cache
 
 import numpy as np
@@ -12,6 +13,7 @@ from costmodel.catalogue.items import OPEX_ITEMS, OPEX_LINES
 from costmodel.core import finance as fin
 from costmodel.core.discount import DISCOUNTED, Discount
 from costmodel.core.finance import FloatArray
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import CapexEvent, Clock, Shapes, col, contract_years, when
 from costmodel.core.units import (
     GB_PER_TB,
@@ -94,19 +96,19 @@ def revenue_lines(
     return {k: monthly_line(coefficients[k], shapes, clock) for k in keys}
 
 
-def tier_goodput(q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]) -> dict:
+def tier_goodput(q: TierParams, deps: list[dict[str, FloatArray]]) -> dict:
     """Goodput of the final cluster; its storage writes at ``write_gbps``, or, sized
     in nodes, at the aggregate write bandwidth of the final cluster's storage
     nodes (methodology §28.2)."""
     last = deps[-1]
-    write = last["storage_write_gbps"] if "storage_write_gbps" in last else q["write_gbps"]
+    write = last.get("storage_write_gbps", q.write_gbps)
     return goodput(
         sum(d["servers_n"] for d in deps),
-        q["node_failures_per_day"],
-        q["checkpoint_tb"],
+        q.node_failures_per_day,
+        q.checkpoint_tb,
         write,
-        q["restart_hours"],
-        q["repair_hours"],
+        q.restart_hours,
+        q.repair_hours,
     )
 
 
@@ -208,7 +210,7 @@ OPERATING_LINES = (
 
 
 def operating_coefficients(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
     years: int,
@@ -240,14 +242,14 @@ def operating_coefficients(
       per GPU-hour``;
     - gpu_hours = spot_hours + contract_hours; revenue = spot_revenue +
       contract_revenue."""
-    size = q["gpus"].shape[0]
+    size = q.gpus.shape[0]
     n_dep = len(deps)
-    util, idle = q["utilization"], q["idle_fraction"]
-    avail = availability(q["node_failures_per_day"], q["repair_hours"]) * HOURS_PER_MONTH
+    util, idle = q.utilization, q.idle_fraction
+    avail = availability(q.node_failures_per_day, q.repair_hours) * HOURS_PER_MONTH
     sold = util * avail
-    price = _year_index(-np.asarray(q["price_decline"]), years) * q["price_per_gpu_hour"]
+    price = _year_index(-np.asarray(q.price_decline), years) * q.price_per_gpu_hour
     facility = [e for e in events if e.cls == "facility"]  # in service with deployment d
-    n_years = contract_years(q["contract_months"], years * MONTHS_PER_YEAR)
+    n_years = contract_years(q.contract_months, years * MONTHS_PER_YEAR)
 
     def flat(x: FloatArray) -> FloatArray:  # the same every year
         return np.broadcast_to(x, (years, size))
@@ -279,8 +281,30 @@ def operating_coefficients(
     return {line: dict(sorted(c.items())) for line, c in out.items()}
 
 
+def formula_inputs() -> tuple[str, ...]:
+    """The engine inputs the opex formulas of the catalogue read (each a field of
+    :class:`~costmodel.core.tierparams.TierParams`): every name of a formula but its
+    drivers, its index and the hours of a month. A name that is none of these raises
+    ``AttributeError`` when this module is imported."""
+    names: set[str] = set()
+    for item in OPEX_ITEMS:
+        f = item.formula
+        assert f is not None, item.key
+        index = {f.index.key} if f.index is not None else set()
+        names |= f.expr.refs() - set(f.drivers) - index - {"hours_per_month"}
+        names |= {f.index.escalation} if f.index is not None else set()
+    inputs = {x.name for x in fields(TierParams)}
+    for name in sorted(names - inputs):
+        raise AttributeError(f"an opex formula of the catalogue reads {name!r}, no engine input")
+    return tuple(sorted(names))
+
+
+#: the engine inputs the opex formulas read (:func:`formula_inputs`)
+FORMULA_INPUTS = formula_inputs()
+
+
 def opex_coefficients(
-    q: Mapping[str, FloatArray], drivers: dict[int, dict[str, FloatArray]], shape: tuple[int, int]
+    q: TierParams, drivers: dict[int, dict[str, FloatArray]], shape: tuple[int, int]
 ) -> dict[str, Coefficients]:
     """Each opex line's coefficients (Y, S) on the shapes: its formula (the catalogue's,
     :data:`~costmodel.catalogue.items.OPEX_ITEMS`) evaluated on each shape k whose
@@ -288,13 +312,13 @@ def opex_coefficients(
     shape lacks is 0 there), the other names read from ``q``, the hours of a month
     and the line's yearly index per model year."""
     years, _ = shape
-    env = dict(q) | {"hours_per_month": HOURS_PER_MONTH}
+    env = {name: getattr(q, name) for name in FORMULA_INPUTS} | {"hours_per_month": HOURS_PER_MONTH}
     out: dict[str, Coefficients] = {}
     for item in OPEX_ITEMS:
         f = item.formula
         assert f is not None, item.key
         if f.index is not None:
-            env[f.index.key] = _year_index(q[f.index.escalation], years)
+            env[f.index.key] = _year_index(getattr(q, f.index.escalation), years)
         out[item.key] = {}
         for k, on in drivers.items():
             if any(name in on for name in f.drivers):
@@ -304,7 +328,7 @@ def opex_coefficients(
 
 
 def _contract_coefficients(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     into: tuple[dict[str, Coefficients], dict[int, dict[str, FloatArray]]],
     where: tuple[int, int, int],
     d: dict[str, FloatArray],
@@ -318,16 +342,16 @@ def _contract_coefficients(
     i, n_dep, n_years = where
     price, sold, avail = rates
     years, size = price.shape
-    s, kw = q["contract_share"], d["it_kw"]
-    in_contract, busy = 3 * n_dep + i, kw * (1.0 - q["idle_fraction"])
-    drivers[in_contract] = {"kw_drawn": -(busy * q["utilization"] * s)}
+    s, kw = q.contract_share, d["it_kw"]
+    in_contract, busy = 3 * n_dep + i, kw * (1.0 - q.idle_fraction)
+    drivers[in_contract] = {"kw_drawn": -(busy * q.utilization * s)}
     out["spot_hours"][in_contract] = np.broadcast_to(-(s * d["gpus"] * sold), (years, size))
     out["spot_revenue"][in_contract] = -(price * (s * d["gpus"] * sold))
     contracted = s * d["gpus"] * avail
-    at_hour_value = q["contract_at_hour_value"] > 0
+    at_hour_value = q.contract_at_hour_value > 0
     for j in range(n_years):
         k = 4 * n_dep + n_years * i + j
-        escalated = q["contract_price_per_gpu_hour"] * (1.0 + q["contract_escalation"]) ** j
+        escalated = q.contract_price_per_gpu_hour * (1.0 + q.contract_escalation) ** j
         drivers[k] = {"kw_drawn": busy * s}
         out["contract_hours"][k] = np.broadcast_to(contracted, (years, size))
         out["contract_revenue"][k] = contracted * np.where(at_hour_value, price, escalated)

@@ -29,6 +29,7 @@ import numpy as np
 from costmodel.catalogue.items import OPEX_ITEMS
 from costmodel.core.finance import FloatArray, monthly_rate
 from costmodel.core.lines import operating_coefficients
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import (
     CapexEvent,
     contract_years,
@@ -53,7 +54,7 @@ def _owner(k: int, n_dep: int, n_years: int) -> int:
 
 
 def margins_at_horizon(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
     months: int,
@@ -62,16 +63,14 @@ def margins_at_horizon(
     years = -(-months // MONTHS_PER_YEAR)
     coefficients = operating_coefficients(q, deps, events, years)
     n_dep = len(deps)
-    n_years = contract_years(q["contract_months"], months)
+    n_years = contract_years(q.contract_months, months)
     starts = [when(d["month"]) for d in deps]
     m = np.array([float(months)])
-    shapes = operating_shapes(
-        m, starts, when(q["ramp_months"]), when(q["contract_months"]), n_years
-    )
-    rate = q.get("contract_default_rate")
+    shapes = operating_shapes(m, starts, when(q.ramp_months), when(q.contract_months), n_years)
+    rate = q.contract_default_rate
     if n_years and rate is not None and np.any(np.asarray(rate) > 0):  # methodology §11.12
         shapes = surviving(shapes, m, starts, when(rate), n_years)
-    size = q["gpus"].shape[0]
+    size = q.gpus.shape[0]
     out = [np.zeros(size) for _ in deps]
     for line, sign in MARGIN_LINES.items():
         for k, c in coefficients[line].items():
@@ -79,22 +78,20 @@ def margins_at_horizon(
             out[_owner(k, n_dep, n_years)] += sign * c[-1] * h
     for i, d in enumerate(deps):  # the insured rate on the deployment's hardware only
         live = (months > np.asarray(d["month"])).astype(float)
-        out[i] -= q["insurance_rate"] * d["hardware"] / MONTHS_PER_YEAR * live
+        out[i] -= q.insurance_rate * d["hardware"] / MONTHS_PER_YEAR * live
     return out
 
 
-def remaining_months(
-    q: Mapping[str, FloatArray], d: Mapping[str, FloatArray], months: int
-) -> FloatArray:
+def remaining_months(q: TierParams, d: Mapping[str, FloatArray], months: int) -> FloatArray:
     """``R_d = max(0, t_d + 12 * economic_life_years - M)``."""
-    return np.maximum(0.0, d["month"] + MONTHS_PER_YEAR * q["economic_life_years"] - months)
+    return np.maximum(0.0, d["month"] + MONTHS_PER_YEAR * q.economic_life_years - months)
 
 
-def annuity(q: Mapping[str, FloatArray], remaining: FloatArray) -> FloatArray:
+def annuity(q: TierParams, remaining: FloatArray) -> FloatArray:
     """``sum_{k=1..R} x^k``, ``x = (1 - price_decline)^(1/12) / (1 + r)``, in closed form
     ``x (1 - x^R) / (1 - x)`` (``R`` where ``x = 1``)."""
-    x = np.power(1.0 - q["price_decline"], 1.0 / MONTHS_PER_YEAR) / (
-        1.0 + monthly_rate(q["discount_rate"])
+    x = np.power(1.0 - q.price_decline, 1.0 / MONTHS_PER_YEAR) / (
+        1.0 + monthly_rate(q.discount_rate)
     )
     r = np.asarray(remaining, dtype=float)
     level = np.isclose(x, 1.0, rtol=0.0, atol=1e-15)
@@ -103,7 +100,7 @@ def annuity(q: Mapping[str, FloatArray], remaining: FloatArray) -> FloatArray:
 
 
 def income_values(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
     months: int,
@@ -117,7 +114,7 @@ def income_values(
 
 
 def residual_table(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     events: list[CapexEvent],
     months: int,

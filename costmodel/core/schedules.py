@@ -9,7 +9,6 @@ none of them itself. Arrays are per variant: (S,) or (S, M+1), a loan's lines
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +21,7 @@ from costmodel.core.depreciation import event_depreciation
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import Coefficients, monthly_line
 from costmodel.core.tax import market_value, tax_rows
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import CapexEvent, Clock
 from costmodel.core.units import MONTHS_PER_YEAR
 
@@ -89,7 +89,7 @@ class TierSchedules:
 class TierParts:
     """What a monthly run computed that its schedules are made from."""
 
-    q: Mapping[str, FloatArray]
+    q: TierParams
     config: TierConfig
     clock: Clock
     deps: list[dict[str, FloatArray]]
@@ -158,13 +158,13 @@ def tier_schedules(p: TierParts) -> TierSchedules:
         events=events,
         deployments=deployments,
         loans=loans(q, np.broadcast_to(p.capex, (size, width)), build, clock, True),
-        vintages=loss_vintages(p.taxable, q["tax_rate"], carry, clock),
-        levered_vintages=loss_vintages(p.taxable_levered, q["tax_rate"], carry, clock),
+        vintages=loss_vintages(p.taxable, q.tax_rate, carry, clock),
+        levered_vintages=loss_vintages(p.taxable_levered, q.tax_rate, carry, clock),
         rates={
             "interest": loan_rate(q),
-            "interest_term_growth": np.power(1.0 + loan_rate(q), q["term_years"] * MONTHS_PER_YEAR),
-            "discount": fin.monthly_rate(q["discount_rate"]),
-            "cost_of_equity": fin.monthly_rate(q["cost_of_equity"]),
+            "interest_term_growth": np.power(1.0 + loan_rate(q), q.term_years * MONTHS_PER_YEAR),
+            "discount": fin.monthly_rate(q.discount_rate),
+            "cost_of_equity": fin.monthly_rate(q.cost_of_equity),
         },
     )
 

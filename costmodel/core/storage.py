@@ -23,12 +23,11 @@ the variant axis; ``capacity_tier`` is a 1/0 flag per variant.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.finance import FloatArray
+from costmodel.core.tierparams import TierParams
 
 #: ``ceil(x - CEIL_SLACK)``: a count that is whole up to rounding is not rounded up
 CEIL_SLACK = 1e-9
@@ -49,9 +48,9 @@ NODE_KEYS = (
 )
 
 
-def node_sized(q: Mapping[str, FloatArray]) -> bool:
+def node_sized(q: TierParams) -> bool:
     """Whether the tier's storage is sized in nodes (methodology §28.2)."""
-    return "storage_node_price" in q
+    return q.storage_node_price is not None
 
 
 def ceil_whole(x: ArrayLike) -> FloatArray:
@@ -59,20 +58,20 @@ def ceil_whole(x: ArrayLike) -> FloatArray:
     return np.ceil(np.asarray(x, dtype=float) - CEIL_SLACK)
 
 
-def storage_sizing(q: Mapping[str, FloatArray], gpus: ArrayLike) -> dict[str, FloatArray]:
+def storage_sizing(q: TierParams, gpus: ArrayLike) -> dict[str, FloatArray]:
     """The storage of a cluster of ``gpus`` GPUs (module docstring): ``need_tb``,
     ``nodes_write``, ``nodes_read`` (the bandwidth's counts before ``min_nodes``),
     ``nodes_bw``, ``nodes_cap``, ``nodes``, ``extra_tb``, ``cost``, ``tb``,
     ``write_gbps`` and ``read_gbps``."""
     g = np.asarray(gpus, dtype=float)
-    need = np.maximum(q["storage_min_capacity_tb"], q["storage_capacity_tb_per_gpu"] * g)
-    nodes_write = ceil_whole(q["storage_write_gbps_per_gpu"] * g / q["storage_node_write_gbps"])
-    nodes_read = ceil_whole(q["storage_read_gbps_per_gpu"] * g / q["storage_node_read_gbps"])
-    nodes_bw = np.maximum(q["storage_min_nodes"], np.maximum(nodes_write, nodes_read))
-    nodes_cap = ceil_whole(need / q["storage_node_capacity_tb"])
-    tier = np.asarray(q["storage_capacity_tier"], dtype=float) > 0
+    need = np.maximum(q.storage_min_capacity_tb, q.storage_capacity_tb_per_gpu * g)
+    nodes_write = ceil_whole(q.storage_write_gbps_per_gpu * g / q.storage_node_write_gbps)
+    nodes_read = ceil_whole(q.storage_read_gbps_per_gpu * g / q.storage_node_read_gbps)
+    nodes_bw = np.maximum(q.storage_min_nodes, np.maximum(nodes_write, nodes_read))
+    nodes_cap = ceil_whole(need / q.storage_node_capacity_tb)
+    tier = np.asarray(q.storage_capacity_tier, dtype=float) > 0
     nodes = np.where(tier, nodes_bw, np.maximum(nodes_bw, nodes_cap))
-    extra = np.where(tier, np.maximum(0.0, need - nodes * q["storage_node_capacity_tb"]), 0.0)
+    extra = np.where(tier, np.maximum(0.0, need - nodes * q.storage_node_capacity_tb), 0.0)
     return {
         "need_tb": need,
         "nodes_write": nodes_write,
@@ -81,16 +80,14 @@ def storage_sizing(q: Mapping[str, FloatArray], gpus: ArrayLike) -> dict[str, Fl
         "nodes_cap": nodes_cap,
         "nodes": nodes,
         "extra_tb": extra,
-        "cost": nodes * q["storage_node_price"] + extra * q["storage_capacity_price_per_tb"],
-        "tb": nodes * q["storage_node_capacity_tb"] + extra,
-        "write_gbps": nodes * q["storage_node_write_gbps"],
-        "read_gbps": nodes * q["storage_node_read_gbps"],
+        "cost": nodes * q.storage_node_price + extra * q.storage_capacity_price_per_tb,
+        "tb": nodes * q.storage_node_capacity_tb + extra,
+        "write_gbps": nodes * q.storage_node_write_gbps,
+        "read_gbps": nodes * q.storage_node_read_gbps,
     }
 
 
-def design_storage(
-    q: Mapping[str, FloatArray], gpus: list[FloatArray]
-) -> list[dict[str, FloatArray]]:
+def design_storage(q: TierParams, gpus: list[FloatArray]) -> list[dict[str, FloatArray]]:
     """Per deployment d: the storage of the ``G_1 + .. + G_d`` GPUs in service
     (``storage_<key>`` of :func:`storage_sizing`) and its capex,
     ``storage = storage_cost(G_1..d) - storage_cost(G_1..d-1)``."""
@@ -105,9 +102,7 @@ def design_storage(
     return out
 
 
-def storage_columns(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
-) -> dict[str, FloatArray]:
+def storage_columns(q: TierParams, deps: list[dict[str, FloatArray]]) -> dict[str, FloatArray]:
     """Summary columns of the final cluster's storage (methodology §28.2): in nodes,
     ``storage_tb``, ``storage_write_gbps`` and ``storage_nodes`` of the storage of
     every deployment's GPUs; otherwise the deployments' capacity, ``write_gbps``
@@ -119,8 +114,8 @@ def storage_columns(
             "storage_write_gbps": last["storage_write_gbps"],
             "storage_nodes": last["storage_nodes"],
         }
-    tb = q["storage_capacity_tb"] + sum(q[f"stage{i}_capacity_tb"] for i in range(1, len(deps)))
-    write = np.broadcast_to(np.asarray(q["write_gbps"], dtype=float), np.shape(tb))
+    tb = q.storage_capacity_tb + sum(st.capacity_tb for st in q.stages[: len(deps) - 1])
+    write = np.broadcast_to(np.asarray(q.write_gbps, dtype=float), np.shape(tb))
     return {
         "storage_tb": tb,
         "storage_write_gbps": write,

@@ -6,6 +6,7 @@ by model year. A tier with subsidies is evaluated month by month
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 import numpy as np
 
@@ -14,6 +15,7 @@ from costmodel.core.calendar import year_sums
 from costmodel.core.config import Subsidy
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import monthly_line, operating_coefficients
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import Clock
 from costmodel.core.units import MONTHS_PER_YEAR
 
@@ -75,7 +77,7 @@ def _one(
 
 
 def metered_kwh(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     events: list,
     clock: Clock,
@@ -84,8 +86,8 @@ def metered_kwh(
     """(S, M+1): the metered kWh of each month (PUE included), the electricity line
     of :func:`costmodel.core.lines.operating_coefficients` at 1 per kWh without
     escalation."""
-    size = q["gpus"].shape[0]
-    unit = {**q, "price_per_kwh": np.ones(size), "power_escalation": np.zeros(size)}
+    size = q.gpus.shape[0]
+    unit = replace(q, price_per_kwh=np.ones(size), power_escalation=np.zeros(size))
     years = clock.months // MONTHS_PER_YEAR
     lines = operating_coefficients(unit, deps, events, years)
     return monthly_line(lines["electricity"], shapes, clock)

@@ -16,6 +16,7 @@ from costmodel.core.irrsolve import irr_annual, irr_root_count
 from costmodel.core.result import Derived, Metrics, value_of
 from costmodel.core.siteprices import KW_PER_MW
 from costmodel.core.threads import blas_single_thread
+from costmodel.core.tierparams import TierParams
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
     TFLOPS_PER_PFLOPS,
@@ -24,7 +25,7 @@ from costmodel.core.wacc import discount_rates
 
 
 def summary(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     deps: list[dict[str, FloatArray]],
     goodput_m: Mapping[str, FloatArray],
     *,
@@ -106,24 +107,24 @@ def summary(
 
 
 def _more_columns(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     vat: Mapping[str, FloatArray | Callable[[], FloatArray]] | None,
     more: Mapping[str, FloatArray | Callable[[], FloatArray]] | None,
 ) -> dict[str, FloatArray | Callable[[], FloatArray]]:
     """The VAT columns, ``discount_rate`` (the rate of the NPV, methodology §11.10)
     and the columns of ``more`` (contract default and subsidies, §11.12, §11.13; 0
     where absent: the by-year evaluation runs neither)."""
-    none = dict.fromkeys(("contract_at_risk", "subsidies"), np.zeros(q["gpus"].shape[0]))
+    none = dict.fromkeys(("contract_at_risk", "subsidies"), np.zeros(q.gpus.shape[0]))
     return {**(vat or {}), "discount_rate": lambda: discount_rates(q), **none, **(more or {})}
 
 
 def _power_columns(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
+    q: TierParams, deps: list[dict[str, FloatArray]]
 ) -> dict[str, Callable[[], FloatArray]]:
     """``it_kw`` of the final cluster and its facility power ``facility_mw = it_kw *
     pue / 1000`` (methodology §29), computed when read."""
     it_kw = cache(lambda: sum(d["it_kw"] for d in deps))
-    return {"it_kw": it_kw, "facility_mw": lambda: it_kw() * q["pue"] / KW_PER_MW}
+    return {"it_kw": it_kw, "facility_mw": lambda: it_kw() * q.pue / KW_PER_MW}
 
 
 def _opex_columns(
@@ -174,7 +175,7 @@ def first_full_year_opex(opex_by_year: FloatArray, year: FloatArray) -> FloatArr
 
 
 def _goodput_columns(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     goodput_m: Mapping[str, FloatArray],
     pv_cost: FloatArray,
     pv_gpu_hours: FloatArray,
@@ -190,7 +191,7 @@ def _goodput_columns(
 
     def per_pflop_hour() -> FloatArray:
         gp = goodput_m["goodput"]
-        pv_pflop_hours = pv_gpu_hours * gp * q["mfu"] * q["tflops_bf16"] / TFLOPS_PER_PFLOPS
+        pv_pflop_hours = pv_gpu_hours * gp * q.mfu * q.tflops_bf16 / TFLOPS_PER_PFLOPS
         return fin.safe_divide(pv_cost, pv_pflop_hours)
 
     keys = ("mtbf_hours", "checkpoint_interval_hours", "goodput", "availability")
@@ -211,17 +212,15 @@ def _goodput_columns(
     }
 
 
-def _servers(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
-) -> tuple[FloatArray, FloatArray]:
+def _servers(q: TierParams, deps: list[dict[str, FloatArray]]) -> tuple[FloatArray, FloatArray]:
     """Servers ``sum_d servers_d`` and servers per rack (:func:`servers_per_rack`
     of rack kW, server kW and the auxiliary power share); a rack-scale unit spanning
     ``racks_per_unit`` racks (methodology §33) has ``1 / racks_per_unit`` per rack, so
     that racks = units x racks_per_unit."""
     servers = sum(d["servers_n"] for d in deps)
-    if "racks_per_unit" in q:
-        return servers, 1.0 / q["racks_per_unit"]
-    return servers, servers_per_rack(q["rack_kw"], q["server_power_kw"], q["aux_power_fraction"])
+    if q.racks_per_unit is not None:
+        return servers, 1.0 / q.racks_per_unit
+    return servers, servers_per_rack(q.rack_kw, q.server_power_kw, q.aux_power_fraction)
 
 
 def _min_dscr(dscr: FloatArray) -> FloatArray:

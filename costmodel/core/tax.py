@@ -3,14 +3,13 @@ and its gain (methodology §3.4, §8.3, §11.9)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 from numpy.typing import ArrayLike
 
 from costmodel.core.config import TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.residual import income_values
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import CapexEvent
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
@@ -89,7 +88,7 @@ def tax_rows(
 
 
 def terminal_value(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     events: list[CapexEvent],
     nbv_total: FloatArray,
     config: TierConfig,
@@ -146,8 +145,8 @@ def tax_on_gain(
     return tax_y[-1] - tax_rows(without, tax_rate, carryforward_years, pool=False)["tax"][-1]
 
 
-def market_value(q: Mapping[str, FloatArray], e: CapexEvent, months: int) -> FloatArray:
+def market_value(q: TierParams, e: CapexEvent, months: int) -> FloatArray:
     """An event's market value at M (methodology §8.3): ``cost (1 -
     market_decline_class)^((M - t) / 12)`` (no decline where none is given)."""
-    decline = q.get(f"market_decline_{e.cls}", 0.0)
+    decline = q.market_decline.get(e.cls, 0.0)
     return e.amount * np.power(1.0 - decline, (months - e.month) / MONTHS_PER_YEAR)

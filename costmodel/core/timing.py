@@ -4,7 +4,7 @@ events, the ramp of sold hours and the monthly shapes of a shared timing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +17,7 @@ from costmodel.core.finance import FloatArray
 from costmodel.core.memo import memoized
 from costmodel.core.siteprices import first_capex_month, grid_connection
 from costmodel.core.storage import design_storage, node_sized
+from costmodel.core.tierparams import TierParams
 from costmodel.core.units import (
     MONTHS_PER_YEAR,
 )
@@ -91,9 +92,7 @@ class Clock:
         return (self.m > when(month)).astype(float)
 
 
-def deployments(
-    q: Mapping[str, FloatArray], stages: int, months: int
-) -> list[dict[str, FloatArray]]:
+def deployments(q: TierParams, stages: int, months: int) -> list[dict[str, FloatArray]]:
     """The tier's vintages (methodology §8.1). Deployment 0 holds the tier's ``gpus`` and
     storage and is bought at ``t_0 = B = round(build_months)`` (lengthened by a grid
     connection's and a server's lead time:
@@ -112,41 +111,41 @@ def deployments(
     - ``staff_fte``: the tier's headcount from ``t + 1`` on; with ``staff_scaling``
       ``fixed_fte + fte_per_server * (n_1 + .. + n_d)`` (methodology §12.2).
     """
-    all_gpus = [q["gpus"] if i == 0 else q[f"stage{i}_gpus"] for i in range(stages + 1)]
+    all_gpus = [q.gpus] + [st.gpus for st in q.stages[:stages]]
     # validated: 0 <= B <= M - 1 (methodology §2.4); a grid or supply wait lengthens it
     build = first_capex_month(q, all_gpus)
-    designed = design_network(q, all_gpus) if "fabric_radix" in q else None
+    designed = design_network(q, all_gpus) if q.fabric_radix is not None else None
     nodes = design_storage(q, all_gpus) if node_sized(q) else None
-    servers_so_far = np.zeros_like(np.asarray(q["gpus"], dtype=float))
+    servers_so_far = np.zeros_like(np.asarray(q.gpus, dtype=float))
     out = []
     for i in range(stages + 1):
-        key = "" if i == 0 else f"stage{i}_"
-        month = build if i == 0 else np.maximum(q[f"stage{i}_month"], build)
-        gpus = q["gpus"] if i == 0 else q[f"stage{i}_gpus"]
-        n = gpus / q["gpus_per_server"]
-        decline = np.power(1.0 - q["server_price_decline"], month / MONTHS_PER_YEAR)
-        servers = n * q["server_price"] * decline
+        stage = q.stages[i - 1] if i else None
+        month = build if stage is None else np.maximum(stage.month, build)
+        gpus = all_gpus[i]
+        n = gpus / q.gpus_per_server
+        decline = np.power(1.0 - q.server_price_decline, month / MONTHS_PER_YEAR)
+        servers = n * q.server_price * decline
         if nodes is None:
-            capacity = q["storage_capacity_tb"] if i == 0 else q[f"stage{i}_capacity_tb"]
-            storage = capacity * q["storage_price_per_tb"]
+            capacity = q.storage_capacity_tb if stage is None else stage.capacity_tb
+            storage = capacity * q.storage_price_per_tb
         else:
             storage = nodes[i]["storage"]
         if designed is None:
-            share = q["network_share"]
+            share = q.network_share
             network = share / (1.0 - share) * (servers + storage)
         else:
             network = designed[i]["network"]
         servers_so_far = servers_so_far + n
-        if "staff_fixed_fte" in q:
-            fte = q["staff_fixed_fte"] + q["staff_fte_per_server"] * servers_so_far
+        if q.staff_fixed_fte is not None:
+            fte = q.staff_fixed_fte + q.staff_fte_per_server * servers_so_far
         else:
-            fte = q[f"{key}staff_fte"]
+            fte = q.staff_fte if stage is None else stage.staff_fte
         out.append(
             {
                 "month": month,
                 "gpus": gpus,
                 "servers_n": n,
-                "it_kw": n * q["server_power_kw"] * (1.0 + q["aux_power_fraction"]),
+                "it_kw": n * q.server_power_kw * (1.0 + q.aux_power_fraction),
                 "staff_fte": fte,
                 "servers": servers,
                 "network": network,
@@ -170,9 +169,7 @@ class CapexEvent:
     in_service: FloatArray
 
 
-def capex_events(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]]
-) -> list[CapexEvent]:
+def capex_events(q: TierParams, deps: list[dict[str, FloatArray]]) -> list[CapexEvent]:
     """Hardware of each deployment at its month, in service the month after; the
     facility (mode build, methodology §8.1):
 
@@ -186,8 +183,8 @@ def capex_events(
     """
     build = deps[0]["month"]
     zero = np.zeros_like(build)
-    rate = q["build_cost_per_kw"] * q["build_flag"]
-    reserve = q["reserve_headroom"]
+    rate = q.build_cost_per_kw * q.build_flag
+    reserve = q.reserve_headroom
     total_kw = sum(d["it_kw"] for d in deps)
     first = np.where(reserve > 0, total_kw, deps[0]["it_kw"]) * rate
     first = first + grid_connection(q, [d["gpus"] for d in deps])
@@ -196,7 +193,7 @@ def capex_events(
         for cls in HARDWARE_CLASSES:
             events.append(CapexEvent(cls, d[cls], d["month"], d["month"] + 1))
         if i:
-            extra = (1.0 - reserve) * d["it_kw"] * rate * (1.0 + q["retrofit_premium"])
+            extra = (1.0 - reserve) * d["it_kw"] * rate * (1.0 + q.retrofit_premium)
             events.append(CapexEvent("facility", extra, d["month"], d["month"] + 1))
     return events
 
@@ -210,11 +207,11 @@ def ramp_share(since: ArrayLike, ramp_months: ArrayLike) -> FloatArray:
     return np.where(r > 0, np.clip(since / np.where(r > 0, r, 1.0), 0.0, 1.0), since > 0)
 
 
-def ramp(q: Mapping[str, FloatArray], month: FloatArray, clock: Clock) -> FloatArray:
+def ramp(q: TierParams, month: FloatArray, clock: Clock) -> FloatArray:
     """Sold share of a deployment's hours: ``u_d(m) = utilization *
     ramp_share(m - t_d, ramp_months)`` (:func:`ramp_share`)."""
-    share = ramp_share(clock.m - when(month), when(q["ramp_months"]))
-    return col(q["utilization"]) * share
+    share = ramp_share(clock.m - when(month), when(q.ramp_months))
+    return col(q.utilization) * share
 
 
 def contract_years(contract_months: ArrayLike, months: int) -> int:
@@ -225,18 +222,16 @@ def contract_years(contract_months: ArrayLike, months: int) -> int:
     return int(min(np.ceil(c / MONTHS_PER_YEAR), -(-months // MONTHS_PER_YEAR)))
 
 
-def tier_shapes(
-    q: Mapping[str, FloatArray], deps: list[dict[str, FloatArray]], clock: Clock
-) -> list:
+def tier_shapes(q: TierParams, deps: list[dict[str, FloatArray]], clock: Clock) -> list:
     """The monthly shapes of a tier month by month (:func:`operating_shapes` of its
     deployment months, ramp and contract), as every monthly evaluation uses them;
     with a counterparty default rate, each contract shape times the contract's
     survival (:func:`surviving`)."""
-    contract = when(q["contract_months"])
+    contract = when(q.contract_months)
     years = contract_years(contract, clock.months)
     starts = [when(d["month"]) for d in deps]
-    shapes = operating_shapes(clock.m, starts, when(q["ramp_months"]), contract, years)
-    rate = q.get("contract_default_rate")
+    shapes = operating_shapes(clock.m, starts, when(q.ramp_months), contract, years)
+    rate = q.contract_default_rate
     if years and rate is not None and np.any(np.asarray(rate) > 0):
         return surviving(shapes, clock.m, starts, when(rate), years)
     return shapes

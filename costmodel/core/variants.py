@@ -26,10 +26,11 @@ from costmodel.core.config import TierConfig, configured
 from costmodel.core.engine import run_tier
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import Lazy, Metrics, TierResult
+from costmodel.core.tierparams import TierParams
 
 
 def run_shaped(
-    values: Mapping[str, ArrayLike], config: TierConfig, shape: Mapping[str, ArrayLike]
+    values: TierParams, config: TierConfig, shape: Mapping[str, ArrayLike]
 ) -> TierResult:
     """:func:`run_tier` of ``values``, or :func:`run_structured` when some variants
     differ in a structural whole number (``shape``: config key -> values)."""
@@ -39,13 +40,13 @@ def run_shaped(
 
 
 def run_structured(
-    values: Mapping[str, ArrayLike], config: TierConfig, shape: Mapping[str, ArrayLike]
+    values: TierParams, config: TierConfig, shape: Mapping[str, ArrayLike]
 ) -> TierResult:
     """:func:`run_tier` of variants whose structural whole numbers ``shape``
     (config key -> scalar or (S,) array, :func:`costmodel.core.config.configured`)
     differ: one evaluation per distinct combination, in order of it."""
     size = int(
-        np.broadcast_shapes(*[np.shape(v) for v in (*values.values(), *shape.values())], (1,))[0]
+        np.broadcast_shapes(*[np.shape(v) for v in (*values.arrays(), *shape.values())], (1,))[0]
     )
     keys = list(shape)
     table = np.stack(
@@ -60,7 +61,7 @@ def run_structured(
     for j, combo in enumerate(combos):
         idx = np.flatnonzero(inverse == j)
         take = idx if idx.size > 1 else np.repeat(idx, 2)
-        sub = {k: _take(v, take, size) for k, v in values.items()}
+        sub = values.mapped(lambda v, take=take: _take(v, take, size))
         cfg = configured(config, dict(zip(keys, combo, strict=True)))
         parts.append((idx, run_tier(sub, cfg)))
     return scattered(parts, size)

@@ -26,6 +26,7 @@ from costmodel.core.config import TierConfig
 from costmodel.core.finance import FloatArray
 from costmodel.core.lines import Coefficients, per_run, total
 from costmodel.core.result import VAT_INPUT_COLUMNS, VAT_LINES
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import CapexEvent, Shapes, col, when
 from costmodel.core.units import MONTHS_PER_YEAR
 
@@ -34,7 +35,7 @@ VAT_COLUMNS = ("vat_paid", "vat_credit_peak", "surtax")
 
 
 def vat_lines(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     revenue: FloatArray,
     opex: Mapping[str, FloatArray],
@@ -51,17 +52,16 @@ def vat_lines(
     - ``vat_cash_m = output_m - input_m - payable_m + refund_m - surtax_m``.
 
     Without a ``vat`` section every line is 0 (v2 numbers)."""
-    shape = (q["gpus"].shape[0], config.months + 1)
+    shape = (q.gpus.shape[0], config.months + 1)
     if not config.vat:
         zero = np.zeros(shape)
         zero.flags.writeable = False
         return dict.fromkeys((*VAT_LINES, *VAT_INPUT_COLUMNS), zero)
     base = {**{c: capex_months[c] for c in CAPEX_CLASSES}, **{k: opex[k] for k in VAT_OPEX_LINES}}
     inputs = {
-        f"input_{k}": np.broadcast_to(col(q[f"vat_input_{k}"]) * base[k], shape)
-        for k in VAT_INPUT_KEYS
+        f"input_{k}": np.broadcast_to(col(q.vat_input[k]) * base[k], shape) for k in VAT_INPUT_KEYS
     }
-    output = np.broadcast_to(col(q["vat_output_rate"]) * revenue, shape)
+    output = np.broadcast_to(col(q.vat_output_rate) * revenue, shape)
     input_m = np.broadcast_to(sum(inputs.values()), shape)
     return {
         "output": output,
@@ -71,15 +71,13 @@ def vat_lines(
     }
 
 
-def vat_cash_lines(
-    q: Mapping[str, FloatArray], config: TierConfig, net: FloatArray
-) -> dict[str, FloatArray]:
+def vat_cash_lines(q: TierParams, config: TierConfig, net: FloatArray) -> dict[str, FloatArray]:
     """The lines of :func:`vat_lines` that follow from ``net_m = output_m - input_m``
     (S, M+1): the credit pool (:func:`credit_pool`), ``surtax_m = surtax_rate
     payable_m`` and ``vat_cash_m = net_m - payable_m + refund_m - surtax_m``."""
-    ratio = q.get("vat_refund_ratio")
+    ratio = q.vat_refund_ratio
     pool = credit_pool(net, config.vat_refund, ratio, config.vat_refund_monthly)
-    surtax = col(q["vat_surtax_rate"]) * pool["payable"]
+    surtax = col(q.vat_surtax_rate) * pool["payable"]
     return {**pool, "surtax": surtax, "vat_cash": net - pool["payable"] + pool["refund"] - surtax}
 
 
@@ -186,16 +184,14 @@ def pool_before_refund(x: FloatArray, refund: bool) -> FloatArray:
     return np.concatenate([first, after], axis=1)
 
 
-def vat_net_coefficients(
-    q: Mapping[str, FloatArray], lines: Mapping[str, Coefficients]
-) -> Coefficients:
+def vat_net_coefficients(q: TierParams, lines: Mapping[str, Coefficients]) -> Coefficients:
     """``output - input`` VAT of the operating lines as coefficients on the monthly
     shapes (:func:`operating_coefficients`): ``output_rate`` times the revenue's less
     ``input_rates[k]`` times each opex line's with VAT (:data:`VAT_OPEX_LINES`), the
     lines of :func:`vat_lines` summed before they are read month by month."""
-    rated = [{k: c * q["vat_output_rate"] for k, c in lines["revenue"].items()}]
+    rated = [{k: c * q.vat_output_rate for k, c in lines["revenue"].items()}]
     rated += [
-        {k: c * -q[f"vat_input_{line}"] for k, c in lines[line].items()} for line in VAT_OPEX_LINES
+        {k: c * -q.vat_input[line] for k, c in lines[line].items()} for line in VAT_OPEX_LINES
     ]
     return total(rated)
 
@@ -242,7 +238,7 @@ class VatYears:
 
 
 def vat_by_year(
-    q: Mapping[str, FloatArray],
+    q: TierParams,
     config: TierConfig,
     lines: Mapping[str, Coefficients],
     shapes: Shapes,
@@ -254,10 +250,10 @@ def vat_by_year(
     month, then :func:`vat_cash_lines`; its surtax (:func:`surtax_by_year`) and VAT
     cash (:func:`vat_cash_by_year`) by year, years first."""
     if not config.vat:
-        return VatYears({}, 0.0, 0.0, None, no_vat_metrics(q["gpus"].shape[0]))
+        return VatYears({}, 0.0, 0.0, None, no_vat_metrics(q.gpus.shape[0]))
     net = per_run(shapes, vat_net_coefficients(q, lines))[shapes.month_row]  # (M+1, S)
     for e in events:
-        net[int(when(e.month)[0, 0])] -= q[f"vat_input_{e.cls}"] * e.amount
+        net[int(when(e.month)[0, 0])] -= q.vat_input[e.cls] * e.amount
     vat = vat_cash_lines(q, config, np.ascontiguousarray(net.T))
     cash = np.ascontiguousarray(vat["vat_cash"].T)
     return VatYears(vat, surtax_by_year(vat).T, vat_cash_by_year(vat).T, cash, vat_metrics(vat))

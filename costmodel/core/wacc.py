@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 
 from costmodel.core.finance import FloatArray
+from costmodel.core.tierparams import TierParams
 
 
 def wacc(
@@ -26,18 +27,18 @@ def wacc(
     return d * interest_rate * (1.0 - np.asarray(tax_rate)) + (1.0 - d) * cost_of_equity
 
 
-def with_discount_rate(q: dict[str, FloatArray]) -> dict[str, FloatArray]:
+def with_discount_rate(q: TierParams) -> TierParams:
     """The engine inputs ``q`` with ``discount_rate`` set: as given, or, with the
     flag ``discount_wacc`` (``finance.discount_rate: wacc``), :func:`wacc` of the
     tier's debt share, loan rate, tax rate and cost of equity (each (S,), so a
     drawn loan rate moves the rate of its draw)."""
-    if "discount_wacc" not in q or not np.any(q["discount_wacc"]):
+    if q.discount_wacc is None or not np.any(q.discount_wacc):
         return q
-    rate = wacc(q["debt_share"], q["interest_rate"], q["tax_rate"], q["cost_of_equity"])
-    given = q.get("discount_rate", rate)
-    return {**q, "discount_rate": np.where(np.asarray(q["discount_wacc"]) > 0, rate, given)}
+    rate = wacc(q.debt_share, q.interest_rate, q.tax_rate, q.cost_of_equity)
+    given = rate if q.discount_rate is None else q.discount_rate
+    return replace(q, discount_rate=np.where(np.asarray(q.discount_wacc) > 0, rate, given))
 
 
-def discount_rates(q: Mapping[str, FloatArray]) -> FloatArray:
+def discount_rates(q: TierParams) -> FloatArray:
     """(S,): the rate the NPV is discounted at, the summary column ``discount_rate``."""
-    return np.asarray(q["discount_rate"], dtype=float) + 0.0
+    return np.asarray(q.discount_rate, dtype=float) + 0.0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import replace
 from functools import cached_property
 from os import PathLike
 from typing import TYPE_CHECKING, Any
@@ -64,7 +65,7 @@ class Model:
         self.tiers: list[str] = list(assumptions.tiers)
         self.inputs: dict[str, TierInputs] = {t: resolve_tier(assumptions, t) for t in self.tiers}
         self.results: dict[str, TierResult] = {
-            t: run_tier(ti.values(), ti.config) for t, ti in self.inputs.items()
+            t: run_tier(ti.params(), ti.config) for t, ti in self.inputs.items()
         }
         self._kept: dict[tuple[str, Hashable], Any] = {}
         self._built = True
@@ -199,7 +200,7 @@ class Model:
         depreciation, book values, loan counts), made once and shared (read-only)."""
         r = self._check(tier)
         ti = self.inputs[tier]
-        return self._once("rows", tier, lambda: Intermediate(r, ti.values(), ti.config))
+        return self._once("rows", tier, lambda: Intermediate(r, ti.params(), ti.config))
 
     def cumulative_fcf(self, tier: str) -> np.ndarray:
         """The cumulative free cash flow ``sum_{s<=m} FCF_s``, months 0..M, of
@@ -220,7 +221,7 @@ class Model:
         its site's ``price_factor`` (methodology §29, §30); the input itself without
         either."""
         self._check(tier)
-        return float(tier_inputs(self.inputs[tier].values())["price_per_gpu_hour"][0])
+        return float(tier_inputs(self.inputs[tier].params()).price_per_gpu_hour[0])
 
     def residual(self, tier: str) -> pd.DataFrame:
         """The residual value from income of each deployment of ``tier``
@@ -234,9 +235,10 @@ class Model:
         import pandas as pd
 
         r = self._check(tier)
-        q = tier_inputs(self.inputs[tier].values())
+        q = tier_inputs(self.inputs[tier].params())
         life = self.inputs[tier].config.depreciation_life_years["servers"]
-        q.setdefault("economic_life_years", np.full_like(q["gpus"], float(life)))
+        if q.economic_life_years is None:
+            q = replace(q, economic_life_years=np.full_like(q.gpus, float(life)))
         deps = r.deployments
         rows = residual_table(q, deps, capex_events(q, deps), self.months)
         df = pd.DataFrame(rows)

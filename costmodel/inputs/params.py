@@ -19,11 +19,11 @@ from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.config import (
     DepreciationMethod,
     RefundMode,
-    RevenueMode,
     Subsidy,
     TerminalValue,
     TierConfig,
 )
+from costmodel.core.tierparams import TierParams
 from costmodel.inputs.designs import design_parts
 from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.quotes import put_rolls
@@ -49,6 +49,11 @@ class TierInputs:
 
     def paths(self) -> dict[str, str]:
         return {k: p for k, (p, _) in self.inputs.items()}
+
+    def params(self) -> TierParams:
+        """The engine's typed inputs of these values
+        (:meth:`~costmodel.core.tierparams.TierParams.of`)."""
+        return TierParams.of(self.values())
 
 
 OVERRIDABLE = {
@@ -127,7 +132,6 @@ def resolve_tier(a: Assumptions, tier_name: str) -> TierInputs:
         subsidies=tuple(
             Subsidy.of(s) for s in (t.subsidies if t.subsidies is not None else a.subsidies)
         ),
-        revenue=RevenueMode(revenue_mode(a, tier_name)[0]),
     )
     structure = {"months": "horizon_years"}
     structure |= {f"life_years.{c}": f"depreciation.{c}.life_years" for c in CAPEX_CLASSES}

@@ -23,8 +23,8 @@ def run_variants(
     ``"servers.h800.price"``, ``"tiers.tens.gpus"``, ``"depreciation.servers.life_years"``)
     to a scalar or an (S,) array; every tier input resolved from that path takes
     those values, so all S variants go through one vectorised evaluation per tier
-    (one per distinct value of the structural whole numbers: see the module
-    docstring; their values are rounded to whole numbers).
+    (one per distinct value of the structural whole numbers:
+    :mod:`costmodel.core.variants`; their values are rounded to whole numbers).
 
     Parameters
     ----------
@@ -51,10 +51,8 @@ def run_variants(
     out = {}
     for name in tiers or list(a.tiers):
         ti = resolve_tier(a, name)
-        values: dict[str, ArrayLike] = ti.values()
-        for key, path in ti.paths().items():
-            if path in variants:
-                values[key] = variants[path]
+        varied = {key: variants[path] for key, path in ti.paths().items() if path in variants}
+        params = ti.params().varied(varied)
         shape = {key: variants[path] for key, path in ti.structure.items() if path in variants}
-        out[name] = run_shaped(values, ti.config, shape)
+        out[name] = run_shaped(params, ti.config, shape)
     return out

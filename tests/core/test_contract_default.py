@@ -61,7 +61,7 @@ def test_the_fast_evaluation_equals_the_monthly_one():
     """A model with a default rate is evaluated by draw (each variant's own shapes);
     its columns equal those of the month-by-month run."""
     m = _model(**{"horizon_years": 3, "timeline.build_months": 2, "timeline.ramp_months": 4})
-    q = tier_inputs(m.inputs["small"].values())
+    q = tier_inputs(m.inputs["small"].params())
     config = m.inputs["small"].config
     monthly = run_monthly(q, config, deployments(q, config.stages, config.months)).metrics
     fast = m.results["small"].metrics

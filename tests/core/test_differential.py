@@ -20,6 +20,8 @@ variants of their own construction, ramp, stage and contract months.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -28,6 +30,7 @@ from hypothesis import strategies as st
 import costmodel as cm
 from costmodel.core.engine import run_monthly, run_tier, tier_inputs
 from costmodel.core.result import Lazy
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import deployments
 from costmodel.inputs.params import resolve_tier
 from tests.paths import HAND
@@ -226,8 +229,8 @@ def close(a, b, what: str, magnitude: float = 1.0) -> None:
 
 def both(a: cm.Assumptions):
     ti = resolve_tier(a, "small")
-    by_year = run_tier(ti.values(), ti.config)
-    q = tier_inputs(ti.values())
+    by_year = run_tier(ti.params(), ti.config)
+    q = tier_inputs(ti.params())
     monthly = run_monthly(q, ti.config, deployments(q, ti.config.stages, ti.config.months))
     return by_year, monthly
 
@@ -289,7 +292,7 @@ def timing_variants(a: cm.Assumptions, seed: int) -> tuple[dict, object]:
         values[f"stage{i}_month"] = rng.integers(0, months, TIMINGS).astype(float)
     if values.get("contract_months"):
         values["contract_months"] = rng.integers(1, months + 14, TIMINGS).astype(float)
-    return values, ti.config
+    return TierParams.of(values), ti.config
 
 
 @settings(
@@ -365,9 +368,9 @@ def test_a_variant_by_draw_does_not_depend_on_the_others(tmp_path):
                        "surtax_rate": 0.12, "refund_credit": True}}  # fmt: skip
     path.write_text(yaml.safe_dump(overlay))
     values, config = timing_variants(cm.load_assumptions(HAND, path), 3)
-    values["utilization"] = np.linspace(0.4, 0.9, TIMINGS)
+    values = replace(values, utilization=np.linspace(0.4, 0.9, TIMINGS))
     whole = run_tier(values, config).metrics
-    part = {k: v[1:] if np.ndim(v) else v for k, v in values.items()}  # still by draw
+    part = values.mapped(lambda v: v[1:] if np.ndim(v) else v)  # still by draw
     fewer = run_tier(part, config).metrics
     for name in ("npv", "irr", "cost_per_gpu_hour", "capex", "revenue", "tco", "vat_paid"):
         np.testing.assert_array_equal(whole[name][1:], fewer[name], err_msg=name)

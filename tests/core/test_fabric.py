@@ -9,6 +9,7 @@ import pytest
 import costmodel as cm
 from costmodel.core.fabric import design_network, fabric_cost, fabric_counts
 from tests.paths import HAND
+from tests.support.params import some_params
 
 
 def _counts(e, o=1.0, k=64, rails=0.0):
@@ -103,14 +104,16 @@ def test_vectorised_over_variants():
 
 
 def test_increments_sum_to_the_final_fabric():
-    q = {
-        "fabric_radix": np.array([64.0]),
-        "fabric_oversubscription": np.array([1.0]),
-        "fabric_switch_price": np.array([250_000.0]),
-        "fabric_optic_price": np.array([6_000.0]),
-        "fabric_per_server": np.array([30_000.0]),
-        "gpus_per_server": np.array([8.0]),
-    }
+    q = some_params(
+        {
+            "fabric_radix": np.array([64.0]),
+            "fabric_oversubscription": np.array([1.0]),
+            "fabric_switch_price": np.array([250_000.0]),
+            "fabric_optic_price": np.array([6_000.0]),
+            "fabric_per_server": np.array([30_000.0]),
+            "gpus_per_server": np.array([8.0]),
+        }
+    )
     gpus = [np.array([512.0]), np.array([1024.0]), np.array([2048.0])]
     parts = [d["network"] for d in design_network(q, gpus)]
     final = fabric_cost(3584.0, 64, 1.0, 250_000.0, 6_000.0) + 30_000.0 * 3584 / 8

@@ -83,7 +83,7 @@ def test_every_build_at_once_equals_each_alone():
     """Variants with different construction months (one run, grouped by timing)
     give each variant's own first full year and opex, as built alone."""
     ti = resolve_tier(built(0).assumptions, "small")
-    values = {**ti.values(), "build_months": np.array(BUILDS, dtype=float)}
+    values = ti.params().varied({"build_months": np.array(BUILDS, dtype=float)})
     together = run_tier(values, ti.config).metrics
     for i, build in enumerate(BUILDS):
         alone = built(build).summary().loc["small"]

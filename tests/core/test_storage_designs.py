@@ -12,6 +12,7 @@ import yaml
 import costmodel as cm
 from costmodel.core.storage import storage_sizing
 from tests.paths import ROOT
+from tests.support.params import some_params
 
 DESIGNS = ROOT / "tests" / "data" / "designs.yaml"
 
@@ -31,7 +32,7 @@ def _q(**kw):
         "storage_capacity_price_per_tb": 0.0,
     }
     base.update(kw)
-    return {k: np.array([v]) for k, v in base.items()}
+    return some_params({k: np.array([v]) for k, v in base.items()})
 
 
 def _sized(q, gpus):

@@ -17,6 +17,7 @@ import yaml
 import costmodel as cm
 from costmodel.core import engine, timing
 from costmodel.core.engine import run_monthly, tier_inputs
+from costmodel.core.tierparams import TierParams
 from costmodel.core.timing import deployments
 from costmodel.inputs.params import resolve_tier
 from costmodel.inputs.runs import run_variants
@@ -109,7 +110,7 @@ def test_summary_by_year_equals_the_monthly_engine(staged):
             if path in varied:
                 values[key] = varied[path]
         fast = cm.run_variants(staged, varied)["small"].metrics
-        q = tier_inputs(values)
+        q = tier_inputs(TierParams.of(values))
         monthly = run_monthly(q, ti.config, deployments(q, ti.config.stages, ti.config.months))
         assert list(fast) == list(monthly.metrics)
         for name in fast:
@@ -123,7 +124,7 @@ def test_segments_cut_the_months_where_the_fcf_can_change(staged):
     capex month and M stand alone, and the monthly engine's FCF is constant over
     each segment (and a segment's neighbours differ from it somewhere)."""
     ti = resolve_tier(staged, "small")
-    q = tier_inputs(ti.values())
+    q = tier_inputs(ti.params())
     deps = deployments(q, ti.config.stages, ti.config.months)
     fcf = run_monthly(q, ti.config, deps).flows["fcf"][0]
     months = ti.config.months

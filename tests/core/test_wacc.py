@@ -83,5 +83,5 @@ def test_a_varied_loan_rate_moves_the_rate_of_its_variant(tmp_path):
     m = _model(
         tmp_path, {"finance": {"discount_rate": "wacc", "tax_rate": 0.25}, "financing": LOAN}
     )
-    p = m.inputs["small"].values() | {"interest_rate": np.array([0.05, 0.09])}
-    np.testing.assert_allclose(tier_inputs(p)["discount_rate"], [0.0705, 0.0885], rtol=1e-12)
+    p = m.inputs["small"].params().varied({"interest_rate": np.array([0.05, 0.09])})
+    np.testing.assert_allclose(tier_inputs(p).discount_rate, [0.0705, 0.0885], rtol=1e-12)
