@@ -96,6 +96,17 @@ def test_core_reading_the_inputs_or_pydantic_is_flagged(copy, source, found):
     assert any("costmodel.core.engine (layer core)" in p and found in p for p in problems), problems
 
 
+def test_an_import_of_a_module_that_is_not_there_is_flagged(copy):
+    """An import of a moved module (``core.model`` is now ``inputs.model``) is
+    flagged, also under ``if TYPE_CHECKING:``, where nothing runs it."""
+    append(
+        copy / "analysis" / "risks.py",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from costmodel.core.model import Model\n",
+    )
+    (problem,) = check(copy)
+    assert "imports costmodel.core.model, which is no module of the package" in problem
+
+
 def test_core_imports_no_schema_when_imported():
     """Importing every module of ``costmodel.core`` loads neither pydantic nor a
     module of ``costmodel.inputs`` (checked in a fresh interpreter)."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 if TYPE_CHECKING:
-    from costmodel.core.model import Model
+    from costmodel.inputs.model import Model
 
 COLUMNS = ("sku", "lead_months", "lead_months_high", "lead_source", "domestic", "excluded")
 

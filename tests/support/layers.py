@@ -265,7 +265,12 @@ def check(root: Path) -> list[str]:
             top = imp.target.split(".")[0]
             if top == PACKAGE:
                 target_layer = layer_of(imp.target)
-                if target_layer is None:
+                if imp.target != PACKAGE and imp.target not in known:
+                    problems.append(
+                        f"{where}:{imp.line}: {module} imports {imp.target}, which is no "
+                        "module of the package (moved or misspelt)"
+                    )
+                elif target_layer is None:
                     problems.append(
                         f"{where}:{imp.line}: {module} imports the facade {imp.target!r}; "
                         "import the module that defines the name"
