@@ -97,8 +97,8 @@ def test_core_reading_the_inputs_or_pydantic_is_flagged(copy, source, found):
 
 
 def test_an_import_of_a_module_that_is_not_there_is_flagged(copy):
-    """An import of a moved module (``core.model`` is now ``inputs.model``) is
-    flagged, also under ``if TYPE_CHECKING:``, where nothing runs it."""
+    """An import of a module that is not in the package is flagged, also under
+    ``if TYPE_CHECKING:``, where nothing runs it."""
     append(
         copy / "analysis" / "risks.py",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from costmodel.core.model import Model\n",

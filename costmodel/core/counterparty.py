@@ -3,8 +3,6 @@ the contracts' survival itself is :func:`costmodel.core.timing.surviving`."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from costmodel.core.finance import FloatArray
@@ -27,7 +25,7 @@ def contract_at_risk(
     size = q.gpus.shape[0]
     if not np.any(q.contract_default_rate > 0) or not contract_revenue:
         return np.zeros(size)
-    raw = tier_shapes(replace(q, contract_default_rate=np.zeros(size)), deps, clock)
+    raw = tier_shapes(q.replaced(contract_default_rate=np.zeros(size)), deps, clock)
     lost = monthly_line(contract_revenue, raw, clock) - monthly_line(
         contract_revenue, shapes, clock
     )

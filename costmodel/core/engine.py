@@ -131,7 +131,7 @@ def with_cost_of_equity(q: TierParams) -> TierParams:
     if q.discount_wacc is not None:  # a rule makes sure the cost of equity is given
         q = with_discount_rate(q)
     if q.cost_of_equity is None:
-        q = replace(q, cost_of_equity=q.discount_rate)
+        q = q.replaced(cost_of_equity=q.discount_rate)
     return q
 
 

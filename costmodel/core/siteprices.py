@@ -19,7 +19,7 @@ Without these inputs every function returns what the engine computed before site
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -119,4 +119,4 @@ def selling_prices(q: TierParams) -> TierParams:
     if q.price_factor is not None:
         for name in FACTORED:
             out[name] = out[name] * q.price_factor
-    return replace(q, **out)
+    return q.replaced(**out)

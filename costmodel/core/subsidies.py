@@ -6,7 +6,6 @@ by model year. A tier with subsidies is evaluated month by month
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 import numpy as np
 
@@ -87,7 +86,7 @@ def metered_kwh(
     of :func:`costmodel.core.lines.operating_coefficients` at 1 per kWh without
     escalation."""
     size = q.gpus.shape[0]
-    unit = replace(q, price_per_kwh=np.ones(size), power_escalation=np.zeros(size))
+    unit = q.replaced(price_per_kwh=np.ones(size), power_escalation=np.zeros(size))
     years = clock.months // MONTHS_PER_YEAR
     lines = operating_coefficients(unit, deps, events, years)
     return monthly_line(lines["electricity"], shapes, clock)

@@ -174,7 +174,7 @@ class TierParams:
         (numbers or (S,) arrays); a name that is not an input raises
         ``KeyError``."""
         per = {where: getattr(self, where) for where in PER_CLASS}
-        return dataclasses.replace(self, **_fields_of(values, per, self.stages))
+        return self.replaced(**_fields_of(values, per, self.stages))
 
     def flat(self) -> dict[str, Any]:
         """The inputs by their flat names (:meth:`of` of it is these inputs); None
@@ -220,17 +220,28 @@ class TierParams:
             return None if v is None else fn(v)
 
         changes: dict[str, Any] = {}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if f.name in PER_CLASS:
-                changes[f.name] = {k: each(x) for k, x in v.items()}
-            elif f.name == "stages":
-                changes[f.name] = tuple(
+        for name, v in self.__dict__.items():
+            if name in PER_CLASS:
+                changes[name] = {k: each(x) for k, x in v.items()}
+            elif name == "stages":
+                changes[name] = tuple(
                     Stage(**{a: each(getattr(st, a)) for a in STAGE_FIELDS}) for st in v
                 )
             else:
-                changes[f.name] = each(v)
-        return dataclasses.replace(self, **changes)
+                changes[name] = each(v)
+        return self.replaced(**changes)
+
+    def replaced(self, **changes: Any) -> TierParams:
+        """These inputs with the fields ``changes`` set: :func:`dataclasses.replace`
+        for the engine's own changes (a name that is no field raises ``TypeError``),
+        without running ``__init__`` again."""
+        unknown = changes.keys() - self.__dict__.keys()
+        if unknown:
+            raise TypeError(f"not fields of TierParams: {sorted(unknown)}")
+        out = object.__new__(TierParams)
+        out.__dict__.update(self.__dict__)
+        out.__dict__.update(changes)
+        return out
 
 
 #: the fields of a :class:`Stage`

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from costmodel.core.finance import FloatArray
@@ -36,7 +34,7 @@ def with_discount_rate(q: TierParams) -> TierParams:
         return q
     rate = wacc(q.debt_share, q.interest_rate, q.tax_rate, q.cost_of_equity)
     given = rate if q.discount_rate is None else q.discount_rate
-    return replace(q, discount_rate=np.where(np.asarray(q.discount_wacc) > 0, rate, given))
+    return q.replaced(discount_rate=np.where(np.asarray(q.discount_wacc) > 0, rate, given))
 
 
 def discount_rates(q: TierParams) -> FloatArray:

@@ -61,6 +61,9 @@ def test_a_misspelt_field_is_an_error_and_fields_do_not_change():
         p.gpu  # noqa: B018
     with pytest.raises(TypeError):
         replace(p, gpu=1.0)
+    with pytest.raises(TypeError, match="gpu"):
+        p.replaced(gpu=1.0)
+    assert p.replaced(gpus=2.0).gpus == 2.0 and p.gpus != 2.0
     with pytest.raises(FrozenInstanceError):
         p.gpus = 2.0  # type: ignore[misc]
     with pytest.raises(TypeError):  # a required input missing
