@@ -16,6 +16,7 @@ Write the page with::
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -37,25 +38,25 @@ COLUMNS = ("path", "value", "low", "high", "unit", "source", "note")
 #: keys of a quantity or a named entry that describe a value rather than set one
 DESCRIPTIVE = {"source", "note", "unit", "label", "description", "low", "high", "dist", "sd"}
 
+
 #: what each bundled overlay does, in words; its figures come from the file itself
-SCENARIOS = {
-    "bank-loan.yaml": "a bank loan finances part of every capex event: equity returns, "
-    "debt cover and peak debt",
-    "build-vs-rent.yaml": "each GPU-hour valued at the cloud price of the tier's server: "
-    "NPV is the value of building instead of renting",
-    "greenfield.yaml": "the hall built (facility capex per kW at month 0) instead of leased, "
-    "with a building's construction time",
-    "downside.yaml": "weak demand: the under-used centres of the sources and a fast price slide",
-    "h20-tens.yaml": "the tens tier on H20 servers bought from stock",
-    "high-power-price.yaml": "an east-coast site on a commercial and industrial tariff",
-    "rtx4090-tens.yaml": "the tens tier on consumer RTX 4090 servers (no NVLink)",
-    "fabric-design.yaml": "the fabric of methodology §12.1's worked example at round list "
-    "prices, and one engineer per 10 thousands-tier servers",
-    "staged-growth.yaml": "hundreds in two stages in a built hall, the headroom reserved "
-    "from the start",
-    "staged-rebuild.yaml": "the same two stages, the hall extended later at a retrofit premium",
-    "upside.yaml": "strong demand: anchor tenants, high utilization, prices at the on-demand level",
-}
+def overlay_summary(file: Path) -> str:
+    """What an overlay models: the first sentence of its header comment after
+    ``NAME.yaml --`` (every scenario file opens so), or empty without one."""
+    lines = []
+    for line in file.read_text(encoding="utf-8").splitlines():
+        text = line.lstrip("#").strip()
+        if not line.startswith("#") or (lines and not text):
+            break
+        lines.append(text)
+    text = " ".join(lines)
+    head = f"{file.name} --"
+    if not text.startswith(head):
+        return ""
+    text = text[len(head) :].strip()
+    end = re.search(r"\.(\s+(?=[A-Z])|$)", text)
+    return text[: end.start()] if end else text
+
 
 # ----------------------------------------------------------------------------- numbers
 
@@ -439,7 +440,7 @@ def _set_paths(node: Any, path: str = "") -> Iterator[str]:
             yield path
             return
         for key, value in node.items():
-            if key not in DESCRIPTIVE and key != "schema_version":
+            if key not in DESCRIPTIVE and key != "schema_version" and not key.endswith("_zh"):
                 yield from _set_paths(value, f"{path}.{key}" if path else str(key))
     elif isinstance(node, list):
         for i, value in enumerate(node):
@@ -476,7 +477,7 @@ def scenarios_table(a: Assumptions, directory: Path) -> list[str]:
     rows = []
     for file in sorted(directory.glob("*.yaml")):
         sets, npv = _overlay(a, file)
-        what = SCENARIOS.get(file.name, "")
+        what = overlay_summary(file)
         rows.append(
             [
                 f"`{file.name}`",

@@ -63,8 +63,16 @@ def test_electricity_price_changes_only_electricity_driven_lines(base, tmp_path)
                 check_names=False,
             )
             cb, cf = b.cash_flow(t), m.cash_flow(t)
-            for col in ("gpu_hours", "revenue", "depreciation", "capex", "terminal_value"):
+            for col in ("gpu_hours", "revenue", "depreciation", "capex"):
                 pd.testing.assert_series_equal(cb[col], cf[col], check_exact=True)
+            # an income residual is the margin left after power (methodology §30): dearer
+            # power lowers it; a market or book residual does not see power
+            if base.terminal_value == "income":
+                assert cf["terminal_value"].sum() <= cb["terminal_value"].sum()
+            else:
+                pd.testing.assert_series_equal(
+                    cb["terminal_value"], cf["terminal_value"], check_exact=True
+                )
             pd.testing.assert_frame_equal(b.capex(t), m.capex(t), check_exact=True)
             # (no electricity while the hall is being built, methodology §8.1)
             live = ob.electricity > 0

@@ -13,10 +13,15 @@ from costmodel.report.memo.charts import _clear_spot, cash_chart
 from costmodel.report.memo.render import render_memo
 from costmodel.report.memo.svg import SIZE, text_width
 
-#: the tens option sold by the hour (the default's is captive) at 26 per GPU-hour: its
+#: the tens option sold by the hour (the default's is captive) at 26 per GPU-hour, its
+#: hardware valued at market at the end (the default's income residual is small): its
 #: cumulative cash flow stays below 0 until the last month, which the terminal value
 #: lifts above 0
-LIFTED = {"tiers.tens.revenue.mode": "rental", "tiers.tens.revenue.price_per_gpu_hour": 26.0}
+LIFTED = {
+    "tiers.tens.revenue.mode": "rental",
+    "tiers.tens.revenue.price_per_gpu_hour": 26.0,
+    "terminal_value": "market",
+}
 
 
 @pytest.fixture(scope="module")

@@ -40,12 +40,12 @@ def money(v: float, lang: str) -> str:
 
 @pytest.fixture(scope="module")
 def two_sites():
-    # the default's H200 sold at 16 CNY/GPU-h at the start, spot and under contract: the price at
+    # the default's H200 sold at 17 CNY/GPU-h at the start, spot and under contract: the price at
     # which the sites' power, rent and tax decide the sign of the thousands option
     prices = {
-        "revenue.price_per_gpu_hour": 16.0,
+        "revenue.price_per_gpu_hour": 17.0,
         "revenue.price_per_gpu_hour.as_of": "2027-01",
-        "revenue.contract.price_per_gpu_hour": 16.0,
+        "revenue.contract.price_per_gpu_hour": 17.0,
         "revenue.contract.price_per_gpu_hour.as_of": "2027-01",
     }
     a = cm.load_assumptions("default", TWO_SITES, overrides=prices)

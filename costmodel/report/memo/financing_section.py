@@ -129,6 +129,10 @@ TIMING: dict[str, dict[str, str]] = {
         "item": "{amount} for {label}",
         "market": "At the end of the horizon the hardware is valued at its market price: {items}.",
         "market_item": "{label} {value} against a book value of {book} ({tax})",
+        "income": "At the end of the horizon the hardware is valued at what it still earns "
+        "(methodology §30): each deployment's margin in the last month, falling with the "
+        "GPU-hour price over the economic life it has left, discounted: {items}.",
+        "income_item": "{label} {value} against a book value of {book} ({tax})",
         "tax_gain": "tax on the gain after tax losses {tax}",
         "tax_absorbed": "the gain is offset by tax losses: no tax",
         "tax_loss": "the loss saves {tax} of tax",
@@ -156,6 +160,9 @@ TIMING: dict[str, dict[str, str]] = {
         "item": "{label}{amount}",
         "market": "测算期末硬件按市场价值计：{items}。",
         "market_item": "{label}市场价值 {value}，账面价值 {book}（{tax}）",
+        "income": "测算期末硬件按其仍能创造的收益估值（收益法残值）：各批次最后一个月的毛利，"
+        "在剩余经济寿命内随卡时价格下降并折现：{items}。",
+        "income_item": "{label}收益法残值 {value}，账面价值 {book}（{tax}）",
         "tax_gain": "资产处置收益抵减亏损后应纳所得税 {tax}",
         "tax_absorbed": "资产处置收益由税务亏损抵减，无需缴税",
         "tax_loss": "资产处置损失减少所得税 {tax}",
@@ -336,7 +343,8 @@ def _when(x: Facts, who: str, r: pd.Series) -> Markup:
 
 def _market(x: Facts, d: pd.DataFrame) -> Markup | None:
     T = TIMING[x.lang]
-    if x.model.assumptions.terminal_value != "market":
+    kind_of_value = x.model.assumptions.terminal_value
+    if kind_of_value not in ("market", "income"):
         return None
     items = []
     for t, r in d.iterrows():
@@ -346,14 +354,14 @@ def _market(x: Facts, d: pd.DataFrame) -> Markup | None:
             kind = "tax_absorbed"
         items.append(
             say(
-                T["market_item"],
+                T[f"{kind_of_value}_item"],
                 label=tier_label(x.model, str(t), x.lang),
                 value=x.money(r["terminal_value"]),
                 book=x.money(r["book_value"]),
                 tax=say(T[kind], tax=x.money(abs(tax))),
             )
         )
-    return say(T["market"], items=Markup("；" if x.lang == "zh" else "; ").join(items))
+    return say(T[kind_of_value], items=Markup("；" if x.lang == "zh" else "; ").join(items))
 
 
 def _expired(x: Facts, d: pd.DataFrame) -> Markup | None:

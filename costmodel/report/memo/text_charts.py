@@ -30,6 +30,8 @@ CHART: dict[str, dict[str, str]] = {
         "terminal_market": "the last month includes the hardware's market value at the end, "
         "less tax on its gain over book value.",
         "terminal_none": "no value is counted for the hardware at the end.",
+        "terminal_income": "the last month includes what the hardware still earns over its "
+        "remaining economic life (income residual), less tax on its gain over book value.",
         "cash_axis": "{unit}",
         "payback": "payback {years}",
         "no_payback": "no payback within horizon",
@@ -64,6 +66,8 @@ CHART: dict[str, dict[str, str]] = {
         "terminal_book": "最后一个月计入设备期末账面净值。",
         "terminal_market": "最后一个月计入设备期末市场价值，并扣除资产处置收益应纳所得税。",
         "terminal_none": "期末不计设备残值。",
+        "terminal_income": "最后一个月计入设备在剩余经济寿命内仍能创造的收益（收益法残值），"
+        "并扣除资产处置收益应纳所得税。",
         "cash_axis": "{unit}",
         "payback": "回收期 {years}",
         "no_payback": "测算期内无法回收",

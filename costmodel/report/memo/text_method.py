@@ -165,6 +165,11 @@ METHOD_RULES: dict[str, dict[str, str]] = {
         "terminal_none": "nothing",
         "terminal_market": "the assets' market value (cost × (1 − annual market decline) ^ "
         "years held), less tax on its difference from the net book value",
+        "terminal_income": "what the hardware still earns: each deployment's margin in the "
+        "last month (its revenue less the running costs of its hardware: power, hall rent, "
+        "upkeep and cover, the team and selling costs aside), falling with the GPU-hour "
+        "price over its remaining economic life, discounted, less tax on its difference "
+        "from the net book value",
     },
     "zh": {
         "loss_unlimited": "可无限期结转",
@@ -173,6 +178,8 @@ METHOD_RULES: dict[str, dict[str, str]] = {
         "terminal_none": "不计残值",
         "terminal_market": "资产的市场价值（原值 ×（1 − 年市场贬值率）^ 持有年数），并就其与账面"
         "净值之差纳税",
+        "terminal_income": "设备仍能创造的收益：各批次最后一个月的毛利（收入减电费、机柜租金、"
+        "维护、保险与软件费用），在剩余经济寿命内随卡时价格下降并折现，并就其与账面净值之差纳税",
     },
 }
 

@@ -32,7 +32,12 @@ VAT: dict[str, dict[str, str]] = {
         "the taxable profit. {refund}",
         "refund_on": "Credit not used by a year end is refunded then (留抵退税).",
         "refund_monthly": "Credit not used by a month end is claimed and refunded the next "
-        "month (MOF/STA 2025 No. 7).",
+        "month (MOF/STA 2025 No. 7). This assumes the operator meets that rule's conditions "
+        "from its first month: over half of its sales of the prior 12 months in IT services "
+        "(or the three other industries it names) and a tax credit rating of A or B, as an "
+        "existing IT-services taxpayer does; a newly set-up project company is rated M until "
+        "its first annual evaluation and claims its first refund about 16 months after it "
+        "starts (<code>vat.refund: annual</code> models that).",
         "ratio": " Only {ratio} of it qualifies (the share of input VAT that counts, "
         "进项构成比例); the rest stays in the pool.",
         "refund_off": "Credit not used is carried forward, not refunded; what is left at the "
@@ -59,7 +64,10 @@ VAT: dict[str, dict[str, str]] = {
         "减少应纳税所得额。{refund}",
         "refund_on": "年末未抵扣完的留抵税额当年末退还（留抵退税）。",
         "refund_monthly": "月末未抵扣完的留抵税额于次月申请退还"
-        "（财政部 税务总局公告 2025 年第 7 号）。",
+        "（财政部 税务总局公告 2025 年第 7 号）。此处假设运营方自首月起即满足该公告的条件："
+        "此前 12 个月信息技术服务等四类行业销售额占比超过 50%，且纳税信用等级为 A 级或 B 级，"
+        "已有的信息技术服务纳税人可以满足；新设项目公司在首次年度评价前为 M 级，"
+        "约在开业 16 个月后才能首次申请退还（以 <code>vat.refund: annual</code> 测算）。",
         "ratio": "其中仅 {ratio} 可予退还（进项构成比例），其余留在留抵税额中。",
         "refund_off": "未抵扣完的留抵税额结转下期、不予退还；测算期末仍未抵扣的部分作废。",
         "tier": "<strong>{label}</strong>：已支付尚未抵扣的进项留抵税额"
