@@ -333,16 +333,58 @@ COMPUTED = {
 }
 
 
+#: numpy's element-wise arithmetic (floors, caps, differences, powers): a
+#: workbook writer applying one to the model's rows computes a row of the model
+ELEMENTWISE = {
+    "floor", "ceil", "trunc", "rint", "round", "around", "maximum", "minimum", "fmax",
+    "fmin", "clip", "where", "diff", "power", "exp", "log", "sign", "floor_divide",
+}  # fmt: skip
+
+
+def _cached_value_problems(node: ast.AST, where: str, workbook: bool) -> list[str]:
+    """What a writer computes that the model keeps (docs/architecture.md, "Writers
+    that only read"): the hours of a month anywhere in ``report/`` (hours x rates
+    are the model's quantities); in ``report/workbook/``, numpy's element-wise
+    arithmetic, a sum over deployments, events or classes (``sum(...)`` of a
+    generator or a comprehension), a sum across a table (``.sum(axis=...)``) and a
+    sum of an arithmetic of rows (``(a + b).sum()``). A row's own total
+    (``row.sum()``, the cached value of its SUM cell) is reading."""
+    out = []
+    if (isinstance(node, ast.Name) and node.id == "HOURS_PER_MONTH") or (
+        isinstance(node, ast.alias) and node.name == "HOURS_PER_MONTH"
+    ):
+        out.append(
+            f"{where}:{getattr(node, 'lineno', 0)} reads HOURS_PER_MONTH: read the model's rows"
+        )
+    if not workbook or not isinstance(node, ast.Call):
+        return out
+    f, line = node.func, node.lineno
+    numpy = isinstance(f, ast.Attribute) and getattr(f.value, "id", "") in ("np", "numpy")
+    if numpy and f.attr in ELEMENTWISE:
+        out.append(f"{where}:{line} computes np.{f.attr}: read the model's rows")
+    generator = node.args and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp))
+    if isinstance(f, ast.Name) and f.id == "sum" and generator:
+        out.append(f"{where}:{line} sums over a generator: read the model's rows")
+    if isinstance(f, ast.Attribute) and f.attr == "sum":
+        if any(k.arg == "axis" for k in node.keywords):
+            out.append(f"{where}:{line} sums across a table: read the model's rows")
+        elif isinstance(f.value, ast.BinOp):
+            out.append(f"{where}:{line} sums an arithmetic of rows: read the model's totals")
+    return out
+
+
 def _writer_problems(root: Path) -> list[str]:
-    """Engine modules imported by ``report/`` beyond :data:`WRITER_CORE`, and
-    rates turned monthly there (a power with exponent ``1/12`` or ``1 /
+    """Engine modules imported by ``report/`` beyond :data:`WRITER_CORE`, rates
+    turned monthly there (a power with exponent ``1/12`` or ``1 /
     MONTHS_PER_YEAR``: the engine's schedules and ``finance.monthly_rate`` carry
-    them)."""
+    them), and the quantities of :func:`_cached_value_problems`."""
     out = []
     for path in sorted((root / "report").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         where = path.relative_to(root.parent).as_posix()
+        workbook = path.parent.name == "workbook"
         for node in ast.walk(tree):
+            out += _cached_value_problems(node, where, workbook)
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
                 "costmodel.core"
             ):
@@ -376,6 +418,38 @@ def test_a_rate_or_an_engine_module_in_the_writers_is_flagged(copy):
     problems = _writer_problems(copy)
     assert len(problems) == 2
     assert "imports core.debt" in problems[0] and "turns a rate monthly" in problems[1]
+
+
+@pytest.mark.parametrize(
+    "source, found",
+    [
+        ("from costmodel.core.units import HOURS_PER_MONTH\n", "reads HOURS_PER_MONTH"),
+        ("import numpy as np\nK = np.maximum([-1.0], 0.0)\n", "computes np.maximum"),
+        ("import numpy as np\nY = np.floor([1.5] * 2)\n", "computes np.floor"),
+        ("D = [{'gpus': 1.0}]\nG = sum(d['gpus'] for d in D)\n", "sums over a generator"),
+        ("import numpy as np\nU = np.zeros((2, 3)).sum(axis=0)\n", "sums across a table"),
+        ("import numpy as np\nA = np.ones(3)\nT = float((A + A).sum())\n", "sums an arithmetic"),
+    ],
+)  # fmt: skip
+def test_a_cached_value_computed_in_the_workbook_is_flagged(copy, source, found):
+    """The workbook's writers read every cached value from the model: the hours of a
+    month, an element-wise function, a sum over deployments, across a table or of
+    an arithmetic of rows, written into a workbook module, is flagged (and the
+    hours of a month in the memo too); the total of one row is not."""
+    append(copy / "report" / "workbook" / "subsidyblock.py", source)
+    problems = _writer_problems(copy)
+    assert any(found in p and "subsidyblock.py" in p for p in problems), problems
+    if "HOURS" in source:
+        append(copy / "report" / "memo" / "numbers.py", source)
+        assert any("memo/numbers.py" in p for p in _writer_problems(copy))
+
+
+def test_the_total_of_one_row_is_reading(copy):
+    append(
+        copy / "report" / "workbook" / "recons.py",
+        "import numpy as np\nT = float(np.ones(3).sum())\n",
+    )
+    assert _writer_problems(copy) == []
 
 
 @pytest.mark.parametrize(

@@ -20,28 +20,21 @@ import numpy as np
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core import finance as fin
 from costmodel.core.calendar import year_sums
+from costmodel.core.closedforms import ClosedForms
 from costmodel.core.config import Subsidy, TierConfig
+from costmodel.core.deploymentrows import DeploymentRows, first, frozen
 from costmodel.core.finance import FloatArray
 from costmodel.core.result import TierResult
 from costmodel.core.tierparams import TierParams
 from costmodel.core.units import MONTHS_PER_YEAR
 
 
-def frozen(x: Any) -> FloatArray:
-    """``x`` as a float array nobody can change (a reader shares it)."""
-    a = np.array(x, dtype=float)
-    a.flags.writeable = False
-    return a
-
-
-def first(x: Any) -> float:
-    """The first variant's value of an engine array, as a float."""
-    return float(np.asarray(x).reshape(-1)[0])
-
-
-class Intermediate:
+class Intermediate(DeploymentRows, ClosedForms):
     """The rows of one tier that the workbook and the memo show between the
-    engine's lines and the summary (see the module docstring).
+    engine's lines and the summary (see the module docstring), with the rows
+    that follow its deployments (:class:`~costmodel.core.deploymentrows.DeploymentRows`)
+    and the totals over the horizon with their second routes
+    (:class:`~costmodel.core.closedforms.ClosedForms`).
 
     ``result``: the tier's :class:`~costmodel.core.result.TierResult`; ``params``:
     its engine inputs; ``config``: its structural choices."""
@@ -54,6 +47,7 @@ class Intermediate:
         self._annual: dict[str, FloatArray] = {}
         self._events: dict[int, dict[str, Any]] = {}
         self._book: dict[str, dict[str, FloatArray]] = {}
+        self._pools: dict[tuple[str, str], dict[str, FloatArray]] = {}
 
     # ------------------------------------------------------------ the clock
 
@@ -244,6 +238,30 @@ class Intermediate:
         eligible = (year > vintage) & (year - vintage <= n)
         opening = np.concatenate([np.zeros((years, 1)), rem[:, :-1]], axis=1)
         return frozen(np.cumsum(opening * eligible, axis=0))
+
+    def loss_pool(self, levered: bool) -> dict[str, FloatArray]:
+        """The loss corkscrew of the unlevered or the levered tax (methodology §8.3,
+        §11.9), months 0..M: ``base`` the taxable income of each model year at its
+        last month, ``added`` ``max(-base, 0)``, ``used`` and ``expired`` the
+        vintages' summed, ``close`` their balances summed, ``open`` last month's
+        close and ``taxable`` the profit taxed ``max(base, 0) - used``."""
+        key = ("levered", "taxable_income_levered") if levered else ("", "taxable_income")
+        if key not in self._pools:
+            s = self.result.schedules
+            v = s.levered_vintages if levered else s.vintages
+            base = self.at_year_ends(self.result.annual[key[1]][0])
+            used, expired = v.used[0].sum(axis=0), v.expired[0].sum(axis=0)
+            close = v.balance[0].sum(axis=0)
+            self._pools[key] = {
+                "base": base,
+                "added": frozen(np.maximum(-base, 0.0)),
+                "used": frozen(used),
+                "expired": frozen(expired),
+                "close": frozen(close),
+                "open": frozen(np.concatenate([[0.0], close[:-1]])),
+                "taxable": frozen(np.maximum(base, 0.0) - used),
+            }
+        return self._pools[key]
 
     # ------------------------------------------------------------ subsidies
 

@@ -56,10 +56,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         "report/memo/text_reliability.py": "capex_storage",
         "report/memo/summary_section.py": "sga",
         "report/memo/text_summary.py": "sga",
-        # the workbook's closed forms and reconciliations of single lines (second,
-        # independent formulas the Checks sheet compares the lines with)
-        "report/workbook/recons.py": "electricity colocation maintenance insurance software sga",
-        "report/workbook/recomputed.py": "electricity colocation maintenance insurance software",
+        # the income residual's margin of one deployment in month M
         "report/workbook/incomeblock.py": "electricity colocation maintenance insurance software",
         "report/workbook/tier.py": "colocation",
         "report/workbook/sitesblock.py": "colocation",

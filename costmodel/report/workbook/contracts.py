@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from costmodel.core.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import GREEN
-from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
+from costmodel.report.workbook.tiercontext import HOURS, Tier
 
 #: the contract's inputs: (row key, Inputs key, unit, number format)
 CONTRACT_LINKS = (
@@ -36,28 +33,11 @@ def contract(x: Tier) -> None:
     defaulted share is sold spot with the ramp), the price of its contract year
     ``floor((m - t_d - 1) / 12)`` and the load factor ``s_d(m) + (1 - s_d(m))
     u_d(m)``."""
-    cs, ti = x.cs, x.ti
+    cs = x.cs
     cs.heading("Contracted capacity (methodology §11.5: take-or-pay, no ramp)")
     _contract_inputs(x)
-    share, months = ti.get("contract_share", 0.0), ti.get("contract_months", 0.0)
-    price, esc = ti.get("contract_price_per_gpu_hour", 0.0), ti.get("contract_escalation", 0.0)
-    rate = ti.get("contract_default_rate", 0.0)
-    factor = ti.get("price_factor", 1.0)  # the site's (methodology §29)
-    price = price * factor
-    hour_value = ti["price_per_gpu_hour"] * factor * np.asarray(x.r.flows["price_index"][0])
-    at_hour_value = ti.get("contract_at_hour_value", 0.0)
-    x.load, x.contracted, x.contract_price = [], [], []
-    for i, d in enumerate(x.deps):
-        t = scalar(d["month"])
-        on = ((x.m > t) & (x.m <= t + months)).astype(float)
-        year = np.floor(np.maximum(0, x.m - t - 1) / MONTHS_PER_YEAR)
-        since = np.maximum(0, x.m - t - 1) / MONTHS_PER_YEAR
-        s = share * on * (x.m > t) * (1.0 - rate) ** since
-        p = on * (hour_value if at_hour_value else price * (1 + esc) ** year)
-        lf = s + (1 - s) * x.util[i]
-        x.load.append(lf)
-        x.contracted.append(s)
-        x.contract_price.append(p)
+    for i in range(len(x.deps)):
+        k = x.rows.contract(i)
         n = f"deployment {i}"
         rows = (
             (
@@ -65,7 +45,7 @@ def contract(x: Tier) -> None:
                 f"{n}: flag, contract months (t < month <= t + contract months)",
                 "flag",
                 f"=({{month}}>{{$d_t{i}}})*({{month}}<={{$d_t{i}}}+{{$contract_months}})",
-                on,
+                k["window"],
                 "flag",
             ),
             (
@@ -76,7 +56,7 @@ def contract(x: Tier) -> None:
                 # no 0^0 (#NUM! in Excel and Gnumeric) in the contract's first month
                 f"={{$contract_share}}*{{k_on{i}}}*IF({{month}}-{{$d_t{i}}}-1<=0,1,"
                 f"(1-{{$contract_default_rate}})^(({{month}}-{{$d_t{i}}}-1)/12))",
-                s,
+                k["share"],
                 "pct2",
             ),
             (
@@ -87,7 +67,7 @@ def contract(x: Tier) -> None:
                 "{$price_per_gpu_hour}*{price_index},"
                 f"{{$contract_price_per_gpu_hour}}"
                 f"*(1+{{$contract_escalation}})^INT(MAX(0,{{month}}-{{$d_t{i}}}-1)/12))",
-                p,
+                k["price"],
                 "money2",
             ),
             (
@@ -95,7 +75,7 @@ def contract(x: Tier) -> None:
                 f"{n}: load factor = contract share + (1 - share) x utilization",
                 "fraction",
                 f"={{k_s{i}}}+(1-{{k_s{i}}})*{{d_u{i}}}",
-                lf,
+                k["load"],
                 "pct2",
             ),
         )
@@ -173,18 +153,13 @@ def _hour_rows(x: Tier) -> tuple[tuple[str, str, str, str, Any, str, bool], ...]
     GPU-hours available, under contract, sold spot, taken from spot by the
     contract, and sold in all."""
     f, total = x.r.flows, lambda term: _total(x, term)
-    k = range(len(x.deps))
-    avail = x.met["availability"] * HOURS_PER_MONTH
-    gpus = [scalar(x.deps[i]["gpus"]) for i in k]
-    available = sum(gpus[i] * x.on[i] for i in k) * avail
-    displaced = sum(gpus[i] * x.util[i] * x.contracted[i] for i in k) * avail
     return (
         (
             "hours_available",
             "GPU-hours available = GPUs in service x availability x hours",
             "GPU-h",
             "=" + total("{{$d_g{i}}}*{{d_on{i}}}"),
-            available,
+            x.rows.hours_available,
             "count",
             False,
         ),
@@ -212,7 +187,7 @@ def _hour_rows(x: Tier) -> tuple[tuple[str, str, str, str, Any, str, bool], ...]
             "ramped GPU-hours the contract takes from spot",
             "GPU-h",
             "=" + total("{{$d_g{i}}}*{{d_u{i}}}*{{k_s{i}}}"),
-            displaced,
+            x.rows.contract_displaced,
             "count",
             True,
         ),
@@ -269,15 +244,12 @@ def _revenue_without_default(x: Tier) -> None:
     """The contract revenue without default (methodology §11.12): GPUs x share x the
     contract price row, summed over months and deployments, x availability x hours."""
     raw = "+".join(f"{{$d_g{i}}}*SUM({{k_p{i}:}})" for i in range(len(x.deps)))
-    value = sum(
-        scalar(d["gpus"]) * float(np.sum(p)) for d, p in zip(x.deps, x.contract_price, strict=True)
-    )
     x.cs.const(
         "contract_revenue_raw",
         "contract revenue without default = GPUs x share x contract price x availability x hours",
         x.cur,
         f"=({raw})*{{$contract_share}}*{{$availability}}*{HOURS}",
-        value * x.ti.get("contract_share", 0.0) * x.met["availability"] * HOURS_PER_MONTH,
+        x.rows.contract_revenue_raw,
         "money",
     )
 
@@ -290,25 +262,16 @@ def contract_rebuilt(x: Tier) -> None:
     12)`` or, in mode ``avoided_cloud``, the GPU-hour's value x ``(1 - decline)^(year
     - 1)``; then ``sum_d GPUs_d x SUMPRODUCT(window x survival, price) x share x
     availability x hours``."""
-    cs, ti = x.cs, x.ti
-    months, rate = ti.get("contract_months", 0.0), ti.get("contract_default_rate", 0.0)
-    price, esc = ti.get("contract_price_per_gpu_hour", 0.0), ti.get("contract_escalation", 0.0)
-    factor = ti.get("price_factor", 1.0)  # the site's (methodology §29), as the rows read it
-    price = price * factor
-    cloud = ti["price_per_gpu_hour"] * factor
-    cloud = cloud * (1 - ti["price_decline"] * (x.year > 1)) ** (x.year - 1)
-    for i, d in enumerate(x.deps):
-        t, dt = scalar(d["month"]), f"{{$d_t{i}}}"
-        since = np.maximum(0, x.m - t - 1)
-        kept = ((x.m > t) & (x.m <= t + months)) * (1.0 - rate) ** (since / MONTHS_PER_YEAR)
-        p = cloud if ti.get("contract_at_hour_value", 0.0) else price * (1 + esc) ** (since // 12)
+    cs = x.cs
+    for i in range(len(x.deps)):
+        dt, rebuilt = f"{{$d_t{i}}}", x.rows.contract_rebuilt(i)
         cs.series(
             f"re_kw{i}",
             f"deployment {i} rebuilt: contract months x survival",
             "fraction",
             f"=({{month}}>{dt})*({{month}}<={dt}+{{$contract_months}})*IF({{month}}-{dt}-1<=0,1,"
             f"(1-{{$contract_default_rate}})^(({{month}}-{dt}-1)/12))",
-            kept,
+            rebuilt["kept"],
             "factor",
         )
         cs.series(
@@ -318,7 +281,7 @@ def contract_rebuilt(x: Tier) -> None:
             "=IF({$contract_at_hour_value}=1,{$price_per_gpu_hour}"
             "*(1-{$price_decline}*({year}>1))^({year}-1),{$contract_price_per_gpu_hour}"
             f"*(1+{{$contract_escalation}})^INT(MAX(0,{{month}}-{dt}-1)/12))",
-            p,
+            rebuilt["price"],
             "money2",
         )
     terms = "+".join(
@@ -329,6 +292,6 @@ def contract_rebuilt(x: Tier) -> None:
         "contract revenue rebuilt = GPUs x share x the rows above x availability x hours",
         x.cur,
         f"=({terms})*{{$contract_share}}*{{$availability}}*{HOURS}",
-        float(np.sum(x.r.flows["contract_revenue"][0])),
+        x.rows.contract_revenue_rebuilt,
         "money",
     )

@@ -23,8 +23,6 @@ per deployment and per event with the engine's own functions.
 
 from __future__ import annotations
 
-import numpy as np
-
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.fabricblock import fabric_rows
@@ -44,10 +42,7 @@ def engine_parts(x: Tier) -> None:
     s = x.r.schedules
     x.deps = x.r.deployments
     x.events = s.events
-    x.util = [d.utilization[0] for d in s.deployments]
-    x.on = [d.in_service[0] for d in s.deployments]
     x.event_of = [(e.cls, e.deployment) for e in s.events]  # in the engine's order
-    x.r_event_dep = [float(e.depreciation[0].sum()) for e in s.events]
 
 
 def deployments(x: Tier) -> None:
@@ -153,7 +148,7 @@ def _service_rows(x: Tier) -> None:
             f"deployment {i}: flag, in service (month > capex month)",
             "flag",
             f"=({{month}}>{{$d_t{i}}})*1",
-            x.on[i],
+            x.rows.in_service_flags[i],
             "flag",
         )
         cs.series(
@@ -162,7 +157,7 @@ def _service_rows(x: Tier) -> None:
             "fraction",
             f"=IF({{$ramp_months}}>0,MIN(1,MAX(0,({{month}}-{{$d_t{i}}})"
             f"/{{$ramp_months}})),{{d_on{i}}})*{{$utilization}}",
-            x.util[i],
+            x.rows.utilization_rows[i],
             "pct2",
         )
 
@@ -248,7 +243,7 @@ def _facility_events(x: Tier) -> None:
     first deployment's; without reserve each stage extends it at its month, at the
     build cost plus the retrofit premium. Then each deployment's capex total."""
     cs, cur = x.cs, x.cur
-    amounts = [e.cost for e in x.events if e.cls == "facility"]
+    amounts = x.rows.facility_costs
     total_kw = "+".join(f"{{$d_kw{i}}}" for i in range(len(x.deps)))
     cs.const(
         "d_cf0",
@@ -256,7 +251,7 @@ def _facility_events(x: Tier) -> None:
         cur,
         f"=IF({{$reserve_headroom}}>0,{total_kw},{{$d_kw0}})*{{$build_cost_per_kw}}"
         "*{$build_flag}" + ("+{$site_grid_capex}" if "site_grid_capex" in cs.rows else ""),
-        scalar(amounts[0]),
+        amounts[0],
         "money",
     )
     for i in range(1, len(x.deps)):
@@ -266,16 +261,16 @@ def _facility_events(x: Tier) -> None:
             cur,
             f"=(1-{{$reserve_headroom}})*{{$d_kw{i}}}*{{$build_cost_per_kw}}"
             "*{$build_flag}*(1+facility_retrofit_premium)",
-            scalar(amounts[i]),
+            amounts[i],
             "money",
         )
-    for i, d in enumerate(x.deps):
+    for i in range(len(x.deps)):
         cs.const(
             f"d_capex{i}",
             f"deployment {i}: capex = hardware + facility",
             cur,
             f"={{$d_hw{i}}}+{{$d_cf{i}}}",
-            scalar(d["hardware"] + amounts[i]),
+            x.rows.capex_by_deployment[i],
             "money",
         )
 
@@ -378,8 +373,7 @@ def in_service(x: Tier) -> None:
     cs, cur = x.cs, x.cur
     cs.heading("In service (methodology §8.1: opex and revenue follow the deployments)")
     k = range(len(x.deps))
-    d, on, u = x.deps, x.on, x.util
-    fac = [e.cost for e in x.events if e.cls == "facility"]
+    on = x.rows.in_service
 
     def total(term: str) -> str:
         return "=" + "+".join(term.format(i=i) for i in k)
@@ -390,7 +384,7 @@ def in_service(x: Tier) -> None:
             "IT kW in service",
             "kW",
             total("{{$d_kw{i}}}*{{d_on{i}}}"),
-            sum(scalar(d[i]["it_kw"]) * on[i] for i in k),
+            on["kw_on"],
             "number",
         ),
         (
@@ -398,7 +392,7 @@ def in_service(x: Tier) -> None:
             "IT kW in use = sum of kW x load factor (methodology §11.5)",
             "kW",
             total("{{$d_kw{i}}}*{{k_lf{i}}}"),
-            sum(scalar(d[i]["it_kw"]) * x.load[i] for i in k),
+            on["kw_used"],
             "number",
         ),
         (
@@ -406,7 +400,7 @@ def in_service(x: Tier) -> None:
             "GPUs in service",
             "GPUs",
             total("{{$d_g{i}}}*{{d_on{i}}}"),
-            sum(scalar(d[i]["gpus"]) * on[i] for i in k),
+            on["gpus_on"],
             "number",
         ),
         (
@@ -414,7 +408,7 @@ def in_service(x: Tier) -> None:
             "GPUs sold = sum of GPUs x ramped utilization",
             "GPUs",
             total("{{$d_g{i}}}*{{d_u{i}}}"),
-            sum(scalar(d[i]["gpus"]) * u[i] for i in k),
+            on["gpus_sold"],
             "number",
         ),
         (
@@ -422,7 +416,7 @@ def in_service(x: Tier) -> None:
             "hardware capex in service",
             cur,
             total("{{$d_hw{i}}}*{{d_on{i}}}"),
-            sum(scalar(d[i]["hardware"]) * on[i] for i in k),
+            on["hw_on"],
             "money",
         ),
         (
@@ -430,20 +424,18 @@ def in_service(x: Tier) -> None:
             "facility capex in service",
             cur,
             total("{{$d_cf{i}}}*{{d_on{i}}}"),
-            sum(scalar(fac[i]) * on[i] for i in k),
+            on["fac_on"],
             "money",
         ),
     )
     for key, label, unit, formula, values, kind in rows:
         cs.series(key, label, unit, formula, values, kind)
-    idle = x.ti["idle_fraction"]
-    drawn = sum((idle * on[i] + (1 - idle) * x.load[i]) * scalar(d[i]["it_kw"]) for i in k)
     cs.series(
         "kw_drawn",
         "IT kW drawn = idle x kW in service + (1-idle) x kW in use",
         "kW",
         "={$idle_fraction}*{kw_on}+(1-{$idle_fraction})*{kw_used}",
-        drawn,
+        on["kw_drawn"],
         "number",
     )
     _headcount(x)
@@ -452,18 +444,16 @@ def in_service(x: Tier) -> None:
 def _headcount(x: Tier) -> None:
     """The headcount month by month: the first team from month 1, each later
     deployment's team from its in-service month (the last one in service)."""
-    cs, d, on = x.cs, x.deps, x.on
-    fte = scalar(d[0]["staff_fte"]) * x.ops
+    cs, d, fte = x.cs, x.deps, x.rows.headcount
     cs.series(
         "fte" if len(d) == 1 else "fte0",
         "staff: first team from month 1",
         "FTE",
         "={$d_fte0}*{ops}" if "staff_fixed_fte" in x.ti else "={$staff_fte}*{ops}",
-        fte,
+        fte[0],
         "number",
     )
     for i in range(1, len(d)):
-        fte = np.where(on[i] > 0, scalar(d[i]["staff_fte"]), fte)
         prev = "fte0" if i == 1 else f"fte{i - 1}"
         key = "fte" if i == len(d) - 1 else f"fte{i}"
         cs.series(
@@ -471,7 +461,7 @@ def _headcount(x: Tier) -> None:
             f"staff: deployment {i}'s team from its in-service month",
             "FTE",
             f"=IF({{d_on{i}}}=1,{{$d_fte{i}}},{{{prev}}})",
-            fte,
+            fte[i],
             "number",
         )
 
@@ -571,19 +561,16 @@ def terminal(x: Tier) -> None:
     its gain is taxed in the tax block (methodology §11.9)."""
     cs, cur = x.cs, x.cur
     cs.heading("Terminal value (at month M)")
-    values = []
     for j, e in enumerate(x.events):
         cls, i = x.event_of[j]
         cost, t, sfx = event_keys(cls, i)
         when = "0" if (cls == "facility" and i == 0) else f"{{${t}}}"
-        value = scalar(e.market_value)
-        values.append(value)
         cs.const(
             f"mv_{sfx}",
             f"market value at M: {cls} of deployment {i}",
             cur,
             f"={{${cost}}}*(1-dep_{cls}_market_decline)^((model_months-{when})/12)",
-            value,
+            scalar(e.market_value),
             "money",
         )
     first, last = event_keys(*x.event_of[0])[2], event_keys(*x.event_of[-1])[2]
@@ -592,7 +579,7 @@ def terminal(x: Tier) -> None:
         "market value at M (sum of the events)",
         cur,
         f"=SUM({{$mv_{first}}}:{{$mv_{last}}})",
-        sum(values),
+        x.rows.market_value_total,
         "money",
     )
     income_rows(x)  # terminal_value: income (methodology §30.3)

@@ -51,7 +51,7 @@ def text_lines(*texts: str, width: int = 60) -> int:
     import unicodedata
 
     def w(t: str) -> int:
-        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in t)
+        return len(t) + len([ch for ch in t if unicodedata.east_asian_width(ch) in "WF"])
 
     return max([1, *(-(-w(t) // width) for t in texts if t)])
 

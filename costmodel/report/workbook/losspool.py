@@ -44,7 +44,6 @@ def loss_table(
     x: Tier,
     p: str,
     base: str,
-    base_values: np.ndarray,
     tax_key: str,
     tax_values: np.ndarray,
     what: str,
@@ -55,50 +54,46 @@ def loss_table(
     cs, M, cur = x.cs, x.model.months, x.cur
     years = M // MONTHS_PER_YEAR
     t = _vintage_rows(x, levered=bool(p))
-    added = np.maximum(-base_values, 0.0)
-    used, exp = t["used"].sum(axis=0), t["exp"].sum(axis=0)
-    close = t["rem"].sum(axis=0)
-    opening = np.concatenate([[0.0], close[:-1]])
+    pool = x.rows.loss_pool(levered=bool(p))
     keys = [f"{p}loss_{k}" for k in ("open", "added", "used", "expired", "close")]
     rem, cum, usedk, expk = _vintage_keys(p, years)
     # layout: the corkscrew, taxable profit and tax, then the vintage table in groups
     # (balances, eligible sums, used, expired: each group a block of rows to SUM)
     cs.reserve(*keys, f"{p}taxable", tax_key, *rem, *cum, *usedk, *expk)
     rows = (
-        ("open", f"{what} loss pool, opening", f"={{{p}loss_close<}}", opening, False),
-        ("added", "plus loss of the year", f"=MAX(-{{{base}}},0)", added, False),
+        ("open", f"{what} loss pool, opening", f"={{{p}loss_close<}}", pool["open"], False),
+        ("added", "plus loss of the year", f"=MAX(-{{{base}}},0)", pool["added"], False),
         (
             "used",
             "less loss used against profit (oldest first)",
             f"=SUM({{{usedk[0]}}}:{{{usedk[-1]}}})",
-            used,
+            pool["used"],
             False,
         ),
         (
             "expired",
             "less loss expired (older than the carry-forward period)",
             f"=SUM({{{expk[0]}}}:{{{expk[-1]}}})",
-            exp,
+            pool["expired"],
             False,
         ),
         (
             "close",
             f"{what} loss pool, closing",
             f"={{{p}loss_open}}+{{{p}loss_added}}-{{{p}loss_used}}-{{{p}loss_expired}}",
-            close,
+            pool["close"],
             True,
         ),
     )
     for key, label, formula, values, bold in rows:
         cs.series(f"{p}loss_{key}", label, cur, formula, values, bold=bold)
-    taxable = np.maximum(base_values, 0.0) - used
     lev = "levered " if p else ""
     cs.series(
         f"{p}taxable",
         f"{lev}taxable profit = max(result of year, 0) - loss used",
         cur,
         f"=MAX({{{base}}},0)-{{{p}loss_used}}",
-        taxable,
+        pool["taxable"],
     )
     cs.series(
         tax_key,

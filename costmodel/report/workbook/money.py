@@ -363,17 +363,15 @@ def corkscrew(x: Tier) -> None:
 def _loan_payments(x: Tier) -> None:
     """The level payments each loan makes within the horizon, and their sum (the
     loan table's side of the reconciliation of interest + principal paid)."""
-    cs, d, cur = x.cs, x.r.debt, x.cur
+    cs, cur = x.cs, x.cur
     js = range(1, loan_slots(x) + 1)
     for j in js:
-        v = _loan_values(x, j)
-        made = min(v["n"], max(0.0, x.model.months - v["p"] + 1))
         cs.const(
             f"loan{j}_paid",
             f"loan {j}: payments within the horizon = payment x min(n, M - p + 1)",
             cur,
             f"={{$loan{j}_pmt}}*MIN({{$term_months}},MAX(0,model_months-{{$loan{j}_p}}+1))",
-            v["pmt"] * made,
+            x.rows.loan_paid_within(j - 1),
             "money",
         )
     cs.const(
@@ -381,7 +379,7 @@ def _loan_payments(x: Tier) -> None:
         "level payments made within the horizon (all loans)",
         cur,
         "=" + "+".join(f"{{$loan{j}_paid}}" for j in js),
-        float((d["interest"][0] + d["principal"][0]).sum()),
+        x.rows.totals["debt_service"],
         "money",
     )
 
@@ -403,7 +401,7 @@ def levered_tax(x: Tier) -> None:
     it depreciates with the hall, so its charge is the hall's times capitalized /
     cost), whose tax book value at M also lowers the terminal gain; its own loss
     table."""
-    cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
+    cs, r, cur = x.cs, x.r, x.cur
     cs.heading("Levered tax (taxable income - interest paid, losses carried forward on their own)")
     ir = x.model.rows(x.tier)
     interest_y = ir.at_year_ends(ir.annual_sums("interest")[1:])
@@ -433,7 +431,6 @@ def levered_tax(x: Tier) -> None:
         cap_dep,
         total=True,
     )
-    base = year_end_values(r.annual["taxable_income_levered"][0], M)
     cs.series(
         "taxable_year_lev",
         "levered taxable income = taxable income - interest paid - "
@@ -441,9 +438,9 @@ def levered_tax(x: Tier) -> None:
         cur,
         "={taxable_year}-{interest_year}-SUMIFS({cap_dep:},{year:},{year})*{yearend}"
         f"-({{$cap_int}}-SUM({{cap_dep:}}))*{income_terms(x)[1]}*{{last}}",
-        base,
+        x.rows.loss_pool(levered=True)["base"],
     )
-    loss_table(x, "lev_", "taxable_year_lev", base, "tax_lev", r.flows["tax_levered"][0], "levered")
+    loss_table(x, "lev_", "taxable_year_lev", "tax_lev", r.flows["tax_levered"][0], "levered")
 
 
 # ----------------------------------------------------------------------------- equity

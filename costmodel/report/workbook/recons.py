@@ -11,12 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from costmodel.catalogue.items import CAPEX_CLASSES
-from costmodel.core.units import HOURS_PER_MONTH
+from costmodel.catalogue.linechecks import CHECKS
 from costmodel.inputs.model import Model
 from costmodel.report.workbook.grid import CalcSheet
 from costmodel.report.workbook.subsidyblock import subsidy_checks
 from costmodel.report.workbook.tier import OPEX_LINES
-from costmodel.report.workbook.tiercontext import scalar
 from costmodel.report.workbook.vatblock import vat_checks
 
 
@@ -34,25 +33,9 @@ class Recon:
 
 
 def _totals(model: Model, t: str) -> dict[str, float]:
-    """The engine's horizon totals of tier ``t`` (the cached values of the checks)."""
-    r = model.results[t]
-    v = {k: float(x[0].sum()) for k, x in (*r.flows.items(), *r.opex.items())}
-    v |= {f"dep_{c}": float(r.depreciation[c][0].sum()) for c in CAPEX_CLASSES}
-    v |= {f"capex_{c}": float(r.capex[c][0]) for c in CAPEX_CLASSES}
-    v |= {k: float(r.annual[k][0].sum()) for k in ("loss_added", "loss_used", "loss_expired")}
-    v |= {k: float(x[0].sum()) for k, x in r.debt.items()}
-    v |= {k: float(r.metrics[k][0]) for k in ("equity_npv", "debt_peak")}
-    v["capex"] = float(r.metrics["capex"][0])
-    v["npv"] = float(r.metrics["npv"][0])
-    v["loss_close"] = v["loss_added"] - v["loss_used"] - v["loss_expired"]
-    v["taxable_income"] = float(r.annual["taxable_income"][0].sum())
-    # the ramped GPU-hours (spot + what a contract takes from spot), methodology §11.5
-    ramped = sum(
-        scalar(d["gpus"]) * float(s.utilization[0].sum())
-        for d, s in zip(r.deployments, r.schedules.deployments, strict=True)
-    )
-    v["ramped_hours"] = ramped * float(r.metrics["availability"][0]) * HOURS_PER_MONTH
-    return v
+    """The model's horizon totals of tier ``t`` (the cached values of the checks:
+    :attr:`costmodel.core.closedforms.ClosedForms.totals`), a copy."""
+    return dict(model.rows(t).totals)
 
 
 def _refs(cs: CalcSheet) -> tuple[Callable[..., str], Callable[[str], str], str]:
@@ -74,24 +57,23 @@ def reconciliations(
     S, tot, cap = _refs(cs)
     v = _totals(model, t)
     v["subsidy_rows"] = float("subsidies" in cs.rows)
-    out = [*_opex_recons(S, tot, cap, v), *_revenue_recons(S, tot, cap, v)]
+    out = [*_opex_recons(S, tot, cap, v, model, t), *_revenue_recons(S, tot, cap, v)]
     for c in CAPEX_CLASSES:
         out += _asset_recons(S, tot, cap, v, c)
     out += _cash_recons(S, tot, cap, comp, t, v)
     subsidies = tuple(model.inputs[t].config.subsidies or ())
     if subsidies:  # methodology §11.13
-        out += [Recon(*c, cap) for c in subsidy_checks(cs, subsidies)]
+        out += [Recon(*c, cap) for c in subsidy_checks(cs, subsidies, v["subsidies"])]
     for c in out:
         hours = c.scale.endswith(S("re_gpu_hours"))
         c.scale_value = abs(v["ramped_hours"] if hours else v["capex"])
     return out
 
 
-def _opex_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
+def _opex_recons(S, tot, cap: str, v: dict[str, float], model: Model, t: str) -> list[Recon]:
     """Capex against its lines and deployments; opex against its lines and each
-    line against its closed form."""
-    fixed = v["maintenance"] + v["insurance"] + v["software"]
-    return [
+    line against its closed form (:data:`costmodel.catalogue.linechecks.CHECKS`)."""
+    out = [
         Recon(
             "capex timeline = capex lines",
             tot("capex_t"),
@@ -113,36 +95,13 @@ def _opex_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
             v["opex"],
             cap,
         ),
-        Recon(
-            "SG&A = SG&A share x revenue",
-            tot("sga"),
-            f"{S('sga_share')}*{tot('revenue')}",
-            v["sga"],
-            cap,
-        ),
-        Recon(
-            "electricity = kW drawn x PUE x hours x price x indices",
-            tot("electricity"),
-            S("re_electricity"),
-            v["electricity"],
-            cap,
-        ),
-        Recon("staff = FTE x cost x indices / 12", tot("staff"), S("re_staff"), v["staff"], cap),
-        Recon(
-            "maintenance + insurance + software from their rates",
-            f"{tot('maintenance')}+{tot('insurance')}+{tot('software')}",
-            S("re_fixed_opex"),
-            fixed,
-            cap,
-        ),
-        Recon(
-            "colocation = IT kW x fee x months in service",
-            tot("colocation"),
-            S("re_colocation"),
-            v["colocation"],
-            cap,
-        ),
     ]
+    for c in CHECKS:
+        lines = "+".join(tot(line) for line in c.lines)
+        independent = S(c.key) if c.check_formula is None else c.check_formula(S, tot)
+        total = model.rows(t).total_of(*c.lines)  # the cells add these SUMs
+        out.append(Recon(c.check, lines, independent, total, cap))
+    return out
 
 
 def _revenue_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
@@ -275,7 +234,7 @@ def _fcf_recon(S, tot, cap: str, v: dict[str, float]) -> Recon:
         + " = revenue - opex - tax - capex + terminal",
         f"{tot('fcf')}-{tot('vat_cash')}" + (f"-{tot('subsidies')}" if grants else ""),
         f"{tot('revenue')}-{tot('opex')}-{tot('tax')}-{tot('capex_t')}+{tot('terminal')}",
-        v["fcf"] - v["vat_cash"] - v["subsidies"],
+        v["fcf_before_own_cash"],
         cap,
     )
 
@@ -353,7 +312,6 @@ def money_recons(
     S, tot, cap = _refs(cs)
     v = _totals(model, t)
     v["subsidy_rows"] = float("subsidies" in cs.rows)
-    r = model.results[t]
     out = [*_debt_recons(S, tot, cap, v), *_vintage_recons(cs, model, t)]
     out += _loss_recons(
         S,
@@ -362,8 +320,8 @@ def money_recons(
         "lev_",
         "taxable_year_lev",
         "tax_lev",
-        float(r.annual["levered_loss_close"][0][-1]),
-        float(r.flows["tax_levered"][0].sum()),
+        v["levered_loss_close"],
+        v["tax_levered"],
     )
     out += [
         Recon(
@@ -409,7 +367,7 @@ def _debt_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
             "debt: principal + balloon = draws + capitalized interest",
             f"{tot('debt_principal')}+{tot('debt_balloon')}",
             f"{tot('debt_draw')}+{tot('debt_cap')}",
-            v["principal"] + v["balloon"],
+            v["repaid"],
             cap,
         ),
         Recon(
@@ -423,7 +381,7 @@ def _debt_recons(S, tot, cap: str, v: dict[str, float]) -> list[Recon]:
             "debt: interest + principal paid = level payments x payments made",
             f"{tot('debt_interest')}+{tot('debt_principal')}",
             S("loan_payments"),
-            v["interest"] + v["principal"],
+            v["debt_service"],
             cap,
         ),
         Recon(

@@ -68,8 +68,8 @@ def storage_rows(x: Tier, i: int, d: dict) -> str:
     """The storage of deployment ``i`` (its cumulative GPUs); returns the formula of
     its storage capex."""
     for key, label, unit, formula, source, kind in (*_count_rows(i), *_total_rows(x, i)):
-        value = sum(x.deps[j]["gpus"] for j in range(i + 1)) if source == "gpus" else d[source]
-        x.cs.const(f"{key}{i}", f"deployment {i}: {label}", unit, formula, scalar(value), kind)
+        value = x.rows.gpus_so_far[i] if source == "gpus" else scalar(d[source])
+        x.cs.const(f"{key}{i}", f"deployment {i}: {label}", unit, formula, value, kind)
     prev = f"-{{$st_cost{i - 1}}}" if i else ""
     return f"={{$st_cost{i}}}{prev}"
 

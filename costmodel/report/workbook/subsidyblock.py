@@ -30,11 +30,10 @@ from typing import Any
 import numpy as np
 
 from costmodel.catalogue.items import CAPEX_CLASSES
-from costmodel.core.units import HOURS_PER_MONTH
 from costmodel.inputs.grants import Subsidy
 from costmodel.report.workbook.grid import GREEN
 from costmodel.report.workbook.inputsmap import SOURCE_COL, InputsMap, Sheet, here
-from costmodel.report.workbook.tiercontext import HOURS, Tier, scalar
+from costmodel.report.workbook.tiercontext import HOURS, Tier
 from costmodel.report.workbook.validation import NON_NEGATIVE, validate
 
 #: the column of each field on the Inputs sheet's subsidy table
@@ -147,27 +146,6 @@ def _scope(x: Tier) -> str:
     return x.tier if x.a.tiers[x.tier].subsidies is not None else ""
 
 
-def _kwh(x: Tier) -> np.ndarray:
-    """The metered kWh of each month: the kW drawn (as the opex block writes it)
-    x PUE x hours."""
-    idle = x.ti["idle_fraction"]
-    drawn = sum(
-        (idle * x.on[i] + (1 - idle) * x.load[i]) * scalar(d["it_kw"]) for i, d in enumerate(x.deps)
-    )
-    return drawn * x.ti["pue"] * HOURS_PER_MONTH
-
-
-def _paid(x: Tier, sub: Subsidy) -> dict[str, np.ndarray]:
-    """The cash of one subsidy month by month as its rows compute it: a grant's
-    base, due amounts and running total besides."""
-    within = (x.year <= (sub.years or 0)) * x.ops
-    if sub.kind == "power_rebate":
-        return {"paid": float(sub.per_kwh or 0) * _kwh(x) * within}
-    if sub.kind == "voucher":
-        return {"paid": float(sub.share_of_revenue or 0) * x.r.flows["revenue"][0] * within}
-    return x.model.rows(x.tier).grant(sub)
-
-
 def subsidies_block(x: Tier) -> None:
     """The subsidy block of a tier sheet (see the module docstring); nothing for
     a tier without subsidies."""
@@ -176,7 +154,6 @@ def subsidies_block(x: Tier) -> None:
         return
     cs, cur, scope = x.cs, x.cur, _scope(x)
     cs.heading("Subsidies (methodology §11.13: cash of their own, taxable where marked)")
-    taxable = np.zeros(len(x.m))
     for j, sub in enumerate(subs):
         cells = x.inputs.subsidy_cells[(scope, j)]
         n = f"subsidy {j + 1} ({sub.kind})"
@@ -203,7 +180,7 @@ def subsidies_block(x: Tier) -> None:
             float(sub.taxable),
             "flag",
         )
-        lines = _paid(x, sub)
+        lines = x.rows.subsidy(sub)
         if sub.kind == "capex_grant":
             _grant_rows(x, j, n, sub, cells, lines)
         else:
@@ -221,7 +198,6 @@ def subsidies_block(x: Tier) -> None:
                 lines["paid"],
                 total=True,
             )
-        taxable = taxable + lines["paid"] * float(sub.taxable)
         cs.totals[f"sb{j}"] = float(lines["paid"].sum())
     keys = range(len(subs))
     cs.series(
@@ -238,10 +214,9 @@ def subsidies_block(x: Tier) -> None:
         "subsidies taxable (income of their model year)",
         cur,
         "=" + "+".join(f"{{sb{j}}}*{{$sb_tax{j}}}" for j in keys),
-        taxable,
+        x.rows.subsidies_taxable,
         total=True,
     )
-    x.subsidies_taxable = taxable
 
 
 def _grant_rows(
@@ -295,13 +270,14 @@ def _grant_rows(
     )
 
 
-def subsidy_checks(cs: Any, subsidies: tuple[Subsidy, ...]) -> list[tuple]:
+def subsidy_checks(cs: Any, subsidies: tuple[Subsidy, ...], received: float) -> list[tuple]:
     """The Checks sheet's reconciliations of a tier's subsidies, each (label, model
     formula, independent formula, cached value) without "=": each subsidy's total
     against its closed form (a grant: ``min(cap, share x capex of its classes paid by
     M - lag)``; a rebate: ``per kWh x PUE x hours x kW drawn`` of its years; a
     voucher: ``share x revenue`` of its years), and the total row against the sum
-    of the lines (cached: each subsidy's total as its block computed it)."""
+    of the lines (cached: each subsidy's total as its block computed it, and
+    ``received`` the total row's)."""
     S = lambda key, kind="$": cs.ref(key, kind, sheet=True)  # noqa: E731
     tot = lambda key: f"SUM({S(key, ':')})"  # noqa: E731
     out = []
@@ -328,7 +304,7 @@ def subsidy_checks(cs: Any, subsidies: tuple[Subsidy, ...]) -> list[tuple]:
             "subsidies received = sum of the subsidies' lines",
             tot("subsidies"),
             "+".join(tot(f"sb{j}") for j in range(len(subsidies))),
-            float(sum(paid)),
+            received,
         )
     )
     return out

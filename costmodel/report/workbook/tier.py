@@ -34,7 +34,6 @@ from costmodel.report.workbook.grid import (
     CalcSheet,
     Styles,
     protect,
-    year_end_values,
 )
 from costmodel.report.workbook.incomeblock import income_terms
 from costmodel.report.workbook.inputs import SERVER_FIELDS
@@ -495,74 +494,63 @@ def tax(x: Tier) -> None:
             r.flows[f"tax_depreciation_{cls}"][0],
             total=True,
         )
-    tax_dep = sum(r.flows[f"tax_depreciation_{c}"][0] for c in CAPEX_CLASSES)
     cs.series(
         "tax_dep",
         "tax depreciation: total",
         cur,
         "=" + "+".join(f"{{tax_dep_{c}}}" for c in CAPEX_CLASSES),
-        tax_dep,
+        x.rows.tax_depreciation,
         total=True,
     )
-    capex = float(r.flows["capex"][0].sum())
-    tax_nbv = capex - float(tax_dep.sum())
     cs.const(
         "tax_nbv",
         "tax book value at M = capex - tax depreciation",
         cur,
         "=SUM({capex_t:})-SUM({tax_dep:})",
-        tax_nbv,
+        x.rows.tax_book_value,
         "money",
     )
-    sold = x.config.terminal_value in ("market", "income")  # a gain against tax book value
-    market = float(r.flows["terminal_value"][0][-1]) if sold else 0
     income = "+({$tv_income}-{$tax_nbv})*{$income_flag}" if income_terms(x)[0] else ""
     cs.const(
         "gain",
         "terminal gain = market (or income) value - tax book value (market, income only)",
         cur,
         "=({$tv_market}-{$tax_nbv})*{$market_flag}" + income,
-        market - tax_nbv if sold else 0.0,
+        x.rows.terminal_gain,
         "money",
     )
-    taxable_y = _taxable(x, tax_dep)
+    _taxable(x)
     losspool.loss_inputs(x)
-    losspool.loss_table(x, "", "taxable_year", taxable_y, "tax", r.flows["tax"][0], "tax")
+    losspool.loss_table(x, "", "taxable_year", "tax", r.flows["tax"][0], "tax")
     losspool.gain_tax(
         x, "", "taxable_year", "gain", "tax", "terminal_tax", r.flows["terminal_tax"][0]
     )
 
 
-def _taxable(x: Tier, tax_dep: np.ndarray) -> np.ndarray:
+def _taxable(x: Tier) -> None:
     """The monthly result for tax and the taxable income of each year at its last
     month (methodology §11.6, §11.9, §11.13): revenue - opex - tax depreciation -
-    surtax (+ taxable subsidies, month 0's in year 1), the terminal gain at M. Returns
-    the engine's taxable income at the year ends."""
-    cs, r, M, cur = x.cs, x.r, x.model.months, x.cur
-    result = r.flows["revenue"][0] - r.flows["opex"][0] - tax_dep - r.vat["surtax"][0]
+    surtax (+ taxable subsidies, month 0's in year 1), the terminal gain at M."""
+    cs, cur = x.cs, x.cur
     # taxable subsidies are income of their model year, month 0's of year 1 (§11.13)
-    grants = x.subsidies_taxable is not None
-    if grants:
-        result = result + x.subsidies_taxable
+    grants = x.rows.subsidies_taxable is not None
     cs.series(
         "taxable_m",
         "result for tax = revenue - opex - tax depreciation - VAT surtax"
         + (" + taxable subsidies" if grants else ""),
         cur,
         "={revenue}-{opex}-{tax_dep}-{vat_surtax}" + ("+{subsidies_taxable}" if grants else ""),
-        result,
+        x.rows.taxable_result,
         total=True,
     )
-    taxable_y = year_end_values(r.annual["taxable_income"][0], M)
     cs.series(
         "taxable_year",
         "taxable income of the year (at its last month; the terminal gain at M)",
         cur,
         "=SUMIFS({taxable_m:},{year:},{year})*{yearend}+{$gain}*{last}"
         + ("+{taxable_m@0}*({year}=1)*{yearend}" if grants else ""),
-        taxable_y,
+        x.rows.loss_pool(levered=False)["base"],
     )
-    return taxable_y
 
 
 def cash_flow(x: Tier) -> None:

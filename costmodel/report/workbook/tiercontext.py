@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from costmodel.core.intermediate import Intermediate
 from costmodel.core.result import TierResult
 from costmodel.inputs.model import Model
 from costmodel.inputs.schema import Assumptions
@@ -52,19 +53,11 @@ class Tier:
     ops: np.ndarray = field(init=False)  # 1.0 in operating months (1..M)
     met: dict[str, float] = field(init=False)  # the tier's summary metrics
     config: Any = field(init=False)  # the tier's engine configuration (stages, methods)
+    rows: Intermediate = field(init=False)  # the model's rows of the tier (Model.rows)
     # the engine's parts (engine_parts), S = 1
     deps: list[dict[str, Any]] = field(init=False)  # deployments: month, GPUs, capex ...
     events: list[Any] = field(init=False)  # the engine's capex event schedules, in order
-    util: list[np.ndarray] = field(init=False)  # ramp-up utilization per deployment
-    on: list[np.ndarray] = field(init=False)  # in-service flag per deployment
     event_of: list[tuple[str, int]] = field(init=False)  # (class, deployment) per event
-    r_event_dep: list[float] = field(init=False)  # total depreciation per event
-    # the contract (contracts.contract, methodology §11.5), per deployment
-    load: list[np.ndarray] = field(init=False)  # load factor of the power drawn
-    contracted: list[np.ndarray] = field(init=False)  # share sold under contract
-    contract_price: list[np.ndarray] = field(init=False)  # price of the contract year
-    # the taxable subsidies month by month (subsidyblock, methodology §11.13); None: none
-    subsidies_taxable: np.ndarray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         M = self.model.months
@@ -78,6 +71,7 @@ class Tier:
         self.ops = (self.m >= 1).astype(float)
         self.met = {k: float(v[0]) for k, v in self.r.metrics.items()}
         self.config = self.model.inputs[self.tier].config
+        self.rows = self.model.rows(self.tier)
 
     def money(self, per: str = "") -> str:
         """Unit of an amount of money, optionally per something: ``CNY/GPU-h``."""

@@ -182,12 +182,6 @@ def _pool_rows(x: Tier) -> tuple[tuple[str, str, str, Any, bool], ...]:
     """The rows of the credit pool (key, label, formula, cached values, totalled):
     claim, payable, pool before refund, refund, closing pool, surtax, VAT cash."""
     v = x.r.vat
-    # the claim paid in month m is ratio x C_(m-1) when refunds are monthly (§11.11)
-    monthly = (
-        x.model.assumptions.vat is not None and refund_mode(x.model.assumptions.vat) == "monthly"
-    )
-    ratio = vat_value(x.model, RATIO_PATH) if monthly else 0.0
-    claim = v["credit_open"][0] * ratio
     rows = (
         (
             "vat_credit_open",
@@ -200,7 +194,7 @@ def _pool_rows(x: Tier) -> tuple[tuple[str, str, str, Any, bool], ...]:
             "vat_claim",
             "monthly refund claimed on last month's closing credit = ratio x opening",
             "={vat_credit_open}*{$vat_refund_ratio}*{$vat_refund_on}*{$vat_refund_monthly}",
-            claim,
+            x.rows.vat_claim,
             True,
         ),
         (
@@ -258,7 +252,7 @@ def vat_checks(
     the credit corkscrew every month; output and input VAT against the Inputs rates
     and the revenue, capex and opex totals; refunds only at year ends, and with
     refunds on no credit left at one."""
-    v = model.results[t].vat
+    v, totals = model.results[t].vat, model.rows(t).totals
     left = float(v["credit"][0][-1])
     corkscrew = (
         "vat_credit_open",
@@ -279,7 +273,7 @@ def vat_checks(
             f"input VAT = rate x base: {', '.join(g)}",
             f"SUM({rows(f'vat_input_{g[0]}', f'vat_input_{g[-1]}')})",
             "+".join(f"{name_for(f'vat.input_rates.{k}')}*{tot(_base_row(k))}" for k in g),
-            float(sum(v[f"input_{k}"][0].sum() for k in g)),
+            model.rows(t).total_of(*(f"vat_input_{k}" for k in g)),
         )
         for g in groups
     ]
@@ -290,7 +284,7 @@ def vat_checks(
             "input VAT total = sum of the classes and lines",
             tot("vat_input"),
             f"SUM({every})",
-            float(v["input"][0].sum()),
+            totals["vat_input"],
         ),
         (
             "VAT cash over the horizon + surtax = -credit left at M",
@@ -308,7 +302,7 @@ def vat_checks(
             "output VAT = output rate x revenue",
             tot("vat_output"),
             f"vat_output_rate*{tot('revenue')}",
-            float(v["output"][0].sum()),
+            totals["vat_output"],
         ),
         *_refund_checks(S),
         (
