@@ -161,7 +161,6 @@ def _tier_figures(model: Model, tier: str) -> dict[str, float]:
         lost_money=(1 - g) * annual * cost,
         recovered_hours=(fast - g) * annual,
         recovered_money=(fast - g) * annual * cost,
-        capex_storage=float(row["capex_storage"]),
         mfu=mfu,
         pv_cost=met["pv_cost"],
         degraded_mfu=d,

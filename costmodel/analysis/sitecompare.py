@@ -3,7 +3,7 @@ named site and the comparison of the options at every site given (the scale swee
 per site is :func:`costmodel.analysis.sweep.sweep` with ``sites``).
 
 :func:`at_site` writes ``tiers.<t>.site`` as an override and validates again, so
-that a site's rules apply (a colocation tier over the site's grid is refused with
+that a site's rules apply (a tier renting its hall over the site's grid is refused with
 its figures, a site not in ``sites`` named with those that are).
 """
 

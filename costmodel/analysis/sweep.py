@@ -266,8 +266,8 @@ def sweep(
 ) -> pd.DataFrame:
     """Tier ``tier`` rebuilt at each GPU count of ``gpus`` (module docstring),
     one row per count: ``gpus, servers, scale_class, network_levels`` (NaN with a
-    network share), ``capex_per_gpu = capex / gpus``, ``network_share =
-    capex_network / capex_hardware``, ``cost_per_gpu_hour``, ``npv``, ``irr`` and
+    network share), ``capex_per_gpu = capex / gpus``, ``network_share``, the
+    network's capex over the hardware capex, ``cost_per_gpu_hour``, ``npv``, ``irr`` and
     ``change`` (``scale_class`` and/or ``network_levels`` where it differs from
     the row before). ``df.attrs``: ``tier``, ``first_gpus`` (G_0). With ``sites``
     (names of ``sites``, methodology §29) the rows of each site in turn, a first

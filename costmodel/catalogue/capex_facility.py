@@ -3,6 +3,12 @@ build, methodology §8.1), an asset class that is not hardware."""
 
 from costmodel.catalogue.item import InputSpec, LineItem, Text
 
+#: the facility modes (``facility.mode``, methodology §3.1): build the hall, or rent
+#: one, whose rent per kW-month is the colocation line
+MODES: tuple[str, ...] = ("build", "colocation")
+#: the mode in which the hall is rented
+RENTED = "colocation"
+
 ITEM = LineItem(
     key="facility",
     kind="capex",

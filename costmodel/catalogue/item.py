@@ -81,7 +81,8 @@ class LineItem:
     hardware (bought with the servers of each deployment, methodology §8.1);
     ``margin`` whether an opex line is a cost of a deployment's own margin in the
     income residual (methodology §30; insurance enters there on the deployment's
-    hardware alone, not as its line)."""
+    hardware alone, not as its line); ``rule`` an opex line's rule in a clause of
+    the memo's method (methodology §3.2), led by its name."""
 
     key: str
     kind: Literal["capex", "opex"]
@@ -94,6 +95,7 @@ class LineItem:
     margin: bool = False
     inputs: tuple[InputSpec, ...] = field(default=())
     formula: Formula | None = None
+    rule: Text | None = None
 
     @property
     def bears_vat(self) -> bool:

@@ -47,10 +47,23 @@ HARDWARE_CLASSES: tuple[str, ...] = tuple(i.key for i in CAPEX_ITEMS if i.hardwa
 BUILDING_CLASSES: tuple[str, ...] = tuple(i.key for i in CAPEX_ITEMS if not i.hardware)
 #: the opex lines, in order
 OPEX_LINES: tuple[str, ...] = tuple(i.key for i in OPEX_ITEMS)
+#: the opex lines that are costs of a deployment's own margin in the income residual
+#: (methodology §30)
+MARGIN_LINES: tuple[str, ...] = tuple(i.key for i in OPEX_ITEMS if i.margin)
 #: the opex lines that carry input VAT (methodology §24)
 VAT_OPEX_LINES: tuple[str, ...] = tuple(i.key for i in OPEX_ITEMS if i.bears_vat)
 #: the keys of ``vat.input_rates``: capex classes, then the opex lines with VAT
 VAT_INPUT_KEYS: tuple[str, ...] = (*CAPEX_CLASSES, *VAT_OPEX_LINES)
+
+
+#: the facility modes, and the one in which the hall is rented (its rent is a line)
+FACILITY_MODES: tuple[str, ...] = capex_facility.MODES
+RENTED_MODE: str = capex_facility.RENTED
+
+
+def capex_column(key: str) -> str:
+    """The summary's (and the tier sheet's) column of capex class ``key``."""
+    return f"capex_{key}"
 
 
 def label(key: str, lang: str = "en") -> str:
@@ -76,6 +89,20 @@ def labels(lang: str) -> dict[str, str]:
 def colours() -> dict[str, str]:
     """Every item's colour, by key."""
     return {k: i.colour for k, i in ITEMS.items()}
+
+
+def item_of_input(key: str) -> LineItem:
+    """The line item that declares the input ``key``."""
+    return next(i for i in ITEMS.values() if any(s.key == key for s in i.inputs))
+
+
+def opex_rules(lang: str) -> str:
+    """The opex lines' rules (``LineItem.rule``) as one sentence in ``lang``, in the
+    lines' order."""
+    if lang == "zh":
+        return "；".join(i.rule.zh for i in OPEX_ITEMS if i.rule) + "。"
+    text = "; ".join(i.rule.en for i in OPEX_ITEMS if i.rule) + "."
+    return text[:1].upper() + text[1:]
 
 
 def input_specs() -> tuple[InputSpec, ...]:

@@ -12,6 +12,10 @@ ITEM = LineItem(
     noun=Text("colocation", "托管费"),
     colour="#8c8c8c",
     sheet_label="opex: colocation",
+    rule=Text(
+        "colocation rent per kW-month when renting",
+        "租用托管时按每 kW 每月计托管费",
+    ),
     vat_label="托管费",
     inputs=(
         InputSpec(

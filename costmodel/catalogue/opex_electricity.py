@@ -13,6 +13,13 @@ ITEM = LineItem(
     noun=Text("electricity", "电费"),
     colour="#e0b12b",
     sheet_label="opex: electricity",
+    rule=Text(
+        (
+            "electricity = average IT draw (idle share plus the busy shar"
+            "e at the utilization) × PUE × hours × power price, escalating yearly"
+        ),
+        "电费 = 平均 IT 功率（空闲部分加按利用率计的负载部分）× PUE × 小时数 × 电价，逐年上涨",
+    ),
     vat_label="电费",
     inputs=(
         InputSpec(

@@ -11,6 +11,10 @@ ITEM = LineItem(
     noun=Text("insurance", "保险"),
     colour="#6fb0b0",
     sheet_label="opex: insurance",
+    rule=Text(
+        "insurance as a rate on all capex",
+        "保险按全部投资的比例计算",
+    ),
     vat_label="保险",
     inputs=(
         InputSpec(

@@ -11,6 +11,10 @@ ITEM = LineItem(
     noun=Text("maintenance", "维保"),
     colour="#c4554d",
     sheet_label="opex: maintenance",
+    rule=Text(
+        "maintenance as a rate on hardware",
+        "维保按硬件投资的比例计算",
+    ),
     vat_label="维保",
     inputs=(
         InputSpec(

@@ -11,6 +11,10 @@ ITEM = LineItem(
     noun=Text("selling, general and administrative costs", "销售及管理费用"),
     colour="#b08a5a",
     sheet_label="opex: SG&A",
+    rule=Text(
+        "selling, general and administrative costs as a share of revenue",
+        "销售及管理费用按收入的比例计算",
+    ),
     inputs=(
         InputSpec(
             "sga_share",

@@ -11,6 +11,10 @@ ITEM = LineItem(
     noun=Text("software", "软件"),
     colour="#9b6fb0",
     sheet_label="opex: software",
+    rule=Text(
+        "software per GPU-year",
+        "软件按每卡每年计费",
+    ),
     vat_label="软件",
     inputs=(
         InputSpec(

@@ -11,6 +11,10 @@ ITEM = LineItem(
     noun=Text("staff", "人员"),
     colour="#2f5d8a",
     sheet_label="opex: staff",
+    rule=Text(
+        "staff = FTE × cost per FTE, escalating",
+        "人员 = 人数 × 人均成本，逐年上涨",
+    ),
     inputs=(
         InputSpec(
             "staff_cost_per_fte",

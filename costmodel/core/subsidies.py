@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from costmodel.catalogue.items import CAPEX_CLASSES
+from costmodel.catalogue.items import CAPEX_CLASSES, item_of_input
 from costmodel.core.calendar import year_sums
 from costmodel.core.config import Subsidy
 from costmodel.core.finance import FloatArray
@@ -82,11 +82,11 @@ def metered_kwh(
     clock: Clock,
     shapes: list,
 ) -> FloatArray:
-    """(S, M+1): the metered kWh of each month (PUE included), the electricity line
-    of :func:`costmodel.core.lines.operating_coefficients` at 1 per kWh without
-    escalation."""
+    """(S, M+1): the metered kWh of each month (PUE included), the line priced per
+    kWh (``price_per_kwh``) of :func:`costmodel.core.lines.operating_coefficients` at
+    1 per kWh without escalation."""
     size = q.gpus.shape[0]
     unit = q.replaced(price_per_kwh=np.ones(size), power_escalation=np.zeros(size))
     years = clock.months // MONTHS_PER_YEAR
     lines = operating_coefficients(unit, deps, events, years)
-    return monthly_line(lines["electricity"], shapes, clock)
+    return monthly_line(lines[item_of_input("price_per_kwh").key], shapes, clock)

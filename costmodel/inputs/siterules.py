@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from costmodel.catalogue.items import RENTED_MODE
 from costmodel.inputs.paths import key_path
 from costmodel.inputs.quotes import is_quote_path
 from costmodel.inputs.schema import Assumptions, Quantity
@@ -18,7 +19,7 @@ from costmodel.inputs.sites import facility_mw, site_name, tier_site
 
 
 def site_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
-    """Every site named exists; a colocation tier fits its site's grid; a build-mode
+    """Every site named exists; a tier renting its hall fits its site's grid; a build-mode
     tier's construction, lengthened by a grid connection's lead time, ends before
     the horizon."""
     known = ", ".join(a.sites) or "(none: there is no sites section)"
@@ -43,7 +44,7 @@ def site_problems(a: Assumptions) -> Iterator[tuple[str, str, str]]:
         where = key_path("sites", site_name(a, name), "grid_mw")
         if p <= limit:
             continue
-        if a.facility.mode == "colocation":
+        if a.facility.mode == RENTED_MODE:
             yield (
                 where,
                 f"{limit:g}",

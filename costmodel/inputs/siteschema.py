@@ -1,7 +1,7 @@
 """Sites, the chip policy and the tier keys that refer to them (methodology §29, §33).
 
 A site (``sites.<name>``) carries what the place of a build sets: its power price
-and escalation, colocation rent by cooling, tax rate and loss carry-forward, the
+and escalation, the rent of a hall per kW-month by cooling, tax rate and loss carry-forward, the
 grid power available without a new connection and the cost and lead time of one,
 and a factor on the GPU-hour prices. ``site:`` (top level) names the default site
 of the tiers; a tier's own ``site`` wins. Precedence for each key a site sets:
@@ -20,7 +20,7 @@ from costmodel.inputs.whole import CarryforwardYears
 
 
 class PowerOverride(Section):
-    """A site's or a tier's electricity price (per kWh) and its annual escalation."""
+    """A site's or a tier's power price (per kWh) and its annual escalation."""
 
     price_per_kwh: NonNegative | None = None
     escalation: Rate | None = None
@@ -38,7 +38,7 @@ class Site(Section):
     """One place a tier may be built (methodology §29).
 
     ``grid_mw``: facility power (IT x PUE) available without a new connection;
-    above it a colocation tier is refused and a build-mode tier pays
+    above it a tier renting its hall is refused and a build-mode tier pays
     ``(P - grid_mw) * grid_connection_per_mw`` at month 0 (facility) and waits
     ``grid_lead_months`` more for its construction. ``price_factor`` multiplies the
     spot and contract GPU-hour prices of the site's tiers."""

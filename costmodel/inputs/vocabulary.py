@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from costmodel.catalogue.items import input_specs
+from costmodel.catalogue.items import FACILITY_MODES, input_specs
 
 InputKind = Literal["pct", "money", "price", "decimal", "number", "text"]
 
@@ -276,7 +276,7 @@ INPUTS: dict[str, Term] = {
     "method": Term("Depreciation method", "折旧方法", "list", "text"),
     "mode": Term("Mode", "模式", "list", "text"),
     "facility.mode": Term(
-        "Facility mode (build or colocation)", "机房模式（自建或托管）", "list", "text"
+        f"Facility mode ({' or '.join(FACILITY_MODES)})", "机房模式（自建或托管）", "list", "text"
     ),
     "revenue.mode": Term("Revenue mode (rental or avoided cloud)", "收入模式", "list", "text"),
     "cloud_term": Term("Cloud price term", "云价格期限", "list", "text"),

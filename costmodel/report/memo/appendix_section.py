@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from costmodel.catalogue.items import opex_rules
 from costmodel.inputs.schema import Quantity, WholeNumber
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts
@@ -135,6 +136,7 @@ def method(x: Facts) -> list[dict[str, str]]:
         tax=f.pct(a.finance.tax_rate.value),
         degraded=f.pct(a.risks.degraded_mfu.value, 0),
         factor=f.number(a.risks.checkpoint_frequency_factor.value),
+        opex_rules=opex_rules(x.lang),
         **_method_rules(x),
     )
     return [dict(heading=h, text=p.format(**fields)) for h, p in METHOD[x.lang]]

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
+from costmodel.catalogue.items import capex_column
 from costmodel.core.metrics import is_empty
 from costmodel.report.memo import analysis_charts
 from costmodel.report.memo import numbers as f
@@ -120,7 +121,7 @@ def _tier_finding(x: Facts, tier: str, n: dict[str, float]) -> Markup:
         rec_money=x.money(n["recovered_money"]),
         years=m.assumptions.horizon_years,
         rec_total=x.money(total),
-        capex_storage=x.money(n["capex_storage"]),
+        storage_capex=x.money(float(x.summary.loc[tier, capex_column("storage")])),
     )
     return Markup("" if lang == "zh" else " ").join([lead, storage])
 

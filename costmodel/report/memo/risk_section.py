@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
+from costmodel.catalogue.items import capex_column
 from costmodel.core.metrics import is_empty
 from costmodel.report.memo import numbers as f
 from costmodel.report.memo.context import Facts, own_text, say, times
@@ -104,7 +105,7 @@ def _risk_network(x: Facts, tier: str) -> Markup:
         RISKS[x.lang]["network"],
         fabric_text=text,
         share=x.metric(tier, "network_share"),
-        capex_network=x.metric(tier, "capex_network"),
+        network_capex=x.metric(tier, capex_column("network")),
     )
 
 

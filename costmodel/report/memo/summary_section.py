@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from costmodel.analysis.breakeven import PRICE_RANGE_FACTOR
 from costmodel.analysis.decision import OPTIMISTIC
+from costmodel.catalogue.items import item_of_input
 from costmodel.core.metrics import is_empty
 from costmodel.inputs.model import Model
 from costmodel.inputs.params import revenue_mode
@@ -179,8 +180,10 @@ def revenue_split(x: Facts, t: str) -> Markup:
         )
     else:
         text = say(S["revenue_spot"], **common)
-    sga = ti.get("sga_share", 0.0)
-    return text + say(S["sga"], sga=f.pct(sga)) if sga > 0 else text
+    share = ti.get("sga_share", 0.0)
+    noun = item_of_input("sga_share").noun[x.lang]
+    noun = noun[:1].upper() + noun[1:]
+    return text + say(S["sga_share"], noun=noun, share=f.pct(share)) if share > 0 else text
 
 
 def _common(x: Facts) -> dict[str, Any]:

@@ -36,14 +36,11 @@ METHOD: dict[str, list[tuple[str, str]]] = {
             "(1 − share) × (servers + storage). IT load = servers × server power × (1 + "
             "auxiliary power); a rack holds as many whole servers as its power allows, and racks = "
             "servers / servers per rack, rounded up. Facility = IT load × "
-            "build cost per kW of the cooling type (zero when renting colocation).",
+            "build cost per kW of the cooling type (zero when the hall is rented).",
         ),
         (
             "Opex",
-            "Electricity = average IT draw (idle share plus the busy share at the "
-            "utilization) × PUE × hours × power price, escalating yearly; colocation rent per "
-            "kW-month when renting; staff = FTE × cost per FTE, escalating; maintenance and "
-            "insurance as rates on hardware and on all capex; software per GPU-year.",
+            "{opex_rules}",
         ),
         (
             "Depreciation, tax and cash flow",
@@ -114,9 +111,7 @@ METHOD: dict[str, list[tuple[str, str]]] = {
         ),
         (
             "运营成本",
-            "电费 = 平均 IT 功率（空闲部分加按利用率计的负载部分）× PUE × 小时数 × 电价，逐年"
-            "上涨；租用托管时按每 kW 每月计托管费；人员 = 人数 × 人均成本，逐年上涨；维保和"
-            "保险分别按硬件投资和全部投资的比例计算；软件按每卡每年计费。",
+            "{opex_rules}",
         ),
         (
             "折旧、税与现金流",

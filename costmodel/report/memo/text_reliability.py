@@ -62,7 +62,7 @@ FAILURES: dict[str, dict[str, str]] = {
         "storage": "{factor}× the write bandwidth ({write_fast}) would lift goodput to "
         "{goodput_fast} and recover {rec_hours} GPU-hours, {rec_money} a year: {rec_total} "
         "over {years} years (undiscounted), the most such an upgrade may cost on top of "
-        "today's storage capex of {capex_storage}.",
+        "today's storage capex of {storage_capex}.",
         "none": "<strong>{label}.</strong> No node failures are assumed, so goodput is 100% "
         "and the model prices no failure loss.",
         "note": "A node failure stops any job that uses the whole cluster: MTBF = 24 h ÷ "
@@ -120,7 +120,7 @@ FAILURES: dict[str, dict[str, str]] = {
         "source_high": "模型只有取故障率区间上限时才达到这一水平（每天 {per_day_high} 次）。",
         "storage": "若写入带宽提高到 {factor} 倍（{write_fast}），有效产出率升至 "
         "{goodput_fast}，每年挽回 {rec_hours} 卡时，价值 {rec_money}；{years} 年合计 "
-        "{rec_total}（未折现）。在现有 {capex_storage}的存储投资之外，这项升级的花费不应"
+        "{rec_total}（未折现）。在现有 {storage_capex}的存储投资之外，这项升级的花费不应"
         "超过这个数。",
         "none": "<strong>{label}。</strong>未假设节点故障，有效产出率为 100%，模型未对故障"
         "损失定价。",

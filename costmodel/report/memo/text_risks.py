@@ -35,7 +35,7 @@ RISKS: dict[str, dict[str, str]] = {
         "failures_none": "<strong>Failures.</strong> No node failures are assumed, so "
         "goodput is 100%; the model puts no price on failure risk for this option.",
         "network": "<strong>Network.</strong> {fabric_text}The network is {share} of "
-        "hardware capex, {capex_network}.",
+        "hardware capex, {network_capex}.",
         "backup": "<strong>No backup.</strong> Checkpoints on local disks vanish with a "
         "failed node, and {per_year} node failures a year are expected. A copy of the latest "
         "{ckpt} checkpoint on shared storage costs about {backup_cost} ({ckpt} at {price_tb}); "
@@ -90,7 +90,7 @@ RISKS: dict[str, dict[str, str]] = {
         "failures_none": "<strong>故障。</strong>未假设节点故障，有效产出率为 100%，模型未对"
         "该方案的故障风险定价。",
         "network": "<strong>网络。</strong>{fabric_text}网络占硬件投资的 {share}，即 "
-        "{capex_network}。",
+        "{network_capex}。",
         "backup": "<strong>缺乏备份。</strong>检查点存在本地盘，节点损坏即随之丢失，预计每年"
         "发生 {per_year} 次节点故障。把最新一个 {ckpt} 的检查点另存到共享存储，约需 "
         "{backup_cost}（{ckpt}，每 TB {price_tb}）；全集群一天的算力价值 {day_cost}"

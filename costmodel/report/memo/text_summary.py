@@ -49,7 +49,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "against a levelized cost of <strong>{cost}</strong>.",
         "rising": ", rising {pct} a contract year",
         "flat": ", the same in every contract year",
-        "sga": " Selling, general and administrative costs take {sga} of revenue.",
+        "sga_share": " {noun} take {share} of revenue.",
         "recommend_pi": "Each {currency} of its capex adds {pi} in present value (rank {rank} "
         "of {n} by NPV per unit of capex); at its low point the project needs {funding} of "
         "funding.",
@@ -186,7 +186,7 @@ SUMMARY: dict[str, dict[str, str]] = {
         "<strong>{cost}</strong>。",
         "rising": "，每合同年上涨 {pct}",
         "flat": "，合同期内价格不变",
-        "sga": "销售及管理费用占收入的 {sga}。",
+        "sga_share": "{noun}占收入的 {share}。",
         "recommend_pi": "每投入 1 {currency}初始投资，按现值可增加 {pi}（按单位投资净现值"
         "排第 {rank}，共 {n} 个方案）；峰值资金需求为 {funding}。",
         "pi_alt": "{label}单位投资创造的价值更高（{pi}，以 {capex} 投资获得净现值 {npv}）；"

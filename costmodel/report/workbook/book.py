@@ -24,7 +24,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 
-from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES
+from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES, capex_column
 from costmodel.core.metrics import METRICS, is_empty, metric_unit
 from costmodel.core.result import SUMMARY_COLUMNS as ALL_COLUMNS
 from costmodel.inputs.designs import design_is_auto
@@ -392,12 +392,9 @@ def _metric_formulas(
         "it_kw": f"={S('it_kw')}",
         "facility_mw": f"={S('it_kw')}*{S('pue')}/1000",
         "capex": f"=SUM({S('capex_t', ':')})",
-        "capex_servers": f"={S('capex_servers')}",
-        "capex_network": f"={S('capex_network')}",
-        "capex_storage": f"={S('capex_storage')}",
-        "capex_facility": f"={S('capex_facility')}",
+        **{capex_column(k): f"={S(capex_column(k))}" for k in CAPEX_CLASSES},
         "network_share": f'=IF({S("capex_hardware")}=0,"",'
-        f"{c('capex_network')}/{S('capex_hardware')})",
+        f"{c(capex_column('network'))}/{S('capex_hardware')})",
         "network_levels": _network_levels(cs),
         **_storage_formulas(cs),
         "cooling": f"={S('cooling')}",

@@ -23,7 +23,7 @@ per deployment and per event with the engine's own functions.
 
 from __future__ import annotations
 
-from costmodel.catalogue.items import CAPEX_CLASSES
+from costmodel.catalogue.items import CAPEX_CLASSES, HARDWARE_CLASSES, capex_column
 from costmodel.report.workbook.bookvalue import book_value
 from costmodel.report.workbook.fabricblock import fabric_rows
 from costmodel.report.workbook.grid import GREEN
@@ -32,6 +32,9 @@ from costmodel.report.workbook.inputs import lead_fields
 from costmodel.report.workbook.storageblock import storage_rows
 from costmodel.report.workbook.tiercontext import Tier, scalar
 
+#: the hardware classes in the order a deployment is sized: the network is sized on
+#: the servers and the storage (a share of them, or its fabric), so it comes last
+SIZED_ORDER = ("servers", "storage", "network")
 #: row key prefix of each class's capex per deployment
 CAPEX_KEY = {"servers": "d_cs", "network": "d_cn", "storage": "d_cst", "facility": "d_cf"}
 
@@ -288,14 +291,22 @@ def capex_totals(x: Tier) -> None:
     rows = (
         ("gpus_total", "GPUs (all deployments)", "GPUs", total("d_g"), met["gpus"], "count"),
         ("servers", "servers (all deployments)", "servers", total("d_n"), met["servers"], "number"),
-        ("capex_servers", "capex: servers", cur, total("d_cs"), met["capex_servers"], "money"),
-        ("capex_storage", "capex: storage", cur, total("d_cst"), met["capex_storage"], "money"),
-        ("capex_network", "capex: network", cur, total("d_cn"), met["capex_network"], "money"),
+        *(
+            (
+                capex_column(c),
+                f"capex: {c}",
+                cur,
+                total(CAPEX_KEY[c]),
+                met[capex_column(c)],
+                "money",
+            )
+            for c in SIZED_ORDER
+        ),
         (
             "capex_hardware",
             "capex: hardware",
             cur,
-            "={$capex_servers}+{$capex_network}+{$capex_storage}",
+            "=" + "+".join("{$" + capex_column(c) + "}" for c in HARDWARE_CLASSES),
             met["capex_hardware"],
             "money",
         ),

@@ -2,9 +2,9 @@
 the model's terminal value is ``income``: per deployment d, beside each formula,
 
 - ``R_d = MAX(0, t_d + 12 x economic life - M)``, the months of life left after M;
-- ``margin_d``, its revenue less electricity, colocation, maintenance, insurance on
-  its hardware and software in month M: with one deployment a live formula of the
-  sheet's lines in month M (insurance on the hardware alone); with stages the
+- ``margin_d``, its revenue less the catalogue's margin lines (``MARGIN_LINES``) and
+  the cost of insuring its hardware in month M: with one deployment a live formula
+  of the sheet's lines in month M (the rate on the hardware alone); with stages the
   engine's figure (:meth:`costmodel.inputs.model.Model.residual`), as the sheet's lines
   are the sums over the deployments;
 - the annuity ``x (1 - x^R_d) / (1 - x)``, ``x = (1 - price decline)^(1/12) / (1 +
@@ -17,7 +17,17 @@ through ``income_flag``.
 
 from __future__ import annotations
 
+from costmodel.catalogue.items import MARGIN_LINES, item_of_input, noun
 from costmodel.report.workbook.tiercontext import Tier
+
+
+def _margin_words() -> str:
+    """The end of the margin row's label with one deployment: the item whose rate
+    its formula reads on the hardware and the last margin line, by their catalogue
+    nouns."""
+    insured = item_of_input("insurance_rate").noun["en"]
+    return f"{insured} of its hardware, {noun(MARGIN_LINES[-1])})"
+
 
 #: the monthly factor of the annuity: a month's price decline over a month's discount
 X = "((1-{$price_decline})^(1/12)/(1+{$monthly_rate}))"
@@ -63,15 +73,16 @@ def income_rows(x: Tier) -> None:
             "count",
         )
         margin = (
-            "={revenue@M}-{electricity@M}-{colocation@M}-{maintenance@M}-{software@M}"
-            "-{$insurance_rate}*{$d_hw0}/12"
+            "={revenue@M}"
+            + "".join(f"-{{{line}@M}}" for line in MARGIN_LINES)
+            + "-{$insurance_rate}*{$d_hw0}/12"
             if one
             else f"={float(row['margin'])!r}"
         )
         cs.const(
             f"ir_m{i}",
             f"deployment {i}: margin in month M (revenue - power, rent, upkeep, "
-            + ("insurance of its hardware, software)" if one else "... : the engine's)"),
+            + (_margin_words() if one else "... : the engine's)"),
             cur,
             margin,
             float(row["margin"]),

@@ -20,7 +20,7 @@ from datetime import datetime
 
 from xlsxwriter.workbook import Workbook
 
-from costmodel.catalogue.items import CAPEX_CLASSES
+from costmodel.catalogue.items import CAPEX_CLASSES, FACILITY_MODES
 from costmodel.inputs.forms import refund_mode
 from costmodel.inputs.params import CONTRACT_KEYS
 from costmodel.inputs.schema import (
@@ -82,7 +82,7 @@ COOLING_FIELDS = (
 #: the text inputs chosen from a list: (label, defined name, allowed values)
 MODES = (
     ("terminal value", "terminal_value", ("book", "none", "market", "income")),
-    ("facility mode", "facility_mode", ("build", "colocation")),
+    ("facility mode", "facility_mode", FACILITY_MODES),
     ("revenue mode", "revenue_mode", ("rental", "avoided_cloud")),
     ("cloud price term", "revenue_cloud_term", ("on_demand", "reserved")),
     ("loan rate convention", "financing_rate_convention", ("nominal", "effective")),
@@ -346,7 +346,7 @@ def _financing(s: Sheet) -> None:
 
 def cooling_fields(a: Assumptions) -> tuple[tuple[str, str], ...]:
     """The cooling table's columns: PUE, build cost, rack limit and, when the rent
-    is given by cooling (methodology §28.3), the colocation rent."""
+    is given by cooling (methodology §28.3), the rent of a hall."""
     rent = ("colocation_per_kw_month", "facility.colocation_per_kw_month")
     by_cooling = isinstance(a.facility.colocation_per_kw_month, dict)
     return (*COOLING_FIELDS, rent) if by_cooling else COOLING_FIELDS

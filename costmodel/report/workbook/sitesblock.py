@@ -1,6 +1,6 @@
 """Sites in the workbook (methodology §29): the Sites block of the Inputs sheet and,
 on each tier sheet, the tier's site as a live choice whose power price, escalation,
-colocation rent, tax rate, price factor and grid follow in the formulas.
+rent of a hall, tax rate, price factor and grid follow in the formulas.
 
 The block is written only when the model has ``sites:``; without it every workbook
 is as before. A site's blank cell means "the global input" (the precedence tier >
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from costmodel.catalogue.items import RENTED_MODE
 from costmodel.inputs.sites import grid_inputs, layered, site_name
 from costmodel.report.workbook.grid import GREEN
 from costmodel.report.workbook.inputsmap import Sheet, here
@@ -194,13 +195,13 @@ def site_rows(x: Tier) -> None:
 
 
 def _rent_and_factor(x: Tier) -> None:
-    """The colocation rent of the tier's cooling (its site's, else the rent the sheet
+    """The rent of the tier's cooling (its site's, else the rent the sheet
     read from the Inputs: one rent, or the cooling table's) and the price factor of
     its site."""
     cs, ti, cooling = x.cs, x.ti, x.t.cooling
     cs.const(
         "site_colocation",
-        f"colocation rent ({cooling}) of the site, else global",
+        f"{RENTED_MODE} rent ({cooling}) of the site, else global",
         x.money("kW-month"),
         _lookup(f"Site_rent_{cooling}", "{$colocation_per_kw_month}"),
         ti["colocation_per_kw_month"],

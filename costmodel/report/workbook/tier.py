@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from xlsxwriter.workbook import Workbook
 
-from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES
+from costmodel.catalogue.items import CAPEX_CLASSES, OPEX_ITEMS, OPEX_LINES, RENTED_MODE
 from costmodel.inputs.model import Model
 from costmodel.inputs.schema import DEPRECIATION_METHODS
 from costmodel.inputs.vocabulary import input_label
@@ -288,7 +288,7 @@ def lookups(x: Tier) -> None:
 
 
 def _rent(x: Tier, cool: str) -> None:
-    """The colocation rent of the tier's cooling (methodology §28.3): its column of
+    """The rent of the tier's cooling (methodology §28.3): its column of
     the cooling table when the rent is given by cooling, else the one rent."""
     cs, rent = x.cs, x.a.facility.colocation_per_kw_month
     by_cooling = isinstance(rent, dict)
@@ -299,7 +299,7 @@ def _rent(x: Tier, cool: str) -> None:
     )
     cs.const(
         "colocation_per_kw_month",
-        "colocation rent of the cooling type (methodology §28.3)",
+        f"{RENTED_MODE} rent of the cooling type (methodology §28.3)",
         x.money("kW-month"),
         rent_formula,
         # the global rent: a site's rent is the site block's row (sitesblock.py)
