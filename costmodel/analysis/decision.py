@@ -70,7 +70,9 @@ def _row(model: Model, tier: str, rent: pd.DataFrame, summary: pd.DataFrame) -> 
     v = model.inputs[tier].values()
     npv, capex = float(s["npv"]), float(s["capex"])
     cloud = float(rent.loc[tier, "cloud_price_per_gpu_hour"]) if tier in rent.index else math.nan
-    price = float(v["price_per_gpu_hour"])
+    # the year-1 price as sold (a quote rolled to the start, the site's factor): the
+    # cloud price it is compared with is the cloud's quote rolled the same way
+    price = model.selling_price(tier)
     lo, hi = _range(model, tier, "utilization")
     return dict(
         npv=npv,

@@ -23,6 +23,7 @@ import numpy as np
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.catalogue.linechecks import CHECKS, ClosedForm
 from costmodel.core.deploymentrows import first, frozen, price_factor
+from costmodel.core.siteprices import rolled
 from costmodel.core.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 
@@ -142,7 +143,7 @@ class ClosedForms:
         q = self.params
         index = (1 - first(q.price_decline) * (year > 1)) ** (year - 1)
         hours = self.result.flows["spot_hours"][0][1:]
-        price = first(q.price_per_gpu_hour) * price_factor(q)
+        price = first(rolled(q, "price_per_gpu_hour")) * price_factor(q)
         return price * float(np.sum(hours * index))
 
     @cached_property
@@ -185,11 +186,13 @@ class ClosedForms:
         the GPU-hour's value x factor x ``(1 - decline [year > 1])^(year - 1)``."""
         q, m = self.params, np.arange(self.months + 1)
         months, rate = first(q.contract_months), first(q.contract_default_rate)
-        price, esc = first(q.contract_price_per_gpu_hour), first(q.contract_escalation)
+        # each quote rolled to the start (methodology §30), as the sheet's rows read it
+        price = first(rolled(q, "contract_price_per_gpu_hour"))
+        esc = first(q.contract_escalation)
         factor = price_factor(q)  # the site's (methodology §29)
         price = price * factor
         year = -(-m // MONTHS_PER_YEAR)
-        cloud = first(q.price_per_gpu_hour) * factor
+        cloud = first(rolled(q, "price_per_gpu_hour")) * factor
         cloud = cloud * (1 - first(q.price_decline) * (year > 1)) ** (year - 1)
         t = first(self.result.deployments[i]["month"])
         since = np.maximum(0, m - t - 1)

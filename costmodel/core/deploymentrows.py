@@ -19,6 +19,7 @@ import numpy as np
 
 from costmodel.catalogue.items import CAPEX_CLASSES
 from costmodel.core.finance import FloatArray
+from costmodel.core.siteprices import rolled
 from costmodel.core.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 
@@ -93,12 +94,14 @@ class DeploymentRows:
     def _contracts(self) -> list[dict[str, FloatArray]]:
         q, m = self.params, self._m
         share, months = first(q.contract_share), first(q.contract_months)
-        price, esc = first(q.contract_price_per_gpu_hour), first(q.contract_escalation)
+        # each quote rolled to the start (methodology §30), as the sheet's rows read it
+        price = first(rolled(q, "contract_price_per_gpu_hour"))
+        esc = first(q.contract_escalation)
         rate = first(q.contract_default_rate)
         factor = price_factor(q)  # the site's (methodology §29)
         price = price * factor
         index = np.asarray(self.result.flows["price_index"][0])
-        hour_value = first(q.price_per_gpu_hour) * factor * index
+        hour_value = first(rolled(q, "price_per_gpu_hour")) * factor * index
         at_hour_value = first(q.contract_at_hour_value)
         out = []
         for t, util in zip(self.deployment_months, self.utilization_rows, strict=True):

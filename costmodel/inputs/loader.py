@@ -145,6 +145,7 @@ def merge_into(
         ):
             if path in new_origin:
                 origin.setdefault(path, new_origin[path])
+            restated_quote(base[key], value, origin, path)
             merge_into(base[key], value, origin, new_origin, path)
         else:
             _drop_under(origin, path)
@@ -152,6 +153,22 @@ def merge_into(
             for k, v in new_origin.items():
                 if k == path or k.startswith(path + ".") or k.startswith(path + "["):
                     origin[k] = v
+
+
+def restated_quote(
+    old: dict[str, Any], new: Mapping[str, Any], origin: dict[str, str], path: str
+) -> None:
+    """A later file that writes the ``value`` of a quote (a quantity with ``as_of``,
+    methodology §30) without an ``as_of`` of its own states a price at the model's
+    start: the earlier ``as_of`` (the month the earlier figure was observed) is
+    dropped from ``old``, and so are the ``low`` and ``high`` the later file does
+    not write (they were that quote's range). A ``low`` or ``high`` written alone
+    keeps the quote and its month; ``--set`` edits the quote's value in place."""
+    if "as_of" not in old or "value" not in new or "as_of" in new:
+        return
+    for k in ("as_of", *(b for b in ("low", "high") if b not in new)):
+        old.pop(k, None)
+        _drop_under(origin, f"{path}.{k}")
 
 
 def other_form(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:

@@ -32,6 +32,7 @@ from costmodel.core.result import (
     VAT_LINES,
     TierResult,
 )
+from costmodel.core.siteprices import rolled
 from costmodel.core.timing import capex_events
 from costmodel.core.units import MONTHS_PER_YEAR, scale_class
 from costmodel.inputs.errors import AssumptionError, Problem
@@ -222,6 +223,18 @@ class Model:
         either."""
         self._check(tier)
         return float(tier_inputs(self.inputs[tier].params()).price_per_gpu_hour[0])
+
+    def quoted_at_start(self, tier: str, name: str) -> float:
+        """Engine input ``name`` of ``tier`` (``price_per_gpu_hour``,
+        ``contract_price_per_gpu_hour``, ``cloud_price_per_gpu_hour`` or
+        ``server_price``) rolled from its quote's ``as_of`` to ``start``, ``value x (1 -
+        decline)^(months / 12)`` (methodology §30), before the site's ``price_factor``;
+        the input itself without ``as_of``; 0 where the tier has no such input."""
+        self._check(tier)
+        p = self.inputs[tier].params()
+        if getattr(p, name, None) is None:
+            return 0.0
+        return float(np.asarray(rolled(p, name), dtype=float).reshape(-1)[0])
 
     def residual(self, tier: str) -> pd.DataFrame:
         """The residual value from income of each deployment of ``tier``

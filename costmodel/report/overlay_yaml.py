@@ -28,7 +28,7 @@ from costmodel.inputs.whole import WholeNumber, takes_range
 Kind = Literal["quantity", "int", "bool", "choice", "text", "unknown"]
 
 #: the keys of a quantity's mapping kept from the base
-KEPT = ("low", "high", "unit", "source", "dist", "sd")
+KEPT = ("low", "high", "unit", "source", "dist", "sd", "as_of")
 
 
 def _unwrap(t: Any) -> tuple[Any, list[Any]]:

@@ -14,6 +14,7 @@ import pytest
 
 import costmodel as cm
 from costmodel.analysis.buildrent import COLUMNS, break_even_month
+from costmodel.inputs.quotes import months_between
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
 from tests.paths import HAND
 
@@ -136,7 +137,11 @@ def test_contracted_hours_are_valued_at_the_cloud_price_too():
     assert under_contract == ["hundreds", "thousands"]  # tens sells spot (its own share 0)
     for t in m.tiers:
         f = m.results[t].flows
-        cloud = m.inputs[t].values()["cloud_price_per_gpu_hour"]
+        # the cloud's quote rolled from its as_of to the start (methodology §30): the
+        # H200's on-demand 2026-04 (9 months), reserved 2025-09 (16 months), at 10%/yr
+        v = m.inputs[t].values()
+        assert v["cloud_roll_months"] in (9, 16) and v["price_decline"] == 0.1
+        cloud = v["cloud_price_per_gpu_hour"] * 0.9 ** (v["cloud_roll_months"] / 12)
         expected = np.asarray(f["gpu_hours"][0]) * cloud * np.asarray(f["price_index"][0])
         np.testing.assert_allclose(f["revenue"][0], expected, rtol=1e-12, atol=1e-6)
     dearer = cm.with_overrides(a, {"revenue.contract.price_per_gpu_hour": 99.0})
@@ -255,7 +260,12 @@ def test_build_vs_rent_overlay():
         assert df.cloud_term[t] == term
         server = a.servers[a.tiers[t].server]
         cloud = getattr(server, f"cloud_{term}_per_gpu_hour")
-        assert df.cloud_price_per_gpu_hour[t] == cloud.value
+        # the quote rolled from its as_of to the 2027-01 start at 10%/yr (§30)
+        months = months_between(a.start, cloud.as_of)
+        assert a.start == "2027-01" and months in (9, 16)
+        assert df.cloud_price_per_gpu_hour[t] == pytest.approx(
+            cloud.value * 0.9 ** (months / 12), rel=1e-12
+        )
         # NPV now reads as the value of building instead of renting
         assert df.npv_vs_cloud[t] == pytest.approx(m.summary().npv[t], rel=1e-12)
 

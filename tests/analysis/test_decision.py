@@ -26,9 +26,14 @@ def test_options_table(model):
         v = model.inputs[t].values()
         assert df.loc[t, "pi"] == pytest.approx(s.loc[t, "npv"] / s.loc[t, "capex"])
         assert df.loc[t, "peak_funding"] == pytest.approx(s.loc[t, "peak_funding"])
-        assert df.loc[t, "price"] == v["price_per_gpu_hour"]
-        cloud = v["cloud_price_per_gpu_hour"]
-        assert df.loc[t, "price_over_cloud"] == pytest.approx(v["price_per_gpu_hour"] / cloud - 1)
+        # year-1 prices as sold: each quote rolled from its as_of at the decline
+        # (methodology §30), the spot price times the site's factor
+        roll = {k: (1 - v["price_decline"]) ** (v.get(f"{k}_roll_months", 0.0) / 12)
+                for k in ("spot", "cloud")}  # fmt: skip
+        price = v["price_per_gpu_hour"] * roll["spot"] * v["price_factor"]
+        assert df.loc[t, "price"] == pytest.approx(price, rel=1e-12)
+        cloud = v["cloud_price_per_gpu_hour"] * roll["cloud"]
+        assert df.loc[t, "price_over_cloud"] == pytest.approx(price / cloud - 1)
         a = model.assumptions
         own = a.tiers[t].operations
         util = own.utilization if own is not None and own.utilization is not None else None

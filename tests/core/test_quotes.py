@@ -128,3 +128,51 @@ def test_a_quote_in_a_currency_without_fx_is_refused():
     with pytest.raises(cm.AssumptionError) as err:
         cm.load_assumptions(HAND, overrides={"revenue.price_per_gpu_hour": quote})
     assert "fx.USD" in str(err.value) and "revenue.price_per_gpu_hour" in str(err.value)
+
+
+def _overlay(tmp_path, text):
+    base = tmp_path / "base.yaml"
+    base.write_text(
+        "revenue:\n  price_per_gpu_hour:\n    value: 16\n    low: 12\n    high: 20\n"
+        "    unit: CNY/GPU-hour\n    as_of: '2025-03'\n",
+        encoding="utf-8",
+    )
+    over = tmp_path / "over.yaml"
+    over.write_text(text, encoding="utf-8")
+    a = cm.load_assumptions(HAND, base, over, overrides={"revenue.price_decline": 0.1})
+    return a.revenue.price_per_gpu_hour, cm.build(a).summary().loc["small", "revenue"]
+
+
+def test_a_value_restated_by_a_later_file_without_as_of_is_a_price_at_the_start(tmp_path):
+    # the later file says 14.5: sold at 14.5 in year 1, not 14.5 x 0.9^(22/12)
+    q, revenue = _overlay(tmp_path, "revenue:\n  price_per_gpu_hour:\n    value: 14.5\n")
+    assert (q.value, q.as_of, q.low, q.high) == (14.5, None, None, None)
+    assert revenue == pytest.approx(HOURS * 14.5, rel=1e-12)
+
+
+def test_a_later_file_with_its_own_as_of_rolls_from_its_month(tmp_path):
+    text = "revenue:\n  price_per_gpu_hour:\n    value: 14.5\n    as_of: '2026-01'\n"
+    q, revenue = _overlay(tmp_path, text)
+    assert (q.as_of, q.low, q.high) == ("2026-01", 12, 20)
+    assert revenue == pytest.approx(HOURS * 14.5 * 0.9, rel=1e-12)
+
+
+def test_a_range_written_alone_widens_the_same_quote(tmp_path):
+    q, revenue = _overlay(tmp_path, "revenue:\n  price_per_gpu_hour:\n    low: 10\n")
+    assert (q.value, q.low, q.high, q.as_of) == (16, 10, 20, "2025-03")
+    assert revenue == pytest.approx(HOURS * 16 * 0.9 ** (22 / 12), rel=1e-12)
+
+
+def test_set_edits_the_quote_in_place_and_keeps_its_month(tmp_path):
+    base = tmp_path / "base.yaml"
+    base.write_text(
+        "revenue:\n  price_per_gpu_hour:\n    value: 16\n    unit: CNY/GPU-hour\n"
+        "    as_of: '2025-03'\n",
+        encoding="utf-8",
+    )
+    a = cm.load_assumptions(
+        HAND, base, overrides={"revenue.price_per_gpu_hour": 14.5, "revenue.price_decline": 0.1}
+    )
+    assert a.revenue.price_per_gpu_hour.as_of == "2025-03"
+    revenue = cm.build(a).summary().loc["small", "revenue"]
+    assert revenue == pytest.approx(HOURS * 14.5 * 0.9 ** (22 / 12), rel=1e-12)

@@ -214,11 +214,30 @@ def test_an_analysis_of_another_model_is_rejected(model, analysis):
 # ----------------------------------------------------------------------------- numbers
 
 
+def as_sold(model, tier: str) -> float:
+    """The year-1 price as sold over the input price: the quote rolled from its as_of
+    to the start, ``(1 - decline)^(months / 12)``, times the site's price factor
+    (methodology §29, §30); the memo states prices, break-even ones too, as sold."""
+    v = model.inputs[tier].values()
+    roll = (1 - v["price_decline"]) ** (v.get("spot_roll_months", 0.0) / 12)
+    return roll * v.get("price_factor", 1.0)
+
+
+def test_the_defaults_prices_are_quotes_of_2026_04_sold_at_east_t1():
+    # every tier's spot price (the captive tens tier's: the cloud's on-demand price) is
+    # a quote of 2026-04, rolled 9 months at 10%/yr; east-t1's price factor is 1
+    m = cm.build(cm.load_assumptions())
+    for t in m.tiers:
+        v = m.inputs[t].values()
+        assert (v["spot_roll_months"], v["price_decline"], v["price_factor"]) == (9, 0.1, 1.0)
+        assert as_sold(m, t) == pytest.approx(0.9**0.75, rel=1e-12)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_summary_break_even_prices_are_the_analysis_values(model, analysis, pages, lang):
     text = nb(pages[lang].all_text)
     for t in model.tiers:
-        price = analysis.break_even.loc[t, "price_per_gpu_hour"]
+        price = analysis.break_even.loc[t, "price_per_gpu_hour"] * as_sold(model, t)
         assert nb(f.price(price, lang, "CNY")) in text
 
 
@@ -232,8 +251,9 @@ def test_break_even_table_equals_the_analysis(model, analysis, pages, lang):
         else:
             assert got["util"] in ("not even at 100%", "即使 100% 也不够")
         assert got["util_base"] == nb(f.pct(r["utilization_base"]))
-        assert got["price"] == nb(f.price(r["price_per_gpu_hour"], lang))
-        assert got["price_base"] == nb(f.price(r["price_per_gpu_hour_base"], lang))
+        k = as_sold(model, t)
+        assert got["price"] == nb(f.price(r["price_per_gpu_hour"] * k, lang))
+        assert got["price_base"] == nb(f.price(r["price_per_gpu_hour_base"] * k, lang))
         gap = r["price_per_gpu_hour"] / r["price_per_gpu_hour_base"] - 1
         assert got["gap"] == ("+" if gap >= 0 else "") + f.pct(gap)
 
@@ -250,6 +270,29 @@ def test_tornado_table_equals_the_analysis(model, analysis, pages, lang):
             assert nb(p.tornado[(t, rank, "at_high")]) == nb(f.money(r["at_high"], lang))
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_quoted_prices_are_stated_as_sold_in_year_1(model, analysis, html, pages, lang):
+    """The tornado's range of a quoted price and the contract price of the revenue
+    sentence are the quotes rolled to the 2027-01 start at 10%/yr: the spot quote of
+    2026-04 x 0.9^(9/12), the contract quote of 2025-09 x 0.9^(16/12); east-t1's
+    price factor is 1."""
+    a = model.assumptions
+    spot, contract = a.revenue.price_per_gpu_hour, a.revenue.contract.price_per_gpu_hour
+    assert (spot.as_of, contract.as_of, a.start) == ("2026-04", "2025-09", "2027-01")
+    k_spot, k_contract = 0.9 ** (9 / 12), 0.9 ** (16 / 12)
+    body = html[lang].split('<tbody data-tier="thousands">', 1)[1].split("</tbody>", 1)[0]
+    m = re.search(r'<tr data-input="revenue.price_per_gpu_hour">.*?</tr>', body, re.S)
+    assert m, "the thousands tier's tornado rows name its spot price"
+    # the range's cell (the NPV cells carry data-tornado after their label)
+    cells = re.findall(r'<td class="num" data-label="[^"]*">(.*?)</td>', m.group(0), re.S)
+    low, high = (nb(f.price(v * k_spot, lang)) for v in (spot.low, spot.high))
+    assert [nb(unescape(c)) for c in cells] == [f"{low} – {high}"]
+    # the revenue split: "... at CNY 10.50/GPU-h in contract year 1 ..." (12.08 quoted)
+    sold = nb(f.price(contract.value * k_contract, lang))
+    assert sold in nb(pages[lang].all_text)
+    assert nb(f.price(contract.value, lang)) not in nb(pages[lang].all_text)
+
+
 def test_tornado_sentence_names_the_largest_driver_of_the_focus_tier(model, analysis, pages):
     """The focus is the decision's tier (NPV / capex when every NPV is negative), and
     the driver is named by a readable label, not a dotted path."""
@@ -263,6 +306,8 @@ def test_tornado_sentence_names_the_largest_driver_of_the_focus_tier(model, anal
         "price_per_gpu_hour": ("Year-1 price per GPU-hour", "首年每卡时价格", f.price),
         "utilization": ("Utilization", "利用率", f.pct),
         "price": ("Server price", "服务器单价", f.money),
+        # a quote rolls with the decline drawn (methodology §30)
+        "price_decline": ("Price decline a year", "价格年降幅", f.pct),
     }
     key = top["input"].rsplit(".", 1)[-1]
     assert key in known, top["input"]

@@ -51,8 +51,11 @@ def test_captive_tier_headline_is_build_against_rent(default):
     label = m.assumptions.tiers["tens"].label
     amount = plain(f.money(-npv, "en"))
     hours = plain(f.count(float(s.loc["tens", "gpu_hours"]), "en"))
-    cloud = m.assumptions.servers["h200"].cloud_on_demand_per_gpu_hour.value
-    assert m.selling_price("tens") == pytest.approx(cloud)
+    quote = m.assumptions.servers["h200"].cloud_on_demand_per_gpu_hour
+    # the cloud's quote of 2026-04 as sold at the 2027-01 start: 9 months at 10%/yr
+    assert (quote.as_of, m.assumptions.revenue.price_decline.value) == ("2026-04", 0.1)
+    cloud = quote.value * 0.9 ** (9 / 12)
+    assert m.selling_price("tens") == pytest.approx(cloud, rel=1e-12)
     assert (
         f"{label} is an enterprise's own cluster, valued against renting (revenue mode "
         f"): building it costs {amount} more in present value, after tax, than renting "

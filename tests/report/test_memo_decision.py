@@ -241,7 +241,10 @@ def test_selling_price_above_cloud_price_is_flagged(default):
     o = m.inputs["hundreds"].values()
     assert o["price_per_gpu_hour"] <= o["cloud_price_per_gpu_hour"]
     assert "customers can rent the same hour for less" not in text_of(pages["en"])
-    cloud = o["cloud_price_per_gpu_hour"]
+    # the cloud's quote (as_of 2026-04) as sold at the start: rolled 9 months at 10%/yr;
+    # a tier price written without as_of is a price at the start
+    assert o["cloud_roll_months"] == 9 and o["price_decline"] == 0.1
+    cloud = o["cloud_price_per_gpu_hour"] * 0.9**0.75
     a = cm.load_assumptions(overrides={"tiers.hundreds.revenue.price_per_gpu_hour": cloud * 1.25})
     m2 = cm.build(a)
     summary = text_of(decision_of(render_memo(m2, "en", analysis=analyze(m2, draws=0))))
@@ -370,6 +373,7 @@ def test_no_software_comparison_without_both_scales():
 NAMES = {  # the readable names the memo gives these inputs
     "operations.utilization": "utilization",
     "revenue.price_per_gpu_hour": "year-1 price per GPU-hour",
+    "revenue.price_decline": "price decline a year",
 }
 
 

@@ -50,16 +50,22 @@ def test_memo_grid_sentences_give_the_break_even_prices(memos, model, grid):
     be = break_even(model.assumptions)
     for tier in model.tiers:
         g = grid[grid["tier"] == tier]
+        # the grid's prices are the input's (a quote as written); the memo states them
+        # as sold in year 1: rolled from the quote's month to the start, times the
+        # site's factor (methodology §29, §30)
+        v = model.inputs[tier].values()
+        k = (1 - v["price_decline"]) ** (v.get("spot_roll_months", 0) / 12) * v["price_factor"]
         base = model.inputs[tier].values()["utilization"]
         at_base = f"{base * 100:.1f}%"
         exact = float(be.loc[tier, "price_per_gpu_hour"])  # at the base utilization
         top_price = float(g["price_per_gpu_hour"].max())
+        sold_top = top_price * k
         # the highest utilization of the tier's range (its own, or the global one)
         own = model.assumptions.tiers[tier].operations
         u = own.utilization if own is not None and own.utilization is not None else None
         high = (u or model.assumptions.operations.utilization).high
         at_high = g[g["utilization"] == high]
-        top = float(at_high["break_even_price"].iloc[0])
+        top = float(at_high["break_even_price"].iloc[0]) * k
         en, zh = _sentence(memos["en"], tier), _sentence(memos["zh"], tier)
         if exact <= top_price:
             # the grid's price: interpolated linearly between the two grid prices
@@ -67,6 +73,7 @@ def test_memo_grid_sentences_give_the_break_even_prices(memos, model, grid):
             # linear in the price where tax losses are carried forward)
             p = float(g.loc[g["utilization"] == base, "break_even_price"].iloc[0])
             assert p == pytest.approx(exact, rel=5e-3)
+            p *= k
             assert f"CNY {p:.2f}/GPU\u2011h at {at_base}" in en, en
             assert f"利用率 {at_base} 时为 {p:.2f} 元/卡时" in zh, zh
         else:  # beyond the grid's prices at the base utilization
@@ -75,10 +82,10 @@ def test_memo_grid_sentences_give_the_break_even_prices(memos, model, grid):
             assert f"at {at_base}" not in en.split("(it assumes")[0], en
             assert (
                 f"Below {lowest * 100:.1f}% utilization no price up to "
-                f"CNY {top_price:.2f}/GPU\u2011h breaks even"
+                f"CNY {sold_top:.2f}/GPU\u2011h breaks even"
             ) in en, en
             assert (
-                f"利用率低于 {lowest * 100:.1f}% 时，价格达到 {top_price:.2f} 元/卡时仍无法"
+                f"利用率低于 {lowest * 100:.1f}% 时，价格达到 {sold_top:.2f} 元/卡时仍无法"
             ) in zh, zh
         assert f"CNY {top:.2f}/GPU\u2011h at {high * 100:.1f}% utilization" in en, en
         assert f"利用率 {high * 100:.1f}% 时为 {top:.2f} 元/卡时" in zh, zh

@@ -13,13 +13,14 @@ from costmodel.report.memo.charts import _clear_spot, cash_chart
 from costmodel.report.memo.render import render_memo
 from costmodel.report.memo.svg import SIZE, text_width
 
-#: the tens option sold by the hour (the default's is captive) at 26 per GPU-hour, its
-#: hardware valued at market at the end (the default's income residual is small): its
-#: cumulative cash flow stays below 0 until the last month, which the terminal value
-#: lifts above 0
+#: the tens option sold by the hour (the default's is captive) at 26 per GPU-hour at the
+#: start (a quote of the start month: not rolled), its hardware valued at market at the
+#: end (the default's income residual is small): its cumulative cash flow stays below 0
+#: until the last month, which the terminal value lifts above 0
 LIFTED = {
     "tiers.tens.revenue.mode": "rental",
     "tiers.tens.revenue.price_per_gpu_hour": 26.0,
+    "tiers.tens.revenue.price_per_gpu_hour.as_of": "2027-01",
     "terminal_value": "market",
 }
 

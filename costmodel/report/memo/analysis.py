@@ -101,7 +101,9 @@ def input_name(x: Facts, tier: str, path: str) -> str:
 
 
 def input_value(x: Facts, tier: str, path: str, v: float) -> str:
-    """A value of the input at ``path`` in its own kind (percent, money, price)."""
+    """A value of the input at ``path`` in its own kind (percent, money, price); a
+    quoted price as the tier uses it in year 1 (:meth:`Facts.as_sold`)."""
+    v = x.as_sold(tier, path, v)
     kind = input_label(x.model, tier, path, x.lang)[1]
     if kind == "pct":
         return f.pct(v)
@@ -115,7 +117,9 @@ def input_value(x: Facts, tier: str, path: str, v: float) -> str:
 
 
 def chart_value(x: Facts, tier: str, path: str, v: float) -> str:
-    """A value written at a tornado bar's end: short (percent, or the number alone)."""
+    """A value written at a tornado bar's end: short (percent, or the number alone);
+    a quoted price as the tier uses it in year 1 (:meth:`Facts.as_sold`)."""
+    v = x.as_sold(tier, path, v)
     kind = input_label(x.model, tier, path, x.lang)[1]
     if kind == "pct":
         return f.pct(v, 0)

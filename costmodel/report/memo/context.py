@@ -48,6 +48,18 @@ def times(n: float) -> str:
     return f"{n:,.1f}" if n < 10 else f"{n:,.0f}"
 
 
+#: engine inputs that may be quotes rolled to the start, the spot price first (in
+#: the ``avoided_cloud`` mode the spot and cloud prices are read from one path)
+ROLLED_PRICES = (
+    "price_per_gpu_hour",
+    "contract_price_per_gpu_hour",
+    "cloud_price_per_gpu_hour",
+    "server_price",
+)
+#: those the site's ``price_factor`` multiplies
+FACTORED_PRICES = ("price_per_gpu_hour", "contract_price_per_gpu_hour")
+
+
 @dataclass
 class Facts:
     """The numbers the text needs, per tier."""
@@ -80,6 +92,22 @@ class Facts:
         roll or a site's price factor)."""
         given = self.model.inputs[tier].values()["price_per_gpu_hour"]
         return self.model.selling_price(tier) / given if given > 0 else 1.0
+
+    def as_sold(self, tier: str, path: str, value: float) -> float:
+        """``value`` of the input at ``path`` as ``tier`` uses it in year 1: a price
+        the tier reads as a quote is rolled to the start (times the ratio of its
+        rolled value to its value, the same for the quote, its low, high and draws
+        at the assumed decline) and a spot or contract price times the site's
+        factor (methodology §29, §30); any other input as written."""
+        ti = self.model.inputs[tier]
+        v = ti.values()
+        for name in ROLLED_PRICES:
+            if name in v and ti.inputs[name][0] == path and v[name] > 0:
+                k = self.model.quoted_at_start(tier, name) / v[name]
+                if name in FACTORED_PRICES:
+                    k *= v.get("price_factor", 1.0)
+                return value * k
+        return value
 
     @property
     def currency(self) -> str:

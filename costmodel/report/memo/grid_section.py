@@ -67,8 +67,9 @@ GRID: dict[str, dict[str, str]] = {
 }
 
 
-def _cells(x: Facts, g: pd.DataFrame, div: float) -> list[dict[str, Any]]:
-    """Rows of one tier's table, highest price first."""
+def _cells(x: Facts, g: pd.DataFrame, div: float, k: float) -> list[dict[str, Any]]:
+    """Rows of one tier's table, highest price first; each row's price as sold in
+    year 1 (the input's times ``k``, :attr:`Facts.sold_factor`)."""
     rows = []
     for p, row in g.sort_values("utilization").groupby("price_per_gpu_hour", sort=False):
         cells = []
@@ -80,19 +81,21 @@ def _cells(x: Facts, g: pd.DataFrame, div: float) -> list[dict[str, Any]]:
             classes += ["base"] if r["base"] else []
             text = f.with_sign(v, f.magnitude(abs(v), ",.1f"))
             cells.append(dict(text=text, cls=" ".join(classes), npv=float(r["npv"])))
-        rows.append(dict(price=x.price(float(p)), cells=cells))
+        rows.append(dict(price=x.price(float(p) * k), cells=cells))
     return rows[::-1]
 
 
 def _sentence(x: Facts, tier: str, g: pd.DataFrame) -> Markup:
-    """What price the tier needs at which utilization, from the grid."""
+    """What price the tier needs at which utilization, from the grid (prices as sold
+    in year 1, :attr:`Facts.sold_factor`)."""
     T = GRID[x.lang]
+    k = x.sold_factor.get(tier, 1.0)
     label = tier_label(x.model, tier, x.lang)
     be = g.groupby("utilization")["break_even_price"].first()
     base = g[g["base"]].iloc[0]
-    ub, pb = float(base["utilization"]), float(base["price_per_gpu_hour"])
-    top, bottom = float(g["price_per_gpu_hour"].max()), float(g["price_per_gpu_hour"].min())
-    found = [(float(u), float(p)) for u, p in be.items() if not is_empty(p)]
+    ub, pb = float(base["utilization"]), float(base["price_per_gpu_hour"]) * k
+    top, bottom = float(g["price_per_gpu_hour"].max()) * k, float(g["price_per_gpu_hour"].min()) * k
+    found = [(float(u), float(p) * k) for u, p in be.items() if not is_empty(p)]
     if not found:
         key = "always" if bool(g["positive"].all()) else "never"
         u = float(g["utilization"].min() if key == "always" else g["utilization"].max())
@@ -122,14 +125,15 @@ def grid(x: Facts, an: Analysis) -> dict[str, Any] | None:
         div, unit = f.money_scale(float(np.nanmax(np.abs(g["npv"]))), x.lang, x.currency)
         label = tier_label(x.model, t, x.lang)
         be = g.groupby("utilization")["break_even_price"].first()
+        k = x.sold_factor.get(t, 1.0)  # the grid's prices as sold in year 1
         tables.append(
             dict(
                 tier=t,
                 label=label,
                 caption=say(T["caption"], label=label, unit=unit),
                 utils=[f.pct(u) for u in utils],
-                rows=_cells(x, g, div),
-                be=[T["none"] if is_empty(be[u]) else x.price(be[u]) for u in utils],
+                rows=_cells(x, g, div, k),
+                be=[T["none"] if is_empty(be[u]) else x.price(be[u] * k) for u in utils],
                 sentence=_sentence(x, t, g),
             )
         )

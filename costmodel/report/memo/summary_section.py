@@ -174,7 +174,13 @@ def revenue_split(x: Facts, t: str) -> Markup:
             spot_pct=f.pct(spot / total),
             share=f.pct(ti["contract_share"]),
             months=int(round(ti["contract_months"])),
-            contract_price=x.price(ti["contract_price_per_gpu_hour"]),
+            contract_price=x.price(
+                x.as_sold(
+                    t,
+                    x.model.inputs[t].inputs["contract_price_per_gpu_hour"][0],
+                    ti["contract_price_per_gpu_hour"],
+                )
+            ),
             escalation=_escalation(S, ti.get("contract_escalation", 0.0)),
             **common,
         )
