@@ -529,11 +529,8 @@ def irr_root_count(values: ArrayLike, runs: Runs = None, high: float = IRR_HIGH)
 
 
 def irr_annual(values: ArrayLike, runs: Runs = None) -> FloatArray:
-    """Annualized monthly IRR, ``(1 + i)^12 - 1``; NaN where no IRR exists, and where
-    the annual rate is -100% in double precision (``1 + i`` below about 0.047: the
-    cash returned is a vanishing fraction of the cash put in, and -100% cannot be
-    turned back into the monthly rate, methodology §11.2) (``runs``: see
-    :func:`irr_monthly`).
+    """Annualized monthly IRR, ``(1 + i)^12 - 1``; NaN where no IRR exists (``runs``:
+    see :func:`irr_monthly`).
 
     Parameters
     ----------
@@ -552,8 +549,5 @@ def irr_annual(values: ArrayLike, runs: Runs = None) -> FloatArray:
     >>> flows = [-100.0] + [0.0] * 11 + [108.0]  # 8% after a year
     >>> round(float(irr_annual(flows)[0]), 12)
     0.08
-    >>> irr_annual([-100.0, 0.5])  # a monthly root of -99.5%: annually -100%, none
-    array([nan])
     """
-    annual = annualize(irr_monthly(values, runs=runs))
-    return np.where(annual > -1.0, annual, np.nan)
+    return annualize(irr_monthly(values, runs=runs))
