@@ -53,9 +53,10 @@ def test_software_fee_per_tier_is_the_cumulative_average(a):
 
 
 def test_residual_value_follows_the_rent_path(a):
-    """methodology §30: the default values its hardware from income, over an
-    economic life with a source."""
-    assert a.terminal_value == "income"
+    """methodology §30: the income residual a scenario may choose has an economic
+    life with a source (the default keeps the market residual: with income its IRRs
+    fall to about -100%)."""
+    assert a.terminal_value == "market"
     life = a.depreciation.servers.economic_life_years
     assert life is not None and life.source and (life.low, int(life), life.high) == (5, 6, 7)
 

@@ -25,8 +25,8 @@ def default():
     return pages()
 
 
-def test_income_residual_is_said_with_each_tiers_value(default):
-    m, text = default
+def test_income_residual_is_said_with_each_tiers_value():
+    m, text = pages({"terminal_value": "income"})
     assert m.assumptions.terminal_value == "income"
     assert "the hardware is valued at what it still earns" in text["en"]
     assert "收益法残值" in text["zh"]
