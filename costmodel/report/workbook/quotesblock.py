@@ -5,7 +5,8 @@ link to its input cell), its ``as_of`` month (a blue input, ``YYYY-MM`` as text 
 date), the months from it to ``start`` (a formula), the decline it rolls at (a
 link: a server's for its price, the tier's or the global GPU-hour price decline)
 and the quote at the start (a formula). Each tier sheet then rolls
-the quotes it reads, ``rolled = quote x (1 - decline)^(months / 12)`` (the tier's
+the quotes it reads, ``rolled = quote x (1 - decline)^(months / 12)`` (1 for 0 months:
+Gnumeric reads 0^0, a decline of 100% at its own month, as an error) (the tier's
 ``price_decline`` for a GPU-hour price, the server's for its price), and every
 formula written after those rows reads the rolled row instead of the quote
 (:attr:`costmodel.report.workbook.grid.CalcSheet.aliases`), as the engine rolls
@@ -124,7 +125,8 @@ def write_quotes(s: Sheet, out: InputsMap) -> None:
         ws.write_formula(
             s.row,
             5,
-            f"={here(s.row, 1)}*(1-{here(s.row, 4)})^({here(s.row, 3)}/12)",
+            f"={here(s.row, 1)}*IF({here(s.row, 3)}=0,1,"
+            f"(1-{here(s.row, 4)})^({here(s.row, 3)}/12))",
             st.cell("money2", BLACK),
             q.value * (1.0 - d) ** (months / 12.0),
         )
@@ -162,7 +164,7 @@ def quote_rows(x: Tier) -> None:
             f"{key}_rolled",
             f"{key.replace('_', ' ')} rolled = quote x (1 - decline)^(months / 12)",
             x.money(per),
-            f"={quote}*(1-{{${decline}}})^({{${key}_roll_months}}/12)",
+            f"={quote}*IF({{${key}_roll_months}}=0,1,(1-{{${decline}}})^({{${key}_roll_months}}/12))",
             value,
             "money2",
         )
