@@ -68,7 +68,7 @@ def test_the_inputs_block_shows_each_quote_its_decline_and_its_value_at_the_star
         d = named_cell(wb, f"input.{decline_name}")
         assert ws.cell(r, c + 2).value == f"=Inputs!${d.column_letter}${d.row}"
         assert cached.cell(r, c + 2).value == decline
-        assert ws.cell(r, c + 3).value == f"=$B${r}*(1-$E${r})^($D${r}/12)"
+        assert ws.cell(r, c + 3).value == f"=$B${r}*IF($D${r}=0,1,(1-$E${r})^($D${r}/12))"
         assert cached.cell(r, c + 3).value == pytest.approx(at_start, rel=1e-12)
 
 
