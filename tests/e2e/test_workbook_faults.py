@@ -21,9 +21,9 @@ import pytest
 
 import costmodel as cm
 from costmodel.inputs.resources import default_assumptions_dir, scenarios_dir
-from costmodel.inputs.vocabulary import input_label
 from costmodel.report.workbook.grid import FIRST_COL
 from tests.support.workbooks import master_check as workbook_master_check
+from tests.support.workbooks import tier_input_cell
 from tests.support.xlsxcells import ref, rows_of
 from tests.support.xlsxcells import value as stored
 from tests.support.xlsxedit import Where, patched_copy
@@ -39,9 +39,9 @@ STAGED_OVERLAY = scenarios_dir() / "staged-growth.yaml"
 Changes = dict[Where, object]
 
 
-def row_of(ws, label: str, after: int = 0) -> int:
-    """Row (1-based) whose column A is ``label`` (the first such row below ``after``)."""
-    for row in ws.iter_rows(min_row=after + 1, min_col=1, max_col=1):
+def row_of(ws, label: str) -> int:
+    """Row (1-based) whose column A is ``label`` (the first such row)."""
+    for row in ws.iter_rows(min_col=1, max_col=1):
         if row[0].value == label:
             return row[0].row
     raise KeyError(label)
@@ -54,10 +54,7 @@ def month_cells(ws, label: str):
 
 def set_tier_input(tier: str, key: str, value) -> Callable:
     def fault(wb) -> Changes:
-        ws = wb["Inputs"]
-        header = next(r for r in ws.iter_rows() if r[0].value == "tier")
-        col = next(c.column for c in header if c.value == tier)
-        return {("Inputs", ref(row_of(ws, input_label(key), after=header[0].row), col)): value}
+        return {("Inputs", tier_input_cell(wb, tier, key).coordinate): value}
 
     return fault
 

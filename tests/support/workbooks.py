@@ -128,9 +128,9 @@ def failing_checks(path: Path) -> list[str]:
     return [labels[r] for r in sorted(status) if r >= 6 and status[r] == "ERROR" and labels.get(r)]
 
 
-def set_tier_input(wb: openpyxl.Workbook, tier: str, path: str, value) -> None:
-    """Type ``value`` into tier ``tier``'s cell of the Inputs tier table row of the
-    input at dotted ``path`` (its label, :func:`costmodel.inputs.vocabulary.input_label`)."""
+def tier_input_cell(wb: openpyxl.Workbook, tier: str, path: str):
+    """Tier ``tier``'s cell of the Inputs tier table row of the input at dotted
+    ``path`` (its label, :func:`costmodel.inputs.vocabulary.input_label`)."""
     from costmodel.inputs.vocabulary import input_label
 
     ws = wb["Inputs"]
@@ -138,7 +138,12 @@ def set_tier_input(wb: openpyxl.Workbook, tier: str, path: str, value) -> None:
     col = next(c.column for c in header if c.value == tier)
     label = input_label(path)
     row = next(r for r in ws.iter_rows(min_row=header[0].row + 1) if r[0].value == label)
-    ws.cell(row[0].row, col).value = value
+    return ws.cell(row[0].row, col)
+
+
+def set_tier_input(wb: openpyxl.Workbook, tier: str, path: str, value) -> None:
+    """Type ``value`` into :func:`tier_input_cell` (an openpyxl edit)."""
+    tier_input_cell(wb, tier, path).value = value
 
 
 def assert_comparison_equals(path: Path, summary) -> None:

@@ -74,13 +74,18 @@ def patched_copy(source: Path, target: Path, changes: Mapping[Where, object]) ->
 
 
 def _patch(xml: str, cells: dict[str, object]) -> str:
-    for coord, v in cells.items():
-        pattern = re.compile(rf'<c r="{coord}"(?P<attrs>[^>]*?)(?:/>|>.*?</c>)', re.S)
-        m = pattern.search(xml)
-        if m is None:
-            raise KeyError(f"no cell {coord} in the sheet's XML")
+    """``xml`` with each cell of ``cells`` replaced, in one pass over the sheet."""
+    coords = "|".join(map(re.escape, cells))
+    pattern = re.compile(rf'<c r="(?P<r>{coords})"(?P<attrs>[^>]*?)(?:/>|>.*?</c>)', re.S)
+    done = set()
+
+    def typed(m: re.Match) -> str:
+        done.add(m.group("r"))
         style = re.search(r'\ss="\d+"', m.group("attrs"))
-        xml = (
-            xml[: m.start()] + _cell_xml(coord, style.group(0) if style else "", v) + xml[m.end() :]
-        )
+        return _cell_xml(m.group("r"), style.group(0) if style else "", cells[m.group("r")])
+
+    xml = pattern.sub(typed, xml)
+    missing = sorted(set(cells) - done)
+    if missing:
+        raise KeyError(f"no cell {', '.join(missing)} in the sheet's XML")
     return xml
